@@ -1,0 +1,222 @@
+// `kvbench size`: vLLM's KV arithmetic, what fits on the GPU, and a recommended
+// --kv-offloading-size, with the exact vLLM command line.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/command.hpp"
+#include "core/atomic_file.hpp"
+#include "core/errors.hpp"
+#include "core/strings.hpp"
+#include "core/units.hpp"
+#include "output/size_json.hpp"
+#include "output/size_text.hpp"
+#include "output/text_table.hpp"
+#include "size/hardware_spec.hpp"
+#include "size/model_catalog.hpp"
+#include "size/sizing_engine.hpp"
+
+namespace kvb {
+namespace {
+
+struct SizeOptions {
+  std::string model;
+  std::string hw = "h100";
+  std::string max_model_len;
+  std::string tp = "1";
+  std::string pp = "1";
+  std::string gpu_memory_utilization = "0.9";
+  std::string kv_cache_memory;
+  std::string kv_cache_dtype = "auto";
+  std::string block_size;
+  std::string max_num_batched_tokens = "8192";
+  std::string max_num_seqs = "256";
+  std::string gpu_memory;
+  std::string host_memory;
+  std::string concurrency;
+  std::string kv_offloading_size;
+  std::string kv_offloading_backend = "native";
+  std::string quantization = "none";
+  std::string draft_layers = "0";
+  bool disable_hybrid_manager = false;
+  bool json = false;
+  std::string output;
+  bool list_models = false;
+  bool list_hardware = false;
+};
+
+std::string list_models_text() {
+  TextTable t({"model", "aliases", "layers", "attention", "params", "bf16 KV B/token (TP1)"});
+  for (const auto& m : model_catalog()) {
+    std::vector<std::string> w;
+    const auto hw = hardware_catalog().front();
+    KvSettings ks;
+    ks.kv_cache_dtype = "bfloat16";
+    ks.draft_layers = 0;
+    const auto l = compute_kv_layout(m, hw, ks);
+    std::string attention = m.attention == AttentionKind::kMla ? (m.sparse_mla ? "sparse MLA" : "MLA") : "GQA";
+    if (m.sliding_layers > 0) attention += fmt::format(" + {} sliding", m.sliding_layers);
+    if (m.mamba_layers > 0) attention += fmt::format(" + {} Mamba", m.mamba_layers);
+    t.add_row({m.name, join(m.aliases, ", "), std::to_string(m.num_hidden_layers), attention,
+               m.params_active_b < m.params_total_b ? fmt::format("{:g}B/{:g}B", m.params_total_b, m.params_active_b)
+                                                    : fmt::format("{:g}B", m.params_total_b),
+               format_count(l.kv_bytes_per_token())});
+  }
+  return t.render();
+}
+
+std::string list_hardware_text() {
+  TextTable t({"hw", "description", "usable GiB", "HBM GB/s", "host link", "BF16 TFLOP/s", "GPUs/node"});
+  for (const auto& h : hardware_catalog()) {
+    t.add_row({h.name, h.description, fmt::format("{:.2f}", h.usable_gib), fmt::format("{:.0f}", h.hbm_bandwidth_gbps),
+               h.link_description(), fmt::format("{:.0f}", h.bf16_tflops), std::to_string(h.gpus_per_node)});
+  }
+  return t.render();
+}
+
+SizingInputs make_inputs(const SizeOptions& o, const ModelSpec& model, const HardwareSpec& hw) {
+  SizingInputs in;
+  in.model = model;
+  in.hw = hw;
+  if (o.quantization != "none" && o.quantization != "fp8") {
+    throw UsageError(fmt::format("--quantization '{}' is not supported; expected none or fp8", o.quantization));
+  }
+  in.quantization = o.quantization;
+  if (!o.gpu_memory.empty()) in.gpu_memory_gib = static_cast<double>(parse_bytes(o.gpu_memory, "--gpu-memory").bytes) / kGiB;
+  if (!o.host_memory.empty()) in.host_memory_gb = static_cast<double>(parse_bytes(o.host_memory, "--host-memory").bytes) / 1e9;
+  in.kv.tp = o.tp == "auto" ? auto_tensor_parallel(model, hw, in.quantization, in.gpu_memory_gib)
+                            : static_cast<int>(parse_positive_int(o.tp, "--tensor-parallel-size"));
+  in.kv.pp = static_cast<int>(parse_positive_int(o.pp, "--pipeline-parallel-size"));
+  if (in.kv.tp > 1024 || in.kv.pp > 1024) {
+    throw UsageError("--tensor-parallel-size / --pipeline-parallel-size: expected at most 1024");
+  }
+  in.kv.kv_cache_dtype = o.kv_cache_dtype;
+  in.kv.block_size = o.block_size.empty() ? 0 : static_cast<int>(parse_positive_int(o.block_size, "--block-size"));
+  in.kv.hybrid_manager = !o.disable_hybrid_manager;
+  in.kv.draft_layers = static_cast<int>(parse_positive_int(o.draft_layers, "--draft-layers", true));
+  in.kv.max_num_batched_tokens = parse_token_count(o.max_num_batched_tokens, "--max-num-batched-tokens");
+  in.max_num_seqs = parse_positive_int(o.max_num_seqs, "--max-num-seqs");
+  in.gpu_memory_utilization = parse_real_in(o.gpu_memory_utilization, "--gpu-memory-utilization", 0.0, 1.0);
+  if (!o.kv_cache_memory.empty()) in.kv_cache_memory_bytes = parse_bytes(o.kv_cache_memory, "--kv-cache-memory").bytes;
+  if (!o.max_model_len.empty()) in.max_model_len = parse_token_count(o.max_model_len, "--max-model-len");
+  if (!o.concurrency.empty()) {
+    const auto c = parse_positive_int(o.concurrency, "--concurrency");
+    if (c > 1'000'000) throw UsageError("--concurrency: expected at most 1000000 sessions");
+    in.concurrency = static_cast<int>(c);
+  }
+  if (!o.kv_offloading_size.empty()) {
+    in.kv_offloading_size_gib = parse_real_in(o.kv_offloading_size, "--kv-offloading-size (GiB)", 0.0, 1e6);
+  }
+  if (o.kv_offloading_backend != "native" && o.kv_offloading_backend != "lmcache") {
+    throw UsageError(fmt::format("--kv-offloading-backend '{}': expected native or lmcache", o.kv_offloading_backend));
+  }
+  in.offloading_backend = o.kv_offloading_backend;
+  return in;
+}
+
+int run_size(const SizeOptions& o) {
+  if (o.list_models) {
+    std::fputs(list_models_text().c_str(), stdout);
+    return kExitOk;
+  }
+  if (o.list_hardware) {
+    std::fputs(list_hardware_text().c_str(), stdout);
+    return kExitOk;
+  }
+  if (o.model.empty()) {
+    throw UsageError("--model is required: a catalog name (kvbench size --list-models), a comma-separated list, or a "
+                     "path to a config.json");
+  }
+  std::vector<std::string> warnings;
+  std::vector<ModelSpec> models;
+  for (const auto& name : split(o.model, ',')) models.push_back(resolve_model(name, warnings));
+  std::vector<HardwareSpec> hws;
+  for (const auto& name : split(o.hw, ',')) hws.push_back(resolve_hardware(name));
+  for (const auto& w : warnings) std::fprintf(stderr, "kvbench: warning: %s\n", w.c_str());
+
+  std::vector<Sizing> all;
+  for (const auto& hw : hws) {
+    for (const auto& m : models) {
+      all.push_back(compute_sizing(make_inputs(o, m, hw)));
+      if (!o.max_model_len.empty() && o.max_model_len.find_first_not_of("0123456789") != std::string::npos) {
+        all.back().notes.push_back(fmt::format("--max-model-len '{}' = {} tokens (vLLM reads k/m as x1000/x10^6 and "
+                                               "K/M as x1024/x2^20)",
+                                               o.max_model_len, format_count(all.back().max_model_len)));
+      }
+    }
+  }
+  // One configuration whose bf16 weights do not fit: show the FP8-weights answer too.
+  if (all.size() == 1 && !all.front().weights_fit && o.quantization == "none") {
+    auto fp8 = o;
+    fp8.quantization = "fp8";
+    auto alt = compute_sizing(make_inputs(fp8, models.front(), hws.front()));
+    if (alt.weight_dtype != all.front().weight_dtype) all.push_back(std::move(alt));
+  }
+  for (const auto& s : all) {
+    for (const auto& w : s.warnings) {
+      if (w.rfind("--max-model-len", 0) == 0) std::fprintf(stderr, "kvbench: warning: %s\n", w.c_str());
+    }
+  }
+  const std::string json_text = sizings_document(all).dump(2) + "\n";
+  if (!o.output.empty()) write_file_atomically(o.output, json_text);
+  if (o.json) {
+    std::fputs(json_text.c_str(), stdout);
+  } else if (all.size() == 1) {
+    std::fputs(sizing_text(all.front()).c_str(), stdout);
+  } else if (models.size() == 1 && hws.size() == 1) {
+    std::fputs(sizing_text(all[0]).c_str(), stdout);
+    std::fputs("\n================ the same with --quantization fp8 (FP8 weights) ================\n\n", stdout);
+    std::fputs(sizing_text(all[1]).c_str(), stdout);
+  } else {
+    std::fputs("Computed from vLLM's KV arithmetic and the stated budget model; none of it measured.\n", stdout);
+    std::fputs(sizing_summary_table(all).c_str(), stdout);
+    std::fputs("One model and one --hw give the full reasoning and the vLLM command.\n", stdout);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command register_size(CLI::App& parent) {
+  auto opts = std::make_shared<SizeOptions>();
+  auto* app = parent.add_subcommand("size", "KV bytes per token, what fits on the GPU, and a recommended "
+                                            "--kv-offloading-size with the vLLM command line");
+  app->add_option("--model,-m", opts->model,
+                  "catalog name or alias (comma-separated for a table), or a path to a Hugging Face config.json");
+  app->add_option("--hw", opts->hw, "hardware: h100, h200, gh200, b200, gb200, mi300x, mi325x, mi355x (comma list ok)")
+      ->capture_default_str();
+  app->add_option("--max-model-len,--ctx", opts->max_model_len,
+                  "context length: 131072, 128k (x1000), 128K (x1024), 1M (default: the model's own)");
+  app->add_option("--tensor-parallel-size,--tp", opts->tp, "TP ranks, or 'auto'")->capture_default_str();
+  app->add_option("--pipeline-parallel-size,--pp", opts->pp, "PP stages")->capture_default_str();
+  app->add_option("--gpu-memory-utilization", opts->gpu_memory_utilization, "share of GPU memory vLLM may use")
+      ->capture_default_str();
+  app->add_option("--kv-cache-memory", opts->kv_cache_memory, "KV bytes per rank, replacing the budget (e.g. 3.81GiB)");
+  app->add_option("--kv-cache-dtype", opts->kv_cache_dtype, "auto, bfloat16, float16, fp8, fp8_e4m3, fp8_e5m2, fp8_ds_mla")
+      ->capture_default_str();
+  app->add_option("--block-size", opts->block_size, "tokens per block (default: the attention backend's)");
+  app->add_option("--max-num-batched-tokens", opts->max_num_batched_tokens, "tokens per scheduler step")
+      ->capture_default_str();
+  app->add_option("--max-num-seqs", opts->max_num_seqs, "sequences per step")->capture_default_str();
+  app->add_option("--gpu-memory", opts->gpu_memory, "override the GPU's usable memory (e.g. 94GiB)");
+  app->add_option("--host-memory", opts->host_memory, "override host DRAM per node (e.g. 1TB)");
+  app->add_option("--concurrency", opts->concurrency, "sessions of max-model-len to keep warm in the CPU tier");
+  app->add_option("--kv-offloading-size", opts->kv_offloading_size, "also evaluate this CPU tier size (GiB, all ranks)");
+  app->add_option("--kv-offloading-backend", opts->kv_offloading_backend, "native or lmcache")->capture_default_str();
+  app->add_option("--quantization", opts->quantization, "weights: none (checkpoint dtype) or fp8")->capture_default_str();
+  app->add_option("--draft-layers", opts->draft_layers, "extra KV layers of a draft model (EAGLE 1, MTP 1)")
+      ->capture_default_str();
+  app->add_flag("--disable-hybrid-kv-cache-manager", opts->disable_hybrid_manager,
+                "size as vLLM does with the hybrid manager off");
+  app->add_flag("--json", opts->json, "print JSON (schema kvbench/size/v1)");
+  app->add_option("--output,-o", opts->output, "also write the JSON to this file (atomically)");
+  app->add_flag("--list-models", opts->list_models, "list the model catalog");
+  app->add_flag("--list-hardware", opts->list_hardware, "list the hardware catalog");
+  return Command{app, [opts] { return run_size(*opts); }};
+}
+
+}  // namespace kvb

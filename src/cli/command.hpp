@@ -1,0 +1,15 @@
+#pragma once
+// How main.cpp sees a subcommand: its CLI11 node and what to run when it was chosen.
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace kvb {
+
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+
+Command register_size(CLI::App& parent);
+
+}  // namespace kvb

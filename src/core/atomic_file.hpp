@@ -1,0 +1,12 @@
+#pragma once
+// Result and report files are written atomically: a temporary file beside the target, flushed,
+// then renamed over it, so a reader never sees half a file and a failed write loses nothing.
+#include <string>
+#include <string_view>
+
+namespace kvb {
+
+// Throws UsageError naming the path when the directory is missing or not writable.
+void write_file_atomically(const std::string& path, std::string_view content);
+
+}  // namespace kvb

@@ -1,0 +1,19 @@
+#pragma once
+// Small string helpers: closest-name suggestions for unknown inputs, joining lists.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kvb {
+
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+// Up to `limit` candidates closest to `name` (by edit distance, then by shared prefix).
+std::vector<std::string> closest_names(std::string_view name, const std::vector<std::string>& candidates,
+                                       std::size_t limit = 3);
+
+std::string join(const std::vector<std::string>& parts, std::string_view sep);
+std::vector<std::string> split(std::string_view text, char sep);
+std::string to_lower(std::string_view s);
+
+}  // namespace kvb

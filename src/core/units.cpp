@@ -1,0 +1,191 @@
+#include "core/units.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "core/errors.hpp"
+
+namespace kvb {
+namespace {
+
+struct NumberAndSuffix {
+  double value = 0;
+  std::string_view number;
+  std::string_view suffix;
+};
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// Splits "3.81GiB" into 3.81 and "GiB". Only plain decimal numbers: no sign, no exponent,
+// so "-1", "1e9" and "nan" are rejected here with the caller's message.
+bool split_number(std::string_view text, NumberAndSuffix& out) {
+  text = trim(text);
+  std::size_t i = 0;
+  bool digits = false;
+  bool dot = false;
+  while (i < text.size()) {
+    const char c = text[i];
+    if (std::isdigit(static_cast<unsigned char>(c)) != 0) {
+      digits = true;
+    } else if (c == '.' && !dot) {
+      dot = true;
+    } else {
+      break;
+    }
+    ++i;
+  }
+  if (!digits) return false;
+  out.number = text.substr(0, i);
+  out.suffix = trim(text.substr(i));
+  const auto* first = out.number.data();
+  const auto* last = first + out.number.size();
+  const auto res = std::from_chars(first, last, out.value);
+  return res.ec == std::errc() && res.ptr == last && std::isfinite(out.value);
+}
+
+std::string lower(std::string_view s) {
+  std::string r(s);
+  for (auto& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return r;
+}
+
+}  // namespace
+
+ParsedBytes parse_bytes(std::string_view text, std::string_view what) {
+  const auto accepted = "a size such as 4096, 512B, 2MB (10^6), 2MiB (2^20), 3.81GiB or 4GB";
+  NumberAndSuffix ns;
+  if (!split_number(text, ns)) {
+    throw UsageError(fmt::format("{}: '{}' is not a size; expected {}", what, text, accepted));
+  }
+  struct Unit {
+    const char* name;
+    double factor;
+    const char* label;
+  };
+  static constexpr std::array<Unit, 11> units{{{"", 1, "B"},
+                                               {"b", 1, "B"},
+                                               {"kb", 1e3, "kB (decimal, 10^3)"},
+                                               {"mb", 1e6, "MB (decimal, 10^6)"},
+                                               {"gb", 1e9, "GB (decimal, 10^9)"},
+                                               {"tb", 1e12, "TB (decimal, 10^12)"},
+                                               {"kib", 1024.0, "KiB (binary, 2^10)"},
+                                               {"mib", 1024.0 * 1024, "MiB (binary, 2^20)"},
+                                               {"gib", kGiB, "GiB (binary, 2^30)"},
+                                               {"tib", kGiB * 1024, "TiB (binary, 2^40)"},
+                                               {"bytes", 1, "B"}}};
+  const std::string suffix = lower(ns.suffix);
+  for (const auto& u : units) {
+    if (suffix == u.name) {
+      const double bytes = std::floor(ns.value * u.factor);
+      if (bytes < 1) {
+        throw UsageError(fmt::format("{}: '{}' is zero bytes; expected a positive size", what, text));
+      }
+      if (bytes > 9.0e18) {
+        throw UsageError(fmt::format("{}: '{}' is too large; expected at most 8 EiB", what, text));
+      }
+      ParsedBytes out;
+      out.bytes = static_cast<std::uint64_t>(bytes);
+      out.meaning = fmt::format("{} {}", ns.number, u.label);
+      return out;
+    }
+  }
+  throw UsageError(fmt::format("{}: unknown unit '{}' in '{}'; expected {}", what, ns.suffix, text,
+                               accepted));
+}
+
+std::int64_t parse_token_count(std::string_view text, std::string_view what) {
+  const auto accepted = "a token count such as 131072, 128k (x1000), 128K (x1024), 1M (x1048576)";
+  NumberAndSuffix ns;
+  if (!split_number(text, ns)) {
+    throw UsageError(fmt::format("{}: '{}' is not a token count; expected {}", what, text, accepted));
+  }
+  double factor = 0;
+  // vLLM's human-readable integers: lower case is decimal, upper case is binary.
+  if (ns.suffix.empty()) factor = 1;
+  else if (ns.suffix == "k") factor = 1e3;
+  else if (ns.suffix == "K") factor = 1024;
+  else if (ns.suffix == "m") factor = 1e6;
+  else if (ns.suffix == "M") factor = 1024.0 * 1024;
+  else if (ns.suffix == "g") factor = 1e9;
+  else if (ns.suffix == "G") factor = kGiB;
+  else {
+    throw UsageError(fmt::format("{}: unknown suffix '{}' in '{}'; expected {}", what, ns.suffix, text,
+                                 accepted));
+  }
+  const double tokens = ns.value * factor;
+  if (tokens != std::floor(tokens)) {
+    throw UsageError(fmt::format("{}: '{}' is {} tokens, not a whole number; expected {}", what, text,
+                                 tokens, accepted));
+  }
+  if (tokens < 1) {
+    throw UsageError(fmt::format("{}: '{}' is zero; expected a positive token count", what, text));
+  }
+  if (tokens > 1e12) {
+    throw UsageError(fmt::format("{}: '{}' is too large; expected at most 10^12 tokens", what, text));
+  }
+  return static_cast<std::int64_t>(tokens);
+}
+
+std::int64_t parse_positive_int(std::string_view text, std::string_view what, bool allow_zero) {
+  const auto t = trim(text);
+  std::int64_t v = 0;
+  const auto res = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (t.empty() || res.ec != std::errc() || res.ptr != t.data() + t.size() || v < 0 ||
+      (v == 0 && !allow_zero)) {
+    throw UsageError(fmt::format("{}: '{}' is not a {} integer; expected e.g. 1, 2, 8", what, text,
+                                 allow_zero ? "non-negative" : "positive"));
+  }
+  return v;
+}
+
+double parse_real_in(std::string_view text, std::string_view what, double lo, double hi) {
+  NumberAndSuffix ns;
+  if (!split_number(text, ns) || !ns.suffix.empty() || ns.value <= lo || ns.value > hi) {
+    throw UsageError(
+        fmt::format("{}: '{}' is not a number in ({}, {}]; expected e.g. 0.9", what, text, lo, hi));
+  }
+  return ns.value;
+}
+
+std::string format_bytes_binary(double bytes) {
+  if (bytes >= kGiB * 1024) return fmt::format("{:.2f} TiB", bytes / (kGiB * 1024));
+  if (bytes >= kGiB) return fmt::format("{:.2f} GiB", bytes / kGiB);
+  if (bytes >= kMiB) return fmt::format("{:.2f} MiB", bytes / kMiB);
+  if (bytes >= 1024) return fmt::format("{:.2f} KiB", bytes / 1024);
+  return fmt::format("{:.0f} B", bytes);
+}
+
+std::string format_bytes_decimal(double bytes) {
+  if (bytes >= 1e12) return fmt::format("{:.2f} TB", bytes / 1e12);
+  if (bytes >= 1e9) return fmt::format("{:.2f} GB", bytes / 1e9);
+  if (bytes >= 1e6) return fmt::format("{:.2f} MB", bytes / 1e6);
+  if (bytes >= 1e3) return fmt::format("{:.2f} kB", bytes / 1e3);
+  return fmt::format("{:.0f} B", bytes);
+}
+
+std::string format_count(std::int64_t n) {
+  std::string digits = std::to_string(n < 0 ? -n : n);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
+    out.push_back(digits[i]);
+  }
+  return n < 0 ? "-" + out : out;
+}
+
+std::string format_seconds(double seconds) {
+  if (seconds >= 1) return fmt::format("{:.2f} s", seconds);
+  if (seconds >= 1e-3) return fmt::format("{:.2f} ms", seconds * 1e3);
+  return fmt::format("{:.1f} us", seconds * 1e6);
+}
+
+}  // namespace kvb

@@ -1,0 +1,155 @@
+#include "output/size_text.hpp"
+
+#include <fmt/format.h>
+
+#include "core/units.hpp"
+#include "output/text_table.hpp"
+
+namespace kvb {
+namespace {
+
+void section(std::string& out, const char* title) { out += fmt::format("\n{}\n", title); }
+
+void list(std::string& out, const char* title, const std::vector<std::string>& items) {
+  if (items.empty()) return;
+  section(out, title);
+  for (const auto& i : items) out += "  - " + i + "\n";
+}
+
+std::string budget_lines(const Sizing& s) {
+  const auto& b = s.budget;
+  std::string out;
+  if (b.from_kv_cache_memory) {
+    out += fmt::format("  --kv-cache-memory gives {} for KV per rank (replaces the budget, as in vLLM)\n",
+                       format_bytes_binary(b.available_bytes));
+    return out;
+  }
+  out += fmt::format("  total {:.2f} GiB x gpu-memory-utilization {:.2f} = {:.2f} GiB\n", b.total_gib, b.utilization,
+                     b.total_gib * b.utilization);
+  out += fmt::format("  - weights {:.2f} GiB ({} per-rank share)\n", b.weights_gib, s.weight_dtype);
+  out += fmt::format("  - activation peak {:.2f} GiB (max-num-batched-tokens {})\n", b.activation_gib,
+                     s.max_num_batched_tokens);
+  out += fmt::format("  - CUDA graphs {:.2f} GiB, non-torch {:.2f} GiB\n", b.cuda_graph_gib, b.non_torch_gib);
+  out += fmt::format("  = {:.2f} GiB for KV cache{}\n", b.available_bytes / kGiB,
+                     b.available_bytes <= 0 ? ": the model does not fit" : "");
+  out += "  (" + b.model_note + ")\n";
+  return out;
+}
+
+}  // namespace
+
+std::string sizing_text(const Sizing& s) {
+  std::string out;
+  out += fmt::format("kvbench size: {} on {} x {} (TP {}, PP {}), max-model-len {}\n", s.model_name, s.world_size,
+                     s.hw_name, s.tp, s.pp, format_count(s.max_model_len));
+  out += "Every figure below is computed from vLLM's KV arithmetic and the stated models; none was measured.\n";
+
+  const auto& l = s.layout;
+  section(out, "KV cache per token, per rank");
+  for (const auto& d : l.derivation) out += "  " + d + "\n";
+  out += fmt::format("  = {} B per token per rank ({}), kv-cache-dtype {}\n", format_count(l.kv_bytes_per_token()),
+                     format_bytes_binary(static_cast<double>(l.kv_bytes_per_token())), l.kv_dtype);
+  if (l.kv_bytes_per_token_all_layers() != l.kv_bytes_per_token()) {
+    out += fmt::format("  ({} B per token counting the sliding-window layers, which stop growing at the window)\n",
+                       format_count(l.kv_bytes_per_token_all_layers()));
+  }
+  out += fmt::format("  block size {} ({}); {} KV cache group{} of {} layers; page {} per layer, {} per block\n",
+                     l.block_size, l.block_size_reason, l.num_groups, l.num_groups == 1 ? "" : "s", l.group_size,
+                     format_bytes_binary(static_cast<double>(l.page_bytes)),
+                     format_bytes_binary(static_cast<double>(l.block_bytes_all_layers())));
+
+  section(out, "GPU budget per rank");
+  out += budget_lines(s);
+
+  section(out, "GPU KV cache (what vLLM would log)");
+  if (!s.weights_fit) {
+    out += "  nothing: weights and overheads exceed the budget\n";
+  } else {
+    out += fmt::format("  num_gpu_blocks {}  ->  GPU KV cache size: {} tokens{}\n", format_count(s.num_gpu_blocks),
+                       format_count(s.gpu_kv_tokens),
+                       l.uniform ? "" : fmt::format(" (num_blocks // {} groups x {}: a log figure, not a capacity)",
+                                                    l.num_groups, l.block_size));
+    if (!l.uniform) {
+      out += fmt::format("  full-attention context the pool holds: {} tokens\n", format_count(s.gpu_kv_tokens_capacity));
+    }
+    out += fmt::format("  Maximum concurrency for {} tokens per request: {:.2f}x ({} blocks per request)\n",
+                       format_count(s.max_model_len), s.max_concurrency, format_count(s.blocks_per_request));
+    if (!s.fits) {
+      out += fmt::format("  vLLM refuses to start: {:.2f} GiB KV cache is needed, which is larger than the available KV "
+                         "cache memory ({:.2f} GiB); the estimated maximum model length is {}\n",
+                         s.kv_gib_needed_per_request, s.kv_gib_available, format_count(s.estimated_max_model_len));
+    } else {
+      out += fmt::format("  one request of {} tokens needs {:.2f} GiB per rank\n", format_count(s.max_model_len),
+                         s.kv_gib_needed_per_request);
+    }
+  }
+
+  if (s.offload) {
+    const auto& o = *s.offload;
+    section(out, "CPU tier (vLLM native offloading, --kv-offloading-size is GiB across all ranks)");
+    for (const auto& r : o.reasoning) out += "  " + r + "\n";
+    out += fmt::format("  recommended --kv-offloading-size {}  ->  num_cpu_blocks {}, {} tokens, {:.1f} GiB pinned per "
+                       "rank\n",
+                       o.recommended_gib, format_count(o.num_cpu_blocks), format_count(o.cpu_tokens),
+                       o.pinned_gib_per_rank);
+    if (o.given_gib) {
+      out += fmt::format("  given --kv-offloading-size {:g}  ->  num_cpu_blocks {}, {} tokens\n", *o.given_gib,
+                         format_count(o.given_num_cpu_blocks), format_count(o.given_cpu_tokens));
+    }
+  }
+  if (s.reload) {
+    const auto& r = *s.reload;
+    section(out, "Reload from CPU vs recompute the prefill (computed, not measured)");
+    out += fmt::format("  reload: {} B/token/rank over {:.0f} GB/s plus {:.1f} us per block copy ({})\n",
+                       format_count(s.layout.kv_bytes_per_token()), r.link_gbps, r.per_copy_us, r.link_source);
+    out += fmt::format("  recompute: roofline at {:.0f}% of {:.0f} dense TFLOP/s x TP {}, at least one pass over the "
+                       "weights\n",
+                       r.efficiency * 100, r.peak_tflops, s.tp);
+    out += "  " + r.verdict + "\n";
+    if (r.break_even_tokens && *r.break_even_tokens <= s.layout.block_size) {
+      out += "  break-even: none needed; reloading is faster at every length\n";
+    } else if (r.break_even_tokens) {
+      out += fmt::format("  break-even: reloading beats recomputing from {} tokens of context\n",
+                         format_count(*r.break_even_tokens));
+    } else {
+      out += "  break-even: none; recomputing is faster at every length\n";
+    }
+  }
+  list(out, "Warnings", s.warnings);
+  list(out, "Alternatives", s.alternatives);
+  list(out, "Notes", s.notes);
+
+  section(out, "vLLM command");
+  if (s.vllm_command.empty()) {
+    out += "  none: the weights do not fit this configuration (see Alternatives)\n";
+    return out;
+  }
+  out += s.vllm_command + "\n";
+  if (!s.rocm_docker_command.empty()) {
+    section(out, "ROCm (docker)");
+    out += s.rocm_docker_command + "\n";
+  }
+  if (s.offload) {
+    section(out, "Legacy form (vLLM 0.11.x)");
+    out += s.vllm_command_legacy + "\n";
+  }
+  out += "(" + s.vllm_version_note + ")\n";
+  return out;
+}
+
+std::string sizing_summary_table(const std::vector<Sizing>& all) {
+  TextTable t({"model", "hw", "TP", "KV B/tok/rank", "KV GiB/rank", "GPU KV tokens", "conc@len", "fits",
+               "offload GiB", "break-even"});
+  for (const auto& s : all) {
+    t.add_row({s.model_name, s.hw_name, std::to_string(s.tp), format_count(s.layout.kv_bytes_per_token()),
+               s.weights_fit ? fmt::format("{:.1f}", s.kv_gib_available) : "-",
+               s.weights_fit ? format_count(s.layout.uniform ? s.gpu_kv_tokens : s.gpu_kv_tokens_capacity) : "-",
+               s.weights_fit ? fmt::format("{:.2f}x", s.max_concurrency) : "-",
+               s.fits ? "yes" : (s.weights_fit ? "no: context" : "no: weights"),
+               s.offload ? std::to_string(s.offload->recommended_gib) : "-",
+               s.reload && s.reload->break_even_tokens ? format_count(*s.reload->break_even_tokens) : "-"});
+  }
+  return t.render();
+}
+
+}  // namespace kvb

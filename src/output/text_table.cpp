@@ -1,0 +1,47 @@
+#include "output/text_table.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace kvb {
+namespace {
+
+bool numeric_looking(const std::string& cell) {
+  return !cell.empty() && (std::isdigit(static_cast<unsigned char>(cell.front())) != 0 || cell.front() == '-');
+}
+
+}  // namespace
+
+TextTable::TextTable(std::vector<std::string> header) { rows_.push_back(std::move(header)); }
+
+void TextTable::add_row(std::vector<std::string> row) {
+  row.resize(rows_.front().size());
+  rows_.push_back(std::move(row));
+}
+
+std::string TextTable::render() const {
+  std::vector<std::size_t> width(rows_.front().size(), 0);
+  for (const auto& r : rows_) {
+    for (std::size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
+  }
+  std::string out;
+  for (std::size_t ri = 0; ri < rows_.size(); ++ri) {
+    const auto& r = rows_[ri];
+    std::string line;
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      const std::string pad(width[i] - r[i].size(), ' ');
+      line += (i == 0 ? "" : "  ");
+      line += (ri > 0 && numeric_looking(r[i])) ? pad + r[i] : r[i] + pad;
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+    if (ri == 0) {
+      std::string rule;
+      for (std::size_t i = 0; i < width.size(); ++i) rule += (i == 0 ? "" : "  ") + std::string(width[i], '-');
+      out += rule + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace kvb

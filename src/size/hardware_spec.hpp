@@ -1,0 +1,43 @@
+#pragma once
+// A GPU and its node: memory, host link, peak compute (scenarios/hardware/*.yaml).
+#include <string>
+#include <vector>
+
+namespace kvb {
+
+enum class GpuVendor { kNvidia, kAmd };
+enum class HostLinkKind { kPcie, kNvlinkC2C };
+
+struct HardwareSpec {
+  std::string name;
+  std::vector<std::string> aliases;
+  std::string description;
+  std::string source;
+  GpuVendor vendor = GpuVendor::kNvidia;
+  double hbm_gb = 0;             // marketing capacity, GB
+  double usable_gib = 0;         // what the runtime reports as total (torch mem_get_info), GiB
+  double hbm_bandwidth_gbps = 0; // GB/s
+  HostLinkKind link = HostLinkKind::kPcie;
+  int pcie_generation = 0;
+  int pcie_width = 0;
+  double c2c_gbps_per_direction = 0;
+  double link_practical_gbps = 0;  // a large pinned copy, one direction (soft; `kvbench dma` measures it)
+  double bf16_tflops = 0;          // dense
+  double fp8_tflops = 0;           // dense
+  int gpus_per_node = 8;
+  double host_dram_gb = 0;         // per node, typical
+  int mla_block_size = 16;         // what vLLM's default MLA backend forces here (FlashMLA 64, CUTLASS MLA 128)
+  std::vector<std::string> notes;
+
+  double link_ceiling_gbps() const;  // per direction, theoretical
+  std::string link_description() const;
+};
+
+const std::vector<HardwareSpec>& hardware_catalog();
+
+// Resolves --hw by name or alias (case-insensitive); unknown names list the closest.
+HardwareSpec resolve_hardware(const std::string& name);
+
+HardwareSpec hardware_from_yaml(const std::string& text, const std::string& origin);
+
+}  // namespace kvb

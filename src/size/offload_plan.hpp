@@ -1,0 +1,13 @@
+#pragma once
+// vLLM's native CPU tier (REFERENCE section 2) and the recommended --kv-offloading-size.
+#include "size/sizing.hpp"
+
+namespace kvb {
+
+// Needs `s.layout`, `s.world_size`, `s.max_model_len`, `s.max_concurrency` already set.
+OffloadPlan plan_offload(const Sizing& s, const SizingInputs& in);
+
+// num_cpu_blocks = GiB x 2^30 // (block bytes per rank x world size), as vllm/v1/kv_offload/cpu/spec.py.
+std::int64_t cpu_blocks_for(double gib, std::int64_t cpu_block_bytes);
+
+}  // namespace kvb

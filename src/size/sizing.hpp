@@ -1,0 +1,99 @@
+#pragma once
+// Inputs and the result record of `kvbench size`. Printers (table, JSON) read only these.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "size/hardware_spec.hpp"
+#include "size/kv_layout.hpp"
+#include "size/memory_budget.hpp"
+#include "size/model_spec.hpp"
+
+namespace kvb {
+
+struct SizingInputs {
+  ModelSpec model;
+  HardwareSpec hw;
+  KvSettings kv;
+  double gpu_memory_utilization = 0.9;
+  std::optional<std::uint64_t> kv_cache_memory_bytes;
+  std::optional<double> gpu_memory_gib;    // --gpu-memory override
+  std::optional<double> host_memory_gb;    // --host-memory override, per node
+  std::optional<std::int64_t> max_model_len;
+  std::int64_t max_num_seqs = 256;
+  std::string quantization = "none";       // none | fp8
+  std::optional<int> concurrency;          // sessions to keep warm in the CPU tier
+  std::optional<double> kv_offloading_size_gib;  // evaluate a given size too
+  std::string offloading_backend = "native";     // native | lmcache
+  double host_dram_fraction = 0.6;         // at most this share of host DRAM for KV
+  double prefill_efficiency = 0.5;         // achieved / peak dense FLOP/s for the recompute model
+};
+
+struct OffloadPlan {
+  std::int64_t cpu_block_bytes = 0;        // one offloaded block across all ranks
+  double tokens_per_gib = 0;               // tokens the CPU tier holds per GiB given
+  int sessions = 0;                        // sessions the recommendation keeps warm
+  std::string sessions_reason;
+  double wanted_gib = 0;                   // before the host-DRAM cap
+  double cap_gib = 0;                      // host DRAM x fraction x this instance's share
+  bool capped = false;
+  int recommended_gib = 0;                 // --kv-offloading-size, total across ranks
+  std::int64_t num_cpu_blocks = 0;         // for the recommended size
+  std::int64_t cpu_tokens = 0;
+  double pinned_gib_per_rank = 0;
+  double lmcache_gib_per_rank = 0;         // what older vLLM passed to LMCache
+  std::optional<double> given_gib;         // --kv-offloading-size as given
+  std::int64_t given_num_cpu_blocks = 0;
+  std::int64_t given_cpu_tokens = 0;
+  std::vector<std::string> reasoning;
+};
+
+struct ReloadVsRecompute {
+  std::int64_t tokens = 0;                 // the request length compared (max-model-len)
+  double reload_s = 0;
+  double recompute_s = 0;
+  double link_gbps = 0;
+  double per_copy_us = 0;
+  std::string link_source;
+  double peak_tflops = 0;
+  double efficiency = 0;
+  std::optional<std::int64_t> break_even_tokens;  // reload wins from here on
+  std::string verdict;
+};
+
+struct Sizing {
+  std::string model_name;
+  std::string hf_id;
+  std::string hw_name;
+  int tp = 1;
+  int pp = 1;
+  int world_size = 1;
+  std::int64_t max_model_len = 0;
+  std::int64_t max_num_batched_tokens = 0;
+  std::int64_t max_num_seqs = 0;
+  std::string weight_dtype;
+  KvLayout layout;
+  MemoryBudget budget;
+  bool weights_fit = true;
+  std::int64_t num_gpu_blocks = 0;
+  std::int64_t gpu_kv_tokens = 0;          // vLLM's logged "GPU KV cache size"
+  std::int64_t gpu_kv_tokens_capacity = 0; // tokens of full-attention context the pool holds
+  std::int64_t blocks_per_request = 0;
+  double max_concurrency = 0;
+  bool fits = false;
+  double kv_gib_needed_per_request = 0;
+  double kv_gib_available = 0;
+  std::int64_t estimated_max_model_len = 0;
+  std::optional<OffloadPlan> offload;
+  std::optional<ReloadVsRecompute> reload;
+  std::string vllm_version_note;
+  std::string vllm_command;
+  std::string vllm_command_legacy;
+  std::string rocm_docker_command;         // AMD hardware only
+  std::vector<std::string> warnings;
+  std::vector<std::string> alternatives;
+  std::vector<std::string> notes;
+};
+
+}  // namespace kvb

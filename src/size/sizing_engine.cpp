@@ -1,0 +1,202 @@
+#include "size/sizing_engine.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/errors.hpp"
+#include "core/units.hpp"
+#include "size/offload_plan.hpp"
+#include "size/reload_vs_recompute.hpp"
+#include "size/vllm_command.hpp"
+
+namespace kvb {
+namespace {
+
+std::string effective_weight_dtype(const ModelSpec& m, const std::string& quantization) {
+  if (quantization == "none") return m.weight_dtype;
+  if (quantization == "fp8") {
+    return weight_bytes_per_param(m.weight_dtype) <= 1.0 ? m.weight_dtype : std::string("fp8");
+  }
+  throw UsageError(fmt::format("--quantization '{}' is not supported here; expected none or fp8", quantization));
+}
+
+// Largest L whose KV fits `available` bytes (vLLM's estimated maximum model length).
+std::int64_t max_len_that_fits(const KvLayout& l, double available, std::int64_t mnbt, std::int64_t upper) {
+  if (available <= 0 || static_cast<double>(request_bytes(l, 1, mnbt)) > available) return 0;
+  std::int64_t lo = 1;
+  std::int64_t hi = upper;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo + 1) / 2;
+    if (static_cast<double>(request_bytes(l, mid, mnbt)) <= available) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+void add_warnings(Sizing& s, const SizingInputs& in) {
+  const auto& m = in.model;
+  if (s.max_model_len > m.max_position_embeddings) {
+    s.warnings.push_back(fmt::format("--max-model-len {} exceeds {}'s max_position_embeddings {}: vLLM refuses it "
+                                     "unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1, and quality beyond the trained length "
+                                     "is not guaranteed",
+                                     s.max_model_len, m.name, m.max_position_embeddings));
+  }
+  if (s.layout.replicated) {
+    s.warnings.push_back(fmt::format("replicated KV: {}; the CPU tier stores {} copies too", s.layout.replication_reason,
+                                     s.tp));
+    if (m.attention == AttentionKind::kMla) {
+      s.alternatives.push_back(fmt::format("data-parallel attention stores each latent once: `--data-parallel-size {} "
+                                           "--enable-expert-parallel` (TP 1 per attention rank) gives each rank its "
+                                           "own KV pool instead of {} copies of one",
+                                           s.tp, s.tp));
+    } else {
+      s.alternatives.push_back(fmt::format("keep TP at or below the {} KV heads (--tensor-parallel-size {}) and scale "
+                                           "out with --data-parallel-size, so no KV head is replicated",
+                                           m.num_kv_heads, m.num_kv_heads));
+    }
+  }
+  if (m.mamba_layers > 0) {
+    s.warnings.push_back("hybrid Mamba model: vLLM's OffloadingConnector before its hybrid-aware version disables the "
+                         "hybrid KV cache manager and fails with \"Hybrid KV cache manager is disabled but failed to "
+                         "convert the KV cache specs to one unified type\"; use a vLLM whose connector supports hybrid "
+                         "models, or serve without offloading");
+  }
+  if (m.sliding_layers > 0 && !in.kv.hybrid_manager) {
+    s.warnings.push_back(fmt::format("--disable-hybrid-kv-cache-manager treats the {} sliding-window layers as full "
+                                     "attention: KV per token grows from {} to {} B (x{:.2f})",
+                                     m.sliding_layers, (m.full_attention_layers()) * s.layout.types[0].bytes_per_token_layer,
+                                     s.layout.kv_bytes_per_token(),
+                                     static_cast<double>(s.layout.kv_bytes_per_token()) /
+                                         static_cast<double>(m.full_attention_layers() *
+                                                             s.layout.types[0].bytes_per_token_layer)));
+  } else if (m.sliding_layers > 0) {
+    s.notes.push_back(fmt::format("{} of {} layers slide over {} tokens: they hold at most {} blocks per request; the "
+                                  "logged 'GPU KV cache size' is num_blocks // {} groups x block_size, not a capacity",
+                                  m.sliding_layers, m.num_hidden_layers, m.sliding_window,
+                                  blocks_per_request(s.layout, s.max_model_len, s.max_num_batched_tokens) -
+                                      (s.max_model_len + s.layout.block_size - 1) / s.layout.block_size,
+                                  s.layout.num_groups));
+  }
+  if (in.offloading_backend == "lmcache" && s.offload) {
+    s.warnings.push_back(fmt::format("--kv-offloading-backend lmcache: older vLLM passed a per-rank size "
+                                     "({:.1f} GiB = {} / {}) to LMCache; newer vLLM uses the LMCache server's own size "
+                                     "setting, so set it there",
+                                     s.offload->lmcache_gib_per_rank, s.offload->recommended_gib, s.world_size));
+  }
+  if (in.kv.kv_cache_dtype == "auto" && s.layout.kv_dtype_bytes == 2 && s.fits && s.weights_fit) {
+    s.alternatives.push_back(fmt::format("--kv-cache-dtype fp8 halves KV per token ({} -> {} B/rank): about {} GPU "
+                                         "tokens",
+                                         format_count(s.layout.kv_bytes_per_token()),
+                                         format_count(s.layout.kv_bytes_per_token() / 2),
+                                         format_count(s.gpu_kv_tokens_capacity * 2)));
+  }
+  if (!s.fits && s.weights_fit && s.estimated_max_model_len > 0) {
+    s.alternatives.push_back(fmt::format("a shorter context fits: --max-model-len {}", s.estimated_max_model_len));
+  }
+  if (!s.weights_fit || !s.fits) {
+    const int ranks = s.world_size * 2;
+    s.alternatives.push_back(fmt::format("more GPUs: {} ranks (e.g. --pipeline-parallel-size {} across nodes) halve "
+                                         "the weights per GPU",
+                                         ranks, s.pp * 2));
+    if (effective_weight_dtype(m, "fp8") != s.weight_dtype) {
+      s.alternatives.push_back("FP8 weights (an FP8 checkpoint or --quantization fp8) halve the weight memory: rerun "
+                               "with --quantization fp8");
+    }
+  }
+  if (s.world_size > in.hw.gpus_per_node) {
+    s.warnings.push_back(fmt::format("{} ranks exceed the {} GPUs of one {} node: the host DRAM cap and link figures "
+                                     "are per node",
+                                     s.world_size, in.hw.gpus_per_node, in.hw.name));
+  }
+  for (const auto& n : m.notes) s.notes.push_back(n);
+}
+
+}  // namespace
+
+int auto_tensor_parallel(const ModelSpec& m, const HardwareSpec& hw, const std::string& quantization,
+                         std::optional<double> gpu_memory_gib) {
+  const double gib = gpu_memory_gib.value_or(hw.usable_gib);
+  const double weights_gib = m.params_total_b * 1e9 * weight_bytes_per_param(effective_weight_dtype(m, quantization)) / kGiB;
+  int best = 0;
+  for (int tp = 1; tp <= hw.gpus_per_node; tp *= 2) {
+    if (m.num_attention_heads % tp != 0) continue;
+    best = tp;
+    if (weights_gib / tp <= 0.7 * gib) return tp;
+  }
+  return std::max(best, 1);
+}
+
+Sizing compute_sizing(const SizingInputs& in) {
+  const auto& m = in.model;
+  Sizing s;
+  s.model_name = m.name;
+  s.hf_id = m.hf_id;
+  if (in.quantization == "fp8" && m.weight_dtype != "fp8" && m.hf_id.find("FP8") == std::string::npos) {
+    s.notes.push_back("--quantization fp8 quantizes the bf16 checkpoint at load time; an FP8 checkpoint, where one "
+                      "is published, gives the same memory");
+  }
+  s.hw_name = in.hw.name;
+  s.tp = in.kv.tp;
+  s.pp = in.kv.pp;
+  s.world_size = s.tp * s.pp;
+  s.max_model_len = in.max_model_len.value_or(m.max_position_embeddings);
+  s.max_num_batched_tokens = in.kv.max_num_batched_tokens;
+  s.max_num_seqs = in.max_num_seqs;
+  s.weight_dtype = effective_weight_dtype(m, in.quantization);
+  s.layout = compute_kv_layout(m, in.hw, in.kv);
+
+  BudgetInputs bi;
+  bi.total_gib = in.gpu_memory_gib.value_or(in.hw.usable_gib);
+  bi.gpu_memory_utilization = in.gpu_memory_utilization;
+  bi.tp = s.tp;
+  bi.pp = s.pp;
+  bi.weight_dtype = s.weight_dtype;
+  bi.max_num_batched_tokens = s.max_num_batched_tokens;
+  bi.kv_cache_memory_bytes = in.kv_cache_memory_bytes;
+  s.budget = estimate_budget(m, bi);
+  s.kv_gib_available = std::max(0.0, s.budget.available_bytes) / kGiB;
+  s.weights_fit = s.budget.available_bytes > 0;
+
+  const double available = std::max(0.0, s.budget.available_bytes);
+  const auto group_block_bytes = static_cast<double>(s.layout.page_bytes * s.layout.group_size);
+  s.num_gpu_blocks = static_cast<std::int64_t>(std::floor(available / group_block_bytes));
+  const std::int64_t bs = s.layout.block_size;
+  s.gpu_kv_tokens = s.layout.uniform ? s.num_gpu_blocks * bs : s.num_gpu_blocks / s.layout.num_groups * bs;
+  s.blocks_per_request = blocks_per_request(s.layout, s.max_model_len, s.max_num_batched_tokens);
+  s.max_concurrency = static_cast<double>(s.num_gpu_blocks) / static_cast<double>(s.blocks_per_request);
+  // Full-attention context the pool holds with every group's blocks accounted for.
+  std::int64_t full_groups = 0;
+  std::int64_t fixed_blocks = 0;
+  for (const auto& t : s.layout.types) {
+    if (t.kind == KvGroupKind::kFull) full_groups += t.groups;
+  }
+  fixed_blocks = s.blocks_per_request - full_groups * ((s.max_model_len + bs - 1) / bs);
+  s.gpu_kv_tokens_capacity =
+      full_groups > 0 ? std::max<std::int64_t>(0, s.num_gpu_blocks - fixed_blocks) / full_groups * bs : 0;
+
+  const auto needed = static_cast<double>(request_bytes(s.layout, s.max_model_len, s.max_num_batched_tokens));
+  s.kv_gib_needed_per_request = needed / kGiB;
+  s.fits = s.weights_fit && needed <= available;
+  s.estimated_max_model_len =
+      s.fits ? s.max_model_len : max_len_that_fits(s.layout, available, s.max_num_batched_tokens, s.max_model_len);
+
+  if (s.fits) {
+    s.offload = plan_offload(s, in);
+    s.reload = compare_reload_recompute(s, in, in.hw.link_practical_gbps,
+                                        fmt::format("{} practical pinned-copy figure from the hardware table (soft); "
+                                                    "`kvbench dma` measures this node",
+                                                    in.hw.name));
+  }
+  add_warnings(s, in);
+  if (!s.weights_fit) return s;  // no command line to give: vLLM would fail to load
+  const auto cmds = vllm_commands(s, in);
+  s.vllm_command = cmds.serve;
+  s.vllm_command_legacy = cmds.legacy;
+  s.rocm_docker_command = cmds.rocm_docker;
+  s.vllm_version_note = cmds.version_note;
+  return s;
+}
+
+}  // namespace kvb

@@ -1,0 +1,69 @@
+#include "size/vllm_command.hpp"
+
+#include <fmt/format.h>
+
+#include "core/strings.hpp"
+
+namespace kvb {
+namespace {
+
+// The vLLM flags that differ from vLLM's defaults, in the order an operator reads them.
+std::vector<std::string> serve_flags(const Sizing& s, const SizingInputs& in) {
+  std::vector<std::string> f;
+  if (s.tp > 1) f.push_back(fmt::format("--tensor-parallel-size {}", s.tp));
+  if (s.pp > 1) f.push_back(fmt::format("--pipeline-parallel-size {}", s.pp));
+  const auto len = s.fits ? s.max_model_len : s.estimated_max_model_len;
+  f.push_back(fmt::format("--max-model-len {}", len));
+  if (in.kv_cache_memory_bytes) {
+    f.push_back(fmt::format("--kv-cache-memory {}", *in.kv_cache_memory_bytes));
+  } else {
+    f.push_back(fmt::format("--gpu-memory-utilization {:.2f}", in.gpu_memory_utilization));
+  }
+  if (in.kv.kv_cache_dtype != "auto") f.push_back(fmt::format("--kv-cache-dtype {}", in.kv.kv_cache_dtype));
+  if (in.kv.block_size != 0) f.push_back(fmt::format("--block-size {}", in.kv.block_size));
+  if (in.kv.max_num_batched_tokens != 8192) {
+    f.push_back(fmt::format("--max-num-batched-tokens {}", in.kv.max_num_batched_tokens));
+  }
+  if (in.max_num_seqs != 256) f.push_back(fmt::format("--max-num-seqs {}", in.max_num_seqs));
+  if (in.quantization == "fp8") f.push_back("--quantization fp8");
+  if (!in.kv.hybrid_manager) f.push_back("--disable-hybrid-kv-cache-manager");
+  return f;
+}
+
+std::string multiline(const std::string& head, const std::vector<std::string>& flags) {
+  std::string out = head;
+  for (const auto& f : flags) out += " \\\n    " + f;
+  return out;
+}
+
+}  // namespace
+
+VllmCommands vllm_commands(const Sizing& s, const SizingInputs& in) {
+  VllmCommands c;
+  auto flags = serve_flags(s, in);
+  auto flag_form = flags;
+  auto legacy_form = flags;
+  if (s.offload) {
+    flag_form.push_back(fmt::format("--kv-offloading-backend {}", in.offloading_backend));
+    flag_form.push_back(fmt::format("--kv-offloading-size {}", s.offload->recommended_gib));
+    legacy_form.push_back(fmt::format("--kv-transfer-config '{{\"kv_connector\":\"OffloadingConnector\",\"kv_role\":"
+                                      "\"kv_both\",\"kv_connector_extra_config\":{{\"num_cpu_blocks\":{}}}}}'",
+                                      s.offload->num_cpu_blocks));
+  }
+  c.serve = multiline("vllm serve " + s.hf_id, flag_form);
+  c.legacy = multiline("vllm serve " + s.hf_id, legacy_form);
+  if (in.hw.vendor == GpuVendor::kAmd) {
+    std::vector<std::string> docker = {"--device /dev/kfd --device /dev/dri --group-add video --ipc=host",
+                                       "--security-opt seccomp=unconfined -p 8000:8000",
+                                       "-v ~/.cache/huggingface:/root/.cache/huggingface",
+                                       "vllm/vllm-openai-rocm:latest", "--model " + s.hf_id};
+    docker.insert(docker.end(), flag_form.begin(), flag_form.end());
+    c.rocm_docker = multiline("docker run --rm", docker);
+  }
+  c.version_note =
+      "targets vLLM with the --kv-offloading-size flag (0.12 or newer, soft); vLLM 0.11.x takes the legacy "
+      "--kv-transfer-config form, whose num_cpu_blocks counts blocks, not GiB";
+  return c;
+}
+
+}  // namespace kvb

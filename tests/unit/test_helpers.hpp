@@ -1,0 +1,21 @@
+#pragma once
+#include "size/hardware_spec.hpp"
+#include "size/model_catalog.hpp"
+#include "size/sizing_engine.hpp"
+
+namespace kvb::test {
+
+inline ModelSpec model(const std::string& name) {
+  std::vector<std::string> w;
+  return resolve_model(name, w);
+}
+
+inline SizingInputs inputs(const std::string& model_name, const std::string& hw = "h100", int tp = 1) {
+  SizingInputs in;
+  in.model = model(model_name);
+  in.hw = resolve_hardware(hw);
+  in.kv.tp = tp;
+  return in;
+}
+
+}  // namespace kvb::test

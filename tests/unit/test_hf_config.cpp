@@ -1,0 +1,93 @@
+// Reading Hugging Face config.json files: the KV figures must equal the hand calculations.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "core/errors.hpp"
+#include "size/hf_config.hpp"
+#include "size/kv_layout.hpp"
+#include "size/model_catalog.hpp"
+
+using namespace kvb;
+
+namespace {
+std::string data(const std::string& name) { return std::string(KVBENCH_TEST_DATA) + "/" + name; }
+
+ModelSpec load(const std::string& name, std::vector<std::string>& warnings) {
+  return resolve_model(data(name), warnings);
+}
+
+std::int64_t kv_per_token(const ModelSpec& m) {
+  return compute_kv_layout(m, resolve_hardware("h100"), KvSettings{}).kv_bytes_per_token();
+}
+}  // namespace
+
+TEST(HfConfig, Qwen3_14B) {
+  std::vector<std::string> w;
+  const auto m = load("qwen3-14b.config.json", w);
+  EXPECT_EQ(m.num_hidden_layers, 40);
+  EXPECT_EQ(m.sliding_layers, 0);  // use_sliding_window false, sliding_window null
+  EXPECT_EQ(kv_per_token(m), 40 * 2 * 8 * 128 * 2);
+  // Parameters from the shapes: 14.8B published (embeddings untied).
+  EXPECT_NEAR(m.params_total_b, 14.8, 0.3);
+  EXPECT_TRUE(w.empty()) << w.front();
+}
+
+TEST(HfConfig, GptOssLayerTypesAndMxfp4) {
+  std::vector<std::string> w;
+  const auto m = load("gpt-oss-120b.config.json", w);
+  EXPECT_EQ(m.sliding_layers, 18);
+  EXPECT_EQ(m.sliding_window, 128);
+  EXPECT_EQ(m.weight_dtype, "mxfp4");
+  EXPECT_EQ(kv_per_token(m), 18 * 2 * 8 * 64 * 2);
+  EXPECT_NEAR(m.params_total_b, 116.8, 116.8 * 0.05);
+  EXPECT_NEAR(m.params_active_b, 5.1, 5.1 * 0.1);
+}
+
+TEST(HfConfig, DeepSeekMla) {
+  std::vector<std::string> w;
+  const auto m = load("deepseek-v3.config.json", w);
+  EXPECT_EQ(m.attention, AttentionKind::kMla);
+  EXPECT_EQ(m.weight_dtype, "fp8");
+  EXPECT_EQ(m.mtp_layers, 1);
+  EXPECT_EQ(kv_per_token(m), 70272);
+  EXPECT_NEAR(m.params_total_b, 671, 671 * 0.03);
+  EXPECT_NEAR(m.params_active_b, 37, 37 * 0.1);
+}
+
+TEST(HfConfig, NemotronHybridPatternAndUninterpretedFieldWarning) {
+  std::vector<std::string> w;
+  const auto m = load("nemotron-h.config.json", w);
+  EXPECT_EQ(m.mamba_layers, 23);
+  EXPECT_EQ(m.full_attention_layers(), 6);
+  EXPECT_EQ(kv_per_token(m), 6144);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w.front().find("mystery_kv_layout"), std::string::npos) << w.front();
+}
+
+TEST(HfConfig, BrokenFilesAreUsageErrorsNamingTheFile) {
+  std::vector<std::string> w;
+  for (const char* f : {"truncated.config.json", "incomplete.config.json"}) {
+    try {
+      (void)load(f, w);
+      FAIL() << f;
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(f), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW((void)resolve_model("/nonexistent/config.json", w), UsageError);
+}
+
+TEST(CatalogYaml, UnknownKeyAndWrongTypeAreNamed) {
+  try {
+    (void)model_from_yaml("name: x\nhf_id: y\nsource: z\nnum_hidden_layer: 3\n", "bad.yaml");
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("num_hidden_layer"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("bad.yaml"), std::string::npos);
+  }
+  EXPECT_THROW((void)model_from_yaml("name: x\nhf_id: y\nsource: z\nnum_hidden_layers: many\n", "bad.yaml"),
+               UsageError);
+  EXPECT_THROW((void)model_from_yaml("name: [unclosed\n", "bad.yaml"), UsageError);
+}
