@@ -88,8 +88,7 @@ SizingInputs make_inputs(const SizeOptions& o, const ModelSpec& model, const Har
   in.quantization = o.quantization;
   if (!o.gpu_memory.empty()) in.gpu_memory_gib = static_cast<double>(parse_bytes(o.gpu_memory, "--gpu-memory").bytes) / kGiB;
   if (!o.host_memory.empty()) in.host_memory_gb = static_cast<double>(parse_bytes(o.host_memory, "--host-memory").bytes) / 1e9;
-  in.kv.tp = o.tp == "auto" ? auto_tensor_parallel(model, hw, in.quantization, in.gpu_memory_gib)
-                            : static_cast<int>(parse_positive_int(o.tp, "--tensor-parallel-size"));
+  in.kv.tp = o.tp == "auto" ? 1 : static_cast<int>(parse_positive_int(o.tp, "--tensor-parallel-size"));
   in.kv.pp = static_cast<int>(parse_positive_int(o.pp, "--pipeline-parallel-size"));
   if (in.kv.tp > 1024 || in.kv.pp > 1024) {
     throw UsageError("--tensor-parallel-size / --pipeline-parallel-size: expected at most 1024");
@@ -115,6 +114,7 @@ SizingInputs make_inputs(const SizeOptions& o, const ModelSpec& model, const Har
     throw UsageError(fmt::format("--kv-offloading-backend '{}': expected native or lmcache", o.kv_offloading_backend));
   }
   in.offloading_backend = o.kv_offloading_backend;
+  if (o.tp == "auto") in.kv.tp = auto_tensor_parallel(in);
   return in;
 }
 

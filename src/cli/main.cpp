@@ -38,7 +38,9 @@ int main(int argc, char** argv) {
     for (const auto& c : commands) {
       if (c.app->parsed()) return c.run();
     }
-    std::fputs(app.help().c_str(), stdout);
+    std::string names;
+    for (const auto& c : commands) names += (names.empty() ? "" : ", ") + c.app->get_name();
+    std::fprintf(stderr, "kvbench: error: a subcommand is required: %s (see kvbench --help)\n", names.c_str());
     return kvb::kExitUsage;
   } catch (const kvb::UsageError& e) {
     return report_error("error: ", e, kvb::kExitUsage);

@@ -36,6 +36,13 @@ std::string budget_lines(const Sizing& s) {
   return out;
 }
 
+std::string break_even_cell(const Sizing& s) {
+  if (!s.reload) return "-";
+  if (!s.reload->break_even_tokens) return "never";
+  if (*s.reload->break_even_tokens <= s.layout.block_size) return "always";
+  return format_count(*s.reload->break_even_tokens);
+}
+
 }  // namespace
 
 std::string sizing_text(const Sizing& s) {
@@ -147,7 +154,7 @@ std::string sizing_summary_table(const std::vector<Sizing>& all) {
                s.weights_fit ? fmt::format("{:.2f}x", s.max_concurrency) : "-",
                s.fits ? "yes" : (s.weights_fit ? "no: context" : "no: weights"),
                s.offload ? std::to_string(s.offload->recommended_gib) : "-",
-               s.reload && s.reload->break_even_tokens ? format_count(*s.reload->break_even_tokens) : "-"});
+               break_even_cell(s)});
   }
   return t.render();
 }

@@ -115,17 +115,15 @@ void add_warnings(Sizing& s, const SizingInputs& in) {
 
 }  // namespace
 
-int auto_tensor_parallel(const ModelSpec& m, const HardwareSpec& hw, const std::string& quantization,
-                         std::optional<double> gpu_memory_gib) {
-  const double gib = gpu_memory_gib.value_or(hw.usable_gib);
-  const double weights_gib = m.params_total_b * 1e9 * weight_bytes_per_param(effective_weight_dtype(m, quantization)) / kGiB;
-  int best = 0;
-  for (int tp = 1; tp <= hw.gpus_per_node; tp *= 2) {
-    if (m.num_attention_heads % tp != 0) continue;
+int auto_tensor_parallel(SizingInputs in) {
+  int best = 1;
+  for (int tp = 1; tp <= in.hw.gpus_per_node; tp *= 2) {
+    if (in.model.num_attention_heads % tp != 0) continue;
     best = tp;
-    if (weights_gib / tp <= 0.7 * gib) return tp;
+    in.kv.tp = tp;
+    if (compute_sizing(in).fits) return tp;
   }
-  return std::max(best, 1);
+  return best;
 }
 
 Sizing compute_sizing(const SizingInputs& in) {

@@ -8,9 +8,8 @@ namespace kvb {
 // Throws UsageError for an impossible configuration (with the flag and what is accepted).
 Sizing compute_sizing(const SizingInputs& in);
 
-// Smallest power-of-two TP (up to gpus_per_node, dividing the heads) whose weights take at
-// most 70% of one GPU; the node size when none does.
-int auto_tensor_parallel(const ModelSpec& m, const HardwareSpec& hw, const std::string& quantization,
-                         std::optional<double> gpu_memory_gib);
+// --tp auto: the smallest power-of-two TP (up to gpus_per_node, dividing the heads) at which
+// one request of max-model-len fits; the largest such TP when none does.
+int auto_tensor_parallel(SizingInputs in);
 
 }  // namespace kvb

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what kvbench's build and tests need from Debian 12's packages. As root it runs
+# apt-get; otherwise it prints the one command to run and exits 2. Safe to run repeatedly.
+set -euo pipefail
+
+packages=(
+  build-essential cmake python3
+  libcli11-dev libfmt-dev nlohmann-json3-dev libyaml-cpp-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libnuma-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all packages present"
+else
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: missing packages; run as root:" >&2
+    echo "  apt-get update && apt-get install -y ${missing[*]}" >&2
+    exit 2
+  fi
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# CUDA is not a Debian package here: the CUDA toolkit's nvcc is used where it is installed.
+if [ -x /usr/local/cuda/bin/nvcc ] || command -v nvcc >/dev/null 2>&1; then
+  echo "setup: nvcc found; the CUDA backend will be built"
+else
+  echo "setup: nvcc not found; the CUDA backend is skipped (install the CUDA toolkit to build it)"
+fi
