@@ -11,5 +11,6 @@ struct Command {
 };
 
 Command register_size(CLI::App& parent);
+Command register_dma(CLI::App& parent);
 
 }  // namespace kvb

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);
   std::vector<kvb::Command> commands;
   commands.push_back(kvb::register_size(app));
+  commands.push_back(kvb::register_dma(app));
 
   try {
     app.parse(argc, argv);

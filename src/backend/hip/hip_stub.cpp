@@ -1,0 +1,10 @@
+// Built when hipcc was not found: the HIP backend fails clearly at run time (exit 3).
+#include "backend/transfer_backend.hpp"
+#include "core/errors.hpp"
+
+namespace kvb {
+std::unique_ptr<TransferBackend> make_hip_backend(int /*device*/) {
+  throw DeviceError("--backend hip: the HIP backend is not compiled in (install hipcc and libamdhip64-dev, then "
+                    "rebuild); use --backend host or auto");
+}
+}  // namespace kvb

@@ -1,0 +1,63 @@
+#pragma once
+// A place KV blocks can be copied: the host reference backend, CUDA, or HIP. Public
+// non-virtual methods call the protected do_* virtuals; timing stays inside the backend.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dma/statistics.hpp"
+#include "dma/transfer_case.hpp"
+
+namespace kvb {
+
+struct DeviceInfo {
+  std::string backend;         // host, cuda, hip
+  std::string name;            // e.g. "NVIDIA H100 80GB HBM3"
+  std::string driver_version;
+  std::string runtime_version;
+  std::string pci_bus_id;      // for sysfs link and NUMA lookups
+  int numa_node = -1;
+  double link_ceiling_gbps = 0;  // per direction; 0 = unknown
+  std::string link;              // e.g. "PCIe Gen5 x16", or "memcpy (host backend)"
+  std::string timing;            // how durations are taken
+};
+
+struct CaseResult {
+  bool waived = false;
+  std::string waive_reason;
+  std::vector<TimedRun> runs;  // the whole transfer; bidir: both directions together
+  std::vector<double> h2d_s;   // bidir only: each direction's own span, per timed run
+  std::vector<double> d2h_s;
+  bool converged = false;
+  bool verified = false;
+  std::string verify_detail;   // first mismatch when not verified
+};
+
+class TransferBackend {
+ public:
+  virtual ~TransferBackend() = default;
+  const DeviceInfo& info() const { return info_; }
+  // Runs warm-ups and timed repetitions of one case, then verifies the copied data.
+  CaseResult measure(const TransferCase& c, const StoppingRule& rule) { return do_measure(c, rule); }
+
+ protected:
+  virtual CaseResult do_measure(const TransferCase& c, const StoppingRule& rule) = 0;
+  DeviceInfo info_;
+};
+
+enum class BackendKind { kAuto, kHost, kCuda, kHip };
+BackendKind parse_backend(const std::string& s);
+
+// kAuto: the first GPU backend compiled in that finds a device, else the host backend with
+// `notice` set. An explicit GPU kind without a device throws DeviceError (exit 3).
+std::unique_ptr<TransferBackend> make_backend(BackendKind kind, int device, std::string& notice);
+
+// Which GPU backends this binary was built with, e.g. {"cuda", "hip"}.
+std::vector<std::string> compiled_gpu_backends();
+
+// Factories of the GPU backends (defined in backend/cuda, backend/hip, or their stubs).
+std::unique_ptr<TransferBackend> make_cuda_backend(int device);
+std::unique_ptr<TransferBackend> make_hip_backend(int device);
+std::unique_ptr<TransferBackend> make_host_backend();
+
+}  // namespace kvb

@@ -1,0 +1,12 @@
+#pragma once
+// --block: a list ("4KB,16KB,2MiB") or a power-of-two range ("4KiB..64MiB").
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kvb {
+
+// Throws UsageError for malformed sizes, zero, a reversed range, or more than 64 sizes.
+std::vector<std::uint64_t> parse_block_sizes(const std::string& text);
+
+}  // namespace kvb

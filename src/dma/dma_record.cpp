@@ -1,0 +1,42 @@
+#include "dma/dma_record.hpp"
+
+namespace kvb {
+
+DmaRecord make_record(const TransferCase& c, const DeviceInfo& dev, const std::string& host_cpu, const CaseResult& r) {
+  DmaRecord rec;
+  rec.id = c.id();
+  rec.tcase = c;
+  rec.device = dev;
+  rec.host_cpu = host_cpu;
+  rec.waived = r.waived;
+  rec.waive_reason = r.waive_reason;
+  if (r.waived) return rec;
+  const double per_direction = static_cast<double>(c.bytes_per_direction());
+  rec.bytes = c.direction == Direction::kBidir ? 2 * per_direction : per_direction;
+  for (const auto& t : r.runs) {
+    rec.samples_s.push_back(t.device_s);
+    rec.wall_samples_s.push_back(t.wall_s);
+  }
+  rec.time = summarize(rec.samples_s);
+  auto gbps = [&](double seconds) { return seconds > 0 ? rec.bytes / seconds / 1e9 : 0.0; };
+  // Faster is a shorter time: the 10th percentile of bandwidth is the 90th of time.
+  rec.median_gbps = gbps(rec.time.median);
+  rec.p10_gbps = gbps(rec.time.p90);
+  rec.p90_gbps = gbps(rec.time.p10);
+  rec.min_gbps = gbps(rec.time.max);
+  rec.max_gbps = gbps(rec.time.min);
+  rec.wall_gbps = gbps(summarize(rec.wall_samples_s).median);
+  double per_dir_gbps = rec.median_gbps;
+  if (c.direction == Direction::kBidir && !r.h2d_s.empty()) {
+    rec.h2d_gbps = per_direction / summarize(r.h2d_s).median / 1e9;
+    rec.d2h_gbps = per_direction / summarize(r.d2h_s).median / 1e9;
+    per_dir_gbps = std::max(rec.h2d_gbps, rec.d2h_gbps);
+  }
+  if (dev.link_ceiling_gbps > 0) rec.link_utilization = per_dir_gbps / dev.link_ceiling_gbps;
+  rec.converged = r.converged;
+  rec.verified = r.verified;
+  rec.verify_detail = r.verify_detail;
+  return rec;
+}
+
+}  // namespace kvb

@@ -1,0 +1,36 @@
+#pragma once
+// One measured case as every printer sees it (nvbench's split: measurement writes records,
+// printers only read them). GB/s are decimal; samples are seconds per transfer.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "backend/transfer_backend.hpp"
+#include "dma/statistics.hpp"
+#include "dma/transfer_case.hpp"
+
+namespace kvb {
+
+struct DmaRecord {
+  std::string id;
+  TransferCase tcase;
+  DeviceInfo device;
+  std::string host_cpu;
+  bool waived = false;
+  std::string waive_reason;
+  std::vector<double> samples_s;     // device-timed seconds per transfer
+  std::vector<double> wall_samples_s;
+  Summary time;                      // of samples_s
+  double bytes = 0;                  // per transfer, both directions for bidir
+  double median_gbps = 0, p10_gbps = 0, p90_gbps = 0, min_gbps = 0, max_gbps = 0;
+  double wall_gbps = 0;              // median over wall time, submission included
+  double h2d_gbps = 0, d2h_gbps = 0; // bidir: each direction over its own span (median)
+  double link_utilization = 0;       // median per-direction GB/s / link ceiling
+  bool converged = false;
+  bool verified = false;
+  std::string verify_detail;
+};
+
+DmaRecord make_record(const TransferCase& c, const DeviceInfo& dev, const std::string& host_cpu, const CaseResult& r);
+
+}  // namespace kvb

@@ -1,0 +1,175 @@
+#include "output/dma_output.hpp"
+
+#include <fmt/format.h>
+
+#include "core/errors.hpp"
+#include "core/units.hpp"
+#include "kvbench_config.hpp"
+#include "output/text_table.hpp"
+
+namespace kvb {
+namespace {
+
+std::string gb(double v) { return fmt::format("{:.2f}", v); }
+
+std::string block_label(std::uint64_t b) {
+  if (b % (1024 * 1024) == 0) return fmt::format("{} MiB", b / (1024 * 1024));
+  if (b % 1024 == 0) return fmt::format("{} KiB", b / 1024);
+  return fmt::format("{} B", b);
+}
+
+}  // namespace
+
+std::string dma_table(const std::vector<DmaRecord>& records) {
+  TextTable t({"method", "dir", "block", "blocks", "median GB/s", "p10", "p90", "wall GB/s", "h2d+d2h", "link %",
+               "samples", "verified"});
+  for (const auto& r : records) {
+    const auto& c = r.tcase;
+    std::string block = block_label(c.block_bytes);
+    if (c.layout == Layout::kPerLayer) block += fmt::format(" /{}L", c.layers);
+    if (r.waived) {
+      t.add_row({to_string(c.method), to_string(c.direction), block, std::to_string(c.blocks),
+                 "waived: " + r.waive_reason});
+      continue;
+    }
+    t.add_row({to_string(c.method), to_string(c.direction), block, std::to_string(c.blocks), gb(r.median_gbps),
+               gb(r.p10_gbps), gb(r.p90_gbps), gb(r.wall_gbps),
+               c.direction == Direction::kBidir ? fmt::format("{:.1f}+{:.1f}", r.h2d_gbps, r.d2h_gbps) : "",
+               r.link_utilization > 0 ? fmt::format("{:.0f}", r.link_utilization * 100) : "",
+               fmt::format("{}{}", r.time.count, r.converged ? "" : "*"), r.verified ? "yes" : "NO"});
+  }
+  return t.render();
+}
+
+std::string dma_csv(const std::vector<DmaRecord>& records) {
+  std::string out =
+      "backend,device,method,direction,layout,layers,block_bytes,blocks,host_mem,samples,median_gbps,p10_gbps,"
+      "p90_gbps,wall_gbps,h2d_gbps,d2h_gbps,link_ceiling_gbps,verified,waived\n";
+  for (const auto& r : records) {
+    const auto& c = r.tcase;
+    std::string device = r.device.name;
+    for (auto& ch : device) {
+      if (ch == ',' || ch == '"') ch = ' ';
+    }
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.2f},{},{}\n",
+                       r.device.backend, device, to_string(c.method), to_string(c.direction), to_string(c.layout),
+                       c.layers, c.block_bytes, c.blocks, to_string(c.host_mem), r.time.count, r.median_gbps,
+                       r.p10_gbps, r.p90_gbps, r.wall_gbps, r.h2d_gbps, r.d2h_gbps, r.device.link_ceiling_gbps,
+                       r.verified, r.waived);
+  }
+  return out;
+}
+
+nlohmann::json dma_json(const std::vector<DmaRecord>& records) {
+  using nlohmann::json;
+  json doc;
+  doc["schema"] = kDmaSchema;
+  doc["tool"] = std::string("kvbench ") + KVBENCH_VERSION;
+  doc["unit"] = "GB/s (10^9 bytes per second); samples in seconds per transfer";
+  doc["records"] = json::array();
+  for (const auto& r : records) {
+    const auto& c = r.tcase;
+    json j;
+    j["id"] = r.id;
+    j["backend"] = r.device.backend;
+    j["device"] = r.device.name;
+    j["driver_version"] = r.device.driver_version;
+    j["runtime_version"] = r.device.runtime_version;
+    j["timing"] = r.device.timing;
+    j["link"] = r.device.link;
+    j["link_ceiling_gbps"] = r.device.link_ceiling_gbps;
+    j["host_cpu"] = r.host_cpu;
+    j["numa_node"] = c.numa_node >= 0 ? c.numa_node : r.device.numa_node;
+    j["host_mem"] = to_string(c.host_mem);
+    j["method"] = to_string(c.method);
+    j["direction"] = to_string(c.direction);
+    j["layout"] = to_string(c.layout);
+    j["layers"] = c.layers;
+    j["block_bytes"] = c.block_bytes;
+    j["blocks"] = c.blocks;
+    j["gpu_pool_blocks"] = c.gpu_pool_blocks;
+    j["host_pool_blocks"] = c.host_pool_blocks;
+    j["ctas"] = c.ctas;
+    j["seed"] = c.seed;
+    j["waived"] = r.waived;
+    if (r.waived) {
+      j["waive_reason"] = r.waive_reason;
+    } else {
+      j["bytes_per_transfer"] = r.bytes;
+      j["samples"] = r.samples_s;
+      j["wall_samples"] = r.wall_samples_s;
+      j["median_gbps"] = r.median_gbps;
+      j["p10_gbps"] = r.p10_gbps;
+      j["p90_gbps"] = r.p90_gbps;
+      j["min_gbps"] = r.min_gbps;
+      j["max_gbps"] = r.max_gbps;
+      j["wall_gbps"] = r.wall_gbps;
+      if (c.direction == Direction::kBidir) {
+        j["h2d_gbps"] = r.h2d_gbps;
+        j["d2h_gbps"] = r.d2h_gbps;
+        j["bidir_note"] = "median_gbps is the sum of both directions (as TransferBench and vLLM's blog report); "
+                          "h2d_gbps and d2h_gbps are each direction over its own span (as nvbandwidth reports)";
+      }
+      j["link_utilization"] = r.link_utilization;
+      j["relative_noise"] = r.time.relative_noise;
+      j["converged"] = r.converged;
+      j["verified"] = r.verified;
+      if (!r.verified) j["verify_detail"] = r.verify_detail;
+    }
+    doc["records"].push_back(j);
+  }
+  return doc;
+}
+
+std::vector<DmaRecord> dma_records_from_json(const nlohmann::json& doc, const std::string& origin) {
+  if (!doc.is_object() || doc.value("schema", std::string()) != kDmaSchema) {
+    throw UsageError(fmt::format("{}: not a kvbench dma result (expected \"schema\": \"{}\")", origin, kDmaSchema));
+  }
+  std::vector<DmaRecord> out;
+  try {
+    for (const auto& j : doc.at("records")) {
+      DmaRecord r;
+      r.id = j.at("id").get<std::string>();
+      r.device.backend = j.at("backend").get<std::string>();
+      r.device.name = j.at("device").get<std::string>();
+      r.device.driver_version = j.value("driver_version", std::string());
+      r.device.runtime_version = j.value("runtime_version", std::string());
+      r.device.link = j.value("link", std::string());
+      r.device.link_ceiling_gbps = j.value("link_ceiling_gbps", 0.0);
+      r.host_cpu = j.value("host_cpu", std::string());
+      auto& c = r.tcase;
+      c.method = parse_method(j.at("method").get<std::string>(), origin + ": method");
+      c.direction = parse_direction(j.at("direction").get<std::string>(), origin + ": direction");
+      c.layout = parse_layout(j.at("layout").get<std::string>(), origin + ": layout");
+      c.host_mem = parse_host_mem(j.at("host_mem").get<std::string>(), origin + ": host_mem");
+      c.layers = j.at("layers").get<int>();
+      c.block_bytes = j.at("block_bytes").get<std::uint64_t>();
+      c.blocks = j.at("blocks").get<std::int64_t>();
+      c.numa_node = j.value("numa_node", -1);
+      r.waived = j.at("waived").get<bool>();
+      if (r.waived) {
+        r.waive_reason = j.value("waive_reason", std::string());
+      } else {
+        r.bytes = j.at("bytes_per_transfer").get<double>();
+        r.samples_s = j.at("samples").get<std::vector<double>>();
+        r.wall_samples_s = j.value("wall_samples", std::vector<double>());
+        r.time = summarize(r.samples_s);
+        r.median_gbps = j.at("median_gbps").get<double>();
+        r.p10_gbps = j.at("p10_gbps").get<double>();
+        r.p90_gbps = j.at("p90_gbps").get<double>();
+        r.wall_gbps = j.value("wall_gbps", 0.0);
+        r.h2d_gbps = j.value("h2d_gbps", 0.0);
+        r.d2h_gbps = j.value("d2h_gbps", 0.0);
+        r.link_utilization = j.value("link_utilization", 0.0);
+        r.converged = j.value("converged", false);
+        r.verified = j.at("verified").get<bool>();
+      }
+      out.push_back(std::move(r));
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(fmt::format("{}: malformed dma record ({})", origin, e.what()));
+  }
+  return out;
+}
+
+}  // namespace kvb

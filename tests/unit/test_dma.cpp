@@ -1,0 +1,166 @@
+// dma without a GPU: block maps, copy plans, statistics, the stopping rule, the host backend's
+// verified copies, and the JSON round trip.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "backend/transfer_backend.hpp"
+#include "core/errors.hpp"
+#include "dma/block_sizes.hpp"
+#include "dma/dma_record.hpp"
+#include "dma/statistics.hpp"
+#include "dma/sysfs_link.hpp"
+#include "output/dma_output.hpp"
+
+using namespace kvb;
+
+TEST(BlockMap, IdsAreDistinctInRangeAndSeeded) {
+  const auto m = make_block_map(500, 2000, 700, 42);
+  std::set<std::int64_t> g(m.gpu_ids.begin(), m.gpu_ids.end());
+  std::set<std::int64_t> h(m.host_ids.begin(), m.host_ids.end());
+  EXPECT_EQ(g.size(), 500u);
+  EXPECT_EQ(h.size(), 500u);
+  EXPECT_LT(*g.rbegin(), 2000);
+  EXPECT_LT(*h.rbegin(), 700);
+  EXPECT_EQ(make_block_map(500, 2000, 700, 42).gpu_ids, m.gpu_ids);
+  EXPECT_NE(make_block_map(500, 2000, 700, 43).gpu_ids, m.gpu_ids);
+  // A pool exactly the size of the transfer gives a permutation.
+  auto p = make_block_map(64, 64, 64, 7).gpu_ids;
+  std::sort(p.begin(), p.end());
+  for (std::int64_t i = 0; i < 64; ++i) EXPECT_EQ(p[static_cast<std::size_t>(i)], i);
+  EXPECT_THROW((void)make_block_map(65, 64, 64, 7), UsageError);
+}
+
+TEST(CopyOps, PerLayerSplitsEachBlockIntoLayerMajorFragments) {
+  TransferCase c;
+  c.block_bytes = 4096;
+  c.blocks = 3;
+  c.gpu_pool_blocks = 10;
+  c.host_pool_blocks = 10;
+  c.layout = Layout::kPerLayer;
+  c.layers = 4;
+  const auto map = make_block_map(3, 10, 10, 1);
+  const auto ops = copy_ops(c, map, Direction::kD2H);
+  ASSERT_EQ(ops.size(), 12u);
+  std::uint64_t total = 0;
+  for (const auto& op : ops) total += op.bytes;
+  EXPECT_EQ(total, 3u * 4096);  // bytes are conserved
+  // Layer 2 of the first block sits at (2 x 10 + id) x 1024 in the source (device) pool.
+  EXPECT_EQ(ops[2].src_offset, (2u * 10 + static_cast<std::uint64_t>(map.gpu_ids[0])) * 1024);
+}
+
+TEST(Statistics, PercentilesMatchHandValues) {
+  const auto s = summarize({5, 1, 4, 2, 3, 6, 7, 8, 9, 10});
+  EXPECT_DOUBLE_EQ(s.median, 5.5);
+  EXPECT_DOUBLE_EQ(s.p10, 1.9);  // 1 + 0.9 x (2 - 1)
+  EXPECT_DOUBLE_EQ(s.p90, 9.1);
+  EXPECT_DOUBLE_EQ(s.min, 1);
+  EXPECT_DOUBLE_EQ(s.max, 10);
+  EXPECT_NEAR(s.stddev, 3.0276503540974917, 1e-12);
+}
+
+TEST(StoppingRule, StopsAtNoiseTargetOrCap) {
+  StoppingRule rule;
+  rule.warmups = 2;
+  rule.min_samples = 10;
+  rule.min_seconds = 0;
+  rule.max_samples = 500;
+  int calls = 0;
+  const auto steady = run_until_stable([&] { ++calls; return TimedRun{1.0, 1.0}; }, rule);
+  EXPECT_TRUE(steady.converged);
+  EXPECT_EQ(steady.runs.size(), 10u);
+  EXPECT_EQ(calls, 12);  // warm-ups are not recorded
+  int i = 0;
+  auto noisy_run = [&] { return TimedRun{(++i % 2) ? 1.0 : 2.0, 0}; };
+  rule.max_seconds = 1e9;
+  const auto noisy = run_until_stable(noisy_run, rule);
+  EXPECT_FALSE(noisy.converged);
+  EXPECT_EQ(noisy.runs.size(), 500u);  // the sample cap
+  rule.max_seconds = 30;
+  EXPECT_EQ(run_until_stable(noisy_run, rule).runs.size(), 20u);  // the time cap: 20 runs of 1.5 s on average
+}
+
+TEST(BlockSizes, ListsRangesAndBadInput) {
+  EXPECT_EQ(parse_block_sizes("4KiB..32KiB"), (std::vector<std::uint64_t>{4096, 8192, 16384, 32768}));
+  EXPECT_EQ(parse_block_sizes("4KB,2MiB"), (std::vector<std::uint64_t>{4000, 2097152}));
+  EXPECT_THROW((void)parse_block_sizes("64KiB..4KiB"), UsageError);
+  EXPECT_THROW((void)parse_block_sizes("0"), UsageError);
+  EXPECT_THROW((void)parse_block_sizes("4QB"), UsageError);
+}
+
+TEST(SysfsLink, ParsesKernelStrings) {
+  const auto l = parse_pcie_link("32.0 GT/s PCIe", "16");
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->generation, 5);
+  EXPECT_NEAR(l->ceiling_gbps, 63.015, 0.01);
+  EXPECT_FALSE(parse_pcie_link("Unknown", "16"));
+  EXPECT_FALSE(parse_pcie_link("16.0 GT/s PCIe", "3"));
+}
+
+namespace {
+TransferCase small_case(Direction d, Method m, Layout layout = Layout::kContiguous) {
+  TransferCase c;
+  c.direction = d;
+  c.method = m;
+  c.layout = layout;
+  c.layers = layout == Layout::kPerLayer ? 8 : 1;
+  c.block_bytes = 16384;
+  c.blocks = 64;
+  c.gpu_pool_blocks = 256;
+  c.host_pool_blocks = 200;
+  c.ctas = 2;
+  return c;
+}
+StoppingRule quick() {
+  StoppingRule r;
+  r.warmups = 1;
+  r.min_samples = 3;
+  r.min_seconds = 0;
+  r.max_seconds = 0.2;
+  return r;
+}
+}  // namespace
+
+TEST(HostBackend, EveryMethodAndDirectionVerifies) {
+  auto b = make_host_backend();
+  for (auto d : {Direction::kH2D, Direction::kD2H, Direction::kBidir}) {
+    for (auto m : {Method::kCe, Method::kKernel}) {
+      for (auto layout : {Layout::kContiguous, Layout::kPerLayer}) {
+        const auto r = b->measure(small_case(d, m, layout), quick());
+        EXPECT_FALSE(r.waived);
+        EXPECT_TRUE(r.verified) << to_string(d) << " " << to_string(m) << ": " << r.verify_detail;
+        EXPECT_GE(r.runs.size(), 3u);
+        if (d == Direction::kBidir) {
+          EXPECT_EQ(r.h2d_s.size(), r.runs.size());
+        }
+      }
+    }
+  }
+  EXPECT_TRUE(b->measure(small_case(Direction::kH2D, Method::kCeBatch), quick()).waived);
+}
+
+TEST(DmaRecord, GbpsFromBytesOverMedianAndJsonRoundTrip) {
+  TransferCase c = small_case(Direction::kBidir, Method::kCe);
+  CaseResult r;
+  r.runs = {{0.002, 0.0021}, {0.001, 0.0011}, {0.004, 0.0041}};
+  r.h2d_s = {0.002, 0.001, 0.004};
+  r.d2h_s = {0.002, 0.001, 0.004};
+  r.verified = true;
+  DeviceInfo dev;
+  dev.backend = "host";
+  dev.name = "<script>x</script>";
+  dev.link_ceiling_gbps = 63.0;
+  const auto rec = make_record(c, dev, "cpu", r);
+  const double bytes = 2.0 * 16384 * 64;
+  EXPECT_DOUBLE_EQ(rec.median_gbps, bytes / 0.002 / 1e9);
+  EXPECT_DOUBLE_EQ(rec.p90_gbps, bytes / (0.001 + 0.2 * 0.001) / 1e9);  // p10 of time
+  EXPECT_DOUBLE_EQ(rec.h2d_gbps, 16384.0 * 64 / 0.002 / 1e9);
+  const auto back = dma_records_from_json(dma_json({rec}), "mem");
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].id, rec.id);
+  EXPECT_EQ(back[0].samples_s, rec.samples_s);
+  EXPECT_DOUBLE_EQ(back[0].median_gbps, rec.median_gbps);
+  EXPECT_EQ(back[0].device.name, dev.name);
+  EXPECT_THROW((void)dma_records_from_json(nlohmann::json{{"schema", "kvbench/size/v1"}}, "x.json"), UsageError);
+}
