@@ -5,11 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=build
-args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
+args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DKVBENCH_GPU_BACKEND=auto)
 if [ "${1:-}" = "--sanitize" ]; then
   shift
   dir=build-asan
-  args=(-DCMAKE_BUILD_TYPE=Debug -DKVBENCH_SANITIZE=ON -DKVBENCH_BUILD_BENCH=OFF)
+  args=(-DCMAKE_BUILD_TYPE=Debug -DKVBENCH_SANITIZE=ON -DKVBENCH_BUILD_BENCH=OFF -DKVBENCH_GPU_BACKEND=none)
 fi
 export PATH="$PATH:/usr/local/cuda/bin"
 cmake -S . -B "$dir" "${args[@]}" "$@" >/dev/null

@@ -7,6 +7,7 @@ packages=(
   build-essential cmake python3
   libcli11-dev libfmt-dev nlohmann-json3-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev libnuma-dev
+  hipcc libamdhip64-dev
 )
 
 missing=()

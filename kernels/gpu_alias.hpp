@@ -1,0 +1,79 @@
+#pragma once
+// One GPU source for CUDA and HIP (TransferBench's approach): gpu* names map to either runtime.
+#if defined(KVBENCH_HIP)
+#include <hip/hip_runtime.h>
+#define KVB_GPU_RUNTIME "hip"
+using gpuError_t = hipError_t;
+using gpuStream_t = hipStream_t;
+using gpuEvent_t = hipEvent_t;
+#define gpuSuccess hipSuccess
+#define gpuGetErrorString hipGetErrorString
+#define gpuGetDeviceCount hipGetDeviceCount
+#define gpuSetDevice hipSetDevice
+#define gpuDeviceProp hipDeviceProp_t
+#define gpuGetDeviceProperties hipGetDeviceProperties
+#define gpuDriverGetVersion hipDriverGetVersion
+#define gpuRuntimeGetVersion hipRuntimeGetVersion
+#define gpuDeviceGetPCIBusId hipDeviceGetPCIBusId
+#define gpuMalloc hipMalloc
+#define gpuFree hipFree
+#define gpuHostAlloc hipHostMalloc
+#define gpuHostAllocMapped hipHostMallocMapped
+#define gpuHostAllocWriteCombined hipHostMallocWriteCombined
+#define gpuFreeHost hipHostFree
+#define gpuHostGetDevicePointer hipHostGetDevicePointer
+#define gpuMemcpy hipMemcpy
+#define gpuMemcpyAsync hipMemcpyAsync
+#define gpuMemcpyDefault hipMemcpyDefault
+#define gpuMemset hipMemset
+#define gpuStreamCreateWithFlags hipStreamCreateWithFlags
+#define gpuStreamNonBlocking hipStreamNonBlocking
+#define gpuStreamDestroy hipStreamDestroy
+#define gpuStreamSynchronize hipStreamSynchronize
+#define gpuDeviceSynchronize hipDeviceSynchronize
+#define gpuEventCreate hipEventCreate
+#define gpuEventDestroy hipEventDestroy
+#define gpuEventRecord hipEventRecord
+#define gpuEventElapsedTime hipEventElapsedTime
+#define gpuGetLastError hipGetLastError
+#else
+#include <cuda_runtime.h>
+#define KVB_GPU_RUNTIME "cuda"
+using gpuError_t = cudaError_t;
+using gpuStream_t = cudaStream_t;
+using gpuEvent_t = cudaEvent_t;
+#define gpuSuccess cudaSuccess
+#define gpuGetErrorString cudaGetErrorString
+#define gpuGetDeviceCount cudaGetDeviceCount
+#define gpuSetDevice cudaSetDevice
+#define gpuDeviceProp cudaDeviceProp
+#define gpuGetDeviceProperties cudaGetDeviceProperties
+#define gpuDriverGetVersion cudaDriverGetVersion
+#define gpuRuntimeGetVersion cudaRuntimeGetVersion
+#define gpuDeviceGetPCIBusId cudaDeviceGetPCIBusId
+#define gpuMalloc cudaMalloc
+#define gpuFree cudaFree
+#define gpuHostAlloc cudaHostAlloc
+#define gpuHostAllocMapped cudaHostAllocMapped
+#define gpuHostAllocWriteCombined cudaHostAllocWriteCombined
+#define gpuFreeHost cudaFreeHost
+#define gpuHostGetDevicePointer cudaHostGetDevicePointer
+#define gpuMemcpy cudaMemcpy
+#define gpuMemcpyAsync cudaMemcpyAsync
+#define gpuMemcpyDefault cudaMemcpyDefault
+#define gpuMemset cudaMemset
+#define gpuStreamCreateWithFlags cudaStreamCreateWithFlags
+#define gpuStreamNonBlocking cudaStreamNonBlocking
+#define gpuStreamDestroy cudaStreamDestroy
+#define gpuStreamSynchronize cudaStreamSynchronize
+#define gpuDeviceSynchronize cudaDeviceSynchronize
+#define gpuEventCreate cudaEventCreate
+#define gpuEventDestroy cudaEventDestroy
+#define gpuEventRecord cudaEventRecord
+#define gpuEventElapsedTime cudaEventElapsedTime
+#define gpuGetLastError cudaGetLastError
+// cudaMemcpyBatchAsync: CUDA 12.8 added it; CUDA 13 dropped its failure-index argument.
+#if CUDART_VERSION >= 12080
+#define KVB_HAVE_BATCH_COPY 1
+#endif
+#endif

@@ -1,0 +1,332 @@
+// The CUDA and HIP transfer backend (one source; see gpu_alias.hpp). Device pools live in GPU
+// memory, host pools in pinned (mapped), pageable or write-combined memory. Methods:
+//   ce        one gpuMemcpyAsync per block (or per layer fragment), on the copy engines
+//   ce-batch  one cudaMemcpyBatchAsync for all blocks (CUDA >= 12.8), waived elsewhere
+//   kernel    an SM gather/scatter kernel with 16-byte loads and stores over mapped host memory
+// Durations come from device events around each transfer; wall time includes submission.
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backend/data_pattern.hpp"
+#include "backend/transfer_backend.hpp"
+#include "backend/verify.hpp"
+#include "core/errors.hpp"
+#include "dma/sysfs_link.hpp"
+#include "gpu_alias.hpp"
+
+namespace kvb {
+namespace {
+
+void check(gpuError_t err, const char* what) {
+  if (err != gpuSuccess) {
+    throw DeviceError(std::string(KVB_GPU_RUNTIME) + ": " + what + " failed: " + gpuGetErrorString(err));
+  }
+}
+
+struct DevCopyOp {
+  unsigned long long src;
+  unsigned long long dst;
+  unsigned long long bytes;
+};
+
+// One CTA per copy at a time (grid-stride over copies); its threads move 16-byte words.
+__global__ void copy_blocks_kernel(const unsigned char* src, unsigned char* dst, const DevCopyOp* ops, int n) {
+  for (int i = static_cast<int>(blockIdx.x); i < n; i += static_cast<int>(gridDim.x)) {
+    const uint4* s = reinterpret_cast<const uint4*>(src + ops[i].src);
+    uint4* d = reinterpret_cast<uint4*>(dst + ops[i].dst);
+    const unsigned long long words = ops[i].bytes / 16;
+    for (unsigned long long w = threadIdx.x; w < words; w += blockDim.x) d[w] = s[w];
+  }
+}
+
+// Owns a buffer of one memory kind and frees it with the matching call.
+class GpuBuffer {
+ public:
+  enum class Kind { kDevice, kPinned, kWriteCombined, kPageable };
+  GpuBuffer(Kind kind, std::uint64_t bytes) : kind_(kind), bytes_(bytes) {
+    const std::size_t n = static_cast<std::size_t>(bytes);
+    switch (kind) {
+      case Kind::kDevice: check(gpuMalloc(&ptr_, n), "device allocation"); break;
+      case Kind::kPinned: check(gpuHostAlloc(&ptr_, n, gpuHostAllocMapped), "pinned host allocation"); break;
+      case Kind::kWriteCombined:
+        check(gpuHostAlloc(&ptr_, n, gpuHostAllocMapped | gpuHostAllocWriteCombined), "write-combined allocation");
+        break;
+      case Kind::kPageable:
+        ptr_ = std::aligned_alloc(4096, (n + 4095) / 4096 * 4096);
+        if (ptr_ == nullptr) throw DeviceError("pageable host allocation failed");
+        break;
+    }
+  }
+  ~GpuBuffer() {
+    if (ptr_ == nullptr) return;
+    if (kind_ == Kind::kDevice) (void)gpuFree(ptr_);
+    else if (kind_ == Kind::kPageable) std::free(ptr_);
+    else (void)gpuFreeHost(ptr_);
+  }
+  GpuBuffer(const GpuBuffer&) = delete;
+  GpuBuffer& operator=(const GpuBuffer&) = delete;
+  unsigned char* get() const { return static_cast<unsigned char*>(ptr_); }
+  // The address a kernel uses: mapped host memory has its own device pointer.
+  unsigned char* device_view() const {
+    if (kind_ == Kind::kDevice) return get();
+    void* d = nullptr;
+    check(gpuHostGetDevicePointer(&d, ptr_, 0), "mapping host memory for the kernel");
+    return static_cast<unsigned char*>(d);
+  }
+  bool host_side() const { return kind_ != Kind::kDevice; }
+  std::uint64_t bytes() const { return bytes_; }
+
+ private:
+  Kind kind_;
+  std::uint64_t bytes_;
+  void* ptr_ = nullptr;
+};
+
+struct StreamAndEvents {
+  gpuStream_t stream{};
+  gpuEvent_t start{};
+  gpuEvent_t stop{};
+  StreamAndEvents() {
+    check(gpuStreamCreateWithFlags(&stream, gpuStreamNonBlocking), "stream creation");
+    check(gpuEventCreate(&start), "event creation");
+    check(gpuEventCreate(&stop), "event creation");
+  }
+  ~StreamAndEvents() {
+    (void)gpuEventDestroy(start);
+    (void)gpuEventDestroy(stop);
+    (void)gpuStreamDestroy(stream);
+  }
+  StreamAndEvents(const StreamAndEvents&) = delete;
+  StreamAndEvents& operator=(const StreamAndEvents&) = delete;
+  double elapsed_s() const {
+    float ms = 0;
+    check(gpuEventElapsedTime(&ms, start, stop), "event timing");
+    return static_cast<double>(ms) / 1e3;
+  }
+};
+
+// One direction of a case, ready to issue.
+struct Plan {
+  std::vector<CopyOp> ops;
+  const GpuBuffer* src = nullptr;
+  GpuBuffer* dst = nullptr;
+  DevCopyOp* dev_ops = nullptr;  // kernel method
+  std::vector<void*> dsts;       // ce-batch
+  std::vector<const void*> srcs;
+  std::vector<std::size_t> sizes;
+};
+
+class GpuBackend final : public TransferBackend {
+ public:
+  explicit GpuBackend(int device) : device_(device) {
+    int count = 0;
+    const gpuError_t err = gpuGetDeviceCount(&count);
+    if (err != gpuSuccess || count == 0) {
+      throw DeviceError(std::string("no ") + KVB_GPU_RUNTIME + " device (" +
+                        (err != gpuSuccess ? gpuGetErrorString(err) : "device count 0") + ")");
+    }
+    if (device < 0 || device >= count) {
+      throw UsageError("--device " + std::to_string(device) + ": expected 0 to " + std::to_string(count - 1));
+    }
+    check(gpuSetDevice(device), "selecting the device");
+    gpuDeviceProp prop{};
+    check(gpuGetDeviceProperties(&prop, device), "reading device properties");
+    sm_count_ = prop.multiProcessorCount;
+    int driver = 0;
+    int runtime = 0;
+    (void)gpuDriverGetVersion(&driver);
+    (void)gpuRuntimeGetVersion(&runtime);
+    char bus[32] = {};
+    (void)gpuDeviceGetPCIBusId(bus, sizeof bus, device);
+    info_.backend = KVB_GPU_RUNTIME;
+    info_.name = prop.name;
+    info_.driver_version = std::to_string(driver);
+    info_.runtime_version = std::to_string(runtime);
+    info_.pci_bus_id = bus;
+    info_.numa_node = read_numa_node(info_.pci_bus_id);
+    if (const auto link = read_pcie_link(info_.pci_bus_id)) {
+      info_.link_ceiling_gbps = link->ceiling_gbps;
+      info_.link = "PCIe Gen" + std::to_string(link->generation) + " x" + std::to_string(link->width) + " (sysfs)";
+    } else {
+      info_.link = "unknown (not PCIe in sysfs: NVLink-C2C or virtualised)";
+    }
+    info_.timing = std::string(KVB_GPU_RUNTIME) + " events around each transfer; wall time includes submission";
+  }
+
+ protected:
+  CaseResult do_measure(const TransferCase& c, const StoppingRule& rule) override {
+    CaseResult r;
+#if !defined(KVB_HAVE_BATCH_COPY)
+    if (c.method == Method::kCeBatch) {
+      r.waived = true;
+      r.waive_reason = std::string("no batched copy API in this ") + KVB_GPU_RUNTIME + " runtime build";
+      return r;
+    }
+#endif
+    if (c.method == Method::kKernel && c.host_mem == HostMemKind::kPageable) {
+      r.waived = true;
+      r.waive_reason = "the copy kernel needs mapped (pinned) host memory";
+      return r;
+    }
+    check(gpuSetDevice(device_), "selecting the device");
+    const auto host_kind = c.host_mem == HostMemKind::kPinned      ? GpuBuffer::Kind::kPinned
+                           : c.host_mem == HostMemKind::kPageable ? GpuBuffer::Kind::kPageable
+                                                                   : GpuBuffer::Kind::kWriteCombined;
+    const bool bidir = c.direction == Direction::kBidir;
+    GpuBuffer gpu(GpuBuffer::Kind::kDevice, gpu_pool_bytes(c));
+    GpuBuffer host(host_kind, host_pool_bytes(c));
+    // bidir writes separate destination pools so the two directions never touch the same bytes.
+    std::unique_ptr<GpuBuffer> gpu2;
+    std::unique_ptr<GpuBuffer> host2;
+    if (bidir) {
+      gpu2 = std::make_unique<GpuBuffer>(GpuBuffer::Kind::kDevice, gpu_pool_bytes(c));
+      host2 = std::make_unique<GpuBuffer>(host_kind, host_pool_bytes(c));
+    }
+    fill_pattern(host.get(), host.bytes(), c.seed, 1);
+    {
+      std::vector<unsigned char> staging(static_cast<std::size_t>(gpu.bytes()));
+      fill_pattern(staging.data(), gpu.bytes(), c.seed, 0);
+      check(gpuMemcpy(gpu.get(), staging.data(), staging.size(), gpuMemcpyDefault), "filling the device pool");
+    }
+    const auto map = make_block_map(c.blocks, c.gpu_pool_blocks, c.host_pool_blocks, c.seed);
+    std::vector<Plan> plans;
+    if (c.direction != Direction::kD2H) {
+      plans.push_back(Plan{copy_ops(c, map, Direction::kH2D), &host, bidir ? gpu2.get() : &gpu});
+    }
+    if (c.direction != Direction::kH2D) {
+      plans.push_back(Plan{copy_ops(c, map, Direction::kD2H), &gpu, bidir ? host2.get() : &host});
+    }
+    std::vector<std::unique_ptr<GpuBuffer>> op_tables;
+    for (auto& p : plans) prepare(c, p, op_tables);
+    std::vector<std::unique_ptr<StreamAndEvents>> streams;
+    for (std::size_t i = 0; i < plans.size(); ++i) streams.push_back(std::make_unique<StreamAndEvents>());
+
+    std::vector<double> per_dir[2];
+    auto once = [&]() {
+      const auto t0 = std::chrono::steady_clock::now();
+      for (std::size_t i = 0; i < plans.size(); ++i) {
+        check(gpuEventRecord(streams[i]->start, streams[i]->stream), "event record");
+        issue(c, plans[i], streams[i]->stream);
+        check(gpuEventRecord(streams[i]->stop, streams[i]->stream), "event record");
+      }
+      for (auto& s : streams) check(gpuStreamSynchronize(s->stream), "waiting for the copies");
+      TimedRun t;
+      t.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      for (std::size_t i = 0; i < plans.size(); ++i) {
+        const double e = streams[i]->elapsed_s();
+        per_dir[i].push_back(e);
+        t.device_s = std::max(t.device_s, e);
+      }
+      return t;
+    };
+    auto result = run_until_stable(once, rule);
+    r.runs = std::move(result.runs);
+    r.converged = result.converged;
+    if (bidir) {
+      const auto n = static_cast<std::ptrdiff_t>(r.runs.size());
+      r.h2d_s.assign(per_dir[0].end() - n, per_dir[0].end());
+      r.d2h_s.assign(per_dir[1].end() - n, per_dir[1].end());
+    }
+    r.verify_detail = verify(c, plans, streams);
+    r.verified = r.verify_detail.empty();
+    return r;
+  }
+
+ private:
+  void prepare(const TransferCase& c, Plan& p, std::vector<std::unique_ptr<GpuBuffer>>& tables) {
+    if (c.method == Method::kKernel) {
+      std::vector<DevCopyOp> ops;
+      ops.reserve(p.ops.size());
+      for (const auto& o : p.ops) ops.push_back(DevCopyOp{o.src_offset, o.dst_offset, o.bytes});
+      tables.push_back(std::make_unique<GpuBuffer>(GpuBuffer::Kind::kDevice, ops.size() * sizeof(DevCopyOp)));
+      check(gpuMemcpy(tables.back()->get(), ops.data(), ops.size() * sizeof(DevCopyOp), gpuMemcpyDefault),
+            "uploading the copy list");
+      p.dev_ops = reinterpret_cast<DevCopyOp*>(tables.back()->get());
+    } else if (c.method == Method::kCeBatch) {
+      for (const auto& o : p.ops) {
+        p.dsts.push_back(p.dst->get() + o.dst_offset);
+        p.srcs.push_back(p.src->get() + o.src_offset);
+        p.sizes.push_back(static_cast<std::size_t>(o.bytes));
+      }
+    }
+  }
+
+  void issue(const TransferCase& c, const Plan& p, gpuStream_t stream) {
+    switch (c.method) {
+      case Method::kCe:
+        for (const auto& o : p.ops) {
+          check(gpuMemcpyAsync(p.dst->get() + o.dst_offset, p.src->get() + o.src_offset,
+                               static_cast<std::size_t>(o.bytes), gpuMemcpyDefault, stream),
+                "gpuMemcpyAsync");
+        }
+        break;
+      case Method::kCeBatch: {
+#if defined(KVB_HAVE_BATCH_COPY)
+        cudaMemcpyAttributes attr{};
+        attr.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+        std::size_t attr_index = 0;
+#if CUDART_VERSION >= 13000
+        check(cudaMemcpyBatchAsync(p.dsts.data(), p.srcs.data(), p.sizes.data(), p.sizes.size(), &attr, &attr_index,
+                                   1, stream),
+              "cudaMemcpyBatchAsync");
+#else
+        std::size_t fail_index = 0;
+        check(cudaMemcpyBatchAsync(const_cast<void**>(p.dsts.data()), const_cast<void**>(p.srcs.data()),
+                                   const_cast<std::size_t*>(p.sizes.data()), p.sizes.size(), &attr, &attr_index, 1,
+                                   &fail_index, stream),
+              "cudaMemcpyBatchAsync");
+#endif
+#endif
+        break;
+      }
+      case Method::kKernel: {
+        const int grid = c.ctas > 0 ? c.ctas : sm_count_;
+        copy_blocks_kernel<<<grid, 512, 0, stream>>>(p.src->device_view(), p.dst->device_view(), p.dev_ops,
+                                                     static_cast<int>(p.ops.size()));
+        check(gpuGetLastError(), "launching the copy kernel");
+        break;
+      }
+    }
+  }
+
+  // Clears each destination, runs every direction once more, and compares with the pattern.
+  std::string verify(const TransferCase& c, const std::vector<Plan>& plans,
+                     const std::vector<std::unique_ptr<StreamAndEvents>>& streams) {
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+      const auto& p = plans[i];
+      if (p.dst->host_side()) std::memset(p.dst->get(), 0, static_cast<std::size_t>(p.dst->bytes()));
+      else check(gpuMemset(p.dst->get(), 0, static_cast<std::size_t>(p.dst->bytes())), "clearing for verification");
+      issue(c, p, streams[i]->stream);
+      check(gpuStreamSynchronize(streams[i]->stream), "verification copy");
+      std::vector<unsigned char> copy;
+      const unsigned char* view = p.dst->get();
+      if (!p.dst->host_side()) {
+        copy.resize(static_cast<std::size_t>(p.dst->bytes()));
+        check(gpuMemcpy(copy.data(), p.dst->get(), copy.size(), gpuMemcpyDefault), "reading back for verification");
+        view = copy.data();
+      }
+      const std::uint64_t src_pool = p.src->host_side() ? 1 : 0;
+      auto bad = verify_copies(p.ops, view, c.seed, src_pool);
+      if (!bad.empty()) return bad;
+    }
+    return "";
+  }
+
+  int device_ = 0;
+  int sm_count_ = 1;
+};
+
+}  // namespace
+
+#if defined(KVBENCH_HIP)
+std::unique_ptr<TransferBackend> make_hip_backend(int device) { return std::make_unique<GpuBackend>(device); }
+#else
+std::unique_ptr<TransferBackend> make_cuda_backend(int device) { return std::make_unique<GpuBackend>(device); }
+#endif
+
+}  // namespace kvb
