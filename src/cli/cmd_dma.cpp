@@ -63,6 +63,12 @@ std::vector<TransferCase> plan_cases(const DmaOptions& o, bool gpu, std::vector<
   const Layout layout = parse_layout(o.layout, "--layout");
   const HostMemKind host_mem = parse_host_mem(o.host_mem, "--host-mem");
   if (o.layers < 1 || o.layers > 1024) throw UsageError(fmt::format("--layers {}: expected 1 to 1024", o.layers));
+  if (o.numa_node != -1) {
+    // Never accept a setting that would not be applied: binding via libnuma is not built yet.
+    throw UsageError(fmt::format("--numa-node {}: NUMA binding is not implemented yet; expected it left unset "
+                                 "(bind the process with numactl --membind instead)",
+                                 o.numa_node));
+  }
   if (o.ctas < 0) throw UsageError(fmt::format("--ctas {}: expected 0 (all) or a positive count", o.ctas));
   const std::uint64_t pool = o.pool.empty() ? (gpu ? 8ULL << 30 : 256ULL << 20) : parse_bytes(o.pool, "--pool").bytes;
   const bool blocks_given = !o.blocks.empty();
@@ -187,7 +193,7 @@ Command register_dma(CLI::App& parent) {
   app->add_option("--layout", o->layout, "contiguous (vLLM >= 0.12) or per-layer (before 0.12)")->capture_default_str();
   app->add_option("--layers", o->layers, "fragments per block for --layout per-layer")->capture_default_str();
   app->add_option("--host-mem", o->host_mem, "pinned, pageable or write-combined")->capture_default_str();
-  app->add_option("--numa-node", o->numa_node, "host memory NUMA node (default: the GPU's)");
+  app->add_option("--numa-node", o->numa_node, "host memory NUMA node (not implemented yet: use numactl)");
   app->add_option("--ctas", o->ctas, "kernel method: CTAs (GPU) or threads (host); 0 = all")->capture_default_str();
   app->add_option("--pool", o->pool, "bytes per pool side (default 8GiB on a GPU, 256MiB on the host backend)");
   app->add_option("--seed", o->seed, "block-map seed")->capture_default_str();
