@@ -3,7 +3,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +11,7 @@
 #include "cli/command.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/host_info.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "dma/block_sizes.hpp"
@@ -44,15 +44,6 @@ struct DmaOptions {
   bool csv = false;
   std::string output;
 };
-
-std::string host_cpu_name() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
-  }
-  return "unknown CPU";
-}
 
 std::vector<TransferCase> plan_cases(const DmaOptions& o, bool gpu, std::vector<std::string>& notes) {
   const auto sizes = parse_block_sizes(o.block);
@@ -146,7 +137,7 @@ int run_dma(const DmaOptions& o) {
   rule.target_noise = o.noise;
   rule.min_samples = static_cast<std::size_t>(o.min_samples);
   rule.warmups = o.warmups;
-  const auto cpu = host_cpu_name();
+  const auto cpu = host_cpu_model();
   std::vector<DmaRecord> records;
   const auto start = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < cases.size(); ++i) {

@@ -8,7 +8,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <thread>
 
@@ -16,6 +15,7 @@
 #include "backend/transfer_backend.hpp"
 #include "backend/verify.hpp"
 #include "core/errors.hpp"
+#include "core/host_info.hpp"
 
 namespace kvb {
 namespace {
@@ -35,18 +35,6 @@ Buffer allocate(std::uint64_t bytes, const char* what) {
                                   bytes, what));
   }
   return Buffer(static_cast<unsigned char*>(p));
-}
-
-std::string cpu_model() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      const auto pos = line.find(':');
-      return pos == std::string::npos ? line : line.substr(pos + 2);
-    }
-  }
-  return "unknown CPU";
 }
 
 void copy_serial(const std::vector<CopyOp>& ops, const unsigned char* src, unsigned char* dst) {
@@ -70,7 +58,7 @@ class HostBackend final : public TransferBackend {
  public:
   HostBackend() {
     info_.backend = "host";
-    info_.name = cpu_model();
+    info_.name = host_cpu_model();
     info_.driver_version = "n/a";
     info_.runtime_version = "n/a";
     info_.link = "host memory (memcpy); not a GPU link";
