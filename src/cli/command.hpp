@@ -12,5 +12,6 @@ struct Command {
 
 Command register_size(CLI::App& parent);
 Command register_dma(CLI::App& parent);
+Command register_simulate(CLI::App& parent);
 
 }  // namespace kvb

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   std::vector<kvb::Command> commands;
   commands.push_back(kvb::register_size(app));
   commands.push_back(kvb::register_dma(app));
+  commands.push_back(kvb::register_simulate(app));
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,134 @@
+// `kvbench simulate`: a discrete-event simulation of a vLLM-like server with a paged GPU KV
+// cache, preemption, prefix caching and vLLM's native CPU offloading tier.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/command.hpp"
+#include "core/atomic_file.hpp"
+#include "core/errors.hpp"
+#include "core/strings.hpp"
+#include "core/units.hpp"
+#include "output/sim_output.hpp"
+#include "output/text_table.hpp"
+#include "sim/scenario.hpp"
+#include "sim/sweep.hpp"
+
+namespace kvb {
+namespace {
+
+struct SimulateOptions {
+  std::string scenario = "chat-multi-turn";
+  std::string model;
+  std::string hw;
+  std::string tp;
+  std::string kv_offloading_size;
+  std::string requests;
+  std::string seed;
+  std::vector<std::string> set;
+  std::vector<std::string> sweep;
+  bool no_sweep = false;
+  std::string link_profile;
+  std::string calibration;
+  bool check = false;
+  bool json = false;
+  std::string output;
+  bool list = false;
+};
+
+std::string list_scenarios_text() {
+  TextTable t({"scenario", "model", "hardware", "requests", "sweep", "description"});
+  for (const auto& name : shipped_scenario_names()) {
+    const auto s = load_scenario(name);
+    std::vector<std::string> sweep;
+    for (const auto& a : s.sweep) sweep.push_back(a.key + "=" + join(a.values, ","));
+    t.add_row({name, s.server.model, s.server.hardware, format_count(s.workload.requests), join(sweep, " "),
+               s.description});
+  }
+  return t.render();
+}
+
+// The flags that mirror scenario keys become overrides, applied before --set.
+Scenario apply_flags(Scenario s, const SimulateOptions& o) {
+  const auto flag = [&](const std::string& key, const std::string& value, const char* what) {
+    if (!value.empty()) s = with_override(s, key, value, what);
+  };
+  flag("model", o.model, "--model");
+  flag("hardware", o.hw, "--hw");
+  if (!o.tp.empty()) flag("tensor-parallel-size", std::to_string(parse_positive_int(o.tp, "--tensor-parallel-size")), "--tp");
+  if (!o.kv_offloading_size.empty()) {
+    flag("kv-offloading-size", fmt::format("{}", parse_real_in(o.kv_offloading_size, "--kv-offloading-size", -1e-300, 1e9)),
+         "--kv-offloading-size");
+  }
+  if (!o.requests.empty()) flag("workload.requests", std::to_string(parse_positive_int(o.requests, "--requests")), "--requests");
+  if (!o.seed.empty()) flag("seed", std::to_string(parse_positive_int(o.seed, "--seed", true)), "--seed");
+  for (const auto& kv : o.set) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw UsageError(fmt::format("--set '{}': expected KEY=VALUE (e.g. workload.arrival.rate=8)", kv));
+    }
+    s = with_override(s, kv.substr(0, eq), kv.substr(eq + 1), "--set");
+  }
+  return s;
+}
+
+int run_simulate(const SimulateOptions& o) {
+  if (o.list) {
+    std::fputs(list_scenarios_text().c_str(), stdout);
+    return kExitOk;
+  }
+  auto scenario = apply_flags(load_scenario(o.scenario), o);
+  if (!o.calibration.empty()) scenario.calibration = load_calibration(o.calibration);
+  std::vector<SweepAxis> axes;
+  for (const auto& s : o.sweep) axes.push_back(parse_sweep_axis(s));
+  if (axes.empty() && !o.no_sweep) axes = scenario.sweep;
+  std::optional<LinkProfile> link;
+  if (!o.link_profile.empty()) link = link_profile_from_dma_json(o.link_profile, scenario.server.link_method);
+
+  SimOptions sim;
+  sim.check_invariants = o.check;
+  const auto start = std::chrono::steady_clock::now();
+  const auto progress = [&](std::size_t done, std::size_t total) {
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (elapsed > 2.0 && done < total) std::fprintf(stderr, "kvbench: simulated %zu of %zu points (%.1f s)\n", done, total, elapsed);
+  };
+  const auto run = run_sweep(scenario, axes, link, sim, progress);
+  const auto json_text = simulate_json(run).dump(1) + "\n";
+  if (!o.output.empty()) write_file_atomically(o.output, json_text);
+  std::fputs(o.json ? json_text.c_str() : simulate_text(run).c_str(), stdout);
+  return kExitOk;
+}
+
+}  // namespace
+
+Command register_simulate(CLI::App& parent) {
+  auto o = std::make_shared<SimulateOptions>();
+  auto* app = parent.add_subcommand(
+      "simulate", "discrete-event simulation of vLLM serving with a paged KV cache and CPU offloading");
+  app->add_option("scenario", o->scenario, "shipped scenario name (see --list) or a scenario YAML file")
+      ->capture_default_str();
+  app->add_option("--model", o->model, "override the scenario's model (catalog name, alias or config.json)");
+  app->add_option("--hw,--hardware", o->hw, "override the scenario's GPU");
+  app->add_option("--tp,--tensor-parallel-size", o->tp, "override the tensor-parallel size");
+  app->add_option("--kv-offloading-size", o->kv_offloading_size, "CPU tier GiB across all ranks (0 = an empty tier)");
+  app->add_option("--requests", o->requests, "override the number of requests");
+  app->add_option("--seed", o->seed, "override the scenario's seed");
+  app->add_option("--set", o->set, "KEY=VALUE: set any scenario key (dotted for nesting), repeatable");
+  app->add_option("--sweep", o->sweep, "KEY=V1,V2,...: sweep a scenario key; repeat for a product")->take_all();
+  app->add_flag("--no-sweep", o->no_sweep, "ignore the scenario's default sweep: one point");
+  app->add_option("--link-profile", o->link_profile, "kvbench dma JSON to take link bandwidth from");
+  app->add_option("--calibration", o->calibration,
+                  "YAML with compute-efficiency, memory-efficiency, step-overhead-us for the time model");
+  app->add_flag("--check", o->check, "audit the KV pool and CPU tier after every step (slow; exit 1 on a violation)");
+  app->add_flag("--json", o->json, "print JSON (schema kvbench/simulate/v1)");
+  app->add_option("--output,-o", o->output, "also write the JSON to this file, atomically");
+  app->add_flag("--list", o->list, "list the shipped scenarios");
+  return Command{app, [o] { return run_simulate(*o); }};
+}
+
+}  // namespace kvb

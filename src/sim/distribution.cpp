@@ -1,0 +1,121 @@
+#include "sim/distribution.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/errors.hpp"
+#include "core/yaml_reader.hpp"
+
+namespace kvb {
+
+double Distribution::sample(Rng& rng) const {
+  double v = 0;
+  switch (kind) {
+    case Kind::kFixed:
+      return value;
+    case Kind::kUniform:
+      return rng.uniform(min, max);
+    case Kind::kLognormal:
+      v = median * std::exp(sigma * rng.normal());
+      break;
+    case Kind::kExponential:
+      v = rng.exponential(mean);
+      break;
+  }
+  v = std::max(v, min);
+  if (max > 0) v = std::min(v, max);
+  return v;
+}
+
+std::int64_t Distribution::sample_count(Rng& rng, std::int64_t floor) const {
+  return std::max<std::int64_t>(floor, std::llround(sample(rng)));
+}
+
+double Distribution::expected() const {
+  switch (kind) {
+    case Kind::kFixed:
+      return value;
+    case Kind::kUniform:
+      return 0.5 * (min + max);
+    case Kind::kLognormal:
+      return median * std::exp(0.5 * sigma * sigma);
+    case Kind::kExponential:
+      return mean;
+  }
+  return 0;
+}
+
+std::string Distribution::describe() const {
+  switch (kind) {
+    case Kind::kFixed:
+      return fmt::format("{:g}", value);
+    case Kind::kUniform:
+      return fmt::format("uniform {:g}..{:g}", min, max);
+    case Kind::kLognormal:
+      return fmt::format("lognormal median {:g} sigma {:g}{}", median, sigma,
+                         max > 0 ? fmt::format(" max {:g}", max) : "");
+    case Kind::kExponential:
+      return fmt::format("exponential mean {:g}", mean);
+  }
+  return "";
+}
+
+Distribution parse_distribution(const YAML::Node& node, const std::string& origin, const std::string& key,
+                                bool allow_zero) {
+  const std::string where = fmt::format("{}: key '{}'", origin, key);
+  const auto check = [&](double v, const char* what) {
+    if (!(v > 0) && !(allow_zero && v == 0)) {
+      throw UsageError(fmt::format("{}: {} must be {} (got {:g})", where, what, allow_zero ? ">= 0" : "> 0", v));
+    }
+    return v;
+  };
+  Distribution d;
+  if (node.IsScalar()) {
+    double v = 0;
+    if (!YAML::convert<double>::decode(node, v) || v != v) {
+      throw UsageError(fmt::format("{} has the wrong type; expected a number or a mapping with 'distribution'", where));
+    }
+    d.value = check(v, "the value");
+    return d;
+  }
+  if (!node.IsMap()) {
+    throw UsageError(fmt::format("{} has the wrong type; expected a number or a mapping with 'distribution'", where));
+  }
+  const YamlObject o(node, fmt::format("{} ({})", origin, key));
+  const auto kind = o.str("distribution");
+  if (kind == "fixed") {
+    d.value = check(o.real("value"), "value");
+    o.reject_unknown_keys({"distribution", "value"});
+  } else if (kind == "uniform") {
+    d.kind = Distribution::Kind::kUniform;
+    d.min = check(o.real("min"), "min");
+    d.max = check(o.real("max"), "max");
+    if (d.max < d.min) throw UsageError(fmt::format("{}: max {:g} is below min {:g}", where, d.max, d.min));
+    o.reject_unknown_keys({"distribution", "min", "max"});
+  } else if (kind == "lognormal" || kind == "exponential") {
+    if (kind == "lognormal") {
+      d.kind = Distribution::Kind::kLognormal;
+      d.median = check(o.real("median"), "median");
+      d.sigma = check(o.real_or("sigma", 1.0), "sigma");
+    } else {
+      d.kind = Distribution::Kind::kExponential;
+      d.mean = check(o.real("mean"), "mean");
+    }
+    d.min = o.has("min") ? check(o.real("min"), "min") : 0;
+    d.max = o.has("max") ? check(o.real("max"), "max") : 0;
+    if (d.max > 0 && d.max < d.min) throw UsageError(fmt::format("{}: max {:g} is below min {:g}", where, d.max, d.min));
+    if (kind == "lognormal") {
+      o.reject_unknown_keys({"distribution", "median", "sigma", "min", "max"});
+    } else {
+      o.reject_unknown_keys({"distribution", "mean", "min", "max"});
+    }
+  } else {
+    throw UsageError(fmt::format("{}: unknown distribution '{}'; expected fixed, uniform, lognormal or exponential",
+                                 where, kind));
+  }
+  return d;
+}
+
+}  // namespace kvb

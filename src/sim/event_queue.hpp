@@ -1,0 +1,40 @@
+#pragma once
+// The simulator's clock: events ordered by (time, insertion sequence), so equal times pop in
+// the order they were pushed and the same inputs give the same run, bit for bit.
+#include <cstdint>
+#include <queue>
+#include <vector>
+
+namespace kvb {
+
+enum class EventKind : std::uint8_t { kArrival, kStepDone, kLoadDone, kStoreDone };
+
+struct Event {
+  double time = 0;
+  std::uint64_t seq = 0;
+  EventKind kind = EventKind::kArrival;
+  std::int64_t id = 0;  // request, or transfer job
+};
+
+class EventQueue {
+ public:
+  void push(double time, EventKind kind, std::int64_t id) { heap_.push(Event{time, next_seq_++, kind, id}); }
+  Event pop() {
+    Event e = heap_.top();
+    heap_.pop();
+    return e;
+  }
+  bool empty() const { return heap_.empty(); }
+  std::size_t size() const { return heap_.size(); }
+
+ private:
+  struct Later {
+    bool operator()(const Event& a, const Event& b) const {
+      return a.time != b.time ? a.time > b.time : a.seq > b.seq;
+    }
+  };
+  std::priority_queue<Event, std::vector<Event>, Later> heap_;
+  std::uint64_t next_seq_ = 0;
+};
+
+}  // namespace kvb

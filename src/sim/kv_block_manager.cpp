@@ -1,0 +1,161 @@
+#include "sim/kv_block_manager.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+namespace kvb {
+
+KvBlockManager::KvBlockManager(std::int64_t num_blocks, int block_size, bool prefix_caching)
+    : blocks_(static_cast<std::size_t>(num_blocks)), block_size_(block_size), prefix_caching_(prefix_caching) {
+  for (std::int32_t i = 0; i < static_cast<std::int32_t>(num_blocks); ++i) push_free_back(i);
+}
+
+void KvBlockManager::push_free_back(std::int32_t id) {
+  auto& b = blocks_[static_cast<std::size_t>(id)];
+  b.prev = tail_;
+  b.next = -1;
+  b.in_free_queue = true;
+  if (tail_ >= 0) blocks_[static_cast<std::size_t>(tail_)].next = id;
+  else head_ = id;
+  tail_ = id;
+  ++free_count_;
+}
+
+void KvBlockManager::unlink_free(std::int32_t id) {
+  auto& b = blocks_[static_cast<std::size_t>(id)];
+  if (b.prev >= 0) blocks_[static_cast<std::size_t>(b.prev)].next = b.next;
+  else head_ = b.next;
+  if (b.next >= 0) blocks_[static_cast<std::size_t>(b.next)].prev = b.prev;
+  else tail_ = b.prev;
+  b.prev = b.next = -1;
+  b.in_free_queue = false;
+  --free_count_;
+}
+
+std::int32_t KvBlockManager::pop_free_front() {
+  const std::int32_t id = head_;
+  unlink_free(id);
+  auto& b = blocks_[static_cast<std::size_t>(id)];
+  if (b.hashed) {  // handing out a cached block evicts it from the prefix cache
+    const auto it = cached_.find(b.hash);
+    if (it != cached_.end() && it->second == id) cached_.erase(it);
+    b.hashed = false;
+    ++evictions_;
+  }
+  return id;
+}
+
+std::vector<std::int32_t> KvBlockManager::find_prefix(const std::vector<std::uint64_t>& hashes,
+                                                      std::int64_t max_blocks) const {
+  std::vector<std::int32_t> hits;
+  if (!prefix_caching_) return hits;
+  const auto n = std::min<std::int64_t>(max_blocks, static_cast<std::int64_t>(hashes.size()));
+  for (std::int64_t i = 0; i < n; ++i) {
+    const auto it = cached_.find(hashes[static_cast<std::size_t>(i)]);
+    if (it == cached_.end()) break;
+    hits.push_back(it->second);
+  }
+  return hits;
+}
+
+bool KvBlockManager::is_cached(std::uint64_t hash) const { return prefix_caching_ && cached_.count(hash) > 0; }
+
+bool KvBlockManager::allocate(SimRequest& r, const std::vector<std::int32_t>& hits, std::int64_t tokens) {
+  const auto needed = (tokens + block_size_ - 1) / block_size_;
+  const auto held = static_cast<std::int64_t>(r.blocks.size());
+  const auto have = held == 0 ? static_cast<std::int64_t>(hits.size()) : held;
+  const auto fresh = std::max<std::int64_t>(0, needed - have);
+  std::int64_t hits_in_free_queue = 0;
+  if (held == 0) {
+    for (const auto id : hits) hits_in_free_queue += blocks_[static_cast<std::size_t>(id)].in_free_queue ? 1 : 0;
+  }
+  if (fresh + hits_in_free_queue > free_count_) return false;
+  if (held == 0) {
+    for (const auto id : hits) {
+      auto& b = blocks_[static_cast<std::size_t>(id)];
+      if (b.in_free_queue) unlink_free(id);
+      ++b.refs;
+      r.blocks.push_back(id);
+    }
+    r.cached_blocks = static_cast<std::int64_t>(hits.size());
+  }
+  for (std::int64_t i = 0; i < fresh; ++i) {
+    const auto id = pop_free_front();
+    ++blocks_[static_cast<std::size_t>(id)].refs;
+    r.blocks.push_back(id);
+  }
+  return true;
+}
+
+void KvBlockManager::cache_blocks(SimRequest& r, std::int64_t full_blocks) {
+  full_blocks = std::min({full_blocks, static_cast<std::int64_t>(r.blocks.size()),
+                          static_cast<std::int64_t>(r.block_hashes.size())});
+  if (!prefix_caching_) {
+    r.cached_blocks = std::max(r.cached_blocks, full_blocks);
+    return;
+  }
+  for (auto i = r.cached_blocks; i < full_blocks; ++i) {
+    const auto id = r.blocks[static_cast<std::size_t>(i)];
+    auto& b = blocks_[static_cast<std::size_t>(id)];
+    const auto h = r.block_hashes[static_cast<std::size_t>(i)];
+    if (b.hashed) continue;
+    // Same content computed twice (two requests raced): the first copy stays the cached one.
+    if (cached_.emplace(h, id).second) {
+      b.hashed = true;
+      b.hash = h;
+    }
+  }
+  r.cached_blocks = std::max(r.cached_blocks, full_blocks);
+}
+
+void KvBlockManager::release(SimRequest& r) {
+  for (auto it = r.blocks.rbegin(); it != r.blocks.rend(); ++it) {
+    auto& b = blocks_[static_cast<std::size_t>(*it)];
+    if (--b.refs == 0) push_free_back(*it);
+  }
+  r.blocks.clear();
+  r.cached_blocks = 0;
+}
+
+void KvBlockManager::reset_prefix_cache() {
+  for (auto id = head_; id >= 0; id = blocks_[static_cast<std::size_t>(id)].next) {
+    auto& b = blocks_[static_cast<std::size_t>(id)];
+    if (!b.hashed) continue;
+    const auto it = cached_.find(b.hash);
+    if (it != cached_.end() && it->second == id) cached_.erase(it);
+    b.hashed = false;
+  }
+}
+
+std::string KvBlockManager::check(const std::vector<const SimRequest*>& holders) const {
+  std::vector<std::int32_t> refs(blocks_.size(), 0);
+  for (const auto* r : holders) {
+    std::map<std::int32_t, int> seen;
+    for (const auto id : r->blocks) {
+      if (id < 0 || static_cast<std::size_t>(id) >= blocks_.size()) return fmt::format("request {} holds block id {} out of range", r->id, id);
+      if (++seen[id] > 1) return fmt::format("request {} holds block {} twice", r->id, id);
+      ++refs[static_cast<std::size_t>(id)];
+    }
+  }
+  std::int64_t free_seen = 0;
+  for (auto id = head_; id >= 0; id = blocks_[static_cast<std::size_t>(id)].next) {
+    ++free_seen;
+    if (refs[static_cast<std::size_t>(id)] != 0) return fmt::format("block {} is in the free queue and held", id);
+    if (free_seen > num_blocks()) return "the free queue has a cycle";
+  }
+  if (free_seen != free_count_) return fmt::format("free queue holds {} blocks, count says {}", free_seen, free_count_);
+  for (std::size_t i = 0; i < blocks_.size(); ++i) {
+    const auto& b = blocks_[i];
+    if (b.refs != refs[i]) return fmt::format("block {} has {} references but {} holders", i, b.refs, refs[i]);
+    if (b.in_free_queue != (b.refs == 0)) return fmt::format("block {} free-queue flag disagrees with its references", i);
+  }
+  for (const auto& [hash, id] : cached_) {
+    const auto& b = blocks_[static_cast<std::size_t>(id)];
+    if (!b.hashed || b.hash != hash) return fmt::format("prefix cache maps a hash to block {}, which holds another", id);
+  }
+  return {};
+}
+
+}  // namespace kvb

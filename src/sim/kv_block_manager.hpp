@@ -1,0 +1,68 @@
+#pragma once
+// The GPU KV cache as vLLM v1's block pool sees it: a fixed number of blocks with reference
+// counts, a prefix cache from block hash to block, and a free queue in LRU order whose cached
+// blocks stay reusable until they are handed out again (evicted).
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/request.hpp"
+
+namespace kvb {
+
+class KvBlockManager {
+ public:
+  KvBlockManager(std::int64_t num_blocks, int block_size, bool prefix_caching);
+
+  std::int64_t num_blocks() const { return static_cast<std::int64_t>(blocks_.size()); }
+  std::int64_t num_free() const { return free_count_; }
+  std::int64_t num_used() const { return num_blocks() - free_count_; }
+  int block_size() const { return block_size_; }
+
+  // Leading blocks of `hashes` (at most `max_blocks`) found in the prefix cache.
+  std::vector<std::int32_t> find_prefix(const std::vector<std::uint64_t>& hashes, std::int64_t max_blocks) const;
+  bool is_cached(std::uint64_t hash) const;
+
+  // Gives `r` the prefix-hit blocks `hits` (when it holds none yet) and enough new blocks to
+  // hold `tokens` tokens. All or nothing: false when the free queue is too short.
+  bool allocate(SimRequest& r, const std::vector<std::int32_t>& hits, std::int64_t tokens);
+
+  // Registers r's full blocks (up to `full_blocks`) in the prefix cache.
+  void cache_blocks(SimRequest& r, std::int64_t full_blocks);
+
+  // Drops r's references; blocks reaching zero join the free queue, last block first, so a
+  // request's tail is evicted before its shared head (vLLM's order).
+  void release(SimRequest& r);
+
+  // vLLM's reset_prefix_cache: forgets the hashes of every free block.
+  void reset_prefix_cache();
+
+  // Checks reference counts against the holders, the free queue and the hash map. Returns an
+  // empty string when consistent, else what is wrong.
+  std::string check(const std::vector<const SimRequest*>& holders) const;
+
+  std::int64_t evictions() const { return evictions_; }
+
+ private:
+  struct Block {
+    std::int32_t refs = 0;
+    std::int32_t prev = -1, next = -1;  // free queue links
+    bool in_free_queue = false;
+    bool hashed = false;
+    std::uint64_t hash = 0;
+  };
+  void push_free_back(std::int32_t id);
+  void unlink_free(std::int32_t id);
+  std::int32_t pop_free_front();
+
+  std::vector<Block> blocks_;
+  int block_size_;
+  bool prefix_caching_;
+  std::int32_t head_ = -1, tail_ = -1;
+  std::int64_t free_count_ = 0;
+  std::int64_t evictions_ = 0;
+  std::unordered_map<std::uint64_t, std::int32_t> cached_;
+};
+
+}  // namespace kvb

@@ -1,0 +1,80 @@
+#include "sim/link_model.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "core/errors.hpp"
+#include "output/dma_output.hpp"
+#include "size/reload_vs_recompute.hpp"
+
+namespace kvb {
+
+double LinkCurve::gbps_at(double block_bytes) const {
+  if (measured.empty()) return block_bytes / (per_copy_s + block_bytes / (gbps * 1e9)) / 1e9;
+  if (block_bytes <= measured.front().first) return measured.front().second;
+  if (block_bytes >= measured.back().first) return measured.back().second;
+  const auto hi = std::upper_bound(measured.begin(), measured.end(), block_bytes,
+                                   [](double b, const auto& p) { return b < p.first; });
+  const auto lo = hi - 1;
+  const double f = std::log(block_bytes / lo->first) / std::log(hi->first / lo->first);
+  return std::exp(std::log(lo->second) + f * (std::log(hi->second) - std::log(lo->second)));
+}
+
+double LinkCurve::seconds(std::int64_t blocks, double block_bytes) const {
+  if (blocks <= 0) return 0;
+  const double n = static_cast<double>(blocks);
+  if (measured.empty()) return n * (per_copy_s + block_bytes / (gbps * 1e9));
+  return n * block_bytes / (gbps_at(block_bytes) * 1e9);
+}
+
+LinkProfile link_profile_from_hardware(const HardwareSpec& hw) {
+  LinkProfile p;
+  LinkCurve c;
+  c.gbps = hw.link_practical_gbps;
+  c.per_copy_s = kDefaultPerCopySeconds;
+  p.h2d = c;
+  p.d2h = c;
+  p.source = fmt::format("hardware table ({}): {:.1f} GB/s per direction, {:.1f} us per block copy (model, not measured)",
+                         hw.name, c.gbps, c.per_copy_s * 1e6);
+  return p;
+}
+
+LinkProfile link_profile_from_dma_json(const std::string& path, const std::string& method) {
+  std::ifstream in(path);
+  if (!in) throw UsageError(fmt::format("--link-profile '{}': cannot read the file", path));
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(fmt::format("--link-profile '{}': not valid JSON ({})", path, e.what()));
+  }
+  const auto records = dma_records_from_json(doc, path);
+  std::string device;
+  std::map<double, double> h2d, d2h;
+  for (const auto& r : records) {
+    if (r.waived || !r.verified || to_string(r.tcase.method) != method) continue;
+    if (r.tcase.direction == Direction::kBidir) continue;
+    if (device.empty()) device = r.device.name;
+    if (r.device.name != device) continue;
+    auto& curve = r.tcase.direction == Direction::kH2D ? h2d : d2h;
+    curve[static_cast<double>(r.tcase.block_bytes)] = r.median_gbps;
+  }
+  if (h2d.empty() || d2h.empty()) {
+    throw UsageError(fmt::format("--link-profile '{}': no verified h2d and d2h records for method '{}' "
+                                 "(run kvbench dma --method {} --direction h2d,d2h --json)",
+                                 path, method, method));
+  }
+  LinkProfile p;
+  p.h2d.measured.assign(h2d.begin(), h2d.end());
+  p.d2h.measured.assign(d2h.begin(), d2h.end());
+  p.source = fmt::format("measured: {} ({}, method {}, {} block sizes; interpolated between them)", path, device,
+                         method, h2d.size());
+  return p;
+}
+
+}  // namespace kvb

@@ -1,0 +1,83 @@
+#include "sim/offload_tier.hpp"
+
+#include <fmt/format.h>
+
+namespace kvb {
+
+OffloadTier::OffloadTier(std::int64_t capacity_blocks, const std::string& policy, int store_threshold)
+    : capacity_(capacity_blocks), store_threshold_(store_threshold), policy_(make_eviction_policy(policy, capacity_blocks)) {}
+
+bool OffloadTier::ready(std::uint64_t hash) const {
+  const auto it = entries_.find(hash);
+  return it != entries_.end() && it->second.ready;
+}
+
+bool OffloadTier::present(std::uint64_t hash) const { return entries_.count(hash) > 0; }
+
+std::vector<std::uint64_t> OffloadTier::select_for_store(const std::vector<std::uint64_t>& candidates) {
+  std::vector<std::uint64_t> out;
+  for (const auto h : candidates) {
+    const auto it = entries_.find(h);
+    if (it != entries_.end()) {
+      if (it->second.ready) policy_->touched(h);
+      continue;
+    }
+    if (store_threshold_ > 1 && ++sightings_[h] < store_threshold_) continue;
+    out.push_back(h);
+  }
+  return out;
+}
+
+std::vector<std::uint64_t> OffloadTier::reserve(const std::vector<std::uint64_t>& hashes) {
+  std::vector<std::uint64_t> accepted;
+  const auto pinned = [this](std::uint64_t h) {
+    const auto& e = entries_.at(h);
+    return e.pins > 0 || !e.ready;
+  };
+  for (const auto h : hashes) {
+    if (entries_.count(h) > 0) continue;
+    if (size() >= capacity_) {
+      const auto v = capacity_ > 0 ? policy_->victim(pinned) : std::nullopt;
+      if (!v) break;  // everything is in flight: the rest of this store is dropped
+      policy_->erased(*v);
+      entries_.erase(*v);
+      ++evictions_;
+    }
+    entries_.emplace(h, Entry{});
+    policy_->inserted(h);
+    accepted.push_back(h);
+  }
+  return accepted;
+}
+
+void OffloadTier::store_done(const std::vector<std::uint64_t>& hashes) {
+  for (const auto h : hashes) {
+    const auto it = entries_.find(h);
+    if (it != entries_.end()) it->second.ready = true;
+  }
+}
+
+void OffloadTier::pin_for_load(const std::vector<std::uint64_t>& hashes) {
+  for (const auto h : hashes) {
+    auto& e = entries_.at(h);
+    ++e.pins;
+    policy_->touched(h);
+  }
+}
+
+void OffloadTier::unpin(const std::vector<std::uint64_t>& hashes) {
+  for (const auto h : hashes) {
+    const auto it = entries_.find(h);
+    if (it != entries_.end() && it->second.pins > 0) --it->second.pins;
+  }
+}
+
+std::string OffloadTier::check() const {
+  if (size() > capacity_) return fmt::format("CPU tier holds {} blocks, capacity {}", size(), capacity_);
+  if (policy_->size() != entries_.size()) {
+    return fmt::format("eviction policy tracks {} blocks, tier holds {}", policy_->size(), entries_.size());
+  }
+  return {};
+}
+
+}  // namespace kvb

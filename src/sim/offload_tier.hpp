@@ -1,0 +1,52 @@
+#pragma once
+// vLLM's native CPU tier (REFERENCE section 2): a fixed number of CPU blocks keyed by block
+// hash. A store reserves room first (evicting by policy) and becomes visible to lookups when
+// its transfer completes; blocks being written or loaded are pinned and cannot be evicted.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/eviction_policy.hpp"
+
+namespace kvb {
+
+class OffloadTier {
+ public:
+  OffloadTier(std::int64_t capacity_blocks, const std::string& policy, int store_threshold);
+
+  std::int64_t capacity() const { return capacity_; }
+  std::int64_t size() const { return static_cast<std::int64_t>(entries_.size()); }
+  bool ready(std::uint64_t hash) const;    // stored and its write completed
+  bool present(std::uint64_t hash) const;  // stored or being written
+
+  // Counts a sighting of each block; returns those to store now: absent from the tier and seen
+  // at least `store_threshold` times. Blocks already present are touched.
+  std::vector<std::uint64_t> select_for_store(const std::vector<std::uint64_t>& candidates);
+  // Reserves room for `hashes` in order, evicting unpinned blocks; returns the prefix that fit.
+  std::vector<std::uint64_t> reserve(const std::vector<std::uint64_t>& hashes);
+  void store_done(const std::vector<std::uint64_t>& hashes);
+
+  // A load of these blocks starts (hit: touched and pinned) or ends (unpinned).
+  void pin_for_load(const std::vector<std::uint64_t>& hashes);
+  void unpin(const std::vector<std::uint64_t>& hashes);
+
+  std::int64_t evictions() const { return evictions_; }
+  // Empty when consistent (size within capacity, policy agrees with the entries).
+  std::string check() const;
+
+ private:
+  struct Entry {
+    bool ready = false;
+    int pins = 0;
+  };
+  std::int64_t capacity_;
+  int store_threshold_;
+  std::unique_ptr<EvictionPolicy> policy_;
+  std::unordered_map<std::uint64_t, Entry> entries_;
+  std::unordered_map<std::uint64_t, int> sightings_;  // only kept when store_threshold > 1
+  std::int64_t evictions_ = 0;
+};
+
+}  // namespace kvb

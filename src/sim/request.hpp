@@ -1,0 +1,38 @@
+#pragma once
+// The simulator's entities: plain data. The scheduler decides what happens to them.
+#include <cstdint>
+#include <vector>
+
+namespace kvb {
+
+enum class RequestState : std::uint8_t { kPending, kWaiting, kLoading, kRunning, kFinished };
+
+struct SimRequest {
+  std::int64_t id = 0;
+  std::int64_t session = 0;
+  int turn = 0;
+  double arrival = 0;
+  std::int64_t prompt_tokens = 0;
+  std::int64_t output_tokens = 0;
+  // Hash of every full block of prompt + output, chained from the first token, so two requests
+  // share block i's hash exactly when their first (i+1) x block_size tokens are the same.
+  std::vector<std::uint64_t> block_hashes;
+
+  RequestState state = RequestState::kPending;
+  std::int64_t computed = 0;        // tokens whose KV is in the GPU cache
+  std::int64_t generated = 0;       // output tokens produced so far
+  std::int64_t high_water = 0;      // most tokens ever computed (recompute accounting)
+  std::vector<std::int32_t> blocks; // GPU block ids, in token order
+  std::int64_t cached_blocks = 0;   // leading blocks already registered in the prefix cache
+  std::int64_t stored_blocks = 0;   // leading prompt blocks already offered to the CPU tier
+  int pending_stores = 0;           // store jobs still reading this request's GPU blocks
+  bool free_when_stored = false;    // finished while stores were in flight
+  bool prefix_checked = false;      // prefix hits looked up since the last (re)start
+  double first_token_time = -1;
+  double finish_time = -1;
+  int preemptions = 0;
+
+  std::int64_t known_tokens() const { return prompt_tokens + generated; }
+};
+
+}  // namespace kvb

@@ -1,0 +1,260 @@
+#include "sim/scenario.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/embedded_files.hpp"
+#include "core/errors.hpp"
+#include "core/strings.hpp"
+#include "core/units.hpp"
+#include "core/yaml_reader.hpp"
+
+namespace kvb {
+namespace {
+
+constexpr const char* kWorkloadDir = "workloads/";
+
+double positive(const YamlObject& o, const std::string& key, double fallback, bool allow_zero = false) {
+  const double v = o.real_or(key, fallback);
+  if (!(v > 0) && !(allow_zero && v == 0)) {
+    throw UsageError(fmt::format("{}: key '{}' must be {} (got {:g})", o.origin(), key, allow_zero ? ">= 0" : "> 0", v));
+  }
+  return v;
+}
+
+std::int64_t positive_int(const YamlObject& o, const std::string& key, std::int64_t fallback, bool allow_zero = false) {
+  const auto v = o.integer_or(key, fallback);
+  if (v < 0 || (v == 0 && !allow_zero)) {
+    throw UsageError(fmt::format("{}: key '{}' must be {} (got {})", o.origin(), key, allow_zero ? ">= 0" : "> 0", v));
+  }
+  return v;
+}
+
+std::string one_of(const YamlObject& o, const std::string& key, const std::string& fallback,
+                   const std::vector<std::string>& allowed) {
+  const auto v = o.str_or(key, fallback);
+  if (std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
+    throw UsageError(fmt::format("{}: key '{}' is '{}'; expected {}", o.origin(), key, v, join(allowed, ", ")));
+  }
+  return v;
+}
+
+Distribution dist_or(const YamlObject& o, const std::string& key, const Distribution& fallback, bool allow_zero) {
+  return o.has(key) ? parse_distribution(o.node()[key], o.origin(), key, allow_zero) : fallback;
+}
+
+ArrivalSpec parse_arrival(const YamlObject& o) {
+  ArrivalSpec a;
+  a.process = one_of(o, "process", "poisson", {"poisson", "bursty", "fixed", "closed"});
+  if (a.process == "closed") {
+    a.users = static_cast<int>(positive_int(o, "users", 0));
+    o.reject_unknown_keys({"process", "users"});
+    return a;
+  }
+  a.rate = positive(o, "rate", 0);
+  if (a.process == "bursty") {
+    a.burst_seconds = positive(o, "burst-seconds", 0);
+    a.idle_seconds = positive(o, "idle-seconds", 0);
+    o.reject_unknown_keys({"process", "rate", "burst-seconds", "idle-seconds"});
+  } else {
+    o.reject_unknown_keys({"process", "rate"});
+  }
+  return a;
+}
+
+WorkloadSpec parse_workload(const YamlObject& o) {
+  WorkloadSpec w;
+  w.requests = positive_int(o, "requests", w.requests);
+  if (!o.has("arrival")) throw UsageError(fmt::format("{}: missing required key 'arrival'", o.origin()));
+  w.arrival = parse_arrival(o.object("arrival"));
+  w.prompt = dist_or(o, "prompt", w.prompt, false);
+  w.output = dist_or(o, "output", w.output, false);
+  w.system_prefix = dist_or(o, "system-prefix", w.system_prefix, true);
+  w.system_prefixes = static_cast<int>(positive_int(o, "system-prefixes", 1));
+  w.turns = dist_or(o, "turns", w.turns, false);
+  w.think_time = dist_or(o, "think-time", w.think_time, true);
+  w.documents = static_cast<int>(positive_int(o, "documents", 0, true));
+  w.document_tokens = dist_or(o, "document-tokens", w.document_tokens, true);
+  w.document_zipf = positive(o, "document-zipf", 0, true);
+  w.reset_prefix_cache = o.boolean_or("reset-prefix-cache", false);
+  if (w.documents > 0 && w.document_tokens.expected() <= 0) {
+    throw UsageError(fmt::format("{}: key 'documents' is {} but 'document-tokens' is missing or 0", o.origin(),
+                                 w.documents));
+  }
+  o.reject_unknown_keys({"requests", "arrival", "prompt", "output", "system-prefix", "system-prefixes", "turns",
+                         "think-time", "documents", "document-tokens", "document-zipf", "reset-prefix-cache"});
+  return w;
+}
+
+Calibration parse_calibration(const YamlObject& o, const std::string& source) {
+  Calibration c;
+  c.compute_efficiency = positive(o, "compute-efficiency", c.compute_efficiency);
+  c.memory_efficiency = positive(o, "memory-efficiency", c.memory_efficiency);
+  for (const auto* key : {"compute-efficiency", "memory-efficiency"}) {
+    if (o.real_or(key, 0.5) > 1.0) {
+      throw UsageError(fmt::format("{}: key '{}' is a fraction of peak in (0, 1]", o.origin(), key));
+    }
+  }
+  c.step_overhead_s = positive(o, "step-overhead-us", c.step_overhead_s * 1e6, true) * 1e-6;
+  c.source = source;
+  o.reject_unknown_keys({"compute-efficiency", "memory-efficiency", "step-overhead-us"});
+  return c;
+}
+
+std::vector<SweepAxis> parse_sweep(const YamlObject& o) {
+  std::vector<SweepAxis> axes;
+  for (const auto& kv : o.node()) {
+    SweepAxis a;
+    a.key = kv.first.as<std::string>();
+    if (!kv.second.IsSequence() || kv.second.size() == 0) {
+      throw UsageError(fmt::format("{}: key '{}' must be a non-empty list of values", o.origin(), a.key));
+    }
+    for (const auto& v : kv.second) {
+      if (!v.IsScalar()) throw UsageError(fmt::format("{}: key '{}' must list plain values", o.origin(), a.key));
+      a.values.push_back(v.as<std::string>());
+    }
+    axes.push_back(std::move(a));
+  }
+  return axes;
+}
+
+std::optional<std::uint64_t> bytes_or_none(const YamlObject& o, const std::string& key) {
+  if (!o.has(key)) return std::nullopt;
+  const auto bytes = parse_bytes(o.str(key), fmt::format("{}: key '{}'", o.origin(), key)).bytes;
+  if (bytes == 0) throw UsageError(fmt::format("{}: key '{}' must be > 0", o.origin(), key));
+  return bytes;
+}
+
+std::string read_text_file(const std::string& path, const char* what) {
+  std::ifstream in(path);
+  if (!in) throw UsageError(fmt::format("{} '{}': cannot read the file", what, path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+Scenario scenario_from_node(const YAML::Node& root, const std::string& origin) {
+  const YamlObject o(root, origin);
+  Scenario s;
+  s.origin = origin;
+  s.source = YAML::Clone(root);
+  s.name = o.str_or("name", std::filesystem::path(origin).stem().string());
+  s.description = o.str_or("description", "");
+  s.seed = static_cast<std::uint64_t>(positive_int(o, "seed", 1, true));
+  auto& v = s.server;
+  if (!o.has("model")) throw UsageError(fmt::format("{}: missing required key 'model'", origin));
+  v.model = o.str("model");
+  v.hardware = o.str_or("hardware", v.hardware);
+  v.tensor_parallel_size = static_cast<int>(positive_int(o, "tensor-parallel-size", 1));
+  v.gpu_memory_utilization = positive(o, "gpu-memory-utilization", v.gpu_memory_utilization);
+  if (v.gpu_memory_utilization > 1.0) {
+    throw UsageError(fmt::format("{}: key 'gpu-memory-utilization' must be in (0, 1]", origin));
+  }
+  v.kv_cache_memory = bytes_or_none(o, "kv-cache-memory");
+  if (o.has("num-gpu-blocks-override")) v.num_gpu_blocks_override = positive_int(o, "num-gpu-blocks-override", 1);
+  v.block_size = static_cast<int>(positive_int(o, "block-size", 0, true));
+  v.kv_cache_dtype = o.str_or("kv-cache-dtype", v.kv_cache_dtype);
+  v.max_model_len = positive_int(o, "max-model-len", 0, true);
+  v.max_num_batched_tokens = positive_int(o, "max-num-batched-tokens", v.max_num_batched_tokens);
+  v.max_num_seqs = positive_int(o, "max-num-seqs", v.max_num_seqs);
+  v.enable_prefix_caching = o.boolean_or("enable-prefix-caching", true);
+  if (o.has("kv-offloading-size") && !o.node()["kv-offloading-size"].IsNull()) {
+    v.kv_offloading_size = positive(o, "kv-offloading-size", 0, true);
+  }
+  v.eviction_policy = one_of(o, "eviction-policy", "lru", {"lru", "arc"});
+  v.store_threshold = static_cast<int>(positive_int(o, "store-threshold", 1));
+  v.link_method = one_of(o, "link-method", "ce", {"ce", "ce-batch", "kernel"});
+  if (o.has("calibration")) s.calibration = parse_calibration(o.object("calibration"), origin);
+  if (!o.has("workload")) throw UsageError(fmt::format("{}: missing required key 'workload'", origin));
+  s.workload = parse_workload(o.object("workload"));
+  if (o.has("sweep")) s.sweep = parse_sweep(o.object("sweep"));
+  o.reject_unknown_keys({"name", "description", "seed", "model", "hardware", "tensor-parallel-size",
+                         "gpu-memory-utilization", "kv-cache-memory", "num-gpu-blocks-override", "block-size",
+                         "kv-cache-dtype", "max-model-len", "max-num-batched-tokens", "max-num-seqs",
+                         "enable-prefix-caching", "kv-offloading-size", "eviction-policy", "store-threshold",
+                         "link-method", "calibration", "workload", "sweep"});
+  return s;
+}
+
+Scenario parse_scenario(const std::string& text, const std::string& origin) {
+  return scenario_from_node(YamlObject::parse(text, origin).node(), origin);
+}
+
+std::vector<std::string> shipped_scenario_names() {
+  std::vector<std::string> names;
+  for (const auto& f : embedded_scenarios()) {
+    if (f.path.rfind(kWorkloadDir, 0) != 0) continue;
+    auto name = std::string(f.path.substr(std::string_view(kWorkloadDir).size()));
+    names.push_back(name.substr(0, name.size() - 5));  // drop ".yaml"
+  }
+  return names;
+}
+
+Scenario load_scenario(const std::string& name_or_path) {
+  for (const auto& f : embedded_scenarios()) {
+    if (f.path == std::string(kWorkloadDir) + name_or_path + ".yaml") {
+      return parse_scenario(std::string(f.content), "scenarios/" + std::string(f.path));
+    }
+  }
+  if (std::filesystem::is_regular_file(name_or_path)) {
+    return parse_scenario(read_text_file(name_or_path, "scenario"), name_or_path);
+  }
+  const auto names = shipped_scenario_names();
+  const auto near = closest_names(name_or_path, names, 1);
+  throw UsageError(fmt::format("scenario '{}': neither a shipped scenario nor a readable file{}; shipped: {}",
+                               name_or_path, near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near.front()),
+                               join(names, ", ")));
+}
+
+Scenario with_override(const Scenario& s, const std::string& key, const std::string& value, const std::string& what) {
+  YAML::Node root = YAML::Clone(s.source);
+  const auto parts = split(key, '.');
+  if (key.empty() || parts.empty()) throw UsageError(fmt::format("{}: empty key", what));
+  YAML::Node value_node;
+  try {
+    value_node = YAML::Load(value);
+  } catch (const YAML::Exception& e) {
+    throw UsageError(fmt::format("{} {}={}: the value is not valid YAML: {}", what, key, value, e.msg));
+  }
+  // yaml-cpp nodes are handles: walk with fresh handles so assignment does not rebind the parent.
+  std::vector<YAML::Node> chain{root};
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    YAML::Node child = chain.back()[parts[i]];
+    if (child && !child.IsMap()) {
+      throw UsageError(fmt::format("{} {}: '{}' is not a mapping in {}", what, key, parts[i], s.origin));
+    }
+    chain.push_back(child);
+  }
+  chain.back()[parts.back()] = value_node;
+  try {
+    return scenario_from_node(root, s.origin);
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format("{} {}={}: {}", what, key, value, e.what()));
+  }
+}
+
+Calibration load_calibration(const std::string& path) {
+  const auto o = YamlObject::parse(read_text_file(path, "--calibration"), path);
+  return parse_calibration(o, path);
+}
+
+SweepAxis parse_sweep_axis(const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {
+    throw UsageError(fmt::format("--sweep '{}': expected KEY=V1,V2,... (e.g. kv-offloading-size=0,16,64)", text));
+  }
+  SweepAxis a;
+  a.key = text.substr(0, eq);
+  for (const auto& v : split(text.substr(eq + 1), ',')) {
+    if (v.empty()) throw UsageError(fmt::format("--sweep '{}': an empty value in the list", text));
+    a.values.push_back(v);
+  }
+  return a;
+}
+
+}  // namespace kvb

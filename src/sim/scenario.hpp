@@ -1,0 +1,98 @@
+#pragma once
+// A simulation scenario (scenarios/workloads/*.yaml): the server as vLLM flags, the workload,
+// the time-model calibration, and an optional default sweep. Keys mirror vLLM's flag names.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+#include <yaml-cpp/yaml.h>
+
+#include "sim/distribution.hpp"
+
+namespace kvb {
+
+struct ServerSpec {
+  std::string model = "llama-3.1-8b";
+  std::string hardware = "h100";
+  int tensor_parallel_size = 1;
+  double gpu_memory_utilization = 0.9;
+  std::optional<std::uint64_t> kv_cache_memory;   // bytes, as vLLM's --kv-cache-memory
+  std::optional<std::int64_t> num_gpu_blocks_override;
+  int block_size = 0;                             // 0 = the attention backend's default
+  std::string kv_cache_dtype = "auto";
+  std::int64_t max_model_len = 0;                 // 0 = the model's maximum
+  std::int64_t max_num_batched_tokens = 8192;
+  std::int64_t max_num_seqs = 256;
+  bool enable_prefix_caching = true;
+  std::optional<double> kv_offloading_size;      // GiB across ranks; absent = no CPU tier
+  std::string eviction_policy = "lru";            // lru | arc
+  int store_threshold = 1;                        // offload a block once seen this many times
+  std::string link_method = "ce";                 // which dma records to read from a link profile
+};
+
+struct ArrivalSpec {
+  std::string process = "poisson";  // poisson | bursty | fixed | closed
+  double rate = 1;                  // new sessions per second (poisson, fixed; bursty: during bursts)
+  double burst_seconds = 0;         // bursty: on period
+  double idle_seconds = 0;          // bursty: off period
+  int users = 0;                    // closed: sessions kept in flight
+};
+
+struct WorkloadSpec {
+  std::int64_t requests = 1000;     // requests (turns) in total
+  ArrivalSpec arrival;
+  Distribution prompt = Distribution::fixed(512);  // new user tokens per turn
+  Distribution output = Distribution::fixed(128);
+  Distribution system_prefix = Distribution::fixed(0);  // shared prefix tokens
+  int system_prefixes = 1;          // distinct system prompts, picked uniformly per session
+  Distribution turns = Distribution::fixed(1);
+  Distribution think_time = Distribution::fixed(0);    // seconds between a reply and the next turn
+  int documents = 0;                // a pool of documents reused across sessions
+  Distribution document_tokens = Distribution::fixed(0);
+  double document_zipf = 0;         // popularity exponent; 0 = uniform
+  bool reset_prefix_cache = false;  // vLLM's /reset_prefix_cache before each arrival
+};
+
+struct Calibration {
+  double compute_efficiency = 0.5;  // achieved / peak dense FLOP/s
+  double memory_efficiency = 0.75;  // achieved / peak HBM bandwidth
+  double step_overhead_s = 0.0005;  // scheduler, sampling and launch cost per step
+  std::string source = "defaults";
+};
+
+struct SweepAxis {
+  std::string key;                  // a scenario key, dotted for nesting: workload.arrival.rate
+  std::vector<std::string> values;
+};
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  std::string origin;               // the file it came from
+  std::uint64_t seed = 1;
+  ServerSpec server;
+  WorkloadSpec workload;
+  Calibration calibration;
+  std::vector<SweepAxis> sweep;     // the scenario's default sweep
+  YAML::Node source;                // the document, for overrides and sweeps
+};
+
+// Reads a scenario from YAML text; every error names `origin` and the key.
+Scenario parse_scenario(const std::string& text, const std::string& origin);
+Scenario scenario_from_node(const YAML::Node& root, const std::string& origin);
+
+// Finds a shipped scenario by name, or reads a file path.
+Scenario load_scenario(const std::string& name_or_path);
+std::vector<std::string> shipped_scenario_names();
+
+// Sets `key` (dotted) to `value` (YAML text) in a copy of the scenario's document and re-reads
+// it; `what` names the flag in errors (e.g. "--set", "--sweep").
+Scenario with_override(const Scenario& s, const std::string& key, const std::string& value, const std::string& what);
+
+// Reads a calibration file (compute-efficiency, memory-efficiency, step-overhead-us).
+Calibration load_calibration(const std::string& path);
+
+// Parses "key=v1,v2,..." (the --sweep flag).
+SweepAxis parse_sweep_axis(const std::string& text);
+
+}  // namespace kvb

@@ -1,0 +1,91 @@
+#pragma once
+// The simulator's state and event handlers. serving_engine.cpp runs the event loop, sessions,
+// transfers and metrics; step_scheduler.cpp decides what each engine step computes.
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "sim/event_queue.hpp"
+#include "sim/kv_block_manager.hpp"
+#include "sim/offload_tier.hpp"
+#include "sim/simulator.hpp"
+#include "sim/workload_generator.hpp"
+
+namespace kvb {
+
+class ServingEngine {
+ public:
+  ServingEngine(const SimulationSetup& setup, const SimOptions& options);
+  SimResult run();
+
+ private:
+  struct Scheduled {
+    std::int64_t request = 0;
+    std::int64_t start = 0;  // first token position processed
+    std::int64_t tokens = 0;
+  };
+  struct TransferJob {
+    std::int64_t request = 0;
+    std::vector<std::uint64_t> hashes;
+    std::int64_t gpu_hit_blocks = 0;  // loads: blocks that were already on the GPU
+  };
+
+  // serving_engine.cpp
+  void start_session(double at);
+  void on_arrival(std::int64_t id);
+  void on_step_done();
+  void on_load_done(std::int64_t job);
+  void on_store_done(std::int64_t job);
+  void finish(SimRequest& r);
+  void start_load(SimRequest& r, const std::vector<std::int32_t>& gpu_hits, std::int64_t cpu_blocks);
+  void offer_stores(SimRequest& r);
+  void release_blocks(SimRequest& r);
+  void note_progress(SimRequest& r, std::int64_t from, std::int64_t to, bool computed, bool from_cpu);
+  void sample_occupancy();
+  void audit() const;
+  SimResult summarize() const;
+
+  // step_scheduler.cpp
+  void try_start_step();
+  bool schedule_running(std::int64_t& budget);
+  void schedule_waiting(std::int64_t& budget);
+  void preempt(SimRequest& r);
+  bool unblock_waiting(std::int64_t head);
+
+  const SimulationSetup& setup_;
+  SimOptions options_;
+  int block_size_;
+  WorkloadGenerator generator_;
+  KvBlockManager kv_;
+  std::unique_ptr<OffloadTier> tier_;
+  Link h2d_, d2h_;
+  EventQueue events_;
+  double now_ = 0;
+
+  std::vector<Session> sessions_;
+  std::deque<SimRequest> requests_;  // a deque: references stay valid as requests arrive
+  std::deque<std::int64_t> waiting_;
+  std::vector<std::int64_t> running_;
+  std::vector<Scheduled> step_;
+  bool engine_busy_ = false;
+  std::vector<TransferJob> jobs_;
+
+  // metrics
+  std::int64_t steps_ = 0;
+  std::int64_t scheduled_tokens_ = 0;
+  std::int64_t recomputed_tokens_ = 0;
+  std::int64_t gpu_hit_tokens_ = 0;
+  std::int64_t cpu_hit_tokens_ = 0;
+  std::int64_t preemptions_ = 0;
+  std::int64_t cpu_peak_ = 0;
+  double first_arrival_ = -1;
+  double occupancy_integral_ = 0;
+  double occupancy_peak_ = 0;
+  double last_sample_time_ = 0;
+  std::int64_t last_used_blocks_ = 0;
+  std::vector<std::pair<double, std::int64_t>> occupancy_trace_;  // (time, used blocks) from then on
+};
+
+}  // namespace kvb

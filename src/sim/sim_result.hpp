@@ -1,0 +1,43 @@
+#pragma once
+// What one simulation run produced: the metrics every printer shows. Computed from the stated
+// models (time, link), never measured; the setup says which models and figures were used.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kvb {
+
+struct LatencySummary {
+  double p50 = 0, p90 = 0, p99 = 0, mean = 0;
+};
+
+struct SimResult {
+  std::int64_t requests = 0;
+  std::int64_t finished = 0;
+  double makespan_s = 0;               // first arrival to last completion
+  std::int64_t steps = 0;
+  std::int64_t prompt_tokens = 0;      // sum of prompt lengths
+  std::int64_t output_tokens = 0;      // sum of generated tokens
+  std::int64_t scheduled_tokens = 0;   // tokens the engine processed, recomputation included
+  double prompt_tokens_per_s = 0;
+  double output_tokens_per_s = 0;
+  LatencySummary ttft_s, tpot_s, e2e_s;
+  std::int64_t preemptions = 0;
+  std::int64_t recomputed_tokens = 0;  // processed again after a preemption
+  std::int64_t gpu_hit_tokens = 0;     // prompt tokens found in the GPU prefix cache
+  std::int64_t cpu_hit_tokens = 0;     // prompt tokens loaded from the CPU tier
+  double gpu_hit_rate = 0;             // of prompt tokens
+  double cpu_hit_rate = 0;
+  std::int64_t loads = 0, stores = 0;  // transfer jobs
+  double h2d_bytes = 0, d2h_bytes = 0; // all ranks
+  double h2d_utilization = 0, d2h_utilization = 0;  // busy time / makespan, per rank's link
+  std::int64_t gpu_evictions = 0;      // cached GPU blocks handed out again
+  std::int64_t cpu_evictions = 0;
+  std::int64_t cpu_tier_peak_blocks = 0;
+  double kv_occupancy_mean = 0;        // time-weighted share of GPU blocks held by requests
+  double kv_occupancy_peak = 0;
+  std::vector<std::pair<double, double>> kv_occupancy;  // (bin start s, mean share), 50 bins
+};
+
+}  // namespace kvb

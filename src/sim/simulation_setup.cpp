@@ -1,0 +1,91 @@
+#include "sim/simulation_setup.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/errors.hpp"
+#include "core/units.hpp"
+#include "size/model_catalog.hpp"
+#include "size/offload_plan.hpp"
+#include "size/sizing_engine.hpp"
+
+namespace kvb {
+namespace {
+
+ExecutionTimePredictor make_predictor(const Scenario& s, const ModelSpec& m, const HardwareSpec& hw,
+                                      const KvLayout& layout, const std::string& weight_dtype) {
+  return ExecutionTimePredictor(m, hw, layout, s.server.tensor_parallel_size, weight_dtype, s.calibration);
+}
+
+}  // namespace
+
+SimulationSetup prepare_simulation(const Scenario& s, const std::optional<LinkProfile>& measured_link) {
+  const auto& v = s.server;
+  SizingInputs in;
+  std::vector<std::string> model_warnings;
+  in.model = resolve_model(v.model, model_warnings);
+  in.hw = resolve_hardware(v.hardware);
+  in.kv.kv_cache_dtype = v.kv_cache_dtype;
+  in.kv.tp = v.tensor_parallel_size;
+  in.kv.block_size = v.block_size;
+  in.kv.max_num_batched_tokens = v.max_num_batched_tokens;
+  in.gpu_memory_utilization = v.gpu_memory_utilization;
+  in.kv_cache_memory_bytes = v.kv_cache_memory;
+  in.max_num_seqs = v.max_num_seqs;
+  if (v.max_model_len > 0) in.max_model_len = v.max_model_len;
+  const auto sizing = compute_sizing(in);
+  if (!sizing.weights_fit) {
+    throw UsageError(fmt::format("{}: the weights of {} do not fit {} x {} at tensor-parallel-size {} "
+                                 "(try a larger tensor-parallel-size)",
+                                 s.origin, in.model.name, v.tensor_parallel_size, in.hw.name, v.tensor_parallel_size));
+  }
+  const auto& layout = sizing.layout;
+  SimulationSetup out{s, in.model, in.hw, layout, sizing.weight_dtype, layout.block_size, 0, "", 0, 0,
+                      sizing.world_size, false, 0, 0, {}, make_predictor(s, in.model, in.hw, layout, sizing.weight_dtype),
+                      {}};
+  const int bs = layout.block_size;
+  if (v.num_gpu_blocks_override) {
+    out.gpu_blocks = *v.num_gpu_blocks_override;
+    out.gpu_blocks_source = "num-gpu-blocks-override";
+  } else if (layout.uniform) {
+    out.gpu_blocks = sizing.num_gpu_blocks;
+    out.gpu_blocks_source = fmt::format("sizing engine: {} KV cache on {}", format_bytes_binary(sizing.kv_gib_available * kGiB),
+                                        in.hw.name);
+  } else {
+    out.gpu_blocks = sizing.gpu_kv_tokens / bs;
+    out.gpu_blocks_source = "sizing engine, hybrid layout folded into full-attention blocks";
+    out.notes.push_back("hybrid model: sliding-window and Mamba groups are folded into the full-attention block count "
+                        "vLLM logs; their per-request fixed blocks are not simulated separately");
+  }
+  if (out.gpu_blocks <= 0) throw UsageError(fmt::format("{}: the GPU KV cache has no blocks left", s.origin));
+  const auto pool_tokens = out.gpu_blocks * bs;
+  if (v.max_model_len > 0) {
+    if (v.max_model_len > pool_tokens) {
+      throw UsageError(fmt::format("{}: key 'max-model-len' {} does not fit the GPU KV cache ({} tokens); "
+                                   "vLLM would refuse to start — lower it or give more memory",
+                                   s.origin, v.max_model_len, format_count(pool_tokens)));
+    }
+    out.max_model_len = v.max_model_len;
+  } else {
+    out.max_model_len = std::min<std::int64_t>(in.model.max_position_embeddings, pool_tokens);
+    if (out.max_model_len < in.model.max_position_embeddings) {
+      out.notes.push_back(fmt::format("max-model-len defaulted to {} tokens, what the GPU KV cache holds",
+                                      format_count(out.max_model_len)));
+    }
+  }
+  out.block_bytes_per_rank = static_cast<double>(layout.block_bytes_all_layers());
+  out.cpu_block_bytes = out.block_bytes_per_rank * sizing.world_size;
+  if (v.kv_offloading_size) {
+    out.offloading = true;
+    out.cpu_blocks = cpu_blocks_for(*v.kv_offloading_size, static_cast<std::int64_t>(out.cpu_block_bytes));
+  }
+  for (const auto& w : model_warnings) out.notes.push_back(w);
+  out.link = measured_link ? *measured_link : link_profile_from_hardware(in.hw);
+  if (sizing.pp > 1 || v.tensor_parallel_size > 1) {
+    out.notes.push_back("tensor-parallel communication is not in the time model");
+  }
+  return out;
+}
+
+}  // namespace kvb

@@ -1,0 +1,42 @@
+#pragma once
+// Everything a simulation run needs, resolved from a scenario: the model and GPU, the GPU KV
+// pool from the sizing engine, the CPU tier from --kv-offloading-size, the link and time models.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/execution_time_predictor.hpp"
+#include "sim/link_model.hpp"
+#include "sim/scenario.hpp"
+#include "size/hardware_spec.hpp"
+#include "size/kv_layout.hpp"
+#include "size/model_spec.hpp"
+
+namespace kvb {
+
+struct SimulationSetup {
+  Scenario scenario;
+  ModelSpec model;
+  HardwareSpec hw;
+  KvLayout layout;
+  std::string weight_dtype;
+  int block_size = 16;
+  std::int64_t gpu_blocks = 0;
+  std::string gpu_blocks_source;
+  std::int64_t max_model_len = 0;
+  double block_bytes_per_rank = 0;    // what each rank moves per block over its own link
+  int world_size = 1;
+  bool offloading = false;
+  std::int64_t cpu_blocks = 0;        // num_cpu_blocks of vLLM's CPU tier
+  double cpu_block_bytes = 0;         // one block across all ranks
+  LinkProfile link;
+  ExecutionTimePredictor predictor;
+  std::vector<std::string> notes;     // approximations that apply to this run
+};
+
+// Throws UsageError for an impossible configuration (weights do not fit, a max-model-len the
+// pool cannot hold), naming the scenario key.
+SimulationSetup prepare_simulation(const Scenario& s, const std::optional<LinkProfile>& measured_link);
+
+}  // namespace kvb

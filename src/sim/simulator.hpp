@@ -1,0 +1,18 @@
+#pragma once
+// A discrete-event simulation of a vLLM v1-like server: continuous batching with chunked
+// prefill, a paged GPU KV cache with prefix caching, recompute preemption, and vLLM's native
+// CPU offloading tier with asynchronous stores and loads over a modelled host link.
+#include "sim/sim_result.hpp"
+#include "sim/simulation_setup.hpp"
+
+namespace kvb {
+
+struct SimOptions {
+  bool check_invariants = false;  // audit the block pool and CPU tier after every step (slow)
+};
+
+// Deterministic: the same setup gives the same result, bit for bit. Throws CheckFailed when
+// an invariant audit fails.
+SimResult run_simulation(const SimulationSetup& setup, const SimOptions& options = {});
+
+}  // namespace kvb

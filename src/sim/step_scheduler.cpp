@@ -1,0 +1,118 @@
+// What one engine step computes, following vLLM v1's scheduler: running requests first (decode
+// tokens and prefill chunks, preempting the newest running request when the pool runs dry),
+// then waiting requests in order while the token budget, max-num-seqs and free blocks allow.
+#include <algorithm>
+
+#include "sim/serving_engine.hpp"
+
+namespace kvb {
+
+void ServingEngine::try_start_step() {
+  if (engine_busy_) return;
+  step_.clear();
+  std::int64_t budget = setup_.scenario.server.max_num_batched_tokens;
+  const bool preempted = schedule_running(budget);
+  if (!preempted) schedule_waiting(budget);  // vLLM admits nothing new in a step that preempted
+  if (step_.empty()) return;
+  StepWork work;
+  for (const auto& s : step_) work.add(s.start, s.tokens, setup_.predictor.sliding_window());
+  engine_busy_ = true;
+  events_.push(now_ + setup_.predictor.step_seconds(work), EventKind::kStepDone, 0);
+}
+
+bool ServingEngine::schedule_running(std::int64_t& budget) {
+  bool preempted = false;
+  for (std::size_t i = 0; i < running_.size() && budget > 0; ++i) {
+    auto& r = requests_[static_cast<std::size_t>(running_[i])];
+    const auto n = std::min(r.known_tokens() - r.computed, budget);
+    bool placed = false;
+    while (!placed) {
+      if (kv_.allocate(r, {}, r.computed + n)) {
+        placed = true;
+        break;
+      }
+      // Out of blocks: preempt the lowest-priority (last admitted) running request.
+      const auto victim = running_.back();
+      running_.pop_back();
+      preempt(requests_[static_cast<std::size_t>(victim)]);
+      preempted = true;
+      if (victim == r.id) break;
+    }
+    if (!placed) break;
+    step_.push_back({r.id, r.computed, n});
+    budget -= n;
+    scheduled_tokens_ += n;
+  }
+  return preempted;
+}
+
+void ServingEngine::schedule_waiting(std::int64_t& budget) {
+  const auto max_seqs = static_cast<std::size_t>(setup_.scenario.server.max_num_seqs);
+  while (!waiting_.empty() && budget > 0 && running_.size() < max_seqs) {
+    auto& r = requests_[static_cast<std::size_t>(waiting_.front())];
+    std::vector<std::int32_t> hits;
+    std::int64_t start = r.computed;
+    if (r.blocks.empty()) {
+      // At least one token is always computed, so a full hit still leaves the last one.
+      const auto max_hit = (r.known_tokens() - 1) / block_size_;
+      hits = kv_.find_prefix(r.block_hashes, max_hit);
+      const auto g = static_cast<std::int64_t>(hits.size());
+      if (tier_) {
+        std::int64_t cpu = 0;
+        while (g + cpu < max_hit && tier_->ready(r.block_hashes[static_cast<std::size_t>(g + cpu)])) ++cpu;
+        if (cpu > 0) {
+          // Load asynchronously; the request waits, the batch does not.
+          if (!kv_.allocate(r, hits, (g + cpu) * block_size_)) {
+            if (unblock_waiting(r.id)) continue;
+            break;
+          }
+          waiting_.pop_front();
+          note_progress(r, 0, g * block_size_, false, false);
+          start_load(r, hits, cpu);
+          continue;
+        }
+      }
+      start = g * block_size_;
+    }
+    const auto n = std::min(r.known_tokens() - start, budget);
+    if (!kv_.allocate(r, hits, start + n)) {
+      if (unblock_waiting(r.id)) continue;
+      break;
+    }
+    waiting_.pop_front();
+    note_progress(r, 0, start, false, false);
+    r.computed = start;
+    r.state = RequestState::kRunning;
+    running_.push_back(r.id);
+    step_.push_back({r.id, start, n});
+    budget -= n;
+    scheduled_tokens_ += n;
+  }
+}
+
+bool ServingEngine::unblock_waiting(std::int64_t head) {
+  // Loaded requests hold blocks while they wait. When they fill the pool and nothing runs, the
+  // newest of them gives its blocks back (its KV stays in the CPU tier) so the head can start.
+  if (!running_.empty() || !step_.empty()) return false;
+  for (auto it = waiting_.rbegin(); it != waiting_.rend(); ++it) {
+    auto& w = requests_[static_cast<std::size_t>(*it)];
+    if (*it == head || w.blocks.empty()) continue;
+    kv_.release(w);
+    w.computed = 0;
+    ++w.preemptions;
+    ++preemptions_;
+    return true;
+  }
+  return false;
+}
+
+void ServingEngine::preempt(SimRequest& r) {
+  kv_.release(r);  // the blocks stay in the prefix cache until reused
+  r.computed = 0;
+  r.state = RequestState::kWaiting;
+  ++r.preemptions;
+  ++preemptions_;
+  waiting_.push_front(r.id);
+}
+
+}  // namespace kvb

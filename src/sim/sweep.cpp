@@ -1,0 +1,91 @@
+#include "sim/sweep.hpp"
+
+#include <map>
+
+#include "sim/simulation_setup.hpp"
+
+namespace kvb {
+namespace {
+
+constexpr const char* kOffloadKey = "kv-offloading-size";
+
+std::vector<std::vector<std::pair<std::string, std::string>>> product(const std::vector<SweepAxis>& axes) {
+  std::vector<std::vector<std::pair<std::string, std::string>>> out{{}};
+  for (const auto& a : axes) {
+    std::vector<std::vector<std::pair<std::string, std::string>>> next;
+    for (const auto& prefix : out) {
+      for (const auto& v : a.values) {
+        auto p = prefix;
+        p.emplace_back(a.key, v);
+        next.push_back(std::move(p));
+      }
+    }
+    out = std::move(next);
+  }
+  return out;
+}
+
+Scenario apply(const Scenario& base, const std::vector<std::pair<std::string, std::string>>& params) {
+  Scenario s = base;
+  for (const auto& [k, v] : params) s = with_override(s, k, v, "--sweep");
+  return s;
+}
+
+}  // namespace
+
+SweepRun run_sweep(const Scenario& base, const std::vector<SweepAxis>& axes,
+                   const std::optional<LinkProfile>& measured_link, const SimOptions& options,
+                   const SweepProgress& progress) {
+  SweepRun run;
+  run.scenario = base;
+  run.axes = axes;
+  const auto combos = product(axes);
+  // Resolve every point first, so a bad value fails before any time is spent.
+  std::vector<Scenario> scenarios;
+  for (const auto& c : combos) scenarios.push_back(apply(base, c));
+  std::map<std::string, SimResult> baselines;  // by the point's parameters other than the CPU tier
+  std::size_t done = 0;
+  for (std::size_t i = 0; i < combos.size(); ++i) {
+    const auto setup = prepare_simulation(scenarios[i], measured_link);
+    if (i == 0) {
+      run.model = setup.model.name;
+      run.hardware = setup.hw.name;
+      run.tp = setup.scenario.server.tensor_parallel_size;
+      run.weight_dtype = setup.weight_dtype;
+      run.kv_dtype = setup.layout.kv_dtype;
+      run.block_size = setup.block_size;
+      run.cpu_block_bytes = setup.cpu_block_bytes;
+      run.gpu_blocks_source = setup.gpu_blocks_source;
+      run.link_source = setup.link.source;
+      run.time_model = setup.predictor.describe();
+      run.notes = setup.notes;
+    }
+    SweepPoint p;
+    p.params = combos[i];
+    p.offloading = setup.offloading;
+    p.kv_offloading_gib = setup.scenario.server.kv_offloading_size.value_or(0);
+    p.gpu_blocks = setup.gpu_blocks;
+    p.cpu_blocks = setup.cpu_blocks;
+    p.max_model_len = setup.max_model_len;
+    p.result = run_simulation(setup, options);
+    if (!p.offloading) {
+      p.baseline = p.result;
+    } else {
+      std::string key;
+      for (const auto& [k, v] : p.params) {
+        if (k != kOffloadKey) key += k + "=" + v + ";";
+      }
+      auto it = baselines.find(key);
+      if (it == baselines.end()) {
+        const auto off = with_override(scenarios[i], kOffloadKey, "null", "--sweep");
+        it = baselines.emplace(key, run_simulation(prepare_simulation(off, measured_link), options)).first;
+      }
+      p.baseline = it->second;
+    }
+    run.points.push_back(std::move(p));
+    if (progress) progress(++done, combos.size());
+  }
+  return run;
+}
+
+}  // namespace kvb

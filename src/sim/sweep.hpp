@@ -1,0 +1,48 @@
+#pragma once
+// Runs a scenario over the cartesian product of sweep axes, and each point that offloads
+// against the same point without a CPU tier (the headline: what offloading changes).
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/link_model.hpp"
+#include "sim/scenario.hpp"
+#include "sim/sim_result.hpp"
+#include "sim/simulator.hpp"
+
+namespace kvb {
+
+struct SweepPoint {
+  std::vector<std::pair<std::string, std::string>> params;  // axis key -> value
+  bool offloading = false;
+  double kv_offloading_gib = 0;
+  std::int64_t gpu_blocks = 0;
+  std::int64_t cpu_blocks = 0;
+  std::int64_t max_model_len = 0;
+  SimResult result;
+  SimResult baseline;  // the same point with no CPU tier (equal to result when it has none)
+};
+
+struct SweepRun {
+  Scenario scenario;
+  std::vector<SweepAxis> axes;
+  std::string model, hardware, weight_dtype, kv_dtype;
+  int tp = 1;
+  int block_size = 16;
+  double cpu_block_bytes = 0;
+  std::string gpu_blocks_source;
+  std::string link_source;
+  std::string time_model;
+  std::vector<std::string> notes;
+  std::vector<SweepPoint> points;
+};
+
+using SweepProgress = std::function<void(std::size_t done, std::size_t total)>;
+
+SweepRun run_sweep(const Scenario& base, const std::vector<SweepAxis>& axes,
+                   const std::optional<LinkProfile>& measured_link, const SimOptions& options,
+                   const SweepProgress& progress = {});
+
+}  // namespace kvb
