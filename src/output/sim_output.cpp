@@ -11,13 +11,21 @@ namespace {
 
 std::string ratio_text(double head, double base) {
   if (base <= 0) return "-";
-  return fmt::format("{:.2f}x", head / base);
+  const double r = head / base;
+  return r >= 0.1 ? fmt::format("{:.2f}x", r) : fmt::format("{:.3f}x", r);
 }
 
 std::string percent(double x) { return fmt::format("{:.1f}%", 100.0 * x); }
 
+std::string latency(const LatencySummary& l, double v) { return l.count > 0 ? format_seconds(v) : "-"; }
+
 nlohmann::json latency_json(const LatencySummary& l) {
-  return {{"p50", l.p50}, {"p90", l.p90}, {"p99", l.p99}, {"mean", l.mean}};
+  if (l.count == 0) {
+    return {{"count", 0}, {"min", nullptr}, {"p50", nullptr}, {"p90", nullptr}, {"p99", nullptr}, {"max", nullptr},
+            {"mean", nullptr}};
+  }
+  return {{"count", l.count}, {"min", l.min}, {"p50", l.p50}, {"p90", l.p90},
+          {"p99", l.p99},     {"max", l.max}, {"mean", l.mean}};
 }
 
 nlohmann::json result_json(const SimResult& r) {
@@ -73,8 +81,8 @@ std::string simulate_text(const SweepRun& run) {
   std::vector<std::string> header;
   for (const auto& a : run.axes) header.push_back(a.key);
   for (const char* h : {"GPU blk", "CPU blk", "out tok/s", "TTFT p50", "TTFT p99", "TPOT p50", "e2e p99", "preempt",
-                        "recomputed", "GPU hit", "CPU hit", "H2D GB", "D2H GB", "H2D util", "KV occ",
-                        "vs no offload: tok/s", "TTFT p99"}) {
+                        "recomputed", "GPU hit", "CPU hit", "H2D GB", "D2H GB", "link util h2d/d2h", "KV occ",
+                        "vs no offload: tok/s", "TTFT p50", "TTFT p99"}) {
     header.emplace_back(h);
   }
   TextTable t(header);
@@ -85,19 +93,20 @@ std::string simulate_text(const SweepRun& run) {
     row.push_back(format_count(p.gpu_blocks));
     row.push_back(p.offloading ? format_count(p.cpu_blocks) : "off");
     row.push_back(fmt::format("{:.0f}", r.output_tokens_per_s));
-    row.push_back(format_seconds(r.ttft_s.p50));
-    row.push_back(format_seconds(r.ttft_s.p99));
-    row.push_back(format_seconds(r.tpot_s.p50));
-    row.push_back(format_seconds(r.e2e_s.p99));
+    row.push_back(latency(r.ttft_s, r.ttft_s.p50));
+    row.push_back(latency(r.ttft_s, r.ttft_s.p99));
+    row.push_back(latency(r.tpot_s, r.tpot_s.p50));
+    row.push_back(latency(r.e2e_s, r.e2e_s.p99));
     row.push_back(format_count(r.preemptions));
     row.push_back(format_count(r.recomputed_tokens));
     row.push_back(percent(r.gpu_hit_rate));
     row.push_back(percent(r.cpu_hit_rate));
     row.push_back(fmt::format("{:.2f}", r.h2d_bytes / kGB));
     row.push_back(fmt::format("{:.2f}", r.d2h_bytes / kGB));
-    row.push_back(percent(r.h2d_utilization));
+    row.push_back(fmt::format("{:.1f}/{:.1f}%", 100.0 * r.h2d_utilization, 100.0 * r.d2h_utilization));
     row.push_back(percent(r.kv_occupancy_mean));
     row.push_back(p.offloading ? ratio_text(r.output_tokens_per_s, p.baseline.output_tokens_per_s) : "baseline");
+    row.push_back(p.offloading ? ratio_text(r.ttft_s.p50, p.baseline.ttft_s.p50) : "baseline");
     row.push_back(p.offloading ? ratio_text(r.ttft_s.p99, p.baseline.ttft_s.p99) : "baseline");
     t.add_row(row);
   }

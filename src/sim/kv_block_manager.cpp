@@ -43,6 +43,7 @@ std::int32_t KvBlockManager::pop_free_front() {
     if (it != cached_.end() && it->second == id) cached_.erase(it);
     b.hashed = false;
     ++evictions_;
+    ++version_;
   }
   return id;
 }
@@ -105,6 +106,7 @@ void KvBlockManager::cache_blocks(SimRequest& r, std::int64_t full_blocks) {
     if (cached_.emplace(h, id).second) {
       b.hashed = true;
       b.hash = h;
+      ++version_;
     }
   }
   r.cached_blocks = std::max(r.cached_blocks, full_blocks);
@@ -126,6 +128,7 @@ void KvBlockManager::reset_prefix_cache() {
     const auto it = cached_.find(b.hash);
     if (it != cached_.end() && it->second == id) cached_.erase(it);
     b.hashed = false;
+    ++version_;
   }
 }
 

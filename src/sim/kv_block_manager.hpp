@@ -43,6 +43,8 @@ class KvBlockManager {
   std::string check(const std::vector<const SimRequest*>& holders) const;
 
   std::int64_t evictions() const { return evictions_; }
+  // Changes whenever the prefix cache gains or loses a hash (lookups can be reused until then).
+  std::uint64_t version() const { return version_; }
 
  private:
   struct Block {
@@ -62,6 +64,7 @@ class KvBlockManager {
   std::int32_t head_ = -1, tail_ = -1;
   std::int64_t free_count_ = 0;
   std::int64_t evictions_ = 0;
+  std::uint64_t version_ = 0;
   std::unordered_map<std::uint64_t, std::int32_t> cached_;
 };
 

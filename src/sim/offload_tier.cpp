@@ -42,6 +42,7 @@ std::vector<std::uint64_t> OffloadTier::reserve(const std::vector<std::uint64_t>
       policy_->erased(*v);
       entries_.erase(*v);
       ++evictions_;
+      ++version_;
     }
     entries_.emplace(h, Entry{});
     policy_->inserted(h);
@@ -53,7 +54,10 @@ std::vector<std::uint64_t> OffloadTier::reserve(const std::vector<std::uint64_t>
 void OffloadTier::store_done(const std::vector<std::uint64_t>& hashes) {
   for (const auto h : hashes) {
     const auto it = entries_.find(h);
-    if (it != entries_.end()) it->second.ready = true;
+    if (it != entries_.end() && !it->second.ready) {
+      it->second.ready = true;
+      ++version_;
+    }
   }
 }
 

@@ -33,6 +33,8 @@ class OffloadTier {
   void unpin(const std::vector<std::uint64_t>& hashes);
 
   std::int64_t evictions() const { return evictions_; }
+  // Changes whenever a block becomes ready or leaves the tier.
+  std::uint64_t version() const { return version_; }
   // Empty when consistent (size within capacity, policy agrees with the entries).
   std::string check() const;
 
@@ -47,6 +49,7 @@ class OffloadTier {
   std::unordered_map<std::uint64_t, Entry> entries_;
   std::unordered_map<std::uint64_t, int> sightings_;  // only kept when store_threshold > 1
   std::int64_t evictions_ = 0;
+  std::uint64_t version_ = 0;
 };
 
 }  // namespace kvb

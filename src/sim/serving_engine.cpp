@@ -12,6 +12,7 @@ namespace {
 
 LatencySummary summarize_latency(std::vector<double> v) {
   LatencySummary s;
+  s.count = static_cast<std::int64_t>(v.size());
   if (v.empty()) return s;
   std::sort(v.begin(), v.end());
   const auto at = [&](double q) {
@@ -20,6 +21,8 @@ LatencySummary summarize_latency(std::vector<double> v) {
     const auto hi = std::min(lo + 1, v.size() - 1);
     return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
   };
+  s.min = v.front();
+  s.max = v.back();
   s.p50 = at(0.50);
   s.p90 = at(0.90);
   s.p99 = at(0.99);

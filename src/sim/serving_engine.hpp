@@ -54,6 +54,19 @@ class ServingEngine {
   void preempt(SimRequest& r);
   bool unblock_waiting(std::int64_t head);
 
+  // The head of the waiting queue is looked up again every step while it cannot start; the
+  // answer only changes when the GPU prefix cache or the CPU tier does.
+  struct PrefixLookup {
+    std::int64_t request = -1;
+    std::int64_t known_tokens = -1;
+    std::uint64_t kv_version = 0;
+    std::uint64_t tier_version = 0;
+    std::vector<std::int32_t> gpu_hits;
+    std::int64_t cpu_blocks = 0;
+  };
+  const PrefixLookup& lookup_prefix(const SimRequest& r);
+  PrefixLookup lookup_;
+
   const SimulationSetup& setup_;
   SimOptions options_;
   int block_size_;

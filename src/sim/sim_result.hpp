@@ -9,7 +9,8 @@
 namespace kvb {
 
 struct LatencySummary {
-  double p50 = 0, p90 = 0, p99 = 0, mean = 0;
+  std::int64_t count = 0;  // requests with this latency (TPOT needs two or more output tokens)
+  double min = 0, p50 = 0, p90 = 0, p99 = 0, max = 0, mean = 0;
 };
 
 struct SimResult {

@@ -53,24 +53,20 @@ void ServingEngine::schedule_waiting(std::int64_t& budget) {
     std::vector<std::int32_t> hits;
     std::int64_t start = r.computed;
     if (r.blocks.empty()) {
-      // At least one token is always computed, so a full hit still leaves the last one.
-      const auto max_hit = (r.known_tokens() - 1) / block_size_;
-      hits = kv_.find_prefix(r.block_hashes, max_hit);
+      const auto& found = lookup_prefix(r);
+      hits = found.gpu_hits;
       const auto g = static_cast<std::int64_t>(hits.size());
-      if (tier_) {
-        std::int64_t cpu = 0;
-        while (g + cpu < max_hit && tier_->ready(r.block_hashes[static_cast<std::size_t>(g + cpu)])) ++cpu;
-        if (cpu > 0) {
-          // Load asynchronously; the request waits, the batch does not.
-          if (!kv_.allocate(r, hits, (g + cpu) * block_size_)) {
-            if (unblock_waiting(r.id)) continue;
-            break;
-          }
-          waiting_.pop_front();
-          note_progress(r, 0, g * block_size_, false, false);
-          start_load(r, hits, cpu);
-          continue;
+      const auto cpu = found.cpu_blocks;
+      if (cpu > 0) {
+        // Load asynchronously; the request waits, the batch does not.
+        if (!kv_.allocate(r, hits, (g + cpu) * block_size_)) {
+          if (unblock_waiting(r.id)) continue;
+          break;
         }
+        waiting_.pop_front();
+        note_progress(r, 0, g * block_size_, false, false);
+        start_load(r, hits, cpu);
+        continue;
       }
       start = g * block_size_;
     }
@@ -88,6 +84,29 @@ void ServingEngine::schedule_waiting(std::int64_t& budget) {
     budget -= n;
     scheduled_tokens_ += n;
   }
+}
+
+const ServingEngine::PrefixLookup& ServingEngine::lookup_prefix(const SimRequest& r) {
+  const std::uint64_t tier_version = tier_ ? tier_->version() : 0;
+  if (lookup_.request == r.id && lookup_.known_tokens == r.known_tokens() && lookup_.kv_version == kv_.version() && lookup_.tier_version == tier_version) {
+    return lookup_;
+  }
+  lookup_.request = r.id;
+  lookup_.known_tokens = r.known_tokens();
+  lookup_.kv_version = kv_.version();
+  lookup_.tier_version = tier_version;
+  // At least one token is always computed, so a full hit still leaves the last one.
+  const auto max_hit = (r.known_tokens() - 1) / block_size_;
+  lookup_.gpu_hits = kv_.find_prefix(r.block_hashes, max_hit);
+  lookup_.cpu_blocks = 0;
+  if (tier_) {
+    const auto g = static_cast<std::int64_t>(lookup_.gpu_hits.size());
+    while (g + lookup_.cpu_blocks < max_hit &&
+           tier_->ready(r.block_hashes[static_cast<std::size_t>(g + lookup_.cpu_blocks)])) {
+      ++lookup_.cpu_blocks;
+    }
+  }
+  return lookup_;
 }
 
 bool ServingEngine::unblock_waiting(std::int64_t head) {

@@ -1,0 +1,101 @@
+// Scenario files: strict keys and types, every error naming the file and the key.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/errors.hpp"
+#include "sim/scenario.hpp"
+
+namespace kvb {
+namespace {
+
+const std::string kGood = R"(
+name: good
+model: llama-3.1-8b
+workload:
+  requests: 10
+  arrival: {process: poisson, rate: 2}
+  prompt: {distribution: lognormal, median: 500, sigma: 0.5, max: 4000}
+)";
+
+std::string error_of(const std::string& yaml) {
+  try {
+    parse_scenario(yaml, "bad.yaml");
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Scenario, ReadsAGoodFile) {
+  const auto s = parse_scenario(kGood, "good.yaml");
+  EXPECT_EQ(s.name, "good");
+  EXPECT_EQ(s.workload.requests, 10);
+  EXPECT_EQ(s.workload.arrival.rate, 2);
+  EXPECT_EQ(s.workload.prompt.kind, Distribution::Kind::kLognormal);
+  EXPECT_FALSE(s.server.kv_offloading_size.has_value());
+}
+
+TEST(Scenario, BadFilesNameTheKeyAndFile) {
+  const auto unknown = error_of(kGood + "kv-offload-size: 16\n");
+  EXPECT_NE(unknown.find("bad.yaml"), std::string::npos) << unknown;
+  EXPECT_NE(unknown.find("'kv-offload-size'"), std::string::npos) << unknown;
+  EXPECT_NE(unknown.find("did you mean 'kv-offloading-size'"), std::string::npos) << unknown;
+
+  const auto wrong_type = error_of(kGood + "max-num-seqs: lots\n");
+  EXPECT_NE(wrong_type.find("'max-num-seqs'"), std::string::npos) << wrong_type;
+  EXPECT_NE(wrong_type.find("integer"), std::string::npos) << wrong_type;
+
+  std::string negative = kGood;
+  negative.replace(negative.find("rate: 2"), 7, "rate: -3");
+  const auto neg = error_of(negative);
+  EXPECT_NE(neg.find("'rate' must be > 0"), std::string::npos) << neg;
+
+  std::string no_model = kGood;
+  no_model.replace(no_model.find("model: llama-3.1-8b"), 19, "");
+  EXPECT_NE(error_of(no_model).find("missing required key 'model'"), std::string::npos);
+
+  EXPECT_NE(error_of("model: [unclosed\n").find("malformed YAML"), std::string::npos);
+  std::string bad_dist = kGood;
+  bad_dist.replace(bad_dist.find("lognormal"), 9, "gaussian");
+  EXPECT_NE(error_of(bad_dist).find("unknown distribution 'gaussian'"), std::string::npos);
+  EXPECT_NE(error_of(kGood + "eviction-policy: fifo\n").find("expected lru, arc"), std::string::npos);
+  EXPECT_NE(error_of(kGood + "kv-offloading-size: -1\n").find("'kv-offloading-size' must be >= 0"), std::string::npos);
+}
+
+TEST(Scenario, OverridesReachNestedKeysAndAreRevalidated) {
+  const auto s = parse_scenario(kGood, "good.yaml");
+  const auto t = with_override(s, "workload.arrival.rate", "8", "--set");
+  EXPECT_EQ(t.workload.arrival.rate, 8);
+  EXPECT_EQ(s.workload.arrival.rate, 2);  // the original is untouched
+  const auto u = with_override(s, "kv-offloading-size", "64", "--sweep");
+  EXPECT_EQ(u.server.kv_offloading_size.value_or(-1), 64);
+  const auto v = with_override(u, "kv-offloading-size", "null", "--sweep");
+  EXPECT_FALSE(v.server.kv_offloading_size.has_value());
+  try {
+    with_override(s, "workload.arival.rate", "8", "--sweep");
+    FAIL() << "an unknown nested key was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("--sweep workload.arival.rate=8"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'arival'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Scenario, SweepAxisSyntax) {
+  const auto a = parse_sweep_axis("kv-offloading-size=0,16,64");
+  EXPECT_EQ(a.key, "kv-offloading-size");
+  EXPECT_EQ(a.values, (std::vector<std::string>{"0", "16", "64"}));
+  EXPECT_THROW(parse_sweep_axis("kv-offloading-size"), UsageError);
+  EXPECT_THROW(parse_sweep_axis("=1,2"), UsageError);
+  EXPECT_THROW(parse_sweep_axis("k=1,,2"), UsageError);
+}
+
+TEST(Scenario, ShippedScenariosAllLoad) {
+  const auto names = shipped_scenario_names();
+  EXPECT_GE(names.size(), 4u);
+  for (const auto& n : names) EXPECT_NO_THROW(load_scenario(n)) << n;
+  EXPECT_THROW(load_scenario("chat-multi-tern"), UsageError);
+}
+
+}  // namespace
+}  // namespace kvb

@@ -1,0 +1,184 @@
+// The simulation end to end: closed forms, conservation laws, invariants, determinism and the
+// effects that must be monotone.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/errors.hpp"
+#include "output/sim_output.hpp"
+#include "sim/scenario.hpp"
+#include "sim/simulation_setup.hpp"
+#include "sim/simulator.hpp"
+#include "sim/sweep.hpp"
+
+namespace kvb {
+namespace {
+
+Scenario scenario(const std::string& yaml) { return parse_scenario(yaml, "test.yaml"); }
+
+const char* kLoneRequest = R"(
+model: llama-3.1-8b
+hardware: h100
+max-model-len: 16384
+workload:
+  requests: 1
+  arrival: {process: fixed, rate: 1}
+  prompt: 1000
+  output: 1
+)";
+
+TEST(Simulator, LoneRequestTtftIsItsPrefillTime) {
+  const auto setup = prepare_simulation(scenario(kLoneRequest), std::nullopt);
+  const auto r = run_simulation(setup, {});
+  // Hand calculation for Llama-3.1-8B (8.03B params, 32 layers, 32 heads of 128) on H100
+  // (989 TFLOP/s bf16, 3350 GB/s), defaults: 50% of peak compute, 75% of HBM, 500 us/step.
+  const double p = 1000;
+  const double flops = 2 * 8.03e9 * p + 2.0 * 32 * (128 + 128) * 32 * p * (p + 1) / 2;
+  const double bytes = 8.03e9 * 2 + 131072.0 * p;  // weights once; 128 KiB of KV written per token
+  const double expected = std::max(flops / (989e12 * 0.5), bytes / (3350e9 * 0.75)) + 500e-6;
+  ASSERT_EQ(r.finished, 1);
+  EXPECT_NEAR(r.ttft_s.p50, expected, 1e-9);
+  EXPECT_NEAR(r.e2e_s.p50, expected, 1e-9);  // one output token: done with the prefill
+  EXPECT_EQ(r.scheduled_tokens, 1000);
+}
+
+TEST(Simulator, ChunkedPrefillSplitsAtTheTokenBudget) {
+  auto s = with_override(scenario(kLoneRequest), "workload.prompt", "5000", "test");
+  s = with_override(s, "max-num-batched-tokens", "2048", "test");
+  const auto r = run_simulation(prepare_simulation(s, std::nullopt), {});
+  EXPECT_EQ(r.steps, 3);  // 2048 + 2048 + 904
+  EXPECT_EQ(r.scheduled_tokens, 5000);
+}
+
+const char* kReload = R"(
+model: llama-3.1-8b
+hardware: h100
+max-model-len: 16384
+kv-offloading-size: 8
+workload:
+  requests: 2
+  arrival: {process: fixed, rate: 0.5}
+  documents: 1
+  document-tokens: 4096
+  prompt: 1
+  output: 1
+  reset-prefix-cache: true
+)";
+
+TEST(Simulator, ReloadTakesBytesOverBandwidthPlusPerCopyCost) {
+  const auto setup = prepare_simulation(scenario(kReload), std::nullopt);
+  SimOptions check;
+  check.check_invariants = true;
+  const auto r = run_simulation(setup, check);
+  ASSERT_EQ(r.finished, 2);
+  EXPECT_EQ(r.loads, 1);
+  EXPECT_EQ(r.cpu_hit_tokens, 4096);
+  EXPECT_EQ(r.gpu_hit_tokens, 0);  // the GPU prefix cache was reset before the second request
+  // Second request: 256 blocks of 2 MiB reloaded at 51 GB/s with 3.5 us per copy, then one
+  // token computed against 4096 tokens of context.
+  const double block = 16 * 131072.0;
+  const double load = 256 * (3.5e-6 + block / 51e9);
+  const double flops = 2 * 8.03e9 + 2.0 * 32 * 256 * 32 * 4097;
+  const double bytes = 8.03e9 * 2 + 131072.0 * 4097;
+  const double step = std::max(flops / (989e12 * 0.5), bytes / (3350e9 * 0.75)) + 500e-6;
+  // TTFT of the warm request is the smaller of the two.
+  EXPECT_NEAR(r.ttft_s.min, load + step, 1e-9);
+  EXPECT_NEAR(r.h2d_bytes, 256 * block, 1e-3);
+}
+
+TEST(Simulator, ZeroSizeTierEqualsNoOffloading) {
+  auto base = load_scenario("chat-multi-turn");
+  base = with_override(base, "workload.requests", "400", "test");
+  const auto off = run_simulation(prepare_simulation(base, std::nullopt));
+  const auto zero = run_simulation(prepare_simulation(with_override(base, "kv-offloading-size", "0", "test"), std::nullopt));
+  EXPECT_EQ(off.steps, zero.steps);
+  EXPECT_EQ(off.makespan_s, zero.makespan_s);
+  EXPECT_EQ(off.ttft_s.p99, zero.ttft_s.p99);
+  EXPECT_EQ(off.preemptions, zero.preemptions);
+  EXPECT_EQ(zero.cpu_hit_tokens, 0);
+  EXPECT_EQ(zero.d2h_bytes, 0.0);
+}
+
+TEST(Simulator, SameInputsSameOutputByteForByte) {
+  auto s = load_scenario("doc-qa");
+  s = with_override(s, "workload.requests", "300", "test");
+  const std::vector<SweepAxis> axes{{"kv-offloading-size", {"0", "16"}}};
+  const auto a = simulate_json(run_sweep(s, axes, std::nullopt, {})).dump();
+  const auto b = simulate_json(run_sweep(s, axes, std::nullopt, {})).dump();
+  EXPECT_EQ(a, b);
+  const auto other_seed = simulate_json(run_sweep(with_override(s, "seed", "12", "test"), axes, std::nullopt, {})).dump();
+  EXPECT_NE(a, other_seed);
+}
+
+class ShippedScenario : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ShippedScenario, InvariantsHoldAndTokensAreConserved) {
+  auto s = load_scenario(GetParam());
+  s = with_override(s, "workload.requests", std::to_string(std::min<std::int64_t>(s.workload.requests, 30)), "test");
+  for (const char* size : {"null", "4"}) {
+    const auto point = with_override(s, "kv-offloading-size", size, "test");
+    const auto setup = prepare_simulation(point, std::nullopt);
+    SimOptions check;
+    check.check_invariants = true;  // block ownership and CPU capacity after every step
+    const auto r = run_simulation(setup, check);
+    EXPECT_EQ(r.finished, r.requests);
+    EXPECT_EQ(r.requests, s.workload.requests);
+    // Every token but each request's last is processed once, or came from a cache, or was redone.
+    EXPECT_EQ(r.scheduled_tokens, r.prompt_tokens + r.output_tokens - r.requests - r.gpu_hit_tokens - r.cpu_hit_tokens +
+                                      r.recomputed_tokens);
+    EXPECT_LE(r.cpu_tier_peak_blocks, setup.cpu_blocks);
+    EXPECT_LE(r.kv_occupancy_peak, 1.0);
+    if (!setup.offloading) {
+      EXPECT_EQ(r.cpu_hit_tokens, 0);
+      EXPECT_EQ(r.h2d_bytes + r.d2h_bytes, 0.0);
+    }
+  }
+}
+
+// The CPU tier's hit rate is what must be monotone. The total (GPU + CPU) need not be: stores
+// hold a finished request's GPU blocks until written, and a tier too small to hit still adds
+// that pressure (doc-qa at 4 GiB loses 0.5 points of GPU hits).
+TEST_P(ShippedScenario, LargerLruTierNeverLowersTheCpuHitRate) {
+  auto s = load_scenario(GetParam());
+  s = with_override(s, "workload.requests", std::to_string(std::min<std::int64_t>(s.workload.requests, 400)), "test");
+  double previous = -1;
+  for (const char* gib : {"0", "4", "16", "64", "256"}) {
+    const auto r = run_simulation(prepare_simulation(with_override(s, "kv-offloading-size", gib, "test"), std::nullopt));
+    const double hit = r.cpu_hit_rate;
+    EXPECT_GE(hit, previous - 1e-12) << GetParam() << " at " << gib << " GiB";
+    previous = hit;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(All, ShippedScenario,
+                         ::testing::Values("chat-multi-turn", "doc-qa", "bursty-long-context", "ttft-reload"));
+
+TEST(Simulator, TinyPoolPreemptsAndRecomputes) {
+  auto s = load_scenario("bursty-long-context");
+  s = with_override(s, "workload.requests", "60", "test");
+  const auto r = run_simulation(prepare_simulation(s, std::nullopt));
+  EXPECT_GT(r.preemptions, 0);
+  EXPECT_GT(r.recomputed_tokens, 0);
+}
+
+TEST(Simulator, OffloadingTurnsGpuMissesIntoCpuHitsOnChat) {
+  auto s = load_scenario("chat-multi-turn");
+  s = with_override(s, "workload.requests", "600", "test");
+  const auto off = run_simulation(prepare_simulation(s, std::nullopt));
+  const auto on = run_simulation(prepare_simulation(with_override(s, "kv-offloading-size", "64", "test"), std::nullopt));
+  EXPECT_GT(on.cpu_hit_rate, 0.05);
+  EXPECT_LT(on.ttft_s.p99, off.ttft_s.p99);
+  EXPECT_GT(on.d2h_bytes, 0.0);
+}
+
+TEST(Simulator, ImpossibleConfigurationsAreUsageErrors) {
+  // 1 GiB of KV holds 8,192 tokens: a 128K max-model-len cannot start, as vLLM refuses it.
+  const auto small = with_override(scenario(kLoneRequest), "kv-cache-memory", "1GiB", "t");
+  EXPECT_THROW(prepare_simulation(with_override(small, "max-model-len", "131072", "t"), std::nullopt), UsageError);
+  EXPECT_THROW(prepare_simulation(with_override(scenario(kLoneRequest), "model", "llama-405b", "t"), std::nullopt),
+               UsageError);  // 405B bf16 weights on one H100
+}
+
+}  // namespace
+}  // namespace kvb
