@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <list>
-#include <unordered_map>
 
 #include "core/errors.hpp"
+#include "sim/flat_hash_map.hpp"
 
 namespace kvb {
 namespace {
@@ -12,15 +12,25 @@ namespace {
 // An ordered set of hashes, least recent at the front, with O(1) moves.
 class RecencyList {
  public:
-  bool contains(std::uint64_t h) const { return where_.count(h) > 0; }
-  void push_back(std::uint64_t h) { where_[h] = order_.insert(order_.end(), h); }
-  void erase(std::uint64_t h) {
-    const auto it = where_.find(h);
-    if (it == where_.end()) return;
-    order_.erase(it->second);
-    where_.erase(it);
+  bool contains(std::uint64_t h) const { return where_.contains(h); }
+  void push_back(std::uint64_t h) {
+    const auto it = order_.insert(order_.end(), h);
+    if (auto* w = where_.find(h)) {  // already listed: keep one entry, at the back
+      order_.erase(*w);
+      *w = it;
+    } else {
+      where_.emplace(h, it);
+    }
   }
-  void move_to_back(std::uint64_t h) { order_.splice(order_.end(), order_, where_.at(h)); }
+  void erase(std::uint64_t h) {
+    const auto* w = where_.find(h);
+    if (w == nullptr) return;
+    order_.erase(*w);
+    where_.erase(h);
+  }
+  void move_to_back(std::uint64_t h) {
+    if (const auto* w = where_.find(h)) order_.splice(order_.end(), order_, *w);
+  }
   std::optional<std::uint64_t> first_unpinned(const std::function<bool(std::uint64_t)>& pinned) const {
     for (const auto h : order_) {
       if (!pinned(h)) return h;
@@ -34,7 +44,7 @@ class RecencyList {
 
  private:
   std::list<std::uint64_t> order_;
-  std::unordered_map<std::uint64_t, std::list<std::uint64_t>::iterator> where_;
+  FlatHashMap<std::list<std::uint64_t>::iterator> where_;
 };
 
 class LruPolicy final : public EvictionPolicy {

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 
 namespace kvb {
 
@@ -39,8 +38,8 @@ std::int32_t KvBlockManager::pop_free_front() {
   unlink_free(id);
   auto& b = blocks_[static_cast<std::size_t>(id)];
   if (b.hashed) {  // handing out a cached block evicts it from the prefix cache
-    const auto it = cached_.find(b.hash);
-    if (it != cached_.end() && it->second == id) cached_.erase(it);
+    const auto* owner = cached_.find(b.hash);
+    if (owner != nullptr && *owner == id) cached_.erase(b.hash);
     b.hashed = false;
     ++evictions_;
     ++version_;
@@ -54,14 +53,14 @@ std::vector<std::int32_t> KvBlockManager::find_prefix(const std::vector<std::uin
   if (!prefix_caching_) return hits;
   const auto n = std::min<std::int64_t>(max_blocks, static_cast<std::int64_t>(hashes.size()));
   for (std::int64_t i = 0; i < n; ++i) {
-    const auto it = cached_.find(hashes[static_cast<std::size_t>(i)]);
-    if (it == cached_.end()) break;
-    hits.push_back(it->second);
+    const auto* id = cached_.find(hashes[static_cast<std::size_t>(i)]);
+    if (id == nullptr) break;
+    hits.push_back(*id);
   }
   return hits;
 }
 
-bool KvBlockManager::is_cached(std::uint64_t hash) const { return prefix_caching_ && cached_.count(hash) > 0; }
+bool KvBlockManager::is_cached(std::uint64_t hash) const { return prefix_caching_ && cached_.contains(hash); }
 
 bool KvBlockManager::allocate(SimRequest& r, const std::vector<std::int32_t>& hits, std::int64_t tokens) {
   const auto needed = (tokens + block_size_ - 1) / block_size_;
@@ -103,7 +102,7 @@ void KvBlockManager::cache_blocks(SimRequest& r, std::int64_t full_blocks) {
     const auto h = r.block_hashes[static_cast<std::size_t>(i)];
     if (b.hashed) continue;
     // Same content computed twice (two requests raced): the first copy stays the cached one.
-    if (cached_.emplace(h, id).second) {
+    if (cached_.emplace(h, id)) {
       b.hashed = true;
       b.hash = h;
       ++version_;
@@ -125,8 +124,8 @@ void KvBlockManager::reset_prefix_cache() {
   for (auto id = head_; id >= 0; id = blocks_[static_cast<std::size_t>(id)].next) {
     auto& b = blocks_[static_cast<std::size_t>(id)];
     if (!b.hashed) continue;
-    const auto it = cached_.find(b.hash);
-    if (it != cached_.end() && it->second == id) cached_.erase(it);
+    const auto* owner = cached_.find(b.hash);
+    if (owner != nullptr && *owner == id) cached_.erase(b.hash);
     b.hashed = false;
     ++version_;
   }
@@ -134,11 +133,14 @@ void KvBlockManager::reset_prefix_cache() {
 
 std::string KvBlockManager::check(const std::vector<const SimRequest*>& holders) const {
   std::vector<std::int32_t> refs(blocks_.size(), 0);
-  for (const auto* r : holders) {
-    std::map<std::int32_t, int> seen;
+  std::vector<std::int64_t> last_holder(blocks_.size(), -1);  // catches a block held twice by one request
+  for (std::size_t h = 0; h < holders.size(); ++h) {
+    const auto* r = holders[h];
     for (const auto id : r->blocks) {
       if (id < 0 || static_cast<std::size_t>(id) >= blocks_.size()) return fmt::format("request {} holds block id {} out of range", r->id, id);
-      if (++seen[id] > 1) return fmt::format("request {} holds block {} twice", r->id, id);
+      auto& last = last_holder[static_cast<std::size_t>(id)];
+      if (last == static_cast<std::int64_t>(h)) return fmt::format("request {} holds block {} twice", r->id, id);
+      last = static_cast<std::int64_t>(h);
       ++refs[static_cast<std::size_t>(id)];
     }
   }
@@ -154,11 +156,14 @@ std::string KvBlockManager::check(const std::vector<const SimRequest*>& holders)
     if (b.refs != refs[i]) return fmt::format("block {} has {} references but {} holders", i, b.refs, refs[i]);
     if (b.in_free_queue != (b.refs == 0)) return fmt::format("block {} free-queue flag disagrees with its references", i);
   }
-  for (const auto& [hash, id] : cached_) {
+  std::string problem;
+  cached_.for_each([&](std::uint64_t hash, std::int32_t id) {
     const auto& b = blocks_[static_cast<std::size_t>(id)];
-    if (!b.hashed || b.hash != hash) return fmt::format("prefix cache maps a hash to block {}, which holds another", id);
-  }
-  return {};
+    if (problem.empty() && (!b.hashed || b.hash != hash)) {
+      problem = fmt::format("prefix cache maps a hash to block {}, which holds another", id);
+    }
+  });
+  return problem;
 }
 
 }  // namespace kvb

@@ -4,9 +4,9 @@
 // blocks stay reusable until they are handed out again (evicted).
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
+#include "sim/flat_hash_map.hpp"
 #include "sim/request.hpp"
 
 namespace kvb {
@@ -65,7 +65,7 @@ class KvBlockManager {
   std::int64_t free_count_ = 0;
   std::int64_t evictions_ = 0;
   std::uint64_t version_ = 0;
-  std::unordered_map<std::uint64_t, std::int32_t> cached_;
+  FlatHashMap<std::int32_t> cached_;
 };
 
 }  // namespace kvb

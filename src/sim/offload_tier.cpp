@@ -8,18 +8,17 @@ OffloadTier::OffloadTier(std::int64_t capacity_blocks, const std::string& policy
     : capacity_(capacity_blocks), store_threshold_(store_threshold), policy_(make_eviction_policy(policy, capacity_blocks)) {}
 
 bool OffloadTier::ready(std::uint64_t hash) const {
-  const auto it = entries_.find(hash);
-  return it != entries_.end() && it->second.ready;
+  const auto* e = entries_.find(hash);
+  return e != nullptr && e->ready;
 }
 
-bool OffloadTier::present(std::uint64_t hash) const { return entries_.count(hash) > 0; }
+bool OffloadTier::present(std::uint64_t hash) const { return entries_.contains(hash); }
 
 std::vector<std::uint64_t> OffloadTier::select_for_store(const std::vector<std::uint64_t>& candidates) {
   std::vector<std::uint64_t> out;
   for (const auto h : candidates) {
-    const auto it = entries_.find(h);
-    if (it != entries_.end()) {
-      if (it->second.ready) policy_->touched(h);
+    if (const auto* e = entries_.find(h)) {
+      if (e->ready) policy_->touched(h);
       continue;
     }
     if (store_threshold_ > 1 && ++sightings_[h] < store_threshold_) continue;
@@ -31,11 +30,11 @@ std::vector<std::uint64_t> OffloadTier::select_for_store(const std::vector<std::
 std::vector<std::uint64_t> OffloadTier::reserve(const std::vector<std::uint64_t>& hashes) {
   std::vector<std::uint64_t> accepted;
   const auto pinned = [this](std::uint64_t h) {
-    const auto& e = entries_.at(h);
-    return e.pins > 0 || !e.ready;
+    const auto* e = entries_.find(h);
+    return e->pins > 0 || !e->ready;
   };
   for (const auto h : hashes) {
-    if (entries_.count(h) > 0) continue;
+    if (entries_.contains(h)) continue;
     if (size() >= capacity_) {
       const auto v = capacity_ > 0 ? policy_->victim(pinned) : std::nullopt;
       if (!v) break;  // everything is in flight: the rest of this store is dropped
@@ -53,9 +52,9 @@ std::vector<std::uint64_t> OffloadTier::reserve(const std::vector<std::uint64_t>
 
 void OffloadTier::store_done(const std::vector<std::uint64_t>& hashes) {
   for (const auto h : hashes) {
-    const auto it = entries_.find(h);
-    if (it != entries_.end() && !it->second.ready) {
-      it->second.ready = true;
+    auto* e = entries_.find(h);
+    if (e != nullptr && !e->ready) {
+      e->ready = true;
       ++version_;
     }
   }
@@ -63,16 +62,17 @@ void OffloadTier::store_done(const std::vector<std::uint64_t>& hashes) {
 
 void OffloadTier::pin_for_load(const std::vector<std::uint64_t>& hashes) {
   for (const auto h : hashes) {
-    auto& e = entries_.at(h);
-    ++e.pins;
+    auto* e = entries_.find(h);
+    if (e == nullptr) continue;
+    ++e->pins;
     policy_->touched(h);
   }
 }
 
 void OffloadTier::unpin(const std::vector<std::uint64_t>& hashes) {
   for (const auto h : hashes) {
-    const auto it = entries_.find(h);
-    if (it != entries_.end() && it->second.pins > 0) --it->second.pins;
+    auto* e = entries_.find(h);
+    if (e != nullptr && e->pins > 0) --e->pins;
   }
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/eviction_policy.hpp"
+#include "sim/flat_hash_map.hpp"
 
 namespace kvb {
 
@@ -46,7 +47,7 @@ class OffloadTier {
   std::int64_t capacity_;
   int store_threshold_;
   std::unique_ptr<EvictionPolicy> policy_;
-  std::unordered_map<std::uint64_t, Entry> entries_;
+  FlatHashMap<Entry> entries_;
   std::unordered_map<std::uint64_t, int> sightings_;  // only kept when store_threshold > 1
   std::int64_t evictions_ = 0;
   std::uint64_t version_ = 0;

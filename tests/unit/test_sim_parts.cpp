@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "core/rng.hpp"
 #include "sim/event_queue.hpp"
+#include "sim/flat_hash_map.hpp"
 #include "sim/kv_block_manager.hpp"
 #include "sim/link_model.hpp"
 #include "sim/offload_tier.hpp"
@@ -229,6 +231,35 @@ TEST(LinkModel, MeasuredCurveInterpolatesLogLogAndClamps) {
   EXPECT_DOUBLE_EQ(c.gbps_at(1 << 26), 48.0);  // above: the largest
   EXPECT_NEAR(c.gbps_at(16384), 4.0, 1e-9);    // halfway in log size between 1 and 16 GB/s
   EXPECT_NEAR(c.seconds(1000, 65536), 1000 * 65536 / 16e9, 1e-15);
+}
+
+}  // namespace
+}  // namespace kvb
+
+namespace kvb {
+namespace {
+
+TEST(FlatHashMap, AgreesWithStdMapUnderRandomInsertsAndErases) {
+  FlatHashMap<std::int32_t> flat;
+  std::map<std::uint64_t, std::int32_t> ref;
+  Rng rng(9);
+  for (int i = 0; i < 200000; ++i) {
+    const std::uint64_t key = rng.below(3000) * 16;  // clustered keys: long probe runs
+    if (rng.uniform() < 0.55) {
+      EXPECT_EQ(flat.emplace(key, i), ref.emplace(key, i).second);
+    } else {
+      EXPECT_EQ(flat.erase(key), ref.erase(key) > 0);
+    }
+  }
+  EXPECT_EQ(flat.size(), ref.size());
+  for (const auto& [k, v] : ref) {
+    const auto* got = flat.find(k);
+    ASSERT_NE(got, nullptr) << k;
+    EXPECT_EQ(*got, v);
+  }
+  std::size_t visited = 0;
+  flat.for_each([&](std::uint64_t k, std::int32_t) { visited += ref.count(k); });
+  EXPECT_EQ(visited, ref.size());
 }
 
 }  // namespace

@@ -115,7 +115,7 @@ class ShippedScenario : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ShippedScenario, InvariantsHoldAndTokensAreConserved) {
   auto s = load_scenario(GetParam());
-  s = with_override(s, "workload.requests", std::to_string(std::min<std::int64_t>(s.workload.requests, 30)), "test");
+  s = with_override(s, "workload.requests", std::to_string(std::min<std::int64_t>(s.workload.requests, 60)), "test");
   for (const char* size : {"null", "4"}) {
     const auto point = with_override(s, "kv-offloading-size", size, "test");
     const auto setup = prepare_simulation(point, std::nullopt);
