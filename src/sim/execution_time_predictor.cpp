@@ -27,11 +27,8 @@ void StepWork::add(std::int64_t start, std::int64_t n, int sliding_window) {
 ExecutionTimePredictor::ExecutionTimePredictor(const ModelSpec& m, const HardwareSpec& hw, const KvLayout& layout,
                                                int tp, const std::string& weight_dtype, const Calibration& calibration)
     : tp_(tp), cal_(calibration), weight_dtype_(weight_dtype) {
-  const double heads = m.num_attention_heads;
-  const double d_qk = m.attention == AttentionKind::kMla ? m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim : m.head_dim;
-  const double d_v = m.attention == AttentionKind::kMla ? m.mla.v_head_dim : m.head_dim;
   // QK^T and AV: 2 FLOPs per multiply-add, per head, per layer.
-  const double per_pair_layer = 2.0 * heads * (d_qk + d_v);
+  const double per_pair_layer = 2.0 * attention_macs_per_pair_layer(m);
   full_pair_flops_ = per_pair_layer * m.full_attention_layers();
   sliding_pair_flops_ = per_pair_layer * m.sliding_layers;
   sliding_window_ = m.sliding_layers > 0 ? m.sliding_window : 0;

@@ -6,6 +6,13 @@
 
 namespace kvb {
 
+double attention_macs_per_pair_layer(const ModelSpec& m) {
+  const bool mla = m.attention == AttentionKind::kMla;
+  const double d_qk = mla ? m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim : m.head_dim;
+  const double d_v = mla ? m.mla.v_head_dim : m.head_dim;
+  return m.num_attention_heads * (d_qk + d_v);
+}
+
 double weight_bytes_per_param(const std::string& dtype) {
   if (dtype == "bf16" || dtype == "fp16" || dtype == "float16" || dtype == "bfloat16") return 2.0;
   if (dtype == "fp32" || dtype == "float32") return 4.0;

@@ -67,6 +67,10 @@ struct ModelSpec {
   bool is_hybrid() const { return sliding_layers > 0 || mamba_layers > 0; }
 };
 
+// Multiply-adds per (query, key) pair per attention layer: QK^T over d_qk and AV over d_v, all
+// heads (MLA counts its decompressed nope + rope query width). Both prefill FLOP models use it.
+double attention_macs_per_pair_layer(const ModelSpec& m);
+
 // Bytes per parameter of a weight dtype name; throws UsageError for an unknown name.
 double weight_bytes_per_param(const std::string& dtype);
 

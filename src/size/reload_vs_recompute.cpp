@@ -22,11 +22,8 @@ double ReloadModel::seconds(std::int64_t tokens) const {
 RecomputeModel recompute_model(const ModelSpec& m, const HardwareSpec& hw, int tp, int pp,
                                const std::string& weight_dtype, double efficiency) {
   RecomputeModel r;
-  const double heads = m.num_attention_heads;
-  const double d_qk = m.attention == AttentionKind::kMla ? m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim : m.head_dim;
-  const double d_v = m.attention == AttentionKind::kMla ? m.mla.v_head_dim : m.head_dim;
   // Causal attention: half of the L x L score matrix, QK^T and AV at 2 FLOPs per MAC.
-  const double per_pair = heads * (d_qk + d_v);
+  const double per_pair = attention_macs_per_pair_layer(m);
   r.quadratic_flops = m.full_attention_layers() * per_pair;
   r.linear_flops_per_token = 2.0 * m.params_active_b * 1e9 + 2.0 * m.sliding_layers * per_pair * m.sliding_window;
   const bool fp8 = weight_dtype == "fp8" || weight_dtype == "mxfp4";
