@@ -40,13 +40,18 @@ SweepRun run_sweep(const Scenario& base, const std::vector<SweepAxis>& axes,
   run.scenario = base;
   run.axes = axes;
   const auto combos = product(axes);
-  // Resolve every point first, so a bad value fails before any time is spent.
+  // Resolve and size every point first, so a bad value or an impossible configuration at any
+  // point fails before any time is spent simulating.
   std::vector<Scenario> scenarios;
-  for (const auto& c : combos) scenarios.push_back(apply(base, c));
+  std::vector<SimulationSetup> setups;
+  for (const auto& c : combos) {
+    scenarios.push_back(apply(base, c));
+    setups.push_back(prepare_simulation(scenarios.back(), measured_link));
+  }
   std::map<std::string, SimResult> baselines;  // by the point's parameters other than the CPU tier
   std::size_t done = 0;
   for (std::size_t i = 0; i < combos.size(); ++i) {
-    const auto setup = prepare_simulation(scenarios[i], measured_link);
+    const auto& setup = setups[i];
     if (i == 0) {
       run.model = setup.model.name;
       run.hardware = setup.hw.name;
