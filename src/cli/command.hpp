@@ -13,5 +13,7 @@ struct Command {
 Command register_size(CLI::App& parent);
 Command register_dma(CLI::App& parent);
 Command register_simulate(CLI::App& parent);
+Command register_compare(CLI::App& parent);
+Command register_report(CLI::App& parent);
 
 }  // namespace kvb

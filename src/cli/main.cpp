@@ -28,6 +28,8 @@ int main(int argc, char** argv) {
   commands.push_back(kvb::register_size(app));
   commands.push_back(kvb::register_dma(app));
   commands.push_back(kvb::register_simulate(app));
+  commands.push_back(kvb::register_report(app));
+  commands.push_back(kvb::register_compare(app));
 
   try {
     app.parse(argc, argv);

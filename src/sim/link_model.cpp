@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "output/dma_output.hpp"
 #include "size/reload_vs_recompute.hpp"
 
@@ -45,15 +45,12 @@ LinkProfile link_profile_from_hardware(const HardwareSpec& hw) {
 }
 
 LinkProfile link_profile_from_dma_json(const std::string& path, const std::string& method) {
-  std::ifstream in(path);
-  if (!in) throw UsageError(fmt::format("--link-profile '{}': cannot read the file", path));
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw UsageError(fmt::format("--link-profile '{}': not valid JSON ({})", path, e.what()));
-  }
-  const auto records = dma_records_from_json(doc, path);
+  const auto doc = read_json_file(path, fmt::format("--link-profile '{}'", path));
+  return link_profile_from_dma_records(dma_records_from_json(doc, path), method, fmt::format("--link-profile '{}'", path));
+}
+
+LinkProfile link_profile_from_dma_records(const std::vector<DmaRecord>& records, const std::string& method,
+                                          const std::string& origin) {
   std::string device;
   std::map<double, double> h2d, d2h;
   for (const auto& r : records) {
@@ -65,14 +62,14 @@ LinkProfile link_profile_from_dma_json(const std::string& path, const std::strin
     curve[static_cast<double>(r.tcase.block_bytes)] = r.median_gbps;
   }
   if (h2d.empty() || d2h.empty()) {
-    throw UsageError(fmt::format("--link-profile '{}': no verified h2d and d2h records for method '{}' "
+    throw UsageError(fmt::format("{}: no verified h2d and d2h records for method '{}' "
                                  "(run kvbench dma --method {} --direction h2d,d2h --json)",
-                                 path, method, method));
+                                 origin, method, method));
   }
   LinkProfile p;
   p.h2d.measured.assign(h2d.begin(), h2d.end());
   p.d2h.measured.assign(d2h.begin(), d2h.end());
-  p.source = fmt::format("measured: {} ({}, method {}, {} block sizes; interpolated between them)", path, device,
+  p.source = fmt::format("measured: {} ({}, method {}, {} block sizes; interpolated between them)", origin, device,
                          method, h2d.size());
   return p;
 }

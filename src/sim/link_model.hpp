@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "dma/dma_record.hpp"
 #include "size/hardware_spec.hpp"
 
 namespace kvb {
@@ -33,6 +34,10 @@ LinkProfile link_profile_from_hardware(const HardwareSpec& hw);
 // Reads kvbench/dma/v1 JSON; uses verified, unwaived one-way records of `method` on the first
 // device in the file. Throws UsageError naming the file when it lacks them.
 LinkProfile link_profile_from_dma_json(const std::string& path, const std::string& method);
+
+// The same from records already in memory; `origin` names them in messages and in the source.
+LinkProfile link_profile_from_dma_records(const std::vector<DmaRecord>& records, const std::string& method,
+                                          const std::string& origin);
 
 // One direction of the host link: transfers queue behind each other.
 class Link {

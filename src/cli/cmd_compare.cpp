@@ -1,0 +1,92 @@
+// `kvbench compare base.json head.json`: a performance regression check. Exit 1 when any case
+// is SLOWER, so a CI job fails on it.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "cli/command.hpp"
+#include "compare/benchmark_set.hpp"
+#include "compare/compare.hpp"
+#include "core/atomic_file.hpp"
+#include "core/errors.hpp"
+#include "core/units.hpp"
+#include "output/compare_output.hpp"
+
+namespace kvb {
+namespace {
+
+struct CompareOptions {
+  std::string base, head;
+  std::string min_effect = "5%";
+  std::string alpha = "0.05";
+  std::string format = "table";
+  std::string output;
+  std::string markdown_output;
+  std::string action_output;
+};
+
+// "5%" or "0.05".
+double parse_fraction(const std::string& text, const char* what) {
+  if (!text.empty() && text.back() == '%') {
+    return parse_real_in(text.substr(0, text.size() - 1), what, 0.0, 100.0) / 100.0;
+  }
+  return parse_real_in(text, what, 0.0, 1.0);
+}
+
+std::string render(const std::string& format, const Comparison& c) {
+  if (format == "table") return compare_table(c);
+  if (format == "markdown") return compare_markdown(c);
+  return compare_benchmark_action_json(c).dump(2) + "\n";
+}
+
+int run_compare(const CompareOptions& o) {
+  if (o.format != "table" && o.format != "markdown" && o.format != "json") {
+    throw UsageError(fmt::format("--format '{}': expected table, markdown or json (github-action-benchmark "
+                                 "customBiggerIsBetter)",
+                                 o.format));
+  }
+  CompareSettings settings;
+  settings.min_effect = parse_fraction(o.min_effect, "--min-effect");
+  settings.alpha = parse_fraction(o.alpha, "--alpha");
+  if (settings.alpha >= 0.5) throw UsageError(fmt::format("--alpha {}: expected a level below 0.5, e.g. 0.05", o.alpha));
+  const auto base = load_benchmark_set(o.base);
+  const auto head = load_benchmark_set(o.head);
+  const auto result = compare_sets(base, head, settings);
+  const auto text = render(o.format, result);
+  if (!o.output.empty()) write_file_atomically(o.output, text);
+  if (!o.markdown_output.empty()) write_file_atomically(o.markdown_output, compare_markdown(result));
+  if (!o.action_output.empty()) {
+    write_file_atomically(o.action_output, compare_benchmark_action_json(result).dump(2) + "\n");
+  }
+  std::fputs(text.c_str(), stdout);
+  const auto slower = result.count(Verdict::kSlower);
+  if (slower > 0) {
+    std::fprintf(stderr, "kvbench: compare: %zu case%s SLOWER than %s\n", slower, slower == 1 ? "" : "s",
+                 o.base.c_str());
+    return kExitCheckFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command register_compare(CLI::App& parent) {
+  auto o = std::make_shared<CompareOptions>();
+  auto* app = parent.add_subcommand(
+      "compare", "performance regression check: SAME, FASTER, SLOWER or INCONCLUSIVE per case; exit 1 on SLOWER");
+  app->add_option("base", o->base, "baseline: kvbench dma JSON or Google Benchmark JSON")->required();
+  app->add_option("head", o->head, "the run to check, of the same kind")->required();
+  app->add_option("--min-effect", o->min_effect, "smallest change that counts: 5% or 0.05")->capture_default_str();
+  app->add_option("--alpha", o->alpha, "significance level of the Mann-Whitney U test")->capture_default_str();
+  app->add_option("--format", o->format, "stdout: table, markdown, or json (github-action-benchmark customBiggerIsBetter)")
+      ->capture_default_str();
+  app->add_option("--output,-o", o->output, "also write the --format output to this file, atomically");
+  app->add_option("--markdown-output", o->markdown_output, "write the Markdown (for a pull-request comment) here");
+  app->add_option("--action-output", o->action_output,
+                  "write github-action-benchmark customBiggerIsBetter JSON (head medians) here");
+  return Command{app, [o] { return run_compare(*o); }};
+}
+
+}  // namespace kvb

@@ -1,0 +1,24 @@
+#include "core/json_file.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "core/errors.hpp"
+
+namespace kvb {
+
+nlohmann::json read_json_file(const std::string& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError(fmt::format("{}: cannot read the file (expected a readable JSON file)", what));
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    return nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(fmt::format("{}: not valid JSON ({})", what, e.what()));
+  }
+}
+
+}  // namespace kvb

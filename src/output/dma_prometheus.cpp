@@ -1,0 +1,82 @@
+#include "output/dma_prometheus.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace kvb {
+
+std::string prometheus_label_value(const std::string& value) {
+  std::string out;
+  out.reserve(value.size());
+  for (const char ch : value) {
+    if (ch == '\\') {
+      out += "\\\\";
+    } else if (ch == '"') {
+      out += "\\\"";
+    } else if (ch == '\n') {
+      out += "\\n";
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+struct Metric {
+  const char* name;
+  const char* help;
+  double (*value)(const DmaRecord&);
+};
+
+// One series per measured case; waived cases have no value and are left out.
+const Metric kMetrics[] = {
+    {"kvbench_dma_median_gbps", "Median bandwidth of a KV-block transfer, GB/s (10^9 B/s); bidir is both directions.",
+     [](const DmaRecord& r) { return r.median_gbps; }},
+    {"kvbench_dma_p10_gbps", "10th percentile bandwidth (slow tail), GB/s.",
+     [](const DmaRecord& r) { return r.p10_gbps; }},
+    {"kvbench_dma_wall_gbps", "Median bandwidth over host wall time including submission, GB/s.",
+     [](const DmaRecord& r) { return r.wall_gbps; }},
+    {"kvbench_dma_link_utilization_ratio", "Median per-direction bandwidth over the link's theoretical ceiling.",
+     [](const DmaRecord& r) { return r.link_utilization; }},
+    {"kvbench_dma_verified", "1 when the copied data matched, 0 when it did not.",
+     [](const DmaRecord& r) { return r.verified ? 1.0 : 0.0; }},
+};
+
+std::string labels(const DmaRecord& r) {
+  const auto& c = r.tcase;
+  return fmt::format(
+      "backend=\"{}\",device=\"{}\",method=\"{}\",direction=\"{}\",layout=\"{}\",block_bytes=\"{}\",blocks=\"{}\","
+      "host_mem=\"{}\"",
+      prometheus_label_value(r.device.backend), prometheus_label_value(r.device.name), to_string(c.method),
+      to_string(c.direction), to_string(c.layout), c.block_bytes, c.blocks, to_string(c.host_mem));
+}
+
+}  // namespace
+
+std::string dma_prometheus(const std::vector<DmaRecord>& records) {
+  std::string out;
+  for (const auto& m : kMetrics) {
+    out += fmt::format("# HELP {} {}\n# TYPE {} gauge\n", m.name, m.help, m.name);
+    for (const auto& r : records) {
+      if (!r.waived) out += fmt::format("{}{{{}}} {:.6g}\n", m.name, labels(r), m.value(r));
+    }
+  }
+  // The ceiling is per device, not per case: one series per distinct device.
+  out += "# HELP kvbench_dma_link_ceiling_gbps Theoretical per-direction ceiling of the host link, GB/s (0 = unknown).\n"
+         "# TYPE kvbench_dma_link_ceiling_gbps gauge\n";
+  std::vector<std::string> seen;
+  for (const auto& r : records) {
+    const auto key = r.device.backend + "\n" + r.device.name;
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+    seen.push_back(key);
+    out += fmt::format("kvbench_dma_link_ceiling_gbps{{backend=\"{}\",device=\"{}\",link=\"{}\"}} {:.6g}\n",
+                       prometheus_label_value(r.device.backend), prometheus_label_value(r.device.name),
+                       prometheus_label_value(r.device.link), r.device.link_ceiling_gbps);
+  }
+  return out;
+}
+
+}  // namespace kvb

@@ -1,0 +1,128 @@
+#include "report/default_assessment.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "core/atomic_file.hpp"
+#include "core/errors.hpp"
+#include "core/strings.hpp"
+#include "core/units.hpp"
+#include "output/dma_output.hpp"
+#include "output/sim_output.hpp"
+#include "output/size_json.hpp"
+#include "sim/link_model.hpp"
+#include "sim/scenario.hpp"
+#include "sim/sweep.hpp"
+#include "size/hardware_spec.hpp"
+#include "size/model_catalog.hpp"
+#include "size/sizing_engine.hpp"
+
+namespace kvb {
+
+DmaSweepSettings AssessmentSettings::quick_dma_settings() {
+  DmaSweepSettings d;
+  d.block = "4KiB,16KiB,64KiB,256KiB,1MiB,2MiB,4MiB,16MiB";
+  d.rule.min_seconds = 0.1;
+  d.rule.max_seconds = 1.0;
+  d.rule.target_noise = 0.02;
+  d.rule.min_samples = 5;
+  d.rule.warmups = 2;
+  return d;
+}
+
+std::string hardware_for_device_name(const std::string& device_name) {
+  const auto lower = to_lower(device_name);
+  std::string best;
+  for (const auto& hw : hardware_catalog()) {
+    if (lower.find(to_lower(hw.name)) != std::string::npos && hw.name.size() > best.size()) best = hw.name;
+  }
+  return best;
+}
+
+namespace {
+
+void save(const AssessmentSettings& s, const std::string& name, const nlohmann::json& doc, const AssessmentLog& log) {
+  if (s.save_json_dir.empty()) return;
+  const auto path = s.save_json_dir + "/" + name;
+  write_file_atomically(path, doc.dump(1) + "\n");
+  log("wrote " + path);
+}
+
+}  // namespace
+
+ReportInputs run_default_assessment(const AssessmentSettings& s, const AssessmentLog& log) {
+  ReportInputs in;
+  validate_stopping_rule(s.dma.rule);
+  if (!s.hw.empty()) (void)resolve_hardware(s.hw);  // a bad --hw fails before a minute of measuring
+
+  // 1. dma on the best backend present.
+  std::string notice;
+  const auto kind = parse_backend(s.backend);
+  std::vector<std::string> notes;
+  (void)plan_dma_cases(s.dma, kind != BackendKind::kHost, notes);
+  auto backend = make_backend(kind, s.device, notice);
+  if (!notice.empty()) {
+    log("notice: " + notice);
+    in.notes.push_back(notice);
+  }
+  notes.clear();
+  const bool gpu = backend->info().backend != "host";
+  const auto cases = plan_dma_cases(s.dma, gpu, notes);
+  for (const auto& n : notes) in.notes.push_back("dma: " + n);
+  log(fmt::format("dma: {} cases on {} ({})", cases.size(), backend->info().name, backend->info().backend));
+  const auto start = std::chrono::steady_clock::now();
+  in.dma = run_dma_cases(*backend, cases, s.dma.rule, [&](std::size_t i, std::size_t total, const std::string& id) {
+    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (i % 12 == 0 && t > 2) log(fmt::format("dma: [{}/{}] {}", i + 1, total, id));
+  });
+  in.sources.push_back(fmt::format("kvbench dma, measured now: {} cases on {} ({} backend)", in.dma.size(),
+                                   backend->info().name, backend->info().backend));
+  save(s, "dma.json", dma_json(in.dma), log);
+
+  // 2. The hardware the sizing and simulation assume.
+  std::string hw = s.hw;
+  if (hw.empty()) hw = gpu ? hardware_for_device_name(backend->info().name) : std::string();
+  if (hw.empty()) {
+    hw = "h100";
+    in.notes.push_back(fmt::format("hardware not detected ({}): sizing and simulation assume h100; pass --hw",
+                                   gpu ? backend->info().name : std::string("no GPU")));
+  }
+  hw = resolve_hardware(hw).name;
+
+  // 3. The default simulation sweep, on the measured link when a GPU's link was measured.
+  auto scenario = with_override(load_scenario(s.scenario), "hardware", hw, "--hw");
+  std::optional<LinkProfile> link;
+  if (gpu) {
+    try {
+      link = link_profile_from_dma_records(in.dma, scenario.server.link_method, "this run's dma sweep");
+    } catch (const UsageError& e) {
+      in.notes.push_back(std::string("simulation: the hardware table's link figure is used: ") + e.what());
+    }
+  } else {
+    in.notes.push_back("simulation: the link is the hardware table's figure (a host-backend sweep measures no link)");
+  }
+  log(fmt::format("simulate: scenario {} on {}", scenario.name, hw));
+  const auto run = run_sweep(scenario, scenario.sweep, link, SimOptions{});
+  const auto sim_doc = simulate_json(run);
+  add_report_document(in, sim_doc, "kvbench simulate, run now");
+  save(s, "simulate.json", sim_doc, log);
+
+  // 4. Sizing for the main models.
+  std::vector<Sizing> sizings;
+  for (const auto& name : split(s.models, ',')) {
+    std::vector<std::string> warnings;
+    SizingInputs si;
+    si.model = resolve_model(name, warnings);
+    si.hw = resolve_hardware(hw);
+    si.max_model_len = parse_token_count(s.max_model_len, "--max-model-len");
+    si.kv.tp = auto_tensor_parallel(si);
+    sizings.push_back(compute_sizing(si));
+  }
+  const auto size_doc = sizings_document(sizings);
+  add_report_document(in, size_doc, "kvbench size, computed now");
+  save(s, "size.json", size_doc, log);
+  return in;
+}
+
+}  // namespace kvb

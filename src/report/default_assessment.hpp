@@ -1,0 +1,37 @@
+#pragma once
+// `kvbench report` with no inputs runs this: a dma sweep on the best backend present, the default
+// simulation sweep driven by that measurement where it is a GPU's, and sizing for the catalog's
+// main models on the detected (or given) hardware.
+#include <functional>
+#include <string>
+
+#include "dma/dma_sweep.hpp"
+#include "report/report_inputs.hpp"
+
+namespace kvb {
+
+struct AssessmentSettings {
+  std::string backend = "auto";
+  int device = 0;
+  std::string hw;  // empty: detected from the GPU's name, else h100
+  std::string scenario = "chat-multi-turn";
+  std::string models = "llama-3.1-8b,llama-3.1-70b,llama-3.1-405b,qwen3-235b-a22b,deepseek-v3,gpt-oss-120b";
+  std::string max_model_len = "128K";
+  DmaSweepSettings dma = quick_dma_settings();
+  std::string save_json_dir;  // when set: dma.json, simulate.json and size.json are written there too
+
+  // Fewer sizes and shorter cases than `kvbench dma`'s defaults: a report in about a minute.
+  static DmaSweepSettings quick_dma_settings();
+};
+
+using AssessmentLog = std::function<void(const std::string& line)>;
+
+// Everything it measured, simulated and computed, as report inputs. Device errors propagate
+// (exit 3 for an explicit GPU backend without a device).
+ReportInputs run_default_assessment(const AssessmentSettings& s, const AssessmentLog& log);
+
+// The catalog hardware whose name appears in a GPU's name ("NVIDIA H100 80GB HBM3" -> h100;
+// the longest match wins, so GH200 is not H200). Empty when none does.
+std::string hardware_for_device_name(const std::string& device_name);
+
+}  // namespace kvb

@@ -1,0 +1,156 @@
+// The dma section: bandwidth against block size per method and direction, with the link ceiling,
+// both-ways transfers, and the best method per block size.
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "report/html_escape.hpp"
+#include "report/report_sections.hpp"
+#include "report/svg_chart.hpp"
+
+namespace kvb {
+
+std::string block_size_label(double bytes) {
+  const auto b = static_cast<std::uint64_t>(bytes);
+  if (b >= (1u << 20) && b % (1u << 20) == 0) return fmt::format("{} MiB", b >> 20);
+  if (b >= 1024 && b % 1024 == 0) return fmt::format("{} KiB", b >> 10);
+  return fmt::format("{} B", b);
+}
+
+namespace {
+
+// Records that belong on the same charts: one device, one layout, one kind of host memory.
+using GroupKey = std::tuple<std::string, std::string, std::string, int, std::string>;
+
+GroupKey group_of(const DmaRecord& r) {
+  return {r.device.backend, r.device.name, to_string(r.tcase.layout), r.tcase.layers, to_string(r.tcase.host_mem)};
+}
+
+LineChart direction_chart(const std::vector<const DmaRecord*>& group, Direction d, const std::string& title) {
+  LineChart c;
+  c.title = title;
+  c.x_label = "block size (log scale)";
+  c.y_label = d == Direction::kBidir ? "GB/s, both directions summed" : "GB/s (10^9 B/s), median";
+  c.log2_x = true;
+  c.x_format = [](double x) { return block_size_label(x); };
+  std::map<std::string, ChartSeries> by_method;
+  std::vector<std::string> order;
+  for (const auto* r : group) {
+    if (r->tcase.direction != d || r->waived) continue;
+    const auto m = to_string(r->tcase.method);
+    if (!by_method.count(m)) {
+      order.push_back(m);
+      by_method[m].name = m;
+    }
+    by_method[m].points.push_back({static_cast<double>(r->tcase.block_bytes), r->median_gbps, r->p10_gbps, r->p90_gbps});
+  }
+  for (const auto& m : order) c.series.push_back(by_method[m]);
+  const auto& dev = group.front()->device;
+  if (dev.link_ceiling_gbps > 0) {
+    const double factor = d == Direction::kBidir ? 2 : 1;
+    c.references.push_back({factor * dev.link_ceiling_gbps,
+                            fmt::format("{} ceiling {:.1f} GB/s ({})", d == Direction::kBidir ? "both-ways" : "link",
+                                        factor * dev.link_ceiling_gbps, dev.link)});
+  }
+  return c;
+}
+
+// For each block size and direction, the fastest method (median GB/s).
+std::string best_method_table(const std::vector<const DmaRecord*>& group) {
+  std::map<std::uint64_t, std::map<Direction, const DmaRecord*>> best;
+  for (const auto* r : group) {
+    if (r->waived || !r->verified) continue;
+    auto& slot = best[r->tcase.block_bytes][r->tcase.direction];
+    if (!slot || r->median_gbps > slot->median_gbps) slot = r;
+  }
+  std::string out = "<table class=\"data\"><thead><tr><th>block</th><th>h2d: best method</th><th>GB/s</th>"
+                    "<th>d2h: best method</th><th>GB/s</th><th>bidir: best method</th><th>GB/s (h2d + d2h)</th>"
+                    "</tr></thead><tbody>\n";
+  for (const auto& [block, dirs] : best) {
+    out += fmt::format("<tr><td>{}</td>", block_size_label(static_cast<double>(block)));
+    for (const auto d : {Direction::kH2D, Direction::kD2H, Direction::kBidir}) {
+      const auto it = dirs.find(d);
+      if (it == dirs.end()) {
+        out += "<td></td><td></td>";
+        continue;
+      }
+      const auto* r = it->second;
+      std::string value = fmt::format("{:.2f}", r->median_gbps);
+      if (d == Direction::kBidir) value += fmt::format(" ({:.1f} + {:.1f})", r->h2d_gbps, r->d2h_gbps);
+      if (r->link_utilization > 0) value += fmt::format(", {:.0f}% of link", 100 * r->link_utilization);
+      out += fmt::format("<td>{}</td><td class=\"num\">{}</td>", to_string(r->tcase.method), value);
+    }
+    out += "</tr>\n";
+  }
+  return out + "</tbody></table>\n";
+}
+
+}  // namespace
+
+std::string dma_section_html(const std::vector<DmaRecord>& records) {
+  std::string out = "<section id=\"dma\"><h2>GPU&#8596;CPU transfers (<code>kvbench dma</code>, measured)</h2>\n";
+  if (records.empty()) {
+    return out + "<p class=\"missing\">No dma results in this report. Run <code>kvbench dma --json -o dma.json</code> "
+                 "and pass the file.</p></section>\n";
+  }
+  out += "<p>Each point is the median of timed transfers of many scattered KV blocks (device events on a GPU); "
+         "whiskers span p10&#8211;p90. GB/s are decimal (10<sup>9</sup> B/s).</p>\n";
+  std::map<GroupKey, std::vector<const DmaRecord*>> groups;
+  std::vector<GroupKey> order;
+  for (const auto& r : records) {
+    const auto k = group_of(r);
+    if (!groups.count(k)) order.push_back(k);
+    groups[k].push_back(&r);
+  }
+  for (const auto& key : order) {
+    const auto& group = groups[key];
+    const auto& first = *group.front();
+    const auto& [backend, device, layout, layers, host_mem] = key;
+    std::string layout_text = layout == "per-layer" ? fmt::format("per-layer ({} fragments per block)", layers) : layout;
+    out += fmt::format("<h3>{} &#8212; {} backend, {} layout, {} host memory</h3>\n", html_escape(device),
+                       html_escape(backend), html_escape(layout_text), html_escape(host_mem));
+    out += fmt::format("<p>Link: {}{}. Timing: {}. {} blocks per transfer at the smallest size.</p>\n",
+                       html_escape(first.device.link.empty() ? "unknown" : first.device.link),
+                       first.device.link_ceiling_gbps > 0
+                           ? fmt::format(", theoretical ceiling {:.1f} GB/s per direction", first.device.link_ceiling_gbps)
+                           : std::string(", ceiling unknown"),
+                       html_escape(first.device.timing.empty() ? "not recorded" : first.device.timing),
+                       first.tcase.blocks);
+    if (backend == "host") {
+      out += "<p class=\"warn\">Host backend: copies between two host-memory pools with memcpy and threads. No GPU "
+             "link was measured; these figures show the tool working, not this node's PCIe or NVLink.</p>\n";
+    }
+    std::set<Direction> present;
+    for (const auto* r : group) present.insert(r->tcase.direction);
+    out += "<div class=\"charts\">\n";
+    if (present.count(Direction::kH2D)) {
+      out += render_line_chart(direction_chart(group, Direction::kH2D, "host to device (h2d)"));
+    }
+    if (present.count(Direction::kD2H)) {
+      out += render_line_chart(direction_chart(group, Direction::kD2H, "device to host (d2h)"));
+    }
+    if (present.count(Direction::kBidir)) {
+      out += render_line_chart(direction_chart(group, Direction::kBidir, "both ways at once (bidir, summed)"));
+    }
+    out += "</div>\n";
+    out += best_method_table(group);
+    // Waived cases, one line per method and reason: the reason is usually the same for every size.
+    std::map<std::string, int> waived;
+    for (const auto* r : group) {
+      if (r->waived) ++waived[to_string(r->tcase.method) + ": " + r->waive_reason];
+    }
+    if (!waived.empty()) {
+      out += "<p>Waived (not measured):</p><ul>";
+      for (const auto& [why, n] : waived) out += fmt::format("<li>{} ({} cases)</li>", html_escape(why), n);
+      out += "</ul>\n";
+    }
+  }
+  out += "<h3>Compute slowdown under copies</h3>\n<p class=\"missing\">Not measured: none of these results carries a "
+         "compute-slowdown figure (<code>kvbench dma --with-compute</code>, which runs a compute-bound kernel beside "
+         "the copies, needs a GPU and is not built yet). Nothing is drawn rather than a guess.</p>\n";
+  return out + "</section>\n";
+}
+
+}  // namespace kvb

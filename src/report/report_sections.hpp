@@ -1,0 +1,30 @@
+#pragma once
+// The report's sections, each an HTML fragment (<section>) built from checked inputs. Every
+// string from an input or the system is escaped inside these functions.
+#include <string>
+#include <vector>
+
+#include "report/report_inputs.hpp"
+
+namespace kvb {
+
+struct ReportContext {
+  std::string tool_version;  // "kvbench 0.1.0"
+  std::string generated_utc; // "2026-11-21 10:00 UTC"
+  std::string host;          // uname: "Linux 6.1.0 x86_64"
+  std::string how;           // "from 3 files" or "default assessment run by kvbench report"
+};
+
+std::string dma_section_html(const std::vector<DmaRecord>& records);
+std::string simulation_section_html(const std::vector<SimView>& sims);
+std::string sizing_section_html(const std::vector<SizeRowView>& rows);
+std::string environment_section_html(const ReportInputs& in, const ReportContext& ctx);
+
+// The whole page: head (inline style, a Content-Security-Policy that allows no script and no
+// network), a headline, then the sections that have data.
+std::string report_html(const ReportInputs& in, const ReportContext& ctx);
+
+// Block sizes as people write them: "4 KiB", "2 MiB".
+std::string block_size_label(double bytes);
+
+}  // namespace kvb

@@ -1,0 +1,129 @@
+// The simulate section: throughput, TTFT p99 and hit rates against the CPU tier size, each with
+// the same point run without offloading, and every point in a table.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "core/units.hpp"
+#include "report/html_escape.hpp"
+#include "report/report_sections.hpp"
+#include "report/svg_chart.hpp"
+
+namespace kvb {
+namespace {
+
+constexpr const char* kTierAxis = "kv-offloading-size";
+
+// The parameters of a point other than the tier size: one series per distinct combination.
+std::string series_name(const SimPointView& p) {
+  std::string name;
+  for (const auto& [k, v] : p.params) {
+    if (k == kTierAxis) continue;
+    name += (name.empty() ? "" : ", ") + k + "=" + v;
+  }
+  return name;
+}
+
+struct TierCharts {
+  LineChart throughput, ttft, hits;
+};
+
+TierCharts tier_charts(const SimView& s) {
+  TierCharts c;
+  const auto setup = [](LineChart& chart, const std::string& title, const std::string& y) {
+    chart.title = title;
+    chart.x_label = "CPU tier size, --kv-offloading-size (GiB)";
+    chart.y_label = y;
+  };
+  setup(c.throughput, "output throughput against CPU tier size", "output tokens/s");
+  setup(c.ttft, "TTFT p99 against CPU tier size", "TTFT p99 (ms)");
+  setup(c.hits, "prefix-cache hit rate against CPU tier size", "share of prompt tokens (%)");
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const SimPointView*>> groups;
+  for (const auto& p : s.points) {
+    const auto n = series_name(p);
+    if (!groups.count(n)) order.push_back(n);
+    groups[n].push_back(&p);
+  }
+  for (const auto& n : order) {
+    auto pts = groups[n];
+    std::sort(pts.begin(), pts.end(), [](const auto* a, const auto* b) { return a->tier_gib < b->tier_gib; });
+    const std::string label = n.empty() ? "" : " (" + n + ")";
+    ChartSeries tput{"with CPU tier" + label, {}, false}, tput_base{"no offloading" + label, {}, true};
+    ChartSeries ttft{"with CPU tier" + label, {}, false}, ttft_base{"no offloading" + label, {}, true};
+    ChartSeries gpu_hit{"GPU hits" + label, {}, false}, cpu_hit{"CPU-tier hits" + label, {}, true};
+    for (const auto* p : pts) {
+      tput.points.push_back({p->tier_gib, p->output_tokens_per_s, 0, 0});
+      tput_base.points.push_back({p->tier_gib, p->baseline_output_tokens_per_s, 0, 0});
+      ttft.points.push_back({p->tier_gib, 1e3 * p->ttft_p99_s, 0, 0});
+      ttft_base.points.push_back({p->tier_gib, 1e3 * p->baseline_ttft_p99_s, 0, 0});
+      gpu_hit.points.push_back({p->tier_gib, 100 * p->gpu_hit_rate, 0, 0});
+      cpu_hit.points.push_back({p->tier_gib, 100 * p->cpu_hit_rate, 0, 0});
+    }
+    c.throughput.series.push_back(tput);
+    c.throughput.series.push_back(tput_base);
+    c.ttft.series.push_back(ttft);
+    c.ttft.series.push_back(ttft_base);
+    c.hits.series.push_back(gpu_hit);
+    c.hits.series.push_back(cpu_hit);
+  }
+  return c;
+}
+
+std::string points_table(const SimView& s) {
+  std::string out = "<table class=\"data\"><thead><tr><th>point</th><th>CPU tier</th><th>output tok/s</th>"
+                    "<th>vs no offload</th><th>TTFT p50</th><th>TTFT p99</th><th>p99 without tier</th>"
+                    "<th>GPU hits</th><th>CPU hits</th><th>preemptions</th><th>D2H</th><th>H2D</th></tr></thead><tbody>\n";
+  for (const auto& p : s.points) {
+    std::string params;
+    for (const auto& [k, v] : p.params) params += (params.empty() ? "" : ", ") + k + "=" + v;
+    out += fmt::format(
+        "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{:.1f}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.1f}%</td>"
+        "<td class=\"num\">{:.1f}%</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
+        html_escape(params.empty() ? "(single point)" : params),
+        p.offloading ? fmt::format("{:g} GiB", p.tier_gib) : std::string("off"), p.output_tokens_per_s,
+        p.baseline_output_tokens_per_s > 0
+            ? fmt::format("{:.2f}x", p.output_tokens_per_s / p.baseline_output_tokens_per_s)
+            : std::string("-"),
+        html_escape(format_seconds(p.ttft_p50_s)), html_escape(format_seconds(p.ttft_p99_s)),
+        html_escape(format_seconds(p.baseline_ttft_p99_s)), 100 * p.gpu_hit_rate, 100 * p.cpu_hit_rate,
+        format_count(p.preemptions), html_escape(format_bytes_decimal(p.d2h_bytes)),
+        html_escape(format_bytes_decimal(p.h2d_bytes)));
+  }
+  return out + "</tbody></table>\n";
+}
+
+}  // namespace
+
+std::string simulation_section_html(const std::vector<SimView>& sims) {
+  std::string out = "<section id=\"simulate\"><h2>Serving simulation (<code>kvbench simulate</code>, simulated)</h2>\n";
+  if (sims.empty()) {
+    return out + "<p class=\"missing\">No simulate results in this report. Run <code>kvbench simulate --json -o "
+                 "sim.json</code> and pass the file.</p></section>\n";
+  }
+  out += "<p>Computed by a discrete-event model of a vLLM-like server (paged KV cache, preemption, prefix cache, "
+         "native CPU offloading); nothing in this section was measured on a GPU. Each point also runs without a CPU "
+         "tier, so the dashed lines show what offloading changes.</p>\n";
+  for (const auto& s : sims) {
+    out += fmt::format("<h3>{}: {} on {} (TP {})</h3>\n", html_escape(s.scenario), html_escape(s.model),
+                       html_escape(s.hardware), s.tp);
+    if (!s.description.empty()) out += "<p>" + html_escape(s.description) + "</p>\n";
+    out += fmt::format("<p class=\"small\">Link model: {}<br>Step-time model: {}<br>Source: {}</p>\n",
+                       html_escape(s.link_model), html_escape(s.time_model), html_escape(s.origin));
+    const bool tier_swept = std::find(s.axes.begin(), s.axes.end(), kTierAxis) != s.axes.end();
+    if (tier_swept) {
+      const auto c = tier_charts(s);
+      out += "<div class=\"charts\">\n" + render_line_chart(c.throughput) + render_line_chart(c.ttft) +
+             render_line_chart(c.hits) + "</div>\n";
+    } else {
+      out += "<p>This run did not sweep <code>kv-offloading-size</code>, so there is no chart against tier size; "
+             "its points follow.</p>\n";
+    }
+    out += points_table(s);
+  }
+  return out + "</section>\n";
+}
+
+}  // namespace kvb

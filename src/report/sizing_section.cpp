@@ -1,0 +1,41 @@
+// The size section: KV bytes per token, what fits, the recommended --kv-offloading-size and the
+// vLLM command for each configuration.
+#include <fmt/format.h>
+
+#include "core/units.hpp"
+#include "report/html_escape.hpp"
+#include "report/report_sections.hpp"
+
+namespace kvb {
+
+std::string sizing_section_html(const std::vector<SizeRowView>& rows) {
+  std::string out = "<section id=\"size\"><h2>Sizing (<code>kvbench size</code>, computed)</h2>\n";
+  if (rows.empty()) {
+    return out + "<p class=\"missing\">No size results in this report. Run <code>kvbench size --model M --hw H "
+                 "--json -o size.json</code> and pass the file.</p></section>\n";
+  }
+  out += "<p>Computed from vLLM's KV-cache arithmetic and a stated memory-budget model; none of it is measured. "
+         "The recommended tier keeps full-length sessions warm in host DRAM, capped by the node's memory.</p>\n";
+  out += "<table class=\"data\"><thead><tr><th>model</th><th>hw</th><th>TP</th><th>weights</th><th>KV dtype</th>"
+         "<th>KV B/token/rank</th><th>max-model-len</th><th>GPU KV tokens</th><th>full-length requests</th>"
+         "<th>--kv-offloading-size</th><th>reload vs recompute</th></tr></thead><tbody>\n";
+  for (const auto& r : rows) {
+    out += fmt::format(
+        "<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.2f}</td><td class=\"num\">{}</td>"
+        "<td>{}</td></tr>\n",
+        html_escape(r.model), html_escape(r.hardware), r.tp,
+        html_escape(r.weights_fit ? r.weight_dtype : r.weight_dtype + " (do not fit)"), html_escape(r.kv_dtype),
+        format_count(r.kv_bytes_per_token), format_count(r.max_model_len), format_count(r.gpu_kv_tokens),
+        r.max_concurrency, r.recommended_gib < 0 ? std::string("-") : fmt::format("{:g} GiB", r.recommended_gib),
+        html_escape(r.reload_verdict));
+  }
+  out += "</tbody></table>\n<h3>vLLM command lines</h3>\n";
+  for (const auto& r : rows) {
+    out += fmt::format("<details><summary>{} on {} (TP {})</summary><pre>{}</pre></details>\n", html_escape(r.model),
+                       html_escape(r.hardware), r.tp, html_escape(r.vllm_command));
+  }
+  return out + "</section>\n";
+}
+
+}  // namespace kvb

@@ -1,0 +1,157 @@
+#include "report/svg_chart.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "report/html_escape.hpp"
+
+namespace kvb {
+namespace {
+
+constexpr double kWidth = 620, kPlotTop = 44, kPlotBottom = 270, kPlotLeft = 68, kPlotRight = 600;
+constexpr double kLegendTop = 338, kLegendRow = 20, kLegendItem = 260;
+
+// The smallest of 1, 2, 2.5, 5 x 10^k at or above v: axis maxima people can read.
+double nice_ceiling(double v) {
+  if (!(v > 0)) return 1;
+  const double e = std::pow(10.0, std::floor(std::log10(v)));
+  for (const double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+    if (m * e >= v * (1 - 1e-12)) return m * e;
+  }
+  return 10 * e;
+}
+
+std::string num(double v) { return fmt::format("{:.1f}", v); }
+
+}  // namespace
+
+const std::string& series_color(std::size_t index) {
+  static const std::vector<std::string> palette = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
+                                                   "#E69F00", "#56B4E9", "#000000", "#F0E442"};
+  return palette[index % palette.size()];
+}
+
+std::string render_line_chart(const LineChart& c) {
+  const auto xcoord = [&](double x) { return c.log2_x ? std::log2(std::max(x, 1e-300)) : x; };
+  const auto xlabel = [&](double x) { return c.x_format ? c.x_format(x) : fmt::format("{:g}", x); };
+  std::set<double> xs;
+  double ymax = 0;
+  std::size_t drawn = 0;
+  for (const auto& s : c.series) {
+    for (const auto& p : s.points) {
+      if (!std::isfinite(p.x) || !std::isfinite(p.y) || (c.log2_x && p.x <= 0)) continue;
+      xs.insert(p.x);
+      ymax = std::max({ymax, p.y, p.high});
+      ++drawn;
+    }
+  }
+  for (const auto& r : c.references) ymax = std::max(ymax, r.y);
+  const double legend_rows = std::ceil(static_cast<double>(c.series.size() + c.references.size()) /
+                                       std::floor((kPlotRight - kPlotLeft) / kLegendItem));
+  const double height = kLegendTop + std::max(1.0, legend_rows) * kLegendRow + 8;
+  std::string out = fmt::format(
+      "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\" "
+      "role=\"img\" aria-label=\"{}\">\n<title>{}</title>\n",
+      kWidth, num(height), kWidth, num(height), html_escape(c.title), html_escape(c.title));
+  out += fmt::format("<text class=\"chart-title\" x=\"{}\" y=\"24\">{}</text>\n", kPlotLeft, html_escape(c.title));
+  if (drawn == 0) {
+    out += fmt::format("<text class=\"empty\" x=\"{}\" y=\"{}\">no data to draw</text>\n</svg>\n", kPlotLeft,
+                       (kPlotTop + kPlotBottom) / 2);
+    return out;
+  }
+  const double y_top = nice_ceiling(ymax * 1.05);
+  double x_lo = xcoord(*xs.begin()), x_hi = xcoord(*xs.rbegin());
+  if (x_hi - x_lo < 1e-12) {
+    x_lo -= 1;
+    x_hi += 1;
+  }
+  const double pad = (x_hi - x_lo) * 0.04;
+  x_lo -= pad;
+  x_hi += pad;
+  const auto px = [&](double x) { return kPlotLeft + (xcoord(x) - x_lo) / (x_hi - x_lo) * (kPlotRight - kPlotLeft); };
+  const auto py = [&](double y) { return kPlotBottom - std::clamp(y / y_top, 0.0, 1.0) * (kPlotBottom - kPlotTop); };
+
+  // Grid and y ticks.
+  for (int i = 0; i <= 5; ++i) {
+    const double v = y_top * i / 5;
+    out += fmt::format("<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", kPlotLeft, num(py(v)),
+                       kPlotRight, num(py(v)));
+    out += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{:g}</text>\n", kPlotLeft - 6,
+                       num(py(v) + 4), v);
+  }
+  // X ticks at the data's own x values, thinned to about a dozen labels.
+  const std::size_t step = (xs.size() + 11) / 12;
+  std::size_t k = 0;
+  for (const double x : xs) {
+    if (k++ % step != 0) continue;
+    out += fmt::format("<line class=\"axis\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>", num(px(x)), kPlotBottom,
+                       kPlotBottom + 5);
+    out += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num(px(x)),
+                       kPlotBottom + 18, html_escape(xlabel(x)));
+  }
+  out += fmt::format("<line class=\"axis\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>", kPlotLeft, kPlotTop,
+                     kPlotBottom);
+  out += fmt::format("<line class=\"axis\" x1=\"{0}\" y1=\"{2}\" x2=\"{1}\" y2=\"{2}\"/>\n", kPlotLeft, kPlotRight,
+                     kPlotBottom);
+  out += fmt::format("<text class=\"axis-label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+                     (kPlotLeft + kPlotRight) / 2, kPlotBottom + 38, html_escape(c.x_label));
+  out += fmt::format("<text class=\"axis-label\" transform=\"translate(16 {}) rotate(-90)\" text-anchor=\"middle\">{}"
+                     "</text>\n",
+                     (kPlotTop + kPlotBottom) / 2, html_escape(c.y_label));
+
+  // Reference lines (link ceilings) under the data.
+  for (const auto& r : c.references) {
+    out += fmt::format("<line class=\"reference\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"><title>{}</title></line>\n",
+                       kPlotLeft, num(py(r.y)), kPlotRight, num(py(r.y)), html_escape(r.label));
+  }
+  for (std::size_t i = 0; i < c.series.size(); ++i) {
+    const auto& s = c.series[i];
+    const auto& color = series_color(i);
+    std::string points;
+    std::string marks;
+    for (const auto& p : s.points) {
+      if (!std::isfinite(p.x) || !std::isfinite(p.y) || (c.log2_x && p.x <= 0)) continue;
+      points += fmt::format("{},{} ", num(px(p.x)), num(py(p.y)));
+      if (p.high > p.low) {
+        marks += fmt::format("<line class=\"whisker\" stroke=\"{0}\" x1=\"{1}\" y1=\"{2}\" x2=\"{1}\" y2=\"{3}\"/>",
+                             color, num(px(p.x)), num(py(p.low)), num(py(p.high)));
+      }
+      marks += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"{}\"><title>{}: {} = {:.4g}</title></circle>",
+                           num(px(p.x)), num(py(p.y)), color, html_escape(s.name), html_escape(xlabel(p.x)), p.y);
+    }
+    if (points.empty()) continue;
+    points.pop_back();
+    out += fmt::format("<polyline class=\"series\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{} points=\"{}\">"
+                       "<title>{}</title></polyline>\n",
+                       color, s.dashed ? " stroke-dasharray=\"6 4\"" : "", points, html_escape(s.name));
+    out += marks + "\n";
+  }
+  // Legend: series, then reference lines.
+  const auto per_row = static_cast<std::size_t>(std::floor((kPlotRight - kPlotLeft) / kLegendItem));
+  std::size_t slot = 0;
+  const auto legend_xy = [&](std::size_t n) {
+    return std::pair<double, double>{kPlotLeft + static_cast<double>(n % per_row) * kLegendItem,
+                                     kLegendTop + static_cast<double>(n / per_row) * kLegendRow};
+  };
+  for (std::size_t i = 0; i < c.series.size(); ++i, ++slot) {
+    const auto [lx, ly] = legend_xy(slot);
+    out += fmt::format("<g class=\"legend\"><line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" "
+                       "stroke-width=\"3\"{}/><text x=\"{}\" y=\"{}\">{}</text></g>\n",
+                       num(lx), num(ly - 4), num(lx + 22), num(ly - 4), series_color(i),
+                       c.series[i].dashed ? " stroke-dasharray=\"6 4\"" : "", num(lx + 28), num(ly),
+                       html_escape(c.series[i].name));
+  }
+  for (const auto& r : c.references) {
+    const auto [lx, ly] = legend_xy(slot++);
+    out += fmt::format("<g class=\"legend\"><line class=\"reference\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>"
+                       "<text x=\"{}\" y=\"{}\">{}</text></g>\n",
+                       num(lx), num(ly - 4), num(lx + 22), num(ly - 4), num(lx + 28), num(ly), html_escape(r.label));
+  }
+  out += "</svg>\n";
+  return out;
+}
+
+}  // namespace kvb
