@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what kvbench's build and tests need from Debian 12's packages. As root it runs
-# apt-get; otherwise it prints the one command to run and exits 2. Safe to run repeatedly.
+# Installs what kvbench's build needs from Debian 12's packages; with --tests also what the tests
+# need (chromium renders the HTML report headless). As root it runs apt-get; otherwise it prints
+# the one command to run and exits 2. Safe to run repeatedly.
 set -euo pipefail
 
 packages=(
@@ -9,6 +10,9 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libnuma-dev
   hipcc libamdhip64-dev
 )
+if [ "${1:-}" = "--tests" ]; then
+  packages+=(chromium)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -3,7 +3,7 @@
 # code with AddressSanitizer + UndefinedBehaviorSanitizer and run the unit and CLI tests again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+scripts/setup.sh --tests
 scripts/build.sh
 (cd build && ctest --output-on-failure -j 2 -LE gpu)
 scripts/build.sh --sanitize

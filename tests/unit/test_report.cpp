@@ -1,0 +1,188 @@
+// kvbench report: escaping, chart geometry, the page's structure, input checks; and the
+// Prometheus text of kvbench dma --format prom.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "core/errors.hpp"
+#include "output/dma_output.hpp"
+#include "output/dma_prometheus.hpp"
+#include "report/default_assessment.hpp"
+#include "report/html_escape.hpp"
+#include "report/report_inputs.hpp"
+#include "report/report_sections.hpp"
+#include "report/svg_chart.hpp"
+
+namespace kvb {
+namespace {
+
+std::size_t count_of(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (auto pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1)) ++n;
+  return n;
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+nlohmann::json host_profile() {
+  std::ifstream in(std::string(KVBENCH_TEST_DATA) + "/host-dma-profile.json");
+  return nlohmann::json::parse(in);
+}
+
+TEST(HtmlEscape, EscapesEveryMarkupCharacter) {
+  EXPECT_EQ(html_escape("<script>alert('x') & \"y\"</script>"),
+            "&lt;script&gt;alert(&#39;x&#39;) &amp; &quot;y&quot;&lt;/script&gt;");
+  EXPECT_EQ(html_escape("plain 2 MiB"), "plain 2 MiB");
+}
+
+// The x pixel of each circle, in drawing order.
+std::vector<double> circle_xs(const std::string& svg) {
+  std::vector<double> xs;
+  const std::regex re("<circle cx=\"([0-9.]+)\"");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), re); it != std::sregex_iterator(); ++it) {
+    xs.push_back(std::stod((*it)[1].str()));
+  }
+  return xs;
+}
+
+TEST(SvgChart, LogTwoAxisSpacesPowersOfTwoEvenly) {
+  LineChart c;
+  c.title = "t";
+  c.log2_x = true;
+  c.series.push_back({"ce", {{4096, 1, 0, 0}, {8192, 2, 0, 0}, {16384, 3, 0, 0}, {65536, 4, 0, 0}}, false});
+  const auto svg = render_line_chart(c);
+  const auto xs = circle_xs(svg);
+  ASSERT_EQ(xs.size(), 4u);
+  const double octave = xs[1] - xs[0];
+  EXPECT_GT(octave, 0);
+  EXPECT_NEAR(xs[2] - xs[1], octave, 0.11);      // one doubling
+  EXPECT_NEAR(xs[3] - xs[2], 2 * octave, 0.11);  // two doublings
+  for (const double x : xs) {
+    EXPECT_GE(x, 0);
+    EXPECT_LE(x, 620);
+  }
+}
+
+TEST(SvgChart, DrawsEachSeriesItsPointsAndTheCeiling) {
+  LineChart c;
+  c.title = "h2d <b>";
+  c.series.push_back({"ce", {{1, 10, 8, 12}, {2, 20, 0, 0}}, false});
+  c.series.push_back({"kernel", {{1, 30, 0, 0}}, true});
+  c.series.push_back({"empty", {}, false});
+  c.references.push_back({63, "link ceiling 63 GB/s"});
+  const auto svg = render_line_chart(c);
+  EXPECT_EQ(count_of(svg, "<polyline class=\"series\""), 2u);  // the empty series draws nothing
+  EXPECT_EQ(count_of(svg, "<circle"), 3u);
+  EXPECT_EQ(count_of(svg, "class=\"whisker\""), 1u);
+  EXPECT_EQ(count_of(svg, "stroke-dasharray=\"6 4\""), 2u);  // dashed line and its legend entry
+  EXPECT_NE(svg.find("<line class=\"reference\""), std::string::npos);
+  EXPECT_NE(svg.find("h2d &lt;b&gt;"), std::string::npos);
+  EXPECT_EQ(svg.find("<b>"), std::string::npos);
+}
+
+TEST(SvgChart, HigherValuesAreDrawnHigher) {
+  LineChart c;
+  c.series.push_back({"s", {{1, 10, 0, 0}, {2, 40, 0, 0}}, false});
+  const auto svg = render_line_chart(c);
+  const std::regex re("<circle cx=\"[0-9.]+\" cy=\"([0-9.]+)\"");
+  std::vector<double> ys;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), re); it != std::sregex_iterator(); ++it) {
+    ys.push_back(std::stod((*it)[1].str()));
+  }
+  ASSERT_EQ(ys.size(), 2u);
+  EXPECT_LT(ys[1], ys[0]);  // SVG y grows downwards
+}
+
+TEST(SvgChart, ChartWithoutDataSaysSo) {
+  LineChart c;
+  c.title = "nothing";
+  const auto svg = render_line_chart(c);
+  EXPECT_NE(svg.find("no data to draw"), std::string::npos);
+  EXPECT_EQ(svg.find("<polyline"), std::string::npos);
+}
+
+ReportInputs inputs_with_device(const std::string& device) {
+  auto doc = host_profile();
+  for (auto& r : doc["records"]) r["device"] = device;
+  ReportInputs in;
+  add_report_document(in, doc, "dma.json");
+  return in;
+}
+
+TEST(ReportPage, DeviceNameWithScriptIsEscaped) {
+  const auto in = inputs_with_device("<script>alert(1)</script>");
+  const auto html = report_html(in, ReportContext{"kvbench test", "now", "<img src=x onerror=alert(2)>", "test"});
+  EXPECT_EQ(lower(html).find("<script"), std::string::npos);
+  EXPECT_EQ(lower(html).find("<img"), std::string::npos);
+  EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+  // No script may run even so: the policy forbids it.
+  EXPECT_NE(html.find("default-src 'none'"), std::string::npos);
+}
+
+TEST(ReportPage, SelfContainedWithOneChartPerDirectionPresent) {
+  const auto in = inputs_with_device("Test GPU");
+  const auto html = report_html(in, ReportContext{"kvbench test", "now", "host", "test"});
+  // host-dma-profile.json holds ce h2d and d2h only: two charts, no bidir chart.
+  EXPECT_EQ(count_of(html, "<svg class=\"chart\""), 2u);
+  EXPECT_EQ(count_of(html, "<polyline class=\"series\""), 2u);
+  EXPECT_EQ(html.find("http://", 0) == std::string::npos || html.find("http://www.w3.org/2000/svg") != std::string::npos,
+            true);
+  for (const char* external : {"<link", "src=\"http", "href=\"http", "@import", "url("}) {
+    EXPECT_EQ(html.find(external), std::string::npos) << external;
+  }
+  EXPECT_NE(html.find("Not measured"), std::string::npos);  // compute slowdown says it was not measured
+}
+
+TEST(ReportInputs, UnknownOrMalformedDocumentsNameTheFile) {
+  ReportInputs in;
+  try {
+    add_report_document(in, nlohmann::json{{"schema", "other/v9"}}, "x.json");
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("x.json: schema 'other/v9' is not a kvbench result"), std::string::npos);
+  }
+  try {
+    add_report_document(in, nlohmann::json{{"schema", "kvbench/simulate/v1"}, {"points", 3}}, "sim.json");
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("sim.json: malformed kvbench/simulate/v1"), std::string::npos) << e.what();
+  }
+}
+
+TEST(DefaultAssessment, DetectsHardwareFromTheGpuName) {
+  EXPECT_EQ(hardware_for_device_name("NVIDIA H100 80GB HBM3"), "h100");
+  EXPECT_EQ(hardware_for_device_name("NVIDIA H200"), "h200");
+  EXPECT_EQ(hardware_for_device_name("NVIDIA GH200 480GB"), "gh200");  // not h200
+  EXPECT_EQ(hardware_for_device_name("NVIDIA B200"), "b200");
+  EXPECT_EQ(hardware_for_device_name("AMD Instinct MI300X"), "mi300x");
+  EXPECT_EQ(hardware_for_device_name("Tesla T4"), "");
+}
+
+TEST(Prometheus, OneSamplePerMeasuredCasePerMetricWithEscapedLabels) {
+  auto doc = host_profile();
+  doc["records"][0]["device"] = "GPU \"x\"\\y";
+  const auto records = dma_records_from_json(doc, "p.json");
+  const auto text = dma_prometheus(records);
+  const std::regex sample(R"(^kvbench_dma_median_gbps\{[^}]*\} [0-9.e+-]+$)");
+  std::size_t samples = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const auto end = text.find('\n', pos);
+    const auto line = text.substr(pos, end - pos);
+    if (std::regex_match(line, sample)) ++samples;
+    pos = end + 1;
+  }
+  EXPECT_EQ(samples, records.size());
+  EXPECT_NE(text.find("device=\"GPU \\\"x\\\"\\\\y\""), std::string::npos);
+  EXPECT_NE(text.find("# TYPE kvbench_dma_median_gbps gauge"), std::string::npos);
+  EXPECT_EQ(prometheus_label_value("a\nb"), "a\\nb");
+}
+
+}  // namespace
+}  // namespace kvb
