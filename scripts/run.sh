@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's first command: install what is missing, build, and run the main job: a
-# `kvbench size` table for the catalog's main models on H100, B200 and MI300X, and the default
-# `kvbench simulate` sweep (CPU tier sizes against no offloading), each with its JSON.
+# `kvbench size` table for the catalog's main models on H100, B200 and MI300X, then
+# `kvbench report`'s default assessment (a dma sweep on the best backend present, the default
+# simulation sweep, sizing on the detected GPU) -> reports/out/report.html with its JSON.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -9,7 +10,6 @@ scripts/build.sh
 mkdir -p reports/out
 build/src/kvbench size \
   --model llama-3.1-8b,llama-3.1-70b,llama-3.1-405b,qwen3-235b-a22b,deepseek-v3,gpt-oss-120b \
-  --hw h100,b200,mi300x --tp auto --max-model-len 128K \
-  --output reports/out/size.json
-build/src/kvbench simulate chat-multi-turn --output reports/out/simulate.json
-echo "JSON: reports/out/size.json reports/out/simulate.json"
+  --hw h100,b200,mi300x --tp auto --max-model-len 128K
+build/src/kvbench report -o reports/out/report.html --save-json reports/out
+echo "report: reports/out/report.html; JSON: reports/out/dma.json reports/out/simulate.json reports/out/size.json"
