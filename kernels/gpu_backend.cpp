@@ -16,6 +16,7 @@
 #include "backend/transfer_backend.hpp"
 #include "backend/verify.hpp"
 #include "core/errors.hpp"
+#include "core/numa_binding.hpp"
 #include "dma/sysfs_link.hpp"
 #include "gpu_alias.hpp"
 
@@ -179,15 +180,24 @@ class GpuBackend final : public TransferBackend {
                                                                    : GpuBuffer::Kind::kWriteCombined;
     const bool bidir = c.direction == Direction::kBidir;
     GpuBuffer gpu(GpuBuffer::Kind::kDevice, gpu_pool_bytes(c));
-    GpuBuffer host(host_kind, host_pool_bytes(c));
     // bidir writes separate destination pools so the two directions never touch the same bytes.
     std::unique_ptr<GpuBuffer> gpu2;
+    if (bidir) gpu2 = std::make_unique<GpuBuffer>(GpuBuffer::Kind::kDevice, gpu_pool_bytes(c));
+    // Host pools are allocated (pinning places the pages) and first touched on --numa-node, by
+    // default the GPU's own node from sysfs (skipped quietly when that node cannot be bound).
+    std::unique_ptr<GpuBuffer> host_owner;
     std::unique_ptr<GpuBuffer> host2;
-    if (bidir) {
-      gpu2 = std::make_unique<GpuBuffer>(GpuBuffer::Kind::kDevice, gpu_pool_bytes(c));
-      host2 = std::make_unique<GpuBuffer>(host_kind, host_pool_bytes(c));
+    {
+      ScopedNumaBind bind(c.numa_node >= 0 ? c.numa_node : info_.numa_node, c.numa_node >= 0);
+      host_owner = std::make_unique<GpuBuffer>(host_kind, host_pool_bytes(c));
+      fill_pattern(host_owner->get(), host_owner->bytes(), c.seed, 1);
+      if (bidir) {
+        host2 = std::make_unique<GpuBuffer>(host_kind, host_pool_bytes(c));
+        std::memset(host2->get(), 0, static_cast<std::size_t>(host2->bytes()));
+      }
     }
-    fill_pattern(host.get(), host.bytes(), c.seed, 1);
+    GpuBuffer& host = *host_owner;
+    r.host_numa_node = numa_node_of(host.get());
     {
       std::vector<unsigned char> staging(static_cast<std::size_t>(gpu.bytes()));
       fill_pattern(staging.data(), gpu.bytes(), c.seed, 0);

@@ -31,6 +31,7 @@ struct CaseResult {
   bool converged = false;
   bool verified = false;
   std::string verify_detail;   // first mismatch when not verified
+  int host_numa_node = -1;     // where the host pool's pages landed (read back), -1 unknown
 };
 
 class TransferBackend {

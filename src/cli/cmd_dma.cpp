@@ -118,7 +118,7 @@ Command register_dma(CLI::App& parent) {
   app->add_option("--layout", sw.layout, "contiguous (vLLM >= 0.12) or per-layer (before 0.12)")->capture_default_str();
   app->add_option("--layers", sw.layers, "fragments per block for --layout per-layer")->capture_default_str();
   app->add_option("--host-mem", sw.host_mem, "pinned, pageable or write-combined")->capture_default_str();
-  app->add_option("--numa-node", sw.numa_node, "host memory NUMA node (not implemented yet: use numactl)");
+  app->add_option("--numa-node", sw.numa_node, "NUMA node for the host pools (default: the GPU's node from sysfs; host backend: unbound)");
   app->add_option("--ctas", sw.ctas, "kernel method: CTAs (GPU) or threads (host); 0 = all")->capture_default_str();
   app->add_option("--pool", sw.pool, "bytes per pool side (default 8GiB on a GPU, 256MiB on the host backend)");
   app->add_option("--seed", sw.seed, "block-map seed")->capture_default_str();

@@ -9,6 +9,7 @@ DmaRecord make_record(const TransferCase& c, const DeviceInfo& dev, const std::s
   rec.device = dev;
   rec.host_cpu = host_cpu;
   rec.waived = r.waived;
+  rec.host_numa_node = r.host_numa_node;
   rec.waive_reason = r.waive_reason;
   if (r.waived) return rec;
   const double per_direction = static_cast<double>(c.bytes_per_direction());

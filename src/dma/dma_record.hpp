@@ -29,6 +29,7 @@ struct DmaRecord {
   bool converged = false;
   bool verified = false;
   std::string verify_detail;
+  int host_numa_node = -1;           // measured placement of the host pool; -1 unknown
 };
 
 DmaRecord make_record(const TransferCase& c, const DeviceInfo& dev, const std::string& host_cpu, const CaseResult& r);

@@ -6,6 +6,7 @@
 
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
+#include "core/numa_binding.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "dma/block_sizes.hpp"
@@ -21,12 +22,8 @@ std::vector<TransferCase> plan_dma_cases(const DmaSweepSettings& o, bool gpu, st
   const Layout layout = parse_layout(o.layout, "--layout");
   const HostMemKind host_mem = parse_host_mem(o.host_mem, "--host-mem");
   if (o.layers < 1 || o.layers > 1024) throw UsageError(fmt::format("--layers {}: expected 1 to 1024", o.layers));
-  if (o.numa_node != -1) {
-    // Never accept a setting that would not be applied: binding via libnuma is not built yet.
-    throw UsageError(fmt::format("--numa-node {}: NUMA binding is not implemented yet; expected it left unset "
-                                 "(bind the process with numactl --membind instead)",
-                                 o.numa_node));
-  }
+  // Never accept a setting that would not be applied: the node must exist and be bindable.
+  if (o.numa_node != -1) validate_numa_node(o.numa_node, "--numa-node");
   if (o.ctas < 0) throw UsageError(fmt::format("--ctas {}: expected 0 (all) or a positive count", o.ctas));
   const std::uint64_t pool = o.pool.empty() ? (gpu ? 8ULL << 30 : 256ULL << 20) : parse_bytes(o.pool, "--pool").bytes;
   const bool blocks_given = !o.blocks.empty();

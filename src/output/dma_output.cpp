@@ -79,7 +79,8 @@ nlohmann::json dma_json(const std::vector<DmaRecord>& records) {
     j["link"] = r.device.link;
     j["link_ceiling_gbps"] = r.device.link_ceiling_gbps;
     j["host_cpu"] = r.host_cpu;
-    j["numa_node"] = c.numa_node >= 0 ? c.numa_node : r.device.numa_node;
+    j["numa_node"] = c.numa_node >= 0 ? c.numa_node : r.device.numa_node;  // asked for (or the GPU's)
+    j["host_numa_node"] = r.host_numa_node;  // where the host pool's pages are, read back; -1 unknown
     j["host_mem"] = to_string(c.host_mem);
     j["method"] = to_string(c.method);
     j["direction"] = to_string(c.direction);
@@ -146,6 +147,7 @@ std::vector<DmaRecord> dma_records_from_json(const nlohmann::json& doc, const st
       c.block_bytes = j.at("block_bytes").get<std::uint64_t>();
       c.blocks = j.at("blocks").get<std::int64_t>();
       c.numa_node = j.value("numa_node", -1);
+      r.host_numa_node = j.value("host_numa_node", -1);
       r.waived = j.at("waived").get<bool>();
       if (r.waived) {
         r.waive_reason = j.value("waive_reason", std::string());

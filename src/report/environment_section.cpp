@@ -26,8 +26,11 @@ std::string environment_section_html(const ReportInputs& in, const ReportContext
                                              : (d.link.empty() ? std::string("unknown") : d.link));
     row("timing", d.timing.empty() ? "not recorded" : d.timing);
     row("host CPU", r.host_cpu.empty() ? "unknown" : r.host_cpu);
-    row("NUMA node of host memory", r.tcase.numa_node >= 0 ? std::to_string(r.tcase.numa_node)
-                                                           : std::string("not bound (the OS's choice)"));
+    const std::string asked = r.tcase.numa_node >= 0 ? fmt::format("node {} asked", r.tcase.numa_node)
+                                                      : std::string("no node asked");
+    row("NUMA placement of host pools",
+        r.host_numa_node >= 0 ? fmt::format("{}; pages on node {} (read back)", asked, r.host_numa_node)
+                              : asked + "; placement not known");
   }
   if (in.dma.empty()) row("device", "no dma results: no device was measured for this report");
   row("report host", ctx.host);

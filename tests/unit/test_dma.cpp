@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <set>
+#include <vector>
 
 #include "backend/transfer_backend.hpp"
 #include "core/errors.hpp"
+#include "core/numa_binding.hpp"
 #include "dma/block_sizes.hpp"
 #include "dma/dma_record.hpp"
 #include "dma/statistics.hpp"
@@ -163,4 +165,23 @@ TEST(DmaRecord, GbpsFromBytesOverMedianAndJsonRoundTrip) {
   EXPECT_DOUBLE_EQ(back[0].median_gbps, rec.median_gbps);
   EXPECT_EQ(back[0].device.name, dev.name);
   EXPECT_THROW((void)dma_records_from_json(nlohmann::json{{"schema", "kvbench/size/v1"}}, "x.json"), UsageError);
+}
+
+// --numa-node: where NUMA policies work, pages allocated under the binding land on the node and
+// a node that does not exist is refused; where they do not, every node is refused.
+TEST(NumaBinding, PagesLandOnTheBoundNodeOrTheOptionIsRefused) {
+  if (!kvb::numa_supported()) {
+    EXPECT_THROW(kvb::validate_numa_node(0, "--numa-node"), kvb::UsageError);
+    return;
+  }
+  EXPECT_NO_THROW(kvb::validate_numa_node(0, "--numa-node"));
+  EXPECT_THROW(kvb::validate_numa_node(4096, "--numa-node"), kvb::UsageError);
+  EXPECT_THROW(kvb::validate_numa_node(-2, "--numa-node"), kvb::UsageError);
+  std::vector<unsigned char> pages;
+  {
+    kvb::ScopedNumaBind bind(0, true);
+    pages.assign(1 << 20, 1);  // allocated and first touched under the binding
+  }
+  EXPECT_EQ(kvb::numa_node_of(pages.data()), 0);
+  EXPECT_EQ(kvb::numa_node_of(pages.data() + pages.size() - 1), 0);
 }

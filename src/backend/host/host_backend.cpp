@@ -14,6 +14,7 @@
 #include "backend/data_pattern.hpp"
 #include "backend/transfer_backend.hpp"
 #include "backend/verify.hpp"
+#include "core/numa_binding.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
 
@@ -82,20 +83,30 @@ class HostBackend final : public TransferBackend {
     const int threads = c.method == Method::kKernel ? (c.ctas > 0 ? c.ctas : hw_threads) : 1;
     const auto gpu_bytes = gpu_pool_bytes(c);
     const auto host_bytes = host_pool_bytes(c);
+    const bool bidir = c.direction == Direction::kBidir;
     Buffer gpu = allocate(gpu_bytes, "device-side");
-    Buffer host = allocate(host_bytes, "host-side");
     // Pool ids: 0 = device-side, 1 = host-side.
     fill_pattern(gpu.get(), gpu_bytes, c.seed, 0);
-    fill_pattern(host.get(), host_bytes, c.seed, 1);
+    // bidir needs disjoint destinations: the h2d copy writes a second device-side pool.
+    Buffer gpu2 = bidir ? allocate(gpu_bytes, "second device-side") : Buffer();
+    // The host-side pools are allocated and first touched under --numa-node, so their pages
+    // land there; bidir's d2h copies write a second host pool.
+    Buffer host, host2;
+    {
+      ScopedNumaBind bind(c.numa_node, true);
+      host = allocate(host_bytes, "host-side");
+      fill_pattern(host.get(), host_bytes, c.seed, 1);
+      if (bidir) {
+        host2 = allocate(host_bytes, "second host-side");
+        std::memset(host2.get(), 0, host_bytes);
+      }
+    }
+    r.host_numa_node = numa_node_of(host.get());
     const auto map = make_block_map(c.blocks, c.gpu_pool_blocks, c.host_pool_blocks, c.seed);
     const auto h2d = copy_ops(c, map, Direction::kH2D);
     const auto d2h = copy_ops(c, map, Direction::kD2H);
-    // bidir needs disjoint destinations: the h2d copy writes a second device-side pool.
-    Buffer gpu2 = c.direction == Direction::kBidir ? allocate(gpu_bytes, "second device-side") : Buffer();
-    unsigned char* h2d_dst = c.direction == Direction::kBidir ? gpu2.get() : gpu.get();
-    // d2h copies read the device pool and write the host pool; bidir writes a second host pool.
-    Buffer host2 = c.direction == Direction::kBidir ? allocate(host_bytes, "second host-side") : Buffer();
-    unsigned char* d2h_dst = c.direction == Direction::kBidir ? host2.get() : host.get();
+    unsigned char* h2d_dst = bidir ? gpu2.get() : gpu.get();
+    unsigned char* d2h_dst = bidir ? host2.get() : host.get();
 
     auto run = [&](const std::vector<CopyOp>& ops, const unsigned char* src, unsigned char* dst) {
       if (threads == 1) copy_serial(ops, src, dst);
