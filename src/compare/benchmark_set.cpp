@@ -8,16 +8,11 @@
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "core/strings.hpp"
+#include "core/units.hpp"
 #include "output/dma_output.hpp"
 
 namespace kvb {
 namespace {
-
-std::string block_text(std::uint64_t b) {
-  if (b % (1024 * 1024) == 0) return fmt::format("{} MiB", b / (1024 * 1024));
-  if (b % 1024 == 0) return fmt::format("{} KiB", b / 1024);
-  return fmt::format("{} B", b);
-}
 
 BenchmarkSet from_dma(const nlohmann::json& doc, const std::string& origin) {
   BenchmarkSet set;
@@ -29,7 +24,7 @@ BenchmarkSet from_dma(const nlohmann::json& doc, const std::string& origin) {
     BenchmarkEntry e;
     e.key = dma_identity(r.device.backend, r.device.name, to_string(c.method), to_string(c.direction), c.block_bytes,
                          to_string(c.layout), c.layers, to_string(c.host_mem));
-    e.label = fmt::format("{} {} {}", to_string(c.method), to_string(c.direction), block_text(c.block_bytes));
+    e.label = fmt::format("{} {} {}", to_string(c.method), to_string(c.direction), format_block_size(c.block_bytes));
     if (c.layout == Layout::kPerLayer) e.label += fmt::format(" /{}L", c.layers);
     if (c.host_mem != HostMemKind::kPinned) e.label += " " + to_string(c.host_mem);
     e.unit = "GB/s";

@@ -188,4 +188,10 @@ std::string format_seconds(double seconds) {
   return fmt::format("{:.1f} us", seconds * 1e6);
 }
 
+std::string format_block_size(std::uint64_t b) {
+  if (b >= (1u << 20) && b % (1u << 20) == 0) return fmt::format("{} MiB", b >> 20);
+  if (b >= 1024 && b % 1024 == 0) return fmt::format("{} KiB", b >> 10);
+  return fmt::format("{} B", b);
+}
+
 }  // namespace kvb

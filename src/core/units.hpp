@@ -32,6 +32,7 @@ double parse_real_in(std::string_view text, std::string_view what, double lo, do
 std::string format_bytes_binary(double bytes);   // "3.81 GiB", "2.00 MiB", "512 B"
 std::string format_bytes_decimal(double bytes);  // "4.09 GB"
 std::string format_count(std::int64_t n);        // "31,232"
+std::string format_block_size(std::uint64_t bytes);  // "4 KiB", "2 MiB", "1000 B": exact, as block sizes are given
 std::string format_seconds(double seconds);      // "12.3 ms", "4.1 s", "850 us"
 
 }  // namespace kvb

@@ -12,12 +12,6 @@ namespace {
 
 std::string gb(double v) { return fmt::format("{:.2f}", v); }
 
-std::string block_label(std::uint64_t b) {
-  if (b % (1024 * 1024) == 0) return fmt::format("{} MiB", b / (1024 * 1024));
-  if (b % 1024 == 0) return fmt::format("{} KiB", b / 1024);
-  return fmt::format("{} B", b);
-}
-
 }  // namespace
 
 std::string dma_table(const std::vector<DmaRecord>& records) {
@@ -25,7 +19,7 @@ std::string dma_table(const std::vector<DmaRecord>& records) {
                "samples", "verified"});
   for (const auto& r : records) {
     const auto& c = r.tcase;
-    std::string block = block_label(c.block_bytes);
+    std::string block = format_block_size(c.block_bytes);
     if (c.layout == Layout::kPerLayer) block += fmt::format(" /{}L", c.layers);
     if (r.waived) {
       t.add_row({to_string(c.method), to_string(c.direction), block, std::to_string(c.blocks),

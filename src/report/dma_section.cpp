@@ -6,18 +6,14 @@
 #include <set>
 #include <tuple>
 
+#include "core/units.hpp"
 #include "report/html_escape.hpp"
 #include "report/report_sections.hpp"
 #include "report/svg_chart.hpp"
 
 namespace kvb {
 
-std::string block_size_label(double bytes) {
-  const auto b = static_cast<std::uint64_t>(bytes);
-  if (b >= (1u << 20) && b % (1u << 20) == 0) return fmt::format("{} MiB", b >> 20);
-  if (b >= 1024 && b % 1024 == 0) return fmt::format("{} KiB", b >> 10);
-  return fmt::format("{} B", b);
-}
+std::string block_size_label(double bytes) { return format_block_size(static_cast<std::uint64_t>(bytes)); }
 
 namespace {
 
