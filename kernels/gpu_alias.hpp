@@ -35,6 +35,7 @@ using gpuEvent_t = hipEvent_t;
 #define gpuEventDestroy hipEventDestroy
 #define gpuEventRecord hipEventRecord
 #define gpuEventElapsedTime hipEventElapsedTime
+#define gpuEventSynchronize hipEventSynchronize
 #define gpuGetLastError hipGetLastError
 #else
 #include <cuda_runtime.h>
@@ -71,6 +72,7 @@ using gpuEvent_t = cudaEvent_t;
 #define gpuEventDestroy cudaEventDestroy
 #define gpuEventRecord cudaEventRecord
 #define gpuEventElapsedTime cudaEventElapsedTime
+#define gpuEventSynchronize cudaEventSynchronize
 #define gpuGetLastError cudaGetLastError
 // cudaMemcpyBatchAsync: CUDA 12.8 added it; CUDA 13 dropped its failure-index argument.
 #if CUDART_VERSION >= 12080

@@ -19,15 +19,11 @@
 #include "core/numa_binding.hpp"
 #include "dma/sysfs_link.hpp"
 #include "gpu_alias.hpp"
+#include "gpu_check.hpp"
+#include "gpu_compute_load.hpp"
 
 namespace kvb {
 namespace {
-
-void check(gpuError_t err, const char* what) {
-  if (err != gpuSuccess) {
-    throw DeviceError(std::string(KVB_GPU_RUNTIME) + ": " + what + " failed: " + gpuGetErrorString(err));
-  }
-}
 
 struct DevCopyOp {
   unsigned long long src;
@@ -234,7 +230,20 @@ class GpuBackend final : public TransferBackend {
       }
       return t;
     };
-    auto result = run_until_stable(once, rule);
+    RunResult result;
+    if (c.with_compute) {
+      // Rates are launches per second: alone first, then throughout the timed copies.
+      GpuComputeLoad load(device_, sm_count_);
+      const double alone = load.alone_seconds();
+      load.start();
+      result = run_until_stable(once, rule);
+      const double during = load.stop();
+      r.compute_alone_per_s = alone > 0 ? 1.0 / alone : 0.0;
+      r.compute_during_per_s = during > 0 ? 1.0 / during : 0.0;
+      r.compute_load = load.description();
+    } else {
+      result = run_until_stable(once, rule);
+    }
     r.runs = std::move(result.runs);
     r.converged = result.converged;
     if (bidir) {

@@ -32,6 +32,10 @@ struct CaseResult {
   bool verified = false;
   std::string verify_detail;   // first mismatch when not verified
   int host_numa_node = -1;     // where the host pool's pages landed (read back), -1 unknown
+  // --with-compute: the compute load's work rate alone and while the copies ran (units per s).
+  double compute_alone_per_s = 0;
+  double compute_during_per_s = 0;
+  std::string compute_load;    // what the load is, e.g. "2 threads of dependent FMAs"
 };
 
 class TransferBackend {

@@ -122,6 +122,8 @@ Command register_dma(CLI::App& parent) {
   app->add_option("--ctas", sw.ctas, "kernel method: CTAs (GPU) or threads (host); 0 = all")->capture_default_str();
   app->add_option("--pool", sw.pool, "bytes per pool side (default 8GiB on a GPU, 256MiB on the host backend)");
   app->add_option("--seed", sw.seed, "block-map seed")->capture_default_str();
+  app->add_flag("--with-compute", sw.with_compute,
+                "run a compute-bound load beside the copies and report its slowdown (GPU: an FMA kernel on every SM)");
   app->add_option("--min-time", o->min_time, "seconds of timed work at least")->capture_default_str();
   app->add_option("--max-time", o->max_time, "seconds per case at most")->capture_default_str();
   app->add_option("--noise", o->noise, "target relative noise (stddev/mean)")->capture_default_str();

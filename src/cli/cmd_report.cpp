@@ -82,6 +82,9 @@ Command register_report(CLI::App& parent) {
   app->add_option("--max-model-len,--ctx", a.max_model_len, "default assessment: context length for sizing")
       ->capture_default_str();
   app->add_option("--block", a.dma.block, "default assessment: dma block sizes")->capture_default_str();
+  app->add_option("--compute-block", a.compute_blocks,
+                  "default assessment: block sizes measured --with-compute (empty: none)")
+      ->capture_default_str();
   app->add_option("--max-time", a.dma.rule.max_seconds, "default assessment: seconds per dma case at most")
       ->capture_default_str();
   app->add_option("--save-json", a.save_json_dir, "default assessment: also write dma.json, simulate.json, size.json here");

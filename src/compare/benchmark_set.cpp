@@ -23,10 +23,11 @@ BenchmarkSet from_dma(const nlohmann::json& doc, const std::string& origin) {
     const auto& c = r.tcase;
     BenchmarkEntry e;
     e.key = dma_identity(r.device.backend, r.device.name, to_string(c.method), to_string(c.direction), c.block_bytes,
-                         to_string(c.layout), c.layers, to_string(c.host_mem));
+                         to_string(c.layout), c.layers, to_string(c.host_mem) + (c.with_compute ? "+compute" : ""));
     e.label = fmt::format("{} {} {}", to_string(c.method), to_string(c.direction), format_block_size(c.block_bytes));
     if (c.layout == Layout::kPerLayer) e.label += fmt::format(" /{}L", c.layers);
     if (c.host_mem != HostMemKind::kPinned) e.label += " " + to_string(c.host_mem);
+    if (c.with_compute) e.label += " +compute";
     e.unit = "GB/s";
     e.waived = r.waived;
     for (const double s : r.samples_s) {

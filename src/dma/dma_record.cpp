@@ -10,6 +10,10 @@ DmaRecord make_record(const TransferCase& c, const DeviceInfo& dev, const std::s
   rec.host_cpu = host_cpu;
   rec.waived = r.waived;
   rec.host_numa_node = r.host_numa_node;
+  rec.compute_alone_per_s = r.compute_alone_per_s;
+  rec.compute_during_per_s = r.compute_during_per_s;
+  rec.compute_load = r.compute_load;
+  if (r.compute_during_per_s > 0) rec.compute_slowdown = r.compute_alone_per_s / r.compute_during_per_s;
   rec.waive_reason = r.waive_reason;
   if (r.waived) return rec;
   const double per_direction = static_cast<double>(c.bytes_per_direction());

@@ -30,6 +30,9 @@ struct DmaRecord {
   bool verified = false;
   std::string verify_detail;
   int host_numa_node = -1;           // measured placement of the host pool; -1 unknown
+  // --with-compute: alone / during rate of the compute load (1 = untouched, 2 = half speed).
+  double compute_alone_per_s = 0, compute_during_per_s = 0, compute_slowdown = 0;
+  std::string compute_load;
 };
 
 DmaRecord make_record(const TransferCase& c, const DeviceInfo& dev, const std::string& host_cpu, const CaseResult& r);

@@ -71,6 +71,7 @@ std::vector<TransferCase> plan_dma_cases(const DmaSweepSettings& o, bool gpu, st
         c.numa_node = o.numa_node;
         c.ctas = o.ctas;
         c.seed = o.seed;
+        c.with_compute = o.with_compute;
         cases.push_back(c);
       }
     }

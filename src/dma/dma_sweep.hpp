@@ -24,6 +24,7 @@ struct DmaSweepSettings {
   int ctas = 0;
   std::string pool;  // empty: 8 GiB on a GPU, 256 MiB on the host backend
   std::uint64_t seed = 1;
+  bool with_compute = false;
   StoppingRule rule;
 };
 

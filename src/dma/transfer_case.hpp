@@ -35,6 +35,7 @@ struct TransferCase {
   int numa_node = -1;                // -1: the GPU's node, or none
   int ctas = 0;                      // kernel method: CTAs (GPU) or threads (host); 0 = all
   std::uint64_t seed = 1;
+  bool with_compute = false;         // a compute-bound load runs alongside; its slowdown is measured
 
   std::uint64_t fragment_bytes() const { return block_bytes / static_cast<std::uint64_t>(layers); }
   std::uint64_t bytes_per_direction() const { return block_bytes * static_cast<std::uint64_t>(blocks); }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/errors.hpp"
 #include "core/units.hpp"
 #include "kvbench_config.hpp"
@@ -15,8 +17,12 @@ std::string gb(double v) { return fmt::format("{:.2f}", v); }
 }  // namespace
 
 std::string dma_table(const std::vector<DmaRecord>& records) {
-  TextTable t({"method", "dir", "block", "blocks", "median GB/s", "p10", "p90", "wall GB/s", "h2d+d2h", "link %",
-               "samples", "verified"});
+  // The compute column only when a case ran with --with-compute.
+  const bool compute = std::any_of(records.begin(), records.end(), [](const DmaRecord& r) { return r.tcase.with_compute; });
+  std::vector<std::string> header = {"method", "dir", "block", "blocks", "median GB/s", "p10", "p90", "wall GB/s",
+                                     "h2d+d2h", "link %", "samples", "verified"};
+  if (compute) header.push_back("compute slowdown");
+  TextTable t(header);
   for (const auto& r : records) {
     const auto& c = r.tcase;
     std::string block = format_block_size(c.block_bytes);
@@ -26,11 +32,14 @@ std::string dma_table(const std::vector<DmaRecord>& records) {
                  "waived: " + r.waive_reason});
       continue;
     }
-    t.add_row({to_string(c.method), to_string(c.direction), block, std::to_string(c.blocks), gb(r.median_gbps),
-               gb(r.p10_gbps), gb(r.p90_gbps), gb(r.wall_gbps),
-               c.direction == Direction::kBidir ? fmt::format("{:.1f}+{:.1f}", r.h2d_gbps, r.d2h_gbps) : "",
-               r.link_utilization > 0 ? fmt::format("{:.0f}", r.link_utilization * 100) : "",
-               fmt::format("{}{}", r.time.count, r.converged ? "" : "*"), r.verified ? "yes" : "NO"});
+    std::vector<std::string> row = {
+        to_string(c.method), to_string(c.direction), block, std::to_string(c.blocks), gb(r.median_gbps),
+        gb(r.p10_gbps), gb(r.p90_gbps), gb(r.wall_gbps),
+        c.direction == Direction::kBidir ? fmt::format("{:.1f}+{:.1f}", r.h2d_gbps, r.d2h_gbps) : "",
+        r.link_utilization > 0 ? fmt::format("{:.0f}", r.link_utilization * 100) : "",
+        fmt::format("{}{}", r.time.count, r.converged ? "" : "*"), r.verified ? "yes" : "NO"};
+    if (compute) row.push_back(r.compute_slowdown > 0 ? fmt::format("{:.2f}x", r.compute_slowdown) : "");
+    t.add_row(row);
   }
   return t.render();
 }
@@ -86,6 +95,7 @@ nlohmann::json dma_json(const std::vector<DmaRecord>& records) {
     j["host_pool_blocks"] = c.host_pool_blocks;
     j["ctas"] = c.ctas;
     j["seed"] = c.seed;
+    j["with_compute"] = c.with_compute;
     j["waived"] = r.waived;
     if (r.waived) {
       j["waive_reason"] = r.waive_reason;
@@ -104,6 +114,12 @@ nlohmann::json dma_json(const std::vector<DmaRecord>& records) {
         j["d2h_gbps"] = r.d2h_gbps;
         j["bidir_note"] = "median_gbps is the sum of both directions (as TransferBench and vLLM's blog report); "
                           "h2d_gbps and d2h_gbps are each direction over its own span (as nvbandwidth reports)";
+      }
+      if (c.with_compute) {
+        j["compute_load"] = r.compute_load;
+        j["compute_alone_per_s"] = r.compute_alone_per_s;
+        j["compute_during_per_s"] = r.compute_during_per_s;
+        j["compute_slowdown"] = r.compute_slowdown;
       }
       j["link_utilization"] = r.link_utilization;
       j["relative_noise"] = r.time.relative_noise;
@@ -130,6 +146,7 @@ std::vector<DmaRecord> dma_records_from_json(const nlohmann::json& doc, const st
       r.device.driver_version = j.value("driver_version", std::string());
       r.device.runtime_version = j.value("runtime_version", std::string());
       r.device.link = j.value("link", std::string());
+      r.device.timing = j.value("timing", std::string());
       r.device.link_ceiling_gbps = j.value("link_ceiling_gbps", 0.0);
       r.host_cpu = j.value("host_cpu", std::string());
       auto& c = r.tcase;
@@ -142,6 +159,7 @@ std::vector<DmaRecord> dma_records_from_json(const nlohmann::json& doc, const st
       c.blocks = j.at("blocks").get<std::int64_t>();
       c.numa_node = j.value("numa_node", -1);
       r.host_numa_node = j.value("host_numa_node", -1);
+      c.with_compute = j.value("with_compute", false);
       r.waived = j.at("waived").get<bool>();
       if (r.waived) {
         r.waive_reason = j.value("waive_reason", std::string());
@@ -157,6 +175,10 @@ std::vector<DmaRecord> dma_records_from_json(const nlohmann::json& doc, const st
         r.h2d_gbps = j.value("h2d_gbps", 0.0);
         r.d2h_gbps = j.value("d2h_gbps", 0.0);
         r.link_utilization = j.value("link_utilization", 0.0);
+        r.compute_load = j.value("compute_load", std::string());
+        r.compute_alone_per_s = j.value("compute_alone_per_s", 0.0);
+        r.compute_during_per_s = j.value("compute_during_per_s", 0.0);
+        r.compute_slowdown = j.value("compute_slowdown", 0.0);
         r.converged = j.value("converged", false);
         r.verified = j.at("verified").get<bool>();
       }

@@ -43,15 +43,19 @@ const Metric kMetrics[] = {
      [](const DmaRecord& r) { return r.link_utilization; }},
     {"kvbench_dma_verified", "1 when the copied data matched, 0 when it did not.",
      [](const DmaRecord& r) { return r.verified ? 1.0 : 0.0; }},
+    {"kvbench_dma_compute_slowdown_ratio",
+     "A compute load's rate alone over its rate during the copies (--with-compute cases only).",
+     [](const DmaRecord& r) { return r.compute_slowdown; }},
 };
 
 std::string labels(const DmaRecord& r) {
   const auto& c = r.tcase;
   return fmt::format(
       "backend=\"{}\",device=\"{}\",method=\"{}\",direction=\"{}\",layout=\"{}\",block_bytes=\"{}\",blocks=\"{}\","
-      "host_mem=\"{}\"",
+      "host_mem=\"{}\",with_compute=\"{}\"",
       prometheus_label_value(r.device.backend), prometheus_label_value(r.device.name), to_string(c.method),
-      to_string(c.direction), to_string(c.layout), c.block_bytes, c.blocks, to_string(c.host_mem));
+      to_string(c.direction), to_string(c.layout), c.block_bytes, c.blocks, to_string(c.host_mem),
+      c.with_compute ? 1 : 0);
 }
 
 }  // namespace
@@ -61,7 +65,9 @@ std::string dma_prometheus(const std::vector<DmaRecord>& records) {
   for (const auto& m : kMetrics) {
     out += fmt::format("# HELP {} {}\n# TYPE {} gauge\n", m.name, m.help, m.name);
     for (const auto& r : records) {
-      if (!r.waived) out += fmt::format("{}{{{}}} {:.6g}\n", m.name, labels(r), m.value(r));
+      const bool compute_metric = std::string(m.name) == "kvbench_dma_compute_slowdown_ratio";
+      if (r.waived || (compute_metric && !r.tcase.with_compute)) continue;
+      out += fmt::format("{}{{{}}} {:.6g}\n", m.name, labels(r), m.value(r));
     }
   }
   // The ceiling is per device, not per case: one series per distinct device.

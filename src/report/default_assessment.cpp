@@ -76,6 +76,16 @@ ReportInputs run_default_assessment(const AssessmentSettings& s, const Assessmen
     const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (i % 12 == 0 && t > 2) log(fmt::format("dma: [{}/{}] {}", i + 1, total, id));
   });
+  // The compute slowdown: fewer sizes, one way each, with the compute load beside the copies.
+  if (!s.compute_blocks.empty()) {
+    auto cs = s.dma;
+    cs.block = s.compute_blocks;
+    cs.direction = "h2d,d2h";
+    cs.with_compute = true;
+    const auto compute_cases = plan_dma_cases(cs, gpu, notes);
+    log(fmt::format("dma --with-compute: {} cases", compute_cases.size()));
+    for (auto& r : run_dma_cases(*backend, compute_cases, cs.rule)) in.dma.push_back(std::move(r));
+  }
   in.sources.push_back(fmt::format("kvbench dma, measured now: {} cases on {} ({} backend)", in.dma.size(),
                                    backend->info().name, backend->info().backend));
   save(s, "dma.json", dma_json(in.dma), log);

@@ -18,6 +18,7 @@ struct AssessmentSettings {
   std::string models = "llama-3.1-8b,llama-3.1-70b,llama-3.1-405b,qwen3-235b-a22b,deepseek-v3,gpt-oss-120b";
   std::string max_model_len = "128K";
   DmaSweepSettings dma = quick_dma_settings();
+  std::string compute_blocks = "64KiB,2MiB";  // --with-compute cases; empty: none
   std::string save_json_dir;  // when set: dma.json, simulate.json and size.json are written there too
 
   // Fewer sizes and shorter cases than `kvbench dma`'s defaults: a report in about a minute.

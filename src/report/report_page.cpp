@@ -40,7 +40,7 @@ std::string glance(const ReportInputs& in) {
   for (const Direction d : {Direction::kH2D, Direction::kD2H}) {
     const DmaRecord* best = nullptr;
     for (const auto& r : in.dma) {
-      if (r.waived || !r.verified || r.tcase.direction != d) continue;
+      if (r.waived || !r.verified || r.tcase.direction != d || r.tcase.with_compute) continue;
       const auto dist = [](const DmaRecord& x) { return std::fabs(std::log2(static_cast<double>(x.tcase.block_bytes)) - 21); };
       if (!best || dist(r) < dist(*best) || (dist(r) == dist(*best) && r.median_gbps > best->median_gbps)) best = &r;
     }

@@ -11,7 +11,7 @@
 namespace kvb {
 namespace {
 
-constexpr double kWidth = 620, kPlotTop = 44, kPlotBottom = 270, kPlotLeft = 68, kPlotRight = 600;
+constexpr double kWidth = 600, kPlotTop = 44, kPlotBottom = 270, kPlotLeft = 68, kPlotRight = 580;
 constexpr double kLegendTop = 338, kLegendRow = 20, kLegendItem = 260;
 
 // The smallest of 1, 2, 2.5, 5 x 10^k at or above v: axis maxima people can read.

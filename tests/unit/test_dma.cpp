@@ -185,3 +185,35 @@ TEST(NumaBinding, PagesLandOnTheBoundNodeOrTheOptionIsRefused) {
   EXPECT_EQ(kvb::numa_node_of(pages.data()), 0);
   EXPECT_EQ(kvb::numa_node_of(pages.data() + pages.size() - 1), 0);
 }
+
+// --with-compute on the host backend: the load's rates are measured and the slowdown is their
+// ratio; the case is a separate identity, and the figures survive the JSON round trip.
+TEST(WithCompute, HostBackendMeasuresTheLoadAloneAndDuringTheCopies) {
+  std::string notice;
+  auto backend = kvb::make_backend(kvb::BackendKind::kHost, 0, notice);
+  kvb::TransferCase c;
+  c.direction = kvb::Direction::kH2D;
+  c.method = kvb::Method::kCe;
+  c.block_bytes = 64 * 1024;
+  c.blocks = 64;
+  c.gpu_pool_blocks = c.host_pool_blocks = 256;
+  c.with_compute = true;
+  kvb::StoppingRule rule;
+  rule.min_seconds = 0.05;
+  rule.max_seconds = 0.3;
+  rule.min_samples = 3;
+  rule.warmups = 1;
+  const auto rec = kvb::make_record(c, backend->info(), "cpu", backend->measure(c, rule));
+  EXPECT_TRUE(rec.verified);
+  EXPECT_GT(rec.compute_alone_per_s, 0);
+  EXPECT_GT(rec.compute_during_per_s, 0);
+  EXPECT_DOUBLE_EQ(rec.compute_slowdown, rec.compute_alone_per_s / rec.compute_during_per_s);
+  EXPECT_NE(rec.id.find("/+compute"), std::string::npos);
+  c.with_compute = false;
+  EXPECT_NE(c.id(), rec.id);
+  const auto back = kvb::dma_records_from_json(kvb::dma_json({rec}), "x.json");
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_TRUE(back[0].tcase.with_compute);
+  EXPECT_DOUBLE_EQ(back[0].compute_slowdown, rec.compute_slowdown);
+  EXPECT_EQ(back[0].compute_load, rec.compute_load);
+}

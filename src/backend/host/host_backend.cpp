@@ -12,11 +12,12 @@
 #include <thread>
 
 #include "backend/data_pattern.hpp"
+#include "backend/host/host_compute_load.hpp"
 #include "backend/transfer_backend.hpp"
 #include "backend/verify.hpp"
-#include "core/numa_binding.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
+#include "core/numa_binding.hpp"
 
 namespace kvb {
 namespace {
@@ -140,7 +141,21 @@ class HostBackend final : public TransferBackend {
       t.wall_s = t.device_s;
       return t;
     };
-    auto result = run_until_stable(once, rule);
+    RunResult result;
+    if (c.with_compute) {
+      // The load's rate alone first, then over the whole timed phase while the copies compete.
+      HostComputeLoad load(hw_threads);
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));  // threads started and spinning
+      r.compute_alone_per_s = load.rate_over(0.25);
+      const auto c0 = load.chunks();
+      const auto t0 = Clock::now();
+      result = run_until_stable(once, rule);
+      const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
+      r.compute_during_per_s = dt > 0 ? static_cast<double>(load.chunks() - c0) / dt : 0.0;
+      r.compute_load = fmt::format("{} threads of dependent FMAs (every hardware thread)", load.threads());
+    } else {
+      result = run_until_stable(once, rule);
+    }
     r.runs = std::move(result.runs);
     r.converged = result.converged;
     // Keep only the timed runs' per-direction spans (the warm-ups come first).
