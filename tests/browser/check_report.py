@@ -32,7 +32,7 @@ def find_chromium(given):
 
 def run_chromium(chromium, url, extra, workdir):
     cmd = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-           "--enable-logging=stderr", "--v=0", f"--user-data-dir={workdir}/profile", *extra, url]
+           "--disable-dev-shm-usage", "--enable-logging=stderr", "--v=0", f"--user-data-dir={workdir}/profile", *extra, url]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     console = [line for line in proc.stderr.splitlines() if ":CONSOLE" in line]
     return proc, console
