@@ -17,6 +17,7 @@
 #include "backend/verify.hpp"
 #include "core/errors.hpp"
 #include "core/numa_binding.hpp"
+#include "dma/device_link.hpp"
 #include "dma/sysfs_link.hpp"
 #include "gpu_alias.hpp"
 #include "gpu_check.hpp"
@@ -146,12 +147,9 @@ class GpuBackend final : public TransferBackend {
     info_.runtime_version = std::to_string(runtime);
     info_.pci_bus_id = bus;
     info_.numa_node = read_numa_node(info_.pci_bus_id);
-    if (const auto link = read_pcie_link(info_.pci_bus_id)) {
-      info_.link_ceiling_gbps = link->ceiling_gbps;
-      info_.link = "PCIe Gen" + std::to_string(link->generation) + " x" + std::to_string(link->width) + " (sysfs)";
-    } else {
-      info_.link = "unknown (not PCIe in sysfs: NVLink-C2C or virtualised)";
-    }
+    const auto link = resolve_device_link(info_.name, read_pcie_link(info_.pci_bus_id));
+    info_.link = link.description;
+    info_.link_ceiling_gbps = link.ceiling_gbps;
     info_.timing = std::string(KVB_GPU_RUNTIME) + " events around each transfer; wall time includes submission";
   }
 

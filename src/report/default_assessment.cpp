@@ -31,15 +31,6 @@ DmaSweepSettings AssessmentSettings::quick_dma_settings() {
   return d;
 }
 
-std::string hardware_for_device_name(const std::string& device_name) {
-  const auto lower = to_lower(device_name);
-  std::string best;
-  for (const auto& hw : hardware_catalog()) {
-    if (lower.find(to_lower(hw.name)) != std::string::npos && hw.name.size() > best.size()) best = hw.name;
-  }
-  return best;
-}
-
 namespace {
 
 void save(const AssessmentSettings& s, const std::string& name, const nlohmann::json& doc, const AssessmentLog& log) {

@@ -31,8 +31,4 @@ using AssessmentLog = std::function<void(const std::string& line)>;
 // (exit 3 for an explicit GPU backend without a device).
 ReportInputs run_default_assessment(const AssessmentSettings& s, const AssessmentLog& log);
 
-// The catalog hardware whose name appears in a GPU's name ("NVIDIA H100 80GB HBM3" -> h100;
-// the longest match wins, so GH200 is not H200). Empty when none does.
-std::string hardware_for_device_name(const std::string& device_name);
-
 }  // namespace kvb

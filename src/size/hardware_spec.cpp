@@ -104,4 +104,13 @@ HardwareSpec resolve_hardware(const std::string& name) {
                                            join(closest_names(name, names, 2), ", "))));
 }
 
+std::string hardware_for_device_name(const std::string& device_name) {
+  const auto lower = to_lower(device_name);
+  std::string best;
+  for (const auto& hw : hardware_catalog()) {
+    if (lower.find(to_lower(hw.name)) != std::string::npos && hw.name.size() > best.size()) best = hw.name;
+  }
+  return best;
+}
+
 }  // namespace kvb

@@ -38,6 +38,10 @@ const std::vector<HardwareSpec>& hardware_catalog();
 // Resolves --hw by name or alias (case-insensitive); unknown names list the closest.
 HardwareSpec resolve_hardware(const std::string& name);
 
+// The catalog hardware whose name appears in a GPU's name ("NVIDIA H100 80GB HBM3" -> h100;
+// the longest match wins, so GH200 is not H200). Empty when none does.
+std::string hardware_for_device_name(const std::string& device_name);
+
 HardwareSpec hardware_from_yaml(const std::string& text, const std::string& origin);
 
 }  // namespace kvb

@@ -10,11 +10,11 @@
 #include "core/errors.hpp"
 #include "output/dma_output.hpp"
 #include "output/dma_prometheus.hpp"
-#include "report/default_assessment.hpp"
 #include "report/html_escape.hpp"
 #include "report/report_inputs.hpp"
 #include "report/report_sections.hpp"
 #include "report/svg_chart.hpp"
+#include "size/hardware_spec.hpp"
 
 namespace kvb {
 namespace {
