@@ -29,6 +29,7 @@ struct Metric {
   const char* name;
   const char* help;
   double (*value)(const DmaRecord&);
+  bool compute_only = false;  // exists only for --with-compute cases
 };
 
 // One series per measured case; waived cases have no value and are left out.
@@ -45,7 +46,7 @@ const Metric kMetrics[] = {
      [](const DmaRecord& r) { return r.verified ? 1.0 : 0.0; }},
     {"kvbench_dma_compute_slowdown_ratio",
      "A compute load's rate alone over its rate during the copies (--with-compute cases only).",
-     [](const DmaRecord& r) { return r.compute_slowdown; }},
+     [](const DmaRecord& r) { return r.compute_slowdown; }, true},
 };
 
 std::string labels(const DmaRecord& r) {
@@ -65,8 +66,7 @@ std::string dma_prometheus(const std::vector<DmaRecord>& records) {
   for (const auto& m : kMetrics) {
     out += fmt::format("# HELP {} {}\n# TYPE {} gauge\n", m.name, m.help, m.name);
     for (const auto& r : records) {
-      const bool compute_metric = std::string(m.name) == "kvbench_dma_compute_slowdown_ratio";
-      if (r.waived || (compute_metric && !r.tcase.with_compute)) continue;
+      if (r.waived || (m.compute_only && !r.tcase.with_compute)) continue;
       out += fmt::format("{}{{{}}} {:.6g}\n", m.name, labels(r), m.value(r));
     }
   }
