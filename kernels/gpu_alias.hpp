@@ -36,6 +36,7 @@ using gpuEvent_t = hipEvent_t;
 #define gpuEventRecord hipEventRecord
 #define gpuEventElapsedTime hipEventElapsedTime
 #define gpuEventSynchronize hipEventSynchronize
+#define gpuStreamWaitEvent hipStreamWaitEvent
 #define gpuGetLastError hipGetLastError
 #else
 #include <cuda_runtime.h>
@@ -73,6 +74,7 @@ using gpuEvent_t = cudaEvent_t;
 #define gpuEventRecord cudaEventRecord
 #define gpuEventElapsedTime cudaEventElapsedTime
 #define gpuEventSynchronize cudaEventSynchronize
+#define gpuStreamWaitEvent cudaStreamWaitEvent
 #define gpuGetLastError cudaGetLastError
 // cudaMemcpyBatchAsync: CUDA 12.8 added it; CUDA 13 dropped its failure-index argument.
 #if CUDART_VERSION >= 12080

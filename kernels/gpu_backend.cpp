@@ -22,6 +22,7 @@
 #include "gpu_alias.hpp"
 #include "gpu_check.hpp"
 #include "gpu_compute_load.hpp"
+#include "gpu_start_barrier.hpp"
 
 namespace kvb {
 namespace {
@@ -211,14 +212,22 @@ class GpuBackend final : public TransferBackend {
     for (std::size_t i = 0; i < plans.size(); ++i) streams.push_back(std::make_unique<StreamAndEvents>());
 
     std::vector<double> per_dir[2];
+    // bidir: both streams held at one gate until every copy is submitted, so they run together.
+    std::unique_ptr<StartBarrier> barrier;
+    std::vector<gpuStream_t> handles;
+    for (const auto& s : streams) handles.push_back(s->stream);
+    if (bidir) barrier = std::make_unique<StartBarrier>();
     auto once = [&]() {
       const auto t0 = std::chrono::steady_clock::now();
+      if (barrier) barrier->hold(handles);
       for (std::size_t i = 0; i < plans.size(); ++i) {
         check(gpuEventRecord(streams[i]->start, streams[i]->stream), "event record");
         issue(c, plans[i], streams[i]->stream);
         check(gpuEventRecord(streams[i]->stop, streams[i]->stream), "event record");
       }
+      if (barrier) barrier->release();
       for (auto& s : streams) check(gpuStreamSynchronize(s->stream), "waiting for the copies");
+      if (barrier) barrier->require_released_in_time();
       TimedRun t;
       t.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       for (std::size_t i = 0; i < plans.size(); ++i) {
