@@ -117,6 +117,45 @@ std::string compute_slowdown_html(const std::vector<DmaRecord>& records) {
   return out + "<div class=\"charts\">" + render_line_chart(c) + "</div>\n";
 }
 
+// Side by side: the same device measured by more than one tool (kvbench's own backend and the
+// PyTorch peer, scripts/torch_dma_peer.py), one chart per direction, pinned contiguous cases only.
+std::string peer_comparison_html(const std::vector<DmaRecord>& records) {
+  std::map<std::string, std::set<std::string>> backends_of;
+  for (const auto& r : records) {
+    if (!r.waived && !r.tcase.with_compute) backends_of[r.device.name].insert(r.device.backend);
+  }
+  std::string out;
+  for (const auto& [device, backends] : backends_of) {
+    if (backends.size() < 2) continue;
+    out += fmt::format("<h3>{}: kvbench beside its peers</h3>\n<div class=\"charts\">\n", html_escape(device));
+    for (const Direction d : {Direction::kH2D, Direction::kD2H}) {
+      LineChart c;
+      c.title = fmt::format("{} by tool and method", to_string(d));
+      c.x_label = "block size (log scale)";
+      c.y_label = "GB/s (10^9 B/s), median";
+      c.log2_x = true;
+      c.x_format = [](double x) { return block_size_label(x); };
+      std::map<std::string, std::size_t> index;
+      for (const auto& r : records) {
+        if (r.device.name != device || r.waived || r.tcase.with_compute || r.tcase.direction != d ||
+            r.tcase.layout != Layout::kContiguous || r.tcase.host_mem != HostMemKind::kPinned) {
+          continue;
+        }
+        const auto name = r.device.backend + " " + to_string(r.tcase.method);
+        if (!index.count(name)) {
+          index[name] = c.series.size();
+          c.series.push_back({name, {}, r.device.backend != *backends.begin()});
+        }
+        c.series[index[name]].points.push_back(
+            {static_cast<double>(r.tcase.block_bytes), r.median_gbps, r.p10_gbps, r.p90_gbps});
+      }
+      out += render_line_chart(c);
+    }
+    out += "</div>\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string dma_section_html(const std::vector<DmaRecord>& records) {
@@ -178,6 +217,7 @@ std::string dma_section_html(const std::vector<DmaRecord>& records) {
       out += "</ul>\n";
     }
   }
+  out += peer_comparison_html(records);
   out += compute_slowdown_html(records);
   return out + "</section>\n";
 }

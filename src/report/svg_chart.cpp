@@ -108,7 +108,9 @@ std::string render_line_chart(const LineChart& c) {
                        kPlotLeft, num(py(r.y)), kPlotRight, num(py(r.y)), html_escape(r.label));
   }
   for (std::size_t i = 0; i < c.series.size(); ++i) {
-    const auto& s = c.series[i];
+    auto s = c.series[i];
+    // A line joins points left to right, whatever order they came in.
+    std::stable_sort(s.points.begin(), s.points.end(), [](const ChartPoint& a, const ChartPoint& b) { return a.x < b.x; });
     const auto& color = series_color(i);
     std::string points;
     std::string marks;

@@ -159,6 +159,29 @@ TEST(ReportPage, ComputeSlowdownIsDrawnOnlyFromMeasuredCases) {
   EXPECT_EQ(with.find("host to device (h2d)"), std::string::npos);
 }
 
+TEST(ReportPage, PeersOfTheSameDeviceAreDrawnSideBySide) {
+  auto in = inputs_with_device("GPU X");
+  const auto alone = report_html(in, ReportContext{"t", "now", "host", "test"});
+  EXPECT_EQ(alone.find("beside its peers"), std::string::npos);  // one tool: nothing to compare
+  auto peer = in.dma;
+  for (auto& r : peer) r.device.backend = "torch";
+  in.dma.insert(in.dma.end(), peer.begin(), peer.end());
+  const auto both = report_html(in, ReportContext{"t", "now", "host", "test"});
+  EXPECT_NE(both.find("GPU X: kvbench beside its peers"), std::string::npos);
+  // Per backend: h2d and d2h charts (2 + 2), plus the side-by-side h2d and d2h charts.
+  EXPECT_EQ(count_of(both, "<svg class=\"chart\""), 6u);
+  EXPECT_NE(both.find("torch ce"), std::string::npos);
+}
+
+TEST(SvgChart, PointsAreJoinedLeftToRight) {
+  LineChart c;
+  c.series.push_back({"s", {{4, 1, 0, 0}, {1, 2, 0, 0}, {2, 3, 0, 0}}, false});
+  const auto xs = circle_xs(render_line_chart(c));
+  ASSERT_EQ(xs.size(), 3u);
+  EXPECT_LT(xs[0], xs[1]);
+  EXPECT_LT(xs[1], xs[2]);
+}
+
 TEST(ReportInputs, UnknownOrMalformedDocumentsNameTheFile) {
   ReportInputs in;
   try {
