@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <utility>
 
 #include "core/units.hpp"
 #include "report/html_escape.hpp"
@@ -24,13 +25,19 @@ GroupKey group_of(const DmaRecord& r) {
   return {r.device.backend, r.device.name, to_string(r.tcase.layout), r.tcase.layers, to_string(r.tcase.host_mem)};
 }
 
-LineChart direction_chart(const std::vector<const DmaRecord*>& group, Direction d, const std::string& title) {
+// Every dma chart plots against block size on a log-2 axis.
+LineChart block_size_chart(std::string title, std::string y_label) {
   LineChart c;
-  c.title = title;
+  c.title = std::move(title);
   c.x_label = "block size (log scale)";
-  c.y_label = d == Direction::kBidir ? "GB/s, both directions summed" : "GB/s (10^9 B/s), median";
+  c.y_label = std::move(y_label);
   c.log2_x = true;
   c.x_format = [](double x) { return block_size_label(x); };
+  return c;
+}
+
+LineChart direction_chart(const std::vector<const DmaRecord*>& group, Direction d, const std::string& title) {
+  auto c = block_size_chart(title, d == Direction::kBidir ? "GB/s, both directions summed" : "GB/s (10^9 B/s), median");
   std::map<std::string, ChartSeries> by_method;
   std::vector<std::string> order;
   for (const auto* r : group) {
@@ -87,12 +94,7 @@ std::string best_method_table(const std::vector<const DmaRecord*>& group) {
 // SMs from the model, DMA does not). Drawn only from cases measured with --with-compute.
 std::string compute_slowdown_html(const std::vector<DmaRecord>& records) {
   std::string out = "<h3>Compute slowdown under copies</h3>\n";
-  LineChart c;
-  c.title = "compute load: rate alone / rate during copies";
-  c.x_label = "block size (log scale)";
-  c.y_label = "slowdown (1 = unaffected)";
-  c.log2_x = true;
-  c.x_format = [](double x) { return block_size_label(x); };
+  auto c = block_size_chart("compute load: rate alone / rate during copies", "slowdown (1 = unaffected)");
   std::map<std::string, std::size_t> index;
   std::string load;
   for (const auto& r : records) {
@@ -129,12 +131,7 @@ std::string peer_comparison_html(const std::vector<DmaRecord>& records) {
     if (backends.size() < 2) continue;
     out += fmt::format("<h3>{}: kvbench beside its peers</h3>\n<div class=\"charts\">\n", html_escape(device));
     for (const Direction d : {Direction::kH2D, Direction::kD2H}) {
-      LineChart c;
-      c.title = fmt::format("{} by tool and method", to_string(d));
-      c.x_label = "block size (log scale)";
-      c.y_label = "GB/s (10^9 B/s), median";
-      c.log2_x = true;
-      c.x_format = [](double x) { return block_size_label(x); };
+      auto c = block_size_chart(fmt::format("{} by tool and method", to_string(d)), "GB/s (10^9 B/s), median");
       std::map<std::string, std::size_t> index;
       for (const auto& r : records) {
         if (r.device.name != device || r.waived || r.tcase.with_compute || r.tcase.direction != d ||
