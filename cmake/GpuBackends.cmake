@@ -1,5 +1,6 @@
 # KVBENCH_GPU_BACKEND=auto|none|cuda|hip|all. auto builds every backend whose compiler is found.
 # Included from the top-level CMakeLists (file scope, so enable_language works here).
+include(${CMAKE_CURRENT_LIST_DIR}/BatchCopyProbe.cmake)
 set(KVBENCH_GPU_BACKEND "auto" CACHE STRING "GPU backends to build: auto, none, cuda, hip or all")
 set_property(CACHE KVBENCH_GPU_BACKEND PROPERTY STRINGS auto none cuda hip all)
 

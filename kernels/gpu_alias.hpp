@@ -25,7 +25,7 @@ using gpuEvent_t = hipEvent_t;
 #define gpuMemcpy hipMemcpy
 #define gpuMemcpyAsync hipMemcpyAsync
 #define gpuMemcpyDefault hipMemcpyDefault
-#define gpuMemset hipMemset
+#define gpuMemsetAsync hipMemsetAsync
 #define gpuStreamCreateWithFlags hipStreamCreateWithFlags
 #define gpuStreamNonBlocking hipStreamNonBlocking
 #define gpuStreamDestroy hipStreamDestroy
@@ -63,7 +63,7 @@ using gpuEvent_t = cudaEvent_t;
 #define gpuMemcpy cudaMemcpy
 #define gpuMemcpyAsync cudaMemcpyAsync
 #define gpuMemcpyDefault cudaMemcpyDefault
-#define gpuMemset cudaMemset
+#define gpuMemsetAsync cudaMemsetAsync
 #define gpuStreamCreateWithFlags cudaStreamCreateWithFlags
 #define gpuStreamNonBlocking cudaStreamNonBlocking
 #define gpuStreamDestroy cudaStreamDestroy
@@ -76,8 +76,4 @@ using gpuEvent_t = cudaEvent_t;
 #define gpuEventSynchronize cudaEventSynchronize
 #define gpuStreamWaitEvent cudaStreamWaitEvent
 #define gpuGetLastError cudaGetLastError
-// cudaMemcpyBatchAsync: CUDA 12.8 added it; CUDA 13 dropped its failure-index argument.
-#if CUDART_VERSION >= 12080
-#define KVB_HAVE_BATCH_COPY 1
-#endif
 #endif
