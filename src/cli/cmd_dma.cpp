@@ -11,6 +11,7 @@
 #include "cli/command.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/units.hpp"
 #include "dma/dma_record.hpp"
 #include "dma/dma_sweep.hpp"
 #include "output/dma_output.hpp"
@@ -28,6 +29,7 @@ struct DmaOptions {
   double noise = 0.005;
   int min_samples = 10;
   int warmups = 4;
+  std::string seed = "1";  // parsed strictly: CLI11 would saturate an out-of-range value
   std::string format = "table";
   bool json = false;
   bool csv = false;
@@ -59,6 +61,8 @@ std::string render(DmaFormat f, const std::vector<DmaRecord>& records) {
 
 int run_dma(DmaOptions o) {
   const auto format = parse_format(o);
+  if (!o.output.empty()) require_writable_output(o.output);
+  o.sweep.seed = static_cast<std::uint64_t>(parse_positive_int(o.seed, "--seed", true));
   const auto kind = parse_backend(o.backend);
   auto& rule = o.sweep.rule;
   rule.min_seconds = o.min_time;
@@ -109,7 +113,7 @@ Command register_dma(CLI::App& parent) {
   auto& sw = o->sweep;
   auto* app = parent.add_subcommand("dma", "GPU<->CPU KV-block copy benchmark: copy-engine DMA vs copy kernels");
   app->add_option("--backend", o->backend, "auto, cuda, hip or host")->capture_default_str();
-  app->add_option("--device", o->device, "GPU index")->capture_default_str();
+  app->add_option("--device", o->device, "GPU index")->capture_default_str()->check(CLI::Range(0, 1023));
   app->add_option("--block", sw.block, "block sizes: 4KB,16KB,2MiB or a power-of-two range 4KiB..64MiB")
       ->capture_default_str();
   app->add_option("--blocks", sw.blocks, "blocks per transfer (default 1000, fewer if the pool is smaller)");
@@ -118,10 +122,11 @@ Command register_dma(CLI::App& parent) {
   app->add_option("--layout", sw.layout, "contiguous (vLLM >= 0.12) or per-layer (before 0.12)")->capture_default_str();
   app->add_option("--layers", sw.layers, "fragments per block for --layout per-layer")->capture_default_str();
   app->add_option("--host-mem", sw.host_mem, "pinned, pageable or write-combined")->capture_default_str();
-  app->add_option("--numa-node", sw.numa_node, "NUMA node for the host pools (default: the GPU's node from sysfs; host backend: unbound)");
+  app->add_option("--numa-node", sw.numa_node, "NUMA node for the host pools (default: the GPU's node from sysfs; host backend: unbound)")
+      ->check(CLI::Range(0, 4095));
   app->add_option("--ctas", sw.ctas, "kernel method: CTAs (GPU) or threads (host); 0 = all")->capture_default_str();
   app->add_option("--pool", sw.pool, "bytes per pool side (default 8GiB on a GPU, 256MiB on the host backend)");
-  app->add_option("--seed", sw.seed, "block-map seed")->capture_default_str();
+  app->add_option("--seed", o->seed, "block-map seed (0 or more)")->capture_default_str();
   app->add_flag("--with-compute", sw.with_compute,
                 "run a compute-bound load beside the copies and report its slowdown (GPU: an FMA kernel on every SM)");
   app->add_option("--min-time", o->min_time, "seconds of timed work at least")->capture_default_str();

@@ -48,6 +48,7 @@ int run_report(const ReportOptions& o) {
   ctx.tool_version = std::string("kvbench ") + KVBENCH_VERSION;
   ctx.generated_utc = utc_now();
   ctx.host = host_description();
+  require_writable_output(o.output);
   if (o.inputs.empty()) {
     ctx.how = "default assessment run by kvbench report (dma measured now, simulation and sizing computed now)";
     in = run_default_assessment(o.assessment, [](const std::string& line) {
@@ -75,7 +76,7 @@ Command register_report(CLI::App& parent) {
   app->add_option("inputs", o->inputs, "kvbench dma, simulate or size JSON files (none: measure and compute now)");
   app->add_option("--output,-o", o->output, "the HTML file, written atomically")->capture_default_str();
   app->add_option("--backend", a.backend, "default assessment: dma backend (auto, cuda, hip, host)")->capture_default_str();
-  app->add_option("--device", a.device, "default assessment: GPU index")->capture_default_str();
+  app->add_option("--device", a.device, "default assessment: GPU index")->capture_default_str()->check(CLI::Range(0, 1023));
   app->add_option("--hw", a.hw, "default assessment: hardware for sizing and simulation (default: detected, else h100)");
   app->add_option("--scenario", a.scenario, "default assessment: simulation scenario")->capture_default_str();
   app->add_option("--models", a.models, "default assessment: models to size (comma list)")->capture_default_str();

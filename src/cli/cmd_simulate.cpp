@@ -90,6 +90,8 @@ int run_simulate(const SimulateOptions& o) {
   std::optional<LinkProfile> link;
   if (!o.link_profile.empty()) link = link_profile_from_dma_json(o.link_profile, scenario.server.link_method);
 
+  if (!o.output.empty()) require_writable_output(o.output);
+
   SimOptions sim;
   sim.check_invariants = o.check;
   const auto start = std::chrono::steady_clock::now();

@@ -4,6 +4,8 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/command.hpp"
@@ -11,6 +13,17 @@
 #include "kvbench_config.hpp"
 
 namespace {
+
+// An explicitly empty value (--model '' or --model=) would read as "not given" and fall back to a
+// default without a word; it is refused instead. Returns the option given an empty value, or "".
+std::string option_with_empty_value(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.size() > 3 && arg.substr(0, 2) == "--" && arg.back() == '=') return std::string(arg.substr(0, arg.size() - 1));
+    if (arg.empty()) return i > 1 && argv[i - 1][0] == '-' ? argv[i - 1] : std::string("argument ") + std::to_string(i);
+  }
+  return "";
+}
 
 int report_error(const char* kind, const std::exception& e, int code) {
   std::fprintf(stderr, "kvbench: %s%s\n", kind, e.what());
@@ -31,6 +44,11 @@ int main(int argc, char** argv) {
   commands.push_back(kvb::register_report(app));
   commands.push_back(kvb::register_compare(app));
 
+  if (const auto option = option_with_empty_value(argc, argv); !option.empty()) {
+    std::fprintf(stderr, "kvbench: error: %s: the value is empty; expected a value (see kvbench --help)\n",
+                 option.c_str());
+    return kvb::kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -43,6 +44,23 @@ void write_file_atomically(const std::string& path, std::string_view content) {
     const int err = errno;
     ::unlink(tmp.c_str());
     throw UsageError(fmt::format("output '{}': rename failed ({})", path, std::strerror(err)));
+  }
+}
+
+void require_writable_output(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    throw UsageError(fmt::format("output '{}': is a directory; expected a file path", path));
+  }
+  const auto slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    throw UsageError(fmt::format("output '{}': the directory '{}' does not exist; expected a path in an existing directory",
+                                 path, dir));
+  }
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    throw UsageError(fmt::format("output '{}': cannot create ({}); expected a writable directory", path,
+                                 std::strerror(errno)));
   }
 }
 

@@ -85,6 +85,10 @@ ParsedBytes parse_bytes(std::string_view text, std::string_view what) {
   const std::string suffix = lower(ns.suffix);
   for (const auto& u : units) {
     if (suffix == u.name) {
+      // A fraction of a byte is a missing unit ('1.5' meant 1.5 GiB?), not something to round.
+      if (u.factor == 1 && ns.value != std::floor(ns.value)) {
+        throw UsageError(fmt::format("{}: '{}' is not a whole number of bytes; expected {}", what, text, accepted));
+      }
       const double bytes = std::floor(ns.value * u.factor);
       if (bytes < 1) {
         throw UsageError(fmt::format("{}: '{}' is zero bytes; expected a positive size", what, text));

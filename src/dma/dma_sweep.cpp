@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
@@ -80,11 +81,20 @@ std::vector<TransferCase> plan_dma_cases(const DmaSweepSettings& o, bool gpu, st
 }
 
 void validate_stopping_rule(const StoppingRule& r) {
-  if (r.min_seconds < 0 || r.max_seconds <= 0 || r.max_seconds < r.min_seconds || r.target_noise <= 0 ||
-      r.min_samples < 1 || r.warmups < 0) {
-    throw UsageError("--min-time, --max-time, --noise, --min-samples, --warmups: expected 0 <= min-time <= max-time, "
-                     "noise > 0, min-samples >= 1, warmups >= 0");
+  // NaN fails every comparison, so each check is written as "is it in range".
+  if (!(std::isfinite(r.min_seconds) && r.min_seconds >= 0)) {
+    throw UsageError(fmt::format("--min-time {}: expected a finite number of seconds >= 0", r.min_seconds));
   }
+  if (!(std::isfinite(r.max_seconds) && r.max_seconds > 0 && r.max_seconds >= r.min_seconds)) {
+    throw UsageError(fmt::format("--max-time {}: expected a finite number of seconds > 0 and >= --min-time {}",
+                                 r.max_seconds, r.min_seconds));
+  }
+  if (!(r.target_noise > 0 && r.target_noise < 1)) {
+    throw UsageError(fmt::format("--noise {}: expected a relative noise between 0 and 1 (0.005 = 0.5%)",
+                                 r.target_noise));
+  }
+  if (r.min_samples < 1) throw UsageError("--min-samples: expected at least 1 timed transfer");
+  if (r.warmups < 0) throw UsageError(fmt::format("--warmups {}: expected 0 or more", r.warmups));
 }
 
 std::vector<DmaRecord> run_dma_cases(TransferBackend& backend, const std::vector<TransferCase>& cases,

@@ -33,6 +33,31 @@ DmaSweepSettings AssessmentSettings::quick_dma_settings() {
 
 namespace {
 
+// Every setting that can be wrong fails here, in a second, not after a minute of measuring.
+void check_before_measuring(const AssessmentSettings& s, bool gpu) {
+  validate_stopping_rule(s.dma.rule);
+  std::vector<std::string> notes;
+  (void)plan_dma_cases(s.dma, gpu, notes);
+  if (!s.compute_blocks.empty()) {
+    auto cs = s.dma;
+    cs.block = s.compute_blocks;
+    try {
+      (void)plan_dma_cases(cs, gpu, notes);
+    } catch (const UsageError& e) {
+      throw UsageError(std::string("--compute-block: ") + e.what());
+    }
+  }
+  if (!s.hw.empty()) (void)resolve_hardware(s.hw);
+  (void)load_scenario(s.scenario);
+  (void)parse_token_count(s.max_model_len, "--max-model-len");
+  for (const auto& name : split(s.models, ',')) (void)resolve_model(name, notes);
+  if (!s.save_json_dir.empty()) {
+    for (const char* name : {"dma.json", "simulate.json", "size.json"}) {
+      require_writable_output(s.save_json_dir + "/" + name);
+    }
+  }
+}
+
 void save(const AssessmentSettings& s, const std::string& name, const nlohmann::json& doc, const AssessmentLog& log) {
   if (s.save_json_dir.empty()) return;
   const auto path = s.save_json_dir + "/" + name;
@@ -44,14 +69,12 @@ void save(const AssessmentSettings& s, const std::string& name, const nlohmann::
 
 ReportInputs run_default_assessment(const AssessmentSettings& s, const AssessmentLog& log) {
   ReportInputs in;
-  validate_stopping_rule(s.dma.rule);
-  if (!s.hw.empty()) (void)resolve_hardware(s.hw);  // a bad --hw fails before a minute of measuring
+  const auto kind = parse_backend(s.backend);
+  check_before_measuring(s, kind != BackendKind::kHost);
 
   // 1. dma on the best backend present.
   std::string notice;
-  const auto kind = parse_backend(s.backend);
   std::vector<std::string> notes;
-  (void)plan_dma_cases(s.dma, kind != BackendKind::kHost, notes);
   auto backend = make_backend(kind, s.device, notice);
   if (!notice.empty()) {
     log("notice: " + notice);

@@ -27,3 +27,16 @@ TEST(AtomicFile, ReplacesContentAndLeavesNoTemporary) {
 TEST(AtomicFile, MissingDirectoryIsUsageErrorAndTouchesNothing) {
   EXPECT_THROW(write_file_atomically("/nonexistent-dir/x.json", "x"), UsageError);
 }
+
+TEST(AtomicFile, OutputIsCheckedUpFrontWithoutCreatingAnything) {
+  const auto dir = std::filesystem::temp_directory_path() / "kvbench_output_check";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto file = (dir / "result.json").string();
+  EXPECT_NO_THROW(require_writable_output(file));
+  EXPECT_FALSE(std::filesystem::exists(file));  // a check, not a write
+  EXPECT_THROW(require_writable_output(dir.string()), UsageError);  // a directory is not a file path
+  EXPECT_THROW(require_writable_output((dir / "missing" / "x.json").string()), UsageError);
+  EXPECT_NO_THROW(require_writable_output("relative-name.json"));  // the current directory
+  std::filesystem::remove_all(dir);
+}

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <set>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "dma/block_sizes.hpp"
 #include "dma/device_link.hpp"
 #include "dma/dma_record.hpp"
+#include "dma/dma_sweep.hpp"
 #include "dma/statistics.hpp"
 #include "dma/sysfs_link.hpp"
 #include "output/dma_output.hpp"
@@ -83,6 +85,41 @@ TEST(StoppingRule, StopsAtNoiseTargetOrCap) {
   EXPECT_EQ(noisy.runs.size(), 500u);  // the sample cap
   rule.max_seconds = 30;
   EXPECT_EQ(run_until_stable(noisy_run, rule).runs.size(), 20u);  // the time cap: 20 runs of 1.5 s on average
+}
+
+// NaN fails every comparison and infinity passes "> 0": both once slipped through as a rule that
+// never stops or never converges.
+TEST(StoppingRule, ValidationNamesTheFlagAndRefusesNonFiniteValues) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_NO_THROW(validate_stopping_rule(StoppingRule{}));
+  const auto refused_naming = [](StoppingRule r, const std::string& flag) {
+    try {
+      validate_stopping_rule(r);
+    } catch (const UsageError& e) {
+      return std::string(e.what()).find(flag) == 0;
+    }
+    return false;
+  };
+  StoppingRule r;
+  r.target_noise = nan;
+  EXPECT_TRUE(refused_naming(r, "--noise"));
+  r.target_noise = 1.5;
+  EXPECT_TRUE(refused_naming(r, "--noise"));
+  r = StoppingRule{};
+  r.max_seconds = inf;
+  EXPECT_TRUE(refused_naming(r, "--max-time"));
+  r.max_seconds = 0.1;  // below the default --min-time 0.5
+  EXPECT_TRUE(refused_naming(r, "--max-time"));
+  r = StoppingRule{};
+  r.min_seconds = nan;
+  EXPECT_TRUE(refused_naming(r, "--min-time"));
+  r = StoppingRule{};
+  r.min_samples = 0;
+  EXPECT_TRUE(refused_naming(r, "--min-samples"));
+  r = StoppingRule{};
+  r.warmups = -1;
+  EXPECT_TRUE(refused_naming(r, "--warmups"));
 }
 
 TEST(BlockSizes, ListsRangesAndBadInput) {

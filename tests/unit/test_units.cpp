@@ -20,7 +20,7 @@ TEST(ParseBytes, DecimalAndBinaryUnitsDiffer) {
 }
 
 TEST(ParseBytes, RejectsMalformedInputNamingIt) {
-  for (const char* bad : {"", "abc", "-1", "2XB", "0", "0.1", "1e9", "1..2GB", "nanGB"}) {
+  for (const char* bad : {"", "abc", "-1", "2XB", "0", "0.1", "1.5", "4095.5B", "1e9", "1..2GB", "nanGB"}) {
     try {
       (void)parse_bytes(bad, "--block");
       FAIL() << "accepted " << bad;
