@@ -92,12 +92,12 @@ std::string dma_identity(const std::string& backend, const std::string& device, 
 BenchmarkSet benchmark_set_from_json(const nlohmann::json& doc, const std::string& origin) {
   BenchmarkSet set;
   try {
-    if (doc.is_object() && doc.value("schema", std::string()) == kDmaSchema) {
+    if (schema_of(doc) == kDmaSchema) {
       set = from_dma(doc, origin);
     } else if (doc.is_object() && doc.contains("context") && doc.contains("benchmarks")) {
       set = from_google_benchmark(doc, origin);
     } else {
-      const std::string schema = doc.is_object() ? doc.value("schema", std::string("none")) : "none";
+      const std::string schema = schema_of(doc, "none");
       throw UsageError(fmt::format("{}: schema '{}' cannot be compared; expected a kvbench dma result (\"schema\": "
                                    "\"{}\") or Google Benchmark JSON (--benchmark_format=json)",
                                    origin, schema, kDmaSchema));

@@ -21,4 +21,10 @@ nlohmann::json read_json_file(const std::string& path, const std::string& what) 
   }
 }
 
+std::string schema_of(const nlohmann::json& doc, const std::string& otherwise) {
+  if (!doc.is_object()) return otherwise;
+  const auto it = doc.find("schema");
+  return it != doc.end() && it->is_string() ? it->get<std::string>() : otherwise;
+}
+
 }  // namespace kvb

@@ -8,4 +8,8 @@ namespace kvb {
 // `what` prefixes the message, e.g. "--link-profile 'x.json'" or "x.json".
 nlohmann::json read_json_file(const std::string& path, const std::string& what);
 
+// The document's "schema" string; `otherwise` when it is not an object or has no string schema
+// (json::value() would throw a type error on {"schema": 1}).
+std::string schema_of(const nlohmann::json& doc, const std::string& otherwise = "");
+
 }  // namespace kvb

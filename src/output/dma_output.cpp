@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "core/units.hpp"
 #include "kvbench_config.hpp"
 #include "output/text_table.hpp"
@@ -133,7 +134,7 @@ nlohmann::json dma_json(const std::vector<DmaRecord>& records) {
 }
 
 std::vector<DmaRecord> dma_records_from_json(const nlohmann::json& doc, const std::string& origin) {
-  if (!doc.is_object() || doc.value("schema", std::string()) != kDmaSchema) {
+  if (schema_of(doc) != kDmaSchema) {
     throw UsageError(fmt::format("{}: not a kvbench dma result (expected \"schema\": \"{}\")", origin, kDmaSchema));
   }
   std::vector<DmaRecord> out;

@@ -67,7 +67,7 @@ SizeRowView size_row(const nlohmann::json& j) {
 }  // namespace
 
 void add_report_document(ReportInputs& in, const nlohmann::json& doc, const std::string& origin) {
-  const std::string schema = doc.is_object() ? doc.value("schema", std::string()) : std::string();
+  const std::string schema = schema_of(doc);
   try {
     if (schema == kDmaSchema) {
       auto records = dma_records_from_json(doc, origin);

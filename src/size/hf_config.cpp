@@ -51,6 +51,12 @@ class ConfigFields {
     if (!v.is_string()) throw UsageError(fmt::format("{}: field '{}' is {}; expected a string", origin_, key, v.dump()));
     return v.get<std::string>();
   }
+  bool boolean(const char* key, bool fallback) {
+    if (!has(key)) return fallback;
+    const auto& v = j_.at(key);
+    if (!v.is_boolean()) throw UsageError(fmt::format("{}: field '{}' is {}; expected true or false", origin_, key, v.dump()));
+    return v.get<bool>();
+  }
   const Json& raw(const char* key) {
     seen_.insert(key);
     return j_.at(key);
@@ -97,7 +103,8 @@ class ConfigFields {
 std::string weight_dtype_from(ConfigFields& f, const Json& top, const std::string& dtype) {
   if (!top.contains("quantization_config") || !top.at("quantization_config").is_object()) return dtype;
   const auto& q = top.at("quantization_config");
-  const auto method = to_lower(q.value("quant_method", std::string()));
+  const auto it = q.find("quant_method");
+  const auto method = it != q.end() && it->is_string() ? to_lower(it->get<std::string>()) : std::string();
   f.mark("quantization_config");
   if (method == "fp8" || method == "compressed-tensors" || method == "modelopt") return "fp8";
   if (method == "mxfp4") return "mxfp4";
@@ -105,10 +112,7 @@ std::string weight_dtype_from(ConfigFields& f, const Json& top, const std::strin
   return dtype;
 }
 
-}  // namespace
-
-ModelSpec model_from_hf_config(const std::string& json_text, const std::string& origin,
-                               std::vector<std::string>& warnings) {
+ModelSpec read_hf_config(const std::string& json_text, const std::string& origin, std::vector<std::string>& warnings) {
   Json top;
   try {
     top = Json::parse(json_text);
@@ -129,7 +133,9 @@ ModelSpec model_from_hf_config(const std::string& json_text, const std::string& 
       top.at("architectures")[0].is_string()) {
     m.architecture = top.at("architectures")[0].get<std::string>();
   }
-  m.hf_id = top.value("_name_or_path", std::string());
+  if (top.contains("_name_or_path") && top.at("_name_or_path").is_string()) {
+    m.hf_id = top.at("_name_or_path").get<std::string>();
+  }
   if (m.hf_id.empty()) m.hf_id = "<path-or-hf-id-of-this-model>";
   f.mark("architectures");
   f.mark("_name_or_path");
@@ -236,8 +242,7 @@ ModelSpec model_from_hf_config(const std::string& json_text, const std::string& 
   const double hidden = m.hidden_size;
   const double inter = f.small_int("intermediate_size", 4 * m.hidden_size);
   const double moe_inter = f.small_int("moe_intermediate_size", static_cast<int>(inter));
-  const bool tied = j.value("tie_word_embeddings", false);
-  f.mark("tie_word_embeddings");
+  const bool tied = f.boolean("tie_word_embeddings", false);
   const double heads = m.num_attention_heads;
   double attn_params = 0;
   if (m.attention == AttentionKind::kMla) {
@@ -287,6 +292,20 @@ ModelSpec model_from_hf_config(const std::string& json_text, const std::string& 
   }
   validate_model(m, origin);
   return m;
+}
+
+}  // namespace
+
+ModelSpec model_from_hf_config(const std::string& json_text, const std::string& origin,
+                               std::vector<std::string>& warnings) {
+  // Each field is type-checked where it is read; this net catches a type nobody expected, so a
+  // strange config.json is still exit 2 naming the file, never a JSON exception.
+  try {
+    return read_hf_config(json_text, origin, warnings);
+  } catch (const Json::exception& e) {
+    throw UsageError(fmt::format("{}: a field has an unexpected type ({}); expected a Hugging Face config.json",
+                                 origin, e.what()));
+  }
 }
 
 }  // namespace kvb

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "core/errors.hpp"
@@ -77,6 +78,32 @@ TEST(HfConfig, BrokenFilesAreUsageErrorsNamingTheFile) {
     }
   }
   EXPECT_THROW((void)resolve_model("/nonexistent/config.json", w), UsageError);
+}
+
+// Found by mutating the test configs: fields of an unexpected type were JSON exceptions (exit 3).
+TEST(HfConfig, FieldsOfTheWrongTypeAreUsageErrorsNamingTheFile) {
+  std::ifstream in(data("qwen3-14b.config.json"));
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto good = nlohmann::json::parse(text.str());
+  std::vector<std::string> w;
+  ASSERT_NO_THROW((void)model_from_hf_config(good.dump(), "qwen.json", w));
+  for (const auto& [key, value] : std::vector<std::pair<std::string, nlohmann::json>>{
+           {"tie_word_embeddings", 1}, {"num_hidden_layers", "forty"}, {"head_dim", -8}}) {
+    auto bad = good;
+    bad[key] = value;
+    try {
+      (void)model_from_hf_config(bad.dump(), "qwen.json", w);
+      FAIL() << key;
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("qwen.json: field '" + key + "'"), std::string::npos) << e.what();
+    }
+  }
+  // An odd quantization method or model id is not KV-relevant: read as absent, not an error.
+  auto odd = good;
+  odd["quantization_config"] = {{"quant_method", 5}};
+  odd["_name_or_path"] = nlohmann::json::array();
+  EXPECT_NO_THROW((void)model_from_hf_config(odd.dump(), "qwen.json", w));
 }
 
 TEST(CatalogYaml, UnknownKeyAndWrongTypeAreNamed) {

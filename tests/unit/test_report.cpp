@@ -196,6 +196,12 @@ TEST(ReportInputs, UnknownOrMalformedDocumentsNameTheFile) {
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("sim.json: malformed kvbench/simulate/v1"), std::string::npos) << e.what();
   }
+  // A schema that is not a string (found by mutating result files): a usage error naming the
+  // file, not a JSON type error escaping as exit 3.
+  for (const auto& schema : {nlohmann::json(1e308), nlohmann::json(nullptr), nlohmann::json::array()}) {
+    EXPECT_THROW(add_report_document(in, nlohmann::json{{"schema", schema}}, "odd.json"), UsageError);
+    EXPECT_THROW((void)dma_records_from_json(nlohmann::json{{"schema", schema}}, "odd.json"), UsageError);
+  }
 }
 
 TEST(DefaultAssessment, DetectsHardwareFromTheGpuName) {
