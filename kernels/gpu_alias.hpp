@@ -25,6 +25,7 @@ using gpuEvent_t = hipEvent_t;
 #define gpuMemcpy hipMemcpy
 #define gpuMemcpyAsync hipMemcpyAsync
 #define gpuMemcpyDefault hipMemcpyDefault
+#define gpuMemset hipMemset
 #define gpuMemsetAsync hipMemsetAsync
 #define gpuStreamCreateWithFlags hipStreamCreateWithFlags
 #define gpuStreamNonBlocking hipStreamNonBlocking
@@ -63,6 +64,7 @@ using gpuEvent_t = cudaEvent_t;
 #define gpuMemcpy cudaMemcpy
 #define gpuMemcpyAsync cudaMemcpyAsync
 #define gpuMemcpyDefault cudaMemcpyDefault
+#define gpuMemset cudaMemset
 #define gpuMemsetAsync cudaMemsetAsync
 #define gpuStreamCreateWithFlags cudaStreamCreateWithFlags
 #define gpuStreamNonBlocking cudaStreamNonBlocking

@@ -6,23 +6,22 @@
 // Durations come from device events around each transfer; wall time includes submission.
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "backend/data_pattern.hpp"
 #include "backend/transfer_backend.hpp"
 #include "backend/verify.hpp"
 #include "core/errors.hpp"
-#include "core/numa_binding.hpp"
 #include "dma/device_link.hpp"
 #include "dma/sysfs_link.hpp"
 #include "gpu_alias.hpp"
 #include "gpu_batch_copy.hpp"
+#include "gpu_buffer.hpp"
 #include "gpu_check.hpp"
 #include "gpu_compute_load.hpp"
+#include "gpu_pools.hpp"
 #include "gpu_start_barrier.hpp"
 
 namespace kvb {
@@ -43,49 +42,6 @@ __global__ void copy_blocks_kernel(const unsigned char* src, unsigned char* dst,
     for (unsigned long long w = threadIdx.x; w < words; w += blockDim.x) d[w] = s[w];
   }
 }
-
-// Owns a buffer of one memory kind and frees it with the matching call.
-class GpuBuffer {
- public:
-  enum class Kind { kDevice, kPinned, kWriteCombined, kPageable };
-  GpuBuffer(Kind kind, std::uint64_t bytes) : kind_(kind), bytes_(bytes) {
-    const std::size_t n = static_cast<std::size_t>(bytes);
-    switch (kind) {
-      case Kind::kDevice: check(gpuMalloc(&ptr_, n), "device allocation"); break;
-      case Kind::kPinned: check(gpuHostAlloc(&ptr_, n, gpuHostAllocMapped), "pinned host allocation"); break;
-      case Kind::kWriteCombined:
-        check(gpuHostAlloc(&ptr_, n, gpuHostAllocMapped | gpuHostAllocWriteCombined), "write-combined allocation");
-        break;
-      case Kind::kPageable:
-        ptr_ = std::aligned_alloc(4096, (n + 4095) / 4096 * 4096);
-        if (ptr_ == nullptr) throw DeviceError("pageable host allocation failed");
-        break;
-    }
-  }
-  ~GpuBuffer() {
-    if (ptr_ == nullptr) return;
-    if (kind_ == Kind::kDevice) (void)gpuFree(ptr_);
-    else if (kind_ == Kind::kPageable) std::free(ptr_);
-    else (void)gpuFreeHost(ptr_);
-  }
-  GpuBuffer(const GpuBuffer&) = delete;
-  GpuBuffer& operator=(const GpuBuffer&) = delete;
-  unsigned char* get() const { return static_cast<unsigned char*>(ptr_); }
-  // The address a kernel uses: mapped host memory has its own device pointer.
-  unsigned char* device_view() const {
-    if (kind_ == Kind::kDevice) return get();
-    void* d = nullptr;
-    check(gpuHostGetDevicePointer(&d, ptr_, 0), "mapping host memory for the kernel");
-    return static_cast<unsigned char*>(d);
-  }
-  bool host_side() const { return kind_ != Kind::kDevice; }
-  std::uint64_t bytes() const { return bytes_; }
-
- private:
-  Kind kind_;
-  std::uint64_t bytes_;
-  void* ptr_ = nullptr;
-};
 
 struct StreamAndEvents {
   gpuStream_t stream{};
@@ -176,42 +132,20 @@ class GpuBackend final : public TransferBackend {
                            : c.host_mem == HostMemKind::kPageable ? GpuBuffer::Kind::kPageable
                                                                    : GpuBuffer::Kind::kWriteCombined;
     const bool bidir = c.direction == Direction::kBidir;
-    GpuBuffer gpu(GpuBuffer::Kind::kDevice, gpu_pool_bytes(c));
-    // bidir writes separate destination pools so the two directions never touch the same bytes.
-    std::unique_ptr<GpuBuffer> gpu2;
-    if (bidir) gpu2 = std::make_unique<GpuBuffer>(GpuBuffer::Kind::kDevice, gpu_pool_bytes(c));
-    // Host pools are allocated (pinning places the pages) and first touched on --numa-node, by
-    // default the GPU's own node from sysfs (skipped quietly when that node cannot be bound).
-    std::unique_ptr<GpuBuffer> host_owner;
-    std::unique_ptr<GpuBuffer> host2;
-    {
-      ScopedNumaBind bind(c.numa_node >= 0 ? c.numa_node : info_.numa_node, c.numa_node >= 0);
-      host_owner = std::make_unique<GpuBuffer>(host_kind, host_pool_bytes(c));
-      fill_pattern(host_owner->get(), host_owner->bytes(), c.seed, 1);
-      if (bidir) {
-        host2 = std::make_unique<GpuBuffer>(host_kind, host_pool_bytes(c));
-        std::memset(host2->get(), 0, static_cast<std::size_t>(host2->bytes()));
-      }
-    }
-    GpuBuffer& host = *host_owner;
-    r.host_numa_node = numa_node_of(host.get());
-    {
-      std::vector<unsigned char> staging(static_cast<std::size_t>(gpu.bytes()));
-      fill_pattern(staging.data(), gpu.bytes(), c.seed, 0);
-      check(gpuMemcpy(gpu.get(), staging.data(), staging.size(), gpuMemcpyDefault), "filling the device pool");
-    }
+    GpuPoolSet& pools = pools_.acquire(c, host_kind, info_.numa_node);
+    r.host_numa_node = pools.host_numa_node;
     const auto map = make_block_map(c.blocks, c.gpu_pool_blocks, c.host_pool_blocks, c.seed);
     std::vector<Plan> plans;
     if (c.direction != Direction::kD2H) {
-      plans.push_back(Plan{copy_ops(c, map, Direction::kH2D), &host, bidir ? gpu2.get() : &gpu});
+      plans.push_back(Plan{copy_ops(c, map, Direction::kH2D), pools.host_src.get(), pools.gpu_dst.get()});
     }
     if (c.direction != Direction::kH2D) {
-      plans.push_back(Plan{copy_ops(c, map, Direction::kD2H), &gpu, bidir ? host2.get() : &host});
+      plans.push_back(Plan{copy_ops(c, map, Direction::kD2H), pools.gpu_src.get(), pools.host_dst.get()});
     }
     std::vector<std::unique_ptr<GpuBuffer>> op_tables;
     for (auto& p : plans) prepare(c, p, op_tables);
-    // The fills and uploads above ran on the legacy stream, which the non-blocking copy streams do
-    // not wait for (a pageable upload may still be in flight when gpuMemcpy returns).
+    // The copy-list uploads ran on the legacy stream, which the non-blocking copy streams do not
+    // wait for.
     check(gpuDeviceSynchronize(), "finishing the set-up copies");
     std::vector<std::unique_ptr<StreamAndEvents>> streams;
     for (std::size_t i = 0; i < plans.size(); ++i) streams.push_back(std::make_unique<StreamAndEvents>());
@@ -341,34 +275,56 @@ class GpuBackend final : public TransferBackend {
     }
   }
 
-  // Clears each destination, runs every direction once more, and compares with the pattern.
+  // Clears each destination block, runs every direction once more, and compares with the pattern.
   std::string verify(const TransferCase& c, const std::vector<Plan>& plans,
                      const std::vector<std::unique_ptr<StreamAndEvents>>& streams) {
     for (std::size_t i = 0; i < plans.size(); ++i) {
       const auto& p = plans[i];
-      // Cleared in the copy's own stream order: a gpuMemset on the legacy stream would not be
-      // ordered before a copy on a non-blocking stream.
-      if (p.dst->host_side()) std::memset(p.dst->get(), 0, static_cast<std::size_t>(p.dst->bytes()));
-      else {
-        check(gpuMemsetAsync(p.dst->get(), 0, static_cast<std::size_t>(p.dst->bytes()), streams[i]->stream),
-              "clearing for verification");
+      const gpuStream_t stream = streams[i]->stream;
+      // Only the blocks this case writes; cleared in the copy's own stream order (a gpuMemset on
+      // the legacy stream would not be ordered before a copy on a non-blocking stream).
+      for (const auto& o : p.ops) {
+        if (p.dst->host_side()) std::memset(p.dst->get() + o.dst_offset, 0, static_cast<std::size_t>(o.bytes));
+        else check(gpuMemsetAsync(p.dst->get() + o.dst_offset, 0, static_cast<std::size_t>(o.bytes), stream), "clearing for verification");
       }
-      issue(c, p, streams[i]->stream);
-      check(gpuStreamSynchronize(streams[i]->stream), "verification copy");
-      std::vector<unsigned char> copy;
-      const unsigned char* view = p.dst->get();
-      if (!p.dst->host_side()) {
-        copy.resize(static_cast<std::size_t>(p.dst->bytes()));
-        check(gpuMemcpy(copy.data(), p.dst->get(), copy.size(), gpuMemcpyDefault), "reading back for verification");
-        view = copy.data();
-      }
-      const std::uint64_t src_pool = p.src->host_side() ? 1 : 0;
-      auto bad = verify_copies(p.ops, view, c.seed, src_pool);
+      issue(c, p, stream);
+      check(gpuStreamSynchronize(stream), "verification copy");
+      const std::uint64_t src_pool = p.src->host_side() ? kHostPatternPool : kGpuPatternPool;
+      auto bad = p.dst->host_side() ? verify_copies(p.ops, p.dst->get(), c.seed, src_pool)
+                                    : verify_on_device_side(p, c.seed, src_pool);
       if (!bad.empty()) return bad;
     }
     return "";
   }
 
+  // A device destination is read back block by block into pieces of at most 256 MiB (plus one
+  // block), not as a whole pool: the pool is up to 8 GiB, the blocks a case writes far fewer.
+  static std::string verify_on_device_side(const Plan& p, std::uint64_t seed, std::uint64_t src_pool) {
+    constexpr std::uint64_t kPiece = 256ULL << 20;
+    std::vector<unsigned char> piece;
+    std::vector<CopyOp> batch;  // the ops of this piece, their destinations moved into it
+    std::uint64_t used = 0;
+    const auto check_batch = [&]() {
+      auto bad = batch.empty() ? std::string() : verify_copies(batch, piece.data(), seed, src_pool);
+      batch.clear();
+      used = 0;
+      return bad;
+    };
+    for (const auto& o : p.ops) {
+      if (used > 0 && used + o.bytes > kPiece) {
+        if (auto bad = check_batch(); !bad.empty()) return bad;
+      }
+      if (piece.size() < used + o.bytes) piece.resize(static_cast<std::size_t>(used + o.bytes));
+      check(gpuMemcpy(piece.data() + used, p.dst->get() + o.dst_offset, static_cast<std::size_t>(o.bytes),
+                      gpuMemcpyDefault),
+            "reading back for verification");
+      batch.push_back(CopyOp{o.src_offset, used, o.bytes});
+      used += o.bytes;
+    }
+    return check_batch();
+  }
+
+  GpuPoolCache pools_;
   int device_ = 0;
   int sm_count_ = 1;
 };

@@ -14,7 +14,8 @@ inline std::uint64_t pattern_word(std::uint64_t seed, std::uint64_t pool, std::u
   return x;
 }
 
-// Fills `bytes` (a multiple of 8) of `base` with pool `pool`'s pattern.
-void fill_pattern(void* base, std::uint64_t bytes, std::uint64_t seed, std::uint64_t pool);
+// Fills `bytes` (a multiple of 8) of `base` with pool `pool`'s pattern, as it reads from byte
+// `first_byte` of the pool on (a pool can be filled piece by piece).
+void fill_pattern(void* base, std::uint64_t bytes, std::uint64_t seed, std::uint64_t pool, std::uint64_t first_byte = 0);
 
 }  // namespace kvb

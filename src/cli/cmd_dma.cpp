@@ -125,7 +125,7 @@ Command register_dma(CLI::App& parent) {
   app->add_option("--numa-node", sw.numa_node, "NUMA node for the host pools (default: the GPU's node from sysfs; host backend: unbound)")
       ->check(CLI::Range(0, 4095));
   app->add_option("--ctas", sw.ctas, "kernel method: CTAs (GPU) or threads (host); 0 = all")->capture_default_str();
-  app->add_option("--pool", sw.pool, "bytes per pool side (default 8GiB on a GPU, 256MiB on the host backend)");
+  app->add_option("--pool", sw.pool, "bytes per pool (default 8GiB on a GPU, 256MiB on the host backend); a GPU case has a source and a destination pool on each side");
   app->add_option("--seed", o->seed, "block-map seed (0 or more)")->capture_default_str();
   app->add_flag("--with-compute", sw.with_compute,
                 "run a compute-bound load beside the copies and report its slowdown (GPU: an FMA kernel on every SM)");

@@ -7,7 +7,9 @@
 #include <set>
 #include <vector>
 
+#include "backend/data_pattern.hpp"
 #include "backend/transfer_backend.hpp"
+#include "backend/verify.hpp"
 #include "core/errors.hpp"
 #include "core/numa_binding.hpp"
 #include "dma/block_sizes.hpp"
@@ -120,6 +122,21 @@ TEST(StoppingRule, ValidationNamesTheFlagAndRefusesNonFiniteValues) {
   r = StoppingRule{};
   r.warmups = -1;
   EXPECT_TRUE(refused_naming(r, "--warmups"));
+}
+
+// The GPU backend uploads its device pool's pattern in pieces; a piece must read exactly as the
+// same bytes of a pool filled at once, and verification must see a misplaced piece.
+TEST(DataPattern, FilledInPiecesEqualsFilledAtOnceAndVerificationSeesAShift) {
+  const std::uint64_t bytes = 4096;
+  std::vector<unsigned char> whole(bytes), pieces(bytes);
+  fill_pattern(whole.data(), bytes, 7, 0);
+  fill_pattern(pieces.data(), 1024, 7, 0, 0);
+  fill_pattern(pieces.data() + 1024, bytes - 1024, 7, 0, 1024);
+  EXPECT_EQ(whole, pieces);
+  const std::vector<CopyOp> copy_all{CopyOp{0, 0, bytes}};
+  EXPECT_EQ(verify_copies(copy_all, pieces.data(), 7, 0), "");
+  fill_pattern(pieces.data() + 1024, bytes - 1024, 7, 0, 0);  // the second piece from the wrong offset
+  EXPECT_NE(verify_copies(copy_all, pieces.data(), 7, 0).find("byte 1024 differs"), std::string::npos);
 }
 
 TEST(BlockSizes, ListsRangesAndBadInput) {
