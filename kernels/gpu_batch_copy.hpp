@@ -15,28 +15,31 @@ namespace {
 #if defined(KVB_HAVE_BATCH_COPY)
 constexpr bool kHaveBatchCopy = true;
 
+#if defined(KVBENCH_HIP)
+using gpuMemcpyAttributes = hipMemcpyAttributes;
+#define gpuMemcpySrcAccessOrderStream hipMemcpySrcAccessOrderStream
+#define gpuMemcpyBatchAsync hipMemcpyBatchAsync
+#define KVB_BATCH_FAIL_INDEX 1  // HIP keeps CUDA 12.8's failure-index argument
+#else
+using gpuMemcpyAttributes = cudaMemcpyAttributes;
+#define gpuMemcpySrcAccessOrderStream cudaMemcpySrcAccessOrderStream
+#define gpuMemcpyBatchAsync cudaMemcpyBatchAsync
+#if CUDART_VERSION < 13000
+#define KVB_BATCH_FAIL_INDEX 1
+#endif
+#endif
+
 // Every copy in one attribute set: sources read in stream order (pinned or pageable host memory).
 inline gpuError_t batch_copy(void** dsts, const void** srcs, std::size_t* sizes, std::size_t count,
                              gpuStream_t stream) {
-#if defined(KVBENCH_HIP)
-  hipMemcpyAttributes attr{};
-  attr.srcAccessOrder = hipMemcpySrcAccessOrderStream;
+  gpuMemcpyAttributes attr{};
+  attr.srcAccessOrder = gpuMemcpySrcAccessOrderStream;
   std::size_t attr_index = 0;
+#if defined(KVB_BATCH_FAIL_INDEX)
   std::size_t fail_index = 0;
-  return hipMemcpyBatchAsync(dsts, const_cast<void**>(srcs), sizes, count, &attr, &attr_index, 1, &fail_index,
-                             stream);
-#elif CUDART_VERSION >= 13000
-  cudaMemcpyAttributes attr{};
-  attr.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
-  std::size_t attr_index = 0;
-  return cudaMemcpyBatchAsync(dsts, srcs, sizes, count, &attr, &attr_index, 1, stream);
+  return gpuMemcpyBatchAsync(dsts, const_cast<void**>(srcs), sizes, count, &attr, &attr_index, 1, &fail_index, stream);
 #else
-  cudaMemcpyAttributes attr{};
-  attr.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
-  std::size_t attr_index = 0;
-  std::size_t fail_index = 0;
-  return cudaMemcpyBatchAsync(dsts, const_cast<void**>(srcs), sizes, count, &attr, &attr_index, 1, &fail_index,
-                              stream);
+  return gpuMemcpyBatchAsync(dsts, srcs, sizes, count, &attr, &attr_index, 1, stream);
 #endif
 }
 
