@@ -65,14 +65,9 @@ void save(const AssessmentSettings& s, const std::string& name, const nlohmann::
   log("wrote " + path);
 }
 
-}  // namespace
-
-ReportInputs run_default_assessment(const AssessmentSettings& s, const AssessmentLog& log) {
-  ReportInputs in;
-  const auto kind = parse_backend(s.backend);
-  check_before_measuring(s, kind != BackendKind::kHost);
-
-  // 1. dma on the best backend present.
+// Runs the dma sweep (and the --with-compute cases) into `in`; returns what was measured on. The
+// backend, with pools of up to 4 x 8 GiB on a GPU, is gone when this returns.
+DeviceInfo measure_dma(const AssessmentSettings& s, BackendKind kind, ReportInputs& in, const AssessmentLog& log) {
   std::string notice;
   std::vector<std::string> notes;
   auto backend = make_backend(kind, s.device, notice);
@@ -80,7 +75,6 @@ ReportInputs run_default_assessment(const AssessmentSettings& s, const Assessmen
     log("notice: " + notice);
     in.notes.push_back(notice);
   }
-  notes.clear();
   const bool gpu = backend->info().backend != "host";
   const auto cases = plan_dma_cases(s.dma, gpu, notes);
   for (const auto& n : notes) in.notes.push_back("dma: " + n);
@@ -102,15 +96,28 @@ ReportInputs run_default_assessment(const AssessmentSettings& s, const Assessmen
   }
   in.sources.push_back(fmt::format("kvbench dma, measured now: {} cases on {} ({} backend)", in.dma.size(),
                                    backend->info().name, backend->info().backend));
+  return backend->info();
+}
+
+}  // namespace
+
+ReportInputs run_default_assessment(const AssessmentSettings& s, const AssessmentLog& log) {
+  ReportInputs in;
+  const auto kind = parse_backend(s.backend);
+  check_before_measuring(s, kind != BackendKind::kHost);
+
+  // 1. dma on the best backend present (its memory is freed before the simulation runs).
+  const DeviceInfo device = measure_dma(s, kind, in, log);
+  const bool gpu = device.backend != "host";
   save(s, "dma.json", dma_json(in.dma), log);
 
   // 2. The hardware the sizing and simulation assume.
   std::string hw = s.hw;
-  if (hw.empty()) hw = gpu ? hardware_for_device_name(backend->info().name) : std::string();
+  if (hw.empty()) hw = gpu ? hardware_for_device_name(device.name) : std::string();
   if (hw.empty()) {
     hw = "h100";
     in.notes.push_back(fmt::format("hardware not detected ({}): sizing and simulation assume h100; pass --hw",
-                                   gpu ? backend->info().name : std::string("no GPU")));
+                                   gpu ? device.name : std::string("no GPU")));
   }
   hw = resolve_hardware(hw).name;
 
