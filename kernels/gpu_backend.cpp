@@ -6,6 +6,7 @@
 // Durations come from device events around each transfer; wall time includes submission.
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -14,6 +15,7 @@
 #include "backend/transfer_backend.hpp"
 #include "backend/verify.hpp"
 #include "core/errors.hpp"
+#include "core/host_info.hpp"
 #include "dma/device_link.hpp"
 #include "dma/sysfs_link.hpp"
 #include "gpu_alias.hpp"
@@ -22,15 +24,10 @@
 #include "gpu_check.hpp"
 #include "gpu_compute_load.hpp"
 #include "gpu_pools.hpp"
+#include "gpu_verify.hpp"
 
 namespace kvb {
 namespace {
-
-struct DevCopyOp {
-  unsigned long long src;
-  unsigned long long dst;
-  unsigned long long bytes;
-};
 
 // One CTA per copy at a time (grid-stride over copies); its threads move 16-byte words.
 __global__ void copy_blocks_kernel(const unsigned char* src, unsigned char* dst, const DevCopyOp* ops, int n) {
@@ -70,8 +67,8 @@ struct Plan {
   std::vector<CopyOp> ops;
   const GpuBuffer* src = nullptr;
   GpuBuffer* dst = nullptr;
-  DevCopyOp* dev_ops = nullptr;  // kernel method: the copy list and the pools as the kernel sees them
-  const unsigned char* src_view = nullptr;
+  std::unique_ptr<DeviceCopyTable> table;  // the copy list on the device (copy kernel, verification)
+  const unsigned char* src_view = nullptr;  // kernel method: the pools as the kernel sees them
   unsigned char* dst_view = nullptr;
   std::vector<void*> dsts;       // ce-batch
   std::vector<const void*> srcs;
@@ -81,14 +78,12 @@ struct Plan {
 class GpuBackend final : public TransferBackend {
  public:
   explicit GpuBackend(int device) : device_(device) {
-    int count = 0;
-    const gpuError_t err = gpuGetDeviceCount(&count);
-    if (err != gpuSuccess || count == 0) {
-      throw DeviceError(std::string("no ") + KVB_GPU_RUNTIME + " device (" +
-                        (err != gpuSuccess ? gpuGetErrorString(err) : "device count 0") + ")");
-    }
+    const int count = device_count();
     if (device < 0 || device >= count) {
-      throw UsageError("--device " + std::to_string(device) + ": expected 0 to " + std::to_string(count - 1));
+      // A device this machine lacks is a device error (exit 3), like a missing GPU.
+      throw DeviceError("--device " + std::to_string(device) + ": this machine has " + std::to_string(count) + " " +
+                        KVB_GPU_RUNTIME + " device" + (count == 1 ? "" : "s") + "; expected 0 to " +
+                        std::to_string(count - 1) + " or all");
     }
     check(gpuSetDevice(device), "selecting the device");
     gpuDeviceProp prop{};
@@ -101,15 +96,37 @@ class GpuBackend final : public TransferBackend {
     char bus[32] = {};
     (void)gpuDeviceGetPCIBusId(bus, sizeof bus, device);
     info_.backend = KVB_GPU_RUNTIME;
+    info_.index = device;
     info_.name = prop.name;
-    info_.driver_version = std::to_string(driver);
-    info_.runtime_version = std::to_string(runtime);
+    // The kernel driver as nvidia-smi / amd-smi name it; the runtime's driver query is the API
+    // version it supports (13000 -> "13.0"), which operators do not call the driver.
+    info_.driver_api_version = format_runtime_version(KVB_GPU_RUNTIME, driver);
+    info_.driver_version = gpu_kernel_driver_version(KVB_GPU_RUNTIME);
+    if (info_.driver_version.empty()) info_.driver_version = "unknown (API " + info_.driver_api_version + ")";
+    info_.runtime_version = format_runtime_version(KVB_GPU_RUNTIME, runtime);
     info_.pci_bus_id = bus;
     info_.numa_node = read_numa_node(info_.pci_bus_id);
     const auto link = resolve_device_link(info_.name, read_pcie_link(info_.pci_bus_id));
     info_.link = link.description;
     info_.link_ceiling_gbps = link.ceiling_gbps;
     info_.timing = std::string(KVB_GPU_RUNTIME) + " events around each transfer; wall time includes submission";
+#if defined(KVBENCH_HIP)
+    // ROCm copies host<->device with SDMA engines unless HSA_ENABLE_SDMA=0 makes it use blit
+    // kernels on the SMs (CUs): a different copy path, so the setting travels with the results.
+    if (const char* sdma = std::getenv("HSA_ENABLE_SDMA")) {
+      info_.environment.push_back(std::string("HSA_ENABLE_SDMA=") + sdma);
+    }
+#endif
+  }
+
+  static int device_count() {
+    int count = 0;
+    const gpuError_t err = gpuGetDeviceCount(&count);
+    if (err != gpuSuccess || count == 0) {
+      throw DeviceError(std::string("no ") + KVB_GPU_RUNTIME + " device (" +
+                        (err != gpuSuccess ? gpuGetErrorString(err) : "device count 0") + ")");
+    }
+    return count;
   }
 
  protected:
@@ -131,7 +148,9 @@ class GpuBackend final : public TransferBackend {
                            : c.host_mem == HostMemKind::kPageable ? GpuBuffer::Kind::kPageable
                                                                    : GpuBuffer::Kind::kWriteCombined;
     const bool bidir = c.direction == Direction::kBidir;
+    const auto setup_start = std::chrono::steady_clock::now();
     GpuPoolSet& pools = pools_.acquire(c, host_kind, info_.numa_node);
+    r.pool_setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
     r.host_numa_node = pools.host_numa_node;
     const auto map = make_block_map(c.blocks, c.gpu_pool_blocks, c.host_pool_blocks, c.seed);
     std::vector<Plan> plans;
@@ -141,8 +160,7 @@ class GpuBackend final : public TransferBackend {
     if (c.direction != Direction::kH2D) {
       plans.push_back(Plan{copy_ops(c, map, Direction::kD2H), pools.gpu_src.get(), pools.host_dst.get()});
     }
-    std::vector<std::unique_ptr<GpuBuffer>> op_tables;
-    for (auto& p : plans) prepare(c, p, op_tables);
+    for (auto& p : plans) prepare(c, p);
     // The copy-list uploads ran on the legacy stream, which the non-blocking copy streams do not
     // wait for.
     check(gpuDeviceSynchronize(), "finishing the set-up copies");
@@ -194,28 +212,23 @@ class GpuBackend final : public TransferBackend {
     } else {
       result = run_until_stable(once, rule);
     }
-    r.runs = std::move(result.runs);
-    r.converged = result.converged;
-    if (bidir) {
-      const auto n = static_cast<std::ptrdiff_t>(r.runs.size());
-      r.h2d_s.assign(per_dir[0].end() - n, per_dir[0].end());
-      r.d2h_s.assign(per_dir[1].end() - n, per_dir[1].end());
-    }
+    if (bidir) take_runs(r, std::move(result), per_dir[0], per_dir[1]);
+    else take_runs(r, std::move(result), {}, {});
     r.verify_detail = verify(c, plans, streams);
     r.verified = r.verify_detail.empty();
     return r;
   }
 
+  void do_reserve(std::uint64_t gpu_bytes, std::uint64_t host_bytes) override { pools_.reserve(gpu_bytes, host_bytes); }
+
  private:
-  void prepare(const TransferCase& c, Plan& p, std::vector<std::unique_ptr<GpuBuffer>>& tables) {
+  void prepare(const TransferCase& c, Plan& p) {
+    // The copy kernel reads the table; verification reads it wherever the destination is visible
+    // to the device (device memory, mapped pinned or write-combined host memory).
+    if (c.method == Method::kKernel || c.host_mem != HostMemKind::kPageable) {
+      p.table = std::make_unique<DeviceCopyTable>(p.ops);
+    }
     if (c.method == Method::kKernel) {
-      std::vector<DevCopyOp> ops;
-      ops.reserve(p.ops.size());
-      for (const auto& o : p.ops) ops.push_back(DevCopyOp{o.src_offset, o.dst_offset, o.bytes});
-      tables.push_back(std::make_unique<GpuBuffer>(GpuBuffer::Kind::kDevice, ops.size() * sizeof(DevCopyOp)));
-      check(gpuMemcpy(tables.back()->get(), ops.data(), ops.size() * sizeof(DevCopyOp), gpuMemcpyDefault),
-            "uploading the copy list");
-      p.dev_ops = reinterpret_cast<DevCopyOp*>(tables.back()->get());
       // Mapped once here, not per launch: the lookup would land in the timed wall time.
       p.src_view = p.src->device_view();
       p.dst_view = p.dst->device_view();
@@ -279,61 +292,42 @@ class GpuBackend final : public TransferBackend {
         break;
       case Method::kKernel: {
         const int grid = c.ctas > 0 ? c.ctas : sm_count_;
-        copy_blocks_kernel<<<grid, 512, 0, stream>>>(p.src_view, p.dst_view, p.dev_ops,
-                                                     static_cast<int>(p.ops.size()));
+        copy_blocks_kernel<<<grid, 512, 0, stream>>>(p.src_view, p.dst_view, p.table->ops(), p.table->size());
         check(gpuGetLastError(), "launching the copy kernel");
         break;
       }
     }
   }
 
-  // Clears each destination block, runs every direction once more, and compares with the pattern.
+  // Clears each destination block, runs every direction once more, and compares with the pattern:
+  // on the device where it can see the destination, else (pageable) in parallel host threads.
   std::string verify(const TransferCase& c, const std::vector<Plan>& plans,
                      const std::vector<std::unique_ptr<StreamAndEvents>>& streams) {
     for (std::size_t i = 0; i < plans.size(); ++i) {
       const auto& p = plans[i];
       const gpuStream_t stream = streams[i]->stream;
-      // Only the blocks this case writes; cleared in the copy's own stream order (a gpuMemset on
-      // the legacy stream would not be ordered before a copy on a non-blocking stream).
-      for (const auto& o : p.ops) {
-        if (p.dst->host_side()) std::memset(p.dst->get() + o.dst_offset, 0, static_cast<std::size_t>(o.bytes));
-        else check(gpuMemsetAsync(p.dst->get() + o.dst_offset, 0, static_cast<std::size_t>(o.bytes), stream), "clearing for verification");
+      // Only the blocks this case writes; a device clear runs in the copy's own stream order (a
+      // gpuMemset on the legacy stream would not be ordered before a copy on a non-blocking stream).
+      if (p.dst->host_side()) {
+        clear_destinations(p.ops, p.dst->get());
+      } else {
+        for (const auto& o : p.ops) {
+          check(gpuMemsetAsync(p.dst->get() + o.dst_offset, 0, static_cast<std::size_t>(o.bytes), stream),
+                "clearing for verification");
+        }
       }
       issue(c, p, stream);
-      check(gpuStreamSynchronize(stream), "verification copy");
       const std::uint64_t src_pool = p.src->host_side() ? kHostPatternPool : kGpuPatternPool;
-      auto bad = p.dst->host_side() ? verify_copies(p.ops, p.dst->get(), c.seed, src_pool)
-                                    : verify_on_device_side(p, c.seed, src_pool);
+      std::string bad;
+      if (p.table) {
+        bad = verify_on_device(p.ops, *p.table, *p.dst, c.seed, src_pool, 2 * sm_count_, stream);
+      } else {
+        check(gpuStreamSynchronize(stream), "verification copy");
+        bad = verify_copies(p.ops, p.dst->get(), c.seed, src_pool);
+      }
       if (!bad.empty()) return bad;
     }
     return "";
-  }
-
-  // A device destination is read back block by block into pieces of at most 256 MiB (plus one
-  // block), not as a whole pool: the pool is up to 8 GiB, the blocks a case writes far fewer.
-  static std::string verify_on_device_side(const Plan& p, std::uint64_t seed, std::uint64_t src_pool) {
-    constexpr std::uint64_t kPiece = 256ULL << 20;
-    std::vector<unsigned char> piece;
-    std::vector<CopyOp> batch;  // the ops of this piece, their destinations moved into it
-    std::uint64_t used = 0;
-    const auto check_batch = [&]() {
-      auto bad = batch.empty() ? std::string() : verify_copies(batch, piece.data(), seed, src_pool);
-      batch.clear();
-      used = 0;
-      return bad;
-    };
-    for (const auto& o : p.ops) {
-      if (used > 0 && used + o.bytes > kPiece) {
-        if (auto bad = check_batch(); !bad.empty()) return bad;
-      }
-      if (piece.size() < used + o.bytes) piece.resize(static_cast<std::size_t>(used + o.bytes));
-      check(gpuMemcpy(piece.data() + used, p.dst->get() + o.dst_offset, static_cast<std::size_t>(o.bytes),
-                      gpuMemcpyDefault),
-            "reading back for verification");
-      batch.push_back(CopyOp{o.src_offset, used, o.bytes});
-      used += o.bytes;
-    }
-    return check_batch();
   }
 
   GpuPoolCache pools_;
@@ -345,8 +339,10 @@ class GpuBackend final : public TransferBackend {
 
 #if defined(KVBENCH_HIP)
 std::unique_ptr<TransferBackend> make_hip_backend(int device) { return std::make_unique<GpuBackend>(device); }
+int hip_device_count() { return GpuBackend::device_count(); }
 #else
 std::unique_ptr<TransferBackend> make_cuda_backend(int device) { return std::make_unique<GpuBackend>(device); }
+int cuda_device_count() { return GpuBackend::device_count(); }
 #endif
 
 }  // namespace kvb

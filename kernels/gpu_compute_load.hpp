@@ -1,6 +1,9 @@
 #pragma once
-// --with-compute on a GPU: an FMA-bound kernel that fills every SM (2 CTAs of 256 threads per
-// SM), launched back to back on its own stream by a host thread while the copies run. Each
+// --with-compute on a GPU: an FMA-bound kernel of many waves (16 waves of 2 CTAs of 256 threads
+// per SM), launched back to back on its own stream by a host thread while the copies run. Many
+// short CTAs, as a model's GEMMs and attention launch, so SMs held by copy CTAs cost the load
+// their share of the GPU; a single wave (the first version) let any held SM stretch the whole
+// launch (on the H100, 4 copy CTAs slowed it 1.47x, as much as 32 did). Each
 // launch is bracketed by events; the slowdown is the median kernel time during the copies over
 // the median alone. Copy kernels compete with it for SMs; copy-engine DMA should barely touch it
 // (vLLM's finding). Included by gpu_backend.cpp only (one CUDA/HIP translation unit).
@@ -32,13 +35,14 @@ __global__ void compute_load_kernel(float* sink, int iterations) {
 
 class GpuComputeLoad {
  public:
-  GpuComputeLoad(int device, int sm_count) : device_(device), grid_(2 * sm_count) {
+  GpuComputeLoad(int device, int sm_count) : device_(device), grid_(kWaves * 2 * sm_count) {
     check(gpuStreamCreateWithFlags(&stream_, gpuStreamNonBlocking), "compute stream creation");
     check(gpuMalloc(reinterpret_cast<void**>(&sink_), static_cast<std::size_t>(grid_) * kThreads * sizeof(float)),
           "compute sink allocation");
-    // About 1 ms per launch: long enough to time with events, short enough to sample often.
-    const double t = time_launches(4096, 3);
-    iterations_ = std::max(1024, static_cast<int>(4096 * 1e-3 / std::max(t, 1e-7)));
+    // About 2 ms per launch (~0.1 ms per CTA): long enough to time with events, short enough to
+    // sample often.
+    const double t = time_launches(1024, 3);
+    iterations_ = std::max(256, static_cast<int>(1024 * 2e-3 / std::max(t, 1e-7)));
   }
   ~GpuComputeLoad() {
     stop_launching();
@@ -69,12 +73,13 @@ class GpuComputeLoad {
   }
 
   std::string description() const {
-    return std::to_string(grid_) + " CTAs x " + std::to_string(kThreads) + " threads of dependent FMAs (" +
-           std::to_string(iterations_) + " per thread per launch)";
+    return std::to_string(grid_) + " CTAs (" + std::to_string(kWaves) + " waves) x " + std::to_string(kThreads) +
+           " threads of dependent FMAs (" + std::to_string(iterations_) + " per thread per launch)";
   }
 
  private:
   static constexpr int kThreads = 256;
+  static constexpr int kWaves = 16;
   static constexpr std::size_t kAhead = 4;
 
   struct EventPair {

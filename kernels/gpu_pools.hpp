@@ -40,6 +40,12 @@ struct GpuPoolSet {
 
 class GpuPoolCache {
  public:
+  // The sweep's largest pools: a set is built at least this large, so it is built once.
+  void reserve(std::uint64_t gpu_bytes, std::uint64_t host_bytes) {
+    reserve_gpu_ = gpu_bytes;
+    reserve_host_ = host_bytes;
+  }
+
   // The pools for case `c`, building a new set (after freeing the old one) when needed.
   GpuPoolSet& acquire(const TransferCase& c, GpuBuffer::Kind host_kind, int gpu_numa_node) {
     if (set_ && set_->serves(c, host_kind)) return *set_;
@@ -48,8 +54,8 @@ class GpuPoolCache {
     s->host_kind = host_kind;
     s->numa_request = c.numa_node;
     s->seed = c.seed;
-    const std::uint64_t gpu_bytes = gpu_pool_bytes(c);
-    const std::uint64_t host_bytes = host_pool_bytes(c);
+    const std::uint64_t gpu_bytes = std::max(gpu_pool_bytes(c), reserve_gpu_);
+    const std::uint64_t host_bytes = std::max(host_pool_bytes(c), reserve_host_);
     s->gpu_src = std::make_unique<GpuBuffer>(GpuBuffer::Kind::kDevice, gpu_bytes);
     s->gpu_dst = std::make_unique<GpuBuffer>(GpuBuffer::Kind::kDevice, gpu_bytes);
     {
@@ -59,7 +65,7 @@ class GpuPoolCache {
       s->host_src = std::make_unique<GpuBuffer>(host_kind, host_bytes);
       fill_pattern(s->host_src->get(), host_bytes, c.seed, kHostPatternPool);
       s->host_dst = std::make_unique<GpuBuffer>(host_kind, host_bytes);
-      std::memset(s->host_dst->get(), 0, static_cast<std::size_t>(host_bytes));
+      fill_zero(s->host_dst->get(), host_bytes);
     }
     s->host_numa_node = numa_node_of(s->host_src->get());
     upload_pattern(*s->gpu_src, c.seed);
@@ -85,6 +91,7 @@ class GpuPoolCache {
   }
 
   std::unique_ptr<GpuPoolSet> set_;
+  std::uint64_t reserve_gpu_ = 0, reserve_host_ = 0;
 };
 
 }  // namespace

@@ -26,7 +26,7 @@ std::vector<std::string> compiled_gpu_backends() {
 
 std::unique_ptr<TransferBackend> make_backend(BackendKind kind, int device, std::string& notice) {
   switch (kind) {
-    case BackendKind::kHost: return make_host_backend();
+    case BackendKind::kHost: return make_host_backend(device);
     case BackendKind::kCuda: return make_cuda_backend(device);
     case BackendKind::kHip: return make_hip_backend(device);
     case BackendKind::kAuto: break;
@@ -41,7 +41,25 @@ std::unique_ptr<TransferBackend> make_backend(BackendKind kind, int device, std:
   }
   if (why.empty()) why = "no GPU backend compiled in";
   notice = fmt::format("no GPU found ({}): using the host backend; these are host-memory figures, not a GPU link", why);
-  return make_host_backend();
+  return make_host_backend(0);
+}
+
+int device_count(BackendKind kind) {
+  switch (kind) {
+    case BackendKind::kHost: return 1;  // more only through --host-devices
+    case BackendKind::kCuda: return cuda_device_count();
+    case BackendKind::kHip: return hip_device_count();
+    case BackendKind::kAuto: break;
+  }
+  std::string why;
+  for (const auto& name : compiled_gpu_backends()) {
+    try {
+      return name == "cuda" ? cuda_device_count() : hip_device_count();
+    } catch (const DeviceError& e) {
+      why += fmt::format("{}{}", why.empty() ? "" : "; ", e.what());
+    }
+  }
+  return 1;  // auto falls back to one host device, as make_backend does
 }
 
 }  // namespace kvb

@@ -13,13 +13,16 @@ namespace kvb {
 struct DeviceInfo {
   std::string backend;         // host, cuda, hip
   std::string name;            // e.g. "NVIDIA H100 80GB HBM3"
-  std::string driver_version;
-  std::string runtime_version;
+  int index = 0;               // the device's index in its runtime (--device)
+  std::string driver_version;  // the kernel driver, e.g. "580.159.04" (NVIDIA), amdgpu's version
+  std::string driver_api_version;  // what the runtime's driver query returns, e.g. "13.0"
+  std::string runtime_version;     // e.g. "13.0"
   std::string pci_bus_id;      // for sysfs link and NUMA lookups
   int numa_node = -1;
   double link_ceiling_gbps = 0;  // per direction; 0 = unknown
   std::string link;              // e.g. "PCIe Gen5 x16", or "memcpy (host backend)"
   std::string timing;            // how durations are taken
+  std::vector<std::string> environment;  // settings that change what is measured, e.g. "HSA_ENABLE_SDMA=0"
 };
 
 struct CaseResult {
@@ -36,17 +39,30 @@ struct CaseResult {
   double compute_alone_per_s = 0;
   double compute_during_per_s = 0;
   std::string compute_load;    // what the load is, e.g. "2 threads of dependent FMAs"
+  // Where the case's time went (seconds): the whole measure() call, the recorded runs, the loop
+  // (warm-ups, recorded runs, runs held for other devices), and building pools (first case only).
+  double precision = 0;        // the median's relative 95% half-width at the stop
+  double case_s = 0, timed_s = 0, loop_s = 0, pool_setup_s = 0;
 };
+
+// Moves a finished run loop into `r`: samples, convergence, time accounting, and for bidir each
+// direction's spans of the recorded runs only (warm-ups come first, held runs last).
+void take_runs(CaseResult& r, RunResult&& run, const std::vector<double>& h2d_spans,
+               const std::vector<double>& d2h_spans);
 
 class TransferBackend {
  public:
   virtual ~TransferBackend() = default;
   const DeviceInfo& info() const { return info_; }
   // Runs warm-ups and timed repetitions of one case, then verifies the copied data.
-  CaseResult measure(const TransferCase& c, const StoppingRule& rule) { return do_measure(c, rule); }
+  CaseResult measure(const TransferCase& c, const StoppingRule& rule);
+  // Announces a sweep's cases: pools are then built once, large enough for all of them, instead
+  // of again for each larger case.
+  void reserve(const std::vector<TransferCase>& cases);
 
  protected:
   virtual CaseResult do_measure(const TransferCase& c, const StoppingRule& rule) = 0;
+  virtual void do_reserve(std::uint64_t gpu_pool_bytes, std::uint64_t host_pool_bytes) = 0;
   DeviceInfo info_;
 };
 
@@ -57,12 +73,19 @@ BackendKind parse_backend(const std::string& s);
 // `notice` set. An explicit GPU kind without a device throws DeviceError (exit 3).
 std::unique_ptr<TransferBackend> make_backend(BackendKind kind, int device, std::string& notice);
 
+// The devices `kind` can open: GPUs of that runtime, or --host-devices emulated host devices.
+// kAuto: the first compiled GPU backend that finds one. Throws DeviceError when a GPU runtime
+// fails or finds none.
+int device_count(BackendKind kind);
+
 // Which GPU backends this binary was built with, e.g. {"cuda", "hip"}.
 std::vector<std::string> compiled_gpu_backends();
 
 // Factories of the GPU backends (defined in backend/cuda, backend/hip, or their stubs).
 std::unique_ptr<TransferBackend> make_cuda_backend(int device);
 std::unique_ptr<TransferBackend> make_hip_backend(int device);
-std::unique_ptr<TransferBackend> make_host_backend();
+int cuda_device_count();  // throws DeviceError when the runtime fails or finds none
+int hip_device_count();
+std::unique_ptr<TransferBackend> make_host_backend(int index = 0);
 
 }  // namespace kvb

@@ -22,13 +22,15 @@ namespace {
 
 struct DmaOptions {
   std::string backend = "auto";
-  int device = 0;
+  std::string device = "0";
+  int host_devices = 1;
+  bool quick = false;
   DmaSweepSettings sweep;
-  double min_time = 0.5;
-  double max_time = 15.0;
-  double noise = 0.005;
+  double min_time = 0;
+  double max_time = 1.0;
+  double precision = 0.01;
   int min_samples = 10;
-  int warmups = 4;
+  int warmups = 2;
   std::string seed = "1";  // parsed strictly: CLI11 would saturate an out-of-range value
   std::string format = "table";
   bool json = false;
@@ -59,48 +61,69 @@ std::string render(DmaFormat f, const std::vector<DmaRecord>& records) {
   return dma_json(records).dump(1) + "\n";
 }
 
-int run_dma(DmaOptions o) {
+// The timed settings: --quick's, then any flag the user gave explicitly over them.
+void apply_timing(DmaOptions& o, const CLI::App& app) {
+  auto& rule = o.sweep.rule;
+  const auto given = [&](const char* flag) { return app.count(flag) > 0; };
+  if (o.quick) {
+    if (given("--block")) throw UsageError("--quick and --block: expected one of them (--quick picks 4KiB,64KiB,2MiB)");
+    apply_quick(o.sweep);
+  }
+  if (!o.quick || given("--min-time")) rule.min_seconds = o.min_time;
+  if (!o.quick || given("--max-time")) rule.max_seconds = o.max_time;
+  if (!o.quick || given("--precision")) rule.precision = o.precision;
+  if (!o.quick || given("--warmups")) rule.warmups = o.warmups;
+  rule.min_samples = o.min_samples < 1 ? 0 : static_cast<std::size_t>(o.min_samples);
+  validate_stopping_rule(rule);
+}
+
+int run_dma(DmaOptions o, const CLI::App& app) {
   const auto format = parse_format(o);
   if (!o.output.empty()) require_writable_output(o.output);
   o.sweep.seed = static_cast<std::uint64_t>(parse_positive_int(o.seed, "--seed", true));
   const auto kind = parse_backend(o.backend);
-  auto& rule = o.sweep.rule;
-  rule.min_seconds = o.min_time;
-  rule.max_seconds = o.max_time;
-  rule.target_noise = o.noise;
-  rule.min_samples = o.min_samples < 1 ? 0 : static_cast<std::size_t>(o.min_samples);
-  rule.warmups = o.warmups;
-  validate_stopping_rule(rule);
+  apply_timing(o, app);
+  const auto& rule = o.sweep.rule;
+  if (o.host_devices < 1 || o.host_devices > 64) {
+    throw UsageError(fmt::format("--host-devices {}: expected 1 to 64 emulated devices", o.host_devices));
+  }
+  if (o.host_devices > 1 && kind != BackendKind::kHost) {
+    throw UsageError("--host-devices: expected --backend host (it emulates several devices on the host backend)");
+  }
   // Plan (and so validate) before touching any device.
   std::vector<std::string> notes;
   (void)plan_dma_cases(o.sweep, kind != BackendKind::kHost, notes);
+  const int count = kind == BackendKind::kHost ? o.host_devices : device_count(kind);
+  const auto indices = parse_device_list(o.device, count);
   std::string notice;
-  auto backend = make_backend(kind, o.device, notice);
+  std::vector<std::unique_ptr<TransferBackend>> owned;
+  std::vector<TransferBackend*> backends;
+  for (const int d : indices) {
+    owned.push_back(make_backend(kind, d, notice));
+    backends.push_back(owned.back().get());
+  }
   if (!notice.empty()) std::fprintf(stderr, "kvbench: notice: %s\n", notice.c_str());
   notes.clear();
-  const auto cases = plan_dma_cases(o.sweep, backend->info().backend != "host", notes);
+  const auto cases = plan_dma_cases(o.sweep, backends.front()->info().backend != "host", notes);
   for (const auto& n : notes) std::fprintf(stderr, "kvbench: note: %s\n", n.c_str());
 
-  const auto start = std::chrono::steady_clock::now();
+  // Progress from the first case: a sweep is tens of cases.
   const auto progress = [&](std::size_t i, std::size_t total, const std::string& id) {
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (elapsed > 2.0) std::fprintf(stderr, "kvbench: [%zu/%zu] %s\n", i + 1, total, id.c_str());
+    std::fprintf(stderr, "kvbench: [%zu/%zu] %s\n", i + 1, total, id.c_str());
   };
-  const auto records = run_dma_cases(*backend, cases, rule, progress);
+  const auto start = std::chrono::steady_clock::now();
+  const auto records = run_dma_cases_concurrently(backends, cases, rule, progress);
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::fprintf(stderr, "kvbench: %s\n", dma_cost_summary(records, elapsed).c_str());
 
   // -o writes the machine-readable form: the chosen one, JSON for a table.
   if (!o.output.empty()) write_file_atomically(o.output, render(format, records));
   if (format != DmaFormat::kTable) {
     std::fputs(render(format, records).c_str(), stdout);
   } else {
-    const auto& d = backend->info();
-    std::printf("kvbench dma: %s backend, %s (driver %s, runtime %s)\n", d.backend.c_str(), d.name.c_str(),
-                d.driver_version.c_str(), d.runtime_version.c_str());
-    std::printf("link: %s; timing: %s; host CPU: %s\n", d.link.c_str(), d.timing.c_str(),
-                records.empty() ? "" : records.front().host_cpu.c_str());
-    std::printf("Measured. GB/s = 10^9 B/s over the median sample; bidir = sum of both directions (h2d+d2h each "
-                "over its own span); * = noise target not met before the time cap.\n");
+    std::fputs(dma_header(backends.front()->info(), records, indices.size()).c_str(), stdout);
     std::fputs(dma_table(records).c_str(), stdout);
+    std::fputs(dma_vllm_summary(records).c_str(), stdout);
   }
   require_verified(records);
   return kExitOk;
@@ -113,10 +136,14 @@ Command register_dma(CLI::App& parent) {
   auto& sw = o->sweep;
   auto* app = parent.add_subcommand("dma", "GPU<->CPU KV-block copy benchmark: copy-engine DMA vs copy kernels");
   app->add_option("--backend", o->backend, "auto, cuda, hip or host")->capture_default_str();
-  app->add_option("--device", o->device, "GPU index")->capture_default_str()->check(CLI::Range(0, 1023));
+  app->add_option("--device", o->device, "GPU index, a comma list (0,2,5) or all: the devices copy at once")
+      ->capture_default_str();
+  app->add_option("--host-devices", o->host_devices, "host backend: emulated devices for --device all (testing)")
+      ->capture_default_str();
+  app->add_flag("--quick", o->quick, "a ~10 s overview: 4KiB,64KiB,2MiB, median to +-2%, 0.25 s per case at most");
   app->add_option("--block", sw.block, "block sizes: 4KB,16KB,2MiB or a power-of-two range 4KiB..64MiB")
       ->capture_default_str();
-  app->add_option("--blocks", sw.blocks, "blocks per transfer (default 1000, fewer if the pool is smaller)");
+  app->add_option("--blocks", sw.blocks, "blocks per transfer (default 1000, or a quarter of the pool if fewer)");
   app->add_option("--method", sw.method, "ce, ce-batch, kernel (comma list)")->capture_default_str();
   app->add_option("--direction", sw.direction, "h2d, d2h, bidir (comma list)")->capture_default_str();
   app->add_option("--layout", sw.layout, "contiguous (vLLM >= 0.12) or per-layer (before 0.12)")->capture_default_str();
@@ -124,14 +151,17 @@ Command register_dma(CLI::App& parent) {
   app->add_option("--host-mem", sw.host_mem, "pinned, pageable or write-combined")->capture_default_str();
   app->add_option("--numa-node", sw.numa_node, "NUMA node for the host pools (default: the GPU's node from sysfs; host backend: unbound)")
       ->check(CLI::Range(0, 4095));
-  app->add_option("--ctas", sw.ctas, "kernel method: CTAs (GPU) or threads (host); 0 = all")->capture_default_str();
-  app->add_option("--pool", sw.pool, "bytes per pool (default 8GiB on a GPU, 256MiB on the host backend); a GPU case has a source and a destination pool on each side");
+  app->add_option("--ctas", sw.ctas, "kernel method: CTAs (GPU) or threads (host), a comma list such as 4,8,16,32; 0 = all")
+      ->capture_default_str();
+  app->add_option("--pool", sw.pool, "bytes per pool (default 2GiB on a GPU, 256MiB on the host backend); a case has a source and a destination pool on each side");
   app->add_option("--seed", o->seed, "block-map seed (0 or more)")->capture_default_str();
   app->add_flag("--with-compute", sw.with_compute,
                 "run a compute-bound load beside the copies and report its slowdown (GPU: an FMA kernel on every SM)");
   app->add_option("--min-time", o->min_time, "seconds of timed work at least")->capture_default_str();
-  app->add_option("--max-time", o->max_time, "seconds per case at most")->capture_default_str();
-  app->add_option("--noise", o->noise, "target relative noise (stddev/mean)")->capture_default_str();
+  app->add_option("--max-time", o->max_time, "seconds of timed work per case at most")->capture_default_str();
+  app->add_option("--precision", o->precision,
+                  "stop once the median's 95% confidence interval is within +-this fraction of it")
+      ->capture_default_str();
   app->add_option("--min-samples", o->min_samples, "timed transfers at least")->capture_default_str();
   app->add_option("--warmups", o->warmups, "untimed transfers first")->capture_default_str();
   app->add_option("--format", o->format, "table, json (schema kvbench/dma/v1), csv, or prom (Prometheus text)")
@@ -140,7 +170,7 @@ Command register_dma(CLI::App& parent) {
   app->add_flag("--csv", o->csv, "same as --format csv");
   app->add_option("--output,-o", o->output,
                   "also write the results to this file, atomically: JSON, or CSV / Prometheus text with that format");
-  return Command{app, [o] { return run_dma(*o); }};
+  return Command{app, [o, app] { return run_dma(*o, *app); }};
 }
 
 }  // namespace kvb

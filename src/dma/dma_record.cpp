@@ -15,7 +15,12 @@ DmaRecord make_record(const TransferCase& c, const DeviceInfo& dev, const std::s
   rec.compute_load = r.compute_load;
   if (r.compute_during_per_s > 0) rec.compute_slowdown = r.compute_alone_per_s / r.compute_during_per_s;
   rec.waive_reason = r.waive_reason;
+  rec.case_s = r.case_s;
+  rec.pool_setup_s = r.pool_setup_s;
   if (r.waived) return rec;
+  rec.precision = r.precision;
+  rec.timed_s = r.timed_s;
+  rec.loop_s = r.loop_s;
   const double per_direction = static_cast<double>(c.bytes_per_direction());
   rec.bytes = c.direction == Direction::kBidir ? 2 * per_direction : per_direction;
   for (const auto& t : r.runs) {
@@ -42,6 +47,25 @@ DmaRecord make_record(const TransferCase& c, const DeviceInfo& dev, const std::s
   rec.verified = r.verified;
   rec.verify_detail = r.verify_detail;
   return rec;
+}
+
+std::vector<DmaAggregate> aggregate_devices(const std::vector<DmaRecord>& records) {
+  std::vector<DmaAggregate> out;
+  for (const auto& r : records) {
+    if (r.waived) continue;
+    auto it = std::find_if(out.begin(), out.end(), [&](const DmaAggregate& a) { return a.id == r.id; });
+    if (it == out.end()) {
+      out.push_back(DmaAggregate{r.id, {}, 0, 0, 0});
+      it = out.end() - 1;
+    }
+    it->devices.push_back(r.device.index);
+    it->median_gbps += r.median_gbps;
+    it->h2d_gbps += r.h2d_gbps;
+    it->d2h_gbps += r.d2h_gbps;
+  }
+  out.erase(std::remove_if(out.begin(), out.end(), [](const DmaAggregate& a) { return a.devices.size() < 2; }),
+            out.end());
+  return out;
 }
 
 }  // namespace kvb

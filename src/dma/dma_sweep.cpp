@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
+#include <thread>
 
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
@@ -25,8 +27,17 @@ std::vector<TransferCase> plan_dma_cases(const DmaSweepSettings& o, bool gpu, st
   if (o.layers < 1 || o.layers > 1024) throw UsageError(fmt::format("--layers {}: expected 1 to 1024", o.layers));
   // Never accept a setting that would not be applied: the node must exist and be bindable.
   if (o.numa_node != -1) validate_numa_node(o.numa_node, "--numa-node");
-  if (o.ctas < 0) throw UsageError(fmt::format("--ctas {}: expected 0 (all) or a positive count", o.ctas));
-  const std::uint64_t pool = o.pool.empty() ? (gpu ? 8ULL << 30 : 256ULL << 20) : parse_bytes(o.pool, "--pool").bytes;
+  std::vector<int> cta_budgets;
+  for (const auto& t : split(o.ctas, ',')) {
+    const auto n = parse_positive_int(t, "--ctas", true);
+    if (n > 65535) throw UsageError(fmt::format("--ctas {}: expected 0 (all) or a count up to 65535", t));
+    cta_budgets.push_back(static_cast<int>(n));
+  }
+  if (cta_budgets.empty()) throw UsageError("--ctas '': expected 0 (all) or a comma list of CTA counts, e.g. 4,8,16,32");
+  // 2 GiB per pool: four pools (a source and a destination on each side) are pinned and filled
+  // once per run, about 2 s on an H100 host; a transfer of up to a quarter of a pool (512 MiB)
+  // takes 10 ms at PCIe Gen5 speed, long enough to time.
+  const std::uint64_t pool = o.pool.empty() ? (gpu ? 2ULL << 30 : 256ULL << 20) : parse_bytes(o.pool, "--pool").bytes;
   const bool blocks_given = !o.blocks.empty();
   const std::int64_t want_blocks = blocks_given ? parse_positive_int(o.blocks, "--blocks") : 1000;
   std::vector<TransferCase> cases;
@@ -43,7 +54,13 @@ std::vector<TransferCase> plan_dma_cases(const DmaSweepSettings& o, bool gpu, st
     }
     const auto pool_blocks = static_cast<std::int64_t>(pool / b);
     std::int64_t blocks = want_blocks;
-    if (blocks > pool_blocks) {
+    // By default a transfer takes at most a quarter of the pool, so its blocks stay scattered.
+    if (!blocks_given && blocks > pool_blocks / 4 && pool_blocks >= 4) {
+      blocks = pool_blocks / 4;
+      notes.push_back(fmt::format("{} blocks: {} per transfer (a quarter of the {} pool; --blocks or --pool to change)",
+                                  format_bytes_binary(static_cast<double>(b)), blocks,
+                                  format_bytes_binary(static_cast<double>(pool))));
+    } else if (blocks > pool_blocks) {
       if (blocks_given) {
         throw UsageError(fmt::format("--blocks {} of {} need {} but --pool is {}; expected fewer blocks or a larger "
                                      "--pool",
@@ -56,28 +73,39 @@ std::vector<TransferCase> plan_dma_cases(const DmaSweepSettings& o, bool gpu, st
                                   format_bytes_binary(static_cast<double>(b)), blocks,
                                   format_bytes_binary(static_cast<double>(pool))));
     }
+    TransferCase base;
+    base.layout = layout;
+    base.layers = frags;
+    base.block_bytes = b;
+    base.blocks = blocks;
+    // Pools hold up to 4x the transfer so the block map scatters.
+    base.gpu_pool_blocks = std::min(pool_blocks, 4 * blocks);
+    base.host_pool_blocks = base.gpu_pool_blocks;
+    base.host_mem = host_mem;
+    base.numa_node = o.numa_node;
+    base.seed = o.seed;
+    base.with_compute = o.with_compute;
     for (const auto d : directions) {
       for (const auto m : methods) {
-        TransferCase c;
-        c.direction = d;
-        c.method = m;
-        c.layout = layout;
-        c.layers = frags;
-        c.block_bytes = b;
-        c.blocks = blocks;
-        // Pools hold up to 4x the transfer so the block map scatters.
-        c.gpu_pool_blocks = std::min(pool_blocks, 4 * blocks);
-        c.host_pool_blocks = c.gpu_pool_blocks;
-        c.host_mem = host_mem;
-        c.numa_node = o.numa_node;
-        c.ctas = o.ctas;
-        c.seed = o.seed;
-        c.with_compute = o.with_compute;
-        cases.push_back(c);
+        // The CTA budget only shapes the copy kernel; other methods run once.
+        for (const int ctas : m == Method::kKernel ? cta_budgets : std::vector<int>{0}) {
+          TransferCase c = base;
+          c.direction = d;
+          c.method = m;
+          c.ctas = ctas;
+          cases.push_back(c);
+        }
       }
     }
   }
   return cases;
+}
+
+void apply_quick(DmaSweepSettings& s) {
+  s.block = "4KiB,64KiB,2MiB";
+  s.rule.precision = 0.02;
+  s.rule.max_seconds = 0.25;
+  s.rule.warmups = 1;
 }
 
 void validate_stopping_rule(const StoppingRule& r) {
@@ -89,9 +117,10 @@ void validate_stopping_rule(const StoppingRule& r) {
     throw UsageError(fmt::format("--max-time {}: expected a finite number of seconds > 0 and >= --min-time {}",
                                  r.max_seconds, r.min_seconds));
   }
-  if (!(r.target_noise > 0 && r.target_noise < 1)) {
-    throw UsageError(fmt::format("--noise {}: expected a relative noise between 0 and 1 (0.005 = 0.5%)",
-                                 r.target_noise));
+  if (!(r.precision > 0 && r.precision < 1)) {
+    throw UsageError(fmt::format("--precision {}: expected a relative half-width between 0 and 1 (0.01 = the "
+                                 "median known to +-1% at 95% confidence)",
+                                 r.precision));
   }
   if (r.min_samples < 1) throw UsageError("--min-samples: expected at least 1 timed transfer");
   if (r.warmups < 0) throw UsageError(fmt::format("--warmups {}: expected 0 or more", r.warmups));
@@ -102,11 +131,71 @@ std::vector<DmaRecord> run_dma_cases(TransferBackend& backend, const std::vector
   const auto cpu = host_cpu_model();
   std::vector<DmaRecord> records;
   records.reserve(cases.size());
+  backend.reserve(cases);
   for (std::size_t i = 0; i < cases.size(); ++i) {
     if (progress) progress(i, cases.size(), cases[i].id());
     records.push_back(make_record(cases[i], backend.info(), cpu, backend.measure(cases[i], rule)));
   }
   return records;
+}
+
+std::vector<DmaRecord> run_dma_cases_concurrently(const std::vector<TransferBackend*>& backends,
+                                                  const std::vector<TransferCase>& cases, const StoppingRule& rule,
+                                                  const DmaProgress& progress) {
+  if (backends.size() == 1) return run_dma_cases(*backends.front(), cases, rule, progress);
+  const auto cpu = host_cpu_model();
+  std::vector<DmaRecord> records;
+  records.reserve(cases.size() * backends.size());
+  for (auto* b : backends) b->reserve(cases);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    if (progress) progress(i, cases.size(), cases[i].id());
+    ConcurrentGroup group(static_cast<int>(backends.size()));
+    std::vector<CaseResult> results(backends.size());
+    std::vector<std::exception_ptr> errors(backends.size());
+    std::vector<std::thread> threads;
+    for (std::size_t d = 0; d < backends.size(); ++d) {
+      threads.emplace_back([&, d] {
+        // The ticket leaves the group however the measurement ends, so no device waits forever.
+        GroupTicket ticket(group);
+        StoppingRule mine = rule;
+        mine.group = &ticket;
+        try {
+          results[d] = backends[d]->measure(cases[i], mine);
+        } catch (...) {
+          errors[d] = std::current_exception();
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    for (auto& e : errors) {
+      if (e) std::rethrow_exception(e);
+    }
+    for (std::size_t d = 0; d < backends.size(); ++d) {
+      records.push_back(make_record(cases[i], backends[d]->info(), cpu, results[d]));
+    }
+  }
+  return records;
+}
+
+std::vector<int> parse_device_list(const std::string& text, int count) {
+  std::vector<int> out;
+  if (text == "all") {
+    for (int d = 0; d < count; ++d) out.push_back(d);
+    return out;
+  }
+  for (const auto& t : split(text, ',')) {
+    const auto d = parse_positive_int(t, "--device", true);
+    if (d >= count) {
+      throw DeviceError(fmt::format("--device {}: this machine has {} device{}; expected 0 to {} or all", d, count,
+                                    count == 1 ? "" : "s", count - 1));
+    }
+    if (std::find(out.begin(), out.end(), static_cast<int>(d)) != out.end()) {
+      throw UsageError(fmt::format("--device {}: device {} is listed twice; expected distinct indices", text, d));
+    }
+    out.push_back(static_cast<int>(d));
+  }
+  if (out.empty()) throw UsageError("--device '': expected a device index, a comma list such as 0,2,5, or all");
+  return out;
 }
 
 void require_verified(const std::vector<DmaRecord>& records) {

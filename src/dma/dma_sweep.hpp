@@ -14,19 +14,22 @@ namespace kvb {
 
 struct DmaSweepSettings {
   std::string block = "4KiB..16MiB";
-  std::string blocks;  // empty: 1000, reduced to fit the pool
+  std::string blocks;  // empty: 1000, fewer where a quarter of the pool holds fewer
   std::string method = "ce,ce-batch,kernel";
   std::string direction = "h2d,d2h,bidir";
   std::string layout = "contiguous";
   int layers = 32;
   std::string host_mem = "pinned";
   int numa_node = -1;
-  int ctas = 0;
-  std::string pool;  // empty: 8 GiB on a GPU, 256 MiB on the host backend
+  std::string ctas = "0";  // kernel method: a comma list of CTA budgets; 0 = every SM
+  std::string pool;  // empty: 2 GiB on a GPU, 256 MiB on the host backend
   std::uint64_t seed = 1;
   bool with_compute = false;
   StoppingRule rule;
 };
+
+// `kvbench dma --quick`: three block sizes, a looser precision and a short cap (about 10 s on a GPU).
+void apply_quick(DmaSweepSettings& s);
 
 // Validates every setting (UsageError naming the flag) and lists the cases; `notes` gains one line
 // per block size whose block count was reduced to fit the pool.
@@ -40,6 +43,17 @@ using DmaProgress = std::function<void(std::size_t done, std::size_t total, cons
 // Measures every case on `backend`; progress is called before each case.
 std::vector<DmaRecord> run_dma_cases(TransferBackend& backend, const std::vector<TransferCase>& cases,
                                      const StoppingRule& rule, const DmaProgress& progress = {});
+
+// Measures every case on all `backends` at once (--device all): a host thread per device, their
+// timed runs started together and every recorded sample taken while all devices copy
+// (StoppingRule::group). Records are case by case, each case's devices in the given order.
+std::vector<DmaRecord> run_dma_cases_concurrently(const std::vector<TransferBackend*>& backends,
+                                                  const std::vector<TransferCase>& cases, const StoppingRule& rule,
+                                                  const DmaProgress& progress = {});
+
+// The devices of --device: "all" (every device of the backend, `count`) or a comma list of
+// indices, each below `count` (DeviceError naming the index otherwise: a device this machine lacks).
+std::vector<int> parse_device_list(const std::string& text, int count);
 
 // Throws CheckFailed naming the first record whose copied data did not verify.
 void require_verified(const std::vector<DmaRecord>& records);

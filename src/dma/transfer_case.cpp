@@ -61,9 +61,10 @@ HostMemKind parse_host_mem(const std::string& s, const std::string& what) {
 }
 
 std::string TransferCase::id() const {
-  return fmt::format("{}/{}/{}{}/{}B/x{}/{}{}", to_string(method), to_string(direction), to_string(layout),
+  return fmt::format("{}/{}/{}{}/{}B/x{}/{}{}{}", to_string(method), to_string(direction), to_string(layout),
                      layout == Layout::kPerLayer ? fmt::format("{}", layers) : "", block_bytes, blocks,
-                     to_string(host_mem), with_compute ? "/+compute" : "");
+                     to_string(host_mem), method == Method::kKernel && ctas > 0 ? fmt::format("/ctas{}", ctas) : "",
+                     with_compute ? "/+compute" : "");
 }
 
 BlockMap make_block_map(std::int64_t blocks, std::int64_t gpu_pool_blocks, std::int64_t host_pool_blocks,

@@ -17,32 +17,92 @@ std::string gb(double v) { return fmt::format("{:.2f}", v); }
 
 }  // namespace
 
+
+static bool several_devices(const std::vector<DmaRecord>& records) {
+  return std::any_of(records.begin(), records.end(),
+                     [&](const DmaRecord& r) { return r.device.index != records.front().device.index; });
+}
+
+std::string method_label(const TransferCase& c) {
+  return c.method == Method::kKernel && c.ctas > 0 ? fmt::format("kernel/{}", c.ctas) : to_string(c.method);
+}
+
 std::string dma_table(const std::vector<DmaRecord>& records) {
-  // The compute column only when a case ran with --with-compute.
+  // The compute column only when a case ran with --with-compute; the device column only when
+  // several devices ran at once.
   const bool compute = std::any_of(records.begin(), records.end(), [](const DmaRecord& r) { return r.tcase.with_compute; });
-  std::vector<std::string> header = {"method", "dir", "block", "blocks", "median GB/s", "p10", "p90", "wall GB/s",
-                                     "h2d+d2h", "link %", "samples", "verified"};
+  const bool devices = !records.empty() && several_devices(records);
+  std::vector<std::string> header = {"method", "dir", "block", "blocks", "median GB/s", "+-", "p10", "p90",
+                                     "wall GB/s", "h2d+d2h", "link %", "samples", "verified"};
+  if (devices) header.insert(header.begin(), "dev");
   if (compute) header.push_back("compute slowdown");
   TextTable t(header);
   for (const auto& r : records) {
     const auto& c = r.tcase;
     std::string block = format_block_size(c.block_bytes);
     if (c.layout == Layout::kPerLayer) block += fmt::format(" /{}L", c.layers);
+    std::vector<std::string> row = {method_label(c), to_string(c.direction), block, std::to_string(c.blocks)};
+    if (devices) row.insert(row.begin(), std::to_string(r.device.index));
     if (r.waived) {
-      t.add_row({to_string(c.method), to_string(c.direction), block, std::to_string(c.blocks),
-                 "waived: " + r.waive_reason});
+      row.push_back("waived: " + r.waive_reason);
+      t.add_spanning_row(row);
       continue;
     }
-    std::vector<std::string> row = {
-        to_string(c.method), to_string(c.direction), block, std::to_string(c.blocks), gb(r.median_gbps),
-        gb(r.p10_gbps), gb(r.p90_gbps), gb(r.wall_gbps),
-        c.direction == Direction::kBidir ? fmt::format("{:.1f}+{:.1f}", r.h2d_gbps, r.d2h_gbps) : "",
-        r.link_utilization > 0 ? fmt::format("{:.0f}", r.link_utilization * 100) : "",
-        fmt::format("{}{}", r.time.count, r.converged ? "" : "*"), r.verified ? "yes" : "NO"};
+    for (auto&& cell : std::vector<std::string>{
+             gb(r.median_gbps), r.precision > 0 ? fmt::format("{:.1f}%", r.precision * 100) : "", gb(r.p10_gbps),
+             gb(r.p90_gbps), gb(r.wall_gbps),
+             c.direction == Direction::kBidir ? fmt::format("{:.1f}+{:.1f}", r.h2d_gbps, r.d2h_gbps) : "",
+             r.link_utilization > 0 ? fmt::format("{:.0f}", r.link_utilization * 100) : "",
+             fmt::format("{}{}", r.time.count, r.converged ? "" : "*"), r.verified ? "yes" : "NO"}) {
+      row.push_back(std::move(cell));
+    }
     if (compute) row.push_back(r.compute_slowdown > 0 ? fmt::format("{:.2f}x", r.compute_slowdown) : "");
     t.add_row(row);
   }
-  return t.render();
+  std::string out = t.render();
+  if (devices) {
+    TextTable all({"all devices", "dir", "block", "sum of medians GB/s", "h2d+d2h", "devices"});
+    for (const auto& a : aggregate_devices(records)) {
+      const auto& r = *std::find_if(records.begin(), records.end(), [&](const DmaRecord& x) { return x.id == a.id; });
+      const auto& c = r.tcase;
+      all.add_row({method_label(c), to_string(c.direction), format_block_size(c.block_bytes), gb(a.median_gbps),
+                   c.direction == Direction::kBidir ? fmt::format("{:.1f}+{:.1f}", a.h2d_gbps, a.d2h_gbps) : "",
+                   std::to_string(a.devices.size())});
+    }
+    out += "\nAll devices at once (each device's median while every device copied, summed):\n" + all.render();
+  }
+  return out;
+}
+
+std::string dma_header(const DeviceInfo& d, const std::vector<DmaRecord>& records, std::size_t devices) {
+  std::string out = fmt::format("kvbench dma: {} backend, {}{} (driver {}, runtime {})\n", d.backend, d.name,
+                                devices > 1 ? fmt::format(" x {} devices at once", devices) : "", d.driver_version,
+                                d.runtime_version.empty() ? "n/a" : d.runtime_version);
+  out += fmt::format("link: {}; timing: {}; host CPU: {}\n", d.link, d.timing,
+                     records.empty() ? "" : records.front().host_cpu);
+  for (const auto& e : d.environment) out += fmt::format("environment: {}\n", e);
+  out += "Measured. GB/s = 10^9 B/s over the median sample; +- = the median's 95% confidence half-width; bidir = "
+         "both directions' bytes over the longer span (h2d+d2h: each over its own span); * = precision not met "
+         "before the time cap.\n";
+  return out;
+}
+
+std::string dma_cost_summary(const std::vector<DmaRecord>& records, double elapsed_s) {
+  double timed = 0, loop = 0, overhead = 0, pools = 0;
+  std::size_t measured = 0;
+  for (const auto& r : records) {
+    pools += r.pool_setup_s;
+    overhead += r.overhead_s();
+    if (r.waived) continue;
+    ++measured;
+    timed += r.timed_s;
+    loop += r.loop_s;
+  }
+  return fmt::format(
+      "{} case{} ({} measured) in {:.1f} s: timed runs {:.1f} s, warm-ups and held runs {:.1f} s, set-up + "
+      "verification + bookkeeping {:.1f} s ({:.1f}% of timed work), pools built {:.1f} s",
+      records.size(), records.size() == 1 ? "" : "s", measured, elapsed_s, timed, std::max(0.0, loop - timed), overhead,
+      timed > 0 ? 100.0 * overhead / timed : 0.0, pools);
 }
 
 std::string dma_csv(const std::vector<DmaRecord>& records) {
@@ -77,8 +137,12 @@ nlohmann::json dma_json(const std::vector<DmaRecord>& records) {
     j["id"] = r.id;
     j["backend"] = r.device.backend;
     j["device"] = r.device.name;
+    j["device_index"] = r.device.index;
+    j["pci_bus_id"] = r.device.pci_bus_id;
     j["driver_version"] = r.device.driver_version;
+    j["driver_api_version"] = r.device.driver_api_version;
     j["runtime_version"] = r.device.runtime_version;
+    if (!r.device.environment.empty()) j["environment"] = r.device.environment;
     j["timing"] = r.device.timing;
     j["link"] = r.device.link;
     j["link_ceiling_gbps"] = r.device.link_ceiling_gbps;
@@ -98,6 +162,8 @@ nlohmann::json dma_json(const std::vector<DmaRecord>& records) {
     j["seed"] = c.seed;
     j["with_compute"] = c.with_compute;
     j["waived"] = r.waived;
+    j["case_seconds"] = r.case_s;
+    j["pool_setup_seconds"] = r.pool_setup_s;
     if (r.waived) {
       j["waive_reason"] = r.waive_reason;
     } else {
@@ -124,11 +190,27 @@ nlohmann::json dma_json(const std::vector<DmaRecord>& records) {
       }
       j["link_utilization"] = r.link_utilization;
       j["relative_noise"] = r.time.relative_noise;
+      j["median_precision"] = r.precision;
+      j["timed_seconds"] = r.timed_s;
+      j["loop_seconds"] = r.loop_s;
       j["converged"] = r.converged;
       j["verified"] = r.verified;
       if (!r.verified) j["verify_detail"] = r.verify_detail;
     }
     doc["records"].push_back(j);
+  }
+  const auto aggregates = aggregate_devices(records);
+  if (!aggregates.empty()) {
+    doc["aggregates"] = json::array();
+    for (const auto& a : aggregates) {
+      doc["aggregates"].push_back({{"id", a.id},
+                                   {"devices", a.devices},
+                                   {"median_gbps", a.median_gbps},
+                                   {"h2d_gbps", a.h2d_gbps},
+                                   {"d2h_gbps", a.d2h_gbps},
+                                   {"note", "sum of each device's median, every sample taken while all devices "
+                                            "copied"}});
+    }
   }
   return doc;
 }
@@ -144,7 +226,11 @@ std::vector<DmaRecord> dma_records_from_json(const nlohmann::json& doc, const st
       r.id = j.at("id").get<std::string>();
       r.device.backend = j.at("backend").get<std::string>();
       r.device.name = j.at("device").get<std::string>();
+      r.device.index = j.value("device_index", 0);
+      r.device.pci_bus_id = j.value("pci_bus_id", std::string());
       r.device.driver_version = j.value("driver_version", std::string());
+      r.device.driver_api_version = j.value("driver_api_version", std::string());
+      r.device.environment = j.value("environment", std::vector<std::string>());
       r.device.runtime_version = j.value("runtime_version", std::string());
       r.device.link = j.value("link", std::string());
       r.device.timing = j.value("timing", std::string());
@@ -159,6 +245,11 @@ std::vector<DmaRecord> dma_records_from_json(const nlohmann::json& doc, const st
       c.block_bytes = j.at("block_bytes").get<std::uint64_t>();
       c.blocks = j.at("blocks").get<std::int64_t>();
       c.numa_node = j.value("numa_node", -1);
+      c.ctas = j.value("ctas", 0);
+      c.gpu_pool_blocks = j.value("gpu_pool_blocks", std::int64_t{0});
+      c.host_pool_blocks = j.value("host_pool_blocks", std::int64_t{0});
+      r.case_s = j.value("case_seconds", 0.0);
+      r.pool_setup_s = j.value("pool_setup_seconds", 0.0);
       r.host_numa_node = j.value("host_numa_node", -1);
       c.with_compute = j.value("with_compute", false);
       r.waived = j.at("waived").get<bool>();
@@ -181,6 +272,9 @@ std::vector<DmaRecord> dma_records_from_json(const nlohmann::json& doc, const st
         r.compute_during_per_s = j.value("compute_during_per_s", 0.0);
         r.compute_slowdown = j.value("compute_slowdown", 0.0);
         r.converged = j.value("converged", false);
+        r.precision = j.value("median_precision", 0.0);
+        r.timed_s = j.value("timed_seconds", 0.0);
+        r.loop_s = j.value("loop_seconds", 0.0);
         r.verified = j.at("verified").get<bool>();
       }
       out.push_back(std::move(r));

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
 #include <limits>
 #include <set>
 #include <vector>
@@ -68,25 +71,104 @@ TEST(Statistics, PercentilesMatchHandValues) {
   EXPECT_NEAR(s.stddev, 3.0276503540974917, 1e-12);
 }
 
-TEST(StoppingRule, StopsAtNoiseTargetOrCap) {
+TEST(StoppingRule, StopsOnceTheMedianIsPreciseOrAtACap) {
   StoppingRule rule;
   rule.warmups = 2;
   rule.min_samples = 10;
   rule.min_seconds = 0;
   rule.max_samples = 500;
+  rule.max_seconds = 1e9;
   int calls = 0;
   const auto steady = run_until_stable([&] { ++calls; return TimedRun{1.0, 1.0}; }, rule);
   EXPECT_TRUE(steady.converged);
   EXPECT_EQ(steady.runs.size(), 10u);
   EXPECT_EQ(calls, 12);  // warm-ups are not recorded
+  EXPECT_EQ(steady.first_call, 2u);
+  EXPECT_DOUBLE_EQ(steady.timed_seconds, 10.0);
+  // Half the samples 1, half 2: the median's interval spans both, 50% of it, whatever n.
   int i = 0;
   auto noisy_run = [&] { return TimedRun{(++i % 2) ? 1.0 : 2.0, 0}; };
   rule.max_seconds = 1e9;
   const auto noisy = run_until_stable(noisy_run, rule);
   EXPECT_FALSE(noisy.converged);
   EXPECT_EQ(noisy.runs.size(), 500u);  // the sample cap
+  EXPECT_GT(noisy.precision, 0.3);
   rule.max_seconds = 30;
   EXPECT_EQ(run_until_stable(noisy_run, rule).runs.size(), 20u);  // the time cap: 20 runs of 1.5 s on average
+  // Samples spread +-0.5% around 1: the interval is within +-1% at the first check, 10 samples.
+  int k = 0;
+  const auto tight = run_until_stable([&] { return TimedRun{1.0 + 0.005 * ((k++ % 3) - 1), 0}; }, rule);
+  EXPECT_TRUE(tight.converged);
+  EXPECT_EQ(tight.runs.size(), 10u);
+  EXPECT_LE(tight.precision, 0.01);
+}
+
+// The ranks of the distribution-free interval, against binomial tables: n = 10 gives (x2, x9)
+// since P(B <= 1) = 11/1024 <= 2.5% < P(B <= 2) = 56/1024; n = 20 gives (x6, x15); n = 100 gives
+// (x40, x61); beyond 200 the normal approximation 200 - 1.96 x 10 = 180.4 for n = 400.
+TEST(MedianInterval, RanksMatchBinomialTablesAndTheIntervalBracketsTheMedian) {
+  EXPECT_EQ(median_interval_rank(5), 0u);
+  EXPECT_EQ(median_interval_rank(6), 1u);
+  EXPECT_EQ(median_interval_rank(10), 2u);
+  EXPECT_EQ(median_interval_rank(20), 6u);
+  EXPECT_EQ(median_interval_rank(100), 40u);
+  EXPECT_EQ(median_interval_rank(400), 180u);
+  const auto m = median_interval({10, 1, 9, 2, 8, 3, 7, 4, 6, 5});
+  ASSERT_TRUE(m.defined);
+  EXPECT_DOUBLE_EQ(m.low, 2);
+  EXPECT_DOUBLE_EQ(m.high, 9);
+  EXPECT_DOUBLE_EQ(m.median, 5.5);
+  EXPECT_DOUBLE_EQ(m.relative_half_width(), 3.5 / 5.5);
+  EXPECT_FALSE(median_interval({1, 2, 3}).defined);
+}
+
+// Two members measuring at once: the one that converges first keeps running (unrecorded) until the
+// other has its samples, and a member that leaves without measuring never blocks the rest.
+TEST(ConcurrentGroup, FastMembersHoldTheLinkUntilEveryMemberIsDoneAndLeaversNeverBlock) {
+  StoppingRule rule;
+  rule.warmups = 1;
+  rule.min_samples = 10;
+  rule.max_samples = 40;
+  rule.max_seconds = 1e9;
+  ConcurrentGroup group(3);
+  std::atomic<int> fast_calls{0}, slow_calls{0};
+  RunResult fast, slow;
+  std::thread a([&] {
+    GroupTicket t(group);
+    StoppingRule r = rule;
+    r.group = &t;
+    fast = run_until_stable([&] { ++fast_calls; return TimedRun{1.0, 1.0}; }, r);
+  });
+  std::thread b([&] {
+    GroupTicket t(group);
+    StoppingRule r = rule;
+    r.group = &t;
+    int i = 0;  // never precise: runs to the sample cap
+    slow = run_until_stable([&] { ++slow_calls; std::this_thread::sleep_for(std::chrono::microseconds(200));
+                                  return TimedRun{(++i % 2) ? 1.0 : 2.0, 0}; }, r);
+  });
+  std::thread c([&] { GroupTicket t(group); });  // a waived member: leaves at once
+  a.join();
+  b.join();
+  c.join();
+  EXPECT_EQ(fast.runs.size(), 10u);
+  EXPECT_EQ(slow.runs.size(), 40u);
+  EXPECT_GT(fast_calls.load(), 11);  // held the link after its 1 + 10 calls
+  EXPECT_EQ(slow_calls.load(), 41);
+}
+
+TEST(TakeRuns, BidirSpansAreTheRecordedRunsOnlyNotWarmupsOrHeldRuns) {
+  RunResult run;
+  run.first_call = 2;
+  run.runs = {{1, 1}, {2, 2}};
+  run.converged = true;
+  const std::vector<double> spans = {9, 9, 1, 2, 7};  // 2 warm-ups, 2 recorded, 1 held
+  CaseResult r;
+  take_runs(r, std::move(run), spans, spans);
+  EXPECT_EQ(r.h2d_s, (std::vector<double>{1, 2}));
+  EXPECT_EQ(r.d2h_s, (std::vector<double>{1, 2}));
+  EXPECT_TRUE(r.converged);
+  EXPECT_EQ(r.runs.size(), 2u);
 }
 
 // NaN fails every comparison and infinity passes "> 0": both once slipped through as a rule that
@@ -104,14 +186,15 @@ TEST(StoppingRule, ValidationNamesTheFlagAndRefusesNonFiniteValues) {
     return false;
   };
   StoppingRule r;
-  r.target_noise = nan;
-  EXPECT_TRUE(refused_naming(r, "--noise"));
-  r.target_noise = 1.5;
-  EXPECT_TRUE(refused_naming(r, "--noise"));
+  r.precision = nan;
+  EXPECT_TRUE(refused_naming(r, "--precision"));
+  r.precision = 1.5;
+  EXPECT_TRUE(refused_naming(r, "--precision"));
   r = StoppingRule{};
   r.max_seconds = inf;
   EXPECT_TRUE(refused_naming(r, "--max-time"));
-  r.max_seconds = 0.1;  // below the default --min-time 0.5
+  r.min_seconds = 0.5;
+  r.max_seconds = 0.1;  // below --min-time
   EXPECT_TRUE(refused_naming(r, "--max-time"));
   r = StoppingRule{};
   r.min_seconds = nan;

@@ -56,10 +56,25 @@ void copy_threaded(const std::vector<CopyOp>& ops, const unsigned char* src, uns
   for (auto& th : pool) th.join();
 }
 
+// The four pools a case copies between, built once and reused while large enough for the case
+// and of the same seed and NUMA request (as the GPU backend's GpuPoolCache): sources hold the
+// pattern and are never written, so h2d, d2h and bidir share one set.
+struct HostPoolSet {
+  std::uint64_t gpu_bytes = 0, host_bytes = 0, seed = 0;
+  int numa_request = -1;
+  Buffer gpu_src, gpu_dst, host_src, host_dst;  // "gpu" = the device-side pools, in host memory
+
+  bool serves(const TransferCase& c) const {
+    return gpu_src && seed == c.seed && numa_request == c.numa_node && gpu_bytes >= gpu_pool_bytes(c) &&
+           host_bytes >= host_pool_bytes(c);
+  }
+};
+
 class HostBackend final : public TransferBackend {
  public:
-  HostBackend() {
+  explicit HostBackend(int index) {
     info_.backend = "host";
+    info_.index = index;
     info_.name = host_cpu_model();
     info_.driver_version = "n/a";
     info_.runtime_version = "n/a";
@@ -82,32 +97,18 @@ class HostBackend final : public TransferBackend {
     }
     const int hw_threads = std::max(1u, std::thread::hardware_concurrency());
     const int threads = c.method == Method::kKernel ? (c.ctas > 0 ? c.ctas : hw_threads) : 1;
-    const auto gpu_bytes = gpu_pool_bytes(c);
-    const auto host_bytes = host_pool_bytes(c);
     const bool bidir = c.direction == Direction::kBidir;
-    Buffer gpu = allocate(gpu_bytes, "device-side");
-    // Pool ids: 0 = device-side, 1 = host-side.
-    fill_pattern(gpu.get(), gpu_bytes, c.seed, 0);
-    // bidir needs disjoint destinations: the h2d copy writes a second device-side pool.
-    Buffer gpu2 = bidir ? allocate(gpu_bytes, "second device-side") : Buffer();
-    // The host-side pools are allocated and first touched under --numa-node, so their pages
-    // land there; bidir's d2h copies write a second host pool.
-    Buffer host, host2;
-    {
-      ScopedNumaBind bind(c.numa_node, true);
-      host = allocate(host_bytes, "host-side");
-      fill_pattern(host.get(), host_bytes, c.seed, 1);
-      if (bidir) {
-        host2 = allocate(host_bytes, "second host-side");
-        std::memset(host2.get(), 0, host_bytes);
-      }
-    }
-    r.host_numa_node = numa_node_of(host.get());
+    const auto setup_start = Clock::now();
+    const HostPoolSet& pools = acquire(c);
+    r.pool_setup_s = std::chrono::duration<double>(Clock::now() - setup_start).count();
+    r.host_numa_node = numa_node_of(pools.host_src.get());
     const auto map = make_block_map(c.blocks, c.gpu_pool_blocks, c.host_pool_blocks, c.seed);
     const auto h2d = copy_ops(c, map, Direction::kH2D);
     const auto d2h = copy_ops(c, map, Direction::kD2H);
-    unsigned char* h2d_dst = bidir ? gpu2.get() : gpu.get();
-    unsigned char* d2h_dst = bidir ? host2.get() : host.get();
+    const unsigned char* host_src = pools.host_src.get();
+    const unsigned char* gpu_src = pools.gpu_src.get();
+    unsigned char* h2d_dst = pools.gpu_dst.get();
+    unsigned char* d2h_dst = pools.host_dst.get();
 
     auto run = [&](const std::vector<CopyOp>& ops, const unsigned char* src, unsigned char* dst) {
       if (threads == 1) copy_serial(ops, src, dst);
@@ -119,19 +120,19 @@ class HostBackend final : public TransferBackend {
       TimedRun t;
       const auto start = Clock::now();
       if (c.direction == Direction::kH2D) {
-        run(h2d, host.get(), h2d_dst);
+        run(h2d, host_src, h2d_dst);
       } else if (c.direction == Direction::kD2H) {
-        run(d2h, gpu.get(), d2h_dst);
+        run(d2h, gpu_src, d2h_dst);
       } else {
         double a = 0;
         double b = 0;
         std::thread up([&] {
           const auto s0 = Clock::now();
-          run(h2d, host.get(), h2d_dst);
+          run(h2d, host_src, h2d_dst);
           a = std::chrono::duration<double>(Clock::now() - s0).count();
         });
         const auto s1 = Clock::now();
-        run(d2h, gpu.get(), d2h_dst);
+        run(d2h, gpu_src, d2h_dst);
         b = std::chrono::duration<double>(Clock::now() - s1).count();
         up.join();
         h2d_s.push_back(a);
@@ -156,34 +157,62 @@ class HostBackend final : public TransferBackend {
     } else {
       result = run_until_stable(once, rule);
     }
-    r.runs = std::move(result.runs);
-    r.converged = result.converged;
-    // Keep only the timed runs' per-direction spans (the warm-ups come first).
-    const auto timed = r.runs.size();
-    if (h2d_s.size() >= timed) {
-      r.h2d_s.assign(h2d_s.end() - static_cast<std::ptrdiff_t>(timed), h2d_s.end());
-      r.d2h_s.assign(d2h_s.end() - static_cast<std::ptrdiff_t>(timed), d2h_s.end());
-    }
-    // Verify: clear the destinations, copy once more, compare with the source pattern.
+    take_runs(r, std::move(result), h2d_s, d2h_s);
+    // Verify: clear the blocks this case writes, copy once more, compare with the source pattern.
     std::string bad;
-    if (c.direction != Direction::kD2H) {
-      std::memset(h2d_dst, 0, gpu_bytes);
-      run(h2d, host.get(), h2d_dst);
+    if (bidir || c.direction == Direction::kH2D) {
+      clear_destinations(h2d, h2d_dst);
+      run(h2d, host_src, h2d_dst);
       bad = verify_copies(h2d, h2d_dst, c.seed, 1);
     }
     if (bad.empty() && c.direction != Direction::kH2D) {
-      std::memset(d2h_dst, 0, host_bytes);
-      run(d2h, gpu.get(), d2h_dst);
+      clear_destinations(d2h, d2h_dst);
+      run(d2h, gpu_src, d2h_dst);
       bad = verify_copies(d2h, d2h_dst, c.seed, 0);
     }
     r.verified = bad.empty();
     r.verify_detail = bad;
     return r;
   }
+
+  void do_reserve(std::uint64_t gpu_bytes, std::uint64_t host_bytes) override {
+    reserve_gpu_ = gpu_bytes;
+    reserve_host_ = host_bytes;
+  }
+
+ private:
+  const HostPoolSet& acquire(const TransferCase& c) {
+    if (pools_.serves(c)) return pools_;
+    pools_ = HostPoolSet{};  // free first
+    HostPoolSet s;
+    s.gpu_bytes = std::max(gpu_pool_bytes(c), reserve_gpu_);
+    s.host_bytes = std::max(host_pool_bytes(c), reserve_host_);
+    s.seed = c.seed;
+    s.numa_request = c.numa_node;
+    // Pool ids: 0 = device-side, 1 = host-side.
+    s.gpu_src = allocate(s.gpu_bytes, "device-side source");
+    fill_pattern(s.gpu_src.get(), s.gpu_bytes, c.seed, 0);
+    s.gpu_dst = allocate(s.gpu_bytes, "device-side destination");
+    fill_zero(s.gpu_dst.get(), s.gpu_bytes);
+    {
+      // The host-side pools are allocated and first touched under --numa-node, so their pages
+      // land there.
+      ScopedNumaBind bind(c.numa_node, true);
+      s.host_src = allocate(s.host_bytes, "host-side source");
+      fill_pattern(s.host_src.get(), s.host_bytes, c.seed, 1);
+      s.host_dst = allocate(s.host_bytes, "host-side destination");
+      fill_zero(s.host_dst.get(), s.host_bytes);
+    }
+    pools_ = std::move(s);
+    return pools_;
+  }
+
+  HostPoolSet pools_;
+  std::uint64_t reserve_gpu_ = 0, reserve_host_ = 0;  // the sweep's largest pools (reserve())
 };
 
 }  // namespace
 
-std::unique_ptr<TransferBackend> make_host_backend() { return std::make_unique<HostBackend>(); }
+std::unique_ptr<TransferBackend> make_host_backend(int index) { return std::make_unique<HostBackend>(index); }
 
 }  // namespace kvb
