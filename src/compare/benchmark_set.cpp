@@ -22,9 +22,13 @@ BenchmarkSet from_dma(const nlohmann::json& doc, const std::string& origin) {
   for (const auto& r : dma_records_from_json(doc, origin)) {
     const auto& c = r.tcase;
     BenchmarkEntry e;
-    e.key = dma_identity(r.device.backend, r.device.name, to_string(c.method), to_string(c.direction), c.block_bytes,
-                         to_string(c.layout), c.layers, to_string(c.host_mem) + (c.with_compute ? "+compute" : ""));
-    e.label = fmt::format("{} {} {}", to_string(c.method), to_string(c.direction), format_block_size(c.block_bytes));
+    // A copy kernel's CTA budget and the device index are part of what was measured: --device all
+    // results compare device by device.
+    e.key = dma_identity(r.device.backend, r.device.name, method_label(c), to_string(c.direction), c.block_bytes,
+                         to_string(c.layout), c.layers, to_string(c.host_mem) + (c.with_compute ? "+compute" : "")) +
+            fmt::format("\n#{}", r.device.index);
+    e.label = fmt::format("{} {} {}", method_label(c), to_string(c.direction), format_block_size(c.block_bytes));
+    if (r.device.index != 0) e.label = fmt::format("dev {} {}", r.device.index, e.label);
     if (c.layout == Layout::kPerLayer) e.label += fmt::format(" /{}L", c.layers);
     if (c.host_mem != HostMemKind::kPinned) e.label += " " + to_string(c.host_mem);
     if (c.with_compute) e.label += " +compute";

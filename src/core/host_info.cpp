@@ -1,5 +1,7 @@
 #include "core/host_info.hpp"
 
+#include <dlfcn.h>
+
 #include <fstream>
 #include <regex>
 #include <string>
@@ -18,28 +20,54 @@ std::string host_cpu_model() {
   return "unknown CPU";
 }
 
+namespace {
+
+std::string first_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string v;
+  if (!std::getline(in, v)) return "";
+  while (!v.empty() && (v.back() == '\n' || v.back() == ' ' || v.back() == '\r')) v.pop_back();
+  return v;
+}
+
+// NVML's answer, loaded at run time so kvbench needs no NVML at build time: Firecracker VMs and
+// containers without /proc/driver/nvidia still carry libnvidia-ml with the driver.
+std::string nvml_driver_version() {
+  void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (lib == nullptr) return "";
+  using Init = int (*)();
+  using Version = int (*)(char*, unsigned int);
+  auto init = reinterpret_cast<Init>(dlsym(lib, "nvmlInit_v2"));
+  auto version = reinterpret_cast<Version>(dlsym(lib, "nvmlSystemGetDriverVersion"));
+  auto shutdown = reinterpret_cast<Init>(dlsym(lib, "nvmlShutdown"));
+  std::string out;
+  if (init != nullptr && version != nullptr && init() == 0) {
+    char buf[96] = {};
+    if (version(buf, sizeof buf) == 0) out = buf;
+    if (shutdown != nullptr) (void)shutdown();
+  }
+  dlclose(lib);
+  return out;
+}
+
+}  // namespace
+
 std::string gpu_kernel_driver_version(const std::string& backend, const std::string& root) {
   const std::string base = root.empty() || root.back() == '/' ? root : root + "/";
   if (backend == "cuda") {
-    // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu Oct 30 ..." (open or
-    // proprietary module alike).
+    // The module's own version (sysfs), then "NVRM version: NVIDIA UNIX x86_64 Kernel Module
+    // 580.159.04 ..." (procfs), then NVML where neither is visible (only for the real root).
+    if (auto v = first_line(base + "sys/module/nvidia/version"); !v.empty()) return v;
     std::ifstream in(base + "proc/driver/nvidia/version");
     std::string line;
-    const std::regex version(R"(Kernel Module[^0-9]*([0-9]+\.[0-9]+(\.[0-9]+)?))");
+    const std::regex version(R"(Kernel Module.*?\s([0-9]+\.[0-9]+(\.[0-9]+)?)(\s|$))");
     while (std::getline(in, line)) {
       std::smatch m;
       if (std::regex_search(line, m, version)) return m[1].str();
     }
-    return "";
+    return base == "/" ? nvml_driver_version() : "";
   }
-  if (backend == "hip") {
-    std::ifstream in(base + "sys/module/amdgpu/version");
-    std::string v;
-    if (std::getline(in, v)) {
-      while (!v.empty() && (v.back() == '\n' || v.back() == ' ')) v.pop_back();
-      return v;
-    }
-  }
+  if (backend == "hip") return first_line(base + "sys/module/amdgpu/version");
   return "";
 }
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/embedded_files.hpp"
 #include "core/errors.hpp"
 #include "core/link_ceiling.hpp"
@@ -14,7 +16,9 @@ namespace {
 const std::vector<std::string> kHardwareKeys = {
     "name", "aliases", "description", "source", "vendor", "hbm_gb", "usable_gib", "hbm_bandwidth_gbps",
     "host_link", "pcie_generation", "pcie_width", "c2c_gbps_per_direction", "link_practical_gbps",
-    "bf16_tflops", "fp8_tflops", "gpus_per_node", "host_dram_gb", "mla_block_size", "notes"};
+    "bf16_tflops", "fp8_tflops", "gpus_per_node", "host_dram_gb", "mla_block_size", "notes",
+    "link_measured_h2d_gbps", "link_measured_d2h_gbps", "link_measured_h2d_per_copy_us",
+    "link_measured_d2h_per_copy_us", "link_measured_source"};
 
 double positive(const YamlObject& y, const char* key) {
   const double v = y.real(key);
@@ -69,6 +73,22 @@ HardwareSpec hardware_from_yaml(const std::string& text, const std::string& orig
   h.mla_block_size = static_cast<int>(y.integer_or("mla_block_size", 16));
   if (h.mla_block_size < 1) throw UsageError(fmt::format("{}: key 'mla_block_size' must be positive", origin));
   h.notes = y.str_list_or("notes");
+  if (y.has("link_measured_source")) {
+    // All five together: a measured link says where it was measured.
+    auto& m = h.measured_link;
+    m.source = y.str("link_measured_source");
+    m.h2d_gbps = positive(y, "link_measured_h2d_gbps");
+    m.d2h_gbps = positive(y, "link_measured_d2h_gbps");
+    m.h2d_per_copy_us = positive(y, "link_measured_h2d_per_copy_us");
+    m.d2h_per_copy_us = positive(y, "link_measured_d2h_per_copy_us");
+    if (std::max(m.h2d_gbps, m.d2h_gbps) > h.link_ceiling_gbps()) {
+      throw UsageError(fmt::format("{}: a measured link figure exceeds the link ceiling {:.1f} GB/s", origin,
+                                   h.link_ceiling_gbps()));
+    }
+  } else if (y.has("link_measured_h2d_gbps") || y.has("link_measured_d2h_gbps")) {
+    throw UsageError(fmt::format("{}: link_measured_* figures need 'link_measured_source' (where they were measured)",
+                                 origin));
+  }
   if (h.link_practical_gbps > h.link_ceiling_gbps()) {
     throw UsageError(fmt::format("{}: link_practical_gbps {} exceeds the link ceiling {:.1f} GB/s", origin,
                                  h.link_practical_gbps, h.link_ceiling_gbps()));

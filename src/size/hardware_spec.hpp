@@ -22,6 +22,13 @@ struct HardwareSpec {
   int pcie_width = 0;
   double c2c_gbps_per_direction = 0;
   double link_practical_gbps = 0;  // a large pinned copy, one direction (soft; `kvbench dma` measures it)
+  // Measured per direction where a committed `kvbench dma` baseline exists: t = t0 + bytes / B
+  // per block copy, fitted over the sweep's block sizes (dma/link_fit.hpp). 0 = not measured.
+  struct MeasuredLink {
+    double h2d_gbps = 0, d2h_gbps = 0;
+    double h2d_per_copy_us = 0, d2h_per_copy_us = 0;
+    std::string source;  // the baseline file, method and date
+  } measured_link;
   double bf16_tflops = 0;          // dense
   double fp8_tflops = 0;           // dense
   int gpus_per_node = 8;

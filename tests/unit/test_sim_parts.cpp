@@ -214,13 +214,18 @@ TEST(OffloadTier, StoreThresholdWaitsForRepeatSightings) {
 }
 
 TEST(LinkModel, HardwareModelIsPerCopyCostPlusBytesOverBandwidth) {
-  const auto p = link_profile_from_hardware(resolve_hardware("h100"));
-  // Hand calculation: 100 blocks of 2 MiB at the table's practical 51 GB/s, 3.5 us per copy.
+  // A GPU without a measured link (B200): the table's practical GB/s and 3.5 us per copy.
+  const auto hw = resolve_hardware("b200");
+  const auto p = link_profile_from_hardware(hw);
   const double b = 2.0 * 1024 * 1024;
-  const double expected = 100 * (3.5e-6 + b / 51e9);
+  const double expected = 100 * (3.5e-6 + b / (hw.link_practical_gbps * 1e9));
   EXPECT_NEAR(p.h2d.seconds(100, b), expected, 1e-12);
   EXPECT_NEAR(p.d2h.seconds(100, b), expected, 1e-12);
   EXPECT_EQ(p.h2d.seconds(0, b), 0.0);
+  // The H100's measured link (scenarios/hardware/h100.yaml): each direction its own fit.
+  const auto h100 = link_profile_from_hardware(resolve_hardware("h100"));
+  EXPECT_NEAR(h100.h2d.seconds(100, b), 100 * (2.797e-6 + b / 52.38e9), 1e-12);
+  EXPECT_NEAR(h100.d2h.seconds(100, b), 100 * (2.281e-6 + b / 53.27e9), 1e-12);
 }
 
 TEST(LinkModel, MeasuredCurveInterpolatesLogLogAndClamps) {
