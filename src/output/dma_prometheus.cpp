@@ -49,14 +49,20 @@ const Metric kMetrics[] = {
      [](const DmaRecord& r) { return r.compute_slowdown; }, true},
 };
 
-std::string labels(const DmaRecord& r) {
+std::string case_labels(const DmaRecord& r) {
   const auto& c = r.tcase;
   return fmt::format(
-      "backend=\"{}\",device=\"{}\",method=\"{}\",direction=\"{}\",layout=\"{}\",block_bytes=\"{}\",blocks=\"{}\","
-      "host_mem=\"{}\",with_compute=\"{}\"",
-      prometheus_label_value(r.device.backend), prometheus_label_value(r.device.name), to_string(c.method),
+      "backend=\"{}\",device=\"{}\",method=\"{}\",ctas=\"{}\",direction=\"{}\",layout=\"{}\",block_bytes=\"{}\","
+      "blocks=\"{}\",host_mem=\"{}\",with_compute=\"{}\"",
+      prometheus_label_value(r.device.backend), prometheus_label_value(r.device.name), to_string(c.method), c.ctas,
       to_string(c.direction), to_string(c.layout), c.block_bytes, c.blocks, to_string(c.host_mem),
       c.with_compute ? 1 : 0);
+}
+
+// A device of a node: its index and PCIe address tell an alert which GPU's link fell behind.
+std::string labels(const DmaRecord& r) {
+  return fmt::format("{},device_index=\"{}\",pci_bus_id=\"{}\"", case_labels(r), r.device.index,
+                     prometheus_label_value(r.device.pci_bus_id));
 }
 
 }  // namespace
@@ -70,17 +76,29 @@ std::string dma_prometheus(const std::vector<DmaRecord>& records) {
       out += fmt::format("{}{{{}}} {:.6g}\n", m.name, labels(r), m.value(r));
     }
   }
+  // --device all: the node's aggregate per case (every device copying at once).
+  const auto aggregates = aggregate_devices(records);
+  if (!aggregates.empty()) {
+    out += "# HELP kvbench_dma_all_devices_median_gbps Sum of every device's median GB/s, all devices copying at "
+           "once (--device all).\n# TYPE kvbench_dma_all_devices_median_gbps gauge\n";
+    for (const auto& a : aggregates) {
+      const auto& r = *std::find_if(records.begin(), records.end(), [&](const DmaRecord& x) { return x.id == a.id; });
+      out += fmt::format("kvbench_dma_all_devices_median_gbps{{{},devices=\"{}\"}} {:.6g}\n", case_labels(r),
+                         a.devices.size(), a.median_gbps);
+    }
+  }
   // The ceiling is per device, not per case: one series per distinct device.
   out += "# HELP kvbench_dma_link_ceiling_gbps Theoretical per-direction ceiling of the host link, GB/s (0 = unknown).\n"
          "# TYPE kvbench_dma_link_ceiling_gbps gauge\n";
   std::vector<std::string> seen;
   for (const auto& r : records) {
-    const auto key = r.device.backend + "\n" + r.device.name;
+    const auto key = r.device.backend + "\n" + r.device.name + "\n" + std::to_string(r.device.index);
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
     seen.push_back(key);
-    out += fmt::format("kvbench_dma_link_ceiling_gbps{{backend=\"{}\",device=\"{}\",link=\"{}\"}} {:.6g}\n",
-                       prometheus_label_value(r.device.backend), prometheus_label_value(r.device.name),
-                       prometheus_label_value(r.device.link), r.device.link_ceiling_gbps);
+    out += fmt::format(
+        "kvbench_dma_link_ceiling_gbps{{backend=\"{}\",device=\"{}\",device_index=\"{}\",link=\"{}\"}} {:.6g}\n",
+        prometheus_label_value(r.device.backend), prometheus_label_value(r.device.name), r.device.index,
+        prometheus_label_value(r.device.link), r.device.link_ceiling_gbps);
   }
   return out;
 }

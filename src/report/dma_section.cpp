@@ -2,12 +2,14 @@
 // both-ways transfers, and the best method per block size.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
 #include <utility>
 
 #include "core/units.hpp"
+#include "output/dma_output.hpp"
 #include "report/html_escape.hpp"
 #include "report/report_sections.hpp"
 #include "report/svg_chart.hpp"
@@ -23,6 +25,15 @@ using GroupKey = std::tuple<std::string, std::string, std::string, int, std::str
 
 GroupKey group_of(const DmaRecord& r) {
   return {r.device.backend, r.device.name, to_string(r.tcase.layout), r.tcase.layers, to_string(r.tcase.host_mem)};
+}
+
+// The lowest device index among the records of r's device model and backend.
+int lowest_index(const std::vector<DmaRecord>& records, const DmaRecord& r) {
+  int lowest = r.device.index;
+  for (const auto& x : records) {
+    if (x.device.backend == r.device.backend && x.device.name == r.device.name) lowest = std::min(lowest, x.device.index);
+  }
+  return lowest;
 }
 
 // Every dma chart plots against block size on a log-2 axis.
@@ -42,7 +53,7 @@ LineChart direction_chart(const std::vector<const DmaRecord*>& group, Direction 
   std::vector<std::string> order;
   for (const auto* r : group) {
     if (r->tcase.direction != d || r->waived) continue;
-    const auto m = to_string(r->tcase.method);
+    const auto m = method_label(r->tcase);
     if (!by_method.count(m)) {
       order.push_back(m);
       by_method[m].name = m;
@@ -83,7 +94,7 @@ std::string best_method_table(const std::vector<const DmaRecord*>& group) {
       std::string value = fmt::format("{:.2f}", r->median_gbps);
       if (d == Direction::kBidir) value += fmt::format(" ({:.1f} + {:.1f})", r->h2d_gbps, r->d2h_gbps);
       if (r->link_utilization > 0) value += fmt::format(", {:.0f}% of link", 100 * r->link_utilization);
-      out += fmt::format("<td>{}</td><td class=\"num\">{}</td>", to_string(r->tcase.method), value);
+      out += fmt::format("<td>{}</td><td class=\"num\">{}</td>", method_label(r->tcase), value);
     }
     out += "</tr>\n";
   }
@@ -99,7 +110,7 @@ std::string compute_slowdown_html(const std::vector<DmaRecord>& records) {
   std::string load;
   for (const auto& r : records) {
     if (r.waived || !r.tcase.with_compute || r.compute_slowdown <= 0) continue;
-    const auto name = to_string(r.tcase.method) + " " + to_string(r.tcase.direction);
+    const auto name = method_label(r.tcase) + " " + to_string(r.tcase.direction);
     if (!index.count(name)) {
       index[name] = c.series.size();
       c.series.push_back({name, {}, false});
@@ -153,6 +164,54 @@ std::string peer_comparison_html(const std::vector<DmaRecord>& records) {
   return out;
 }
 
+// --device all: each device's copies while every device copied, one series per device (method
+// ce, vLLM's, where measured), and the node's sum. Only for results that hold several devices.
+std::string per_device_html(const std::vector<DmaRecord>& records) {
+  std::map<std::pair<std::string, std::string>, std::set<int>> devices_of;
+  for (const auto& r : records) {
+    if (!r.waived && !r.tcase.with_compute) devices_of[{r.device.backend, r.device.name}].insert(r.device.index);
+  }
+  std::string out;
+  for (const auto& [dev, indices] : devices_of) {
+    if (indices.size() < 2) continue;
+    const auto& [backend, name] = dev;
+    const auto in_device = [&](const DmaRecord& r) {
+      return r.device.backend == backend && r.device.name == name && !r.waived && !r.tcase.with_compute &&
+             r.tcase.layout == Layout::kContiguous && r.tcase.host_mem == HostMemKind::kPinned;
+    };
+    bool have_ce = false;
+    for (const auto& r : records) have_ce = have_ce || (in_device(r) && r.tcase.method == Method::kCe);
+    out += fmt::format("<h3>{}: {} devices copying at once (<code>--device all</code>)</h3>\n<p>Each device's median "
+                       "while every device copied (method {}); a shared PCIe switch, root port or NUMA node shows as "
+                       "devices below the others. The node's sum is drawn dashed.</p>\n<div class=\"charts\">\n",
+                       html_escape(name), indices.size(), have_ce ? "ce, as vLLM copies" : "as measured");
+    const auto aggregates = aggregate_devices(records);
+    for (const Direction d : {Direction::kH2D, Direction::kD2H, Direction::kBidir}) {
+      auto c = block_size_chart(fmt::format("{} per device", to_string(d)), "GB/s (10^9 B/s), median");
+      std::map<int, std::size_t> index;
+      ChartSeries sum{"all devices (sum)", {}, true};
+      for (const auto& r : records) {
+        if (!in_device(r) || r.tcase.direction != d || (have_ce && r.tcase.method != Method::kCe)) continue;
+        if (!index.count(r.device.index)) {
+          index[r.device.index] = c.series.size();
+          c.series.push_back({fmt::format("device {}", r.device.index), {}, false});
+        }
+        c.series[index[r.device.index]].points.push_back(
+            {static_cast<double>(r.tcase.block_bytes), r.median_gbps, r.p10_gbps, r.p90_gbps});
+        const auto a = std::find_if(aggregates.begin(), aggregates.end(), [&](const DmaAggregate& x) { return x.id == r.id; });
+        if (a != aggregates.end() && r.device.index == a->devices.front()) {
+          sum.points.push_back({static_cast<double>(r.tcase.block_bytes), a->median_gbps, a->median_gbps, a->median_gbps});
+        }
+      }
+      if (c.series.empty()) continue;
+      if (!sum.points.empty()) c.series.push_back(sum);
+      out += render_line_chart(c);
+    }
+    out += "</div>\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string dma_section_html(const std::vector<DmaRecord>& records) {
@@ -167,6 +226,8 @@ std::string dma_section_html(const std::vector<DmaRecord>& records) {
   std::vector<GroupKey> order;
   for (const auto& r : records) {
     if (r.tcase.with_compute) continue;  // copies under a compute load: their own chart below
+    // Several devices at once: the first device's charts here, every device in its own section.
+    if (r.device.index != lowest_index(records, r)) continue;
     const auto k = group_of(r);
     if (!groups.count(k)) order.push_back(k);
     groups[k].push_back(&r);
@@ -214,6 +275,7 @@ std::string dma_section_html(const std::vector<DmaRecord>& records) {
       out += "</ul>\n";
     }
   }
+  out += per_device_html(records);
   out += peer_comparison_html(records);
   out += compute_slowdown_html(records);
   return out + "</section>\n";

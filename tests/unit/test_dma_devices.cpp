@@ -16,6 +16,8 @@
 #include "core/host_info.hpp"
 #include "dma/dma_sweep.hpp"
 #include "output/dma_output.hpp"
+#include "output/dma_prometheus.hpp"
+#include "report/report_sections.hpp"
 
 using namespace kvb;
 
@@ -134,6 +136,15 @@ TEST(ConcurrentDevices, EveryHostDeviceVerifiesAndTheAggregateSumsThem) {
   const auto back = dma_records_from_json(doc, "mem");
   EXPECT_EQ(back[2].device.index, 2);
   EXPECT_NE(dma_table(records).find("All devices at once"), std::string::npos);
+  // The report draws each device and the node's sum; the first device's charts stay as before.
+  const auto html = dma_section_html(records);
+  EXPECT_NE(html.find("3 devices copying at once"), std::string::npos);
+  EXPECT_NE(html.find("device 2"), std::string::npos);
+  EXPECT_NE(html.find("all devices (sum)"), std::string::npos);
+  // Prometheus: one series per device, labelled, and the aggregate.
+  const auto prom = dma_prometheus(records);
+  EXPECT_NE(prom.find("device_index=\"2\""), std::string::npos);
+  EXPECT_NE(prom.find("kvbench_dma_all_devices_median_gbps{"), std::string::npos);
 }
 
 TEST(VllmSummary, RanksMethodsPerBlockSizeAndSaysWhatWasNotMeasured) {
