@@ -3,14 +3,14 @@
 # included) and time them, time the default `kvbench dma` sweep, then the CTA-budget sweep under
 # the compute load and the per-layer layout; results land in $OUT (or reports/out/gpu). Carry
 # .gpu-deps (scripts/gpu-deps.sh) when the machine lacks the C++ deps.
-# usage: OUT=... scripts/gpu-session.sh [--quick] [--torch]
+# usage: OUT=... scripts/gpu-session.sh [--quick] [--torch] [--experiments]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-reports/out/gpu}
 mkdir -p "$out"
-quick=0; torch=0
+quick=0; torch=0; experiments=0
 for a in "$@"; do
-  case "$a" in --quick) quick=1 ;; --torch) torch=1 ;; esac
+  case "$a" in --quick) quick=1 ;; --torch) torch=1 ;; --experiments) experiments=1 ;; esac
 done
 log() { echo "gpu-session: $*"; }
 seconds() { date +%s.%N; }
@@ -41,6 +41,7 @@ t=$(seconds)
 log "ctest -L gpu: exit $? in $(took "$t") ($(grep -E 'tests passed|tests failed' "$out/ctest-gpu.log"))"
 grep -E "Test +#.*(Passed|Failed)" "$out/ctest-gpu.log" | sed -E 's/^ *[0-9]+\/[0-9]+ //' | tail -25
 
+log "kernel driver: sysfs $(cat /sys/module/nvidia/version 2>/dev/null || echo -), procfs $(head -1 /proc/driver/nvidia/version 2>/dev/null | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -1 || echo -)"
 device=$($bin dma --backend cuda --block 4KiB --method ce --direction h2d --max-time 0.1 --json 2>/dev/null |
          python3 -c 'import json,sys; print(json.load(sys.stdin)["records"][0]["device"])')
 slug=$(tr '[:upper:]' '[:lower:]' <<<"cuda-$device" | sed -E 's/[^a-z0-9]+/-/g; s/^-+|-+$//g')
@@ -63,6 +64,11 @@ if [ "$torch" -eq 1 ]; then
   python3 scripts/torch_dma_peer.py --block "4KiB,16KiB,64KiB,256KiB,2MiB,16MiB" -o "$out/torch-$slug.json" >"$out/torch.log" 2>&1
   log "torch peer: exit $?"
 fi
-grep -E "^(method|kernel|ce) " "$out/dma-compute.txt" | cut -c1-200
+if [ "$experiments" -eq 1 ]; then
+  scripts/experiments/bidir_order.sh "$out" >"$out/bidir-order.txt" 2>&1; log "bidir order experiment: exit $?"
+  cat "$out/bidir-order.txt"
+fi
+grep -E "^(method|kernel|ce)" "$out/dma-compute.txt" | cut -c1-200
+head -3 "$out/dma-default.txt"
 sed -n '/What this means/,$p' "$out/dma-default.txt"
 log "results in $out (commit $slug.json under reports/baselines/)"
