@@ -26,7 +26,7 @@ struct DmaOptions {
   int host_devices = 1;
   bool quick = false;
   DmaSweepSettings sweep;
-  double min_time = 0;
+  double min_time = 0.05;
   double max_time = 1.0;
   double precision = 0.01;
   int min_samples = 10;

@@ -23,7 +23,7 @@ namespace kvb {
 DmaSweepSettings AssessmentSettings::quick_dma_settings() {
   DmaSweepSettings d;
   d.block = "4KiB,16KiB,64KiB,256KiB,1MiB,2MiB,4MiB,16MiB";
-  d.rule.min_seconds = 0;
+  d.rule.min_seconds = 0.05;
   d.rule.max_seconds = 1.0;
   d.rule.precision = 0.02;  // the median to +-2%: an assessment, not a regression baseline
   d.rule.min_samples = 10;

@@ -1,10 +1,12 @@
 // The host backend's copy paths over a scattered KV block map: one memcpy per block (what `ce`
-// does on the host), by block size. Host memory only: no GPU link is involved.
+// does on the host), by block size, and what a whole measured case costs beyond its timed runs.
+// Host memory only: no GPU link is involved.
 #include <benchmark/benchmark.h>
 
 #include <cstring>
 #include <vector>
 
+#include "backend/transfer_backend.hpp"
 #include "dma/transfer_case.hpp"
 
 namespace kvb {
@@ -42,6 +44,37 @@ void BM_BlockMapAndCopyPlan(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * c.blocks);
 }
 BENCHMARK(BM_BlockMapAndCopyPlan)->Arg(1000)->Arg(4096);
+
+// Issue 14's cost model: one whole measured case (plan, clear, warm-ups, timed runs, verification)
+// on the host backend with its pools already built, as every case after a sweep's first. Counters:
+// overhead = set-up + verification + bookkeeping over the case's timed work (target <= 10%), and
+// the timed work's share of the case's wall time.
+void BM_HostCaseOverhead(benchmark::State& state) {
+  auto backend = make_host_backend();
+  TransferCase c;
+  c.block_bytes = static_cast<std::uint64_t>(state.range(0));
+  c.direction = state.range(1) == 0 ? Direction::kH2D : state.range(1) == 1 ? Direction::kD2H : Direction::kBidir;
+  c.blocks = std::min<std::int64_t>(1000, (64 << 20) / state.range(0));
+  c.gpu_pool_blocks = c.blocks * 4;
+  c.host_pool_blocks = c.blocks * 4;
+  StoppingRule rule;  // the defaults `kvbench dma` runs with
+  (void)backend->measure(c, rule);  // builds the pools
+  double overhead = 0, timed = 0, wall = 0;
+  for (auto _ : state) {
+    const auto r = backend->measure(c, rule);
+    if (!r.verified) state.SkipWithError("verification failed");
+    overhead += r.case_s - r.loop_s - r.pool_setup_s;
+    timed += r.timed_s;
+    wall += r.case_s;
+  }
+  state.counters["overhead_of_timed"] = timed > 0 ? overhead / timed : 0;
+  state.counters["timed_of_wall"] = wall > 0 ? timed / wall : 0;
+}
+BENCHMARK(BM_HostCaseOverhead)
+    ->ArgsProduct({{4096, 65536, 2 << 20}, {0, 1, 2}})
+    ->ArgNames({"block", "dir"})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
 
 }  // namespace
 }  // namespace kvb
