@@ -168,7 +168,13 @@ class GpuBackend final : public TransferBackend {
     while (streams_.size() < plans.size()) streams_.push_back(std::make_unique<StreamAndEvents>());
     const auto& streams = streams_;
     if (c.method == Method::kCeBatch) {
-      r.waive_reason = batch_copy_refused(plans.front(), streams.front()->stream);
+      // Whether the driver takes the batched API does not change: asked once per backend (a
+      // probe batch is a whole extra transfer).
+      if (!batch_probed_) {
+        batch_refusal_ = batch_copy_refused(plans.front(), streams.front()->stream);
+        batch_probed_ = true;
+      }
+      r.waive_reason = batch_refusal_;
       if (!r.waive_reason.empty()) {
         r.waived = true;
         return r;
@@ -343,6 +349,8 @@ class GpuBackend final : public TransferBackend {
 
   GpuPoolCache pools_;
   std::vector<std::unique_ptr<StreamAndEvents>> streams_;  // one per direction, reused by every case
+  bool batch_probed_ = false;
+  std::string batch_refusal_;  // why the driver refused ce-batch ("" when it ran)
   int device_ = 0;
   int sm_count_ = 1;
 };

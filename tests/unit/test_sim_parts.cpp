@@ -224,8 +224,8 @@ TEST(LinkModel, HardwareModelIsPerCopyCostPlusBytesOverBandwidth) {
   EXPECT_EQ(p.h2d.seconds(0, b), 0.0);
   // The H100's measured link (scenarios/hardware/h100.yaml): each direction its own fit.
   const auto h100 = link_profile_from_hardware(resolve_hardware("h100"));
-  EXPECT_NEAR(h100.h2d.seconds(100, b), 100 * (2.797e-6 + b / 52.38e9), 1e-12);
-  EXPECT_NEAR(h100.d2h.seconds(100, b), 100 * (2.281e-6 + b / 53.27e9), 1e-12);
+  EXPECT_NEAR(h100.h2d.seconds(100, b), 100 * (2.724e-6 + b / 54.06e9), 1e-12);
+  EXPECT_NEAR(h100.d2h.seconds(100, b), 100 * (2.160e-6 + b / 53.21e9), 1e-12);
 }
 
 TEST(LinkModel, MeasuredCurveInterpolatesLogLogAndClamps) {

@@ -75,11 +75,11 @@ TEST(Simulator, ReloadTakesBytesOverBandwidthPlusPerCopyCost) {
   EXPECT_EQ(r.loads, 1);
   EXPECT_EQ(r.cpu_hit_tokens, 4096);
   EXPECT_EQ(r.gpu_hit_tokens, 0);  // the GPU prefix cache was reset before the second request
-  // Second request: 256 blocks of 2 MiB reloaded over the H100's measured h2d link (52.38 GB/s,
-  // 2.797 us per copy; scenarios/hardware/h100.yaml), then one token computed against 4096
+  // Second request: 256 blocks of 2 MiB reloaded over the H100's measured h2d link (54.06 GB/s,
+  // 2.724 us per copy; scenarios/hardware/h100.yaml), then one token computed against 4096
   // tokens of context.
   const double block = 16 * 131072.0;
-  const double load = 256 * (2.797e-6 + block / 52.38e9);
+  const double load = 256 * (2.724e-6 + block / 54.06e9);
   const double flops = 2 * 8.03e9 + 2.0 * 32 * 256 * 32 * 4097;
   const double bytes = 8.03e9 * 2 + 131072.0 * 4097;
   const double step = std::max(flops / (989e12 * 0.5), bytes / (3350e9 * 0.75)) + 500e-6;
