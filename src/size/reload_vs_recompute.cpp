@@ -35,7 +35,7 @@ RecomputeModel recompute_model(const ModelSpec& m, const HardwareSpec& hw, int t
 }
 
 ReloadVsRecompute compare_reload_recompute(const Sizing& s, const SizingInputs& in, double link_gbps,
-                                           const std::string& link_source) {
+                                           const std::string& link_source, double per_copy_seconds) {
   ReloadVsRecompute out;
   out.tokens = s.max_model_len;
   out.link_gbps = link_gbps;
@@ -49,6 +49,7 @@ ReloadVsRecompute compare_reload_recompute(const Sizing& s, const SizingInputs& 
   // Only the full-attention layers grow with context; the CPU tier holds those blocks.
   load.block_bytes = static_cast<double>(s.layout.kv_bytes_per_token()) * static_cast<double>(s.layout.block_size);
   load.link_bytes_per_second = link_gbps * 1e9;
+  load.per_copy_seconds = per_copy_seconds;
   out.per_copy_us = load.per_copy_seconds * 1e6;
   out.reload_s = load.seconds(out.tokens);
   out.recompute_s = rm.seconds(out.tokens);

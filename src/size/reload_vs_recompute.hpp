@@ -33,8 +33,9 @@ struct ReloadModel {
 RecomputeModel recompute_model(const ModelSpec& m, const HardwareSpec& hw, int tp, int pp,
                                const std::string& weight_dtype, double efficiency);
 
-// `link_gbps` per direction per rank; `link_source` says where it came from.
+// `link_gbps` per direction per rank and the per-copy cost; `link_source` says where they came from.
 ReloadVsRecompute compare_reload_recompute(const Sizing& s, const SizingInputs& in, double link_gbps,
-                                           const std::string& link_source);
+                                           const std::string& link_source,
+                                           double per_copy_seconds = kDefaultPerCopySeconds);
 
 }  // namespace kvb
