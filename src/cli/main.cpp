@@ -2,7 +2,9 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <string>
 #include <string_view>
@@ -30,6 +32,39 @@ int report_error(const char* kind, const std::exception& e, int code) {
   return code;
 }
 
+// A result that never reached standard output (a full disk, a closed pipe's file) is a failure,
+// not a success: flush and check it before exiting (exit 1 when the run itself succeeded).
+int finish_stdout(int code) {
+  errno = 0;
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+    const int err = errno;
+    std::fprintf(stderr, "kvbench: error: writing standard output failed (%s)\n",
+                 err != 0 ? std::strerror(err) : "write error");
+    return code == kvb::kExitOk ? kvb::kExitCheckFailed : code;
+  }
+  return code;
+}
+
+int run_command(const std::vector<kvb::Command>& commands) {
+  try {
+    for (const auto& c : commands) {
+      if (c.app->parsed()) return c.run();
+    }
+    std::string names;
+    for (const auto& c : commands) names += (names.empty() ? "" : ", ") + c.app->get_name();
+    std::fprintf(stderr, "kvbench: error: a subcommand is required: %s (see kvbench --help)\n", names.c_str());
+    return kvb::kExitUsage;
+  } catch (const kvb::UsageError& e) {
+    return report_error("error: ", e, kvb::kExitUsage);
+  } catch (const kvb::DeviceError& e) {
+    return report_error("device error: ", e, kvb::kExitDevice);
+  } catch (const kvb::CheckFailed& e) {
+    return report_error("check failed: ", e, kvb::kExitCheckFailed);
+  } catch (const std::exception& e) {
+    return report_error("runtime error: ", e, kvb::kExitDevice);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -52,25 +87,9 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);
+    if (e.get_exit_code() == 0) return finish_stdout(app.exit(e));
     std::fprintf(stderr, "kvbench: error: %s (see kvbench --help)\n", e.what());
     return kvb::kExitUsage;
   }
-  try {
-    for (const auto& c : commands) {
-      if (c.app->parsed()) return c.run();
-    }
-    std::string names;
-    for (const auto& c : commands) names += (names.empty() ? "" : ", ") + c.app->get_name();
-    std::fprintf(stderr, "kvbench: error: a subcommand is required: %s (see kvbench --help)\n", names.c_str());
-    return kvb::kExitUsage;
-  } catch (const kvb::UsageError& e) {
-    return report_error("error: ", e, kvb::kExitUsage);
-  } catch (const kvb::DeviceError& e) {
-    return report_error("device error: ", e, kvb::kExitDevice);
-  } catch (const kvb::CheckFailed& e) {
-    return report_error("check failed: ", e, kvb::kExitCheckFailed);
-  } catch (const std::exception& e) {
-    return report_error("runtime error: ", e, kvb::kExitDevice);
-  }
+  return finish_stdout(run_command(commands));
 }
