@@ -16,6 +16,7 @@ using gpuEvent_t = hipEvent_t;
 #define gpuRuntimeGetVersion hipRuntimeGetVersion
 #define gpuDeviceGetPCIBusId hipDeviceGetPCIBusId
 #define gpuMalloc hipMalloc
+#define gpuMemGetInfo hipMemGetInfo
 #define gpuFree hipFree
 #define gpuHostAlloc hipHostMalloc
 #define gpuHostAllocMapped hipHostMallocMapped
@@ -55,6 +56,7 @@ using gpuEvent_t = cudaEvent_t;
 #define gpuRuntimeGetVersion cudaRuntimeGetVersion
 #define gpuDeviceGetPCIBusId cudaDeviceGetPCIBusId
 #define gpuMalloc cudaMalloc
+#define gpuMemGetInfo cudaMemGetInfo
 #define gpuFree cudaFree
 #define gpuHostAlloc cudaHostAlloc
 #define gpuHostAllocMapped cudaHostAllocMapped

@@ -230,7 +230,19 @@ class GpuBackend final : public TransferBackend {
     return r;
   }
 
-  void do_reserve(std::uint64_t gpu_bytes, std::uint64_t host_bytes) override { pools_.reserve(gpu_bytes, host_bytes); }
+  // Refuses pools the device cannot hold before anything is allocated (a source and a
+  // destination pool on the device), then remembers the sweep's largest.
+  void do_reserve(std::uint64_t gpu_bytes, std::uint64_t host_bytes) override {
+    check(gpuSetDevice(device_), "selecting the device");
+    std::size_t free_bytes = 0, total_bytes = 0;
+    check(gpuMemGetInfo(&free_bytes, &total_bytes), "reading free device memory");
+    if (2.0 * static_cast<double>(gpu_bytes) > 0.95 * static_cast<double>(free_bytes)) {
+      throw UsageError("--pool: the device pools need 2 x " + std::to_string(gpu_bytes >> 20) + " MiB but device " +
+                       std::to_string(device_) + " has " + std::to_string(free_bytes >> 20) +
+                       " MiB free; expected a smaller --pool");
+    }
+    pools_.reserve(gpu_bytes, host_bytes);
+  }
 
  private:
   void prepare(const TransferCase& c, Plan& p) {

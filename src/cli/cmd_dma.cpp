@@ -11,6 +11,7 @@
 #include "cli/command.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/host_info.hpp"
 #include "core/units.hpp"
 #include "dma/dma_record.hpp"
 #include "dma/dma_sweep.hpp"
@@ -106,6 +107,7 @@ int run_dma(DmaOptions o, const CLI::App& app) {
   notes.clear();
   const auto cases = plan_dma_cases(o.sweep, backends.front()->info().backend != "host", notes);
   for (const auto& n : notes) std::fprintf(stderr, "kvbench: note: %s\n", n.c_str());
+  check_host_memory(cases, backends.size(), backends.front()->info().backend == "host", host_memory_available());
 
   // Progress from the first case: a sweep is tens of cases.
   const auto progress = [&](std::size_t i, std::size_t total, const std::string& id) {

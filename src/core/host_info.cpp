@@ -71,6 +71,18 @@ std::string gpu_kernel_driver_version(const std::string& backend, const std::str
   return "";
 }
 
+std::uint64_t host_memory_available(const std::string& root) {
+  const std::string base = root.empty() || root.back() == '/' ? root : root + "/";
+  std::ifstream in(base + "proc/meminfo");
+  std::string key, unit;
+  std::uint64_t kib = 0;
+  while (in >> key >> kib) {
+    std::getline(in, unit);
+    if (key == "MemAvailable:") return kib * 1024;
+  }
+  return 0;
+}
+
 std::string format_runtime_version(const std::string& backend, int packed) {
   if (packed <= 0) return "";
   if (backend == "hip") {

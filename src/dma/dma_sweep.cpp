@@ -198,6 +198,25 @@ std::vector<int> parse_device_list(const std::string& text, int count) {
   return out;
 }
 
+void check_host_memory(const std::vector<TransferCase>& cases, std::size_t devices, bool host_backend,
+                       std::uint64_t mem_available) {
+  if (mem_available == 0) return;  // unknown (no /proc/meminfo): the allocation will say
+  std::uint64_t gpu = 0, host = 0;
+  for (const auto& c : cases) {
+    gpu = std::max(gpu, gpu_pool_bytes(c));
+    host = std::max(host, host_pool_bytes(c));
+  }
+  const double need = static_cast<double>(devices) * 2.0 * static_cast<double>(host + (host_backend ? gpu : 0));
+  const double usable = 0.9 * static_cast<double>(mem_available);
+  if (need > usable) {
+    throw UsageError(fmt::format(
+        "--pool: the pools need {} of host memory ({} device{} x {} pools of {}), but MemAvailable is {}; expected "
+        "a smaller --pool or fewer devices",
+        format_bytes_binary(need), devices, devices == 1 ? "" : "s", host_backend ? 4 : 2,
+        format_bytes_binary(static_cast<double>(std::max(host, gpu))), format_bytes_binary(static_cast<double>(mem_available))));
+  }
+}
+
 void require_verified(const std::vector<DmaRecord>& records) {
   for (const auto& r : records) {
     if (!r.waived && !r.verified) {

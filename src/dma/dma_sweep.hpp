@@ -55,6 +55,12 @@ std::vector<DmaRecord> run_dma_cases_concurrently(const std::vector<TransferBack
 // indices, each below `count` (DeviceError naming the index otherwise: a device this machine lacks).
 std::vector<int> parse_device_list(const std::string& text, int count);
 
+// Refuses (UsageError naming --pool) a sweep whose pools would not fit the host's MemAvailable
+// (less 10% for everything else), before anything is allocated: on a GPU each device pins a
+// source and a destination host pool; the host backend keeps all four pools in host memory.
+void check_host_memory(const std::vector<TransferCase>& cases, std::size_t devices, bool host_backend,
+                       std::uint64_t mem_available);
+
 // Throws CheckFailed naming the first record whose copied data did not verify.
 void require_verified(const std::vector<DmaRecord>& records);
 

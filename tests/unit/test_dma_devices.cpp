@@ -30,6 +30,27 @@ TEST(DeviceList, AllListsAndMissingDevices) {
   EXPECT_THROW((void)parse_device_list("-1", 3), UsageError);
 }
 
+// Pools are checked against MemAvailable (less 10%) before anything is allocated: a GPU pins a
+// source and a destination host pool per device, the host backend keeps all four in host memory.
+TEST(HostMemory, PoolsBeyondMemAvailableAreRefusedBeforeAllocation) {
+  TransferCase c;
+  c.block_bytes = 1 << 20;
+  c.blocks = 1000;
+  c.gpu_pool_blocks = 4000;  // 4000 MiB per pool
+  c.host_pool_blocks = 4000;
+  const std::uint64_t gib = 1ULL << 30;
+  EXPECT_NO_THROW(check_host_memory({c}, 1, false, 10 * gib));   // 2 x 3.9 GiB = 7.8 < 9
+  EXPECT_THROW(check_host_memory({c}, 2, false, 10 * gib), UsageError);  // 2 devices: 15.6 GiB
+  EXPECT_THROW(check_host_memory({c}, 1, true, 10 * gib), UsageError);   // host backend: 4 pools
+  EXPECT_NO_THROW(check_host_memory({c}, 8, true, 0));  // unknown: the allocation will say
+  const auto root = std::filesystem::temp_directory_path() / "kvb-meminfo";
+  std::filesystem::create_directories(root / "proc");
+  std::ofstream(root / "proc/meminfo") << "MemTotal:       131072000 kB\nMemFree:        1000 kB\n"
+                                          "MemAvailable:   120000000 kB\n";
+  EXPECT_EQ(host_memory_available(root.string()), 120000000ULL * 1024);
+  std::filesystem::remove_all(root);
+}
+
 TEST(DriverVersion, ReadFromSysfsOrProcfsAndRuntimeAsMajorMinor) {
   const auto root = std::filesystem::temp_directory_path() / "kvb-fake-root";
   std::filesystem::remove_all(root);
