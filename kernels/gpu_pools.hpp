@@ -2,9 +2,10 @@
 // The four block pools a GPU case copies between, kept across cases. Source pools hold the
 // verification pattern and are never written; destination pools take the copies, so h2d, d2h and
 // bidir can share one set. Allocating, pinning and filling two 8 GiB pools per case took longer
-// than measuring it (a 2 MiB sweep spent most of its time in set-up), so a set is built once and
-// reused while it is large enough and of the same host memory kind, NUMA request and seed
-// (nvbandwidth also allocates once). Included by gpu_backend.cpp only.
+// than measuring it (a 2 MiB sweep spent most of its time in set-up), so a set is built once, at
+// the sweep's largest size (reserve()), and reused while it is large enough and of the same host
+// memory kind, NUMA request and seed (nvbandwidth also allocates once). Included by
+// gpu_backend.cpp only.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -49,7 +50,7 @@ class GpuPoolCache {
   // The pools for case `c`, building a new set (after freeing the old one) when needed.
   GpuPoolSet& acquire(const TransferCase& c, GpuBuffer::Kind host_kind, int gpu_numa_node) {
     if (set_ && set_->serves(c, host_kind)) return *set_;
-    set_.reset();  // free first: two sets of 8 GiB pools may not fit together
+    set_.reset();  // free first: two sets of large pools may not fit together
     auto s = std::make_unique<GpuPoolSet>();
     s->host_kind = host_kind;
     s->numa_request = c.numa_node;
