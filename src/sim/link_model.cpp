@@ -41,7 +41,8 @@ LinkProfile link_profile_from_hardware(const HardwareSpec& hw) {
     p.d2h.per_copy_s = m.d2h_per_copy_us * 1e-6;
     p.source = fmt::format("hardware table ({}), measured: h2d {:.1f} GB/s + {:.2f} us per block copy, d2h {:.1f} GB/s "
                            "+ {:.2f} us ({})",
-                           hw.name, m.h2d_gbps, m.h2d_per_copy_us, m.d2h_gbps, m.d2h_per_copy_us, m.source);
+                           hw.name, m.h2d_gbps, m.h2d_per_copy_us, m.d2h_gbps, m.d2h_per_copy_us,
+                           m.source.substr(0, m.source.find(" (")));
     return p;
   }
   LinkCurve c;

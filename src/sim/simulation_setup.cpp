@@ -36,9 +36,20 @@ SimulationSetup prepare_simulation(const Scenario& s, const std::optional<LinkPr
   if (v.max_model_len > 0) in.max_model_len = v.max_model_len;
   const auto sizing = compute_sizing(in);
   if (!sizing.weights_fit) {
-    throw UsageError(fmt::format("{}: the weights of {} do not fit {} x {} at tensor-parallel-size {} "
-                                 "(try a larger tensor-parallel-size)",
-                                 s.origin, in.model.name, v.tensor_parallel_size, in.hw.name, v.tensor_parallel_size));
+    // The explanation `kvbench size` gives, with its alternatives (more ranks, FP8 weights).
+    std::string alternatives;
+    for (const auto& a : sizing.alternatives) alternatives += "; " + a;
+    throw UsageError(fmt::format("{}: the {} weights of {} ({:.2f} GiB per rank) do not fit {} x {} ({:.2f} GiB each) at "
+                                 "tensor-parallel-size {}{}",
+                                 s.origin, sizing.weight_dtype, in.model.name, sizing.budget.weights_gib,
+                                 v.tensor_parallel_size, in.hw.name, sizing.budget.total_gib, v.tensor_parallel_size,
+                                 alternatives));
+  }
+  if (sizing.budget.exceeds_gpu_gib > 0) {
+    throw UsageError(fmt::format("{}: kv-cache-memory {} beside {:.2f} GiB of weights per rank exceeds {}'s {:.2f} GiB "
+                                 "by {:.2f} GiB; expected a kv-cache-memory that fits",
+                                 s.origin, format_bytes_binary(sizing.budget.available_bytes), sizing.budget.weights_gib,
+                                 in.hw.name, sizing.budget.total_gib, sizing.budget.exceeds_gpu_gib));
   }
   const auto& layout = sizing.layout;
   SimulationSetup out{s, in.model, in.hw, layout, sizing.weight_dtype, layout.block_size, 0, "", 0, 0,

@@ -31,6 +31,9 @@ struct MemoryBudget {
   double non_torch_gib = 0;
   double available_bytes = 0;  // may be negative: the model does not fit
   bool from_kv_cache_memory = false;
+  // --kv-cache-memory beside the weights, activations and graphs: by how much they exceed the
+  // whole GPU (vLLM then fails to allocate); 0 when they fit.
+  double exceeds_gpu_gib = 0;
   std::string model_note;      // which estimate was used
 };
 

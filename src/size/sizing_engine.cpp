@@ -105,6 +105,13 @@ void add_warnings(Sizing& s, const SizingInputs& in) {
                                "with --quantization fp8");
     }
   }
+  if (s.budget.exceeds_gpu_gib > 0) {
+    s.warnings.push_back(fmt::format("--kv-cache-memory {} plus weights, activations and graphs ({:.2f} GiB) "
+                                     "exceed the GPU's {:.2f} GiB by {:.2f} GiB: vLLM would fail to allocate it",
+                                     format_bytes_binary(s.budget.available_bytes), s.budget.weights_gib +
+                                         s.budget.activation_gib + s.budget.cuda_graph_gib + s.budget.non_torch_gib,
+                                     s.budget.total_gib, s.budget.exceeds_gpu_gib));
+  }
   if (s.world_size > in.hw.gpus_per_node) {
     s.warnings.push_back(fmt::format("{} ranks exceed the {} GPUs of one {} node: the host DRAM cap and link figures "
                                      "are per node",

@@ -54,3 +54,22 @@ TEST(MemoryBudget, TermsAddUpAndKvCacheMemoryReplacesThem) {
   in.kv_cache_memory_bytes = 1u << 30;
   EXPECT_DOUBLE_EQ(estimate_budget(test::model("llama-3.1-8b"), in).available_bytes, kGiB);
 }
+
+// --kv-cache-memory still shares the GPU with the weights: by hand for llama-3.1-8b on an h100
+// (79.19 GiB): weights 8.03e9 x 2 B = 14.957 GiB, activations 20 x 8192 x 4096 x 2 B = 1.25 GiB,
+// graphs 32 x 0.0171 = 0.547 GiB, non-torch 0.06 GiB: 16.81 GiB beside the KV cache.
+TEST(MemoryBudget, KvCacheMemoryBeyondWhatTheGpuHoldsBesideTheWeightsIsFlagged) {
+  BudgetInputs in;
+  in.total_gib = 79.19;
+  in.max_num_batched_tokens = 8192;
+  in.kv_cache_memory_bytes = std::uint64_t{100} << 30;
+  const auto b = estimate_budget(test::model("llama-3.1-8b"), in);
+  const double rest = 8.03e9 * 2 / kGiB + 20.0 * 8192 * 4096 * 2 / kGiB + 32 * 0.0171 + 0.06;
+  EXPECT_NEAR(b.exceeds_gpu_gib, rest + 100 - 79.19, 0.01);
+  EXPECT_NEAR(b.exceeds_gpu_gib, 37.62, 0.01);
+  in.kv_cache_memory_bytes = std::uint64_t{8} << 30;
+  EXPECT_EQ(estimate_budget(test::model("llama-3.1-8b"), in).exceeds_gpu_gib, 0.0);
+  // Weights alone beyond the GPU: nothing is available, whatever the KV cache asked for.
+  in.total_gib = 10;
+  EXPECT_LT(estimate_budget(test::model("llama-3.1-8b"), in).available_bytes, 0);
+}
