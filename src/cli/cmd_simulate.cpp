@@ -88,7 +88,10 @@ int run_simulate(const SimulateOptions& o) {
   for (const auto& s : o.sweep) axes.push_back(parse_sweep_axis(s));
   if (axes.empty() && !o.no_sweep) axes = scenario.sweep;
   std::optional<LinkProfile> link;
-  if (!o.link_profile.empty()) link = link_profile_from_dma_json(o.link_profile, scenario.server.link_method);
+  if (!o.link_profile.empty()) {
+    link = link_profile_from_dma_json(o.link_profile, scenario.server.link_method);
+    if (!link->warning.empty()) std::fprintf(stderr, "kvbench: warning: %s\n", link->warning.c_str());
+  }
 
   if (!o.output.empty()) require_writable_output(o.output);
 

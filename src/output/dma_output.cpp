@@ -242,7 +242,13 @@ std::vector<DmaRecord> dma_records_from_json(const nlohmann::json& doc, const st
       c.layout = parse_layout(j.at("layout").get<std::string>(), origin + ": layout");
       c.host_mem = parse_host_mem(j.at("host_mem").get<std::string>(), origin + ": host_mem");
       c.layers = j.at("layers").get<int>();
-      c.block_bytes = j.at("block_bytes").get<std::uint64_t>();
+      // Read signed: a negative size must be refused, not wrapped to 2^64 - n.
+      const auto block_bytes = j.at("block_bytes").get<std::int64_t>();
+      if (block_bytes <= 0) {
+        throw UsageError(fmt::format("{}: record {} has block_bytes {}; expected a positive block size", origin, r.id,
+                                     block_bytes));
+      }
+      c.block_bytes = static_cast<std::uint64_t>(block_bytes);
       c.blocks = j.at("blocks").get<std::int64_t>();
       c.numa_node = j.value("numa_node", -1);
       c.ctas = j.value("ctas", 0);
@@ -276,6 +282,21 @@ std::vector<DmaRecord> dma_records_from_json(const nlohmann::json& doc, const st
         r.timed_s = j.value("timed_seconds", 0.0);
         r.loop_s = j.value("loop_seconds", 0.0);
         r.verified = j.at("verified").get<bool>();
+      }
+      // Impossible figures are a broken file, not a measurement (a zero block would divide by zero
+      // in every reader).
+      if (c.blocks < 1 || c.layers < 1 || c.ctas < 0 || r.device.index < 0) {
+        throw UsageError(fmt::format("{}: record {} has blocks {}, layers {}, ctas {}, device_index {}; expected "
+                                     "positive counts",
+                                     origin, r.id, c.blocks, c.layers, c.ctas, r.device.index));
+      }
+      if (!r.waived) {
+        const bool bad_sample = std::any_of(r.samples_s.begin(), r.samples_s.end(), [](double x) { return !(x > 0); });
+        if (!(r.bytes > 0) || r.samples_s.empty() || bad_sample || !(r.median_gbps >= 0)) {
+          throw UsageError(fmt::format("{}: record {} has no positive samples or bytes_per_transfer; expected a "
+                                       "measured record (or \"waived\": true)",
+                                       origin, r.id));
+        }
       }
       out.push_back(std::move(r));
     }

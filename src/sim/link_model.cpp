@@ -62,13 +62,23 @@ LinkProfile link_profile_from_dma_json(const std::string& path, const std::strin
 
 LinkProfile link_profile_from_dma_records(const std::vector<DmaRecord>& records, const std::string& method,
                                           const std::string& origin) {
-  std::string device;
+  std::string device, backend;
+  int index = -1;
   std::map<double, double> h2d, d2h;
   for (const auto& r : records) {
     if (r.waived || !r.verified || to_string(r.tcase.method) != method) continue;
-    if (r.tcase.direction == Direction::kBidir) continue;
-    if (device.empty()) device = r.device.name;
-    if (r.device.name != device) continue;
+    // The plain case only: contiguous pinned blocks, no compute load, a kernel on every SM.
+    const auto& c = r.tcase;
+    if (c.direction == Direction::kBidir || c.with_compute || c.layout != Layout::kContiguous ||
+        c.host_mem != HostMemKind::kPinned || c.ctas != 0) {
+      continue;
+    }
+    if (device.empty()) {
+      device = r.device.name;
+      backend = r.device.backend;
+      index = r.device.index;
+    }
+    if (r.device.name != device || r.device.index != index) continue;
     auto& curve = r.tcase.direction == Direction::kH2D ? h2d : d2h;
     curve[static_cast<double>(r.tcase.block_bytes)] = r.median_gbps;
   }
@@ -82,6 +92,12 @@ LinkProfile link_profile_from_dma_records(const std::vector<DmaRecord>& records,
   p.d2h.measured.assign(d2h.begin(), d2h.end());
   p.source = fmt::format("measured: {} ({}, method {}, {} block sizes; interpolated between them)", origin, device,
                          method, h2d.size());
+  if (backend == "host") {
+    p.source += " [host backend: host-memory copies, not a GPU link]";
+    p.warning = fmt::format("{} was measured by the host backend: its figures are host-memory copies, not a GPU "
+                            "link; expected a kvbench dma result from a GPU",
+                            origin);
+  }
   return p;
 }
 

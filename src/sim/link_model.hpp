@@ -25,6 +25,7 @@ struct LinkCurve {
 
 struct LinkProfile {
   std::string source;  // where the figures came from, printed with every result
+  std::string warning; // set when the figures are not a GPU link (a host-backend profile)
   LinkCurve h2d;
   LinkCurve d2h;
 };
