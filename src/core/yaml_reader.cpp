@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 #include "core/errors.hpp"
 #include "core/strings.hpp"
@@ -15,6 +16,28 @@ YamlObject::YamlObject(YAML::Node node, std::string origin) : node_(std::move(no
   }
 }
 
+namespace {
+
+// yaml-cpp keeps both entries of a duplicated key and lookups see only the first: a second
+// "model:" line would be ignored without a word. Refused instead, with its line.
+void reject_duplicate_keys(const YAML::Node& node, const std::string& origin) {
+  if (node.IsSequence()) {
+    for (const auto& item : node) reject_duplicate_keys(item, origin);
+    return;
+  }
+  if (!node.IsMap()) return;
+  std::set<std::string> seen;
+  for (const auto& kv : node) {
+    if (kv.first.IsScalar() && !seen.insert(kv.first.Scalar()).second) {
+      throw UsageError(fmt::format("{}: key '{}' appears twice (line {}); expected each key once", origin,
+                                   kv.first.Scalar(), kv.first.Mark().line + 1));
+    }
+    reject_duplicate_keys(kv.second, origin);
+  }
+}
+
+}  // namespace
+
 YamlObject YamlObject::parse(const std::string& text, const std::string& origin) {
   YAML::Node root;
   try {
@@ -22,6 +45,7 @@ YamlObject YamlObject::parse(const std::string& text, const std::string& origin)
   } catch (const YAML::Exception& e) {
     throw UsageError(fmt::format("{}: malformed YAML at line {}: {}", origin, e.mark.line + 1, e.msg));
   }
+  reject_duplicate_keys(root, origin);
   return YamlObject(root, origin);
 }
 

@@ -159,7 +159,8 @@ Scenario scenario_from_node(const YAML::Node& root, const std::string& origin) {
   if (o.has("num-gpu-blocks-override")) v.num_gpu_blocks_override = positive_int(o, "num-gpu-blocks-override", 1);
   v.block_size = static_cast<int>(positive_int(o, "block-size", 0, true));
   v.kv_cache_dtype = o.str_or("kv-cache-dtype", v.kv_cache_dtype);
-  v.max_model_len = positive_int(o, "max-model-len", 0, true);
+  // Absent = the model's own length; given, it must be a length (0 is refused, as size --ctx 0).
+  v.max_model_len = o.has("max-model-len") ? positive_int(o, "max-model-len", 0) : 0;
   v.max_num_batched_tokens = positive_int(o, "max-num-batched-tokens", v.max_num_batched_tokens);
   v.max_num_seqs = positive_int(o, "max-num-seqs", v.max_num_seqs);
   v.enable_prefix_caching = o.boolean_or("enable-prefix-caching", true);

@@ -105,6 +105,21 @@ void add_warnings(Sizing& s, const SizingInputs& in) {
                                "with --quantization fp8");
     }
   }
+  if (s.offload && s.offload->given_gib) {
+    // A tier larger than the node's host DRAM cannot be pinned; beyond the cap it starves the host.
+    const double host_gib = in.host_memory_gb.value_or(in.hw.host_dram_gb) * 1e9 / kGiB;
+    const double given = *s.offload->given_gib;
+    if (given > host_gib) {
+      s.warnings.push_back(fmt::format("--kv-offloading-size {} GiB exceeds the node's {:.0f} GiB of host DRAM: vLLM "
+                                       "cannot pin it (give --host-memory if this node has more)",
+                                       given, host_gib));
+    } else if (given > s.offload->cap_gib) {
+      s.warnings.push_back(fmt::format("--kv-offloading-size {} GiB exceeds the {:.0f} GiB cap ({:.0f}% of host DRAM "
+                                       "for this instance's GPUs): the host may swap or the OOM killer may end the "
+                                       "server",
+                                       given, s.offload->cap_gib, in.host_dram_fraction * 100));
+    }
+  }
   if (s.budget.exceeds_gpu_gib > 0) {
     s.warnings.push_back(fmt::format("--kv-cache-memory {} plus weights, activations and graphs ({:.2f} GiB) "
                                      "exceed the GPU's {:.2f} GiB by {:.2f} GiB: vLLM would fail to allocate it",
