@@ -195,7 +195,8 @@ Command register_size(CLI::App& parent) {
   app->add_option("--pipeline-parallel-size,--pp", opts->pp, "PP stages")->capture_default_str();
   app->add_option("--gpu-memory-utilization", opts->gpu_memory_utilization, "share of GPU memory vLLM may use")
       ->capture_default_str();
-  app->add_option("--kv-cache-memory", opts->kv_cache_memory, "KV bytes per rank, replacing the budget (e.g. 3.81GiB)");
+  app->add_option("--kv-cache-memory,--kv-cache-memory-bytes", opts->kv_cache_memory,
+                  "KV bytes per rank, replacing the budget (e.g. 3.81GiB); vLLM's --kv-cache-memory-bytes");
   app->add_option("--kv-cache-dtype", opts->kv_cache_dtype, "auto, bfloat16, float16, fp8, fp8_e4m3, fp8_e5m2, fp8_ds_mla")
       ->capture_default_str();
   app->add_option("--block-size", opts->block_size, "tokens per block (default: the attention backend's)");

@@ -20,7 +20,7 @@ std::string budget_lines(const Sizing& s) {
   const auto& b = s.budget;
   std::string out;
   if (b.from_kv_cache_memory) {
-    out += fmt::format("  --kv-cache-memory gives {} for KV per rank (replaces the budget, as in vLLM)\n",
+    out += fmt::format("  --kv-cache-memory-bytes gives {} for KV per rank (replaces the budget, as in vLLM)\n",
                        format_bytes_binary(b.available_bytes));
     return out;
   }

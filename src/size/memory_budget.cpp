@@ -22,12 +22,12 @@ MemoryBudget estimate_budget(const ModelSpec& m, const BudgetInputs& in) {
   b.model_note =
       "estimate: weights = params x bytes/param / ranks; activations = 20 x max-num-batched-tokens x hidden x 2 B; "
       "CUDA graphs 0.017 GiB/layer dense, 0.037 MoE; non-torch 0.06 + 0.02/extra rank GiB (fitted to two public "
-      "vLLM logs; pass --kv-cache-memory for vLLM's exact figure)";
+      "vLLM logs; pass --kv-cache-memory-bytes for vLLM's exact figure)";
   if (in.kv_cache_memory_bytes) {
     // vLLM takes the KV cache size as given (gpu-memory-utilization no longer applies), but the
     // weights, activations and graphs still need the rest of the GPU.
     b.from_kv_cache_memory = true;
-    b.model_note = "--kv-cache-memory replaces the budget (as in vLLM)";
+    b.model_note = "--kv-cache-memory-bytes replaces the budget (as in vLLM)";
     const double rest_gib = b.weights_gib + b.activation_gib + b.cuda_graph_gib + b.non_torch_gib;
     if (rest_gib >= b.total_gib) {
       b.available_bytes = (b.total_gib - rest_gib) * kGiB;  // the weights alone do not fit

@@ -15,7 +15,8 @@ std::vector<std::string> serve_flags(const Sizing& s, const SizingInputs& in) {
   const auto len = s.fits ? s.max_model_len : s.estimated_max_model_len;
   f.push_back(fmt::format("--max-model-len {}", len));
   if (in.kv_cache_memory_bytes) {
-    f.push_back(fmt::format("--kv-cache-memory {}", *in.kv_cache_memory_bytes));
+    // vLLM's engine argument is kv_cache_memory_bytes: the flag is --kv-cache-memory-bytes.
+    f.push_back(fmt::format("--kv-cache-memory-bytes {}", *in.kv_cache_memory_bytes));
   } else {
     f.push_back(fmt::format("--gpu-memory-utilization {:.2f}", in.gpu_memory_utilization));
   }
