@@ -88,12 +88,13 @@ std::string dma_prometheus(const std::vector<DmaRecord>& records) {
     }
   }
   // The ceiling is per device, not per case: one series per distinct device.
-  out += "# HELP kvbench_dma_link_ceiling_gbps Theoretical per-direction ceiling of the host link, GB/s (0 = unknown).\n"
+  out += "# HELP kvbench_dma_link_ceiling_gbps Theoretical per-direction ceiling of the host link, GB/s (absent when unknown).\n"
          "# TYPE kvbench_dma_link_ceiling_gbps gauge\n";
   std::vector<std::string> seen;
   for (const auto& r : records) {
     const auto key = r.device.backend + "\n" + r.device.name + "\n" + std::to_string(r.device.index);
-    if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+    // An unknown ceiling (0) is left out: a 0 GB/s series would read as a dead link.
+    if (r.device.link_ceiling_gbps <= 0 || std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
     seen.push_back(key);
     out += fmt::format(
         "kvbench_dma_link_ceiling_gbps{{backend=\"{}\",device=\"{}\",device_index=\"{}\",link=\"{}\"}} {:.6g}\n",

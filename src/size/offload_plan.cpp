@@ -38,7 +38,9 @@ OffloadPlan plan_offload(const Sizing& s, const SizingInputs& in) {
   }
   p.wanted_gib = request_gib * p.sessions;
   const double host_gb = in.host_memory_gb.value_or(in.hw.host_dram_gb);
-  const double share = std::min(1.0, static_cast<double>(s.world_size) / in.hw.gpus_per_node);
+  // This instance's share of the nodes it spans: 4/8 of one 8-GPU node, or 4 whole nodes for TP 4
+  // on GH200 (one GPU per node), each with its own host DRAM.
+  const double share = static_cast<double>(s.world_size) / in.hw.gpus_per_node;
   p.cap_gib = host_gb * 1e9 * in.host_dram_fraction * share / kGiB;
   p.capped = p.wanted_gib > p.cap_gib;
   const double chosen = p.capped ? p.cap_gib : p.wanted_gib;
@@ -56,9 +58,11 @@ OffloadPlan plan_offload(const Sizing& s, const SizingInputs& in) {
                                     format_count(s.max_model_len), request_gib, p.sessions, p.sessions_reason));
   p.reasoning.push_back(fmt::format("cap: {:.0f}% of {:.0f} GB host DRAM{} = {:.0f} GiB", in.host_dram_fraction * 100,
                                     host_gb,
-                                    share < 1.0 ? fmt::format(" x this instance's {}/{} GPUs", s.world_size,
-                                                              in.hw.gpus_per_node)
-                                                : "",
+                                    share < 1.0   ? fmt::format(" x this instance's {}/{} GPUs", s.world_size,
+                                                                in.hw.gpus_per_node)
+                                    : share > 1.0 ? fmt::format(" per node x {:g} nodes ({} GPUs of {} per node)", share,
+                                                                s.world_size, in.hw.gpus_per_node)
+                                                  : "",
                                     p.cap_gib));
   if (p.capped) {
     const auto fit_sessions = static_cast<int>(std::floor(p.recommended_gib / request_gib));

@@ -107,11 +107,13 @@ void add_warnings(Sizing& s, const SizingInputs& in) {
   }
   if (s.offload && s.offload->given_gib) {
     // A tier larger than the node's host DRAM cannot be pinned; beyond the cap it starves the host.
-    const double host_gib = in.host_memory_gb.value_or(in.hw.host_dram_gb) * 1e9 / kGiB;
+    // Host DRAM of the nodes this instance spans (one GH200 GPU per node: TP 4 spans 4 nodes).
+    const double nodes = std::max(1.0, static_cast<double>(s.world_size) / in.hw.gpus_per_node);
+    const double host_gib = nodes * in.host_memory_gb.value_or(in.hw.host_dram_gb) * 1e9 / kGiB;
     const double given = *s.offload->given_gib;
     if (given > host_gib) {
-      s.warnings.push_back(fmt::format("--kv-offloading-size {} GiB exceeds the node's {:.0f} GiB of host DRAM: vLLM "
-                                       "cannot pin it (give --host-memory if this node has more)",
+      s.warnings.push_back(fmt::format("--kv-offloading-size {} GiB exceeds the {:.0f} GiB of host DRAM this instance's "
+                                       "nodes have: vLLM cannot pin it (give --host-memory if a node has more)",
                                        given, host_gib));
     } else if (given > s.offload->cap_gib) {
       s.warnings.push_back(fmt::format("--kv-offloading-size {} GiB exceeds the {:.0f} GiB cap ({:.0f}% of host DRAM "

@@ -233,5 +233,17 @@ TEST(Prometheus, OneSamplePerMeasuredCasePerMetricWithEscapedLabels) {
   EXPECT_EQ(prometheus_label_value("a\nb"), "a\\nb");
 }
 
+// A link ceiling nobody knows (host backend: 0) has no series: 0 GB/s would read as a dead link.
+TEST(Prometheus, UnknownLinkCeilingIsLeftOutAKnownOneIsPerDevice) {
+  auto records = dma_records_from_json(host_profile(), "p.json");
+  ASSERT_FALSE(records.empty());
+  for (auto& r : records) r.device.link_ceiling_gbps = 0;
+  EXPECT_EQ(dma_prometheus(records).find("kvbench_dma_link_ceiling_gbps{"), std::string::npos);
+  records.front().device.link_ceiling_gbps = 63.0;
+  const auto text = dma_prometheus(records);
+  EXPECT_NE(text.find("kvbench_dma_link_ceiling_gbps{"), std::string::npos);
+  EXPECT_NE(text.find("} 63\n"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace kvb
