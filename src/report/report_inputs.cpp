@@ -1,6 +1,9 @@
 #include "report/report_inputs.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <algorithm>
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
@@ -97,6 +100,16 @@ void add_report_document(ReportInputs& in, const nlohmann::json& doc, const std:
 }
 
 void load_report_file(ReportInputs& in, const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    const auto id = fmt::format("{}:{}", static_cast<unsigned long long>(st.st_dev),
+                                static_cast<unsigned long long>(st.st_ino));
+    if (std::find(in.files.begin(), in.files.end(), id) != in.files.end()) {
+      in.notes.push_back(fmt::format("{} was given more than once; its results are counted once", path));
+      return;
+    }
+    in.files.push_back(id);
+  }
   add_report_document(in, read_json_file(path, path), path);
 }
 

@@ -44,13 +44,15 @@ struct ReportInputs {
   std::vector<SizeRowView> sizings;
   std::vector<std::string> sources;  // one line per input: where it came from and what it holds
   std::vector<std::string> notes;    // e.g. that dma figures are host figures
+  std::vector<std::string> files;    // the files read, by device and inode: one given twice counts once
 };
 
 // Adds one kvbench document (by its "schema"). UsageError naming `origin` for an unknown schema or
 // a malformed document.
 void add_report_document(ReportInputs& in, const nlohmann::json& doc, const std::string& origin);
 
-// Reads the file, then add_report_document.
+// Reads the file, then add_report_document; a file already read (the same path twice, or a link
+// to it) is skipped with a note, so its records are not counted twice.
 void load_report_file(ReportInputs& in, const std::string& path);
 
 }  // namespace kvb
