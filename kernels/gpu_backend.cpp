@@ -247,9 +247,10 @@ class GpuBackend final : public TransferBackend {
  private:
   void prepare(const TransferCase& c, Plan& p) {
     // The copy kernel reads the table; verification reads it wherever the destination is visible
-    // to the device (device memory, mapped pinned or write-combined host memory; not pageable).
+    // to the device (device memory, mapped pinned or write-combined host memory; not pageable,
+    // where the kernel method is waived before this).
     const bool dst_pageable = p.dst->host_side() && c.host_mem == HostMemKind::kPageable;
-    if (c.method == Method::kKernel || !dst_pageable) p.table = std::make_unique<DeviceCopyTable>(p.ops);
+    if (!dst_pageable) p.table = std::make_unique<DeviceCopyTable>(p.ops);
     if (c.method == Method::kKernel) {
       // Mapped once here, not per launch: the lookup would land in the timed wall time.
       p.src_view = p.src->device_view();

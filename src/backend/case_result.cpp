@@ -1,6 +1,5 @@
 // The parts of a measurement every backend shares: the whole case's clock and turning a run loop
 // into a CaseResult.
-#include <algorithm>
 #include <chrono>
 
 #include "backend/transfer_backend.hpp"
@@ -15,12 +14,8 @@ CaseResult TransferBackend::measure(const TransferCase& c, const StoppingRule& r
 }
 
 void TransferBackend::reserve(const std::vector<TransferCase>& cases) {
-  std::uint64_t gpu = 0, host = 0;
-  for (const auto& c : cases) {
-    gpu = std::max(gpu, gpu_pool_bytes(c));
-    host = std::max(host, host_pool_bytes(c));
-  }
-  do_reserve(gpu, host);
+  const auto pools = largest_pools(cases);
+  do_reserve(pools.gpu, pools.host);
 }
 
 void take_runs(CaseResult& r, RunResult&& run, const std::vector<double>& h2d_spans,

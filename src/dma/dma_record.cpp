@@ -49,6 +49,12 @@ DmaRecord make_record(const TransferCase& c, const DeviceInfo& dev, const std::s
   return rec;
 }
 
+bool is_plain_one_way(const DmaRecord& r) {
+  const auto& c = r.tcase;
+  return !r.waived && r.verified && c.direction != Direction::kBidir && !c.with_compute &&
+         c.layout == Layout::kContiguous && c.host_mem == HostMemKind::kPinned && c.ctas == 0;
+}
+
 std::vector<DmaAggregate> aggregate_devices(const std::vector<DmaRecord>& records) {
   std::vector<DmaAggregate> out;
   for (const auto& r : records) {

@@ -53,4 +53,8 @@ std::vector<DmaAggregate> aggregate_devices(const std::vector<DmaRecord>& record
 
 DmaRecord make_record(const TransferCase& c, const DeviceInfo& dev, const std::string& host_cpu, const CaseResult& r);
 
+// A record that describes the link itself, as a link profile or fit reads it: measured and
+// verified, one direction, contiguous pinned blocks, no compute load, a kernel on every SM.
+bool is_plain_one_way(const DmaRecord& r);
+
 }  // namespace kvb

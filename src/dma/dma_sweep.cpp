@@ -201,11 +201,7 @@ std::vector<int> parse_device_list(const std::string& text, int count) {
 void check_host_memory(const std::vector<TransferCase>& cases, std::size_t devices, bool host_backend,
                        std::uint64_t mem_available) {
   if (mem_available == 0) return;  // unknown (no /proc/meminfo): the allocation will say
-  std::uint64_t gpu = 0, host = 0;
-  for (const auto& c : cases) {
-    gpu = std::max(gpu, gpu_pool_bytes(c));
-    host = std::max(host, host_pool_bytes(c));
-  }
+  const auto [gpu, host] = largest_pools(cases);
   const double need = static_cast<double>(devices) * 2.0 * static_cast<double>(host + (host_backend ? gpu : 0));
   const double usable = 0.9 * static_cast<double>(mem_available);
   if (need > usable) {

@@ -41,14 +41,12 @@ CopyCostFit fit_copy_cost(const std::vector<std::pair<double, double>>& points) 
 CopyCostFit fit_copy_cost(const std::vector<DmaRecord>& records, Method method, Direction direction,
                           const std::string& origin) {
   std::vector<std::pair<double, double>> points;
-  std::string device;
+  const DeviceInfo* device = nullptr;  // the first device's records only
   for (const auto& r : records) {
     const auto& c = r.tcase;
-    if (r.waived || !r.verified || c.with_compute || c.layout != Layout::kContiguous) continue;
-    if (c.method != method || c.direction != direction || r.median_gbps <= 0) continue;
-    if (c.method == Method::kKernel && c.ctas > 0) continue;
-    if (device.empty()) device = r.device.name + "#" + std::to_string(r.device.index);
-    if (r.device.name + "#" + std::to_string(r.device.index) != device) continue;
+    if (!is_plain_one_way(r) || c.method != method || c.direction != direction || r.median_gbps <= 0) continue;
+    if (device == nullptr) device = &r.device;
+    if (r.device.name != device->name || r.device.index != device->index) continue;
     points.emplace_back(static_cast<double>(c.block_bytes),
                         static_cast<double>(c.block_bytes) / (r.median_gbps * 1e9));
   }

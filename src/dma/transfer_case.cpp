@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <numeric>
 #include <random>
 
@@ -118,6 +119,15 @@ std::vector<CopyOp> copy_ops(const TransferCase& c, const BlockMap& map, Directi
     }
   }
   return ops;
+}
+
+PoolBytes largest_pools(const std::vector<TransferCase>& cases) {
+  PoolBytes p;
+  for (const auto& c : cases) {
+    p.gpu = std::max(p.gpu, gpu_pool_bytes(c));
+    p.host = std::max(p.host, host_pool_bytes(c));
+  }
+  return p;
 }
 
 }  // namespace kvb

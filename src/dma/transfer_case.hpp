@@ -68,4 +68,10 @@ std::vector<CopyOp> copy_ops(const TransferCase& c, const BlockMap& map, Directi
 std::uint64_t gpu_pool_bytes(const TransferCase& c);
 std::uint64_t host_pool_bytes(const TransferCase& c);
 
+// The largest GPU-side and host-side pools any of `cases` needs (a sweep's pools are built once).
+struct PoolBytes {
+  std::uint64_t gpu = 0, host = 0;
+};
+PoolBytes largest_pools(const std::vector<TransferCase>& cases);
+
 }  // namespace kvb

@@ -66,13 +66,7 @@ LinkProfile link_profile_from_dma_records(const std::vector<DmaRecord>& records,
   int index = -1;
   std::map<double, double> h2d, d2h;
   for (const auto& r : records) {
-    if (r.waived || !r.verified || to_string(r.tcase.method) != method) continue;
-    // The plain case only: contiguous pinned blocks, no compute load, a kernel on every SM.
-    const auto& c = r.tcase;
-    if (c.direction == Direction::kBidir || c.with_compute || c.layout != Layout::kContiguous ||
-        c.host_mem != HostMemKind::kPinned || c.ctas != 0) {
-      continue;
-    }
+    if (!is_plain_one_way(r) || to_string(r.tcase.method) != method) continue;
     if (device.empty()) {
       device = r.device.name;
       backend = r.device.backend;
