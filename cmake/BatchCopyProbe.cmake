@@ -1,4 +1,4 @@
-# Probes at configure time, with the compiler that builds the backend, whether kernels/gpu_batch_copy.hpp
+# Probes at configure time, with the compiler that builds the backend, whether src/backend/gpu/gpu_batch_copy.hpp
 # compiles against this runtime (cudaMemcpyBatchAsync: CUDA >= 12.8; hipMemcpyBatchAsync: HIP >= 7).
 # Sets <out_var> ON or OFF; the message names the first compiler error when the API is absent.
 function(kvbench_probe_batch_copy runtime out_var)

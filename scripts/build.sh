@@ -5,11 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=build
-args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DKVBENCH_GPU_BACKEND=auto)
+# Warnings are errors where KVBENCH_WERROR=ON is in the environment (scripts/test.sh, CI).
+werror=-DKVBENCH_WERROR=${KVBENCH_WERROR:-OFF}
+args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DKVBENCH_GPU_BACKEND=auto "$werror")
 if [ "${1:-}" = "--sanitize" ]; then
   shift
   dir=build-asan
-  args=(-DCMAKE_BUILD_TYPE=Debug -DKVBENCH_SANITIZE=ON -DKVBENCH_BUILD_BENCH=OFF -DKVBENCH_GPU_BACKEND=none)
+  args=(-DCMAKE_BUILD_TYPE=Debug -DKVBENCH_SANITIZE=ON -DKVBENCH_BUILD_BENCH=OFF -DKVBENCH_GPU_BACKEND=none "$werror")
 fi
 export PATH="$PATH:/usr/local/cuda/bin"
 cmake -S . -B "$dir" "${args[@]}" "$@" >/dev/null

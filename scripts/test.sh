@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --tests
+export KVBENCH_WERROR=ON
 scripts/build.sh
 (cd build && ctest --output-on-failure -j 2 -LE gpu)
 scripts/build.sh --sanitize

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "gpu_alias.hpp"
-#include "gpu_batch_copy.hpp"
-#include "gpu_buffer.hpp"
-#include "gpu_check.hpp"
+#include "backend/gpu/gpu_batch_copy.hpp"
+#include "backend/gpu/gpu_buffer.hpp"
+#include "backend/gpu/gpu_check.hpp"
 
 using namespace kvb;
 

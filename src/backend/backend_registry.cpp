@@ -1,6 +1,6 @@
 #include <fmt/format.h>
 
-#include "backend/transfer_backend.hpp"
+#include "dma/transfer_backend.hpp"
 #include "core/errors.hpp"
 
 namespace kvb {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "backend/transfer_backend.hpp"
+#include "dma/transfer_backend.hpp"
 #include "cli/command.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
@@ -15,6 +15,7 @@
 #include "core/units.hpp"
 #include "dma/dma_record.hpp"
 #include "dma/dma_sweep.hpp"
+#include "dma/dma_json.hpp"
 #include "output/dma_output.hpp"
 #include "output/dma_prometheus.hpp"
 

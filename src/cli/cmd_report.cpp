@@ -14,7 +14,7 @@
 #include "core/errors.hpp"
 #include "dma/dma_sweep.hpp"
 #include "kvbench_config.hpp"
-#include "report/default_assessment.hpp"
+#include "assess/default_assessment.hpp"
 #include "report/report_inputs.hpp"
 #include "report/report_sections.hpp"
 

@@ -13,11 +13,11 @@
 #include "core/errors.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
-#include "output/size_json.hpp"
+#include "size/size_json.hpp"
 #include "output/size_text.hpp"
 #include "output/text_table.hpp"
-#include "size/hardware_spec.hpp"
-#include "size/model_catalog.hpp"
+#include "catalog/hardware_spec.hpp"
+#include "catalog/model_catalog.hpp"
 #include "size/sizing_engine.hpp"
 
 namespace kvb {

@@ -9,7 +9,7 @@
 #include "core/json_file.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
-#include "output/dma_output.hpp"
+#include "dma/dma_json.hpp"
 
 namespace kvb {
 namespace {

@@ -8,14 +8,32 @@
 #include "core/errors.hpp"
 
 namespace kvb {
+namespace {
 
-nlohmann::json read_json_file(const std::string& path, const std::string& what) {
+bool read_whole_file(const std::string& path, std::string& out) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(fmt::format("{}: cannot read the file (expected a readable JSON file)", what));
+  if (!in) return false;
   std::stringstream text;
   text << in.rdbuf();
+  out = text.str();
+  return true;
+}
+
+}  // namespace
+
+std::string read_text_file(const std::string& path, const std::string& what) {
+  std::string text;
+  if (!read_whole_file(path, text)) throw UsageError(fmt::format("{} '{}': cannot read the file", what, path));
+  return text;
+}
+
+nlohmann::json read_json_file(const std::string& path, const std::string& what) {
+  std::string text;
+  if (!read_whole_file(path, text)) {
+    throw UsageError(fmt::format("{}: cannot read the file (expected a readable JSON file)", what));
+  }
   try {
-    return nlohmann::json::parse(text.str());
+    return nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("{}: not valid JSON ({})", what, e.what()));
   }

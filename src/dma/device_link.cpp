@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "size/hardware_spec.hpp"
+#include "catalog/hardware_spec.hpp"
 
 namespace kvb {
 

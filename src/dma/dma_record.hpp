@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "backend/transfer_backend.hpp"
+#include "dma/transfer_backend.hpp"
 #include "dma/statistics.hpp"
 #include "dma/transfer_case.hpp"
 

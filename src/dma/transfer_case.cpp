@@ -130,4 +130,8 @@ PoolBytes largest_pools(const std::vector<TransferCase>& cases) {
   return p;
 }
 
+std::string method_label(const TransferCase& c) {
+  return c.method == Method::kKernel && c.ctas > 0 ? fmt::format("kernel/{}", c.ctas) : to_string(c.method);
+}
+
 }  // namespace kvb

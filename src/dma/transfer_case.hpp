@@ -74,4 +74,7 @@ struct PoolBytes {
 };
 PoolBytes largest_pools(const std::vector<TransferCase>& cases);
 
+// The method as tables and compare keys print it: "kernel/8" for a copy kernel limited to 8 CTAs.
+std::string method_label(const TransferCase& c);
+
 }  // namespace kvb

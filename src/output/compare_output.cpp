@@ -88,9 +88,10 @@ std::string compare_markdown(const Comparison& c) {
                          k.unit, value_text(k.head_median), k.unit, change_text(k), k.p_value, mark);
     }
   }
-  out += "\n" + summary_line(c) + ".\n";
+  // Appended piecewise: GCC 12's -Wrestrict misfires on `"literal" + std::string&&` at -O3.
+  out += fmt::format("\n{}.\n", summary_line(c));
   const auto extra = unmatched_lines(c, "- ", true);
-  if (!extra.empty()) out += "\n" + extra;
+  if (!extra.empty()) out += fmt::format("\n{}", extra);
   return out;
 }
 

@@ -5,9 +5,7 @@
 #include <algorithm>
 
 #include "core/errors.hpp"
-#include "core/json_file.hpp"
 #include "core/units.hpp"
-#include "kvbench_config.hpp"
 #include "output/text_table.hpp"
 
 namespace kvb {
@@ -23,9 +21,6 @@ static bool several_devices(const std::vector<DmaRecord>& records) {
                      [&](const DmaRecord& r) { return r.device.index != records.front().device.index; });
 }
 
-std::string method_label(const TransferCase& c) {
-  return c.method == Method::kKernel && c.ctas > 0 ? fmt::format("kernel/{}", c.ctas) : to_string(c.method);
-}
 
 std::string dma_table(const std::vector<DmaRecord>& records) {
   // The compute column only when a case ran with --with-compute; the device column only when
@@ -124,186 +119,5 @@ std::string dma_csv(const std::vector<DmaRecord>& records) {
   return out;
 }
 
-nlohmann::json dma_json(const std::vector<DmaRecord>& records) {
-  using nlohmann::json;
-  json doc;
-  doc["schema"] = kDmaSchema;
-  doc["tool"] = std::string("kvbench ") + KVBENCH_VERSION;
-  doc["unit"] = "GB/s (10^9 bytes per second); samples in seconds per transfer";
-  doc["records"] = json::array();
-  for (const auto& r : records) {
-    const auto& c = r.tcase;
-    json j;
-    j["id"] = r.id;
-    j["backend"] = r.device.backend;
-    j["device"] = r.device.name;
-    j["device_index"] = r.device.index;
-    j["pci_bus_id"] = r.device.pci_bus_id;
-    j["driver_version"] = r.device.driver_version;
-    j["driver_api_version"] = r.device.driver_api_version;
-    j["runtime_version"] = r.device.runtime_version;
-    if (!r.device.environment.empty()) j["environment"] = r.device.environment;
-    j["timing"] = r.device.timing;
-    j["link"] = r.device.link;
-    j["link_ceiling_gbps"] = r.device.link_ceiling_gbps;
-    j["host_cpu"] = r.host_cpu;
-    j["numa_node"] = c.numa_node >= 0 ? c.numa_node : r.device.numa_node;  // asked for (or the GPU's)
-    j["host_numa_node"] = r.host_numa_node;  // where the host pool's pages are, read back; -1 unknown
-    j["host_mem"] = to_string(c.host_mem);
-    j["method"] = to_string(c.method);
-    j["direction"] = to_string(c.direction);
-    j["layout"] = to_string(c.layout);
-    j["layers"] = c.layers;
-    j["block_bytes"] = c.block_bytes;
-    j["blocks"] = c.blocks;
-    j["gpu_pool_blocks"] = c.gpu_pool_blocks;
-    j["host_pool_blocks"] = c.host_pool_blocks;
-    j["ctas"] = c.ctas;
-    j["seed"] = c.seed;
-    j["with_compute"] = c.with_compute;
-    j["waived"] = r.waived;
-    j["case_seconds"] = r.case_s;
-    j["pool_setup_seconds"] = r.pool_setup_s;
-    if (r.waived) {
-      j["waive_reason"] = r.waive_reason;
-    } else {
-      j["bytes_per_transfer"] = r.bytes;
-      j["samples"] = r.samples_s;
-      j["wall_samples"] = r.wall_samples_s;
-      j["median_gbps"] = r.median_gbps;
-      j["p10_gbps"] = r.p10_gbps;
-      j["p90_gbps"] = r.p90_gbps;
-      j["min_gbps"] = r.min_gbps;
-      j["max_gbps"] = r.max_gbps;
-      j["wall_gbps"] = r.wall_gbps;
-      if (c.direction == Direction::kBidir) {
-        j["h2d_gbps"] = r.h2d_gbps;
-        j["d2h_gbps"] = r.d2h_gbps;
-        j["bidir_note"] = "median_gbps is the sum of both directions (as TransferBench and vLLM's blog report); "
-                          "h2d_gbps and d2h_gbps are each direction over its own span (as nvbandwidth reports)";
-      }
-      if (c.with_compute) {
-        j["compute_load"] = r.compute_load;
-        j["compute_alone_per_s"] = r.compute_alone_per_s;
-        j["compute_during_per_s"] = r.compute_during_per_s;
-        j["compute_slowdown"] = r.compute_slowdown;
-      }
-      j["link_utilization"] = r.link_utilization;
-      j["relative_noise"] = r.time.relative_noise;
-      j["median_precision"] = r.precision;
-      j["timed_seconds"] = r.timed_s;
-      j["loop_seconds"] = r.loop_s;
-      j["converged"] = r.converged;
-      j["verified"] = r.verified;
-      if (!r.verified) j["verify_detail"] = r.verify_detail;
-    }
-    doc["records"].push_back(j);
-  }
-  const auto aggregates = aggregate_devices(records);
-  if (!aggregates.empty()) {
-    doc["aggregates"] = json::array();
-    for (const auto& a : aggregates) {
-      doc["aggregates"].push_back({{"id", a.id},
-                                   {"devices", a.devices},
-                                   {"median_gbps", a.median_gbps},
-                                   {"h2d_gbps", a.h2d_gbps},
-                                   {"d2h_gbps", a.d2h_gbps},
-                                   {"note", "sum of each device's median, every sample taken while all devices "
-                                            "copied"}});
-    }
-  }
-  return doc;
-}
-
-std::vector<DmaRecord> dma_records_from_json(const nlohmann::json& doc, const std::string& origin) {
-  if (schema_of(doc) != kDmaSchema) {
-    throw UsageError(fmt::format("{}: not a kvbench dma result (expected \"schema\": \"{}\")", origin, kDmaSchema));
-  }
-  std::vector<DmaRecord> out;
-  try {
-    for (const auto& j : doc.at("records")) {
-      DmaRecord r;
-      r.id = j.at("id").get<std::string>();
-      r.device.backend = j.at("backend").get<std::string>();
-      r.device.name = j.at("device").get<std::string>();
-      r.device.index = j.value("device_index", 0);
-      r.device.pci_bus_id = j.value("pci_bus_id", std::string());
-      r.device.driver_version = j.value("driver_version", std::string());
-      r.device.driver_api_version = j.value("driver_api_version", std::string());
-      r.device.environment = j.value("environment", std::vector<std::string>());
-      r.device.runtime_version = j.value("runtime_version", std::string());
-      r.device.link = j.value("link", std::string());
-      r.device.timing = j.value("timing", std::string());
-      r.device.link_ceiling_gbps = j.value("link_ceiling_gbps", 0.0);
-      r.host_cpu = j.value("host_cpu", std::string());
-      auto& c = r.tcase;
-      c.method = parse_method(j.at("method").get<std::string>(), origin + ": method");
-      c.direction = parse_direction(j.at("direction").get<std::string>(), origin + ": direction");
-      c.layout = parse_layout(j.at("layout").get<std::string>(), origin + ": layout");
-      c.host_mem = parse_host_mem(j.at("host_mem").get<std::string>(), origin + ": host_mem");
-      c.layers = j.at("layers").get<int>();
-      // Read signed: a negative size must be refused, not wrapped to 2^64 - n.
-      const auto block_bytes = j.at("block_bytes").get<std::int64_t>();
-      if (block_bytes <= 0) {
-        throw UsageError(fmt::format("{}: record {} has block_bytes {}; expected a positive block size", origin, r.id,
-                                     block_bytes));
-      }
-      c.block_bytes = static_cast<std::uint64_t>(block_bytes);
-      c.blocks = j.at("blocks").get<std::int64_t>();
-      c.numa_node = j.value("numa_node", -1);
-      c.ctas = j.value("ctas", 0);
-      c.gpu_pool_blocks = j.value("gpu_pool_blocks", std::int64_t{0});
-      c.host_pool_blocks = j.value("host_pool_blocks", std::int64_t{0});
-      r.case_s = j.value("case_seconds", 0.0);
-      r.pool_setup_s = j.value("pool_setup_seconds", 0.0);
-      r.host_numa_node = j.value("host_numa_node", -1);
-      c.with_compute = j.value("with_compute", false);
-      r.waived = j.at("waived").get<bool>();
-      if (r.waived) {
-        r.waive_reason = j.value("waive_reason", std::string());
-      } else {
-        r.bytes = j.at("bytes_per_transfer").get<double>();
-        r.samples_s = j.at("samples").get<std::vector<double>>();
-        r.wall_samples_s = j.value("wall_samples", std::vector<double>());
-        r.time = summarize(r.samples_s);
-        r.median_gbps = j.at("median_gbps").get<double>();
-        r.p10_gbps = j.at("p10_gbps").get<double>();
-        r.p90_gbps = j.at("p90_gbps").get<double>();
-        r.wall_gbps = j.value("wall_gbps", 0.0);
-        r.h2d_gbps = j.value("h2d_gbps", 0.0);
-        r.d2h_gbps = j.value("d2h_gbps", 0.0);
-        r.link_utilization = j.value("link_utilization", 0.0);
-        r.compute_load = j.value("compute_load", std::string());
-        r.compute_alone_per_s = j.value("compute_alone_per_s", 0.0);
-        r.compute_during_per_s = j.value("compute_during_per_s", 0.0);
-        r.compute_slowdown = j.value("compute_slowdown", 0.0);
-        r.converged = j.value("converged", false);
-        r.precision = j.value("median_precision", 0.0);
-        r.timed_s = j.value("timed_seconds", 0.0);
-        r.loop_s = j.value("loop_seconds", 0.0);
-        r.verified = j.at("verified").get<bool>();
-      }
-      // Impossible figures are a broken file, not a measurement (a zero block would divide by zero
-      // in every reader).
-      if (c.blocks < 1 || c.layers < 1 || c.ctas < 0 || r.device.index < 0) {
-        throw UsageError(fmt::format("{}: record {} has blocks {}, layers {}, ctas {}, device_index {}; expected "
-                                     "positive counts",
-                                     origin, r.id, c.blocks, c.layers, c.ctas, r.device.index));
-      }
-      if (!r.waived) {
-        const bool bad_sample = std::any_of(r.samples_s.begin(), r.samples_s.end(), [](double x) { return !(x > 0); });
-        if (!(r.bytes > 0) || r.samples_s.empty() || bad_sample || !(r.median_gbps >= 0)) {
-          throw UsageError(fmt::format("{}: record {} has no positive samples or bytes_per_transfer; expected a "
-                                       "measured record (or \"waived\": true)",
-                                       origin, r.id));
-        }
-      }
-      out.push_back(std::move(r));
-    }
-  } catch (const nlohmann::json::exception& e) {
-    throw UsageError(fmt::format("{}: malformed dma record ({})", origin, e.what()));
-  }
-  return out;
-}
 
 }  // namespace kvb

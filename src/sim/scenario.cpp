@@ -3,11 +3,10 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
-#include "core/embedded_files.hpp"
+#include "catalog/embedded_files.hpp"
 #include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "core/yaml_reader.hpp"
@@ -15,7 +14,6 @@
 namespace kvb {
 namespace {
 
-constexpr const char* kWorkloadDir = "workloads/";
 
 double positive(const YamlObject& o, const std::string& key, double fallback, bool allow_zero = false) {
   const double v = o.real_or(key, fallback);
@@ -89,21 +87,6 @@ WorkloadSpec parse_workload(const YamlObject& o) {
   return w;
 }
 
-Calibration parse_calibration(const YamlObject& o, const std::string& source) {
-  Calibration c;
-  c.compute_efficiency = positive(o, "compute-efficiency", c.compute_efficiency);
-  c.memory_efficiency = positive(o, "memory-efficiency", c.memory_efficiency);
-  for (const auto* key : {"compute-efficiency", "memory-efficiency"}) {
-    if (o.real_or(key, 0.5) > 1.0) {
-      throw UsageError(fmt::format("{}: key '{}' is a fraction of peak in (0, 1]", o.origin(), key));
-    }
-  }
-  c.step_overhead_s = positive(o, "step-overhead-us", c.step_overhead_s * 1e6, true) * 1e-6;
-  c.source = source;
-  o.reject_unknown_keys({"compute-efficiency", "memory-efficiency", "step-overhead-us"});
-  return c;
-}
-
 std::vector<SweepAxis> parse_sweep(const YamlObject& o) {
   std::vector<SweepAxis> axes;
   for (const auto& kv : o.node()) {
@@ -126,14 +109,6 @@ std::optional<std::uint64_t> bytes_or_none(const YamlObject& o, const std::strin
   const auto bytes = parse_bytes(o.str(key), fmt::format("{}: key '{}'", o.origin(), key)).bytes;
   if (bytes == 0) throw UsageError(fmt::format("{}: key '{}' must be > 0", o.origin(), key));
   return bytes;
-}
-
-std::string read_text_file(const std::string& path, const char* what) {
-  std::ifstream in(path);
-  if (!in) throw UsageError(fmt::format("{} '{}': cannot read the file", what, path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 }  // namespace
@@ -188,19 +163,13 @@ Scenario parse_scenario(const std::string& text, const std::string& origin) {
 
 std::vector<std::string> shipped_scenario_names() {
   std::vector<std::string> names;
-  for (const auto& f : embedded_scenarios()) {
-    if (f.path.rfind(kWorkloadDir, 0) != 0) continue;
-    auto name = std::string(f.path.substr(std::string_view(kWorkloadDir).size()));
-    names.push_back(name.substr(0, name.size() - 5));  // drop ".yaml"
-  }
+  for (const auto& e : catalog_entries("workloads")) names.push_back(e.name);
   return names;
 }
 
 Scenario load_scenario(const std::string& name_or_path) {
-  for (const auto& f : embedded_scenarios()) {
-    if (f.path == std::string(kWorkloadDir) + name_or_path + ".yaml") {
-      return parse_scenario(std::string(f.content), "scenarios/" + std::string(f.path));
-    }
+  for (const auto& e : catalog_entries("workloads")) {
+    if (e.name == name_or_path) return parse_scenario(std::string(e.content), e.origin);
   }
   if (std::filesystem::is_regular_file(name_or_path)) {
     return parse_scenario(read_text_file(name_or_path, "scenario"), name_or_path);
@@ -237,11 +206,6 @@ Scenario with_override(const Scenario& s, const std::string& key, const std::str
   } catch (const UsageError& e) {
     throw UsageError(fmt::format("{} {}={}: {}", what, key, value, e.what()));
   }
-}
-
-Calibration load_calibration(const std::string& path) {
-  const auto o = YamlObject::parse(read_text_file(path, "--calibration"), path);
-  return parse_calibration(o, path);
 }
 
 SweepAxis parse_sweep_axis(const std::string& text) {

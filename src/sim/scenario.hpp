@@ -7,6 +7,7 @@
 #include <vector>
 #include <yaml-cpp/yaml.h>
 
+#include "perf/calibration.hpp"
 #include "sim/distribution.hpp"
 
 namespace kvb {
@@ -53,13 +54,6 @@ struct WorkloadSpec {
   bool reset_prefix_cache = false;  // vLLM's /reset_prefix_cache before each arrival
 };
 
-struct Calibration {
-  double compute_efficiency = 0.5;  // achieved / peak dense FLOP/s
-  double memory_efficiency = 0.75;  // achieved / peak HBM bandwidth
-  double step_overhead_s = 0.0005;  // scheduler, sampling and launch cost per step
-  std::string source = "defaults";
-};
-
 struct SweepAxis {
   std::string key;                  // a scenario key, dotted for nesting: workload.arrival.rate
   std::vector<std::string> values;
@@ -89,8 +83,6 @@ std::vector<std::string> shipped_scenario_names();
 // it; `what` names the flag in errors (e.g. "--set", "--sweep").
 Scenario with_override(const Scenario& s, const std::string& key, const std::string& value, const std::string& what);
 
-// Reads a calibration file (compute-efficiency, memory-efficiency, step-overhead-us).
-Calibration load_calibration(const std::string& path);
 
 // Parses "key=v1,v2,..." (the --sweep flag).
 SweepAxis parse_sweep_axis(const std::string& text);

@@ -9,6 +9,7 @@
 
 #include "sim/event_queue.hpp"
 #include "sim/kv_block_manager.hpp"
+#include "sim/link_queue.hpp"
 #include "sim/offload_tier.hpp"
 #include "sim/simulator.hpp"
 #include "sim/workload_generator.hpp"

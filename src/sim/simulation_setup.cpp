@@ -6,16 +6,17 @@
 
 #include "core/errors.hpp"
 #include "core/units.hpp"
-#include "size/model_catalog.hpp"
+#include "catalog/model_catalog.hpp"
 #include "size/offload_plan.hpp"
 #include "size/sizing_engine.hpp"
 
 namespace kvb {
 namespace {
 
-ExecutionTimePredictor make_predictor(const Scenario& s, const ModelSpec& m, const HardwareSpec& hw,
-                                      const KvLayout& layout, const std::string& weight_dtype) {
-  return ExecutionTimePredictor(m, hw, layout, s.server.tensor_parallel_size, weight_dtype, s.calibration);
+StepTimeModel make_predictor(const Scenario& s, const ModelSpec& m, const HardwareSpec& hw, const KvLayout& layout,
+                             const std::string& weight_dtype) {
+  return StepTimeModel(m, hw, static_cast<double>(layout.kv_bytes_per_token()), s.server.tensor_parallel_size,
+                       weight_dtype, s.calibration);
 }
 
 }  // namespace

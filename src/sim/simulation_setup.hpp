@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "sim/execution_time_predictor.hpp"
-#include "sim/link_model.hpp"
+#include "perf/link_curve.hpp"
+#include "perf/step_time_model.hpp"
 #include "sim/scenario.hpp"
-#include "size/hardware_spec.hpp"
+#include "catalog/hardware_spec.hpp"
 #include "size/kv_layout.hpp"
-#include "size/model_spec.hpp"
+#include "catalog/model_spec.hpp"
 
 namespace kvb {
 
@@ -31,7 +31,7 @@ struct SimulationSetup {
   std::int64_t cpu_blocks = 0;        // num_cpu_blocks of vLLM's CPU tier
   double cpu_block_bytes = 0;         // one block across all ranks
   LinkProfile link;
-  ExecutionTimePredictor predictor;
+  StepTimeModel predictor;
   std::vector<std::string> notes;     // approximations that apply to this run
 };
 

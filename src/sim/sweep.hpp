@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/link_model.hpp"
+#include "perf/link_curve.hpp"
 #include "sim/scenario.hpp"
 #include "sim/sim_result.hpp"
 #include "sim/simulator.hpp"

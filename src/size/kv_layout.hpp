@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "size/hardware_spec.hpp"
-#include "size/model_spec.hpp"
+#include "catalog/hardware_spec.hpp"
+#include "catalog/model_spec.hpp"
 
 namespace kvb {
 

@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "size/hardware_spec.hpp"
-#include "size/model_spec.hpp"
+#include "catalog/hardware_spec.hpp"
+#include "catalog/model_spec.hpp"
 
 namespace kvb {
 

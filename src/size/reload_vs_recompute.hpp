@@ -7,12 +7,10 @@
 //   the time to read the rank's weights once from HBM (a prefill is at least one forward pass).
 #include <cstdint>
 
+#include "perf/link_curve.hpp"
 #include "size/sizing.hpp"
 
 namespace kvb {
-
-// Per-copy cost of one cudaMemcpyAsync from the DMA fit t = t0 + bytes/B (REFERENCE section 5).
-inline constexpr double kDefaultPerCopySeconds = 3.5e-6;
 
 struct RecomputeModel {
   double linear_flops_per_token = 0;   // 2 x active params, plus windowed attention

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "size/hardware_spec.hpp"
+#include "catalog/hardware_spec.hpp"
 #include "size/kv_layout.hpp"
 #include "size/memory_budget.hpp"
-#include "size/model_spec.hpp"
+#include "catalog/model_spec.hpp"
 
 namespace kvb {
 

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <vector>
 
-#include "backend/transfer_backend.hpp"
+#include "dma/transfer_backend.hpp"
 #include "dma/transfer_case.hpp"
 
 namespace kvb {

@@ -8,9 +8,9 @@
 
 #include "backend/data_pattern.hpp"
 #include "gpu_alias.hpp"
-#include "gpu_buffer.hpp"
-#include "gpu_check.hpp"
-#include "gpu_verify.hpp"
+#include "backend/gpu/gpu_buffer.hpp"
+#include "backend/gpu/gpu_check.hpp"
+#include "backend/gpu/gpu_verify.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "backend/data_pattern.hpp"
-#include "backend/transfer_backend.hpp"
+#include "dma/transfer_backend.hpp"
 #include "backend/verify.hpp"
 #include "core/errors.hpp"
 #include "core/numa_binding.hpp"
@@ -21,8 +21,9 @@
 #include "dma/dma_sweep.hpp"
 #include "dma/statistics.hpp"
 #include "dma/sysfs_link.hpp"
+#include "dma/dma_json.hpp"
 #include "output/dma_output.hpp"
-#include "size/hardware_spec.hpp"
+#include "catalog/hardware_spec.hpp"
 
 using namespace kvb;
 

@@ -10,11 +10,12 @@
 #include <vector>
 
 #include "backend/data_pattern.hpp"
-#include "backend/transfer_backend.hpp"
+#include "dma/transfer_backend.hpp"
 #include "backend/verify.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
 #include "dma/dma_sweep.hpp"
+#include "dma/dma_json.hpp"
 #include "output/dma_output.hpp"
 #include "output/dma_prometheus.hpp"
 #include "report/report_sections.hpp"

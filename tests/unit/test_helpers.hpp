@@ -1,6 +1,6 @@
 #pragma once
-#include "size/hardware_spec.hpp"
-#include "size/model_catalog.hpp"
+#include "catalog/hardware_spec.hpp"
+#include "catalog/model_catalog.hpp"
 #include "size/sizing_engine.hpp"
 
 namespace kvb::test {

@@ -6,9 +6,9 @@
 #include <sstream>
 
 #include "core/errors.hpp"
-#include "size/hf_config.hpp"
+#include "catalog/hf_config.hpp"
 #include "size/kv_layout.hpp"
-#include "size/model_catalog.hpp"
+#include "catalog/model_catalog.hpp"
 
 using namespace kvb;
 

@@ -8,9 +8,10 @@
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "dma/link_fit.hpp"
+#include "dma/dma_json.hpp"
 #include "output/dma_output.hpp"
-#include "sim/link_model.hpp"
-#include "size/hardware_spec.hpp"
+#include "perf/link_curve.hpp"
+#include "catalog/hardware_spec.hpp"
 
 using namespace kvb;
 

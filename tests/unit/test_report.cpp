@@ -8,13 +8,14 @@
 #include <regex>
 
 #include "core/errors.hpp"
+#include "dma/dma_json.hpp"
 #include "output/dma_output.hpp"
 #include "output/dma_prometheus.hpp"
 #include "report/html_escape.hpp"
 #include "report/report_inputs.hpp"
 #include "report/report_sections.hpp"
 #include "report/svg_chart.hpp"
-#include "size/hardware_spec.hpp"
+#include "catalog/hardware_spec.hpp"
 
 namespace kvb {
 namespace {

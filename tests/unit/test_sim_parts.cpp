@@ -11,10 +11,10 @@
 #include "sim/event_queue.hpp"
 #include "sim/flat_hash_map.hpp"
 #include "sim/kv_block_manager.hpp"
-#include "sim/link_model.hpp"
+#include "perf/link_curve.hpp"
 #include "sim/offload_tier.hpp"
 #include "sim/workload_generator.hpp"
-#include "size/hardware_spec.hpp"
+#include "catalog/hardware_spec.hpp"
 
 namespace kvb {
 namespace {

@@ -7,6 +7,7 @@
 
 #include "core/errors.hpp"
 #include "output/sim_output.hpp"
+#include "sim/sim_json.hpp"
 #include "sim/scenario.hpp"
 #include "sim/simulation_setup.hpp"
 #include "sim/simulator.hpp"

@@ -13,7 +13,7 @@
 
 #include "backend/data_pattern.hpp"
 #include "backend/host/host_compute_load.hpp"
-#include "backend/transfer_backend.hpp"
+#include "dma/transfer_backend.hpp"
 #include "backend/verify.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"

@@ -1,0 +1,161 @@
+#include "assess/default_assessment.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "core/atomic_file.hpp"
+#include "core/errors.hpp"
+#include "core/strings.hpp"
+#include "core/units.hpp"
+#include "dma/dma_json.hpp"
+#include "output/dma_output.hpp"
+#include "output/sim_output.hpp"
+#include "sim/sim_json.hpp"
+#include "size/size_json.hpp"
+#include "perf/link_curve.hpp"
+#include "sim/scenario.hpp"
+#include "sim/sweep.hpp"
+#include "catalog/hardware_spec.hpp"
+#include "catalog/model_catalog.hpp"
+#include "size/sizing_engine.hpp"
+
+namespace kvb {
+
+DmaSweepSettings AssessmentSettings::quick_dma_settings() {
+  DmaSweepSettings d;
+  d.block = "4KiB,16KiB,64KiB,256KiB,1MiB,2MiB,4MiB,16MiB";
+  d.rule.min_seconds = 0.05;
+  d.rule.max_seconds = 1.0;
+  d.rule.precision = 0.02;  // the median to +-2%: an assessment, not a regression baseline
+  d.rule.min_samples = 10;
+  d.rule.warmups = 2;
+  return d;
+}
+
+namespace {
+
+// Every setting that can be wrong fails here, in a second, not after a minute of measuring.
+void check_before_measuring(const AssessmentSettings& s, bool gpu) {
+  validate_stopping_rule(s.dma.rule);
+  std::vector<std::string> notes;
+  (void)plan_dma_cases(s.dma, gpu, notes);
+  if (!s.compute_blocks.empty()) {
+    auto cs = s.dma;
+    cs.block = s.compute_blocks;
+    try {
+      (void)plan_dma_cases(cs, gpu, notes);
+    } catch (const UsageError& e) {
+      throw UsageError(std::string("--compute-block: ") + e.what());
+    }
+  }
+  if (!s.hw.empty()) (void)resolve_hardware(s.hw);
+  (void)load_scenario(s.scenario);
+  (void)parse_token_count(s.max_model_len, "--max-model-len");
+  for (const auto& name : split(s.models, ',')) (void)resolve_model(name, notes);
+  if (!s.save_json_dir.empty()) {
+    for (const char* name : {"dma.json", "simulate.json", "size.json"}) {
+      require_writable_output(s.save_json_dir + "/" + name);
+    }
+  }
+}
+
+void save(const AssessmentSettings& s, const std::string& name, const nlohmann::json& doc, const AssessmentLog& log) {
+  if (s.save_json_dir.empty()) return;
+  const auto path = s.save_json_dir + "/" + name;
+  write_file_atomically(path, doc.dump(1) + "\n");
+  log("wrote " + path);
+}
+
+// Runs the dma sweep (and the --with-compute cases) into `in`; returns what was measured on. The
+// backend, with pools of up to 4 x 8 GiB on a GPU, is gone when this returns.
+DeviceInfo measure_dma(const AssessmentSettings& s, BackendKind kind, ReportInputs& in, const AssessmentLog& log) {
+  std::string notice;
+  std::vector<std::string> notes;
+  auto backend = make_backend(kind, s.device, notice);
+  if (!notice.empty()) {
+    log("notice: " + notice);
+    in.notes.push_back(notice);
+  }
+  const bool gpu = backend->info().backend != "host";
+  const auto cases = plan_dma_cases(s.dma, gpu, notes);
+  for (const auto& n : notes) in.notes.push_back("dma: " + n);
+  log(fmt::format("dma: {} cases on {} ({})", cases.size(), backend->info().name, backend->info().backend));
+  const auto start = std::chrono::steady_clock::now();
+  in.dma = run_dma_cases(*backend, cases, s.dma.rule, [&](std::size_t i, std::size_t total, const std::string& id) {
+    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (i % 12 == 0 && t > 2) log(fmt::format("dma: [{}/{}] {}", i + 1, total, id));
+  });
+  // The compute slowdown: fewer sizes, one way each, with the compute load beside the copies.
+  if (!s.compute_blocks.empty()) {
+    auto cs = s.dma;
+    cs.block = s.compute_blocks;
+    cs.direction = "h2d,d2h";
+    cs.with_compute = true;
+    const auto compute_cases = plan_dma_cases(cs, gpu, notes);
+    log(fmt::format("dma --with-compute: {} cases", compute_cases.size()));
+    for (auto& r : run_dma_cases(*backend, compute_cases, cs.rule)) in.dma.push_back(std::move(r));
+  }
+  in.sources.push_back(fmt::format("kvbench dma, measured now: {} cases on {} ({} backend)", in.dma.size(),
+                                   backend->info().name, backend->info().backend));
+  return backend->info();
+}
+
+}  // namespace
+
+ReportInputs run_default_assessment(const AssessmentSettings& s, const AssessmentLog& log) {
+  ReportInputs in;
+  const auto kind = parse_backend(s.backend);
+  check_before_measuring(s, kind != BackendKind::kHost);
+
+  // 1. dma on the best backend present (its memory is freed before the simulation runs).
+  const DeviceInfo device = measure_dma(s, kind, in, log);
+  const bool gpu = device.backend != "host";
+  save(s, "dma.json", dma_json(in.dma), log);
+
+  // 2. The hardware the sizing and simulation assume.
+  std::string hw = s.hw;
+  if (hw.empty()) hw = gpu ? hardware_for_device_name(device.name) : std::string();
+  if (hw.empty()) {
+    hw = "h100";
+    in.notes.push_back(fmt::format("hardware not detected ({}): sizing and simulation assume h100; pass --hw",
+                                   gpu ? device.name : std::string("no GPU")));
+  }
+  hw = resolve_hardware(hw).name;
+
+  // 3. The default simulation sweep, on the measured link when a GPU's link was measured.
+  auto scenario = with_override(load_scenario(s.scenario), "hardware", hw, "--hw");
+  std::optional<LinkProfile> link;
+  if (gpu) {
+    try {
+      link = link_profile_from_dma_records(in.dma, scenario.server.link_method, "this run's dma sweep");
+    } catch (const UsageError& e) {
+      in.notes.push_back(std::string("simulation: the hardware table's link figure is used: ") + e.what());
+    }
+  } else {
+    in.notes.push_back("simulation: the link is the hardware table's figure (a host-backend sweep measures no link)");
+  }
+  log(fmt::format("simulate: scenario {} on {}", scenario.name, hw));
+  const auto run = run_sweep(scenario, scenario.sweep, link, SimOptions{});
+  const auto sim_doc = simulate_json(run);
+  add_report_document(in, sim_doc, "kvbench simulate, run now");
+  save(s, "simulate.json", sim_doc, log);
+
+  // 4. Sizing for the main models.
+  std::vector<Sizing> sizings;
+  for (const auto& name : split(s.models, ',')) {
+    std::vector<std::string> warnings;
+    SizingInputs si;
+    si.model = resolve_model(name, warnings);
+    si.hw = resolve_hardware(hw);
+    si.max_model_len = parse_token_count(s.max_model_len, "--max-model-len");
+    si.kv.tp = auto_tensor_parallel(si);
+    sizings.push_back(compute_sizing(si));
+  }
+  const auto size_doc = sizings_document(sizings);
+  add_report_document(in, size_doc, "kvbench size, computed now");
+  save(s, "size.json", size_doc, log);
+  return in;
+}
+
+}  // namespace kvb

@@ -1,0 +1,132 @@
+#include "catalog/hardware_spec.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "catalog/embedded_files.hpp"
+#include "core/errors.hpp"
+#include "core/link_ceiling.hpp"
+#include "core/strings.hpp"
+#include "core/yaml_reader.hpp"
+
+namespace kvb {
+namespace {
+
+const std::vector<std::string> kHardwareKeys = {
+    "name", "aliases", "description", "source", "vendor", "hbm_gb", "usable_gib", "hbm_bandwidth_gbps",
+    "host_link", "pcie_generation", "pcie_width", "c2c_gbps_per_direction", "link_practical_gbps",
+    "bf16_tflops", "fp8_tflops", "gpus_per_node", "host_dram_gb", "mla_block_size", "notes",
+    "link_measured_h2d_gbps", "link_measured_d2h_gbps", "link_measured_h2d_per_copy_us",
+    "link_measured_d2h_per_copy_us", "link_measured_source"};
+
+double positive(const YamlObject& y, const char* key) {
+  const double v = y.real(key);
+  if (v <= 0) throw UsageError(fmt::format("{}: key '{}' is {}; expected a positive number", y.origin(), key, v));
+  return v;
+}
+
+}  // namespace
+
+double HardwareSpec::link_ceiling_gbps() const {
+  return link == HostLinkKind::kPcie ? pcie_ceiling_gbps(pcie_generation, pcie_width) : c2c_gbps_per_direction;
+}
+
+std::string HardwareSpec::link_description() const {
+  if (link == HostLinkKind::kPcie) return describe_pcie(pcie_generation, pcie_width);
+  return fmt::format("NVLink-C2C, {:.0f} GB/s per direction", c2c_gbps_per_direction);
+}
+
+HardwareSpec hardware_from_yaml(const std::string& text, const std::string& origin) {
+  const auto y = YamlObject::parse(text, origin);
+  y.reject_unknown_keys(kHardwareKeys);
+  HardwareSpec h;
+  h.name = y.str("name");
+  h.aliases = y.str_list_or("aliases");
+  h.description = y.str("description");
+  h.source = y.str("source");
+  const auto vendor = y.str("vendor");
+  if (vendor == "nvidia") h.vendor = GpuVendor::kNvidia;
+  else if (vendor == "amd") h.vendor = GpuVendor::kAmd;
+  else throw UsageError(fmt::format("{}: key 'vendor' is '{}'; expected nvidia or amd", origin, vendor));
+  h.hbm_gb = positive(y, "hbm_gb");
+  h.usable_gib = positive(y, "usable_gib");
+  h.hbm_bandwidth_gbps = positive(y, "hbm_bandwidth_gbps");
+  const auto link = y.str("host_link");
+  if (link == "pcie") {
+    h.link = HostLinkKind::kPcie;
+    h.pcie_generation = static_cast<int>(y.integer("pcie_generation"));
+    h.pcie_width = static_cast<int>(y.integer("pcie_width"));
+    (void)pcie_ceiling_gbps(h.pcie_generation, h.pcie_width);
+  } else if (link == "nvlink-c2c") {
+    h.link = HostLinkKind::kNvlinkC2C;
+    h.c2c_gbps_per_direction = positive(y, "c2c_gbps_per_direction");
+  } else {
+    throw UsageError(fmt::format("{}: key 'host_link' is '{}'; expected pcie or nvlink-c2c", origin, link));
+  }
+  h.link_practical_gbps = positive(y, "link_practical_gbps");
+  h.bf16_tflops = positive(y, "bf16_tflops");
+  h.fp8_tflops = positive(y, "fp8_tflops");
+  h.gpus_per_node = static_cast<int>(y.integer("gpus_per_node"));
+  if (h.gpus_per_node < 1) throw UsageError(fmt::format("{}: key 'gpus_per_node' must be at least 1", origin));
+  h.host_dram_gb = positive(y, "host_dram_gb");
+  h.mla_block_size = static_cast<int>(y.integer_or("mla_block_size", 16));
+  if (h.mla_block_size < 1) throw UsageError(fmt::format("{}: key 'mla_block_size' must be positive", origin));
+  h.notes = y.str_list_or("notes");
+  if (y.has("link_measured_source")) {
+    // All five together: a measured link says where it was measured.
+    auto& m = h.measured_link;
+    m.source = y.str("link_measured_source");
+    m.h2d_gbps = positive(y, "link_measured_h2d_gbps");
+    m.d2h_gbps = positive(y, "link_measured_d2h_gbps");
+    m.h2d_per_copy_us = positive(y, "link_measured_h2d_per_copy_us");
+    m.d2h_per_copy_us = positive(y, "link_measured_d2h_per_copy_us");
+    if (std::max(m.h2d_gbps, m.d2h_gbps) > h.link_ceiling_gbps()) {
+      throw UsageError(fmt::format("{}: a measured link figure exceeds the link ceiling {:.1f} GB/s", origin,
+                                   h.link_ceiling_gbps()));
+    }
+  } else if (y.has("link_measured_h2d_gbps") || y.has("link_measured_d2h_gbps")) {
+    throw UsageError(fmt::format("{}: link_measured_* figures need 'link_measured_source' (where they were measured)",
+                                 origin));
+  }
+  if (h.link_practical_gbps > h.link_ceiling_gbps()) {
+    throw UsageError(fmt::format("{}: link_practical_gbps {} exceeds the link ceiling {:.1f} GB/s", origin,
+                                 h.link_practical_gbps, h.link_ceiling_gbps()));
+  }
+  return h;
+}
+
+const std::vector<HardwareSpec>& hardware_catalog() {
+  static const std::vector<HardwareSpec> catalog = [] {
+    std::vector<HardwareSpec> out;
+    for (const auto& e : catalog_entries("hardware")) out.push_back(hardware_from_yaml(std::string(e.content), e.origin));
+    return out;
+  }();
+  return catalog;
+}
+
+HardwareSpec resolve_hardware(const std::string& name) {
+  const auto wanted = to_lower(name);
+  std::vector<std::string> names;
+  for (const auto& h : hardware_catalog()) {
+    if (to_lower(h.name) == wanted) return h;
+    for (const auto& a : h.aliases) {
+      if (to_lower(a) == wanted) return h;
+    }
+    names.push_back(h.name);
+  }
+  throw UsageError(fmt::format("--hw '{}': unknown hardware; expected one of {}{}", name, join(names, ", "),
+                               fmt::format(" (closest: {}); use --gpu-memory and --host-memory for other cards",
+                                           join(closest_names(name, names, 2), ", "))));
+}
+
+std::string hardware_for_device_name(const std::string& device_name) {
+  const auto lower = to_lower(device_name);
+  std::string best;
+  for (const auto& hw : hardware_catalog()) {
+    if (lower.find(to_lower(hw.name)) != std::string::npos && hw.name.size() > best.size()) best = hw.name;
+  }
+  return best;
+}
+
+}  // namespace kvb

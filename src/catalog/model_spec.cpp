@@ -1,0 +1,60 @@
+#include "catalog/model_spec.hpp"
+
+#include <fmt/format.h>
+
+#include "core/errors.hpp"
+
+namespace kvb {
+
+double attention_macs_per_pair_layer(const ModelSpec& m) {
+  const bool mla = m.attention == AttentionKind::kMla;
+  const double d_qk = mla ? m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim : m.head_dim;
+  const double d_v = mla ? m.mla.v_head_dim : m.head_dim;
+  return m.num_attention_heads * (d_qk + d_v);
+}
+
+double weight_bytes_per_param(const std::string& dtype) {
+  if (dtype == "bf16" || dtype == "fp16" || dtype == "float16" || dtype == "bfloat16") return 2.0;
+  if (dtype == "fp32" || dtype == "float32") return 4.0;
+  if (dtype == "fp8") return 1.0;
+  // MXFP4: 4-bit values plus one 8-bit scale per 32 values.
+  if (dtype == "mxfp4") return 4.25 / 8.0;
+  if (dtype == "int4" || dtype == "awq" || dtype == "gptq") return 0.5;
+  throw UsageError(fmt::format("weight dtype '{}' is unknown; expected bf16, fp16, fp32, fp8, mxfp4 or int4",
+                               dtype));
+}
+
+void validate_model(const ModelSpec& m, const std::string& origin) {
+  auto need = [&](bool ok, const char* field, const std::string& expected) {
+    if (!ok) throw UsageError(fmt::format("{}: field '{}' is invalid; expected {}", origin, field, expected));
+  };
+  need(m.num_hidden_layers > 0, "num_hidden_layers", "a positive layer count");
+  need(m.hidden_size > 0, "hidden_size", "a positive width");
+  need(m.num_attention_heads > 0, "num_attention_heads", "a positive head count");
+  if (m.attention == AttentionKind::kMhaGqa) {
+    need(m.num_kv_heads > 0, "num_key_value_heads", "a positive head count");
+    need(m.num_attention_heads % m.num_kv_heads == 0, "num_key_value_heads",
+         "a divisor of num_attention_heads");
+    need(m.head_dim > 0, "head_dim", "a positive head width");
+  } else {
+    need(m.mla.kv_lora_rank > 0, "kv_lora_rank", "a positive MLA latent width");
+    need(m.mla.qk_rope_head_dim >= 0, "qk_rope_head_dim", "a non-negative width");
+  }
+  need(m.sliding_layers >= 0 && m.mamba_layers >= 0 && m.mlp_only_layers >= 0, "layer mix",
+       "non-negative layer counts");
+  need(m.full_attention_layers() >= 0, "layer mix",
+       "sliding + mamba + mlp-only layers not exceeding num_hidden_layers");
+  need(m.full_attention_layers() + m.sliding_layers > 0 || m.mamba_layers > 0, "layer mix",
+       "at least one attention or Mamba layer");
+  need(m.sliding_layers == 0 || m.sliding_window > 0, "sliding_window",
+       "a positive window when sliding layers exist");
+  need(m.mamba_layers == 0 || (m.mamba.num_heads > 0 && m.mamba.head_dim > 0 && m.mamba.state_size > 0),
+       "mamba", "positive mamba_num_heads, mamba_head_dim and ssm_state_size");
+  need(m.params_total_b > 0, "params_total_b", "a positive parameter count");
+  need(m.params_active_b > 0 && m.params_active_b <= m.params_total_b, "params_active_b",
+       "a positive count not above params_total_b");
+  need(m.max_position_embeddings > 0, "max_position_embeddings", "a positive length");
+  (void)weight_bytes_per_param(m.weight_dtype);
+}
+
+}  // namespace kvb

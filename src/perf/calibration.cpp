@@ -1,0 +1,38 @@
+#include "perf/calibration.hpp"
+
+#include <fmt/format.h>
+
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
+
+namespace kvb {
+namespace {
+
+double fraction(const YamlObject& o, const std::string& key, double fallback) {
+  const double v = o.real_or(key, fallback);
+  if (!(v > 0)) throw UsageError(fmt::format("{}: key '{}' must be > 0 (got {:g})", o.origin(), key, v));
+  if (v > 1.0) throw UsageError(fmt::format("{}: key '{}' is a fraction of peak in (0, 1]", o.origin(), key));
+  return v;
+}
+
+}  // namespace
+
+Calibration parse_calibration(const YamlObject& o, const std::string& source) {
+  Calibration c;
+  c.compute_efficiency = fraction(o, "compute-efficiency", c.compute_efficiency);
+  c.memory_efficiency = fraction(o, "memory-efficiency", c.memory_efficiency);
+  const double overhead_us = o.real_or("step-overhead-us", c.step_overhead_s * 1e6);
+  if (!(overhead_us >= 0)) {
+    throw UsageError(fmt::format("{}: key 'step-overhead-us' must be >= 0 (got {:g})", o.origin(), overhead_us));
+  }
+  c.step_overhead_s = overhead_us * 1e-6;
+  c.source = source;
+  o.reject_unknown_keys({"compute-efficiency", "memory-efficiency", "step-overhead-us"});
+  return c;
+}
+
+Calibration load_calibration(const std::string& path) {
+  return parse_calibration(YamlObject::parse(read_text_file(path, "--calibration"), path), path);
+}
+
+}  // namespace kvb

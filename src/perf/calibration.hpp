@@ -1,0 +1,24 @@
+#pragma once
+// The time model's efficiency factors: achieved over peak compute and HBM bandwidth, and a fixed
+// cost per engine step. Defaults, a scenario's `calibration:` block, or a calibration file.
+#include <string>
+
+#include "core/yaml_reader.hpp"
+
+namespace kvb {
+
+struct Calibration {
+  double compute_efficiency = 0.5;  // achieved / peak dense FLOP/s
+  double memory_efficiency = 0.75;  // achieved / peak HBM bandwidth
+  double step_overhead_s = 0.0005;  // scheduler, sampling and launch cost per step
+  std::string source = "defaults";
+};
+
+// Keys compute-efficiency, memory-efficiency (fractions in (0, 1]) and step-overhead-us (>= 0);
+// UsageError naming the key otherwise. `source` is printed with every result that uses it.
+Calibration parse_calibration(const YamlObject& o, const std::string& source);
+
+// Reads a calibration file with the keys above.
+Calibration load_calibration(const std::string& path);
+
+}  // namespace kvb

@@ -1,0 +1,48 @@
+#pragma once
+// kvbench's one link model: turns a KV transfer (N blocks of B bytes, one direction) into time,
+// for `size`'s reload estimate and the simulator's loads and stores. From a `kvbench dma`
+// JSON profile: the measured GB/s at that block size for N scattered blocks (interpolated in
+// log-log between measured sizes, clamped at the ends), so the per-copy cost is inside the
+// figure. Without one: the hardware table's practical link bandwidth and a fixed per-copy cost,
+// t = N x (t0 + B / bandwidth). Each direction is its own link, busy one transfer at a time.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dma/dma_record.hpp"
+#include "catalog/hardware_spec.hpp"
+
+namespace kvb {
+
+// Per-copy cost of one cudaMemcpyAsync where nothing was measured: the DMA fit t = t0 + bytes/B
+// over published copy figures (REFERENCE section 5).
+inline constexpr double kDefaultPerCopySeconds = 3.5e-6;
+
+struct LinkCurve {
+  std::vector<std::pair<double, double>> measured;  // (block bytes, GB/s), sorted by size
+  double gbps = 0;                                  // analytic model when nothing was measured
+  double per_copy_s = 0;
+
+  double seconds(std::int64_t blocks, double block_bytes) const;
+  double gbps_at(double block_bytes) const;
+};
+
+struct LinkProfile {
+  std::string source;  // where the figures came from, printed with every result
+  std::string warning; // set when the figures are not a GPU link (a host-backend profile)
+  LinkCurve h2d;
+  LinkCurve d2h;
+};
+
+LinkProfile link_profile_from_hardware(const HardwareSpec& hw);
+
+// Reads kvbench/dma/v1 JSON; uses verified, unwaived one-way records of `method` on the first
+// device in the file. Throws UsageError naming the file when it lacks them.
+LinkProfile link_profile_from_dma_json(const std::string& path, const std::string& method);
+
+// The same from records already in memory; `origin` names them in messages and in the source.
+LinkProfile link_profile_from_dma_records(const std::vector<DmaRecord>& records, const std::string& method,
+                                          const std::string& origin);
+
+}  // namespace kvb

@@ -1,0 +1,77 @@
+#include "perf/step_time_model.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "perf/weight_rules.hpp"
+
+namespace kvb {
+
+void StepWork::add(std::int64_t start, std::int64_t n, int sliding_window) {
+  const double s = static_cast<double>(start);
+  const double k = static_cast<double>(n);
+  tokens += n;
+  // Token at position p attends to p + 1 keys (itself included): sum over p in [s, s + n).
+  full_attention_pairs += k * s + k * (k + 1) / 2;
+  if (sliding_window > 0) {
+    double pairs = 0;
+    const double w = sliding_window;
+    // Positions below the window attend to p + 1 keys, the rest to w.
+    const double below_end = std::min(s + k, w);
+    if (below_end > s) pairs += (below_end - s) * (s + below_end + 1) / 2;
+    pairs += std::max(0.0, s + k - std::max(s, w)) * w;
+    sliding_attention_pairs += pairs;
+  }
+  kv_tokens_touched += s + k;
+}
+
+StepTimeModel::StepTimeModel(const ModelSpec& m, const HardwareSpec& hw, double kv_bytes_per_token, int tp,
+                             const std::string& weight_dtype, const Calibration& calibration)
+    : tp_(tp), cal_(calibration), weight_dtype_(weight_dtype) {
+  // QK^T and AV: 2 FLOPs per multiply-add, per head, per layer.
+  const double per_pair_layer = 2.0 * attention_macs_per_pair_layer(m);
+  full_pair_flops_ = per_pair_layer * m.full_attention_layers();
+  sliding_pair_flops_ = per_pair_layer * m.sliding_layers;
+  sliding_window_ = m.sliding_layers > 0 ? m.sliding_window : 0;
+  linear_flops_per_token_ = 2.0 * m.params_active_b * 1e9;
+  weight_bytes_ = weight_bytes_per_rank(m, weight_dtype, tp);
+  kv_bytes_per_token_ = kv_bytes_per_token;
+  peak_flops_ = peak_tflops(hw, weight_dtype) * 1e12;
+  hbm_bps_ = hw.hbm_bandwidth_gbps * 1e9;
+}
+
+double StepTimeModel::flops(const StepWork& w) const {
+  return (linear_flops_per_token_ * static_cast<double>(w.tokens) + full_pair_flops_ * w.full_attention_pairs +
+          sliding_pair_flops_ * w.sliding_attention_pairs) /
+         tp_;
+}
+
+double StepTimeModel::bytes(const StepWork& w) const {
+  return weight_bytes_ + kv_bytes_per_token_ * w.kv_tokens_touched;
+}
+
+double StepTimeModel::step_seconds(const StepWork& w) const {
+  const double compute = flops(w) / (peak_flops_ * cal_.compute_efficiency);
+  const double memory = bytes(w) / (hbm_bps_ * cal_.memory_efficiency);
+  return std::max(compute, memory) + cal_.step_overhead_s;
+}
+
+double StepTimeModel::prefill_seconds(std::int64_t tokens, std::int64_t chunk_tokens) const {
+  double total = 0;
+  for (std::int64_t start = 0; start < tokens; start += chunk_tokens) {
+    StepWork w;
+    w.add(start, std::min(chunk_tokens, tokens - start), sliding_window_);
+    total += step_seconds(w);
+  }
+  return total;
+}
+
+std::string StepTimeModel::describe() const {
+  return fmt::format("roofline per TP rank: max(FLOPs / ({:.0f} TFLOP/s x {:.2f}), bytes / ({:.0f} GB/s x {:.2f})) + "
+                     "{:.0f} us per step; {} weights {:.2f} GB per rank; calibration: {}",
+                     peak_flops_ / 1e12, cal_.compute_efficiency, hbm_bps_ / 1e9, cal_.memory_efficiency,
+                     cal_.step_overhead_s * 1e6, weight_dtype_, weight_bytes_ / 1e9, cal_.source);
+}
+
+}  // namespace kvb

@@ -1,0 +1,61 @@
+#pragma once
+// kvbench's one time model for GPU work, used by the simulator for every engine step and by
+// `size` for the recompute estimate, so the two can never disagree on a time. One engine step (a
+// batch of prefill chunks and decode tokens) takes, per tensor-parallel rank, a roofline over
+// the hardware table:
+//   t = max(FLOPs / (peak x compute-efficiency), bytes / (HBM bandwidth x memory-efficiency))
+//       + step overhead,
+// FLOPs = 2 x active params x tokens + causal attention over each token's context,
+// bytes  = the rank's weights once + the KV read (context) and written (new tokens).
+// Tensor-parallel communication is not modelled; efficiencies come from a calibration.
+#include <cstdint>
+#include <string>
+
+#include "catalog/hardware_spec.hpp"
+#include "catalog/model_spec.hpp"
+#include "perf/calibration.hpp"
+
+namespace kvb {
+
+// What one step computes, accumulated request by request.
+struct StepWork {
+  std::int64_t tokens = 0;          // new tokens processed (prefill chunk tokens + decodes)
+  double full_attention_pairs = 0;  // sum over new tokens of their causal context length
+  double sliding_attention_pairs = 0;
+  double kv_tokens_touched = 0;     // context read + new tokens written, summed over sequences
+
+  // A request processes tokens [start, start + n) of its sequence.
+  void add(std::int64_t start, std::int64_t n, int sliding_window);
+};
+
+class StepTimeModel {
+ public:
+  // `kv_bytes_per_token`: one rank's KV for one token over the layers that grow with context.
+  StepTimeModel(const ModelSpec& model, const HardwareSpec& hw, double kv_bytes_per_token, int tp,
+                const std::string& weight_dtype, const Calibration& calibration);
+
+  double step_seconds(const StepWork& w) const;
+  double flops(const StepWork& w) const;        // per rank
+  double bytes(const StepWork& w) const;        // per rank
+  // A prefill of `tokens` from an empty context, alone, in chunks of `chunk_tokens` (vLLM's
+  // chunked prefill at max-num-batched-tokens): one step per chunk.
+  double prefill_seconds(std::int64_t tokens, std::int64_t chunk_tokens) const;
+  std::string describe() const;                 // the model and factors, for the output
+  int sliding_window() const { return sliding_window_; }
+  const Calibration& calibration() const { return cal_; }
+
+ private:
+  double linear_flops_per_token_ = 0;  // 2 x active params
+  double full_pair_flops_ = 0;         // per (query, key) pair over the full-attention layers
+  double sliding_pair_flops_ = 0;
+  int sliding_window_ = 0;
+  double weight_bytes_ = 0;
+  double kv_bytes_per_token_ = 0;
+  double peak_flops_ = 0;
+  double hbm_bps_ = 0;
+  int tp_ = 1;
+  Calibration cal_;
+  std::string weight_dtype_;
+};
+
+}  // namespace kvb

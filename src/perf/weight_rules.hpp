@@ -1,0 +1,22 @@
+#pragma once
+// How a weight dtype turns into bytes and into a FLOP rate, in one place for the memory budget,
+// the recompute estimate and the simulator's step time.
+#include <string>
+
+#include "catalog/hardware_spec.hpp"
+#include "catalog/model_spec.hpp"
+
+namespace kvb {
+
+// Bytes of weights one rank holds: every parameter at the dtype's size, split evenly over `ranks`
+// (tensor x pipeline parallel).
+double weight_bytes_per_rank(const ModelSpec& m, const std::string& weight_dtype, int ranks);
+
+// FP8 and MXFP4 checkpoints run their GEMMs on the FP8 tensor cores (vLLM's fp8 and mxfp4 paths);
+// everything else at the bf16 rate.
+bool computes_in_fp8(const std::string& weight_dtype);
+
+// Dense peak of one GPU for this weight dtype, TFLOP/s.
+double peak_tflops(const HardwareSpec& hw, const std::string& weight_dtype);
+
+}  // namespace kvb

@@ -1,0 +1,126 @@
+#include "size/size_json.hpp"
+
+#include "kvbench_config.hpp"
+
+namespace kvb {
+
+nlohmann::json sizing_to_json(const Sizing& s) {
+  using nlohmann::json;
+  json j;
+  j["model"] = s.model_name;
+  j["hf_id"] = s.hf_id;
+  j["hardware"] = s.hw_name;
+  j["tensor_parallel_size"] = s.tp;
+  j["pipeline_parallel_size"] = s.pp;
+  j["max_model_len"] = s.max_model_len;
+  j["max_num_batched_tokens"] = s.max_num_batched_tokens;
+  j["weight_dtype"] = s.weight_dtype;
+  j["max_num_seqs"] = s.max_num_seqs;
+  j["kv_cache_dtype"] = s.layout.kv_dtype;
+  j["kv_bytes_per_token"] = s.layout.kv_bytes_per_token();
+  j["kv_bytes_per_token_all_layers"] = s.layout.kv_bytes_per_token_all_layers();
+  j["kv_replicated"] = s.layout.replicated;
+  j["block_size"] = s.layout.block_size;
+  j["kv_cache_groups"] = s.layout.num_groups;
+  j["page_bytes"] = s.layout.page_bytes;
+  j["budget"] = {{"total_gib", s.budget.total_gib},
+                 {"gpu_memory_utilization", s.budget.utilization},
+                 {"weights_gib", s.budget.weights_gib},
+                 {"activation_gib", s.budget.activation_gib},
+                 {"cuda_graph_gib", s.budget.cuda_graph_gib},
+                 {"non_torch_gib", s.budget.non_torch_gib},
+                 {"from_kv_cache_memory", s.budget.from_kv_cache_memory},
+                 {"model", s.budget.model_note}};
+  j["kv_gib_available"] = s.kv_gib_available;
+  j["weights_fit"] = s.weights_fit;
+  j["num_gpu_blocks"] = s.num_gpu_blocks;
+  j["gpu_kv_tokens"] = s.gpu_kv_tokens;
+  j["gpu_kv_tokens_capacity"] = s.gpu_kv_tokens_capacity;
+  j["max_concurrency"] = s.max_concurrency;
+  j["fits"] = s.fits;
+  j["kv_gib_needed_per_request"] = s.kv_gib_needed_per_request;
+  j["estimated_max_model_len"] = s.estimated_max_model_len;
+  j["recommended_kv_offloading_size_gib"] = s.offload ? json(s.offload->recommended_gib) : json(nullptr);
+  j["num_cpu_blocks"] = s.offload ? json(s.offload->num_cpu_blocks) : json(nullptr);
+  if (s.offload) {
+    const auto& o = *s.offload;
+    j["offload"] = {{"cpu_block_bytes", o.cpu_block_bytes},
+                    {"tokens_per_gib", o.tokens_per_gib},
+                    {"sessions", o.sessions},
+                    {"sessions_reason", o.sessions_reason},
+                    {"wanted_gib", o.wanted_gib},
+                    {"cap_gib", o.cap_gib},
+                    {"capped", o.capped},
+                    {"cpu_tokens", o.cpu_tokens},
+                    {"pinned_gib_per_rank", o.pinned_gib_per_rank},
+                    {"reasoning", o.reasoning}};
+    if (o.given_gib) {
+      j["offload"]["given_gib"] = *o.given_gib;
+      j["offload"]["given_num_cpu_blocks"] = o.given_num_cpu_blocks;
+      j["offload"]["given_cpu_tokens"] = o.given_cpu_tokens;
+    }
+  }
+  if (s.reload) {
+    const auto& r = *s.reload;
+    j["reload_vs_recompute"] = {{"tokens", r.tokens},
+                                {"reload_s", r.reload_s},
+                                {"recompute_s", r.recompute_s},
+                                {"link_gbps", r.link_gbps},
+                                {"per_copy_us", r.per_copy_us},
+                                {"link_source", r.link_source},
+                                {"peak_tflops", r.peak_tflops},
+                                {"efficiency", r.efficiency},
+                                {"break_even_tokens", r.break_even_tokens ? json(*r.break_even_tokens) : json(nullptr)},
+                                {"verdict", r.verdict},
+                                {"model", "computed: roofline over the hardware table, not measured"}};
+  }
+  j["vllm_command"] = s.vllm_command;
+  j["vllm_command_legacy"] = s.vllm_command_legacy;
+  if (!s.rocm_docker_command.empty()) j["rocm_docker_command"] = s.rocm_docker_command;
+  j["vllm_version_note"] = s.vllm_version_note;
+  j["derivation"] = s.layout.derivation;
+  j["warnings"] = s.warnings;
+  j["alternatives"] = s.alternatives;
+  j["notes"] = s.notes;
+  return j;
+}
+
+nlohmann::json sizings_document(const std::vector<Sizing>& all) {
+  nlohmann::json doc;
+  doc["schema"] = kSizeSchema;
+  doc["tool"] = std::string("kvbench ") + KVBENCH_VERSION;
+  doc["results"] = nlohmann::json::array();
+  for (const auto& s : all) doc["results"].push_back(sizing_to_json(s));
+  return doc;
+}
+
+namespace {
+
+SizeRowView size_row_from_json(const nlohmann::json& j) {
+  SizeRowView r;
+  r.model = j.at("model").get<std::string>();
+  r.hardware = j.at("hardware").get<std::string>();
+  r.tp = j.at("tensor_parallel_size").get<int>();
+  r.kv_dtype = j.at("kv_cache_dtype").get<std::string>();
+  r.weight_dtype = j.at("weight_dtype").get<std::string>();
+  r.weights_fit = j.at("weights_fit").get<bool>();
+  r.kv_bytes_per_token = j.at("kv_bytes_per_token").get<std::int64_t>();
+  r.gpu_kv_tokens = j.at("gpu_kv_tokens").get<std::int64_t>();
+  r.max_model_len = j.at("max_model_len").get<std::int64_t>();
+  r.max_concurrency = j.at("max_concurrency").get<double>();
+  const auto& rec = j.at("recommended_kv_offloading_size_gib");
+  r.recommended_gib = rec.is_null() ? -1 : rec.get<double>();
+  if (j.contains("reload_vs_recompute")) r.reload_verdict = j.at("reload_vs_recompute").value("verdict", std::string());
+  r.vllm_command = j.at("vllm_command").get<std::string>();
+  return r;
+}
+
+}  // namespace
+
+std::vector<SizeRowView> size_rows_from_json(const nlohmann::json& doc) {
+  std::vector<SizeRowView> rows;
+  for (const auto& j : doc.at("results")) rows.push_back(size_row_from_json(j));
+  return rows;
+}
+
+}  // namespace kvb
