@@ -109,9 +109,8 @@ std::string sizing_text(const Sizing& s) {
     section(out, "Reload from CPU vs recompute the prefill (computed, not measured)");
     out += fmt::format("  reload: {} B/token/rank over {:.0f} GB/s plus {:.1f} us per block copy ({})\n",
                        format_count(s.layout.kv_bytes_per_token()), r.link_gbps, r.per_copy_us, r.link_source);
-    out += fmt::format("  recompute: roofline at {:.0f}% of {:.0f} dense TFLOP/s x TP {}, at least one pass over the "
-                       "weights\n",
-                       r.efficiency * 100, r.peak_tflops, s.tp);
+    out += fmt::format("  recompute: the prefill alone in {}-token chunks, each one engine step of the simulator's {}\n",
+                       format_count(r.chunk_tokens), r.recompute_model);
     out += "  " + r.verdict + "\n";
     if (r.break_even_tokens && *r.break_even_tokens <= s.layout.block_size) {
       out += "  break-even: none needed; reloading is faster at every length\n";

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/units.hpp"
+#include "perf/weight_rules.hpp"
 
 namespace kvb {
 
@@ -12,7 +13,7 @@ MemoryBudget estimate_budget(const ModelSpec& m, const BudgetInputs& in) {
   b.total_gib = in.total_gib;
   b.utilization = in.gpu_memory_utilization;
   const int ranks = in.tp * in.pp;
-  b.weights_gib = m.params_total_b * 1e9 * weight_bytes_per_param(in.weight_dtype) / ranks / kGiB;
+  b.weights_gib = weight_bytes_per_rank(m, in.weight_dtype, ranks) / kGiB;
   b.activation_gib = BudgetModel::kActivationHiddenMultiple * static_cast<double>(in.max_num_batched_tokens) *
                      m.hidden_size * 2.0 / kGiB;
   const double layers_per_stage = std::ceil(static_cast<double>(m.num_hidden_layers) / in.pp);

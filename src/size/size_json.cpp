@@ -72,7 +72,9 @@ nlohmann::json sizing_to_json(const Sizing& s) {
                                 {"efficiency", r.efficiency},
                                 {"break_even_tokens", r.break_even_tokens ? json(*r.break_even_tokens) : json(nullptr)},
                                 {"verdict", r.verdict},
-                                {"model", "computed: roofline over the hardware table, not measured"}};
+                                {"model", "computed: the simulator's roofline step model over the hardware table (perf/step_time_model), not measured"},
+                                {"recompute_model", r.recompute_model},
+                                {"chunk_tokens", r.chunk_tokens}};
   }
   j["vllm_command"] = s.vllm_command;
   j["vllm_command_legacy"] = s.vllm_command_legacy;

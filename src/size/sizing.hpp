@@ -6,9 +6,10 @@
 #include <vector>
 
 #include "catalog/hardware_spec.hpp"
+#include "catalog/model_spec.hpp"
+#include "perf/calibration.hpp"
 #include "size/kv_layout.hpp"
 #include "size/memory_budget.hpp"
-#include "catalog/model_spec.hpp"
 
 namespace kvb {
 
@@ -27,7 +28,7 @@ struct SizingInputs {
   std::optional<double> kv_offloading_size_gib;  // evaluate a given size too
   std::string offloading_backend = "native";     // native | lmcache
   double host_dram_fraction = 0.6;         // at most this share of host DRAM for KV
-  double prefill_efficiency = 0.5;         // achieved / peak dense FLOP/s for the recompute model
+  Calibration calibration;                 // the time model's efficiencies (perf/calibration.hpp)
 };
 
 struct OffloadPlan {
@@ -58,6 +59,8 @@ struct ReloadVsRecompute {
   std::string link_source;
   double peak_tflops = 0;
   double efficiency = 0;
+  std::int64_t chunk_tokens = 0;           // prefill chunk (max-num-batched-tokens)
+  std::string recompute_model;             // the step model and its factors, as the simulator prints it
   std::optional<std::int64_t> break_even_tokens;  // reload wins from here on
   std::string verdict;
 };

@@ -206,18 +206,16 @@ Sizing compute_sizing(const SizingInputs& in) {
 
   if (s.fits) {
     s.offload = plan_offload(s, in);
-    // A reload is host to device: the measured h2d link where the hardware table has one.
-    if (const auto& link = in.hw.measured_link; !link.source.empty()) {
-      s.reload = compare_reload_recompute(s, in, link.h2d_gbps,
-                                          fmt::format("{} h2d link measured by kvbench dma, {}", in.hw.name,
-                                                      link.source.substr(0, link.source.find(" ("))),
-                                          link.h2d_per_copy_us * 1e-6);
-    } else {
-      s.reload = compare_reload_recompute(s, in, in.hw.link_practical_gbps,
-                                          fmt::format("{} practical pinned-copy figure from the hardware table (soft); "
-                                                      "`kvbench dma` measures this node",
-                                                      in.hw.name));
-    }
+    // A reload is host to device: the hardware table's link (the measured curve where it has one).
+    const auto link = link_profile_from_hardware(in.hw);
+    const auto& measured = in.hw.measured_link;
+    s.reload = compare_reload_recompute(
+        s, in, link.h2d,
+        measured.source.empty()
+            ? fmt::format("{} practical pinned-copy figure from the hardware table (soft); `kvbench dma` measures this node",
+                          in.hw.name)
+            : fmt::format("{} h2d link measured by kvbench dma, {}", in.hw.name,
+                          measured.source.substr(0, measured.source.find(" ("))));
   }
   add_warnings(s, in);
   if (!s.weights_fit) return s;  // no command line to give: vLLM would fail to load
