@@ -4,6 +4,9 @@
 
 #include <chrono>
 
+#include "backend/backend_registry.hpp"
+#include "catalog/hardware_spec.hpp"
+#include "catalog/model_catalog.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/strings.hpp"
@@ -11,13 +14,11 @@
 #include "dma/dma_json.hpp"
 #include "output/dma_output.hpp"
 #include "output/sim_output.hpp"
-#include "sim/sim_json.hpp"
-#include "size/size_json.hpp"
 #include "perf/link_curve.hpp"
 #include "sim/scenario.hpp"
+#include "sim/sim_json.hpp"
 #include "sim/sweep.hpp"
-#include "catalog/hardware_spec.hpp"
-#include "catalog/model_catalog.hpp"
+#include "size/size_json.hpp"
 #include "size/sizing_engine.hpp"
 
 namespace kvb {

@@ -1,7 +1,8 @@
 #include <fmt/format.h>
 
-#include "dma/transfer_backend.hpp"
+#include "backend/backend_registry.hpp"
 #include "core/errors.hpp"
+#include "dma/transfer_backend.hpp"
 
 namespace kvb {
 

@@ -5,11 +5,11 @@
 #include <filesystem>
 
 #include "catalog/embedded_files.hpp"
+#include "catalog/hf_config.hpp"
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "core/strings.hpp"
 #include "core/yaml_reader.hpp"
-#include "catalog/hf_config.hpp"
 
 namespace kvb {
 namespace {

@@ -7,15 +7,16 @@
 #include <string>
 #include <vector>
 
-#include "dma/transfer_backend.hpp"
+#include "backend/backend_registry.hpp"
 #include "cli/command.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
 #include "core/units.hpp"
+#include "dma/dma_json.hpp"
 #include "dma/dma_record.hpp"
 #include "dma/dma_sweep.hpp"
-#include "dma/dma_json.hpp"
+#include "dma/transfer_backend.hpp"
 #include "output/dma_output.hpp"
 #include "output/dma_prometheus.hpp"
 

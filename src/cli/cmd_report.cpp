@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "assess/default_assessment.hpp"
 #include "cli/command.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "dma/dma_sweep.hpp"
 #include "kvbench_config.hpp"
-#include "assess/default_assessment.hpp"
 #include "report/report_inputs.hpp"
 #include "report/report_sections.hpp"
 

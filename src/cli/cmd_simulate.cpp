@@ -15,9 +15,9 @@
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "output/sim_output.hpp"
-#include "sim/sim_json.hpp"
 #include "output/text_table.hpp"
 #include "sim/scenario.hpp"
+#include "sim/sim_json.hpp"
 #include "sim/sweep.hpp"
 
 namespace kvb {

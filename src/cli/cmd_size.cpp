@@ -8,16 +8,16 @@
 #include <string>
 #include <vector>
 
+#include "catalog/hardware_spec.hpp"
+#include "catalog/model_catalog.hpp"
 #include "cli/command.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
-#include "size/size_json.hpp"
 #include "output/size_text.hpp"
 #include "output/text_table.hpp"
-#include "catalog/hardware_spec.hpp"
-#include "catalog/model_catalog.hpp"
+#include "size/size_json.hpp"
 #include "size/sizing_engine.hpp"
 
 namespace kvb {

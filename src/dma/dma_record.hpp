@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "dma/transfer_backend.hpp"
 #include "dma/statistics.hpp"
+#include "dma/transfer_backend.hpp"
 #include "dma/transfer_case.hpp"
 
 namespace kvb {

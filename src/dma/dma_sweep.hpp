@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "dma/transfer_backend.hpp"
 #include "dma/dma_record.hpp"
 #include "dma/statistics.hpp"
+#include "dma/transfer_backend.hpp"
 
 namespace kvb {
 

@@ -66,26 +66,4 @@ class TransferBackend {
   DeviceInfo info_;
 };
 
-enum class BackendKind { kAuto, kHost, kCuda, kHip };
-BackendKind parse_backend(const std::string& s);
-
-// kAuto: the first GPU backend compiled in that finds a device, else the host backend with
-// `notice` set. An explicit GPU kind without a device throws DeviceError (exit 3).
-std::unique_ptr<TransferBackend> make_backend(BackendKind kind, int device, std::string& notice);
-
-// The devices `kind` can open: GPUs of that runtime, or --host-devices emulated host devices.
-// kAuto: the first compiled GPU backend that finds one. Throws DeviceError when a GPU runtime
-// fails or finds none.
-int device_count(BackendKind kind);
-
-// Which GPU backends this binary was built with, e.g. {"cuda", "hip"}.
-std::vector<std::string> compiled_gpu_backends();
-
-// Factories of the GPU backends (defined in backend/cuda, backend/hip, or their stubs).
-std::unique_ptr<TransferBackend> make_cuda_backend(int device);
-std::unique_ptr<TransferBackend> make_hip_backend(int device);
-int cuda_device_count();  // throws DeviceError when the runtime fails or finds none
-int hip_device_count();
-std::unique_ptr<TransferBackend> make_host_backend(int index = 0);
-
 }  // namespace kvb

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "dma/dma_record.hpp"
 #include "catalog/hardware_spec.hpp"
+#include "dma/dma_record.hpp"
 
 namespace kvb {
 

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
+#include "catalog/model_catalog.hpp"
 #include "core/errors.hpp"
 #include "core/units.hpp"
-#include "catalog/model_catalog.hpp"
 #include "size/offload_plan.hpp"
 #include "size/sizing_engine.hpp"
 

@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "catalog/hardware_spec.hpp"
+#include "catalog/model_spec.hpp"
 #include "perf/link_curve.hpp"
 #include "perf/step_time_model.hpp"
 #include "sim/scenario.hpp"
-#include "catalog/hardware_spec.hpp"
 #include "size/kv_layout.hpp"
-#include "catalog/model_spec.hpp"
 
 namespace kvb {
 

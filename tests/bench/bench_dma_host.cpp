@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "backend/backend_registry.hpp"
 #include "dma/transfer_backend.hpp"
 #include "dma/transfer_case.hpp"
 

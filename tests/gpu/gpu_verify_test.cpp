@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "backend/data_pattern.hpp"
-#include "gpu_alias.hpp"
 #include "backend/gpu/gpu_buffer.hpp"
 #include "backend/gpu/gpu_check.hpp"
 #include "backend/gpu/gpu_verify.hpp"
+#include "gpu_alias.hpp"
 
 namespace {
 

@@ -10,20 +10,21 @@
 #include <set>
 #include <vector>
 
+#include "backend/backend_registry.hpp"
 #include "backend/data_pattern.hpp"
-#include "dma/transfer_backend.hpp"
 #include "backend/verify.hpp"
+#include "catalog/hardware_spec.hpp"
 #include "core/errors.hpp"
 #include "core/numa_binding.hpp"
 #include "dma/block_sizes.hpp"
 #include "dma/device_link.hpp"
+#include "dma/dma_json.hpp"
 #include "dma/dma_record.hpp"
 #include "dma/dma_sweep.hpp"
 #include "dma/statistics.hpp"
 #include "dma/sysfs_link.hpp"
-#include "dma/dma_json.hpp"
+#include "dma/transfer_backend.hpp"
 #include "output/dma_output.hpp"
-#include "catalog/hardware_spec.hpp"
 
 using namespace kvb;
 

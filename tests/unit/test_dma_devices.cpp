@@ -9,13 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "backend/backend_registry.hpp"
 #include "backend/data_pattern.hpp"
-#include "dma/transfer_backend.hpp"
 #include "backend/verify.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
-#include "dma/dma_sweep.hpp"
 #include "dma/dma_json.hpp"
+#include "dma/dma_sweep.hpp"
+#include "dma/transfer_backend.hpp"
 #include "output/dma_output.hpp"
 #include "output/dma_prometheus.hpp"
 #include "report/report_sections.hpp"

@@ -5,10 +5,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "core/errors.hpp"
 #include "catalog/hf_config.hpp"
-#include "size/kv_layout.hpp"
 #include "catalog/model_catalog.hpp"
+#include "core/errors.hpp"
+#include "size/kv_layout.hpp"
 
 using namespace kvb;
 

@@ -5,13 +5,13 @@
 
 #include <string>
 
+#include "catalog/hardware_spec.hpp"
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
-#include "dma/link_fit.hpp"
 #include "dma/dma_json.hpp"
+#include "dma/link_fit.hpp"
 #include "output/dma_output.hpp"
 #include "perf/link_curve.hpp"
-#include "catalog/hardware_spec.hpp"
 
 using namespace kvb;
 

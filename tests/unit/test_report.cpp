@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "catalog/hardware_spec.hpp"
 #include "core/errors.hpp"
 #include "dma/dma_json.hpp"
 #include "output/dma_output.hpp"
@@ -15,7 +16,6 @@
 #include "report/report_inputs.hpp"
 #include "report/report_sections.hpp"
 #include "report/svg_chart.hpp"
-#include "catalog/hardware_spec.hpp"
 
 namespace kvb {
 namespace {

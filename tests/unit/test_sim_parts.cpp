@@ -7,14 +7,14 @@
 #include <map>
 #include <set>
 
+#include "catalog/hardware_spec.hpp"
 #include "core/rng.hpp"
+#include "perf/link_curve.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/flat_hash_map.hpp"
 #include "sim/kv_block_manager.hpp"
-#include "perf/link_curve.hpp"
 #include "sim/offload_tier.hpp"
 #include "sim/workload_generator.hpp"
-#include "catalog/hardware_spec.hpp"
 
 namespace kvb {
 namespace {

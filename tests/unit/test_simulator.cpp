@@ -7,8 +7,8 @@
 
 #include "core/errors.hpp"
 #include "output/sim_output.hpp"
-#include "sim/sim_json.hpp"
 #include "sim/scenario.hpp"
+#include "sim/sim_json.hpp"
 #include "sim/simulation_setup.hpp"
 #include "sim/simulator.hpp"
 #include "sim/sweep.hpp"

@@ -12,20 +12,21 @@
 #include <string>
 #include <vector>
 
-#include "dma/transfer_backend.hpp"
-#include "backend/verify.hpp"
-#include "core/errors.hpp"
-#include "core/host_info.hpp"
-#include "dma/device_link.hpp"
-#include "dma/sysfs_link.hpp"
-#include "gpu_alias.hpp"
-#include "gpu_kernels.hpp"
+#include "backend/backend_registry.hpp"
 #include "backend/gpu/gpu_batch_copy.hpp"
 #include "backend/gpu/gpu_buffer.hpp"
 #include "backend/gpu/gpu_check.hpp"
 #include "backend/gpu/gpu_compute_load.hpp"
 #include "backend/gpu/gpu_pools.hpp"
 #include "backend/gpu/gpu_verify.hpp"
+#include "backend/verify.hpp"
+#include "core/errors.hpp"
+#include "core/host_info.hpp"
+#include "dma/device_link.hpp"
+#include "dma/sysfs_link.hpp"
+#include "dma/transfer_backend.hpp"
+#include "gpu_alias.hpp"
+#include "gpu_kernels.hpp"
 
 namespace kvb {
 namespace {

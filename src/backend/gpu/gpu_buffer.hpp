@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "backend/gpu/gpu_check.hpp"
 #include "core/errors.hpp"
 #include "gpu_alias.hpp"
-#include "backend/gpu/gpu_check.hpp"
 
 namespace kvb {
 namespace {

@@ -14,10 +14,10 @@
 #include <thread>
 #include <vector>
 
+#include "backend/gpu/gpu_check.hpp"
 #include "dma/statistics.hpp"
 #include "gpu_alias.hpp"
 #include "gpu_kernels.hpp"
-#include "backend/gpu/gpu_check.hpp"
 
 namespace kvb {
 // Internal linkage: the CUDA and the HIP object both hold a copy.

@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "backend/data_pattern.hpp"
+#include "backend/gpu/gpu_buffer.hpp"
+#include "backend/gpu/gpu_check.hpp"
 #include "core/numa_binding.hpp"
 #include "dma/transfer_case.hpp"
 #include "gpu_alias.hpp"
-#include "backend/gpu/gpu_buffer.hpp"
-#include "backend/gpu/gpu_check.hpp"
 
 namespace kvb {
 namespace {

@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "backend/data_pattern.hpp"
-#include "backend/verify.hpp"
-#include "gpu_kernels.hpp"
-#include "dma/transfer_case.hpp"
-#include "gpu_alias.hpp"
 #include "backend/gpu/gpu_buffer.hpp"
 #include "backend/gpu/gpu_check.hpp"
+#include "backend/verify.hpp"
+#include "dma/transfer_case.hpp"
+#include "gpu_alias.hpp"
+#include "gpu_kernels.hpp"
 
 namespace kvb {
 namespace {

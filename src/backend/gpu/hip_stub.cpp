@@ -1,6 +1,7 @@
 // Built when hipcc was not found: the HIP backend fails clearly at run time (exit 3).
-#include "dma/transfer_backend.hpp"
+#include "backend/backend_registry.hpp"
 #include "core/errors.hpp"
+#include "dma/transfer_backend.hpp"
 
 namespace kvb {
 namespace {

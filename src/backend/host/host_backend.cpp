@@ -11,13 +11,14 @@
 #include <memory>
 #include <thread>
 
+#include "backend/backend_registry.hpp"
 #include "backend/data_pattern.hpp"
 #include "backend/host/host_compute_load.hpp"
-#include "dma/transfer_backend.hpp"
 #include "backend/verify.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
 #include "core/numa_binding.hpp"
+#include "dma/transfer_backend.hpp"
 
 namespace kvb {
 namespace {

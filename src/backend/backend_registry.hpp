@@ -1,0 +1,34 @@
+#pragma once
+// Which transfer backends this binary has and how to open one: the host reference backend, CUDA
+// or HIP (real where its compiler was found at build time, otherwise a stub that says so).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dma/transfer_backend.hpp"
+
+namespace kvb {
+
+enum class BackendKind { kAuto, kHost, kCuda, kHip };
+BackendKind parse_backend(const std::string& s);
+
+// kAuto: the first GPU backend compiled in that finds a device, else the host backend with
+// `notice` set. An explicit GPU kind without a device throws DeviceError (exit 3).
+std::unique_ptr<TransferBackend> make_backend(BackendKind kind, int device, std::string& notice);
+
+// The devices `kind` can open: GPUs of that runtime, or --host-devices emulated host devices.
+// kAuto: the first compiled GPU backend that finds one. Throws DeviceError when a GPU runtime
+// fails or finds none.
+int device_count(BackendKind kind);
+
+// Which GPU backends this binary was built with, e.g. {"cuda", "hip"}.
+std::vector<std::string> compiled_gpu_backends();
+
+// Factories of the backends (backend/gpu/gpu_backend.cpp or its stubs, backend/host/).
+std::unique_ptr<TransferBackend> make_cuda_backend(int device);
+std::unique_ptr<TransferBackend> make_hip_backend(int device);
+int cuda_device_count();  // throws DeviceError when the runtime fails or finds none
+int hip_device_count();
+std::unique_ptr<TransferBackend> make_host_backend(int index = 0);
+
+}  // namespace kvb
