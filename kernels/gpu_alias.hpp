@@ -38,7 +38,6 @@ using gpuEvent_t = hipEvent_t;
 #define gpuEventRecord hipEventRecord
 #define gpuEventElapsedTime hipEventElapsedTime
 #define gpuEventSynchronize hipEventSynchronize
-#define gpuStreamWaitEvent hipStreamWaitEvent
 #define gpuGetLastError hipGetLastError
 #else
 #include <cuda_runtime.h>
@@ -78,6 +77,5 @@ using gpuEvent_t = cudaEvent_t;
 #define gpuEventRecord cudaEventRecord
 #define gpuEventElapsedTime cudaEventElapsedTime
 #define gpuEventSynchronize cudaEventSynchronize
-#define gpuStreamWaitEvent cudaStreamWaitEvent
 #define gpuGetLastError cudaGetLastError
 #endif

@@ -64,7 +64,6 @@ struct ModelSpec {
   int full_attention_layers() const {
     return num_hidden_layers - sliding_layers - mamba_layers - mlp_only_layers;
   }
-  bool is_hybrid() const { return sliding_layers > 0 || mamba_layers > 0; }
 };
 
 // Multiply-adds per (query, key) pair per attention layer: QK^T over d_qk and AV over d_v, all

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <numeric>
 
+#include "core/percentile.hpp"
+
 namespace kvb {
 namespace {
 
@@ -124,7 +126,7 @@ ShiftEstimate hodges_lehmann_shift(const std::vector<double>& a, const std::vect
   std::sort(diffs.begin(), diffs.end());
   const std::size_t n = diffs.size();
   ShiftEstimate e;
-  e.shift = n % 2 == 1 ? diffs[n / 2] : 0.5 * (diffs[n / 2 - 1] + diffs[n / 2]);
+  e.shift = percentile_sorted(diffs, 0.5);
   const double m1 = static_cast<double>(xa.size()), m2 = static_cast<double>(xb.size());
   const double z = normal_quantile(1 - (1 - confidence) / 2);
   const double c = std::floor(m1 * m2 / 2 - z * std::sqrt(m1 * m2 * (m1 + m2 + 1) / 12));

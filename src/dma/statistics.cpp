@@ -5,19 +5,9 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/percentile.hpp"
+
 namespace kvb {
-namespace {
-
-double percentile_sorted(const std::vector<double>& v, double p) {
-  if (v.empty()) return 0;
-  const double pos = p * static_cast<double>(v.size() - 1);
-  const auto lo = static_cast<std::size_t>(std::floor(pos));
-  const auto hi = static_cast<std::size_t>(std::ceil(pos));
-  const double frac = pos - static_cast<double>(lo);
-  return v[lo] + (v[hi] - v[lo]) * frac;
-}
-
-}  // namespace
 
 Summary summarize(std::vector<double> values) {
   Summary s;

@@ -60,7 +60,6 @@ std::vector<std::int32_t> KvBlockManager::find_prefix(const std::vector<std::uin
   return hits;
 }
 
-bool KvBlockManager::is_cached(std::uint64_t hash) const { return prefix_caching_ && cached_.contains(hash); }
 
 bool KvBlockManager::allocate(SimRequest& r, const std::vector<std::int32_t>& hits, std::int64_t tokens) {
   const auto needed = (tokens + block_size_ - 1) / block_size_;

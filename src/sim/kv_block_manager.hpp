@@ -22,7 +22,6 @@ class KvBlockManager {
 
   // Leading blocks of `hashes` (at most `max_blocks`) found in the prefix cache.
   std::vector<std::int32_t> find_prefix(const std::vector<std::uint64_t>& hashes, std::int64_t max_blocks) const;
-  bool is_cached(std::uint64_t hash) const;
 
   // Gives `r` the prefix-hit blocks `hits` (when it holds none yet) and enough new blocks to
   // hold `tokens` tokens. All or nothing: false when the free queue is too short.

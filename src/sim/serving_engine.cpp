@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "core/percentile.hpp"
 
 namespace kvb {
 namespace {
@@ -15,12 +16,7 @@ LatencySummary summarize_latency(std::vector<double> v) {
   s.count = static_cast<std::int64_t>(v.size());
   if (v.empty()) return s;
   std::sort(v.begin(), v.end());
-  const auto at = [&](double q) {
-    const double pos = q * static_cast<double>(v.size() - 1);
-    const auto lo = static_cast<std::size_t>(std::floor(pos));
-    const auto hi = std::min(lo + 1, v.size() - 1);
-    return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
-  };
+  const auto at = [&](double q) { return percentile_sorted(v, q); };
   s.min = v.front();
   s.max = v.back();
   s.p50 = at(0.50);

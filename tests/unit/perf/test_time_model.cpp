@@ -1,0 +1,48 @@
+// perf's link curve and roofline step model against hand calculations.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "perf/link_curve.hpp"
+#include "perf/step_time_model.hpp"
+#include "test_helpers.hpp"
+
+using namespace kvb;
+
+TEST(LinkCurve, BytesOverBandwidthPlusPerCopyCost) {
+  LinkCurve c;
+  c.gbps = 50;
+  c.per_copy_s = 4e-6;
+  const double block = 2.0 * 1024 * 1024;
+  // 1000 blocks: 1000 x (4 us + 2 MiB / 50 GB/s).
+  EXPECT_NEAR(c.seconds(1000, block), 1000 * (4e-6 + block / 50e9), 1e-12);
+  EXPECT_NEAR(c.seconds(1, block), 4e-6 + block / 50e9, 1e-12);
+  EXPECT_EQ(c.seconds(0, block), 0.0);
+}
+
+TEST(StepTimeModel, PrefillInOneChunkIsOneRooflineStep) {
+  const auto m = test::model("llama-3.1-8b");
+  const auto hw = resolve_hardware("h100");
+  const StepTimeModel steps(m, hw, 131072, 1, "bf16", Calibration{});
+  // Llama-3.1-8B (8.03B params, 32 layers, 32 heads of 128) on H100 (989 TFLOP/s, 3350 GB/s) at
+  // the default 50% compute, 75% HBM, 500 us per step; 4096 tokens, causal pairs L(L+1)/2.
+  const double l = 4096;
+  const double flops = 2 * 8.03e9 * l + 2.0 * 32 * (128 + 128) * 32 * l * (l + 1) / 2;
+  const double bytes = 8.03e9 * 2 + 131072.0 * l;
+  EXPECT_NEAR(steps.prefill_seconds(4096, 8192), std::max(flops / (989e12 * 0.5), bytes / (3350e9 * 0.75)) + 500e-6,
+              1e-12);
+}
+
+TEST(StepTimeModel, ChunksPayTheirOverheadAndAttendToEarlierChunks) {
+  const auto m = test::model("llama-3.1-8b");
+  const StepTimeModel steps(m, resolve_hardware("h100"), 131072, 1, "bf16", Calibration{});
+  // Two chunks of 2048: the second's 2048 queries each see the first 2048 keys too. Both are
+  // compute-bound (checked above for a larger chunk), so the sum has a closed form.
+  const double k = 2048;
+  const double linear = 2 * 8.03e9 * 2 * k;
+  const double pair_flops = 2.0 * 32 * (128 + 128) * 32;
+  const double pairs = k * (k + 1) / 2 + (k * k + k * (k + 1) / 2);
+  const double expected = (linear + pair_flops * pairs) / (989e12 * 0.5) + 2 * 500e-6;
+  EXPECT_NEAR(steps.prefill_seconds(4096, 2048), expected, 1e-12);
+  EXPECT_GT(steps.prefill_seconds(4096, 2048), steps.prefill_seconds(4096, 4096));
+}
