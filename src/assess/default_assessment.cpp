@@ -20,6 +20,7 @@
 #include "sim/sweep.hpp"
 #include "size/size_json.hpp"
 #include "size/sizing_engine.hpp"
+#include "size/sizing_inputs.hpp"
 
 namespace kvb {
 
@@ -143,15 +144,13 @@ ReportInputs run_default_assessment(const AssessmentSettings& s, const Assessmen
   save(s, "simulate.json", sim_doc, log);
 
   // 4. Sizing for the main models.
+  ServeSettings serve;
+  serve.max_model_len = parse_token_count(s.max_model_len, "--max-model-len");
+  serve.tensor_parallel_auto = true;
   std::vector<Sizing> sizings;
   for (const auto& name : split(s.models, ',')) {
     std::vector<std::string> warnings;
-    SizingInputs si;
-    si.model = resolve_model(name, warnings);
-    si.hw = resolve_hardware(hw);
-    si.max_model_len = parse_token_count(s.max_model_len, "--max-model-len");
-    si.kv.tp = auto_tensor_parallel(si);
-    sizings.push_back(compute_sizing(si));
+    sizings.push_back(compute_sizing(make_sizing_inputs(resolve_model(name, warnings), resolve_hardware(hw), serve)));
   }
   const auto size_doc = sizings_document(sizings);
   add_report_document(in, size_doc, "kvbench size, computed now");

@@ -19,6 +19,7 @@
 #include "output/text_table.hpp"
 #include "size/size_json.hpp"
 #include "size/sizing_engine.hpp"
+#include "size/sizing_inputs.hpp"
 
 namespace kvb {
 namespace {
@@ -78,44 +79,42 @@ std::string list_hardware_text() {
   return t.render();
 }
 
-SizingInputs make_inputs(const SizeOptions& o, const ModelSpec& model, const HardwareSpec& hw) {
-  SizingInputs in;
-  in.model = model;
-  in.hw = hw;
-  if (o.quantization != "none" && o.quantization != "fp8") {
-    throw UsageError(fmt::format("--quantization '{}' is not supported; expected none or fp8", o.quantization));
-  }
-  in.quantization = o.quantization;
-  if (!o.gpu_memory.empty()) in.gpu_memory_gib = static_cast<double>(parse_bytes(o.gpu_memory, "--gpu-memory").bytes) / kGiB;
-  if (!o.host_memory.empty()) in.host_memory_gb = static_cast<double>(parse_bytes(o.host_memory, "--host-memory").bytes) / 1e9;
-  in.kv.tp = o.tp == "auto" ? 1 : static_cast<int>(parse_positive_int(o.tp, "--tensor-parallel-size"));
-  in.kv.pp = static_cast<int>(parse_positive_int(o.pp, "--pipeline-parallel-size"));
-  if (in.kv.tp > 1024 || in.kv.pp > 1024) {
+// Parses the options into vLLM's flags and kvbench's node overrides; size/ does the rest.
+ServeSettings serve_settings(const SizeOptions& o) {
+  ServeSettings v;
+  v.quantization = parse_quantization(o.quantization, "--quantization");
+  v.tensor_parallel_auto = o.tp == "auto";
+  v.tensor_parallel_size = v.tensor_parallel_auto ? 1 : static_cast<int>(parse_positive_int(o.tp, "--tensor-parallel-size"));
+  v.pipeline_parallel_size = static_cast<int>(parse_positive_int(o.pp, "--pipeline-parallel-size"));
+  if (v.tensor_parallel_size > 1024 || v.pipeline_parallel_size > 1024) {
     throw UsageError("--tensor-parallel-size / --pipeline-parallel-size: expected at most 1024");
   }
-  in.kv.kv_cache_dtype = o.kv_cache_dtype;
-  in.kv.block_size = o.block_size.empty() ? 0 : static_cast<int>(parse_positive_int(o.block_size, "--block-size"));
-  in.kv.hybrid_manager = !o.disable_hybrid_manager;
-  in.kv.draft_layers = static_cast<int>(parse_positive_int(o.draft_layers, "--draft-layers", true));
-  in.kv.max_num_batched_tokens = parse_token_count(o.max_num_batched_tokens, "--max-num-batched-tokens");
-  in.max_num_seqs = parse_positive_int(o.max_num_seqs, "--max-num-seqs");
-  in.gpu_memory_utilization = parse_real_in(o.gpu_memory_utilization, "--gpu-memory-utilization", 0.0, 1.0);
-  if (!o.kv_cache_memory.empty()) in.kv_cache_memory_bytes = parse_bytes(o.kv_cache_memory, "--kv-cache-memory").bytes;
-  if (!o.max_model_len.empty()) in.max_model_len = parse_token_count(o.max_model_len, "--max-model-len");
+  v.kv_cache_dtype = o.kv_cache_dtype;
+  v.block_size = o.block_size.empty() ? 0 : static_cast<int>(parse_positive_int(o.block_size, "--block-size"));
+  v.hybrid_kv_cache_manager = !o.disable_hybrid_manager;
+  v.draft_layers = static_cast<int>(parse_positive_int(o.draft_layers, "--draft-layers", true));
+  v.max_num_batched_tokens = parse_token_count(o.max_num_batched_tokens, "--max-num-batched-tokens");
+  v.max_num_seqs = parse_positive_int(o.max_num_seqs, "--max-num-seqs");
+  v.gpu_memory_utilization = parse_real_in(o.gpu_memory_utilization, "--gpu-memory-utilization", 0.0, 1.0);
+  if (!o.kv_cache_memory.empty()) v.kv_cache_memory = parse_bytes(o.kv_cache_memory, "--kv-cache-memory").bytes;
+  if (!o.max_model_len.empty()) v.max_model_len = parse_token_count(o.max_model_len, "--max-model-len");
+  if (!o.kv_offloading_size.empty()) {
+    v.kv_offloading_size = parse_real_in(o.kv_offloading_size, "--kv-offloading-size (GiB)", 0.0, 1e6);
+  }
+  v.kv_offloading_backend = parse_offloading_backend(o.kv_offloading_backend, "--kv-offloading-backend");
+  return v;
+}
+
+NodeOverrides node_overrides(const SizeOptions& o) {
+  NodeOverrides n;
+  if (!o.gpu_memory.empty()) n.gpu_memory_gib = static_cast<double>(parse_bytes(o.gpu_memory, "--gpu-memory").bytes) / kGiB;
+  if (!o.host_memory.empty()) n.host_memory_gb = static_cast<double>(parse_bytes(o.host_memory, "--host-memory").bytes) / 1e9;
   if (!o.concurrency.empty()) {
     const auto c = parse_positive_int(o.concurrency, "--concurrency");
     if (c > 1'000'000) throw UsageError("--concurrency: expected at most 1000000 sessions");
-    in.concurrency = static_cast<int>(c);
+    n.concurrency = static_cast<int>(c);
   }
-  if (!o.kv_offloading_size.empty()) {
-    in.kv_offloading_size_gib = parse_real_in(o.kv_offloading_size, "--kv-offloading-size (GiB)", 0.0, 1e6);
-  }
-  if (o.kv_offloading_backend != "native" && o.kv_offloading_backend != "lmcache") {
-    throw UsageError(fmt::format("--kv-offloading-backend '{}': expected native or lmcache", o.kv_offloading_backend));
-  }
-  in.offloading_backend = o.kv_offloading_backend;
-  if (o.tp == "auto") in.kv.tp = auto_tensor_parallel(in);
-  return in;
+  return n;
 }
 
 int run_size(const SizeOptions& o) {
@@ -138,24 +137,7 @@ int run_size(const SizeOptions& o) {
   for (const auto& name : split(o.hw, ',')) hws.push_back(resolve_hardware(name));
   for (const auto& w : warnings) std::fprintf(stderr, "kvbench: warning: %s\n", w.c_str());
 
-  std::vector<Sizing> all;
-  for (const auto& hw : hws) {
-    for (const auto& m : models) {
-      all.push_back(compute_sizing(make_inputs(o, m, hw)));
-      if (!o.max_model_len.empty() && o.max_model_len.find_first_not_of("0123456789") != std::string::npos) {
-        all.back().notes.push_back(fmt::format("--max-model-len '{}' = {} tokens (vLLM reads k/m as x1000/x10^6 and "
-                                               "K/M as x1024/x2^20)",
-                                               o.max_model_len, format_count(all.back().max_model_len)));
-      }
-    }
-  }
-  // One configuration whose bf16 weights do not fit: show the FP8-weights answer too.
-  if (all.size() == 1 && !all.front().weights_fit && o.quantization == "none") {
-    auto fp8 = o;
-    fp8.quantization = "fp8";
-    auto alt = compute_sizing(make_inputs(fp8, models.front(), hws.front()));
-    if (alt.weight_dtype != all.front().weight_dtype) all.push_back(std::move(alt));
-  }
+  const auto all = size_configurations(models, hws, serve_settings(o), node_overrides(o), o.max_model_len);
   for (const auto& s : all) {
     for (const auto& w : s.warnings) {
       if (w.rfind("--max-model-len", 0) == 0) std::fprintf(stderr, "kvbench: warning: %s\n", w.c_str());

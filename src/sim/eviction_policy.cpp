@@ -123,10 +123,9 @@ class ArcPolicy final : public EvictionPolicy {
 
 }  // namespace
 
-std::unique_ptr<EvictionPolicy> make_eviction_policy(const std::string& name, std::int64_t capacity) {
-  if (name == "lru") return std::make_unique<LruPolicy>();
-  if (name == "arc") return std::make_unique<ArcPolicy>(capacity);
-  throw UsageError("eviction-policy '" + name + "': expected lru or arc");
+std::unique_ptr<EvictionPolicy> make_eviction_policy(EvictionKind kind, std::int64_t capacity) {
+  if (kind == EvictionKind::kArc) return std::make_unique<ArcPolicy>(capacity);
+  return std::make_unique<LruPolicy>();
 }
 
 }  // namespace kvb

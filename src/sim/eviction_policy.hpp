@@ -22,6 +22,8 @@ class EvictionPolicy {
 };
 
 // "lru" or "arc"; `capacity` in blocks (ARC adapts against it).
-std::unique_ptr<EvictionPolicy> make_eviction_policy(const std::string& name, std::int64_t capacity);
+enum class EvictionKind { kLru, kArc };
+
+std::unique_ptr<EvictionPolicy> make_eviction_policy(EvictionKind kind, std::int64_t capacity);
 
 }  // namespace kvb

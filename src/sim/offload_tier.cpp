@@ -4,7 +4,7 @@
 
 namespace kvb {
 
-OffloadTier::OffloadTier(std::int64_t capacity_blocks, const std::string& policy, int store_threshold)
+OffloadTier::OffloadTier(std::int64_t capacity_blocks, EvictionKind policy, int store_threshold)
     : capacity_(capacity_blocks), store_threshold_(store_threshold), policy_(make_eviction_policy(policy, capacity_blocks)) {}
 
 bool OffloadTier::ready(std::uint64_t hash) const {

@@ -15,7 +15,7 @@ namespace kvb {
 
 class OffloadTier {
  public:
-  OffloadTier(std::int64_t capacity_blocks, const std::string& policy, int store_threshold);
+  OffloadTier(std::int64_t capacity_blocks, EvictionKind policy, int store_threshold);
 
   std::int64_t capacity() const { return capacity_; }
   std::int64_t size() const { return static_cast<std::int64_t>(entries_.size()); }

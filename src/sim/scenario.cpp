@@ -46,14 +46,18 @@ Distribution dist_or(const YamlObject& o, const std::string& key, const Distribu
 
 ArrivalSpec parse_arrival(const YamlObject& o) {
   ArrivalSpec a;
-  a.process = one_of(o, "process", "poisson", {"poisson", "bursty", "fixed", "closed"});
-  if (a.process == "closed") {
+  const auto process = one_of(o, "process", "poisson", {"poisson", "bursty", "fixed", "closed"});
+  a.process = process == "closed"   ? ArrivalProcess::kClosed
+              : process == "bursty" ? ArrivalProcess::kBursty
+              : process == "fixed"  ? ArrivalProcess::kFixed
+                                    : ArrivalProcess::kPoisson;
+  if (a.process == ArrivalProcess::kClosed) {
     a.users = static_cast<int>(positive_int(o, "users", 0));
     o.reject_unknown_keys({"process", "users"});
     return a;
   }
   a.rate = positive(o, "rate", 0);
-  if (a.process == "bursty") {
+  if (a.process == ArrivalProcess::kBursty) {
     a.burst_seconds = positive(o, "burst-seconds", 0);
     a.idle_seconds = positive(o, "idle-seconds", 0);
     o.reject_unknown_keys({"process", "rate", "burst-seconds", "idle-seconds"});
@@ -142,7 +146,7 @@ Scenario scenario_from_node(const YAML::Node& root, const std::string& origin) {
   if (o.has("kv-offloading-size") && !o.node()["kv-offloading-size"].IsNull()) {
     v.kv_offloading_size = positive(o, "kv-offloading-size", 0, true);
   }
-  v.eviction_policy = one_of(o, "eviction-policy", "lru", {"lru", "arc"});
+  v.eviction_policy = one_of(o, "eviction-policy", "lru", {"lru", "arc"}) == "arc" ? EvictionKind::kArc : EvictionKind::kLru;
   v.store_threshold = static_cast<int>(positive_int(o, "store-threshold", 1));
   v.link_method = one_of(o, "link-method", "ce", {"ce", "ce-batch", "kernel"});
   if (o.has("calibration")) s.calibration = parse_calibration(o.object("calibration"), origin);

@@ -9,30 +9,27 @@
 
 #include "perf/calibration.hpp"
 #include "sim/distribution.hpp"
+#include "sim/eviction_policy.hpp"
+#include "size/serve_settings.hpp"
 
 namespace kvb {
 
-struct ServerSpec {
+// vLLM's sizing flags (size/serve_settings.hpp) plus what only the simulator reads.
+struct ServerSpec : ServeSettings {
   std::string model = "llama-3.1-8b";
   std::string hardware = "h100";
-  int tensor_parallel_size = 1;
-  double gpu_memory_utilization = 0.9;
-  std::optional<std::uint64_t> kv_cache_memory;   // bytes, as vLLM's --kv-cache-memory
   std::optional<std::int64_t> num_gpu_blocks_override;
-  int block_size = 0;                             // 0 = the attention backend's default
-  std::string kv_cache_dtype = "auto";
-  std::int64_t max_model_len = 0;                 // 0 = the model's maximum
-  std::int64_t max_num_batched_tokens = 8192;
-  std::int64_t max_num_seqs = 256;
   bool enable_prefix_caching = true;
-  std::optional<double> kv_offloading_size;      // GiB across ranks; absent = no CPU tier
-  std::string eviction_policy = "lru";            // lru | arc
+  EvictionKind eviction_policy = EvictionKind::kLru;
   int store_threshold = 1;                        // offload a block once seen this many times
   std::string link_method = "ce";                 // which dma records to read from a link profile
 };
+// How sessions arrive: a Poisson process, bursts of one, one at a fixed rate, or a closed loop of
+// users who send the next turn when the last one is answered.
+enum class ArrivalProcess { kPoisson, kBursty, kFixed, kClosed };
 
 struct ArrivalSpec {
-  std::string process = "poisson";  // poisson | bursty | fixed | closed
+  ArrivalProcess process = ArrivalProcess::kPoisson;
   double rate = 1;                  // new sessions per second (poisson, fixed; bursty: during bursts)
   double burst_seconds = 0;         // bursty: on period
   double idle_seconds = 0;          // bursty: off period

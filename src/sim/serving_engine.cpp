@@ -44,7 +44,7 @@ ServingEngine::ServingEngine(const SimulationSetup& setup, const SimOptions& opt
 
 SimResult ServingEngine::run() {
   const auto& arrival = setup_.scenario.workload.arrival;
-  if (arrival.process == "closed") {
+  if (arrival.process == ArrivalProcess::kClosed) {
     for (int u = 0; u < arrival.users && generator_.budget_left(); ++u) start_session(0.0);
   } else if (const auto t = generator_.next_session_start()) {
     start_session(*t);
@@ -88,7 +88,7 @@ void ServingEngine::on_arrival(std::int64_t id) {
     last_sample_time_ = now_;
   }
   // Open loop: the next session is drawn when this one's first request arrives.
-  if (r.turn == 0 && setup_.scenario.workload.arrival.process != "closed") {
+  if (r.turn == 0 && setup_.scenario.workload.arrival.process != ArrivalProcess::kClosed) {
     if (const auto t = generator_.next_session_start()) start_session(std::max(*t, now_));
   }
   if (setup_.scenario.workload.reset_prefix_cache) kv_.reset_prefix_cache();
@@ -142,7 +142,7 @@ void ServingEngine::finish(SimRequest& r) {
     const auto id = static_cast<std::int64_t>(requests_.size());
     requests_.push_back(generator_.make_request(s, next, at, id));
     events_.push(at, EventKind::kArrival, id);
-  } else if (setup_.scenario.workload.arrival.process == "closed" && generator_.budget_left()) {
+  } else if (setup_.scenario.workload.arrival.process == ArrivalProcess::kClosed && generator_.budget_left()) {
     start_session(now_);
   }
 }

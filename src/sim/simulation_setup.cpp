@@ -9,6 +9,7 @@
 #include "core/units.hpp"
 #include "size/offload_plan.hpp"
 #include "size/sizing_engine.hpp"
+#include "size/sizing_inputs.hpp"
 
 namespace kvb {
 namespace {
@@ -23,18 +24,8 @@ StepTimeModel make_predictor(const Scenario& s, const ModelSpec& m, const Hardwa
 
 SimulationSetup prepare_simulation(const Scenario& s, const std::optional<LinkProfile>& measured_link) {
   const auto& v = s.server;
-  SizingInputs in;
   std::vector<std::string> model_warnings;
-  in.model = resolve_model(v.model, model_warnings);
-  in.hw = resolve_hardware(v.hardware);
-  in.kv.kv_cache_dtype = v.kv_cache_dtype;
-  in.kv.tp = v.tensor_parallel_size;
-  in.kv.block_size = v.block_size;
-  in.kv.max_num_batched_tokens = v.max_num_batched_tokens;
-  in.gpu_memory_utilization = v.gpu_memory_utilization;
-  in.kv_cache_memory_bytes = v.kv_cache_memory;
-  in.max_num_seqs = v.max_num_seqs;
-  if (v.max_model_len > 0) in.max_model_len = v.max_model_len;
+  const auto in = make_sizing_inputs(resolve_model(v.model, model_warnings), resolve_hardware(v.hardware), v);
   const auto sizing = compute_sizing(in);
   if (!sizing.weights_fit) {
     // The explanation `kvbench size` gives, with its alternatives (more ranks, FP8 weights).
@@ -53,9 +44,14 @@ SimulationSetup prepare_simulation(const Scenario& s, const std::optional<LinkPr
                                  in.hw.name, sizing.budget.total_gib, sizing.budget.exceeds_gpu_gib));
   }
   const auto& layout = sizing.layout;
-  SimulationSetup out{s, in.model, in.hw, layout, sizing.weight_dtype, layout.block_size, 0, "", 0, 0,
-                      sizing.world_size, false, 0, 0, {}, make_predictor(s, in.model, in.hw, layout, sizing.weight_dtype),
-                      {}};
+  SimulationSetup out{.scenario = s,
+                      .model = in.model,
+                      .hw = in.hw,
+                      .layout = layout,
+                      .weight_dtype = sizing.weight_dtype,
+                      .block_size = layout.block_size,
+                      .world_size = sizing.world_size,
+                      .predictor = make_predictor(s, in.model, in.hw, layout, sizing.weight_dtype)};
   const int bs = layout.block_size;
   if (v.num_gpu_blocks_override) {
     out.gpu_blocks = *v.num_gpu_blocks_override;

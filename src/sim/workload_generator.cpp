@@ -59,13 +59,13 @@ WorkloadGenerator::WorkloadGenerator(const WorkloadSpec& spec, std::uint64_t see
 std::optional<double> WorkloadGenerator::next_session_start() {
   if (remaining_requests_ <= 0) return std::nullopt;
   const auto& a = spec_.arrival;
-  if (a.process == "closed") return 0.0;
-  if (a.process == "fixed") {
+  if (a.process == ArrivalProcess::kClosed) return 0.0;
+  if (a.process == ArrivalProcess::kFixed) {
     const double t = static_cast<double>(sessions_started_) / a.rate;
     return t;
   }
   clock_ += arrivals_.exponential(1.0 / a.rate);
-  if (a.process == "bursty") {
+  if (a.process == ArrivalProcess::kBursty) {
     // Poisson at `rate` during bursts; time spent in the idle gaps is skipped over.
     while (clock_ > burst_start_ + a.burst_seconds) {
       const double overflow = clock_ - (burst_start_ + a.burst_seconds);

@@ -10,6 +10,7 @@
 #include "perf/calibration.hpp"
 #include "size/kv_layout.hpp"
 #include "size/memory_budget.hpp"
+#include "size/serve_settings.hpp"
 
 namespace kvb {
 
@@ -23,10 +24,10 @@ struct SizingInputs {
   std::optional<double> host_memory_gb;    // --host-memory override, per node
   std::optional<std::int64_t> max_model_len;
   std::int64_t max_num_seqs = 256;
-  std::string quantization = "none";       // none | fp8
+  Quantization quantization = Quantization::kNone;
   std::optional<int> concurrency;          // sessions to keep warm in the CPU tier
   std::optional<double> kv_offloading_size_gib;  // evaluate a given size too
-  std::string offloading_backend = "native";     // native | lmcache
+  OffloadingBackend offloading_backend = OffloadingBackend::kNative;
   double host_dram_fraction = 0.6;         // at most this share of host DRAM for KV
   Calibration calibration;                 // the time model's efficiencies (perf/calibration.hpp)
 };

@@ -14,12 +14,9 @@
 namespace kvb {
 namespace {
 
-std::string effective_weight_dtype(const ModelSpec& m, const std::string& quantization) {
-  if (quantization == "none") return m.weight_dtype;
-  if (quantization == "fp8") {
-    return weight_bytes_per_param(m.weight_dtype) <= 1.0 ? m.weight_dtype : std::string("fp8");
-  }
-  throw UsageError(fmt::format("--quantization '{}' is not supported here; expected none or fp8", quantization));
+std::string effective_weight_dtype(const ModelSpec& m, Quantization quantization) {
+  if (quantization == Quantization::kNone) return m.weight_dtype;
+  return weight_bytes_per_param(m.weight_dtype) <= 1.0 ? m.weight_dtype : std::string("fp8");
 }
 
 // Largest L whose KV fits `available` bytes (vLLM's estimated maximum model length).
@@ -79,7 +76,7 @@ void add_warnings(Sizing& s, const SizingInputs& in) {
                                       (s.max_model_len + s.layout.block_size - 1) / s.layout.block_size,
                                   s.layout.num_groups));
   }
-  if (in.offloading_backend == "lmcache" && s.offload) {
+  if (in.offloading_backend == OffloadingBackend::kLmcache && s.offload) {
     s.warnings.push_back(fmt::format("--kv-offloading-backend lmcache: older vLLM passed a per-rank size "
                                      "({:.1f} GiB = {} / {}) to LMCache; newer vLLM uses the LMCache server's own size "
                                      "setting, so set it there",
@@ -100,7 +97,7 @@ void add_warnings(Sizing& s, const SizingInputs& in) {
     s.alternatives.push_back(fmt::format("more GPUs: {} ranks (e.g. --pipeline-parallel-size {} across nodes) halve "
                                          "the weights per GPU",
                                          ranks, s.pp * 2));
-    if (effective_weight_dtype(m, "fp8") != s.weight_dtype) {
+    if (effective_weight_dtype(m, Quantization::kFp8) != s.weight_dtype) {
       s.alternatives.push_back("FP8 weights (an FP8 checkpoint or --quantization fp8) halve the weight memory: rerun "
                                "with --quantization fp8");
     }
@@ -155,7 +152,7 @@ Sizing compute_sizing(const SizingInputs& in) {
   Sizing s;
   s.model_name = m.name;
   s.hf_id = m.hf_id;
-  if (in.quantization == "fp8" && m.weight_dtype != "fp8" && m.hf_id.find("FP8") == std::string::npos) {
+  if (in.quantization == Quantization::kFp8 && m.weight_dtype != "fp8" && m.hf_id.find("FP8") == std::string::npos) {
     s.notes.push_back("--quantization fp8 quantizes the bf16 checkpoint at load time; an FP8 checkpoint, where one "
                       "is published, gives the same memory");
   }

@@ -26,7 +26,7 @@ std::vector<std::string> serve_flags(const Sizing& s, const SizingInputs& in) {
     f.push_back(fmt::format("--max-num-batched-tokens {}", in.kv.max_num_batched_tokens));
   }
   if (in.max_num_seqs != 256) f.push_back(fmt::format("--max-num-seqs {}", in.max_num_seqs));
-  if (in.quantization == "fp8") f.push_back("--quantization fp8");
+  if (in.quantization == Quantization::kFp8) f.push_back("--quantization fp8");
   if (!in.kv.hybrid_manager) f.push_back("--disable-hybrid-kv-cache-manager");
   return f;
 }
@@ -45,7 +45,7 @@ VllmCommands vllm_commands(const Sizing& s, const SizingInputs& in) {
   auto flag_form = flags;
   auto legacy_form = flags;
   if (s.offload) {
-    flag_form.push_back(fmt::format("--kv-offloading-backend {}", in.offloading_backend));
+    flag_form.push_back(fmt::format("--kv-offloading-backend {}", to_string(in.offloading_backend)));
     flag_form.push_back(fmt::format("--kv-offloading-size {}", s.offload->recommended_gib));
     legacy_form.push_back(fmt::format("--kv-transfer-config '{{\"kv_connector\":\"OffloadingConnector\",\"kv_role\":"
                                       "\"kv_both\",\"kv_connector_extra_config\":{{\"num_cpu_blocks\":{}}}}}'",

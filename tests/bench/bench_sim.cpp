@@ -64,7 +64,7 @@ void BM_PrefixLookup(benchmark::State& state) {
 }
 BENCHMARK(BM_PrefixLookup)->Arg(64)->Arg(4096);
 
-void BM_OffloadTierStoreAndHit(benchmark::State& state, const char* policy) {
+void BM_OffloadTierStoreAndHit(benchmark::State& state, kvb::EvictionKind policy) {
   OffloadTier tier(16384, policy, 1);
   Rng rng(3);
   for (auto _ : state) {
@@ -78,8 +78,8 @@ void BM_OffloadTierStoreAndHit(benchmark::State& state, const char* policy) {
   }
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK_CAPTURE(BM_OffloadTierStoreAndHit, lru, "lru");
-BENCHMARK_CAPTURE(BM_OffloadTierStoreAndHit, arc, "arc");
+BENCHMARK_CAPTURE(BM_OffloadTierStoreAndHit, lru, kvb::EvictionKind::kLru);
+BENCHMARK_CAPTURE(BM_OffloadTierStoreAndHit, arc, kvb::EvictionKind::kArc);
 
 // Whole simulations of the shipped chat scenario with a 64 GiB CPU tier.
 void BM_SimulateChatRequests(benchmark::State& state) {

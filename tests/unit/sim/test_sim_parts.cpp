@@ -168,12 +168,12 @@ TEST(OffloadTier, LruHitsNeverFallAsCapacityGrows) {
   const auto trace = zipf_trace(5, 20000, 2000);
   std::int64_t previous = -1;
   for (const std::int64_t cap : {0, 1, 10, 50, 200, 1000, 2000}) {
-    OffloadTier tier(cap, "lru", 1);
+    OffloadTier tier(cap, EvictionKind::kLru, 1);
     const auto hits = replay_hits(tier, trace);
     EXPECT_GE(hits, previous) << "capacity " << cap;
     previous = hits;
   }
-  OffloadTier all(2000, "lru", 1);
+  OffloadTier all(2000, EvictionKind::kLru, 1);
   EXPECT_EQ(replay_hits(all, trace), 20000 - static_cast<std::int64_t>(std::set<std::uint64_t>(trace.begin(), trace.end()).size()));
 }
 
@@ -186,7 +186,7 @@ TEST(OffloadTier, ArcKeepsFrequentBlocksThroughAScan) {
   }
   for (std::uint64_t h = 1000; h < 1100; ++h) trace.push_back(h);
   for (std::uint64_t h = 1; h <= 5; ++h) trace.push_back(h);
-  OffloadTier lru(20, "lru", 1), arc(20, "arc", 1);
+  OffloadTier lru(20, EvictionKind::kLru, 1), arc(20, EvictionKind::kArc, 1);
   const auto lru_hits = replay_hits(lru, trace);
   const auto arc_hits = replay_hits(arc, trace);
   EXPECT_EQ(lru_hits, 20);      // 4 repeat rounds x 5, the final round misses
@@ -194,7 +194,7 @@ TEST(OffloadTier, ArcKeepsFrequentBlocksThroughAScan) {
 }
 
 TEST(OffloadTier, PinnedAndInFlightBlocksAreNotEvicted) {
-  OffloadTier tier(2, "lru", 1);
+  OffloadTier tier(2, EvictionKind::kLru, 1);
   auto got = tier.reserve({1, 2});
   ASSERT_EQ(got.size(), 2u);
   EXPECT_TRUE(tier.reserve({3}).empty());  // both still being written
@@ -207,7 +207,7 @@ TEST(OffloadTier, PinnedAndInFlightBlocksAreNotEvicted) {
 }
 
 TEST(OffloadTier, StoreThresholdWaitsForRepeatSightings) {
-  OffloadTier tier(10, "lru", 3);
+  OffloadTier tier(10, EvictionKind::kLru, 3);
   EXPECT_TRUE(tier.select_for_store({7}).empty());
   EXPECT_TRUE(tier.select_for_store({7}).empty());
   EXPECT_EQ(tier.select_for_store({7}), (std::vector<std::uint64_t>{7}));

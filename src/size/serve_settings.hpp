@@ -1,0 +1,45 @@
+#pragma once
+// The `vllm serve` flags that decide sizing, typed: parsed once by whoever reads them (the size
+// command's options, a scenario's server keys, the report's defaults) and turned into
+// SizingInputs by one builder (size/sizing_inputs.hpp).
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace kvb {
+
+enum class Quantization { kNone, kFp8 };            // --quantization: the checkpoint's dtype, or fp8
+enum class OffloadingBackend { kNative, kLmcache };  // --kv-offloading-backend
+
+std::string to_string(Quantization q);
+std::string to_string(OffloadingBackend b);
+// UsageError naming `what` and the accepted values.
+Quantization parse_quantization(const std::string& text, const std::string& what);
+OffloadingBackend parse_offloading_backend(const std::string& text, const std::string& what);
+
+struct ServeSettings {
+  int tensor_parallel_size = 1;
+  bool tensor_parallel_auto = false;              // --tp auto: the smallest TP at which one request fits
+  int pipeline_parallel_size = 1;
+  double gpu_memory_utilization = 0.9;
+  std::optional<std::uint64_t> kv_cache_memory;   // bytes, as vLLM's --kv-cache-memory-bytes
+  std::string kv_cache_dtype = "auto";
+  int block_size = 0;                             // 0 = the attention backend's default
+  std::int64_t max_model_len = 0;                 // 0 = the model's maximum
+  std::int64_t max_num_batched_tokens = 8192;
+  std::int64_t max_num_seqs = 256;
+  std::optional<double> kv_offloading_size;       // GiB across ranks; absent = no CPU tier
+  OffloadingBackend kv_offloading_backend = OffloadingBackend::kNative;
+  Quantization quantization = Quantization::kNone;
+  int draft_layers = 0;                           // EAGLE / MTP layers that hold KV
+  bool hybrid_kv_cache_manager = true;            // false = --disable-hybrid-kv-cache-manager
+};
+
+// What kvbench asks beyond vLLM's flags: the node it sizes for and the sessions to keep warm.
+struct NodeOverrides {
+  std::optional<double> gpu_memory_gib;           // --gpu-memory
+  std::optional<double> host_memory_gb;           // --host-memory, per node
+  std::optional<int> concurrency;                 // sessions of max-model-len for the CPU tier
+};
+
+}  // namespace kvb

@@ -1,0 +1,61 @@
+#include "size/sizing_inputs.hpp"
+
+#include <fmt/format.h>
+
+#include "core/units.hpp"
+#include "size/sizing_engine.hpp"
+
+namespace kvb {
+
+SizingInputs make_sizing_inputs(const ModelSpec& model, const HardwareSpec& hw, const ServeSettings& serve,
+                                const NodeOverrides& node) {
+  SizingInputs in;
+  in.model = model;
+  in.hw = hw;
+  in.kv.kv_cache_dtype = serve.kv_cache_dtype;
+  in.kv.tp = serve.tensor_parallel_size;
+  in.kv.pp = serve.pipeline_parallel_size;
+  in.kv.block_size = serve.block_size;
+  in.kv.hybrid_manager = serve.hybrid_kv_cache_manager;
+  in.kv.draft_layers = serve.draft_layers;
+  in.kv.max_num_batched_tokens = serve.max_num_batched_tokens;
+  in.gpu_memory_utilization = serve.gpu_memory_utilization;
+  in.kv_cache_memory_bytes = serve.kv_cache_memory;
+  in.max_num_seqs = serve.max_num_seqs;
+  if (serve.max_model_len > 0) in.max_model_len = serve.max_model_len;
+  in.kv_offloading_size_gib = serve.kv_offloading_size;
+  in.offloading_backend = serve.kv_offloading_backend;
+  in.quantization = serve.quantization;
+  in.gpu_memory_gib = node.gpu_memory_gib;
+  in.host_memory_gb = node.host_memory_gb;
+  in.concurrency = node.concurrency;
+  if (serve.tensor_parallel_auto) in.kv.tp = auto_tensor_parallel(in);
+  return in;
+}
+
+std::vector<Sizing> size_configurations(const std::vector<ModelSpec>& models, const std::vector<HardwareSpec>& hws,
+                                        const ServeSettings& serve, const NodeOverrides& node,
+                                        const std::string& max_model_len_text) {
+  const bool suffixed = !max_model_len_text.empty() && max_model_len_text.find_first_not_of("0123456789") != std::string::npos;
+  std::vector<Sizing> all;
+  for (const auto& hw : hws) {
+    for (const auto& m : models) {
+      all.push_back(compute_sizing(make_sizing_inputs(m, hw, serve, node)));
+      if (suffixed) {
+        all.back().notes.push_back(fmt::format("--max-model-len '{}' = {} tokens (vLLM reads k/m as x1000/x10^6 and "
+                                               "K/M as x1024/x2^20)",
+                                               max_model_len_text, format_count(all.back().max_model_len)));
+      }
+    }
+  }
+  // One configuration whose checkpoint-dtype weights do not fit: the FP8-weights answer too.
+  if (all.size() == 1 && !all.front().weights_fit && serve.quantization == Quantization::kNone) {
+    auto fp8 = serve;
+    fp8.quantization = Quantization::kFp8;
+    auto alt = compute_sizing(make_sizing_inputs(models.front(), hws.front(), fp8, node));
+    if (alt.weight_dtype != all.front().weight_dtype) all.push_back(std::move(alt));
+  }
+  return all;
+}
+
+}  // namespace kvb

@@ -1,0 +1,26 @@
+#pragma once
+// The one way to turn a model, a GPU and `vllm serve` flags into SizingInputs, used by `size`,
+// the simulator's set-up and the report's default assessment alike, and size's policy for a
+// table of configurations.
+#include <string>
+#include <vector>
+
+#include "catalog/hardware_spec.hpp"
+#include "catalog/model_spec.hpp"
+#include "size/serve_settings.hpp"
+#include "size/sizing.hpp"
+
+namespace kvb {
+
+// --tp auto is resolved here (size/sizing_engine.hpp's auto_tensor_parallel).
+SizingInputs make_sizing_inputs(const ModelSpec& model, const HardwareSpec& hw, const ServeSettings& serve,
+                                const NodeOverrides& node = {});
+
+// Every model on every GPU. `max_model_len_text` is the length as the user wrote it: where it
+// used k/m/K/M, each result notes what vLLM reads it as. One configuration whose weights do not
+// fit in their checkpoint dtype is followed by the same with FP8 weights, when that differs.
+std::vector<Sizing> size_configurations(const std::vector<ModelSpec>& models, const std::vector<HardwareSpec>& hws,
+                                        const ServeSettings& serve, const NodeOverrides& node,
+                                        const std::string& max_model_len_text);
+
+}  // namespace kvb
