@@ -1,10 +1,11 @@
 #pragma once
-// A place KV blocks can be copied: the host reference backend, CUDA, or HIP. Public
-// non-virtual methods call the protected do_* virtuals; timing stays inside the backend.
+// A place KV blocks can be copied: the host reference backend, CUDA, or HIP. measure() is the one
+// measurement skeleton (dma/measure.hpp); backends implement the protected do_* hooks.
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "dma/measure.hpp"
 #include "dma/statistics.hpp"
 #include "dma/transfer_case.hpp"
 
@@ -54,14 +55,22 @@ class TransferBackend {
  public:
   virtual ~TransferBackend() = default;
   const DeviceInfo& info() const { return info_; }
-  // Runs warm-ups and timed repetitions of one case, then verifies the copied data.
+  // Waives what cannot run here; otherwise prepares the case, runs warm-ups and timed
+  // repetitions until the rule stops (under the compute load for --with-compute), then verifies
+  // what the timed copies wrote.
   CaseResult measure(const TransferCase& c, const StoppingRule& rule);
   // Announces a sweep's cases: pools are then built once, large enough for all of them, instead
   // of again for each larger case.
   void reserve(const std::vector<TransferCase>& cases);
 
  protected:
-  virtual CaseResult do_measure(const TransferCase& c, const StoppingRule& rule) = 0;
+  // Why `c` cannot run on this backend or build, "" when it can; asked before anything is allocated.
+  virtual std::string do_waive(const TransferCase& c) = 0;
+  // Pools (time in r.pool_setup_s, placement in r.host_numa_node), copy lists, destinations
+  // cleared. May still waive (set r.waived and r.waive_reason, return nullptr): a driver that
+  // refuses an API only says so when called.
+  virtual std::unique_ptr<PreparedCase> do_prepare(const TransferCase& c, CaseResult& r) = 0;
+  virtual std::unique_ptr<ComputeLoad> do_compute_load() = 0;
   virtual void do_reserve(std::uint64_t gpu_pool_bytes, std::uint64_t host_pool_bytes) = 0;
   DeviceInfo info_;
 };

@@ -24,6 +24,7 @@
 #include "core/host_info.hpp"
 #include "dma/device_link.hpp"
 #include "dma/sysfs_link.hpp"
+#include "dma/measure.hpp"
 #include "dma/transfer_backend.hpp"
 #include "gpu_alias.hpp"
 #include "gpu_kernels.hpp"
@@ -122,29 +123,27 @@ class GpuBackend final : public TransferBackend {
   }
 
  protected:
-  CaseResult do_measure(const TransferCase& c, const StoppingRule& rule) override {
-    CaseResult r;
+  std::string do_waive(const TransferCase& c) override {
     if (c.method == Method::kCeBatch && !kHaveBatchCopy) {
-      r.waived = true;
-      r.waive_reason = std::string("this build's ") + KVB_GPU_RUNTIME +
-                       " runtime has no batched copy API (CUDA >= 12.8, HIP >= 7)";
-      return r;
+      return std::string("this build's ") + KVB_GPU_RUNTIME + " runtime has no batched copy API (CUDA >= 12.8, HIP >= 7)";
     }
     if (c.method == Method::kKernel && c.host_mem == HostMemKind::kPageable) {
-      r.waived = true;
-      r.waive_reason = "the copy kernel needs mapped (pinned) host memory";
-      return r;
+      return "the copy kernel needs mapped (pinned) host memory";
     }
+    return "";
+  }
+
+  std::unique_ptr<PreparedCase> do_prepare(const TransferCase& c, CaseResult& r) override {
     check(gpuSetDevice(device_), "selecting the device");
     const auto host_kind = c.host_mem == HostMemKind::kPinned      ? GpuBuffer::Kind::kPinned
                            : c.host_mem == HostMemKind::kPageable ? GpuBuffer::Kind::kPageable
                                                                    : GpuBuffer::Kind::kWriteCombined;
-    const bool bidir = c.direction == Direction::kBidir;
     const auto setup_start = std::chrono::steady_clock::now();
     GpuPoolSet& pools = pools_.acquire(c, host_kind, info_.numa_node);
     r.pool_setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
     r.host_numa_node = pools.host_numa_node;
     const auto map = make_block_map(c.blocks, c.gpu_pool_blocks, c.host_pool_blocks, c.seed);
+    // h2d first, then d2h: a bidir case's spans are read in this order.
     std::vector<Plan> plans;
     if (c.direction != Direction::kD2H) {
       plans.push_back(Plan{copy_ops(c, map, Direction::kH2D), pools.host_src.get(), pools.gpu_dst.get()});
@@ -158,69 +157,27 @@ class GpuBackend final : public TransferBackend {
     check(gpuDeviceSynchronize(), "finishing the set-up copies");
     // Streams and events live as long as the backend: created once, not per case.
     while (streams_.size() < plans.size()) streams_.push_back(std::make_unique<StreamAndEvents>());
-    const auto& streams = streams_;
     if (c.method == Method::kCeBatch) {
       // Whether the driver takes the batched API does not change: asked once per backend (a
       // probe batch is a whole extra transfer).
       if (!batch_probed_) {
-        batch_refusal_ = batch_copy_refused(plans.front(), streams.front()->stream);
+        batch_refusal_ = batch_copy_refused(plans.front(), streams_.front()->stream);
         batch_probed_ = true;
       }
-      r.waive_reason = batch_refusal_;
-      if (!r.waive_reason.empty()) {
+      if (!batch_refusal_.empty()) {
         r.waived = true;
-        return r;
+        r.waive_reason = batch_refusal_;
+        return nullptr;
       }
     }
     // Verification checks what the measured runs wrote: the destinations are cleared before the
     // first warm-up and compared with the pattern after the last run, so a copy that did nothing
     // fails, and no extra verification transfer is needed (it cost a third of a case's time).
-    clear_destinations_of(plans, streams);
-
-    std::vector<double> per_dir[2];
-    auto once = [&]() {
-      const auto t0 = std::chrono::steady_clock::now();
-      for (std::size_t i = 0; i < plans.size(); ++i) {
-        check(gpuEventRecord(streams[i]->start, streams[i]->stream), "event record");
-      }
-      if (bidir && c.method == Method::kCe) {
-        issue_interleaved(plans[0], streams[0]->stream, plans[1], streams[1]->stream);
-      } else {
-        for (std::size_t i = 0; i < plans.size(); ++i) issue(c, plans[i], streams[i]->stream);
-      }
-      for (std::size_t i = 0; i < plans.size(); ++i) {
-        check(gpuEventRecord(streams[i]->stop, streams[i]->stream), "event record");
-      }
-      for (auto& s : streams) check(gpuStreamSynchronize(s->stream), "waiting for the copies");
-      TimedRun t;
-      t.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      for (std::size_t i = 0; i < plans.size(); ++i) {
-        const double e = streams[i]->elapsed_s();
-        per_dir[i].push_back(e);
-        t.device_s = std::max(t.device_s, e);
-      }
-      return t;
-    };
-    RunResult result;
-    if (c.with_compute) {
-      // Rates are launches per second: alone first, then throughout the timed copies.
-      GpuComputeLoad load(device_, sm_count_);
-      const double alone = load.alone_seconds();
-      load.start();
-      result = run_until_stable(once, rule);
-      const double during = load.stop();
-      r.compute_alone_per_s = alone > 0 ? 1.0 / alone : 0.0;
-      r.compute_during_per_s = during > 0 ? 1.0 / during : 0.0;
-      r.compute_load = load.description();
-    } else {
-      result = run_until_stable(once, rule);
-    }
-    if (bidir) take_runs(r, std::move(result), per_dir[0], per_dir[1]);
-    else take_runs(r, std::move(result), {}, {});
-    r.verify_detail = verify(c, plans, streams);
-    r.verified = r.verify_detail.empty();
-    return r;
+    clear_destinations_of(plans, streams_);
+    return std::make_unique<Prepared>(*this, c, std::move(plans));
   }
+
+  std::unique_ptr<ComputeLoad> do_compute_load() override { return std::make_unique<Load>(device_, sm_count_); }
 
   // Refuses pools the device cannot hold before anything is allocated (a source and a
   // destination pool on the device), then remembers the sweep's largest.
@@ -237,6 +194,66 @@ class GpuBackend final : public TransferBackend {
   }
 
  private:
+  // One case ready to issue: its copy plans (h2d first), on the backend's streams.
+  class Prepared final : public PreparedCase {
+   public:
+    Prepared(GpuBackend& backend, const TransferCase& c, std::vector<Plan> plans)
+        : backend_(backend), case_(c), plans_(std::move(plans)) {}
+
+    IssueTiming issue_once() override {
+      const auto& streams = backend_.streams_;
+      const auto t0 = std::chrono::steady_clock::now();
+      for (std::size_t i = 0; i < plans_.size(); ++i) {
+        check(gpuEventRecord(streams[i]->start, streams[i]->stream), "event record");
+      }
+      if (case_.direction == Direction::kBidir && case_.method == Method::kCe) {
+        issue_interleaved(plans_[0], streams[0]->stream, plans_[1], streams[1]->stream);
+      } else {
+        for (std::size_t i = 0; i < plans_.size(); ++i) backend_.issue(case_, plans_[i], streams[i]->stream);
+      }
+      for (std::size_t i = 0; i < plans_.size(); ++i) {
+        check(gpuEventRecord(streams[i]->stop, streams[i]->stream), "event record");
+      }
+      for (std::size_t i = 0; i < plans_.size(); ++i) check(gpuStreamSynchronize(streams[i]->stream), "waiting for the copies");
+      IssueTiming t;
+      t.run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::vector<double> spans;
+      for (std::size_t i = 0; i < plans_.size(); ++i) spans.push_back(streams[i]->elapsed_s());
+      for (const double e : spans) t.run.device_s = std::max(t.run.device_s, e);
+      if (spans.size() == 2) {
+        t.h2d_s = spans[0];
+        t.d2h_s = spans[1];
+      }
+      return t;
+    }
+
+    std::string verify() override { return backend_.verify(case_, plans_, backend_.streams_); }
+
+   private:
+    GpuBackend& backend_;
+    TransferCase case_;
+    std::vector<Plan> plans_;
+  };
+
+  // The many-wave FMA kernel (gpu_compute_load.hpp); rates are launches per second.
+  class Load final : public ComputeLoad {
+   public:
+    Load(int device, int sm_count) : load_(device, sm_count) {}
+    double rate_alone() override {
+      const double alone = load_.alone_seconds();
+      return alone > 0 ? 1.0 / alone : 0.0;
+    }
+    void start() override { load_.start(); }
+    double stop() override {
+      const double during = load_.stop();
+      return during > 0 ? 1.0 / during : 0.0;
+    }
+    std::string description() const override { return load_.description(); }
+
+   private:
+    GpuComputeLoad load_;
+  };
+
   void prepare(const TransferCase& c, Plan& p) {
     // The copy kernel reads the table; verification reads it wherever the destination is visible
     // to the device (device memory, mapped pinned or write-combined host memory; not pageable,

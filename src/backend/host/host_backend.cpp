@@ -18,12 +18,15 @@
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
 #include "core/numa_binding.hpp"
+#include "dma/measure.hpp"
 #include "dma/transfer_backend.hpp"
 
 namespace kvb {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+int hardware_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
 struct FreeDeleter {
   void operator()(void* p) const { std::free(p); }
@@ -71,6 +74,94 @@ struct HostPoolSet {
   }
 };
 
+// One case on the host pools: the copy lists of each direction, run by one thread (ce) or a pool
+// of threads (kernel).
+class HostPreparedCase final : public PreparedCase {
+ public:
+  HostPreparedCase(const TransferCase& c, const HostPoolSet& pools, int threads)
+      : direction_(c.direction), seed_(c.seed), threads_(threads), host_src_(pools.host_src.get()),
+        gpu_src_(pools.gpu_src.get()), h2d_dst_(pools.gpu_dst.get()), d2h_dst_(pools.host_dst.get()) {
+    const auto map = make_block_map(c.blocks, c.gpu_pool_blocks, c.host_pool_blocks, c.seed);
+    h2d_ = copy_ops(c, map, Direction::kH2D);
+    d2h_ = copy_ops(c, map, Direction::kD2H);
+    // Cleared before the first warm-up, so verification after the last run sees only what the
+    // measured copies wrote (pools are shared across cases: stale blocks would otherwise pass).
+    if (direction_ != Direction::kD2H) clear_destinations(h2d_, h2d_dst_);
+    if (direction_ != Direction::kH2D) clear_destinations(d2h_, d2h_dst_);
+  }
+
+  IssueTiming issue_once() override {
+    IssueTiming t;
+    const auto start = Clock::now();
+    if (direction_ == Direction::kH2D) {
+      run(h2d_, host_src_, h2d_dst_);
+    } else if (direction_ == Direction::kD2H) {
+      run(d2h_, gpu_src_, d2h_dst_);
+    } else {
+      std::thread up([&] {
+        const auto s0 = Clock::now();
+        run(h2d_, host_src_, h2d_dst_);
+        t.h2d_s = std::chrono::duration<double>(Clock::now() - s0).count();
+      });
+      const auto s1 = Clock::now();
+      run(d2h_, gpu_src_, d2h_dst_);
+      t.d2h_s = std::chrono::duration<double>(Clock::now() - s1).count();
+      up.join();
+    }
+    t.run.device_s = std::chrono::duration<double>(Clock::now() - start).count();
+    t.run.wall_s = t.run.device_s;
+    return t;
+  }
+
+  std::string verify() override {
+    std::string bad;
+    if (direction_ != Direction::kD2H) bad = verify_copies(h2d_, h2d_dst_, seed_, 1);
+    if (bad.empty() && direction_ != Direction::kH2D) bad = verify_copies(d2h_, d2h_dst_, seed_, 0);
+    return bad;
+  }
+
+ private:
+  void run(const std::vector<CopyOp>& ops, const unsigned char* src, unsigned char* dst) const {
+    if (threads_ == 1) copy_serial(ops, src, dst);
+    else copy_threaded(ops, src, dst, threads_);
+  }
+
+  Direction direction_;
+  std::uint64_t seed_;
+  int threads_;
+  const unsigned char* host_src_;
+  const unsigned char* gpu_src_;
+  unsigned char* h2d_dst_;
+  unsigned char* d2h_dst_;
+  std::vector<CopyOp> h2d_, d2h_;
+};
+
+// Every hardware thread running FMA chains; rates are chunks of work per second.
+class HostLoad final : public ComputeLoad {
+ public:
+  HostLoad() : load_(hardware_threads()) {}
+  double rate_alone() override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // threads started and spinning
+    return load_.rate_over(0.25);
+  }
+  void start() override {
+    chunks_ = load_.chunks();
+    start_ = Clock::now();
+  }
+  double stop() override {
+    const double dt = std::chrono::duration<double>(Clock::now() - start_).count();
+    return dt > 0 ? static_cast<double>(load_.chunks() - chunks_) / dt : 0.0;
+  }
+  std::string description() const override {
+    return fmt::format("{} threads of dependent FMAs (every hardware thread)", load_.threads());
+  }
+
+ private:
+  HostComputeLoad load_;
+  std::uint64_t chunks_ = 0;
+  Clock::time_point start_{};
+};
+
 class HostBackend final : public TransferBackend {
  public:
   explicit HostBackend(int index) {
@@ -84,93 +175,24 @@ class HostBackend final : public TransferBackend {
   }
 
  protected:
-  CaseResult do_measure(const TransferCase& c, const StoppingRule& rule) override {
-    CaseResult r;
-    if (c.method == Method::kCeBatch) {
-      r.waived = true;
-      r.waive_reason = "the host backend has no batched copy API";
-      return r;
-    }
+  std::string do_waive(const TransferCase& c) override {
+    if (c.method == Method::kCeBatch) return "the host backend has no batched copy API";
     if (c.host_mem != HostMemKind::kPinned && c.host_mem != HostMemKind::kPageable) {
-      r.waived = true;
-      r.waive_reason = "write-combined memory needs a GPU runtime";
-      return r;
+      return "write-combined memory needs a GPU runtime";
     }
-    const int hw_threads = std::max(1u, std::thread::hardware_concurrency());
-    const int threads = c.method == Method::kKernel ? (c.ctas > 0 ? c.ctas : hw_threads) : 1;
-    const bool bidir = c.direction == Direction::kBidir;
+    return "";
+  }
+
+  std::unique_ptr<PreparedCase> do_prepare(const TransferCase& c, CaseResult& r) override {
     const auto setup_start = Clock::now();
     const HostPoolSet& pools = acquire(c);
     r.pool_setup_s = std::chrono::duration<double>(Clock::now() - setup_start).count();
     r.host_numa_node = numa_node_of(pools.host_src.get());
-    const auto map = make_block_map(c.blocks, c.gpu_pool_blocks, c.host_pool_blocks, c.seed);
-    const auto h2d = copy_ops(c, map, Direction::kH2D);
-    const auto d2h = copy_ops(c, map, Direction::kD2H);
-    const unsigned char* host_src = pools.host_src.get();
-    const unsigned char* gpu_src = pools.gpu_src.get();
-    unsigned char* h2d_dst = pools.gpu_dst.get();
-    unsigned char* d2h_dst = pools.host_dst.get();
-
-    auto run = [&](const std::vector<CopyOp>& ops, const unsigned char* src, unsigned char* dst) {
-      if (threads == 1) copy_serial(ops, src, dst);
-      else copy_threaded(ops, src, dst, threads);
-    };
-    // Cleared before the first warm-up, so verification after the last run sees only what the
-    // measured copies wrote (pools are shared across cases: stale blocks would otherwise pass).
-    if (c.direction != Direction::kD2H) clear_destinations(h2d, h2d_dst);
-    if (c.direction != Direction::kH2D) clear_destinations(d2h, d2h_dst);
-    std::vector<double> h2d_s;
-    std::vector<double> d2h_s;
-    auto once = [&]() {
-      TimedRun t;
-      const auto start = Clock::now();
-      if (c.direction == Direction::kH2D) {
-        run(h2d, host_src, h2d_dst);
-      } else if (c.direction == Direction::kD2H) {
-        run(d2h, gpu_src, d2h_dst);
-      } else {
-        double a = 0;
-        double b = 0;
-        std::thread up([&] {
-          const auto s0 = Clock::now();
-          run(h2d, host_src, h2d_dst);
-          a = std::chrono::duration<double>(Clock::now() - s0).count();
-        });
-        const auto s1 = Clock::now();
-        run(d2h, gpu_src, d2h_dst);
-        b = std::chrono::duration<double>(Clock::now() - s1).count();
-        up.join();
-        h2d_s.push_back(a);
-        d2h_s.push_back(b);
-      }
-      t.device_s = std::chrono::duration<double>(Clock::now() - start).count();
-      t.wall_s = t.device_s;
-      return t;
-    };
-    RunResult result;
-    if (c.with_compute) {
-      // The load's rate alone first, then over the whole timed phase while the copies compete.
-      HostComputeLoad load(hw_threads);
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));  // threads started and spinning
-      r.compute_alone_per_s = load.rate_over(0.25);
-      const auto c0 = load.chunks();
-      const auto t0 = Clock::now();
-      result = run_until_stable(once, rule);
-      const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
-      r.compute_during_per_s = dt > 0 ? static_cast<double>(load.chunks() - c0) / dt : 0.0;
-      r.compute_load = fmt::format("{} threads of dependent FMAs (every hardware thread)", load.threads());
-    } else {
-      result = run_until_stable(once, rule);
-    }
-    take_runs(r, std::move(result), h2d_s, d2h_s);
-    // Verify what the measured runs wrote (the destinations were cleared before the first warm-up).
-    std::string bad;
-    if (bidir || c.direction == Direction::kH2D) bad = verify_copies(h2d, h2d_dst, c.seed, 1);
-    if (bad.empty() && c.direction != Direction::kH2D) bad = verify_copies(d2h, d2h_dst, c.seed, 0);
-    r.verified = bad.empty();
-    r.verify_detail = bad;
-    return r;
+    const int threads = c.method == Method::kKernel ? (c.ctas > 0 ? c.ctas : hardware_threads()) : 1;
+    return std::make_unique<HostPreparedCase>(c, pools, threads);
   }
+
+  std::unique_ptr<ComputeLoad> do_compute_load() override { return std::make_unique<HostLoad>(); }
 
   void do_reserve(std::uint64_t gpu_bytes, std::uint64_t host_bytes) override {
     reserve_gpu_ = gpu_bytes;
