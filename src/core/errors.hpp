@@ -1,5 +1,5 @@
 #pragma once
-// Error kinds map one-to-one onto kvbench's exit codes (DESIGN.md: Conventions).
+// Error kinds map one-to-one onto kvbench's exit codes (README: Exit codes).
 #include <stdexcept>
 #include <string>
 

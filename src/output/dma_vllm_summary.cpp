@@ -1,6 +1,7 @@
 // The closing lines of `kvbench dma`'s table: what the measured figures mean for vLLM's CPU
-// offloading. Block ranges from REFERENCE.md section 5: from vLLM 0.12 one contiguous block spans
-// all layers (0.5-2.5 MB); before, one copy per layer fragment (8-72 KB).
+// offloading. Block ranges from the vLLM blog (https://blog.vllm.ai/2026/01/08/kv-offloading-connector.html):
+// from vLLM 0.12 one contiguous block spans all layers (0.5-2.5 MB); before, one copy per layer
+// fragment (8-72 KB).
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -16,7 +16,8 @@
 namespace kvb {
 
 // Per-copy cost of one cudaMemcpyAsync where nothing was measured: the DMA fit t = t0 + bytes/B
-// over published copy figures (REFERENCE section 5).
+// over the vLLM blog's H100 copy figures
+// (https://blog.vllm.ai/2026/01/08/kv-offloading-connector.html).
 inline constexpr double kDefaultPerCopySeconds = 3.5e-6;
 
 struct LinkCurve {

@@ -1,5 +1,5 @@
 #pragma once
-// vLLM's native CPU tier (REFERENCE section 2): a fixed number of CPU blocks keyed by block
+// vLLM's native CPU tier (vllm/v1/kv_offload/cpu/spec.py): a fixed number of CPU blocks keyed by block
 // hash. A store reserves room first (evicting by policy) and becomes visible to lookups when
 // its transfer completes; blocks being written or loaded are pinned and cannot be evicted.
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// vLLM's per-rank KV cache arithmetic (REFERENCE section 1): bytes per token per layer for
+// vLLM's per-rank KV cache arithmetic (vllm/v1/kv_cache_interface.py, vllm/config/model.py): bytes per token per layer for
 // each attention kind, the page (block) layout, the hybrid allocator's layer groups, and how
 // many blocks one request of a given length needs.
 #include <cstdint>

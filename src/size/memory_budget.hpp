@@ -2,7 +2,7 @@
 // The GPU memory vLLM leaves for KV cache on each rank (vllm/v1/worker/gpu_worker.py):
 //   available = total x gpu_memory_utilization - (weights + activation peak + CUDA graphs + non-torch)
 // Weights follow from the parameter count; the other three terms are a stated model fitted to
-// two public vLLM logs (REFERENCE section 1). --kv-cache-memory replaces the whole estimate.
+// two public vLLM logs (the budget itself: vllm/v1/worker/gpu_worker.py). --kv-cache-memory replaces the whole estimate.
 #include <cstdint>
 #include <optional>
 #include <string>

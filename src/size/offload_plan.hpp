@@ -1,5 +1,5 @@
 #pragma once
-// vLLM's native CPU tier (REFERENCE section 2) and the recommended --kv-offloading-size.
+// vLLM's native CPU tier (vllm/v1/kv_offload/cpu/spec.py) and the recommended --kv-offloading-size.
 #include "size/sizing.hpp"
 
 namespace kvb {

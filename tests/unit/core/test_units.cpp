@@ -60,7 +60,7 @@ TEST(Format, CountsAndBytes) {
 }
 
 TEST(LinkCeiling, PcieGen5x16Is63GBps) {
-  // REFERENCE section 5: 32 GT/s x 16 x 128/130 / 8 = 63.0 GB/s per direction.
+  // PCIe Gen5 x16: 32 GT/s x 16 x 128/130 / 8 = 63.0 GB/s per direction.
   EXPECT_NEAR(pcie_ceiling_gbps(5, 16), 63.015, 0.01);
   EXPECT_NEAR(pcie_ceiling_gbps(4, 16), 31.5, 0.01);
   EXPECT_NEAR(pcie_ceiling_gbps(3, 16), 15.75, 0.01);

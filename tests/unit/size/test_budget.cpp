@@ -1,4 +1,4 @@
-// The overhead model against the two published vLLM budget breakdowns (REFERENCE section 1).
+// The overhead model against the two published vLLM budget breakdowns (Qwen2.5-7B-AWQ under vLLM 0.26, Qwen3-235B-FP8 TP8 under vLLM 0.10.2).
 // Weights are not compared: those checkpoints' exact byte counts are not in the catalog.
 #include <gtest/gtest.h>
 

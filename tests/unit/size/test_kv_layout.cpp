@@ -1,4 +1,4 @@
-// Per-token KV arithmetic against hand calculations (REFERENCE section 1).
+// Per-token KV arithmetic against hand calculations (vllm/v1/kv_cache_interface.py).
 #include <gtest/gtest.h>
 
 #include "core/errors.hpp"
@@ -104,7 +104,7 @@ TEST(KvLayout, MambaStateRaisesAttentionBlockSize) {
 }
 
 TEST(KvLayout, DraftLayersAddKv) {
-  // Llama-3.1-8B + EAGLE = 33 KV layers (REFERENCE section 1).
+  // Llama-3.1-8B + EAGLE = 33 KV layers (the draft model's layer holds KV too).
   KvSettings s;
   s.draft_layers = 1;
   EXPECT_EQ(layout("llama-3.1-8b", s).kv_bytes_per_token(), 33 * 4096);

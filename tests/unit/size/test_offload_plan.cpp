@@ -1,4 +1,4 @@
-// The CPU tier against vLLM's formulas (REFERENCE section 2), computed by hand.
+// The CPU tier against vLLM's formulas (vllm/v1/kv_offload/cpu/spec.py), computed by hand.
 #include <gtest/gtest.h>
 
 #include <cmath>

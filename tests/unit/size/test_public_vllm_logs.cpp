@@ -1,4 +1,5 @@
-// The two public vLLM log lines REFERENCE section 1 says the engine must reproduce exactly.
+// Two public vLLM log lines the engine must reproduce exactly (vllm-project/vllm issue 10517,
+// LMCache/LMCache issue 1739).
 #include <gtest/gtest.h>
 
 #include <cmath>
