@@ -63,7 +63,7 @@ Scenario apply_flags(Scenario s, const SimulateOptions& o) {
   flag("hardware", o.hw, "--hw");
   if (!o.tp.empty()) flag("tensor-parallel-size", std::to_string(parse_positive_int(o.tp, "--tensor-parallel-size")), "--tp");
   if (!o.kv_offloading_size.empty()) {
-    flag("kv-offloading-size", fmt::format("{}", parse_real_in(o.kv_offloading_size, "--kv-offloading-size", -1e-300, 1e9)),
+    flag("kv-offloading-size", fmt::format("{}", parse_gib_size(o.kv_offloading_size, "--kv-offloading-size")),
          "--kv-offloading-size");
   }
   if (!o.requests.empty()) flag("workload.requests", std::to_string(parse_positive_int(o.requests, "--requests")), "--requests");

@@ -99,7 +99,7 @@ ServeSettings serve_settings(const SizeOptions& o) {
   if (!o.kv_cache_memory.empty()) v.kv_cache_memory = parse_bytes(o.kv_cache_memory, "--kv-cache-memory").bytes;
   if (!o.max_model_len.empty()) v.max_model_len = parse_token_count(o.max_model_len, "--max-model-len");
   if (!o.kv_offloading_size.empty()) {
-    v.kv_offloading_size = parse_real_in(o.kv_offloading_size, "--kv-offloading-size (GiB)", 0.0, 1e6);
+    v.kv_offloading_size = parse_gib_size(o.kv_offloading_size, "--kv-offloading-size");
   }
   v.kv_offloading_backend = parse_offloading_backend(o.kv_offloading_backend, "--kv-offloading-backend");
   return v;
@@ -107,8 +107,16 @@ ServeSettings serve_settings(const SizeOptions& o) {
 
 NodeOverrides node_overrides(const SizeOptions& o) {
   NodeOverrides n;
-  if (!o.gpu_memory.empty()) n.gpu_memory_gib = static_cast<double>(parse_bytes(o.gpu_memory, "--gpu-memory").bytes) / kGiB;
-  if (!o.host_memory.empty()) n.host_memory_gb = static_cast<double>(parse_bytes(o.host_memory, "--host-memory").bytes) / 1e9;
+  // No GPU or host that serves an LLM has less than 1 GiB: a smaller figure is a typo (1KiB for 1TiB).
+  const auto at_least_1gib = [](const std::string& text, const char* what) {
+    const auto bytes = parse_bytes(text, what).bytes;
+    if (static_cast<double>(bytes) < kGiB) {
+      throw UsageError(fmt::format("{} '{}': expected at least 1 GiB of memory (e.g. 80GiB, 1TB)", what, text));
+    }
+    return static_cast<double>(bytes);
+  };
+  if (!o.gpu_memory.empty()) n.gpu_memory_gib = at_least_1gib(o.gpu_memory, "--gpu-memory") / kGiB;
+  if (!o.host_memory.empty()) n.host_memory_gb = at_least_1gib(o.host_memory, "--host-memory") / 1e9;
   if (!o.concurrency.empty()) {
     const auto c = parse_positive_int(o.concurrency, "--concurrency");
     if (c > 1'000'000) throw UsageError("--concurrency: expected at most 1000000 sessions");
@@ -132,7 +140,13 @@ int run_size(const SizeOptions& o) {
   }
   std::vector<std::string> warnings;
   std::vector<ModelSpec> models;
-  for (const auto& name : split(o.model, ',')) models.push_back(resolve_model(name, warnings));
+  for (const auto& name : split(o.model, ',')) {
+    if (name.empty()) {
+      throw UsageError(fmt::format("--model '{}': an empty name in the list; expected names separated by single commas",
+                                   o.model));
+    }
+    models.push_back(resolve_model(name, warnings));
+  }
   std::vector<HardwareSpec> hws;
   for (const auto& name : split(o.hw, ',')) hws.push_back(resolve_hardware(name));
   for (const auto& w : warnings) std::fprintf(stderr, "kvbench: warning: %s\n", w.c_str());

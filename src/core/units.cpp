@@ -160,6 +160,15 @@ double parse_real_in(std::string_view text, std::string_view what, double lo, do
   return ns.value;
 }
 
+double parse_gib_size(std::string_view text, std::string_view what) {
+  NumberAndSuffix ns;
+  if (!split_number(text, ns) || !ns.suffix.empty() || !(ns.value >= 0) || ns.value > 1e6) {
+    throw UsageError(fmt::format("{}: '{}' is not a size in GiB; expected a number of GiB from 0 to 1000000 (e.g. 64)",
+                                 what, text));
+  }
+  return ns.value;
+}
+
 std::string format_bytes_binary(double bytes) {
   if (bytes >= kGiB * 1024) return fmt::format("{:.2f} TiB", bytes / (kGiB * 1024));
   if (bytes >= kGiB) return fmt::format("{:.2f} GiB", bytes / kGiB);

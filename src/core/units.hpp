@@ -28,6 +28,9 @@ std::int64_t parse_positive_int(std::string_view text, std::string_view what, bo
 
 // Parses a real number in (lo, hi].
 double parse_real_in(std::string_view text, std::string_view what, double lo, double hi);
+// A CPU tier size in GiB (vLLM's --kv-offloading-size): a plain number from 0 (an empty tier) to
+// 1,000,000 (about 1 PiB, beyond any node); UsageError in words otherwise.
+double parse_gib_size(std::string_view text, std::string_view what);
 
 std::string format_bytes_binary(double bytes);   // "3.81 GiB", "2.00 MiB", "512 B"
 std::string format_bytes_decimal(double bytes);  // "4.09 GB"

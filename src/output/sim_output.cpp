@@ -71,6 +71,11 @@ std::string simulate_text(const SweepRun& run) {
                      "tok/s = output tokens / makespan; hit rates are shares of prompt tokens; util = link busy time / "
                      "makespan, per rank.\n",
                      format_count(first.requests), format_count(first.prompt_tokens), format_count(first.output_tokens));
+  if (first.clipped_prompts > 0) {
+    out += fmt::format("{} first turns were longer than max-model-len and clipped to fit (workload over-length: clip); "
+                       "vLLM would reject them.\n",
+                       format_count(first.clipped_prompts));
+  }
   return out;
 }
 

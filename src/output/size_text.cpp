@@ -93,7 +93,9 @@ std::string sizing_text(const Sizing& s) {
 
   if (s.offload) {
     const auto& o = *s.offload;
-    section(out, "CPU tier (vLLM native offloading, --kv-offloading-size is GiB across all ranks)");
+    section(out, s.offloading_backend == OffloadingBackend::kLmcache
+                     ? "CPU tier (LMCache's local CPU backend, --kv-offloading-backend lmcache; LMCache counts GiB per rank)"
+                     : "CPU tier (vLLM native offloading, --kv-offloading-size is GiB across all ranks)");
     for (const auto& r : o.reasoning) out += "  " + r + "\n";
     out += fmt::format("  recommended --kv-offloading-size {}  ->  num_cpu_blocks {}, {} tokens, {:.1f} GiB pinned per "
                        "rank\n",

@@ -69,9 +69,9 @@ double StepTimeModel::prefill_seconds(std::int64_t tokens, std::int64_t chunk_to
 
 std::string StepTimeModel::describe() const {
   return fmt::format("roofline per TP rank: max(FLOPs / ({:.0f} TFLOP/s x {:.2f}), bytes / ({:.0f} GB/s x {:.2f})) + "
-                     "{:.0f} us per step; {} weights {:.2f} GB per rank; calibration: {}",
+                     "{:.0f} us per step; {} weights {:.2f} GiB per rank; calibration: {}",
                      peak_flops_ / 1e12, cal_.compute_efficiency, hbm_bps_ / 1e9, cal_.memory_efficiency,
-                     cal_.step_overhead_s * 1e6, weight_dtype_, weight_bytes_ / 1e9, cal_.source);
+                     cal_.step_overhead_s * 1e6, weight_dtype_, weight_bytes_ / (1024.0 * 1024 * 1024), cal_.source);
 }
 
 }  // namespace kvb

@@ -82,12 +82,13 @@ WorkloadSpec parse_workload(const YamlObject& o) {
   w.document_tokens = dist_or(o, "document-tokens", w.document_tokens, true);
   w.document_zipf = positive(o, "document-zipf", 0, true);
   w.reset_prefix_cache = o.boolean_or("reset-prefix-cache", false);
+  w.clip_long_prompts = one_of(o, "over-length", "reject", {"reject", "clip"}) == "clip";
   if (w.documents > 0 && w.document_tokens.expected() <= 0) {
     throw UsageError(fmt::format("{}: key 'documents' is {} but 'document-tokens' is missing or 0", o.origin(),
                                  w.documents));
   }
   o.reject_unknown_keys({"requests", "arrival", "prompt", "output", "system-prefix", "system-prefixes", "turns",
-                         "think-time", "documents", "document-tokens", "document-zipf", "reset-prefix-cache"});
+                         "think-time", "documents", "document-tokens", "document-zipf", "reset-prefix-cache", "over-length"});
   return w;
 }
 

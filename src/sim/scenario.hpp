@@ -49,6 +49,9 @@ struct WorkloadSpec {
   Distribution document_tokens = Distribution::fixed(0);
   double document_zipf = 0;         // popularity exponent; 0 = uniform
   bool reset_prefix_cache = false;  // vLLM's /reset_prefix_cache before each arrival
+  // A first turn longer than max-model-len: vLLM rejects it, so the run stops with the scenario
+  // named (false), unless the scenario asks to clip it to fit as a truncating client would (true).
+  bool clip_long_prompts = false;
 };
 
 struct SweepAxis {

@@ -34,7 +34,7 @@ ServingEngine::ServingEngine(const SimulationSetup& setup, const SimOptions& opt
     : setup_(setup),
       options_(options),
       block_size_(setup.block_size),
-      generator_(setup.scenario.workload, setup.scenario.seed, setup.block_size, setup.max_model_len),
+      generator_(setup.scenario.workload, setup.scenario.seed, setup.block_size, setup.max_model_len, setup.scenario.origin),
       kv_(setup.gpu_blocks, setup.block_size, setup.scenario.server.enable_prefix_caching) {
   if (setup.offloading) {
     tier_ = std::make_unique<OffloadTier>(setup.cpu_blocks, setup.scenario.server.eviction_policy,
@@ -271,6 +271,7 @@ SimResult ServingEngine::summarize() const {
   out.tpot_s = summarize_latency(tpot);
   out.e2e_s = summarize_latency(e2e);
   out.recomputed_tokens = recomputed_tokens_;
+  out.clipped_prompts = generator_.clipped_prompts();
   out.gpu_hit_tokens = gpu_hit_tokens_;
   out.cpu_hit_tokens = cpu_hit_tokens_;
   const double prompts = std::max<double>(1.0, static_cast<double>(out.prompt_tokens));

@@ -34,6 +34,7 @@ nlohmann::json result_json(const SimResult& r) {
           {"e2e_s", latency_json(r.e2e_s)},
           {"preemptions", r.preemptions},
           {"recomputed_tokens", r.recomputed_tokens},
+          {"clipped_prompts", r.clipped_prompts},
           {"gpu_hit_tokens", r.gpu_hit_tokens},
           {"cpu_hit_tokens", r.cpu_hit_tokens},
           {"gpu_hit_rate", r.gpu_hit_rate},

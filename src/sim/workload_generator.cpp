@@ -1,7 +1,12 @@
 #include "sim/workload_generator.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+#include <utility>
+
+#include "core/errors.hpp"
 
 namespace kvb {
 namespace {
@@ -38,10 +43,11 @@ std::vector<std::uint64_t> block_hashes(const std::vector<Segment>& segments, in
 }
 
 WorkloadGenerator::WorkloadGenerator(const WorkloadSpec& spec, std::uint64_t seed, int block_size,
-                                     std::int64_t max_model_len)
+                                     std::int64_t max_model_len, std::string origin)
     : spec_(spec),
       block_size_(block_size),
       max_model_len_(max_model_len),
+      origin_(std::move(origin)),
       arrivals_(Rng::derive(seed, 1)),
       content_(Rng::derive(seed, 2)),
       remaining_requests_(spec.requests) {
@@ -100,8 +106,16 @@ Session WorkloadGenerator::start_session() {
     const double think = t == 0 ? 0.0 : spec_.think_time.sample(content_);
     if (total + user + out > max_model_len_) {
       // The conversation no longer fits --max-model-len: the user starts a new one. A first turn
-      // that does not fit is trimmed to fit, as a client truncating its prompt would.
+      // that does not fit is refused as vLLM refuses it, or (over-length: clip) trimmed to fit, as
+      // a client truncating its prompt would, and counted.
       if (t > 0) break;
+      if (!spec_.clip_long_prompts) {
+        throw UsageError(fmt::format("{}: a first turn of {} tokens (context {} + prompt {} + output {}) exceeds "
+                                     "max-model-len {}, which vLLM rejects; expected a max-model-len that holds the "
+                                     "workload, shorter prompts, or workload key over-length: clip",
+                                     origin_, total + user + out, total, user, out, max_model_len_));
+      }
+      ++clipped_prompts_;
       out = std::min<std::int64_t>(out, std::max<std::int64_t>(1, max_model_len_ / 4));
       user = std::max<std::int64_t>(1, max_model_len_ - total - out);
       if (total + user + out > max_model_len_) {  // the shared context alone is too long

@@ -30,7 +30,11 @@ std::vector<std::uint64_t> block_hashes(const std::vector<Segment>& segments, in
 
 class WorkloadGenerator {
  public:
-  WorkloadGenerator(const WorkloadSpec& spec, std::uint64_t seed, int block_size, std::int64_t max_model_len);
+  // `origin` names the scenario in messages.
+  WorkloadGenerator(const WorkloadSpec& spec, std::uint64_t seed, int block_size, std::int64_t max_model_len,
+                    std::string origin = "scenario");
+  // First turns clipped to max-model-len so far (workload key over-length: clip).
+  std::int64_t clipped_prompts() const { return clipped_prompts_; }
 
   // The start time of the next session (open-loop processes), or nothing once the request
   // budget is spent. Closed loop: 0 (the simulator starts `users` sessions, then one per end).
@@ -44,6 +48,8 @@ class WorkloadGenerator {
   WorkloadSpec spec_;
   int block_size_;
   std::int64_t max_model_len_;
+  std::string origin_;
+  std::int64_t clipped_prompts_ = 0;
   Rng arrivals_;
   Rng content_;
   double clock_ = 0;

@@ -38,6 +38,7 @@ nlohmann::json sizing_to_json(const Sizing& s) {
   j["gpu_kv_tokens_capacity"] = s.gpu_kv_tokens_capacity;
   j["max_concurrency"] = s.max_concurrency;
   j["fits"] = s.fits;
+  j["kv_offloading_backend"] = to_string(s.offloading_backend);
   j["kv_gib_needed_per_request"] = s.kv_gib_needed_per_request;
   j["estimated_max_model_len"] = s.estimated_max_model_len;
   j["recommended_kv_offloading_size_gib"] = s.offload ? json(s.offload->recommended_gib) : json(nullptr);

@@ -77,6 +77,7 @@ struct Sizing {
   std::int64_t max_num_batched_tokens = 0;
   std::int64_t max_num_seqs = 0;
   std::string weight_dtype;
+  OffloadingBackend offloading_backend = OffloadingBackend::kNative;
   KvLayout layout;
   MemoryBudget budget;
   bool weights_fit = true;

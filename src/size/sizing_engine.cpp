@@ -77,9 +77,9 @@ void add_warnings(Sizing& s, const SizingInputs& in) {
                                   s.layout.num_groups));
   }
   if (in.offloading_backend == OffloadingBackend::kLmcache && s.offload) {
-    s.warnings.push_back(fmt::format("--kv-offloading-backend lmcache: older vLLM passed a per-rank size "
-                                     "({:.1f} GiB = {} / {}) to LMCache; newer vLLM uses the LMCache server's own size "
-                                     "setting, so set it there",
+    s.warnings.push_back(fmt::format("--kv-offloading-backend lmcache: LMCache sizes its CPU cache per rank, "
+                                     "LMCACHE_MAX_LOCAL_CPU_SIZE={:.1f} (GiB = {} / {} ranks); newer vLLM leaves the size "
+                                     "to LMCache's own setting, so set it there",
                                      s.offload->lmcache_gib_per_rank, s.offload->recommended_gib, s.world_size));
   }
   if (in.kv.kv_cache_dtype == "auto" && s.layout.kv_dtype_bytes == 2 && s.fits && s.weights_fit) {
@@ -94,9 +94,16 @@ void add_warnings(Sizing& s, const SizingInputs& in) {
   }
   if (!s.weights_fit || !s.fits) {
     const int ranks = s.world_size * 2;
-    s.alternatives.push_back(fmt::format("more GPUs: {} ranks (e.g. --pipeline-parallel-size {} across nodes) halve "
-                                         "the weights per GPU",
-                                         ranks, s.pp * 2));
+    // Tensor parallelism within a node first (it needs the heads to divide), pipeline across nodes.
+    if (s.tp * 2 * s.pp <= in.hw.gpus_per_node && m.num_attention_heads % (s.tp * 2) == 0) {
+      s.alternatives.push_back(fmt::format("more GPUs: --tensor-parallel-size {} ({} ranks on one {} node) halves the "
+                                           "weights per GPU",
+                                           s.tp * 2, ranks, in.hw.name));
+    } else {
+      s.alternatives.push_back(fmt::format("more GPUs: {} ranks (--pipeline-parallel-size {} across nodes) halve the "
+                                           "weights per GPU",
+                                           ranks, s.pp * 2));
+    }
     if (effective_weight_dtype(m, Quantization::kFp8) != s.weight_dtype) {
       s.alternatives.push_back("FP8 weights (an FP8 checkpoint or --quantization fp8) halve the weight memory: rerun "
                                "with --quantization fp8");
@@ -164,6 +171,7 @@ Sizing compute_sizing(const SizingInputs& in) {
   s.max_num_batched_tokens = in.kv.max_num_batched_tokens;
   s.max_num_seqs = in.max_num_seqs;
   s.weight_dtype = effective_weight_dtype(m, in.quantization);
+  s.offloading_backend = in.offloading_backend;
   s.layout = compute_kv_layout(m, in.hw, in.kv);
 
   BudgetInputs bi;
@@ -201,6 +209,20 @@ Sizing compute_sizing(const SizingInputs& in) {
   s.estimated_max_model_len =
       s.fits ? s.max_model_len : max_len_that_fits(s.layout, available, s.max_num_batched_tokens, s.max_model_len);
 
+  if (!s.fits && s.weights_fit && s.estimated_max_model_len > 0) {
+    // The command suggests the shorter context that fits; its CPU tier is sized for that length,
+    // so the suggested command keeps the offloading flags.
+    // The shorter length fits by construction, so this does not recurse further.
+    auto shorter_in = in;
+    shorter_in.max_model_len = s.estimated_max_model_len;
+    const auto shorter = compute_sizing(shorter_in);
+    if (shorter.fits && shorter.offload) {
+      s.offload = shorter.offload;
+      s.offload->reasoning.insert(s.offload->reasoning.begin(),
+                                  fmt::format("sized for the suggested --max-model-len {} (the requested {} does not fit)",
+                                              format_count(s.estimated_max_model_len), format_count(s.max_model_len)));
+    }
+  }
   if (s.fits) {
     s.offload = plan_offload(s, in);
     // A reload is host to device: the hardware table's link (the measured curve where it has one).

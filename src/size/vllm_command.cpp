@@ -47,12 +47,22 @@ VllmCommands vllm_commands(const Sizing& s, const SizingInputs& in) {
   if (s.offload) {
     flag_form.push_back(fmt::format("--kv-offloading-backend {}", to_string(in.offloading_backend)));
     flag_form.push_back(fmt::format("--kv-offloading-size {}", s.offload->recommended_gib));
-    legacy_form.push_back(fmt::format("--kv-transfer-config '{{\"kv_connector\":\"OffloadingConnector\",\"kv_role\":"
-                                      "\"kv_both\",\"kv_connector_extra_config\":{{\"num_cpu_blocks\":{}}}}}'",
-                                      s.offload->num_cpu_blocks));
+    if (in.offloading_backend == OffloadingBackend::kLmcache) {
+      // LMCache's connector; its local CPU backend takes its size per rank in GiB from the
+      // environment (LMCache multiplies max_local_cpu_size by 1024**3).
+      legacy_form.push_back("--kv-transfer-config '{\"kv_connector\":\"LMCacheConnectorV1\",\"kv_role\":\"kv_both\"}'");
+    } else {
+      legacy_form.push_back(fmt::format("--kv-transfer-config '{{\"kv_connector\":\"OffloadingConnector\",\"kv_role\":"
+                                        "\"kv_both\",\"kv_connector_extra_config\":{{\"num_cpu_blocks\":{}}}}}'",
+                                        s.offload->num_cpu_blocks));
+    }
   }
   c.serve = multiline("vllm serve " + s.hf_id, flag_form);
-  c.legacy = multiline("vllm serve " + s.hf_id, legacy_form);
+  const bool lmcache = s.offload && in.offloading_backend == OffloadingBackend::kLmcache;
+  const std::string legacy_env =
+      lmcache ? fmt::format("LMCACHE_LOCAL_CPU=True LMCACHE_MAX_LOCAL_CPU_SIZE={:.1f} ", s.offload->lmcache_gib_per_rank)
+              : std::string();
+  c.legacy = multiline(legacy_env + "vllm serve " + s.hf_id, legacy_form);
   if (in.hw.vendor == GpuVendor::kAmd) {
     std::vector<std::string> docker = {"--device /dev/kfd --device /dev/dri --group-add video --ipc=host",
                                        "--security-opt seccomp=unconfined -p 8000:8000",
@@ -62,8 +72,10 @@ VllmCommands vllm_commands(const Sizing& s, const SizingInputs& in) {
     c.rocm_docker = multiline("docker run --rm", docker);
   }
   c.version_note =
-      "targets vLLM with the --kv-offloading-size flag (0.12 or newer, soft); vLLM 0.11.x takes the legacy "
-      "--kv-transfer-config form, whose num_cpu_blocks counts blocks, not GiB";
+      lmcache ? "targets vLLM with the --kv-offloading-size flag (0.12 or newer, soft); the legacy form runs LMCache "
+                "through its connector, sized per rank by LMCACHE_MAX_LOCAL_CPU_SIZE (GiB)"
+              : "targets vLLM with the --kv-offloading-size flag (0.12 or newer, soft); vLLM 0.11.x takes the legacy "
+                "--kv-transfer-config form, whose num_cpu_blocks counts blocks, not GiB";
   return c;
 }
 
