@@ -1,7 +1,7 @@
 // Why ce-batch both ways can trail per-block ce both ways on one host and lead on another
 // (issue 14): the same 2 MiB blocks copied both ways at once, submitted five ways, on two
 // non-blocking streams (one per direction). Prints each direction over its own span and the
-// pair's bytes over the longer span (kvbench's bidir figure), medians of 15 repetitions.
+// pair's bytes over the longer span (kvbench's bidir figure until it moved to the union of the spans), medians of 15 repetitions.
 // Built and run on a GPU machine by scripts/experiments/bidir_order.sh; not part of kvbench.
 #include <algorithm>
 #include <cstdio>

@@ -13,14 +13,20 @@ namespace {
 
 std::string gb(double v) { return fmt::format("{:.2f}", v); }
 
-}  // namespace
+// The h2d+d2h cell of a bidir row, marked "!" when the pair's figure (bytes over the union of the
+// spans) is below either direction's own: the directions did not run together.
+std::string bidir_cell(const DmaRecord& r, bool& serialized) {
+  const bool apart = r.median_gbps < std::max(r.h2d_gbps, r.d2h_gbps);
+  serialized = serialized || apart;
+  return fmt::format("{:.1f}+{:.1f}{}", r.h2d_gbps, r.d2h_gbps, apart ? " !" : "");
+}
 
-
-static bool several_devices(const std::vector<DmaRecord>& records) {
+bool several_devices(const std::vector<DmaRecord>& records) {
   return std::any_of(records.begin(), records.end(),
                      [&](const DmaRecord& r) { return r.device.index != records.front().device.index; });
 }
 
+}  // namespace
 
 std::string dma_table(const std::vector<DmaRecord>& records) {
   // The compute column only when a case ran with --with-compute; the device column only when
@@ -32,6 +38,7 @@ std::string dma_table(const std::vector<DmaRecord>& records) {
   if (devices) header.insert(header.begin(), "dev");
   if (compute) header.push_back("compute slowdown");
   TextTable t(header);
+  bool serialized = false;  // a bidir pair whose directions barely overlapped
   for (const auto& r : records) {
     const auto& c = r.tcase;
     std::string block = format_block_size(c.block_bytes);
@@ -46,7 +53,7 @@ std::string dma_table(const std::vector<DmaRecord>& records) {
     for (auto&& cell : std::vector<std::string>{
              gb(r.median_gbps), r.precision > 0 ? fmt::format("{:.1f}%", r.precision * 100) : "", gb(r.p10_gbps),
              gb(r.p90_gbps), gb(r.wall_gbps),
-             c.direction == Direction::kBidir ? fmt::format("{:.1f}+{:.1f}", r.h2d_gbps, r.d2h_gbps) : "",
+             c.direction == Direction::kBidir ? bidir_cell(r, serialized) : "",
              r.link_utilization > 0 ? fmt::format("{:.0f}", r.link_utilization * 100) : "",
              fmt::format("{}{}", r.time.count, r.converged ? "" : "*"), r.verified ? "yes" : "NO"}) {
       row.push_back(std::move(cell));
@@ -55,6 +62,10 @@ std::string dma_table(const std::vector<DmaRecord>& records) {
     t.add_row(row);
   }
   std::string out = t.render();
+  if (serialized) {
+    out += "! both directions at once moved less than one of them alone: their spans barely overlapped (the host or "
+           "the runtime ran them one after the other), so the union of the spans is longer than either\n";
+  }
   if (devices) {
     TextTable all({"all devices", "dir", "block", "sum of medians GB/s", "h2d+d2h", "devices"});
     for (const auto& a : aggregate_devices(records)) {
@@ -77,8 +88,8 @@ std::string dma_header(const DeviceInfo& d, const std::vector<DmaRecord>& record
                      records.empty() ? "" : records.front().host_cpu);
   for (const auto& e : d.environment) out += fmt::format("environment: {}\n", e);
   out += "Measured. GB/s = 10^9 B/s over the median sample; +- = the median's 95% confidence half-width; bidir = "
-         "both directions' bytes over the longer span (h2d+d2h: each over its own span); * = precision not met "
-         "before the time cap.\n";
+         "both directions' bytes over the union of their spans, first start to last end (h2d+d2h: each over its "
+         "own span); * = precision not met before the time cap.\n";
   return out;
 }
 

@@ -260,7 +260,7 @@ std::string dma_section_html(const std::vector<DmaRecord>& records) {
       out += render_line_chart(direction_chart(group, Direction::kD2H, "device to host (d2h)"));
     }
     if (present.count(Direction::kBidir)) {
-      out += render_line_chart(direction_chart(group, Direction::kBidir, "both ways at once (bidir, summed)"));
+      out += render_line_chart(direction_chart(group, Direction::kBidir, "both ways at once (bidir: both directions' bytes over the union of their spans)"));
     }
     out += "</div>\n";
     out += best_method_table(group);

@@ -275,7 +275,11 @@ TEST(HostBackend, EveryMethodAndDirectionVerifies) {
         EXPECT_TRUE(r.verified) << to_string(d) << " " << to_string(m) << ": " << r.verify_detail;
         EXPECT_GE(r.runs.size(), 3u);
         if (d == Direction::kBidir) {
-          EXPECT_EQ(r.h2d_s.size(), r.runs.size());
+          ASSERT_EQ(r.h2d_s.size(), r.runs.size());
+          // The pair's span is the union of the two directions' spans: never shorter than either.
+          for (std::size_t i = 0; i < r.runs.size(); ++i) {
+            EXPECT_GE(r.runs[i].device_s, std::max(r.h2d_s[i], r.d2h_s[i]));
+          }
         }
       }
     }
@@ -306,6 +310,30 @@ TEST(DmaRecord, GbpsFromBytesOverMedianAndJsonRoundTrip) {
   EXPECT_DOUBLE_EQ(back[0].median_gbps, rec.median_gbps);
   EXPECT_EQ(back[0].device.name, dev.name);
   EXPECT_THROW((void)dma_records_from_json(nlohmann::json{{"schema", "kvbench/size/v1"}}, "x.json"), UsageError);
+}
+
+// bidir: the pair's figure is both directions' bytes over the union of their spans. Directions
+// that overlap give a pair figure above either; directions that ran one after the other give less,
+// and the table marks that row instead of printing a sum below its parts unexplained.
+TEST(DmaTable, BidirPairBelowEitherDirectionIsMarked) {
+  TransferCase c = small_case(Direction::kBidir, Method::kCe);
+  DeviceInfo dev;
+  dev.backend = "host";
+  CaseResult together;
+  together.runs = {{0.002, 0.002}, {0.002, 0.002}, {0.002, 0.002}};
+  together.h2d_s = together.d2h_s = {0.002, 0.002, 0.002};
+  together.verified = true;
+  CaseResult apart = together;
+  apart.runs = {{0.004, 0.004}, {0.004, 0.004}, {0.004, 0.004}};  // union = the two spans end to end
+  apart.h2d_s = apart.d2h_s = {0.0015, 0.0015, 0.0015};
+  const auto ok = make_record(c, dev, "cpu", together);
+  EXPECT_GT(ok.median_gbps, std::max(ok.h2d_gbps, ok.d2h_gbps));
+  EXPECT_EQ(dma_table({ok}).find(" !"), std::string::npos);
+  const auto bad = make_record(c, dev, "cpu", apart);
+  EXPECT_LT(bad.median_gbps, bad.h2d_gbps);
+  const auto table = dma_table({bad});
+  EXPECT_NE(table.find(" !"), std::string::npos);
+  EXPECT_NE(table.find("spans barely overlapped"), std::string::npos);
 }
 
 // --numa-node: where NUMA policies work, pages allocated under the binding land on the node and
