@@ -36,6 +36,7 @@ StepTimeModel::StepTimeModel(const ModelSpec& m, const HardwareSpec& hw, double 
   sliding_window_ = m.sliding_layers > 0 ? m.sliding_window : 0;
   linear_flops_per_token_ = 2.0 * m.params_active_b * 1e9;
   weight_bytes_ = weight_bytes_per_rank(m, weight_dtype, tp);
+  weight_reads_ = weight_reads_per_rank(m, weight_dtype, tp);
   kv_bytes_per_token_ = kv_bytes_per_token;
   peak_flops_ = peak_tflops(hw, weight_dtype) * 1e12;
   hbm_bps_ = hw.hbm_bandwidth_gbps * 1e9;
@@ -48,7 +49,7 @@ double StepTimeModel::flops(const StepWork& w) const {
 }
 
 double StepTimeModel::bytes(const StepWork& w) const {
-  return weight_bytes_ + kv_bytes_per_token_ * w.kv_tokens_touched;
+  return weight_reads_.bytes_for_tokens(w.tokens) + kv_bytes_per_token_ * w.kv_tokens_touched;
 }
 
 double StepTimeModel::step_seconds(const StepWork& w) const {

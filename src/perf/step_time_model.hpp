@@ -6,7 +6,8 @@
 //   t = max(FLOPs / (peak x compute-efficiency), bytes / (HBM bandwidth x memory-efficiency))
 //       + step overhead,
 // FLOPs = 2 x active params x tokens + causal attention over each token's context,
-// bytes  = the rank's weights once + the KV read (context) and written (new tokens).
+// bytes  = the rank's weights once (MoE: the dense part and the experts the step's tokens touch,
+//          perf/weight_rules.hpp) + the KV read (context) and written (new tokens).
 // Tensor-parallel communication is not modelled; efficiencies come from a calibration.
 #include <cstdint>
 #include <string>
@@ -14,6 +15,7 @@
 #include "catalog/hardware_spec.hpp"
 #include "catalog/model_spec.hpp"
 #include "perf/calibration.hpp"
+#include "perf/weight_rules.hpp"
 
 namespace kvb {
 
@@ -49,7 +51,8 @@ class StepTimeModel {
   double full_pair_flops_ = 0;         // per (query, key) pair over the full-attention layers
   double sliding_pair_flops_ = 0;
   int sliding_window_ = 0;
-  double weight_bytes_ = 0;
+  double weight_bytes_ = 0;          // all weights of the rank
+  WeightReads weight_reads_;         // what one step reads of them (MoE: the experts it touches)
   double kv_bytes_per_token_ = 0;
   double peak_flops_ = 0;
   double hbm_bps_ = 0;

@@ -12,6 +12,19 @@ namespace kvb {
 // (tensor x pipeline parallel).
 double weight_bytes_per_rank(const ModelSpec& m, const std::string& weight_dtype, int ranks);
 
+// Mixture-of-experts weights one step reads, per rank: the dense part (attention, shared experts,
+// embeddings) plus the routed experts the step's tokens select. n tokens each choosing k of E
+// experts touch E * (1 - (1 - k/E)^n) distinct experts per layer on average (uniform routing), so
+// a batch of 1 reads the active parameters and a long prefill reads them all. Dense models: all.
+struct WeightReads {
+  double dense_bytes = 0;    // per rank, read every step
+  double expert_bytes = 0;   // per rank, one routed expert across all layers
+  int experts = 0;           // E (0: a dense model)
+  int experts_per_token = 0; // k
+  double bytes_for_tokens(std::int64_t tokens) const;
+};
+WeightReads weight_reads_per_rank(const ModelSpec& m, const std::string& weight_dtype, int ranks);
+
 // FP8 and MXFP4 checkpoints run their GEMMs on the FP8 tensor cores (vLLM's fp8 and mxfp4 paths);
 // everything else at the bf16 rate.
 bool computes_in_fp8(const std::string& weight_dtype);

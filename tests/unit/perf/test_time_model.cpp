@@ -2,9 +2,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "perf/link_curve.hpp"
 #include "perf/step_time_model.hpp"
+#include "perf/weight_rules.hpp"
 #include "test_helpers.hpp"
 
 using namespace kvb;
@@ -45,4 +47,24 @@ TEST(StepTimeModel, ChunksPayTheirOverheadAndAttendToEarlierChunks) {
   const double expected = (linear + pair_flops * pairs) / (989e12 * 0.5) + 2 * 500e-6;
   EXPECT_NEAR(steps.prefill_seconds(4096, 2048), expected, 1e-12);
   EXPECT_GT(steps.prefill_seconds(4096, 2048), steps.prefill_seconds(4096, 4096));
+}
+
+// MoE decode reads the experts the batch selects: gpt-oss-120b (116.8B total, 5.1B active, 128
+// experts, 4 per token, MXFP4 at 4.25 bits) at batch 1 reads its active parameters, at batch 64
+// the expected distinct experts E(1 - (1 - k/E)^n), and a long prefill every expert.
+TEST(WeightReads, MoeStepReadsTheExpertsItsTokensTouch) {
+  const auto m = test::model("gpt-oss-120b");
+  const auto w = weight_reads_per_rank(m, "mxfp4", 1);
+  const double bpp = 4.25 / 8;
+  const double expert = (116.8e9 - 5.1e9) / (128 - 4);  // parameters per expert, all layers
+  const double dense = 5.1e9 - 4 * expert;
+  EXPECT_NEAR(w.bytes_for_tokens(1), 5.1e9 * bpp, 1e-6 * 5.1e9);
+  const double touched = 128 * (1 - std::pow(1 - 4.0 / 128, 64));  // about 111.2
+  EXPECT_NEAR(touched, 111.2, 0.1);
+  EXPECT_NEAR(w.bytes_for_tokens(64), (dense + touched * expert) * bpp, 1e-6 * 116.8e9);
+  EXPECT_NEAR(w.bytes_for_tokens(100000), 116.8e9 * bpp, 1e-6 * 116.8e9);
+  // A dense model reads all of its weights whatever the batch.
+  const auto dense_model = weight_reads_per_rank(test::model("llama-3.1-8b"), "bf16", 2);
+  EXPECT_DOUBLE_EQ(dense_model.bytes_for_tokens(1), 8.03e9 * 2 / 2);
+  EXPECT_DOUBLE_EQ(dense_model.bytes_for_tokens(1), dense_model.bytes_for_tokens(4096));
 }
