@@ -243,6 +243,7 @@ ModelSpec read_hf_config(const std::string& json_text, const std::string& origin
   const double inter = f.small_int("intermediate_size", 4 * m.hidden_size);
   const double moe_inter = f.small_int("moe_intermediate_size", static_cast<int>(inter));
   const bool tied = f.boolean("tie_word_embeddings", false);
+  m.tie_word_embeddings = tied;
   const double heads = m.num_attention_heads;
   double attn_params = 0;
   if (m.attention == AttentionKind::kMla) {

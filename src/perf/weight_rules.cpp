@@ -6,6 +6,13 @@
 namespace kvb {
 
 double weight_bytes_per_rank(const ModelSpec& m, const std::string& weight_dtype, int ranks) {
+  if (weight_dtype == "int4" || weight_dtype == "awq" || weight_dtype == "gptq") {
+    // AWQ and GPTQ quantize the linear layers only: the input embedding and the LM head (one
+    // matrix when tie_word_embeddings) stay 16-bit. Qwen2.5-7B-AWQ: 5.19 GiB, not 3.55.
+    const double embed = static_cast<double>(m.vocab_size) * m.hidden_size * (m.tie_word_embeddings ? 1 : 2);
+    const double quantized = std::max(0.0, m.params_total_b * 1e9 - embed);
+    return (quantized * weight_bytes_per_param(weight_dtype) + std::min(embed, m.params_total_b * 1e9) * 2.0) / ranks;
+  }
   return m.params_total_b * 1e9 * weight_bytes_per_param(weight_dtype) / ranks;
 }
 

@@ -68,3 +68,24 @@ TEST(WeightReads, MoeStepReadsTheExpertsItsTokensTouch) {
   EXPECT_DOUBLE_EQ(dense_model.bytes_for_tokens(1), 8.03e9 * 2 / 2);
   EXPECT_DOUBLE_EQ(dense_model.bytes_for_tokens(1), dense_model.bytes_for_tokens(4096));
 }
+
+// AWQ/GPTQ quantize the linear layers only: Qwen2.5-7B-Instruct-AWQ (7.615B parameters, vocab
+// 152,064 x hidden 3,584, untied LM head) keeps 2 x 0.545B embedding parameters at 2 B and stores
+// the other 6.525B at 4 bits plus a 16-bit scale and 4-bit zero per 128: 5.19 GiB (vLLM logged
+// 5.29 GiB for this checkpoint), not the 3.55 GiB of 7.615B x 0.5 B.
+TEST(WeightRules, Int4KeepsEmbeddingsAndLmHeadAt16Bits) {
+  ModelSpec m = test::model("llama-3.1-8b");  // shape fields replaced below
+  m.params_total_b = 7.615;
+  m.vocab_size = 152064;
+  m.hidden_size = 3584;
+  m.tie_word_embeddings = false;
+  const double embed = 2.0 * 152064 * 3584;
+  const double expected = (7.615e9 - embed) * (0.5 + 2.5 / 128) + embed * 2;
+  EXPECT_NEAR(weight_bytes_per_rank(m, "int4", 1), expected, 1.0);
+  EXPECT_NEAR(expected / (1024.0 * 1024 * 1024), 5.19, 0.01);
+  // Tied: one matrix at 16 bits; TP splits everything evenly.
+  m.tie_word_embeddings = true;
+  EXPECT_NEAR(weight_bytes_per_rank(m, "int4", 2), ((7.615e9 - embed / 2) * (0.5 + 2.5 / 128) + embed) / 2, 1.0);
+  // Other dtypes: every parameter at the dtype's size.
+  EXPECT_DOUBLE_EQ(weight_bytes_per_rank(m, "bf16", 1), 7.615e9 * 2);
+}
