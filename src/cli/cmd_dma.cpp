@@ -162,7 +162,7 @@ Command register_dma(CLI::App& parent) {
   app->add_flag("--with-compute", sw.with_compute,
                 "run a compute-bound load beside the copies and report its slowdown (GPU: an FMA kernel on every SM)");
   app->add_option("--min-time", o->min_time, "seconds of timed work at least")->capture_default_str();
-  app->add_option("--max-time", o->max_time, "seconds of timed work per case at most")->capture_default_str();
+  app->add_option("--max-time", o->max_time, "seconds per case at most: set-up, warm-ups and timed runs (pools, built once per run, apart)")->capture_default_str();
   app->add_option("--precision", o->precision,
                   "stop once the median's 95% confidence interval is within +-this fraction of it")
       ->capture_default_str();

@@ -1,5 +1,6 @@
 // TransferBackend's shared half: the measurement skeleton, the whole case's clock, pool
 // reservation and turning a run loop into a CaseResult.
+#include <algorithm>
 #include <chrono>
 #include <utility>
 
@@ -15,6 +16,11 @@ CaseResult TransferBackend::measure(const TransferCase& c, const StoppingRule& r
   r.waived = !r.waive_reason.empty();
   std::unique_ptr<PreparedCase> prepared;
   if (!r.waived) prepared = do_prepare(c, r);
+  // --max-time bounds the whole case: what preparing it took (beyond building the pools, which
+  // happens once per run and is reported apart) comes off the time left for runs.
+  StoppingRule case_rule = rule;
+  const double prepare_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  case_rule.max_seconds = std::max(0.0, rule.max_seconds - std::max(0.0, prepare_s - r.pool_setup_s));
   if (!r.waived && prepared) {
     const bool bidir = c.direction == Direction::kBidir;
     std::vector<double> h2d_s, d2h_s;
@@ -32,11 +38,11 @@ CaseResult TransferBackend::measure(const TransferCase& c, const StoppingRule& r
       const auto load = do_compute_load();
       r.compute_alone_per_s = load->rate_alone();
       load->start();
-      result = run_until_stable(once, rule);
+      result = run_until_stable(once, case_rule);
       r.compute_during_per_s = load->stop();
       r.compute_load = load->description();
     } else {
-      result = run_until_stable(once, rule);
+      result = run_until_stable(once, case_rule);
     }
     take_runs(r, std::move(result), h2d_s, d2h_s);
     // What the measured runs wrote (destinations were cleared before the first warm-up).

@@ -68,7 +68,12 @@ RunResult run_until_stable(const std::function<TimedRun()>& once, const Stopping
   using Clock = std::chrono::steady_clock;
   const auto loop_start = Clock::now();
   RunResult r;
-  for (int i = 0; i < rule.warmups; ++i) (void)once();
+  // Warm-ups count toward the cap (max_seconds bounds the case, not only its recorded runs).
+  double warmup_seconds = 0;
+  for (int i = 0; i < rule.warmups; ++i) {
+    const auto t = once();
+    warmup_seconds += std::max(t.wall_s, t.device_s);
+  }
   r.first_call = static_cast<std::size_t>(std::max(rule.warmups, 0));
   if (rule.group != nullptr) rule.group->start();
   std::vector<double> device;
@@ -86,7 +91,7 @@ RunResult run_until_stable(const std::function<TimedRun()>& once, const Stopping
     device.push_back(t.device_s);
     r.timed_seconds += std::max(t.wall_s, t.device_s);
     const bool enough = device.size() >= rule.min_samples && r.timed_seconds >= rule.min_seconds;
-    const bool capped = device.size() >= rule.max_samples || r.timed_seconds >= rule.max_seconds;
+    const bool capped = device.size() >= rule.max_samples || warmup_seconds + r.timed_seconds >= rule.max_seconds;
     if (enough && (device.size() >= next_check || capped)) {
       next_check = device.size() + std::max<std::size_t>(1, device.size() / 16);
       if (precise()) {

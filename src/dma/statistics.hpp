@@ -39,7 +39,7 @@ struct StoppingRule {
   std::size_t max_samples = 10000;
   double min_seconds = 0.05;    // of timed work: a case of sub-millisecond transfers still runs long enough
                                 // that its fixed set-up and verification stay a small share
-  double max_seconds = 1.0;     // cap on a case's timed work
+  double max_seconds = 1.0;     // cap on a case: its set-up (not the pools built once), warm-ups and timed work
   double precision = 0.01;      // stop once the median's 95% interval is within +-1% of it
   // Several devices measuring one case at once (--device all): each member starts its timed runs
   // together with the others and keeps copying (unrecorded) until every member has its samples,
