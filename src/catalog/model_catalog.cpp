@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "catalog/embedded_files.hpp"
@@ -94,15 +95,81 @@ const std::vector<ModelSpec>& model_catalog() {
   return catalog;
 }
 
+namespace {
+
+// A Hugging Face id ("org/name") downloaded to the local hub cache: $HF_HUB_CACHE, else
+// $HF_HOME/hub, else ~/.cache/huggingface/hub, holding models--org--name/snapshots/<rev>/config.json.
+// Never the network. Empty when it is not there.
+std::string hub_cache_config(const std::string& id) {
+  namespace fs = std::filesystem;
+  const auto slash = id.find('/');
+  if (slash == std::string::npos || slash == 0 || slash + 1 == id.size() || id.find('/', slash + 1) != std::string::npos) {
+    return "";
+  }
+  fs::path hub;
+  if (const char* c = std::getenv("HF_HUB_CACHE"); c != nullptr && *c != 0) {
+    hub = c;
+  } else if (const char* h = std::getenv("HF_HOME"); h != nullptr && *h != 0) {
+    hub = fs::path(h) / "hub";
+  } else if (const char* home = std::getenv("HOME"); home != nullptr && *home != 0) {
+    hub = fs::path(home) / ".cache" / "huggingface" / "hub";
+  } else {
+    return "";
+  }
+  const auto snapshots = hub / ("models--" + id.substr(0, slash) + "--" + id.substr(slash + 1)) / "snapshots";
+  std::error_code ec;
+  if (!fs::is_directory(snapshots, ec)) return "";
+  // The newest snapshot that has a config.json.
+  fs::path best;
+  fs::file_time_type best_time{};
+  for (const auto& entry : fs::directory_iterator(snapshots, ec)) {
+    const auto config = entry.path() / "config.json";
+    if (!fs::is_regular_file(config, ec)) continue;
+    const auto t = fs::last_write_time(config, ec);
+    if (best.empty() || t > best_time) {
+      best = config;
+      best_time = t;
+    }
+  }
+  return best.string();
+}
+
+ModelSpec from_config_file(const std::string& path, const std::string& given, std::vector<std::string>& warnings) {
+  auto m = model_from_hf_config(read_text_file(path, "--model"), path, warnings);
+  m.hf_id = given;  // vllm serve takes the directory or the id the user gave
+  return m;
+}
+
+}  // namespace
+
 ModelSpec resolve_model(const std::string& name_or_path, std::vector<std::string>& warnings) {
   namespace fs = std::filesystem;
+  std::error_code dir_ec;
+  if (fs::is_directory(name_or_path, dir_ec)) {
+    // A model directory as downloaded (what vllm serve also takes).
+    const auto config = fs::path(name_or_path) / "config.json";
+    if (!fs::is_regular_file(config, dir_ec)) {
+      throw UsageError(fmt::format("--model '{}': a directory without a config.json; expected a model directory as "
+                                   "downloaded, a config.json, a catalog name or a Hugging Face id",
+                                   name_or_path));
+    }
+    return from_config_file(config.string(), name_or_path, warnings);
+  }
+  if (const auto cached = hub_cache_config(name_or_path); !cached.empty()) {
+    return from_config_file(cached, name_or_path, warnings);
+  }
+  // A catalog model's Hugging Face id, not downloaded here: the catalog's figures.
+  for (const auto& m : model_catalog()) {
+    if (!m.hf_id.empty() && to_lower(m.hf_id) == to_lower(name_or_path)) return m;
+  }
   const bool looks_like_path = name_or_path.find('/') != std::string::npos ||
                                name_or_path.ends_with(".json") || name_or_path.ends_with(".yaml");
   if (looks_like_path) {
     std::error_code ec;
     if (!fs::is_regular_file(name_or_path, ec)) {
-      throw UsageError(fmt::format("--model '{}': no such file; expected a catalog name (see `kvbench size "
-                                   "--list-models`) or a path to a config.json",
+      throw UsageError(fmt::format("--model '{}': no such file, model directory or Hugging Face id in the local hub "
+                                   "cache; expected a catalog name (see `kvbench size --list-models`), a model "
+                                   "directory, a path to a config.json, or an id downloaded to ~/.cache/huggingface",
                                    name_or_path));
     }
     const auto text = read_text_file(name_or_path, "--model");

@@ -29,9 +29,9 @@ struct DmaOptions {
   int host_devices = 1;
   bool quick = false;
   DmaSweepSettings sweep;
-  double min_time = 0.05;
-  double max_time = 1.0;
-  double precision = 0.01;
+  std::string min_time = "0.05";
+  std::string max_time = "1";
+  std::string precision = "0.01";
   int min_samples = 10;
   int warmups = 2;
   std::string seed = "1";  // parsed strictly: CLI11 would saturate an out-of-range value
@@ -72,9 +72,9 @@ void apply_timing(DmaOptions& o, const CLI::App& app) {
     if (given("--block")) throw UsageError("--quick and --block: expected one of them (--quick picks 4KiB,64KiB,2MiB)");
     apply_quick(o.sweep);
   }
-  if (!o.quick || given("--min-time")) rule.min_seconds = o.min_time;
-  if (!o.quick || given("--max-time")) rule.max_seconds = o.max_time;
-  if (!o.quick || given("--precision")) rule.precision = o.precision;
+  if (!o.quick || given("--min-time")) rule.min_seconds = parse_plain_real(o.min_time, "--min-time");
+  if (!o.quick || given("--max-time")) rule.max_seconds = parse_plain_real(o.max_time, "--max-time");
+  if (!o.quick || given("--precision")) rule.precision = parse_plain_real(o.precision, "--precision");
   if (!o.quick || given("--warmups")) rule.warmups = o.warmups;
   rule.min_samples = o.min_samples < 1 ? 0 : static_cast<std::size_t>(o.min_samples);
   validate_stopping_rule(rule);

@@ -13,6 +13,7 @@
 #include "cli/command.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/units.hpp"
 #include "dma/dma_sweep.hpp"
 #include "kvbench_config.hpp"
 #include "report/report_inputs.hpp"
@@ -24,6 +25,7 @@ namespace {
 struct ReportOptions {
   std::vector<std::string> inputs;
   std::string output = "report.html";
+  std::string max_time;  // the default assessment's --max-time, when given
   AssessmentSettings assessment;
 };
 
@@ -50,8 +52,11 @@ int run_report(const ReportOptions& o) {
   ctx.host = host_description();
   require_writable_output(o.output);
   if (o.inputs.empty()) {
+    auto settings = o.assessment;
+    if (!o.max_time.empty()) settings.dma.rule.max_seconds = parse_plain_real(o.max_time, "--max-time");
+    if (settings.compute_blocks == "none") settings.compute_blocks.clear();
     ctx.how = "default assessment run by kvbench report (dma measured now, simulation and sizing computed now)";
-    in = run_default_assessment(o.assessment, [](const std::string& line) {
+    in = run_default_assessment(settings, [](const std::string& line) {
       std::fprintf(stderr, "kvbench: report: %s\n", line.c_str());
     });
   } else {
@@ -84,10 +89,9 @@ Command register_report(CLI::App& parent) {
       ->capture_default_str();
   app->add_option("--block", a.dma.block, "default assessment: dma block sizes")->capture_default_str();
   app->add_option("--compute-block", a.compute_blocks,
-                  "default assessment: block sizes measured --with-compute (empty: none)")
+                  "default assessment: block sizes measured --with-compute ('none' or empty: none)")
       ->capture_default_str();
-  app->add_option("--max-time", a.dma.rule.max_seconds, "default assessment: seconds per dma case at most")
-      ->capture_default_str();
+  app->add_option("--max-time", o->max_time, "default assessment: seconds per dma case at most (default 1)");
   app->add_option("--save-json", a.save_json_dir, "default assessment: also write dma.json, simulate.json, size.json here");
   return Command{app, [o] { return run_report(*o); }};
 }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -11,6 +12,8 @@ namespace kvb {
 namespace {
 
 bool read_whole_file(const std::string& path, std::string& out) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return false;
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
   std::stringstream text;
@@ -23,13 +26,23 @@ bool read_whole_file(const std::string& path, std::string& out) {
 
 std::string read_text_file(const std::string& path, const std::string& what) {
   std::string text;
-  if (!read_whole_file(path, text)) throw UsageError(fmt::format("{} '{}': cannot read the file", what, path));
+  if (!read_whole_file(path, text)) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+      throw UsageError(fmt::format("{} '{}': is a directory; expected a file", what, path));
+    }
+    throw UsageError(fmt::format("{} '{}': cannot read the file", what, path));
+  }
   return text;
 }
 
 nlohmann::json read_json_file(const std::string& path, const std::string& what) {
   std::string text;
   if (!read_whole_file(path, text)) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+      throw UsageError(fmt::format("{}: is a directory; expected a kvbench JSON result file", what));
+    }
     throw UsageError(fmt::format("{}: cannot read the file (expected a readable JSON file)", what));
   }
   try {

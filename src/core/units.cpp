@@ -151,6 +151,15 @@ std::int64_t parse_positive_int(std::string_view text, std::string_view what, bo
   return v;
 }
 
+double parse_plain_real(std::string_view text, std::string_view what) {
+  NumberAndSuffix ns;
+  if (!split_number(text, ns) || !ns.suffix.empty()) {
+    throw UsageError(fmt::format("{}: '{}' is not a plain decimal number; expected e.g. 0.5 or 2 (no sign, no exponent)",
+                                 what, text));
+  }
+  return ns.value;
+}
+
 double parse_real_in(std::string_view text, std::string_view what, double lo, double hi) {
   NumberAndSuffix ns;
   if (!split_number(text, ns) || !ns.suffix.empty() || ns.value <= lo || ns.value > hi) {

@@ -26,6 +26,9 @@ std::int64_t parse_token_count(std::string_view text, std::string_view what);
 // Parses a positive integer ("8"); rejects "8x", "-1", "0" unless allow_zero.
 std::int64_t parse_positive_int(std::string_view text, std::string_view what, bool allow_zero = false);
 
+// A plain decimal number (no sign, no exponent: the one number syntax of every kvbench option);
+// UsageError naming `what` otherwise.
+double parse_plain_real(std::string_view text, std::string_view what);
 // Parses a real number in (lo, hi].
 double parse_real_in(std::string_view text, std::string_view what, double lo, double hi);
 // A CPU tier size in GiB (vLLM's --kv-offloading-size): a plain number from 0 (an empty tier) to

@@ -176,6 +176,11 @@ Scenario load_scenario(const std::string& name_or_path) {
   for (const auto& e : catalog_entries("workloads")) {
     if (e.name == name_or_path) return parse_scenario(std::string(e.content), e.origin);
   }
+  if (std::error_code ec; std::filesystem::is_directory(name_or_path, ec)) {
+    throw UsageError(fmt::format("scenario '{}': is a directory; expected a shipped scenario name or a scenario YAML "
+                                 "file",
+                                 name_or_path));
+  }
   if (std::filesystem::is_regular_file(name_or_path)) {
     return parse_scenario(read_text_file(name_or_path, "scenario"), name_or_path);
   }
