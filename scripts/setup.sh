@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what kvbench's build needs from Debian 12's packages; with --tests also what the tests
-# need (chromium renders the HTML report headless). As root it runs apt-get; otherwise it prints
+# need (chromium renders the HTML report headless; clang builds the libFuzzer targets). As root it runs apt-get; otherwise it prints
 # the one command to run and exits 2. Safe to run repeatedly.
 set -euo pipefail
 
@@ -11,7 +11,7 @@ packages=(
   hipcc libamdhip64-dev
 )
 if [ "${1:-}" = "--tests" ]; then
-  packages+=(chromium)
+  packages+=(chromium clang libclang-rt-14-dev)  # clang + its libFuzzer runtime: scripts/fuzz.sh
 fi
 
 missing=()

@@ -174,7 +174,9 @@ std::string per_device_html(const std::vector<DmaRecord>& records) {
   std::string out;
   for (const auto& [dev, indices] : devices_of) {
     if (indices.size() < 2) continue;
-    const auto& [backend, name] = dev;
+    // Named copies, not structured bindings: clang before 16 cannot capture those in a lambda.
+    const std::string& backend = dev.first;
+    const std::string& name = dev.second;
     const auto in_device = [&](const DmaRecord& r) {
       return r.device.backend == backend && r.device.name == name && !r.waived && !r.tcase.with_compute &&
              r.tcase.layout == Layout::kContiguous && r.tcase.host_mem == HostMemKind::kPinned;

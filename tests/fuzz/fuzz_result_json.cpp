@@ -1,0 +1,39 @@
+// libFuzzer target: every reader of a kvbench result document (dma, simulate, size), compare's
+// benchmark sets and --link-profile. Valid JSON of any shape must end in a result or a
+// UsageError / nlohmann::json::exception (which the commands turn into exit 2 naming the file),
+// never a crash, undefined behaviour or another exception.
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "compare/benchmark_set.hpp"
+#include "core/errors.hpp"
+#include "dma/dma_json.hpp"
+#include "perf/link_curve.hpp"
+#include "sim/sim_json.hpp"
+#include "size/size_json.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(data, data + size);
+  } catch (const nlohmann::json::exception&) {
+    return 0;  // not JSON: read_json_file's message, exit 2
+  }
+  const auto quiet = [](auto&& read) {
+    try {
+      read();
+    } catch (const kvb::UsageError&) {
+    } catch (const nlohmann::json::exception&) {
+    }
+  };
+  quiet([&] {
+    const auto records = kvb::dma_records_from_json(doc, "fuzz.json");
+    (void)kvb::link_profile_from_dma_records(records, "ce", "fuzz.json");
+  });
+  quiet([&] { (void)kvb::sim_view_from_json(doc, "fuzz.json"); });
+  quiet([&] { (void)kvb::size_rows_from_json(doc); });
+  quiet([&] { (void)kvb::benchmark_set_from_json(doc, "fuzz.json"); });
+  return 0;
+}
