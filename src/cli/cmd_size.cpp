@@ -41,6 +41,8 @@ struct SizeOptions {
   std::string concurrency;
   std::string kv_offloading_size;
   std::string kv_offloading_backend = "native";
+  std::string link_profile;
+  std::string link_method = "ce";
   std::string quantization = "none";
   std::string draft_layers = "0";
   bool disable_hybrid_manager = false;
@@ -122,6 +124,8 @@ NodeOverrides node_overrides(const SizeOptions& o) {
     if (c > 1'000'000) throw UsageError("--concurrency: expected at most 1000000 sessions");
     n.concurrency = static_cast<int>(c);
   }
+  n.link_profile = o.link_profile;
+  n.link_method = o.link_method;
   return n;
 }
 
@@ -204,6 +208,10 @@ Command register_size(CLI::App& parent) {
   app->add_option("--concurrency", opts->concurrency, "sessions of max-model-len to keep warm in the CPU tier");
   app->add_option("--kv-offloading-size", opts->kv_offloading_size, "also evaluate this CPU tier size (GiB, all ranks)");
   app->add_option("--kv-offloading-backend", opts->kv_offloading_backend, "native or lmcache")->capture_default_str();
+  app->add_option("--link-profile", opts->link_profile,
+                  "a kvbench dma --json result of this node: reloads use its fitted link (t0 + bytes/B per direction)");
+  app->add_option("--link-method", opts->link_method, "which method of --link-profile to fit: ce, ce-batch, kernel")
+      ->capture_default_str();
   app->add_option("--quantization", opts->quantization, "weights: none (checkpoint dtype) or fp8")->capture_default_str();
   app->add_option("--draft-layers", opts->draft_layers, "extra KV layers of a draft model (EAGLE 1, MTP 1)")
       ->capture_default_str();

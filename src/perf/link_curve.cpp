@@ -2,33 +2,22 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cmath>
-#include <map>
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "dma/dma_json.hpp"
+#include "dma/link_fit.hpp"
 
 namespace kvb {
 
 double LinkCurve::gbps_at(double block_bytes) const {
-  if (measured.empty()) return block_bytes / (per_copy_s + block_bytes / (gbps * 1e9)) / 1e9;
-  if (block_bytes <= measured.front().first) return measured.front().second;
-  if (block_bytes >= measured.back().first) return measured.back().second;
-  const auto hi = std::upper_bound(measured.begin(), measured.end(), block_bytes,
-                                   [](double b, const auto& p) { return b < p.first; });
-  const auto lo = hi - 1;
-  const double f = std::log(block_bytes / lo->first) / std::log(hi->first / lo->first);
-  return std::exp(std::log(lo->second) + f * (std::log(hi->second) - std::log(lo->second)));
+  return block_bytes / (per_copy_s + block_bytes / (gbps * 1e9)) / 1e9;
 }
 
 double LinkCurve::seconds(std::int64_t blocks, double block_bytes) const {
   if (blocks <= 0) return 0;
-  const double n = static_cast<double>(blocks);
-  if (measured.empty()) return n * (per_copy_s + block_bytes / (gbps * 1e9));
-  return n * block_bytes / (gbps_at(block_bytes) * 1e9);
+  return static_cast<double>(blocks) * (per_copy_s + block_bytes / (gbps * 1e9));
 }
 
 LinkProfile link_profile_from_hardware(const HardwareSpec& hw) {
@@ -61,30 +50,30 @@ LinkProfile link_profile_from_dma_json(const std::string& path, const std::strin
 
 LinkProfile link_profile_from_dma_records(const std::vector<DmaRecord>& records, const std::string& method,
                                           const std::string& origin) {
-  std::string device, backend;
-  int index = -1;
-  std::map<double, double> h2d, d2h;
+  const auto m = parse_method(method, "link-method");
+  const DmaRecord* first = nullptr;
+  bool h2d = false, d2h = false;
   for (const auto& r : records) {
-    if (!is_plain_one_way(r) || to_string(r.tcase.method) != method) continue;
-    if (device.empty()) {
-      device = r.device.name;
-      backend = r.device.backend;
-      index = r.device.index;
-    }
-    if (r.device.name != device || r.device.index != index) continue;
-    auto& curve = r.tcase.direction == Direction::kH2D ? h2d : d2h;
-    curve[static_cast<double>(r.tcase.block_bytes)] = r.median_gbps;
+    if (!is_plain_one_way(r) || r.tcase.method != m) continue;
+    if (first == nullptr) first = &r;
+    (r.tcase.direction == Direction::kH2D ? h2d : d2h) = true;
   }
-  if (h2d.empty() || d2h.empty()) {
+  if (first == nullptr || !h2d || !d2h) {
     throw UsageError(fmt::format("{}: no verified h2d and d2h records for method '{}' "
                                  "(run kvbench dma --method {} --direction h2d,d2h --json)",
                                  origin, method, method));
   }
+  const auto fit_h2d = fit_copy_cost(records, m, Direction::kH2D, origin);
+  const auto fit_d2h = fit_copy_cost(records, m, Direction::kD2H, origin);
   LinkProfile p;
-  p.h2d.measured.assign(h2d.begin(), h2d.end());
-  p.d2h.measured.assign(d2h.begin(), d2h.end());
-  p.source = fmt::format("measured: {} ({}, method {}, {} block sizes; interpolated between them)", origin, device,
-                         method, h2d.size());
+  p.h2d = LinkCurve{fit_h2d.gbps, fit_h2d.per_copy_s};
+  p.d2h = LinkCurve{fit_d2h.gbps, fit_d2h.per_copy_s};
+  const auto& device = first->device.name;
+  const auto& backend = first->device.backend;
+  p.source = fmt::format("measured: {} ({}, method {}, fitted t = t0 + bytes/B over {} block sizes: h2d {:.1f} GB/s + "
+                         "{:.2f} us per block copy, d2h {:.1f} GB/s + {:.2f} us)",
+                         origin, device, method, fit_h2d.points, fit_h2d.gbps, fit_h2d.per_copy_s * 1e6, fit_d2h.gbps,
+                         fit_d2h.per_copy_s * 1e6);
   if (backend == "host") {
     p.source += " [host backend: host-memory copies, not a GPU link]";
     p.warning = fmt::format("{} was measured by the host backend: its figures are host-memory copies, not a GPU "

@@ -1,10 +1,10 @@
 #pragma once
 // kvbench's one link model: turns a KV transfer (N blocks of B bytes, one direction) into time,
-// for `size`'s reload estimate and the simulator's loads and stores. From a `kvbench dma`
-// JSON profile: the measured GB/s at that block size for N scattered blocks (interpolated in
-// log-log between measured sizes, clamped at the ends), so the per-copy cost is inside the
-// figure. Without one: the hardware table's practical link bandwidth and a fixed per-copy cost,
-// t = N x (t0 + B / bandwidth). Each direction is its own link, busy one transfer at a time.
+// for `size`'s reload estimate and the simulator's loads and stores. Each block copy takes
+// t = t0 + B / bandwidth, per direction: fitted from every block size of a `kvbench dma` profile
+// (dma/link_fit.hpp), or the hardware table's figures (measured for h100/h200, else the
+// datasheet's practical bandwidth and a published t0), and the source says which. Each direction
+// is its own link, busy one transfer at a time.
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -21,9 +21,8 @@ namespace kvb {
 inline constexpr double kDefaultPerCopySeconds = 3.5e-6;
 
 struct LinkCurve {
-  std::vector<std::pair<double, double>> measured;  // (block bytes, GB/s), sorted by size
-  double gbps = 0;                                  // analytic model when nothing was measured
-  double per_copy_s = 0;
+  double gbps = 0;         // B, 10^9 bytes per second
+  double per_copy_s = 0;   // t0
 
   double seconds(std::int64_t blocks, double block_bytes) const;
   double gbps_at(double block_bytes) const;
@@ -38,8 +37,9 @@ struct LinkProfile {
 
 LinkProfile link_profile_from_hardware(const HardwareSpec& hw);
 
-// Reads kvbench/dma/v1 JSON; uses verified, unwaived one-way records of `method` on the first
-// device in the file. Throws UsageError naming the file when it lacks them.
+// Reads kvbench/dma/v1 JSON and fits each direction from the verified, unwaived one-way records of
+// `method` on the first device in the file. UsageError naming the file when it lacks them or has
+// fewer than two block sizes in a direction.
 LinkProfile link_profile_from_dma_json(const std::string& path, const std::string& method);
 
 // The same from records already in memory; `origin` names them in messages and in the source.

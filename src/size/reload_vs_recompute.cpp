@@ -21,8 +21,8 @@ ReloadVsRecompute compare_reload_recompute(const Sizing& s, const SizingInputs& 
   // Only the full-attention layers grow with context; the CPU tier holds those blocks.
   const auto block_size = s.layout.block_size;
   const double block_bytes = static_cast<double>(s.layout.kv_bytes_per_token()) * static_cast<double>(block_size);
-  out.link_gbps = h2d.measured.empty() ? h2d.gbps : h2d.gbps_at(block_bytes);
-  out.per_copy_us = h2d.measured.empty() ? h2d.per_copy_s * 1e6 : 0.0;
+  out.link_gbps = h2d.gbps;
+  out.per_copy_us = h2d.per_copy_s * 1e6;
   const StepTimeModel steps(in.model, in.hw, static_cast<double>(s.layout.kv_bytes_per_token()), s.tp, s.weight_dtype,
                             in.calibration);
   const auto chunk = std::max<std::int64_t>(1, s.max_num_batched_tokens);

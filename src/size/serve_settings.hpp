@@ -40,6 +40,8 @@ struct NodeOverrides {
   std::optional<double> gpu_memory_gib;           // --gpu-memory
   std::optional<double> host_memory_gb;           // --host-memory, per node
   std::optional<int> concurrency;                 // sessions of max-model-len for the CPU tier
+  std::string link_profile;                       // --link-profile: a kvbench dma JSON of this node
+  std::string link_method = "ce";                 // which of its methods to fit
 };
 
 }  // namespace kvb

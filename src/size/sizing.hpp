@@ -8,6 +8,7 @@
 #include "catalog/hardware_spec.hpp"
 #include "catalog/model_spec.hpp"
 #include "perf/calibration.hpp"
+#include "perf/link_curve.hpp"
 #include "size/kv_layout.hpp"
 #include "size/memory_budget.hpp"
 #include "size/serve_settings.hpp"
@@ -30,6 +31,7 @@ struct SizingInputs {
   OffloadingBackend offloading_backend = OffloadingBackend::kNative;
   double host_dram_fraction = 0.6;         // at most this share of host DRAM for KV
   Calibration calibration;                 // the time model's efficiencies (perf/calibration.hpp)
+  std::optional<LinkProfile> link;         // --link-profile: the node's measured link, else the hardware table's
 };
 
 struct OffloadPlan {

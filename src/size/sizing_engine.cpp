@@ -225,16 +225,23 @@ Sizing compute_sizing(const SizingInputs& in) {
   }
   if (s.fits) {
     s.offload = plan_offload(s, in);
-    // A reload is host to device: the hardware table's link (the measured curve where it has one).
-    const auto link = link_profile_from_hardware(in.hw);
+    // A reload is host to device: --link-profile's fit, else the hardware table's link (measured
+    // for h100/h200).
+    const auto link = in.link ? *in.link : link_profile_from_hardware(in.hw);
     const auto& measured = in.hw.measured_link;
-    s.reload = compare_reload_recompute(
-        s, in, link.h2d,
-        measured.source.empty()
-            ? fmt::format("{} practical pinned-copy figure from the hardware table (soft); `kvbench dma` measures this node",
-                          in.hw.name)
-            : fmt::format("{} h2d link measured by kvbench dma, {}", in.hw.name,
-                          measured.source.substr(0, measured.source.find(" ("))));
+    std::string source;
+    if (in.link) {
+      source = link.source;
+    } else if (measured.source.empty()) {
+      source = fmt::format("{} practical pinned-copy figure from the hardware table (soft); `kvbench dma` measures "
+                           "this node",
+                           in.hw.name);
+    } else {
+      source = fmt::format("{} h2d link measured by kvbench dma, {}", in.hw.name,
+                           measured.source.substr(0, measured.source.find(" (")));
+    }
+    s.reload = compare_reload_recompute(s, in, link.h2d, source);
+    if (in.link && !in.link->warning.empty()) s.warnings.push_back(in.link->warning);
   }
   add_warnings(s, in);
   if (!s.weights_fit) return s;  // no command line to give: vLLM would fail to load

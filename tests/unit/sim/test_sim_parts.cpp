@@ -8,7 +8,9 @@
 #include <set>
 
 #include "catalog/hardware_spec.hpp"
+#include "core/errors.hpp"
 #include "core/rng.hpp"
+#include "dma/dma_record.hpp"
 #include "perf/link_curve.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/flat_hash_map.hpp"
@@ -228,14 +230,34 @@ TEST(LinkModel, HardwareModelIsPerCopyCostPlusBytesOverBandwidth) {
   EXPECT_NEAR(h100.d2h.seconds(100, b), 100 * (2.160e-6 + b / 53.21e9), 1e-12);
 }
 
-TEST(LinkModel, MeasuredCurveInterpolatesLogLogAndClamps) {
-  LinkCurve c;
-  c.measured = {{4096, 1.0}, {65536, 16.0}, {2097152, 48.0}};
-  EXPECT_DOUBLE_EQ(c.gbps_at(4096), 1.0);
-  EXPECT_DOUBLE_EQ(c.gbps_at(1024), 1.0);      // below the range: the smallest measured
-  EXPECT_DOUBLE_EQ(c.gbps_at(1 << 26), 48.0);  // above: the largest
-  EXPECT_NEAR(c.gbps_at(16384), 4.0, 1e-9);    // halfway in log size between 1 and 16 GB/s
-  EXPECT_NEAR(c.seconds(1000, 65536), 1000 * 65536 / 16e9, 1e-15);
+TEST(LinkModel, ProfileIsFittedPerDirectionFromEveryBlockSize) {
+  // Records built from t = 3 us + bytes / 50 GB/s (h2d) and 2 us + bytes / 40 GB/s (d2h): the fit
+  // recovers both exactly, and the curve prices N blocks as N (t0 + B / bandwidth).
+  std::vector<DmaRecord> records;
+  for (const auto dir : {Direction::kH2D, Direction::kD2H}) {
+    for (const double bytes : {4096.0, 65536.0, 2097152.0}) {
+      DmaRecord r;
+      r.tcase.method = Method::kCe;
+      r.tcase.direction = dir;
+      r.tcase.block_bytes = static_cast<std::uint64_t>(bytes);
+      r.verified = true;
+      r.device.backend = "cuda";
+      r.device.name = "gpu";
+      const double t = dir == Direction::kH2D ? 3e-6 + bytes / 50e9 : 2e-6 + bytes / 40e9;
+      r.median_gbps = bytes / t / 1e9;
+      records.push_back(r);
+    }
+  }
+  const auto p = link_profile_from_dma_records(records, "ce", "test.json");
+  EXPECT_NEAR(p.h2d.gbps, 50, 1e-6);
+  EXPECT_NEAR(p.h2d.per_copy_s, 3e-6, 1e-12);
+  EXPECT_NEAR(p.d2h.gbps, 40, 1e-6);
+  EXPECT_NEAR(p.d2h.per_copy_s, 2e-6, 1e-12);
+  EXPECT_NEAR(p.h2d.seconds(1000, 65536), 1000 * (3e-6 + 65536 / 50e9), 1e-12);
+  EXPECT_NE(p.source.find("fitted"), std::string::npos);
+  // One block size cannot be fitted: exit 2 naming the file.
+  records.erase(records.begin() + 1, records.begin() + 3);
+  EXPECT_THROW((void)link_profile_from_dma_records(records, "ce", "test.json"), UsageError);
 }
 
 }  // namespace
