@@ -209,10 +209,10 @@ Sizing compute_sizing(const SizingInputs& in) {
   s.estimated_max_model_len =
       s.fits ? s.max_model_len : max_len_that_fits(s.layout, available, s.max_num_batched_tokens, s.max_model_len);
 
-  if (!s.fits && s.weights_fit && s.estimated_max_model_len > 0) {
+  if (!s.fits && s.weights_fit && s.estimated_max_model_len > 0 && s.estimated_max_model_len < s.max_model_len) {
     // The command suggests the shorter context that fits; its CPU tier is sized for that length,
-    // so the suggested command keeps the offloading flags.
-    // The shorter length fits by construction, so this does not recurse further.
+    // so the suggested command keeps the offloading flags. The shorter length fits by
+    // construction (and is strictly shorter), so this recurses once at most.
     auto shorter_in = in;
     shorter_in.max_model_len = s.estimated_max_model_len;
     const auto shorter = compute_sizing(shorter_in);

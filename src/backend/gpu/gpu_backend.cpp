@@ -224,10 +224,11 @@ class GpuBackend final : public TransferBackend {
       for (std::size_t i = 0; i < plans_.size(); ++i) check(gpuStreamSynchronize(streams[i]->stream), "waiting for the copies");
       IssueTiming t;
       t.run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      std::vector<double> spans;
-      for (std::size_t i = 0; i < plans_.size(); ++i) spans.push_back(streams[i]->elapsed_s());
-      t.run.device_s = spans.front();
-      if (spans.size() == 2) {
+      // At most two directions: no allocation in the timed loop.
+      double spans[2] = {0, 0};
+      for (std::size_t i = 0; i < plans_.size(); ++i) spans[i] = streams[i]->elapsed_s();
+      t.run.device_s = spans[0];
+      if (plans_.size() == 2) {
         // bidir: each direction's own span, and the union of the two (first start to last stop:
         // the largest stop-minus-start over the pairs of events), over which the pair's bytes count.
         t.h2d_s = spans[0];
