@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "advise/workload_sizing.hpp"
 #include "catalog/hardware_spec.hpp"
 #include "catalog/model_catalog.hpp"
 #include "cli/command.hpp"
@@ -17,6 +18,7 @@
 #include "core/units.hpp"
 #include "output/size_text.hpp"
 #include "output/text_table.hpp"
+#include "sim/scenario.hpp"
 #include "size/size_json.hpp"
 #include "size/sizing_engine.hpp"
 #include "size/sizing_inputs.hpp"
@@ -50,6 +52,12 @@ struct SizeOptions {
   std::string output;
   bool list_models = false;
   bool list_hardware = false;
+  std::string workload;            // a shipped workload or a scenario YAML: simulate the tier size
+  std::string objective = "throughput";
+  std::string slo_ttft;
+  std::string slo_tpot;
+  std::string requests;
+  CLI::App* app = nullptr;         // to tell the flags given from their defaults
 };
 
 std::string list_models_text() {
@@ -129,6 +137,71 @@ NodeOverrides node_overrides(const SizeOptions& o) {
   return n;
 }
 
+bool given(const SizeOptions& o, const char* flag) { return o.app->get_option(flag)->count() > 0; }
+
+// The scenario's server with the flags the command was given laid over it (a flag wins).
+Scenario workload_scenario(const SizeOptions& o) {
+  auto scenario = load_scenario(o.workload);
+  if (o.model.find(',') != std::string::npos || o.hw.find(',') != std::string::npos) {
+    throw UsageError(fmt::format("--workload {}: expected one --model and one --hw (a table of configurations is not "
+                                 "simulated)",
+                                 o.workload));
+  }
+  const auto flags = serve_settings(o);
+  auto& v = scenario.server;
+  if (!o.model.empty()) v.model = o.model;
+  if (given(o, "--hw")) v.hardware = o.hw;
+  if (given(o, "--tp")) {
+    v.tensor_parallel_size = flags.tensor_parallel_size;
+    v.tensor_parallel_auto = flags.tensor_parallel_auto;
+  }
+  if (given(o, "--pp")) v.pipeline_parallel_size = flags.pipeline_parallel_size;
+  if (given(o, "--gpu-memory-utilization")) {
+    v.gpu_memory_utilization = flags.gpu_memory_utilization;
+    v.kv_cache_memory.reset();  // the flag asks for the budget; the scenario's kv-cache-memory would replace it
+  }
+  if (given(o, "--kv-cache-memory")) v.kv_cache_memory = flags.kv_cache_memory;
+  if (given(o, "--kv-cache-dtype")) v.kv_cache_dtype = flags.kv_cache_dtype;
+  if (given(o, "--block-size")) v.block_size = flags.block_size;
+  if (given(o, "--max-model-len")) v.max_model_len = flags.max_model_len;
+  if (given(o, "--max-num-batched-tokens")) v.max_num_batched_tokens = flags.max_num_batched_tokens;
+  if (given(o, "--max-num-seqs")) v.max_num_seqs = flags.max_num_seqs;
+  if (given(o, "--kv-offloading-backend")) v.kv_offloading_backend = flags.kv_offloading_backend;
+  if (given(o, "--quantization")) v.quantization = flags.quantization;
+  if (given(o, "--draft-layers")) v.draft_layers = flags.draft_layers;
+  if (o.disable_hybrid_manager) v.hybrid_kv_cache_manager = false;
+  v.kv_offloading_size = flags.kv_offloading_size;  // evaluated beside the recommendation, as without --workload
+  if (!o.requests.empty()) {
+    const auto n = parse_positive_int(o.requests, "--requests");
+    if (n > 10'000'000) throw UsageError("--requests: expected at most 10000000 requests");
+    scenario.workload.requests = n;
+  }
+  return scenario;
+}
+
+// --objective, --slo-ttft and --slo-tpot, checked together: SLOs belong to goodput and goodput needs one.
+std::pair<TierObjective, ServiceLevel> objective_and_slo(const SizeOptions& o) {
+  const auto objective = parse_tier_objective(o.objective, "--objective");
+  ServiceLevel slo;
+  if (!o.slo_ttft.empty()) slo.ttft_s = parse_seconds(o.slo_ttft, "--slo-ttft");
+  if (!o.slo_tpot.empty()) slo.tpot_s = parse_seconds(o.slo_tpot, "--slo-tpot");
+  const bool any_slo = slo.ttft_s || slo.tpot_s;
+  if (any_slo && objective != TierObjective::kGoodput) {
+    throw UsageError(fmt::format("--slo-ttft/--slo-tpot: only --objective goodput reads them (got --objective {}); "
+                                 "expected --objective goodput",
+                                 o.objective));
+  }
+  if (!any_slo && objective == TierObjective::kGoodput) {
+    throw UsageError("--objective goodput: expected --slo-ttft and/or --slo-tpot (e.g. --slo-ttft 2s --slo-tpot 50ms)");
+  }
+  const bool needs_workload = any_slo || o.objective != "throughput" || !o.requests.empty();
+  if (needs_workload && o.workload.empty()) {
+    throw UsageError("--objective/--slo-ttft/--slo-tpot/--requests judge a simulated traffic: expected --workload NAME|FILE "
+                     "(kvbench simulate --list)");
+  }
+  return {objective, slo};
+}
+
 int run_size(const SizeOptions& o) {
   if (o.list_models) {
     std::fputs(list_models_text().c_str(), stdout);
@@ -136,6 +209,17 @@ int run_size(const SizeOptions& o) {
   }
   if (o.list_hardware) {
     std::fputs(list_hardware_text().c_str(), stdout);
+    return kExitOk;
+  }
+  const auto [objective, slo] = objective_and_slo(o);
+  if (!o.workload.empty()) {
+    WorkloadSizingRequest request{.scenario = workload_scenario(o), .node = node_overrides(o), .objective = objective,
+                                  .slo = slo};
+    if (!o.output.empty()) require_writable_output(o.output);
+    const std::vector<Sizing> all{size_with_workload(request)};
+    const std::string json_text = sizings_document(all).dump(2) + "\n";
+    if (!o.output.empty()) write_file_atomically(o.output, json_text);
+    std::fputs(o.json ? json_text.c_str() : sizing_text(all.front()).c_str(), stdout);
     return kExitOk;
   }
   if (o.model.empty()) {
@@ -219,8 +303,17 @@ Command register_size(CLI::App& parent) {
                 "size as vLLM does with the hybrid manager off");
   app->add_flag("--json", opts->json, "print JSON (schema kvbench/size/v1)");
   app->add_option("--output,-o", opts->output, "also write the JSON to this file (atomically)");
+  app->add_option("--workload", opts->workload,
+                  "simulate this traffic to size the CPU tier: a shipped workload (kvbench simulate --list) or a "
+                  "scenario YAML; the command's flags override its server keys");
+  app->add_option("--objective", opts->objective, "what the tier size is judged by: throughput, ttft-p99, goodput")
+      ->capture_default_str();
+  app->add_option("--slo-ttft", opts->slo_ttft, "goodput's TTFT target (e.g. 2s, 500ms)");
+  app->add_option("--slo-tpot", opts->slo_tpot, "goodput's time-per-output-token target (e.g. 50ms)");
+  app->add_option("--requests", opts->requests, "requests per simulated point (default: the workload's)");
   app->add_flag("--list-models", opts->list_models, "list the model catalog");
   app->add_flag("--list-hardware", opts->list_hardware, "list the hardware catalog");
+  opts->app = app;
   return Command{app, [opts] { return run_size(*opts); }};
 }
 

@@ -178,6 +178,23 @@ double parse_gib_size(std::string_view text, std::string_view what) {
   return ns.value;
 }
 
+double parse_seconds(std::string_view text, std::string_view what) {
+  NumberAndSuffix ns;
+  double scale = 0;
+  if (split_number(text, ns)) {
+    if (ns.suffix.empty() || ns.suffix == "s") scale = 1;
+    if (ns.suffix == "ms") scale = 1e-3;
+    if (ns.suffix == "us") scale = 1e-6;
+  }
+  const double seconds = ns.value * scale;
+  if (scale == 0 || !(seconds > 0) || seconds > 3600) {
+    throw UsageError(fmt::format("{}: '{}' is not a latency; expected a time above 0 and at most 1 hour, e.g. 2s, "
+                                 "500ms or 0.5 (seconds)",
+                                 what, text));
+  }
+  return seconds;
+}
+
 std::string format_bytes_binary(double bytes) {
   if (bytes >= kGiB * 1024) return fmt::format("{:.2f} TiB", bytes / (kGiB * 1024));
   if (bytes >= kGiB) return fmt::format("{:.2f} GiB", bytes / kGiB);

@@ -35,6 +35,10 @@ double parse_real_in(std::string_view text, std::string_view what, double lo, do
 // 1,000,000 (about 1 PiB, beyond any node); UsageError in words otherwise.
 double parse_gib_size(std::string_view text, std::string_view what);
 
+// A latency target: "2s", "500ms", "250us", or a plain number of seconds; above 0 and at most
+// one hour. UsageError naming `what` otherwise.
+double parse_seconds(std::string_view text, std::string_view what);
+
 std::string format_bytes_binary(double bytes);   // "3.81 GiB", "2.00 MiB", "512 B"
 std::string format_bytes_decimal(double bytes);  // "4.09 GB"
 std::string format_count(std::int64_t n);        // "31,232"

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/strings.hpp"
 #include "core/units.hpp"
 #include "output/text_table.hpp"
 
@@ -41,6 +42,31 @@ std::string break_even_cell(const Sizing& s) {
   if (!s.reload->break_even_tokens) return "never";
   if (*s.reload->break_even_tokens <= s.layout.block_size) return "always";
   return format_count(*s.reload->break_even_tokens);
+}
+
+std::string simulated_tier_lines(const TierRecommendation& r) {
+  std::string out = fmt::format("  simulated: workload {}, {} requests per point, objective {} (computed by the simulator "
+                                "from the stated time and link models, not measured)\n",
+                                r.workload, format_count(r.requests), r.objective);
+  TextTable t({"kv-offloading-size", "out tok/s", "TTFT p50", "TTFT p99", "GPU hit", "CPU hit", "h2d util", "gain", "note"});
+  for (const auto& c : r.curve) {
+    std::string mark;
+    if (c.kv_offloading_size_gib == r.kv_offloading_size_gib && r.pays) mark = "<- recommended (" + r.bound + ")";
+    if (c.kv_offloading_size_gib == 0) mark = "no tier";
+    t.add_row({fmt::format("{:g} GiB", c.kv_offloading_size_gib), fmt::format("{:.0f}", c.output_tokens_per_s),
+               format_seconds(c.ttft_p50_s), format_seconds(c.ttft_p99_s), fmt::format("{:.1f}%", c.gpu_hit_rate * 100),
+               fmt::format("{:.1f}%", c.cpu_hit_rate * 100), fmt::format("{:.1f}%", c.h2d_utilization * 100),
+               fmt::format("{:+.1f}%", c.gain * 100), mark});
+  }
+  for (const auto& line : split(t.render(), '\n')) {
+    if (!line.empty()) out += "    " + line + "\n";
+  }
+  out += fmt::format("  vLLM's floor {:.1f} GiB (the GPU KV pool, all ranks: a smaller tier only mirrors it); host-DRAM "
+                     "cap {:.0f} GiB\n",
+                     r.floor_gib, r.cap_gib);
+  for (const auto& line : r.reasoning) out += "  " + line + "\n";
+  out += fmt::format("  {}: {}\n", r.pays ? "why" : "offloading does not pay for this traffic", r.why);
+  return out;
 }
 
 }  // namespace
@@ -96,11 +122,26 @@ std::string sizing_text(const Sizing& s) {
     section(out, s.offloading_backend == OffloadingBackend::kLmcache
                      ? "CPU tier (LMCache's local CPU backend, --kv-offloading-backend lmcache; LMCache counts GiB per rank)"
                      : "CPU tier (vLLM native offloading, --kv-offloading-size is GiB across all ranks)");
-    for (const auto& r : o.reasoning) out += "  " + r + "\n";
-    out += fmt::format("  recommended --kv-offloading-size {}  ->  num_cpu_blocks {}, {} tokens, {:.1f} GiB pinned per "
-                       "rank\n",
-                       o.recommended_gib, format_count(o.num_cpu_blocks), format_count(o.cpu_tokens),
-                       o.pinned_gib_per_rank);
+    const bool simulated = s.recommendation && s.recommendation->basis == "simulation";
+    if (simulated) {
+      if (!o.reasoning.empty()) out += "  " + o.reasoning.front() + "\n";  // the block and tokens per GiB
+      out += simulated_tier_lines(*s.recommendation);
+    } else {
+      for (const auto& r : o.reasoning) out += "  " + r + "\n";
+    }
+    if (o.recommended_gib == 0) {
+      out += "  recommended: no CPU tier (leave --kv-offloading-size out)\n";
+    } else {
+      out += fmt::format("  recommended --kv-offloading-size {}  ->  num_cpu_blocks {}, {} tokens, {:.1f} GiB pinned per "
+                         "rank ({} basis)\n",
+                         o.recommended_gib, format_count(o.num_cpu_blocks), format_count(o.cpu_tokens),
+                         o.pinned_gib_per_rank, s.recommendation ? s.recommendation->basis : "rule");
+    }
+    if (s.recommendation && o.recommended_gib > 0) {
+      const auto& r = *s.recommendation;
+      out += fmt::format("  start-up: pinning {} GiB takes about {:.0f}-{:.0f} s at every server start ({})\n",
+                         o.recommended_gib, r.pin_seconds_low, r.pin_seconds_high, r.pin_source);
+    }
     if (o.given_gib) {
       out += fmt::format("  given --kv-offloading-size {:g}  ->  num_cpu_blocks {}, {} tokens\n", *o.given_gib,
                          format_count(o.given_num_cpu_blocks), format_count(o.given_cpu_tokens));

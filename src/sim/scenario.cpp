@@ -81,6 +81,12 @@ WorkloadSpec parse_workload(const YamlObject& o) {
   w.documents = static_cast<int>(positive_int(o, "documents", 0, true));
   w.document_tokens = dist_or(o, "document-tokens", w.document_tokens, true);
   w.document_zipf = positive(o, "document-zipf", 0, true);
+  w.documents_round_robin = one_of(o, "document-order", "popularity", {"popularity", "round-robin"}) == "round-robin";
+  w.repeat_share = positive(o, "repeat-share", 0, true);
+  if (w.repeat_share >= 1) {
+    throw UsageError(fmt::format("{}: key 'repeat-share' is {}; expected a share from 0 to below 1 (e.g. 0.3)", o.origin(),
+                                 w.repeat_share));
+  }
   w.reset_prefix_cache = o.boolean_or("reset-prefix-cache", false);
   w.clip_long_prompts = one_of(o, "over-length", "reject", {"reject", "clip"}) == "clip";
   if (w.documents > 0 && w.document_tokens.expected() <= 0) {
@@ -88,7 +94,8 @@ WorkloadSpec parse_workload(const YamlObject& o) {
                                  w.documents));
   }
   o.reject_unknown_keys({"requests", "arrival", "prompt", "output", "system-prefix", "system-prefixes", "turns",
-                         "think-time", "documents", "document-tokens", "document-zipf", "reset-prefix-cache", "over-length"});
+                         "think-time", "documents", "document-tokens", "document-zipf", "document-order", "repeat-share", "reset-prefix-cache",
+                         "over-length"});
   return w;
 }
 

@@ -48,6 +48,8 @@ struct WorkloadSpec {
   int documents = 0;                // a pool of documents reused across sessions
   Distribution document_tokens = Distribution::fixed(0);
   double document_zipf = 0;         // popularity exponent; 0 = uniform
+  bool documents_round_robin = false;  // document-order: round-robin: session i reads document i mod N
+  double repeat_share = 0;          // share of sessions that repeat an earlier session's first turn exactly
   bool reset_prefix_cache = false;  // vLLM's /reset_prefix_cache before each arrival
   // A first turn longer than max-model-len: vLLM rejects it, so the run stops with the scenario
   // named (false), unless the scenario asks to clip it to fit as a truncating client would (true).

@@ -253,9 +253,16 @@ SimResult ServingEngine::summarize() const {
     if (r.state != RequestState::kFinished) continue;
     ++out.finished;
     last_finish = std::max(last_finish, r.finish_time);
-    ttft.push_back(r.first_token_time - r.arrival);
+    const double first = r.first_token_time - r.arrival;
+    ttft.push_back(first);
     e2e.push_back(r.finish_time - r.arrival);
-    if (r.output_tokens > 1) tpot.push_back((r.finish_time - r.first_token_time) / static_cast<double>(r.output_tokens - 1));
+    double per_token = 0;  // a one-token reply has no TPOT and meets any TPOT target
+    if (r.output_tokens > 1) {
+      per_token = (r.finish_time - r.first_token_time) / static_cast<double>(r.output_tokens - 1);
+      tpot.push_back(per_token);
+    }
+    const auto& slo = options_.slo;
+    if ((!slo.ttft_s || first <= *slo.ttft_s) && (!slo.tpot_s || per_token <= *slo.tpot_s)) ++out.slo_met_requests;
   }
   if (out.finished != out.requests) {
     throw CheckFailed(fmt::format("simulation ended with {} of {} requests unfinished", out.requests - out.finished,
@@ -263,6 +270,7 @@ SimResult ServingEngine::summarize() const {
   }
   out.makespan_s = std::max(0.0, last_finish - first_arrival_);
   out.steps = steps_;
+  out.engine_busy_s = engine_busy_seconds_;
   out.scheduled_tokens = scheduled_tokens_;
   const double span = out.makespan_s > 0 ? out.makespan_s : 1.0;
   out.prompt_tokens_per_s = static_cast<double>(out.prompt_tokens) / span;

@@ -84,6 +84,7 @@ class ServingEngine {
   std::vector<std::int64_t> running_;
   std::vector<Scheduled> step_;
   bool engine_busy_ = false;
+  double engine_busy_seconds_ = 0;  // sum of step times: the engine's work
   std::vector<TransferJob> jobs_;
 
   // metrics

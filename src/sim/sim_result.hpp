@@ -18,12 +18,14 @@ struct SimResult {
   std::int64_t finished = 0;
   double makespan_s = 0;               // first arrival to last completion
   std::int64_t steps = 0;
+  double engine_busy_s = 0;            // sum of step times: below the makespan when arrivals set the pace
   std::int64_t prompt_tokens = 0;      // sum of prompt lengths
   std::int64_t output_tokens = 0;      // sum of generated tokens
   std::int64_t scheduled_tokens = 0;   // tokens the engine processed, recomputation included
   double prompt_tokens_per_s = 0;
   double output_tokens_per_s = 0;
   LatencySummary ttft_s, tpot_s, e2e_s;
+  std::int64_t slo_met_requests = 0;    // finished within SimOptions::slo (all of them without one)
   std::int64_t preemptions = 0;
   std::int64_t recomputed_tokens = 0;  // processed again after a preemption
   std::int64_t clipped_prompts = 0;    // first turns clipped to max-model-len (over-length: clip)

@@ -17,7 +17,9 @@ void ServingEngine::try_start_step() {
   StepWork work;
   for (const auto& s : step_) work.add(s.start, s.tokens, setup_.predictor.sliding_window());
   engine_busy_ = true;
-  events_.push(now_ + setup_.predictor.step_seconds(work), EventKind::kStepDone, 0);
+  const double seconds = setup_.predictor.step_seconds(work);
+  engine_busy_seconds_ += seconds;
+  events_.push(now_ + seconds, EventKind::kStepDone, 0);
 }
 
 bool ServingEngine::schedule_running(std::int64_t& budget) {

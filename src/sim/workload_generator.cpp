@@ -82,16 +82,42 @@ std::optional<double> WorkloadGenerator::next_session_start() {
   return clock_;
 }
 
+Session WorkloadGenerator::repeat_of(std::int64_t id, const FirstTurn& earlier) {
+  Session s;
+  s.id = id;
+  s.content_id = earlier.content_id;
+  s.context = earlier.context;
+  s.user_tokens.push_back(earlier.user_tokens);
+  std::int64_t context = 0;
+  for (const auto& seg : s.context) context += seg.tokens;
+  // The reply may be drawn longer than the earlier one; it still has to fit max-model-len.
+  s.output_tokens.push_back(std::clamp<std::int64_t>(spec_.output.sample_count(content_, 1), 1,
+                                                     std::max<std::int64_t>(1, max_model_len_ - context - earlier.user_tokens)));
+  s.think_seconds.push_back(0);
+  s.turns = 1;
+  --remaining_requests_;
+  return s;
+}
+
 Session WorkloadGenerator::start_session() {
+  // repeat-share: this session sends an earlier session's first turn again, word for word.
+  if (spec_.repeat_share > 0 && !first_turns_.empty() && content_.uniform() < spec_.repeat_share) {
+    const auto& earlier = first_turns_[static_cast<std::size_t>(content_.below(first_turns_.size()))];
+    return repeat_of(sessions_started_++, earlier);
+  }
   Session s;
   s.id = sessions_started_++;
+  s.content_id = s.id;
   if (!prefix_tokens_.empty()) {
     const auto p = static_cast<std::int64_t>(content_.below(prefix_tokens_.size()));
     if (prefix_tokens_[static_cast<std::size_t>(p)] > 0) {
       s.context.push_back({segment_id(kSystem, p), prefix_tokens_[static_cast<std::size_t>(p)]});
     }
   }
-  if (!document_cdf_.empty()) {
+  if (!document_cdf_.empty() && spec_.documents_round_robin) {
+    const auto d = s.id % static_cast<std::int64_t>(document_tokens_.size());
+    s.context.push_back({segment_id(kDocument, d), document_tokens_[static_cast<std::size_t>(d)]});
+  } else if (!document_cdf_.empty()) {
     const double u = content_.uniform();
     const auto it = std::lower_bound(document_cdf_.begin(), document_cdf_.end(), u);
     const auto d = std::min<std::ptrdiff_t>(it - document_cdf_.begin(), static_cast<std::ptrdiff_t>(document_cdf_.size()) - 1);
@@ -131,16 +157,17 @@ Session WorkloadGenerator::start_session() {
     --remaining_requests_;
   }
   s.turns = static_cast<int>(s.user_tokens.size());
+  if (spec_.repeat_share > 0 && s.turns > 0) first_turns_.push_back({s.context, s.user_tokens.front(), s.content_id});
   return s;
 }
 
 SimRequest WorkloadGenerator::make_request(const Session& s, int turn, double arrival, std::int64_t request_id) const {
   std::vector<Segment> segs = s.context;
   for (int j = 0; j < turn; ++j) {
-    segs.push_back({segment_id(kUser, s.id, j), s.user_tokens[static_cast<std::size_t>(j)]});
-    segs.push_back({segment_id(kOutput, s.id, j), s.output_tokens[static_cast<std::size_t>(j)]});
+    segs.push_back({segment_id(kUser, s.content_id, j), s.user_tokens[static_cast<std::size_t>(j)]});
+    segs.push_back({segment_id(kOutput, s.content_id, j), s.output_tokens[static_cast<std::size_t>(j)]});
   }
-  segs.push_back({segment_id(kUser, s.id, turn), s.user_tokens[static_cast<std::size_t>(turn)]});
+  segs.push_back({segment_id(kUser, s.content_id, turn), s.user_tokens[static_cast<std::size_t>(turn)]});
   SimRequest r;
   r.id = request_id;
   r.session = s.id;
@@ -148,7 +175,7 @@ SimRequest WorkloadGenerator::make_request(const Session& s, int turn, double ar
   r.arrival = arrival;
   for (const auto& seg : segs) r.prompt_tokens += seg.tokens;
   r.output_tokens = s.output_tokens[static_cast<std::size_t>(turn)];
-  segs.push_back({segment_id(kOutput, s.id, turn), r.output_tokens});
+  segs.push_back({segment_id(kOutput, s.content_id, turn), r.output_tokens});
   r.block_hashes = block_hashes(segs, block_size_);
   return r;
 }

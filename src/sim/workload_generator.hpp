@@ -18,6 +18,7 @@ struct Segment {
 
 struct Session {
   std::int64_t id = 0;
+  std::int64_t content_id = 0;              // whose user turns these are: an earlier session's for a repeat
   int turns = 1;
   std::vector<Segment> context;             // shared head: system prefix, then document
   std::vector<std::int64_t> user_tokens;    // per turn
@@ -59,6 +60,13 @@ class WorkloadGenerator {
   std::vector<std::int64_t> prefix_tokens_;    // per system prefix
   std::vector<std::int64_t> document_tokens_;  // per document
   std::vector<double> document_cdf_;           // Zipf popularity
+  struct FirstTurn {
+    std::vector<Segment> context;
+    std::int64_t user_tokens = 0;
+    std::int64_t content_id = 0;
+  };
+  std::vector<FirstTurn> first_turns_;         // what a repeat (repeat-share) may replay
+  Session repeat_of(std::int64_t id, const FirstTurn& earlier);
 };
 
 }  // namespace kvb

@@ -6,6 +6,8 @@
 #include <cmath>
 
 #include "core/units.hpp"
+#include "size/pinning_cost.hpp"
+#include "size/vllm_command.hpp"
 
 namespace kvb {
 
@@ -45,6 +47,14 @@ OffloadPlan plan_offload(const Sizing& s, const SizingInputs& in) {
   p.capped = p.wanted_gib > p.cap_gib;
   const double chosen = p.capped ? p.cap_gib : p.wanted_gib;
   p.recommended_gib = std::max(1, static_cast<int>(p.capped ? std::floor(chosen) : std::ceil(chosen)));
+  // vLLM's floor: the tier is write-through, so one no larger than the GPU pool holds only copies
+  // of what the GPU holds (the vLLM blog on the offloading connector: size it above the GPU KV cache).
+  const std::int64_t gpu_blocks = l.uniform ? s.num_gpu_blocks : s.gpu_kv_tokens / l.block_size;
+  p.floor_gib = static_cast<double>(gpu_blocks) * static_cast<double>(p.cpu_block_bytes) / kGiB;
+  const bool below_floor = p.recommended_gib <= p.floor_gib;
+  if (below_floor && std::floor(p.floor_gib) + 1 <= p.cap_gib) {
+    p.recommended_gib = static_cast<int>(std::floor(p.floor_gib)) + 1;
+  }
   p.num_cpu_blocks = cpu_blocks_for(p.recommended_gib, p.cpu_block_bytes);
   p.cpu_tokens = p.num_cpu_blocks * l.block_size;
   p.pinned_gib_per_rank = static_cast<double>(p.recommended_gib) / s.world_size;
@@ -74,12 +84,69 @@ OffloadPlan plan_offload(const Sizing& s, const SizingInputs& in) {
                                       p.sessions, request_gib, p.wanted_gib, p.recommended_gib,
                                       p.pinned_gib_per_rank));
   }
+  if (below_floor) {
+    p.reasoning.push_back(
+        p.recommended_gib > p.floor_gib
+            ? fmt::format("raised to {} GiB: vLLM's floor is the {:.1f} GiB GPU KV pool (all ranks), which a smaller "
+                          "write-through tier only mirrors",
+                          p.recommended_gib, p.floor_gib)
+            : fmt::format("the cap is below vLLM's floor, the {:.1f} GiB GPU KV pool (all ranks): a tier this small "
+                          "only mirrors the GPU cache",
+                          p.floor_gib));
+  }
   if (in.kv_offloading_size_gib) {
     p.given_gib = *in.kv_offloading_size_gib;
     p.given_num_cpu_blocks = cpu_blocks_for(*p.given_gib, p.cpu_block_bytes);
     p.given_cpu_tokens = p.given_num_cpu_blocks * l.block_size;
   }
   return p;
+}
+
+namespace {
+
+void set_pinning(TierRecommendation& r, const std::string& hw) {
+  const auto cost = pinning_cost(hw);
+  r.pin_seconds_low = r.kv_offloading_size_gib * cost.register_s_per_gib;
+  r.pin_seconds_high = r.kv_offloading_size_gib * cost.host_alloc_s_per_gib;
+  r.pin_source = fmt::format("{:.2f} s/GiB mmap + first touch + cudaHostRegister (vLLM's way), {:.2f} s/GiB "
+                             "cudaHostAlloc; {}",
+                             cost.register_s_per_gib, cost.host_alloc_s_per_gib, cost.source);
+}
+
+}  // namespace
+
+TierRecommendation rule_recommendation(const Sizing& s, const SizingInputs& in) {
+  TierRecommendation r;
+  const auto& p = *s.offload;
+  r.basis = "rule";
+  r.kv_offloading_size_gib = p.recommended_gib;
+  r.floor_gib = p.floor_gib;
+  r.cap_gib = p.cap_gib;
+  r.bound = p.capped ? "dram-cap" : (p.recommended_gib > std::ceil(p.wanted_gib) ? "floor" : "rule");
+  r.why = fmt::format("{} full-length session{} kept warm ({}); no traffic simulated (size --workload simulates it)",
+                      p.sessions, p.sessions == 1 ? "" : "s", p.sessions_reason);
+  r.reasoning = p.reasoning;
+  set_pinning(r, in.hw.name);
+  return r;
+}
+
+void set_recommended_size(Sizing& s, const SizingInputs& in, int gib) {
+  auto& p = *s.offload;
+  p.recommended_gib = gib;
+  p.num_cpu_blocks = cpu_blocks_for(gib, p.cpu_block_bytes);
+  p.cpu_tokens = p.num_cpu_blocks * s.layout.block_size;
+  p.pinned_gib_per_rank = static_cast<double>(gib) / s.world_size;
+  p.lmcache_gib_per_rank = p.pinned_gib_per_rank;
+  if (s.recommendation) {
+    s.recommendation->kv_offloading_size_gib = gib;
+    set_pinning(*s.recommendation, in.hw.name);
+  }
+  if (!s.weights_fit) return;
+  const auto cmds = vllm_commands(s, in);
+  s.vllm_command = cmds.serve;
+  s.vllm_command_legacy = cmds.legacy;
+  s.rocm_docker_command = cmds.rocm_docker;
+  s.vllm_version_note = cmds.version_note;
 }
 
 }  // namespace kvb

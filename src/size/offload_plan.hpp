@@ -7,6 +7,13 @@ namespace kvb {
 // Needs `s.layout`, `s.world_size`, `s.max_model_len`, `s.max_concurrency` already set.
 OffloadPlan plan_offload(const Sizing& s, const SizingInputs& in);
 
+// The rule's recommendation (basis "rule"), for a plan of `s`.
+TierRecommendation rule_recommendation(const Sizing& s, const SizingInputs& in);
+
+// Sets the recommended size (0 = no CPU tier) and what follows from it: blocks, tokens, per-rank
+// figures, the pinning time and the vLLM commands. For a recommendation from elsewhere (advise/).
+void set_recommended_size(Sizing& s, const SizingInputs& in, int gib);
+
 // num_cpu_blocks = GiB x 2^30 // (block bytes per rank x world size), as vllm/v1/kv_offload/cpu/spec.py.
 std::int64_t cpu_blocks_for(double gib, std::int64_t cpu_block_bytes);
 

@@ -4,6 +4,46 @@
 
 namespace kvb {
 
+namespace {
+
+nlohmann::json recommendation_to_json(const TierRecommendation& r) {
+  using nlohmann::json;
+  json curve = json::array();
+  for (const auto& c : r.curve) {
+    curve.push_back({{"kv_offloading_size_gib", c.kv_offloading_size_gib},
+                     {"output_tokens_per_s", c.output_tokens_per_s},
+                     {"ttft_p50_s", c.ttft_p50_s},
+                     {"ttft_p99_s", c.ttft_p99_s},
+                     {"cpu_hit_rate", c.cpu_hit_rate},
+                     {"gpu_hit_rate", c.gpu_hit_rate},
+                     {"goodput_rps", c.goodput_rps},
+                     {"h2d_utilization", c.h2d_utilization},
+                     {"d2h_utilization", c.d2h_utilization},
+                     {"engine_busy_share", c.engine_busy_share},
+                     {"gain", c.gain}});
+  }
+  json j = {{"basis", r.basis},
+            {"objective", r.objective.empty() ? json(nullptr) : json(r.objective)},
+            {"kv_offloading_size_gib", r.kv_offloading_size_gib},
+            {"pays", r.pays},
+            {"gain", r.gain},
+            {"why", r.why},
+            {"bound", r.bound},
+            {"floor_gib", r.floor_gib},
+            {"cap_gib", r.cap_gib},
+            {"curve", curve},
+            {"reasoning", r.reasoning},
+            {"startup_pinning_s", {{"low", r.pin_seconds_low}, {"high", r.pin_seconds_high}, {"source", r.pin_source}}}};
+  if (r.basis == "simulation") {
+    j["workload"] = r.workload;
+    j["requests_per_point"] = r.requests;
+    j["model"] = "computed: kvbench's discrete-event simulator over the stated time and link models, not measured";
+  }
+  return j;
+}
+
+}  // namespace
+
 nlohmann::json sizing_to_json(const Sizing& s) {
   using nlohmann::json;
   json j;
@@ -61,6 +101,7 @@ nlohmann::json sizing_to_json(const Sizing& s) {
       j["offload"]["given_cpu_tokens"] = o.given_cpu_tokens;
     }
   }
+  if (s.recommendation) j["recommendation"] = recommendation_to_json(*s.recommendation);
   if (s.reload) {
     const auto& r = *s.reload;
     j["reload_vs_recompute"] = {{"tokens", r.tokens},

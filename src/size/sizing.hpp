@@ -12,6 +12,7 @@
 #include "size/kv_layout.hpp"
 #include "size/memory_budget.hpp"
 #include "size/serve_settings.hpp"
+#include "size/tier_recommendation.hpp"
 
 namespace kvb {
 
@@ -41,6 +42,7 @@ struct OffloadPlan {
   std::string sessions_reason;
   double wanted_gib = 0;                   // before the host-DRAM cap
   double cap_gib = 0;                      // host DRAM x fraction x this instance's share
+  double floor_gib = 0;                    // the aggregate GPU KV pool: a tier this small only mirrors it
   bool capped = false;
   int recommended_gib = 0;                 // --kv-offloading-size, total across ranks
   std::int64_t num_cpu_blocks = 0;         // for the recommended size
@@ -94,6 +96,7 @@ struct Sizing {
   std::int64_t estimated_max_model_len = 0;
   std::optional<OffloadPlan> offload;
   std::optional<ReloadVsRecompute> reload;
+  std::optional<TierRecommendation> recommendation;  // how offload->recommended_gib was reached
   std::string vllm_version_note;
   std::string vllm_command;
   std::string vllm_command_legacy;

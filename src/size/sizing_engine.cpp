@@ -218,6 +218,7 @@ Sizing compute_sizing(const SizingInputs& in) {
     const auto shorter = compute_sizing(shorter_in);
     if (shorter.fits && shorter.offload) {
       s.offload = shorter.offload;
+      s.recommendation = shorter.recommendation;
       s.offload->reasoning.insert(s.offload->reasoning.begin(),
                                   fmt::format("sized for the suggested --max-model-len {} (the requested {} does not fit)",
                                               format_count(s.estimated_max_model_len), format_count(s.max_model_len)));
@@ -225,6 +226,7 @@ Sizing compute_sizing(const SizingInputs& in) {
   }
   if (s.fits) {
     s.offload = plan_offload(s, in);
+    s.recommendation = rule_recommendation(s, in);
     // A reload is host to device: --link-profile's fit, else the hardware table's link (measured
     // for h100/h200).
     const auto link = in.link ? *in.link : link_profile_from_hardware(in.hw);

@@ -44,7 +44,8 @@ VllmCommands vllm_commands(const Sizing& s, const SizingInputs& in) {
   auto flags = serve_flags(s, in);
   auto flag_form = flags;
   auto legacy_form = flags;
-  if (s.offload) {
+  const bool tier = s.offload && s.offload->recommended_gib > 0;  // 0: offloading does not pay
+  if (tier) {
     flag_form.push_back(fmt::format("--kv-offloading-backend {}", to_string(in.offloading_backend)));
     flag_form.push_back(fmt::format("--kv-offloading-size {}", s.offload->recommended_gib));
     if (in.offloading_backend == OffloadingBackend::kLmcache) {
@@ -58,7 +59,7 @@ VllmCommands vllm_commands(const Sizing& s, const SizingInputs& in) {
     }
   }
   c.serve = multiline("vllm serve " + s.hf_id, flag_form);
-  const bool lmcache = s.offload && in.offloading_backend == OffloadingBackend::kLmcache;
+  const bool lmcache = tier && in.offloading_backend == OffloadingBackend::kLmcache;
   const std::string legacy_env =
       lmcache ? fmt::format("LMCACHE_LOCAL_CPU=True LMCACHE_MAX_LOCAL_CPU_SIZE={:.1f} ", s.offload->lmcache_gib_per_rank)
               : std::string();

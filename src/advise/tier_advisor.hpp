@@ -1,0 +1,34 @@
+#pragma once
+// `kvbench size --workload`: the CPU tier size from a simulation of the operator's traffic.
+// Sweeps the tier from none to the host-DRAM cap (a geometric grid, bisected at the knee), all
+// points on one workload draw, and recommends the smallest size that reaches 95% of the best
+// gain in the objective, or none, with the reason, when the best gain is under 2%.
+#include <optional>
+
+#include "advise/tier_objective.hpp"
+#include "perf/link_curve.hpp"
+#include "sim/scenario.hpp"
+#include "sim/simulator.hpp"
+#include "size/tier_recommendation.hpp"
+
+namespace kvb {
+
+struct TierAdviceRequest {
+  Scenario scenario;               // server keys already merged with the command's flags
+  TierObjective objective = TierObjective::kThroughput;
+  ServiceLevel slo{};              // goodput's targets
+  double floor_gib = 0;            // the aggregate GPU KV pool (size's OffloadPlan::floor_gib)
+  double cap_gib = 0;              // the host-DRAM cap (size's OffloadPlan::cap_gib)
+  std::optional<LinkProfile> link{};  // --link-profile, else the hardware table's
+  int grid_points = 10;            // geometric sizes between the first and the cap
+  int bisections = 3;              // refinements between the knee and the size below it
+};
+
+// The tier sizes first simulated: none, then `points` sizes from about half the floor to the cap,
+// geometric, whole GiB, ascending, without repeats.
+std::vector<int> tier_size_grid(double floor_gib, double cap_gib, int points);
+
+// Throws UsageError for a scenario that cannot run (the errors simulate gives).
+TierRecommendation advise_tier_size(const TierAdviceRequest& request);
+
+}  // namespace kvb

@@ -1,0 +1,63 @@
+#include "advise/tier_objective.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/errors.hpp"
+
+namespace kvb {
+
+std::string to_string(TierObjective o) {
+  switch (o) {
+    case TierObjective::kThroughput: return "throughput";
+    case TierObjective::kTtftP99: return "ttft-p99";
+    case TierObjective::kGoodput: return "goodput";
+  }
+  return "throughput";
+}
+
+TierObjective parse_tier_objective(const std::string& text, const std::string& what) {
+  for (auto o : {TierObjective::kThroughput, TierObjective::kTtftP99, TierObjective::kGoodput}) {
+    if (text == to_string(o)) return o;
+  }
+  throw UsageError(fmt::format("{} '{}': expected throughput, ttft-p99 or goodput", what, text));
+}
+
+std::vector<double> objective_gains(const std::vector<TierCurvePoint>& curve, TierObjective o) {
+  std::vector<double> gains(curve.size(), 0.0);
+  if (curve.empty()) return gains;
+  const auto& base = curve.front();
+  double best_goodput = 0;
+  for (const auto& c : curve) best_goodput = std::max(best_goodput, c.goodput_rps);
+  for (std::size_t i = 0; i < curve.size(); ++i) {
+    const auto& c = curve[i];
+    switch (o) {
+      case TierObjective::kThroughput:
+        gains[i] = base.output_tokens_per_s > 0 ? c.output_tokens_per_s / base.output_tokens_per_s - 1 : 0;
+        break;
+      case TierObjective::kTtftP99:
+        gains[i] = base.ttft_p99_s > 0 ? 1 - c.ttft_p99_s / base.ttft_p99_s : 0;
+        break;
+      case TierObjective::kGoodput:
+        if (base.goodput_rps > 0) {
+          gains[i] = c.goodput_rps / base.goodput_rps - 1;
+        } else {
+          gains[i] = best_goodput > 0 ? c.goodput_rps / best_goodput : 0;
+        }
+        break;
+    }
+  }
+  return gains;
+}
+
+std::string describe_gain(double gain, TierObjective o) {
+  switch (o) {
+    case TierObjective::kThroughput: return fmt::format("{:+.1f}% output tok/s", gain * 100);
+    case TierObjective::kTtftP99: return fmt::format("{:+.1f}% TTFT p99", -gain * 100);
+    case TierObjective::kGoodput: return fmt::format("{:+.1f}% goodput", gain * 100);
+  }
+  return {};
+}
+
+}  // namespace kvb
