@@ -45,6 +45,7 @@ struct SizeOptions {
   std::string kv_offloading_backend = "native";
   std::string link_profile;
   std::string link_method = "ce";
+  std::string calibration;
   std::string quantization = "none";
   std::string draft_layers = "0";
   bool disable_hybrid_manager = false;
@@ -134,6 +135,7 @@ NodeOverrides node_overrides(const SizeOptions& o) {
   }
   n.link_profile = o.link_profile;
   n.link_method = o.link_method;
+  n.calibration = o.calibration;
   return n;
 }
 
@@ -170,6 +172,7 @@ Scenario workload_scenario(const SizeOptions& o) {
   if (given(o, "--quantization")) v.quantization = flags.quantization;
   if (given(o, "--draft-layers")) v.draft_layers = flags.draft_layers;
   if (o.disable_hybrid_manager) v.hybrid_kv_cache_manager = false;
+  if (!o.calibration.empty()) scenario.calibration = load_calibration(o.calibration);
   v.kv_offloading_size = flags.kv_offloading_size;  // evaluated beside the recommendation, as without --workload
   if (!o.requests.empty()) {
     const auto n = parse_positive_int(o.requests, "--requests");
@@ -296,6 +299,8 @@ Command register_size(CLI::App& parent) {
                   "a kvbench dma --json result of this node: reloads use its fitted link (t0 + bytes/B per direction)");
   app->add_option("--link-method", opts->link_method, "which method of --link-profile to fit: ce, ce-batch, kernel")
       ->capture_default_str();
+  app->add_option("--calibration", opts->calibration,
+                  "YAML with compute-efficiency, memory-efficiency, step-overhead-us for the time model (as simulate)");
   app->add_option("--quantization", opts->quantization, "weights: none (checkpoint dtype) or fp8")->capture_default_str();
   app->add_option("--draft-layers", opts->draft_layers, "extra KV layers of a draft model (EAGLE 1, MTP 1)")
       ->capture_default_str();

@@ -42,6 +42,7 @@ struct NodeOverrides {
   std::optional<int> concurrency;                 // sessions of max-model-len for the CPU tier
   std::string link_profile;                       // --link-profile: a kvbench dma JSON of this node
   std::string link_method = "ce";                 // which of its methods to fit
+  std::string calibration;                        // --calibration: the time model's efficiencies (YAML)
 };
 
 }  // namespace kvb

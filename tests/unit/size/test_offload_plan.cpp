@@ -59,3 +59,23 @@ TEST(OffloadPlan, DefaultKeepsTwiceTheGpuSessions) {
   // The tier must exceed the GPU pool it copies.
   EXPECT_GT(s.offload->recommended_gib * kGiB, static_cast<double>(s.num_gpu_blocks) * 16 * 131072);
 }
+
+TEST(OffloadPlan, RuleIsRaisedToVllmsFloorTheGpuPool) {
+  // One 32,768-token session of Llama-3.1-8B is 32,768 x 131,072 B = 4 GiB: far below the GPU
+  // pool (num_gpu_blocks x 2 MiB), which a write-through tier must exceed to hold anything more.
+  auto in = test::inputs("llama-3.1-8b", "h100");
+  in.max_model_len = 32768;
+  in.concurrency = 1;
+  const auto s = compute_sizing(in);
+  ASSERT_TRUE(s.offload && s.recommendation);
+  const double floor_gib = static_cast<double>(s.num_gpu_blocks) * 2.0 * 1024 * 1024 / kGiB;
+  EXPECT_DOUBLE_EQ(s.offload->floor_gib, floor_gib);
+  EXPECT_GT(floor_gib, 4.0);
+  EXPECT_EQ(s.offload->recommended_gib, static_cast<int>(std::floor(floor_gib)) + 1);
+  EXPECT_EQ(s.recommendation->basis, "rule");
+  EXPECT_EQ(s.recommendation->bound, "floor");
+  EXPECT_EQ(s.recommendation->kv_offloading_size_gib, s.offload->recommended_gib);
+  // Pinning at every start: the H100 machine's 32 GiB rows, 8.25 s and 12.633 s.
+  EXPECT_NEAR(s.recommendation->pin_seconds_low, s.offload->recommended_gib * 8.25 / 32, 1e-9);
+  EXPECT_NEAR(s.recommendation->pin_seconds_high, s.offload->recommended_gib * 12.633 / 32, 1e-9);
+}
