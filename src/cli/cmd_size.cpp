@@ -46,6 +46,7 @@ struct SizeOptions {
   std::string link_profile;
   std::string link_method = "ce";
   std::string calibration;
+  std::string engine = "vllm";
   std::string quantization = "none";
   std::string draft_layers = "0";
   bool disable_hybrid_manager = false;
@@ -136,6 +137,7 @@ NodeOverrides node_overrides(const SizeOptions& o) {
   n.link_profile = o.link_profile;
   n.link_method = o.link_method;
   n.calibration = o.calibration;
+  n.engine = parse_engine(o.engine, "--engine");
   return n;
 }
 
@@ -298,6 +300,10 @@ Command register_size(CLI::App& parent) {
   app->add_option("--link-profile", opts->link_profile,
                   "a kvbench dma --json result of this node: reloads use its fitted link (t0 + bytes/B per direction)");
   app->add_option("--link-method", opts->link_method, "which method of --link-profile to fit: ce, ce-batch, kernel")
+      ->capture_default_str();
+  app->add_option("--engine", opts->engine,
+                  "the server to write the command for: vllm (native offloading), sglang (HiCache), lmcache (vLLM + "
+                  "LMCache)")
       ->capture_default_str();
   app->add_option("--calibration", opts->calibration,
                   "YAML with compute-efficiency, memory-efficiency, step-overhead-us for the time model (as simulate)");

@@ -168,11 +168,23 @@ std::string sizing_text(const Sizing& s) {
   list(out, "Alternatives", s.alternatives);
   list(out, "Notes", s.notes);
 
-  section(out, "vLLM command");
   if (s.vllm_command.empty()) {
+    section(out, s.engine == EngineKind::kSglang ? "SGLang command" : "vLLM command");
     out += "  none: the weights do not fit this configuration (see Alternatives)\n";
     return out;
   }
+  if (s.engine == EngineKind::kSglang) {
+    section(out, "SGLang command (--engine sglang: the tier size as HiCache's host pool)");
+    out += s.engine_command + "\n";
+    for (const auto& n : s.engine_notes) out += "  - " + n + "\n";
+    return out;
+  }
+  if (!s.engine_command.empty()) {
+    section(out, "vLLM + LMCache command (--engine lmcache)");
+    out += s.engine_command + "\n";
+    for (const auto& n : s.engine_notes) out += "  - " + n + "\n";
+  }
+  section(out, "vLLM command");
   out += s.vllm_command + "\n";
   if (!s.rocm_docker_command.empty()) {
     section(out, "ROCm (docker)");

@@ -141,12 +141,7 @@ void set_recommended_size(Sizing& s, const SizingInputs& in, int gib) {
     s.recommendation->kv_offloading_size_gib = gib;
     set_pinning(*s.recommendation, in.hw.name);
   }
-  if (!s.weights_fit) return;
-  const auto cmds = vllm_commands(s, in);
-  s.vllm_command = cmds.serve;
-  s.vllm_command_legacy = cmds.legacy;
-  s.rocm_docker_command = cmds.rocm_docker;
-  s.vllm_version_note = cmds.version_note;
+  set_commands(s, in);
 }
 
 }  // namespace kvb

@@ -22,4 +22,20 @@ OffloadingBackend parse_offloading_backend(const std::string& text, const std::s
   throw UsageError(fmt::format("{} '{}': expected native or lmcache", what, text));
 }
 
+std::string to_string(EngineKind e) {
+  switch (e) {
+    case EngineKind::kVllm: return "vllm";
+    case EngineKind::kLmcache: return "lmcache";
+    case EngineKind::kSglang: return "sglang";
+  }
+  return "vllm";
+}
+
+EngineKind parse_engine(const std::string& text, const std::string& what) {
+  for (auto e : {EngineKind::kVllm, EngineKind::kLmcache, EngineKind::kSglang}) {
+    if (text == to_string(e)) return e;
+  }
+  throw UsageError(fmt::format("{} '{}': expected vllm, sglang or lmcache", what, text));
+}
+
 }  // namespace kvb

@@ -10,12 +10,17 @@ namespace kvb {
 
 enum class Quantization { kNone, kFp8 };            // --quantization: the checkpoint's dtype, or fp8
 enum class OffloadingBackend { kNative, kLmcache };  // --kv-offloading-backend
+// The server the command line is written for: vLLM (native offloading), vLLM with LMCache's
+// connector, or SGLang with HiCache.
+enum class EngineKind { kVllm, kLmcache, kSglang };
 
 std::string to_string(Quantization q);
 std::string to_string(OffloadingBackend b);
 // UsageError naming `what` and the accepted values.
 Quantization parse_quantization(const std::string& text, const std::string& what);
 OffloadingBackend parse_offloading_backend(const std::string& text, const std::string& what);
+std::string to_string(EngineKind e);
+EngineKind parse_engine(const std::string& text, const std::string& what);
 
 struct ServeSettings {
   int tensor_parallel_size = 1;
@@ -43,6 +48,7 @@ struct NodeOverrides {
   std::string link_profile;                       // --link-profile: a kvbench dma JSON of this node
   std::string link_method = "ce";                 // which of its methods to fit
   std::string calibration;                        // --calibration: the time model's efficiencies (YAML)
+  EngineKind engine = EngineKind::kVllm;          // --engine: which server's command line to write
 };
 
 }  // namespace kvb

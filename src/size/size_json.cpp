@@ -118,6 +118,14 @@ nlohmann::json sizing_to_json(const Sizing& s) {
                                 {"recompute_model", r.recompute_model},
                                 {"chunk_tokens", r.chunk_tokens}};
   }
+  j["engine"] = to_string(s.engine);
+  if (!s.engine_command.empty()) {
+    j["engine_command"] = s.engine_command;
+    j["engine_notes"] = s.engine_notes;
+  }
+  if (s.engine == EngineKind::kSglang && s.hicache_size_gb_per_rank > 0) {
+    j["sglang"] = {{"hicache_size_gb_per_rank", s.hicache_size_gb_per_rank}, {"hicache_ratio", s.hicache_ratio}};
+  }
   j["vllm_command"] = s.vllm_command;
   j["vllm_command_legacy"] = s.vllm_command_legacy;
   if (!s.rocm_docker_command.empty()) j["rocm_docker_command"] = s.rocm_docker_command;

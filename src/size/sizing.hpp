@@ -30,6 +30,7 @@ struct SizingInputs {
   std::optional<int> concurrency;          // sessions to keep warm in the CPU tier
   std::optional<double> kv_offloading_size_gib;  // evaluate a given size too
   OffloadingBackend offloading_backend = OffloadingBackend::kNative;
+  EngineKind engine = EngineKind::kVllm;
   double host_dram_fraction = 0.6;         // at most this share of host DRAM for KV
   Calibration calibration;                 // the time model's efficiencies (perf/calibration.hpp)
   std::optional<LinkProfile> link;         // --link-profile: the node's measured link, else the hardware table's
@@ -101,6 +102,11 @@ struct Sizing {
   std::string vllm_command;
   std::string vllm_command_legacy;
   std::string rocm_docker_command;         // AMD hardware only
+  EngineKind engine = EngineKind::kVllm;
+  std::string engine_command;              // --engine sglang / lmcache: that server's command line
+  std::vector<std::string> engine_notes;   // the engine's sizing facts, with their sources
+  double hicache_size_gb_per_rank = 0;     // --engine sglang: --hicache-size (GB = 10^9, per rank)
+  double hicache_ratio = 0;                // the same as --hicache-ratio (host pool / device pool)
   std::vector<std::string> warnings;
   std::vector<std::string> alternatives;
   std::vector<std::string> notes;

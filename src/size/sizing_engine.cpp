@@ -247,11 +247,7 @@ Sizing compute_sizing(const SizingInputs& in) {
   }
   add_warnings(s, in);
   if (!s.weights_fit) return s;  // no command line to give: vLLM would fail to load
-  const auto cmds = vllm_commands(s, in);
-  s.vllm_command = cmds.serve;
-  s.vllm_command_legacy = cmds.legacy;
-  s.rocm_docker_command = cmds.rocm_docker;
-  s.vllm_version_note = cmds.version_note;
+  set_commands(s, in);
   return s;
 }
 

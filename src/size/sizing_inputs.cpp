@@ -29,6 +29,8 @@ SizingInputs make_sizing_inputs(const ModelSpec& model, const HardwareSpec& hw, 
   in.gpu_memory_gib = node.gpu_memory_gib;
   in.host_memory_gb = node.host_memory_gb;
   in.concurrency = node.concurrency;
+  in.engine = node.engine;
+  if (node.engine == EngineKind::kLmcache) in.offloading_backend = OffloadingBackend::kLmcache;
   if (!node.calibration.empty()) in.calibration = load_calibration(node.calibration);
   if (!node.link_profile.empty()) in.link = link_profile_from_dma_json(node.link_profile, node.link_method);
   if (serve.tensor_parallel_auto) in.kv.tp = auto_tensor_parallel(in);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "core/strings.hpp"
 
 namespace kvb {
@@ -78,6 +80,76 @@ VllmCommands vllm_commands(const Sizing& s, const SizingInputs& in) {
               : "targets vLLM with the --kv-offloading-size flag (0.12 or newer, soft); vLLM 0.11.x takes the legacy "
                 "--kv-transfer-config form, whose num_cpu_blocks counts blocks, not GiB";
   return c;
+}
+
+namespace {
+
+// SGLang with HiCache: its host pool is --hicache-size GB (10^9) on each rank
+// (python/sglang/srt/mem_cache/memory_pool_host.py: size = hicache_size * 1e9 // size_per_token,
+// one pool per TP rank), and must be larger than the device pool (asserted there).
+std::string sglang_command(Sizing& s, const SizingInputs& in) {
+  std::vector<std::string> f;
+  if (s.tp > 1) f.push_back(fmt::format("--tp-size {}", s.tp));
+  if (s.pp > 1) f.push_back(fmt::format("--pp-size {}", s.pp));
+  f.push_back(fmt::format("--context-length {}", s.fits ? s.max_model_len : s.estimated_max_model_len));
+  if (in.kv.kv_cache_dtype.rfind("fp8", 0) == 0) f.push_back("--kv-cache-dtype fp8_e4m3");
+  if (in.quantization == Quantization::kFp8) f.push_back("--quantization fp8");
+  const int gib = s.offload ? s.offload->recommended_gib : 0;
+  s.engine_notes.clear();
+  if (gib > 0) {
+    const double device_gb = s.kv_gib_available * (1024.0 * 1024 * 1024) / 1e9;  // per rank
+    const double wanted_gb = gib * (1024.0 * 1024 * 1024) / 1e9 / s.world_size;
+    double host_gb = std::ceil(wanted_gb);
+    if (host_gb <= device_gb) {
+      host_gb = std::floor(device_gb) + 1;
+      s.engine_notes.push_back(fmt::format("raised to {:.0f} GB per rank: SGLang requires the host pool to exceed the "
+                                           "device pool ({:.1f} GB per rank)",
+                                           host_gb, device_gb));
+    }
+    s.hicache_size_gb_per_rank = host_gb;
+    s.hicache_ratio = device_gb > 0 ? host_gb / device_gb : 0;
+    f.push_back("--enable-hierarchical-cache");
+    f.push_back(fmt::format("--hicache-size {:.0f}", host_gb));
+    f.push_back("--hicache-mem-layout page_first");
+    f.push_back("--hicache-io-backend kernel");
+    f.push_back("--hicache-write-policy write_through");
+    s.engine_notes.push_back(fmt::format("--hicache-size is GB (10^9) per rank: {} GiB across {} rank{} = {:.1f} GB per "
+                                         "rank, rounded up (sglang/srt/mem_cache/memory_pool_host.py)",
+                                         gib, s.world_size, s.world_size == 1 ? "" : "s", wanted_gb));
+    s.engine_notes.push_back(fmt::format("the same as --hicache-ratio {:.2f} (host pool / device pool, {:.1f} GB per rank "
+                                         "from vLLM's budget; SGLang's --mem-fraction-static gives a slightly different "
+                                         "pool)",
+                                         s.hicache_ratio, device_gb));
+    s.engine_notes.push_back("layouts: page_first with the kernel I/O backend (SGLang's HiCache best practices); "
+                             "layer_first is the default and suits --hicache-io-backend direct");
+  }
+  std::string out = "python -m sglang.launch_server --model-path " + s.hf_id;
+  for (const auto& x : f) out += " \\\n    " + x;
+  return out;
+}
+
+}  // namespace
+
+void set_commands(Sizing& s, const SizingInputs& in) {
+  s.engine = in.engine;
+  if (!s.weights_fit) return;  // no command line to give: the server would fail to load
+  const auto cmds = vllm_commands(s, in);
+  s.vllm_command = cmds.serve;
+  s.vllm_command_legacy = cmds.legacy;
+  s.rocm_docker_command = cmds.rocm_docker;
+  s.vllm_version_note = cmds.version_note;
+  s.engine_command.clear();
+  s.engine_notes.clear();
+  if (in.engine == EngineKind::kSglang) s.engine_command = sglang_command(s, in);
+  if (in.engine == EngineKind::kLmcache && s.offload && s.offload->recommended_gib > 0) {
+    // The connector form with LMCache's own size key works on every vLLM version.
+    s.engine_command = cmds.legacy;
+    s.engine_notes.push_back(fmt::format("LMCACHE_MAX_LOCAL_CPU_SIZE is GiB per rank (LMCache multiplies it by 1024**3 "
+                                         "in each worker): {} GiB / {} rank{}",
+                                         s.offload->recommended_gib, s.world_size, s.world_size == 1 ? "" : "s"));
+    s.engine_notes.push_back("set it in the environment: newer vLLM does not pass --kv-offloading-size on to LMCache "
+                             "with --kv-offloading-backend lmcache");
+  }
 }
 
 }  // namespace kvb

@@ -13,4 +13,8 @@ struct VllmCommands {
 
 VllmCommands vllm_commands(const Sizing& s, const SizingInputs& in);
 
+// Sets every command of `s` for its recommended tier: vLLM's (flag, legacy, ROCm docker) and,
+// for --engine sglang or lmcache, that engine's command line and sizing facts.
+void set_commands(Sizing& s, const SizingInputs& in);
+
 }  // namespace kvb
