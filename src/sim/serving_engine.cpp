@@ -265,8 +265,18 @@ SimResult ServingEngine::summarize() const {
     if ((!slo.ttft_s || first <= *slo.ttft_s) && (!slo.tpot_s || per_token <= *slo.tpot_s)) ++out.slo_met_requests;
   }
   if (out.finished != out.requests) {
-    throw CheckFailed(fmt::format("simulation ended with {} of {} requests unfinished", out.requests - out.finished,
-                                  out.requests));
+    // Say where they stuck: a deadlock in the scheduler shows as waiting requests with the engine idle.
+    std::int64_t by_state[5] = {};
+    std::int64_t held = 0;
+    for (const auto& r : requests_) {
+      if (r.state == RequestState::kFinished) continue;
+      ++by_state[static_cast<int>(r.state)];
+      held += static_cast<std::int64_t>(r.blocks.size());
+    }
+    throw CheckFailed(fmt::format("simulation ended with {} of {} requests unfinished (pending {}, waiting {}, loading {}, "
+                                  "running {}; they hold {} GPU blocks, {} of {} free)",
+                                  out.requests - out.finished, out.requests, by_state[0], by_state[1], by_state[2],
+                                  by_state[3], held, kv_.num_free(), kv_.num_blocks()));
   }
   out.makespan_s = std::max(0.0, last_finish - first_arrival_);
   out.steps = steps_;

@@ -12,7 +12,11 @@ void ServingEngine::try_start_step() {
   step_.clear();
   std::int64_t budget = setup_.scenario.server.max_num_batched_tokens;
   const bool preempted = schedule_running(budget);
-  if (!preempted) schedule_waiting(budget);  // vLLM admits nothing new in a step that preempted
+  // vLLM admits nothing new in a step that preempted. When that leaves the step empty (the
+  // running requests preempted one another, the pool held by loaded requests that wait), its
+  // next scheduler pass admits from the queue at once; without that pass no event would ever
+  // wake the engine again.
+  if (!preempted || step_.empty()) schedule_waiting(budget);
   if (step_.empty()) return;
   StepWork work;
   for (const auto& s : step_) work.add(s.start, s.tokens, setup_.predictor.sliding_window());
