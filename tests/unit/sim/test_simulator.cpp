@@ -187,6 +187,7 @@ TEST(Simulator, EveryRequestFinishesWhenLoadedRequestsHoldThePool) {
   // while loaded requests hold the pool. The scheduler used to wait for the next event, and with
   // no arrivals left none came: 13 of 1,071 requests never finished.
   auto s = with_override(load_scenario("coding-agent"), "kv-offloading-size", "32", "test");
+  s = with_override(s, "workload.requests", "1200", "test");
   const auto r = run_simulation(prepare_simulation(s, std::nullopt), {});
   EXPECT_EQ(r.finished, r.requests);
   EXPECT_GT(r.preemptions, 0);
