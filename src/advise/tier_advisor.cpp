@@ -174,7 +174,9 @@ TierRecommendation advise_tier_size(const TierAdviceRequest& req) {
       if (other == req.objective) continue;
       const auto alt = find_knee(objective_gains(rec.curve, other), kKneeShare, kPaysGain);
       if (alt) {
-        rec.reasoning.push_back(fmt::format("--objective {} would recommend {:g} GiB ({})", to_string(other),
+        rec.reasoning.push_back(fmt::format("--objective {} pays: {:g} GiB on this grid reaches its knee ({}); run it "
+                                            "for its own refined knee",
+                                            to_string(other),
                                             rec.curve[alt->index].kv_offloading_size_gib,
                                             describe_gain(objective_gains(rec.curve, other)[alt->index], other)));
       }
