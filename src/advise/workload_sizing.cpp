@@ -15,7 +15,8 @@ Sizing size_with_workload(const WorkloadSizingRequest& request) {
   std::vector<std::string> model_warnings;
   const auto model = resolve_model(scenario.server.model, model_warnings);
   const auto hw = resolve_hardware(scenario.server.hardware);
-  const auto in = make_sizing_inputs(model, hw, scenario.server, request.node);
+  auto in = make_sizing_inputs(model, hw, scenario.server, request.node);
+  if (request.link) in.link = request.link;
   // --tp auto is resolved once, so the simulator's step model runs at the same TP as the sizing.
   scenario.server.tensor_parallel_size = in.kv.tp;
   scenario.server.tensor_parallel_auto = false;

@@ -18,6 +18,7 @@
 #include "sim/scenario.hpp"
 #include "sim/sim_json.hpp"
 #include "sim/sweep.hpp"
+#include "advise/workload_sizing.hpp"
 #include "size/size_json.hpp"
 #include "size/sizing_engine.hpp"
 #include "size/sizing_inputs.hpp"
@@ -152,6 +153,14 @@ ReportInputs run_default_assessment(const AssessmentSettings& s, const Assessmen
     std::vector<std::string> warnings;
     sizings.push_back(compute_sizing(make_sizing_inputs(resolve_model(name, warnings), resolve_hardware(hw), serve)));
   }
+  // 5. The tier size for the scenario's own traffic, simulated on the same link (listed first:
+  // the report's first lines state it).
+  log(fmt::format("size --workload {}: simulating the tier-size curve", scenario.name));
+  sizings.insert(sizings.begin(), size_with_workload({.scenario = scenario,
+                                                      .node = {},
+                                                      .objective = TierObjective::kTtftP99,
+                                                      .slo = {},
+                                                      .link = link}));
   const auto size_doc = sizings_document(sizings);
   add_report_document(in, size_doc, "kvbench size, computed now");
   save(s, "size.json", size_doc, log);

@@ -96,8 +96,9 @@ std::string report_html(const ReportInputs& in, const ReportContext& ctx) {
   out += fmt::format("<p class=\"small\">{} &#183; {} &#183; {}. Every figure says whether it was measured, "
                      "simulated or computed.</p>\n",
                      html_escape(ctx.tool_version), html_escape(ctx.generated_utc), html_escape(ctx.how));
-  out += "<nav><a href=\"#dma\">transfers</a><a href=\"#simulate\">simulation</a><a href=\"#size\">sizing</a>"
+  out += "<nav><a href=\"#recommendation\">recommendation</a><a href=\"#dma\">transfers</a><a href=\"#simulate\">simulation</a><a href=\"#size\">sizing</a>"
          "<a href=\"#environment\">environment</a></nav>\n";
+  out += recommendation_section_html(in.sizings);
   out += glance(in);
   out += dma_section_html(in.dma);
   out += simulation_section_html(in.simulations);

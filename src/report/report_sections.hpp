@@ -18,6 +18,9 @@ struct ReportContext {
 std::string dma_section_html(const std::vector<DmaRecord>& records);
 std::string simulation_section_html(const std::vector<SimView>& sims);
 std::string sizing_section_html(const std::vector<SizeRowView>& rows);
+// The first lines: the recommended tier size, its basis, the command and the curve (empty when
+// no sizing carries a recommendation).
+std::string recommendation_section_html(const std::vector<SizeRowView>& rows);
 std::string environment_section_html(const ReportInputs& in, const ReportContext& ctx);
 
 // The whole page: head (inline style, a Content-Security-Policy that allows no script and no

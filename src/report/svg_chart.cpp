@@ -102,6 +102,18 @@ std::string render_line_chart(const LineChart& c) {
                      "</text>\n",
                      (kPlotTop + kPlotBottom) / 2, html_escape(c.y_label));
 
+  // Vertical markers (the knee, a floor, a cap) under the data, labelled at the top.
+  for (std::size_t i = 0; i < c.markers.size(); ++i) {
+    const auto& m = c.markers[i];
+    if (!std::isfinite(m.x) || (c.log2_x && m.x <= 0)) continue;
+    const double x = std::clamp(px(m.x), kPlotLeft, kPlotRight);
+    // Labels right of the line, or left of it in the plot's right half, so none runs off the chart.
+    const bool left = x > (kPlotLeft + kPlotRight) / 2;
+    out += fmt::format("<line class=\"reference\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"><title>{3}</title></line>"
+                       "<text class=\"tick\" x=\"{4}\" y=\"{5}\" text-anchor=\"{6}\">{3}</text>\n",
+                       num(x), kPlotTop, kPlotBottom, html_escape(m.label), num(left ? x - 3 : x + 3),
+                       num(kPlotTop + 12 + 14 * static_cast<double>(i)), left ? "end" : "start");
+  }
   // Reference lines (link ceilings) under the data.
   for (const auto& r : c.references) {
     out += fmt::format("<line class=\"reference\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"><title>{}</title></line>\n",

@@ -24,6 +24,11 @@ struct ReferenceLine {
   std::string label;  // e.g. "link ceiling 63.0 GB/s"
 };
 
+struct VerticalMarker {
+  double x = 0;
+  std::string label;  // e.g. "knee 45 GiB"
+};
+
 struct LineChart {
   std::string title;
   std::string x_label, y_label;
@@ -31,6 +36,7 @@ struct LineChart {
   std::function<std::string(double)> x_format;  // tick labels; default "%g"
   std::vector<ChartSeries> series;
   std::vector<ReferenceLine> references;
+  std::vector<VerticalMarker> markers;          // drawn as labelled vertical lines at x
 };
 
 // An <svg> element with class "chart"; each series is a <polyline class="series"> with circles

@@ -164,6 +164,30 @@ SizeRowView size_row_from_json(const nlohmann::json& j) {
   r.recommended_gib = rec.is_null() ? -1 : rec.get<double>();
   if (j.contains("reload_vs_recompute")) r.reload_verdict = j.at("reload_vs_recompute").value("verdict", std::string());
   r.vllm_command = j.at("vllm_command").get<std::string>();
+  if (j.contains("recommendation")) {
+    const auto& k = j.at("recommendation");
+    RecommendationView v;
+    v.basis = k.at("basis").get<std::string>();
+    v.objective = k.at("objective").is_null() ? std::string() : k.at("objective").get<std::string>();
+    v.why = k.at("why").get<std::string>();
+    v.bound = k.at("bound").get<std::string>();
+    v.workload = k.value("workload", std::string());
+    v.kv_offloading_size_gib = k.at("kv_offloading_size_gib").get<double>();
+    v.pays = k.at("pays").get<bool>();
+    v.floor_gib = k.at("floor_gib").get<double>();
+    v.cap_gib = k.at("cap_gib").get<double>();
+    for (const auto& c : k.at("curve")) {
+      TierCurvePoint p;
+      p.kv_offloading_size_gib = c.at("kv_offloading_size_gib").get<double>();
+      p.output_tokens_per_s = c.at("output_tokens_per_s").get<double>();
+      p.ttft_p50_s = c.at("ttft_p50_s").get<double>();
+      p.ttft_p99_s = c.at("ttft_p99_s").get<double>();
+      p.cpu_hit_rate = c.at("cpu_hit_rate").get<double>();
+      p.gain = c.at("gain").get<double>();
+      v.curve.push_back(p);
+    }
+    r.recommendation = std::move(v);
+  }
   return r;
 }
 

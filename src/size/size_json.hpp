@@ -3,6 +3,7 @@
 // Writer and reader live together so they cannot drift.
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,15 @@ nlohmann::json sizing_to_json(const Sizing& s);
 // One document: {"schema": ..., "tool": ..., "results": [ ... ]}.
 nlohmann::json sizings_document(const std::vector<Sizing>& all);
 
+// A result's recommendation as the report shows it (absent in files written before it existed).
+struct RecommendationView {
+  std::string basis, objective, why, bound, workload;
+  double kv_offloading_size_gib = 0;
+  bool pays = true;
+  double floor_gib = 0, cap_gib = 0;
+  std::vector<TierCurvePoint> curve;  // simulation basis only
+};
+
 // What a reader of the document needs (the report's sizing table), one per result.
 struct SizeRowView {
   std::string model, hardware, kv_dtype, weight_dtype, reload_verdict, vllm_command;
@@ -25,6 +35,7 @@ struct SizeRowView {
   std::int64_t kv_bytes_per_token = 0, gpu_kv_tokens = 0, max_model_len = 0;
   double max_concurrency = 0;
   double recommended_gib = -1;  // -1: no recommendation (the weights do not fit)
+  std::optional<RecommendationView> recommendation;
 };
 
 // Throws nlohmann::json::exception for a malformed document.

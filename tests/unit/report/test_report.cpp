@@ -247,5 +247,59 @@ TEST(Prometheus, UnknownLinkCeilingIsLeftOutAKnownOneIsPerDevice) {
   EXPECT_NE(text.find("} 63\n"), std::string::npos);
 }
 
+SizeRowView recommended_row(const std::string& model, const std::string& basis) {
+  SizeRowView r;
+  r.model = model;
+  r.hardware = "h100";
+  r.vllm_command = "vllm serve x \\\n    --kv-offloading-size 45";
+  RecommendationView v;
+  v.basis = basis;
+  v.objective = basis == "simulation" ? "ttft-p99" : "";
+  v.workload = "chat-multi-turn";
+  v.bound = "knee";
+  v.why = "the knee";
+  v.kv_offloading_size_gib = 45;
+  v.floor_gib = 8;
+  v.cap_gib = 143;
+  if (basis == "simulation") {
+    for (double gib : {0.0, 9.0, 45.0, 143.0}) {
+      TierCurvePoint p;
+      p.kv_offloading_size_gib = gib;
+      p.gain = gib / 200;
+      v.curve.push_back(p);
+    }
+  }
+  r.recommendation = v;
+  return r;
+}
+
+TEST(RecommendationSection, FirstLinesStateTheSizeTheBasisTheCommandAndTheMarkedCurve) {
+  const std::vector<SizeRowView> rows{recommended_row("rule-model", "rule"),
+                                      recommended_row("<b>sim</b>", "simulation")};
+  ReportInputs in;
+  in.sizings = rows;
+  const auto html = report_html(in, ReportContext{"t", "now", "host", "test"});
+  const auto rec = html.find("<section id=\"recommendation\">");
+  ASSERT_NE(rec, std::string::npos);
+  EXPECT_LT(rec, html.find("id=\"glance\""));  // before everything else
+  const auto section = html.substr(rec, html.find("</section>", rec) - rec);
+  // The simulated recommendation wins over the rule's, and its model name is escaped.
+  EXPECT_NE(section.find("--kv-offloading-size 45"), std::string::npos);
+  EXPECT_NE(section.find("simulation of chat-multi-turn"), std::string::npos);
+  EXPECT_NE(section.find("&lt;b&gt;sim&lt;/b&gt;"), std::string::npos);
+  EXPECT_EQ(section.find("<b>sim"), std::string::npos);
+  EXPECT_NE(section.find("<pre>"), std::string::npos);  // the command, not folded in <details>
+  EXPECT_EQ(section.find("<details"), std::string::npos);
+  for (const char* marker : {"recommended 45 GiB", "vLLM floor 8 GiB", "DRAM cap 143 GiB"}) {
+    EXPECT_NE(section.find(marker), std::string::npos) << marker;
+  }
+}
+
+TEST(RecommendationSection, NoRecommendationNoSection) {
+  SizeRowView r;
+  r.model = "m";
+  EXPECT_EQ(recommendation_section_html({r}), "");
+}
+
 }  // namespace
 }  // namespace kvb
