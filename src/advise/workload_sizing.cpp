@@ -17,6 +17,7 @@ Sizing size_with_workload(const WorkloadSizingRequest& request) {
   const auto hw = resolve_hardware(scenario.server.hardware);
   auto in = make_sizing_inputs(model, hw, scenario.server, request.node);
   if (request.link) in.link = request.link;
+  if (scenario.calibration) in.calibration = *scenario.calibration;
   // --tp auto is resolved once, so the simulator's step model runs at the same TP as the sizing.
   scenario.server.tensor_parallel_size = in.kv.tp;
   scenario.server.tensor_parallel_auto = false;

@@ -18,7 +18,8 @@ const std::vector<std::string> kHardwareKeys = {
     "host_link", "pcie_generation", "pcie_width", "c2c_gbps_per_direction", "link_practical_gbps",
     "bf16_tflops", "fp8_tflops", "gpus_per_node", "host_dram_gb", "mla_block_size", "notes",
     "link_measured_h2d_gbps", "link_measured_d2h_gbps", "link_measured_h2d_per_copy_us",
-    "link_measured_d2h_per_copy_us", "link_measured_source"};
+    "link_measured_d2h_per_copy_us", "link_measured_source", "time_model_compute_efficiency",
+    "time_model_memory_efficiency", "time_model_step_overhead_us", "time_model_source"};
 
 double positive(const YamlObject& y, const char* key) {
   const double v = y.real(key);
@@ -88,6 +89,19 @@ HardwareSpec hardware_from_yaml(const std::string& text, const std::string& orig
   } else if (y.has("link_measured_h2d_gbps") || y.has("link_measured_d2h_gbps")) {
     throw UsageError(fmt::format("{}: link_measured_* figures need 'link_measured_source' (where they were measured)",
                                  origin));
+  }
+  if (y.has("time_model_source")) {
+    // All four together: fitted figures say which measurements they were fitted to.
+    auto& t = h.measured_time_model;
+    t.source = y.str("time_model_source");
+    t.compute_efficiency = positive(y, "time_model_compute_efficiency");
+    t.memory_efficiency = positive(y, "time_model_memory_efficiency");
+    t.step_overhead_us = positive(y, "time_model_step_overhead_us");
+    if (t.compute_efficiency > 1 || t.memory_efficiency > 1) {
+      throw UsageError(fmt::format("{}: time_model_*_efficiency is a fraction of peak in (0, 1]", origin));
+    }
+  } else if (y.has("time_model_compute_efficiency") || y.has("time_model_memory_efficiency")) {
+    throw UsageError(fmt::format("{}: time_model_* figures need 'time_model_source' (what they were fitted to)", origin));
   }
   if (h.link_practical_gbps > h.link_ceiling_gbps()) {
     throw UsageError(fmt::format("{}: link_practical_gbps {} exceeds the link ceiling {:.1f} GB/s", origin,

@@ -29,6 +29,12 @@ struct HardwareSpec {
     double h2d_per_copy_us = 0, d2h_per_copy_us = 0;
     std::string source;  // the baseline file, method and date
   } measured_link;
+  // The time model's efficiencies fitted to ground truth measured on this GPU (prefill and
+  // CUDA-graph decode of a Llama-3.1-8B shape); absent (source empty) = the generic defaults.
+  struct MeasuredTimeModel {
+    double compute_efficiency = 0, memory_efficiency = 0, step_overhead_us = 0;
+    std::string source;
+  } measured_time_model;
   double bf16_tflops = 0;          // dense
   double fp8_tflops = 0;           // dense
   int gpus_per_node = 8;

@@ -31,6 +31,17 @@ Calibration parse_calibration(const YamlObject& o, const std::string& source) {
   return c;
 }
 
+Calibration default_calibration(const HardwareSpec& hw) {
+  Calibration c;
+  const auto& t = hw.measured_time_model;
+  if (t.source.empty()) return c;
+  c.compute_efficiency = t.compute_efficiency;
+  c.memory_efficiency = t.memory_efficiency;
+  c.step_overhead_s = t.step_overhead_us * 1e-6;
+  c.source = fmt::format("{} (fitted to {})", hw.name, t.source);
+  return c;
+}
+
 Calibration load_calibration(const std::string& path) {
   return parse_calibration(YamlObject::parse(read_text_file(path, "--calibration"), path), path);
 }

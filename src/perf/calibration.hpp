@@ -3,6 +3,7 @@
 // cost per engine step. Defaults, a scenario's `calibration:` block, or a calibration file.
 #include <string>
 
+#include "catalog/hardware_spec.hpp"
 #include "core/yaml_reader.hpp"
 
 namespace kvb {
@@ -20,5 +21,9 @@ Calibration parse_calibration(const YamlObject& o, const std::string& source);
 
 // Reads a calibration file with the keys above.
 Calibration load_calibration(const std::string& path);
+
+// What a run uses without a calibration file or block: the GPU's fitted figures where its
+// hardware file has them (h100, h200: measured ground truth), else the generic defaults above.
+Calibration default_calibration(const HardwareSpec& hw);
 
 }  // namespace kvb

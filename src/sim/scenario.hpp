@@ -68,7 +68,7 @@ struct Scenario {
   std::uint64_t seed = 1;
   ServerSpec server;
   WorkloadSpec workload;
-  Calibration calibration;
+  std::optional<Calibration> calibration;  // absent: the GPU's default (perf/calibration.hpp)
   std::vector<SweepAxis> sweep;     // the scenario's default sweep
   YAML::Node source;                // the document, for overrides and sweeps
 };

@@ -14,10 +14,10 @@
 namespace kvb {
 namespace {
 
-StepTimeModel make_predictor(const Scenario& s, const ModelSpec& m, const HardwareSpec& hw, const KvLayout& layout,
+StepTimeModel make_predictor(const Scenario& s, const SizingInputs& in, const KvLayout& layout,
                              const std::string& weight_dtype) {
-  return StepTimeModel(m, hw, static_cast<double>(layout.kv_bytes_per_token()), s.server.tensor_parallel_size,
-                       weight_dtype, s.calibration);
+  return StepTimeModel(in.model, in.hw, static_cast<double>(layout.kv_bytes_per_token()), s.server.tensor_parallel_size,
+                       weight_dtype, in.calibration);
 }
 
 }  // namespace
@@ -25,7 +25,8 @@ StepTimeModel make_predictor(const Scenario& s, const ModelSpec& m, const Hardwa
 SimulationSetup prepare_simulation(const Scenario& s, const std::optional<LinkProfile>& measured_link) {
   const auto& v = s.server;
   std::vector<std::string> model_warnings;
-  const auto in = make_sizing_inputs(resolve_model(v.model, model_warnings), resolve_hardware(v.hardware), v);
+  auto in = make_sizing_inputs(resolve_model(v.model, model_warnings), resolve_hardware(v.hardware), v);
+  if (s.calibration) in.calibration = *s.calibration;  // size's recompute and the steps share it
   const auto sizing = compute_sizing(in);
   if (!sizing.weights_fit) {
     // The explanation `kvbench size` gives, with its alternatives (more ranks, FP8 weights).
@@ -51,7 +52,7 @@ SimulationSetup prepare_simulation(const Scenario& s, const std::optional<LinkPr
                       .weight_dtype = sizing.weight_dtype,
                       .block_size = layout.block_size,
                       .world_size = sizing.world_size,
-                      .predictor = make_predictor(s, in.model, in.hw, layout, sizing.weight_dtype)};
+                      .predictor = make_predictor(s, in, layout, sizing.weight_dtype)};
   const int bs = layout.block_size;
   if (v.num_gpu_blocks_override) {
     out.gpu_blocks = *v.num_gpu_blocks_override;

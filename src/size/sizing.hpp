@@ -32,7 +32,7 @@ struct SizingInputs {
   OffloadingBackend offloading_backend = OffloadingBackend::kNative;
   EngineKind engine = EngineKind::kVllm;
   double host_dram_fraction = 0.6;         // at most this share of host DRAM for KV
-  Calibration calibration;                 // the time model's efficiencies (perf/calibration.hpp)
+  Calibration calibration;                 // the time model's efficiencies: make_sizing_inputs sets the GPU's default
   std::optional<LinkProfile> link;         // --link-profile: the node's measured link, else the hardware table's
 };
 

@@ -31,7 +31,7 @@ SizingInputs make_sizing_inputs(const ModelSpec& model, const HardwareSpec& hw, 
   in.concurrency = node.concurrency;
   in.engine = node.engine;
   if (node.engine == EngineKind::kLmcache) in.offloading_backend = OffloadingBackend::kLmcache;
-  if (!node.calibration.empty()) in.calibration = load_calibration(node.calibration);
+  in.calibration = node.calibration.empty() ? default_calibration(hw) : load_calibration(node.calibration);
   if (!node.link_profile.empty()) in.link = link_profile_from_dma_json(node.link_profile, node.link_method);
   if (serve.tensor_parallel_auto) in.kv.tp = auto_tensor_parallel(in);
   return in;

@@ -7,6 +7,7 @@
 
 #include "perf/link_curve.hpp"
 #include "perf/step_time_model.hpp"
+#include "perf/calibration.hpp"
 #include "sim/scenario.hpp"
 #include "sim/simulation_setup.hpp"
 #include "sim/simulator.hpp"
@@ -43,6 +44,7 @@ TEST(ReloadVsRecompute, SlowLinkMovesBreakEvenOut) {
 TEST(ReloadVsRecompute, RecomputeTimeIsTheSimulatorsTtftForTheSameRequest) {
   for (const auto& [tokens, chunk] : {std::pair{6000, 2048}, std::pair{16000, 8192}}) {
     auto in = test::inputs("llama-3.1-8b");
+    in.calibration = default_calibration(in.hw);  // what size and simulate both use on the h100
     in.max_model_len = tokens;
     in.kv.max_num_batched_tokens = chunk;
     const auto s = compute_sizing(in);
