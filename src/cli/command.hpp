@@ -15,5 +15,6 @@ Command register_dma(CLI::App& parent);
 Command register_simulate(CLI::App& parent);
 Command register_compare(CLI::App& parent);
 Command register_report(CLI::App& parent);
+Command register_doctor(CLI::App& parent);
 
 }  // namespace kvb

@@ -1,0 +1,140 @@
+// `kvbench doctor`: is this node ready for a CPU KV tier? Host checks read /proc and /sys; the
+// pinning test and (on a GPU) the host link at 2 MiB are measured here.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "backend/backend_registry.hpp"
+#include "catalog/hardware_spec.hpp"
+#include "cli/command.hpp"
+#include "core/atomic_file.hpp"
+#include "core/errors.hpp"
+#include "core/units.hpp"
+#include "doctor/doctor_json.hpp"
+#include "doctor/host_pinning.hpp"
+#include "doctor/node_facts.hpp"
+#include "dma/dma_sweep.hpp"
+#include "output/doctor_output.hpp"
+
+namespace kvb {
+namespace {
+
+struct DoctorOptions {
+  std::string tier_size = "64";
+  std::string format = "table";
+  std::string output;
+  std::string backend = "auto";
+  std::string root = "/";
+};
+
+std::string host_name() {
+  char buf[256] = {};
+  return ::gethostname(buf, sizeof buf - 1) == 0 ? std::string(buf) : std::string("unknown");
+}
+
+// The host link measured at vLLM's 2 MiB block, each direction against 85% of the figure kvbench
+// measured on that GPU model (the hardware file), as a floor.
+std::vector<CheckResult> measure_link(TransferBackend& backend) {
+  DmaSweepSettings s;
+  s.block = "2MiB";
+  s.method = "ce";
+  s.direction = "h2d,d2h";
+  s.rule.max_seconds = 1.0;
+  std::vector<std::string> notes;
+  const auto records = run_dma_cases(backend, plan_dma_cases(s, true, notes), s.rule);
+  const auto hw_name = hardware_for_device_name(backend.info().name);
+  std::vector<CheckResult> out;
+  for (const auto& r : records) {
+    CheckResult c;
+    c.name = "link measured " + to_string(r.tcase.direction);
+    c.unit = "GB/s";
+    c.value = r.median_gbps;
+    if (r.waived || !r.verified) {
+      c.status = CheckStatus::kSkip;
+      c.detail = r.waived ? r.waive_reason : "the copy did not verify";
+      out.push_back(c);
+      continue;
+    }
+    c.detail = fmt::format("{} at 2 MiB blocks (cudaMemcpyAsync per block) on {}", fmt::format("{:.1f} GB/s", r.median_gbps),
+                           backend.info().name);
+    if (hw_name.empty()) {
+      c.status = CheckStatus::kPass;
+      c.source = "no floor for this GPU model (not in the hardware table)";
+    } else {
+      const auto hw = resolve_hardware(hw_name);
+      const double reference = r.tcase.direction == Direction::kD2H && hw.measured_link.d2h_gbps > 0
+                                   ? hw.measured_link.d2h_gbps
+                                   : (hw.measured_link.h2d_gbps > 0 ? hw.measured_link.h2d_gbps : hw.link_practical_gbps);
+      c.threshold = 0.85 * reference;
+      c.source = fmt::format("85% of {:.1f} GB/s, the {} figure in scenarios/hardware/{}.yaml", reference,
+                             hw.measured_link.source.empty() ? "practical (soft)" : "measured", hw.name);
+      c.status = r.median_gbps >= *c.threshold ? CheckStatus::kPass : CheckStatus::kFail;
+      if (c.status == CheckStatus::kFail) c.detail += fmt::format(": below the {:.1f} GB/s floor", *c.threshold);
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+int run_doctor(const DoctorOptions& o) {
+  const double tier_gib = parse_gib_size(o.tier_size, "--tier-size");
+  if (!(tier_gib > 0)) throw UsageError(fmt::format("--tier-size '{}': expected a tier above 0 GiB (e.g. 64)", o.tier_size));
+  if (o.format != "table" && o.format != "json" && o.format != "prom") {
+    throw UsageError(fmt::format("--format '{}': expected table, json or prom", o.format));
+  }
+  if (!o.output.empty()) require_writable_output(o.output);
+  const bool this_node = o.root == "/";
+  const auto facts = read_node_facts(o.root);
+  DoctorRequest request;
+  request.tier_bytes = tier_gib * kGiB;
+  std::vector<CheckResult> measured;
+  if (this_node) {
+    const double test = kGiB;
+    const bool lock = !facts.memlock_soft_bytes || *facts.memlock_soft_bytes >= test;
+    request.pinning = measure_host_pinning(test, lock);
+    std::string notice;
+    auto backend = make_backend(parse_backend(o.backend), 0, notice);
+    if (!notice.empty()) {
+      request.gpu_skip_reason = notice;
+    } else {
+      measured = measure_link(*backend);
+    }
+  } else {
+    request.gpu_skip_reason = "--root reads a recorded node; nothing is measured";
+  }
+  auto checks = run_node_checks(facts, request);
+  checks.insert(checks.begin() + 1, measured.begin(), measured.end());
+  const auto host = this_node ? host_name() : o.root;
+  std::string text;
+  if (o.format == "json") text = doctor_json(checks, host, request.tier_bytes).dump(1) + "\n";
+  if (o.format == "prom") text = doctor_prometheus(checks, host);
+  if (o.format == "table") text = doctor_table(checks, host, request.tier_bytes);
+  if (!o.output.empty()) {
+    write_file_atomically(o.output, text);
+  } else {
+    std::fputs(text.c_str(), stdout);
+  }
+  return doctor_exit_code(checks);
+}
+
+}  // namespace
+
+Command register_doctor(CLI::App& parent) {
+  auto o = std::make_shared<DoctorOptions>();
+  auto* app = parent.add_subcommand("doctor", "is this node ready for a CPU KV tier: /dev/shm, memlock, memory, "
+                                              "pinning time, PCIe link, NUMA, IOMMU, huge pages (exit 1 when a check fails)");
+  app->add_option("--tier-size", o->tier_size, "the CPU tier to check for, GiB across the node's ranks")->capture_default_str();
+  app->add_option("--format", o->format, "table, json (kvbench/doctor/v1) or prom (node-exporter textfile)")
+      ->capture_default_str();
+  app->add_option("--output,-o", o->output, "write to this file (atomically) instead of stdout");
+  app->add_option("--backend", o->backend, "GPU runtime for the link measurement: auto, cuda, hip, host")
+      ->capture_default_str();
+  app->add_option("--root", o->root, "read /proc and /sys under this directory (a recorded node; measures nothing)")
+      ->capture_default_str();
+  return Command{app, [o] { return run_doctor(*o); }};
+}
+
+}  // namespace kvb

@@ -1,0 +1,220 @@
+#include "doctor/node_checks.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/units.hpp"
+#include "dma/sysfs_link.hpp"
+
+namespace kvb {
+namespace {
+
+CheckResult check(std::string name, CheckStatus status, std::string detail, std::optional<double> value = {},
+                  std::optional<double> threshold = {}, std::string unit = {}, std::string source = {}) {
+  return {std::move(name), status, std::move(detail), value, threshold, std::move(unit), std::move(source)};
+}
+
+std::string gib(double bytes) { return fmt::format("{:.1f} GiB", bytes / kGiB); }
+
+// vLLM's native CPU tier maps its memory from /dev/shm, so the tier must fit in what is free there.
+CheckResult shm_check(const NodeFacts& f, double tier) {
+  const char* source = "vLLM's native CPU tier lives in /dev/shm; containers often cap it (Docker's default is 64 MB)";
+  if (!f.shm.mounted) return check("shm", CheckStatus::kSkip, "/dev/shm is not mounted here", {}, {}, "bytes", source);
+  const double free = std::max(0.0, f.shm.size_bytes - f.shm.used_bytes);
+  std::string leftovers;
+  for (const auto& [name, bytes] : f.shm.large_files) leftovers += fmt::format(" {} ({})", name, gib(bytes));
+  const auto size_text = fmt::format("/dev/shm {}{}, {} free", gib(f.shm.size_bytes),
+                                     f.shm.size_from_default ? " (tmpfs default: half of RAM)" : "", gib(free));
+  if (free < tier) {
+    return check("shm", CheckStatus::kFail,
+                 fmt::format("{}: a {} tier does not fit{}", size_text, gib(tier),
+                             leftovers.empty() ? std::string() : "; large files left there (a crashed server's tier?):" + leftovers),
+                 free, tier, "bytes", source);
+  }
+  if (!leftovers.empty()) {
+    return check("shm", CheckStatus::kWarn, fmt::format("{}; large files left there (a crashed server's tier?):{}", size_text, leftovers),
+                 free, tier, "bytes", source);
+  }
+  return check("shm", CheckStatus::kPass, fmt::format("{}: the {} tier fits", size_text, gib(tier)), free, tier, "bytes",
+               source);
+}
+
+CheckResult memlock_check(const NodeFacts& f, double tier) {
+  const char* source = "RLIMIT_MEMLOCK: pinning paths that lock pages (mlock, RDMA/UCX, some container runtimes) count "
+                       "against it; ulimit -l unlimited";
+  if (!f.memlock_known) return check("memlock", CheckStatus::kSkip, "proc/self/limits unreadable", {}, {}, "bytes", source);
+  if (!f.memlock_soft_bytes) return check("memlock", CheckStatus::kPass, "unlimited", {}, tier, "bytes", source);
+  const double limit = *f.memlock_soft_bytes;
+  if (limit < tier) {
+    return check("memlock", CheckStatus::kWarn,
+                 fmt::format("max locked memory {} is below the {} tier: set it unlimited (ulimit -l unlimited; in "
+                             "Kubernetes/Docker the runtime's memlock ulimit)",
+                             format_bytes_binary(limit), gib(tier)),
+                 limit, tier, "bytes", source);
+  }
+  return check("memlock", CheckStatus::kPass, fmt::format("max locked memory {}", format_bytes_binary(limit)), limit, tier,
+               "bytes", source);
+}
+
+CheckResult memory_check(const NodeFacts& f, double tier) {
+  // Reserve: 10% of RAM (at least 8 GiB) for the OS, the server's own process and page cache.
+  const double reserve = std::max(8 * kGiB, 0.1 * f.mem_total_bytes);
+  const auto source = fmt::format("MemAvailable must hold the tier plus a reserve of {} (10% of RAM, at least 8 GiB)",
+                                  gib(reserve));
+  if (f.mem_available_bytes <= 0) return check("memory", CheckStatus::kSkip, "proc/meminfo unreadable", {}, {}, "bytes", source);
+  const auto detail = fmt::format("MemAvailable {} of {}", gib(f.mem_available_bytes), gib(f.mem_total_bytes));
+  if (f.mem_available_bytes < tier) {
+    return check("memory", CheckStatus::kFail, fmt::format("{}: a {} tier does not fit", detail, gib(tier)),
+                 f.mem_available_bytes, tier, "bytes", source);
+  }
+  if (f.mem_available_bytes < tier + reserve) {
+    return check("memory", CheckStatus::kWarn, fmt::format("{}: a {} tier leaves less than the reserve", detail, gib(tier)),
+                 f.mem_available_bytes, tier + reserve, "bytes", source);
+  }
+  return check("memory", CheckStatus::kPass, detail, f.mem_available_bytes, tier + reserve, "bytes", source);
+}
+
+CheckResult hugepages_check(const NodeFacts& f) {
+  const char* source = "transparent huge pages cut the first-touch and pinning cost of a large tier (fewer page faults "
+                       "and pages to register)";
+  if (f.thp_mode.empty()) return check("hugepages", CheckStatus::kSkip, "transparent_hugepage/enabled unreadable", {}, {}, "", source);
+  const auto detail = fmt::format("transparent huge pages: {}; reserved huge pages: {} x {}", f.thp_mode, f.hugepages_total,
+                                  format_bytes_binary(f.hugepage_bytes));
+  return check("hugepages", f.thp_mode == "never" ? CheckStatus::kWarn : CheckStatus::kPass,
+               f.thp_mode == "never" ? detail + " (4 KiB pages: pinning a large tier is slower)" : detail, {}, {}, "",
+               source);
+}
+
+CheckResult iommu_check(const NodeFacts& f) {
+  const char* source = "DMA through IOMMU translation costs host-link bandwidth; iommu=pt (passthrough) avoids it";
+  if (!f.iommu_present) return check("iommu", CheckStatus::kPass, "no IOMMU active", {}, {}, "", source);
+  if (f.iommu_mode == "passthrough") return check("iommu", CheckStatus::kPass, "IOMMU in passthrough (iommu=pt)", {}, {}, "", source);
+  return check("iommu", CheckStatus::kWarn,
+               "IOMMU active in translated mode: GPU DMA goes through address translation (kernel command line "
+               "iommu=pt avoids it)",
+               {}, {}, "", source);
+}
+
+CheckResult virtualization_check(const NodeFacts& f) {
+  const char* source = "a VM's figures depend on GPU passthrough and its NUMA layout; a container's on its limits";
+  std::vector<std::string> parts;
+  if (f.hypervisor) parts.push_back("a virtual machine (the CPU reports a hypervisor)");
+  if (!f.container.empty()) parts.push_back("a " + f.container + " container");
+  if (parts.empty()) return check("virtualization", CheckStatus::kPass, "bare metal, no container seen", {}, {}, "", source);
+  std::string detail = "running in " + parts.front();
+  if (parts.size() > 1) detail += " and " + parts[1];
+  return check("virtualization", f.hypervisor ? CheckStatus::kWarn : CheckStatus::kPass,
+               detail + (f.hypervisor ? ": link and pinning figures measured here may not hold on bare metal" : ""), {}, {},
+               "", source);
+}
+
+std::vector<CheckResult> link_checks(const NodeFacts& f, const std::string& gpu_skip_reason) {
+  const char* source = "sysfs current_link_* vs max_link_*; a GPU lowers its link speed when idle, its width stays";
+  std::vector<CheckResult> out;
+  if (f.gpus.empty()) {
+    out.push_back(check("link", CheckStatus::kSkip, "no NVIDIA or AMD GPU on the PCI bus", {}, {}, "", source));
+    return out;
+  }
+  for (const auto& g : f.gpus) {
+    const auto cur = parse_pcie_link(g.current_speed, std::to_string(g.current_width));
+    const auto max = parse_pcie_link(g.max_speed, std::to_string(g.max_width));
+    const auto name = "link " + g.bus_id;
+    if (!cur || !max) {
+      out.push_back(check(name, CheckStatus::kSkip, fmt::format("{} GPU: link speed/width unreadable", g.vendor), {}, {}, "", source));
+      continue;
+    }
+    const auto detail = fmt::format("{} GPU: PCIe Gen{} x{} now, Gen{} x{} max", g.vendor, cur->generation, cur->width,
+                                    max->generation, max->width);
+    if (cur->width < max->width) {
+      out.push_back(check(name, CheckStatus::kFail,
+                          detail + fmt::format(": trained down to x{}, {:.0f} of {:.0f} GB/s per direction (reseat or "
+                                               "check the riser)",
+                                               cur->width, cur->ceiling_gbps, max->ceiling_gbps),
+                          cur->ceiling_gbps, max->ceiling_gbps, "GB/s", source));
+    } else if (cur->generation < max->generation) {
+      out.push_back(check(name, CheckStatus::kWarn,
+                          detail + ": below its generation now (normal when idle; a measured figure under load decides)",
+                          cur->ceiling_gbps, max->ceiling_gbps, "GB/s", source));
+    } else {
+      out.push_back(check(name, CheckStatus::kPass, detail, cur->ceiling_gbps, max->ceiling_gbps, "GB/s", source));
+    }
+  }
+  if (!gpu_skip_reason.empty()) {
+    out.push_back(check("link measured", CheckStatus::kSkip, "h2d/d2h at 2 MiB not measured: " + gpu_skip_reason, {}, {},
+                        "GB/s", "kvbench dma --block 2MiB"));
+  }
+  return out;
+}
+
+CheckResult numa_check(const NodeFacts& f) {
+  const char* source = "pinned host memory on the GPU's own NUMA node; a remote node costs bandwidth (kvbench dma "
+                       "--numa-node measures it)";
+  if (f.numa_nodes <= 1) {
+    return check("numa", CheckStatus::kPass, f.numa_nodes == 1 ? "one NUMA node" : "NUMA topology unreadable", {}, {}, "",
+                 source);
+  }
+  std::string detail = fmt::format("NUMA nodes: {}", f.numa_nodes);
+  bool unknown = false;
+  for (const auto& g : f.gpus) {
+    detail += fmt::format("; GPU {} on node {}", g.bus_id, g.numa_node);
+    unknown = unknown || g.numa_node < 0;
+  }
+  if (unknown) detail += " (-1: the firmware does not say; pin with numactl to the CPU socket of the GPU's root port)";
+  return check("numa", unknown ? CheckStatus::kWarn : CheckStatus::kPass,
+               detail + "; bind the server to the GPU's node (numactl --cpunodebind/--membind)", {}, {}, "", source);
+}
+
+CheckResult pinning_check(const DoctorRequest& r) {
+  const char* source = "the H100/H200 machines pinned at 0.24-0.30 s/GiB the way vLLM does (mmap + touch + "
+                       "cudaHostRegister), 0.35-0.54 s/GiB with cudaHostAlloc (gpu-runs/*/decode-and-pinning-ground-truth.json)";
+  if (!r.pinning) return check("pinning", CheckStatus::kSkip, "not measured", {}, {}, "s", source);
+  const auto& p = *r.pinning;
+  if (!p.error.empty()) {
+    return check("pinning", CheckStatus::kWarn, fmt::format("{} of {} failed: {}", p.how, format_bytes_binary(p.bytes), p.error),
+                 {}, {}, "s", source);
+  }
+  const double s_per_gib = p.seconds / (p.bytes / kGiB);
+  const double startup = s_per_gib * r.tier_bytes / kGiB;
+  return check("pinning", startup > 300 ? CheckStatus::kWarn : CheckStatus::kPass,
+               fmt::format("{}: {} in {:.3f} s ({:.2f} s/GiB, {:.1f} GiB/s); a {} tier takes about {:.0f} s at every "
+                           "server start",
+                           p.how, format_bytes_binary(p.bytes), p.seconds, s_per_gib, 1 / s_per_gib, gib(r.tier_bytes),
+                           startup),
+               startup, 300, "s", source);
+}
+
+CheckResult driver_check(const NodeFacts& f) {
+  const char* source = "the kernel driver as /proc reports it";
+  if (!f.nvidia_driver.empty()) return check("driver", CheckStatus::kPass, "NVIDIA driver " + f.nvidia_driver, {}, {}, "", source);
+  if (!f.amdgpu_driver.empty()) return check("driver", CheckStatus::kPass, "amdgpu driver " + f.amdgpu_driver, {}, {}, "", source);
+  return check("driver", CheckStatus::kSkip, "no NVIDIA or AMD GPU driver loaded", {}, {}, "", source);
+}
+
+}  // namespace
+
+std::string to_string(CheckStatus s) {
+  switch (s) {
+    case CheckStatus::kPass: return "pass";
+    case CheckStatus::kWarn: return "warn";
+    case CheckStatus::kFail: return "fail";
+    case CheckStatus::kSkip: return "skip";
+  }
+  return "skip";
+}
+
+std::vector<CheckResult> run_node_checks(const NodeFacts& facts, const DoctorRequest& request) {
+  std::vector<CheckResult> out = link_checks(facts, request.gpu_skip_reason);
+  out.push_back(numa_check(facts));
+  out.push_back(pinning_check(request));
+  out.push_back(shm_check(facts, request.tier_bytes));
+  out.push_back(memlock_check(facts, request.tier_bytes));
+  out.push_back(memory_check(facts, request.tier_bytes));
+  out.push_back(hugepages_check(facts));
+  out.push_back(iommu_check(facts));
+  out.push_back(virtualization_check(facts));
+  out.push_back(driver_check(facts));
+  return out;
+}
+
+}  // namespace kvb

@@ -1,0 +1,171 @@
+#include "doctor/node_facts.hpp"
+
+#include <sys/stat.h>
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/host_info.hpp"
+#include "core/strings.hpp"
+
+namespace kvb {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string first_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  const auto end = line.find_last_not_of(" \t\r");
+  return end == std::string::npos ? std::string() : line.substr(0, end + 1);
+}
+
+// "MemTotal:  263852844 kB" -> bytes.
+double meminfo_bytes(const std::string& meminfo, const std::string& key) {
+  std::istringstream in(meminfo);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(key + ":", 0) != 0) continue;
+    std::istringstream fields(line.substr(key.size() + 1));
+    double value = 0;
+    std::string unit;
+    fields >> value >> unit;
+    return unit == "kB" ? value * 1024 : value;
+  }
+  return 0;
+}
+
+// "Max locked memory   8388608   8388608   bytes" -> the soft limit; "unlimited" -> nullopt.
+void read_memlock(NodeFacts& f) {
+  std::istringstream in(read_all(f.root + "/proc/self/limits"));
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("Max locked memory", 0) != 0) continue;
+    std::istringstream fields(line.substr(17));
+    std::string soft;
+    fields >> soft;
+    f.memlock_known = true;
+    if (soft != "unlimited") {
+      try {
+        f.memlock_soft_bytes = std::stod(soft);
+      } catch (...) {
+        f.memlock_known = false;
+      }
+    }
+  }
+}
+
+void read_shm(NodeFacts& f) {
+  std::istringstream in(read_all(f.root + "/proc/mounts"));
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string dev, mount, type, options;
+    fields >> dev >> mount >> type >> options;
+    if (mount != "/dev/shm") continue;
+    f.shm.mounted = true;
+    f.shm.size_from_default = true;
+    f.shm.size_bytes = f.mem_total_bytes / 2;
+    for (const auto& o : split(options, ',')) {
+      if (o.rfind("size=", 0) != 0) continue;
+      const auto v = o.substr(5);
+      double scale = 1;
+      if (!v.empty() && (v.back() == 'k' || v.back() == 'K')) scale = 1024;
+      if (!v.empty() && (v.back() == 'm' || v.back() == 'M')) scale = 1024.0 * 1024;
+      if (!v.empty() && (v.back() == 'g' || v.back() == 'G')) scale = 1024.0 * 1024 * 1024;
+      try {
+        f.shm.size_bytes = std::stod(v) * scale;
+        f.shm.size_from_default = false;
+      } catch (...) {
+      }
+    }
+  }
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(f.root + "/dev/shm", ec)) {
+    struct stat st {};
+    if (::lstat(e.path().c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    // A fixture stands in for a large file with a small one holding its size ("size: BYTES").
+    double bytes = static_cast<double>(st.st_blocks) * 512;
+    const auto text = st.st_size < 64 ? read_all(e.path()) : std::string();
+    if (text.rfind("size: ", 0) == 0) bytes = std::stod(text.substr(6));
+    f.shm.used_bytes += bytes;
+    if (bytes >= 1024.0 * 1024 * 1024) f.shm.large_files.emplace_back(e.path().filename().string(), bytes);
+  }
+}
+
+void read_gpus(NodeFacts& f) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(f.root + "/sys/bus/pci/devices", ec)) {
+    const auto dir = e.path().string();
+    const auto cls = first_line(dir + "/class");
+    // Display controllers: VGA (0x0300xx) and 3D (0x0302xx), as GPUs for compute enumerate.
+    if (cls.rfind("0x0300", 0) != 0 && cls.rfind("0x0302", 0) != 0) continue;
+    const auto vendor = first_line(dir + "/vendor");
+    GpuPciFacts g;
+    if (vendor == "0x10de") g.vendor = "nvidia";
+    else if (vendor == "0x1002") g.vendor = "amd";
+    else continue;
+    g.bus_id = e.path().filename().string();
+    try {
+      g.numa_node = std::stoi(first_line(dir + "/numa_node"));
+    } catch (...) {
+    }
+    g.current_speed = first_line(dir + "/current_link_speed");
+    g.max_speed = first_line(dir + "/max_link_speed");
+    try {
+      g.current_width = std::stoi(first_line(dir + "/current_link_width"));
+      g.max_width = std::stoi(first_line(dir + "/max_link_width"));
+    } catch (...) {
+    }
+    f.gpus.push_back(g);
+  }
+}
+
+}  // namespace
+
+NodeFacts read_node_facts(const std::string& root) {
+  NodeFacts f;
+  f.root = root == "/" ? "" : root;
+  const auto meminfo = read_all(f.root + "/proc/meminfo");
+  f.mem_total_bytes = meminfo_bytes(meminfo, "MemTotal");
+  f.mem_available_bytes = meminfo_bytes(meminfo, "MemAvailable");
+  f.hugepages_total = static_cast<std::int64_t>(meminfo_bytes(meminfo, "HugePages_Total"));
+  f.hugepage_bytes = meminfo_bytes(meminfo, "Hugepagesize");
+  read_memlock(f);
+  read_shm(f);
+  const auto thp = first_line(f.root + "/sys/kernel/mm/transparent_hugepage/enabled");
+  const auto open = thp.find('['), close = thp.find(']');
+  if (open != std::string::npos && close > open) f.thp_mode = thp.substr(open + 1, close - open - 1);
+  std::error_code ec;
+  f.iommu_present = fs::exists(f.root + "/sys/class/iommu", ec) && !fs::is_empty(f.root + "/sys/class/iommu", ec);
+  const auto cmdline = read_all(f.root + "/proc/cmdline");
+  if (cmdline.find("iommu=pt") != std::string::npos || cmdline.find("iommu.passthrough=1") != std::string::npos) {
+    f.iommu_mode = "passthrough";
+  } else if (f.iommu_present) {
+    f.iommu_mode = "translated";
+  }
+  f.hypervisor = read_all(f.root + "/proc/cpuinfo").find(" hypervisor") != std::string::npos;
+  const auto cgroup = read_all(f.root + "/proc/1/cgroup");
+  if (cgroup.find("kubepods") != std::string::npos) f.container = "kubernetes";
+  else if (cgroup.find("docker") != std::string::npos || fs::exists(f.root + "/.dockerenv", ec)) f.container = "docker";
+  for (const auto& e : fs::directory_iterator(f.root + "/sys/devices/system/node", ec)) {
+    const auto name = e.path().filename().string();
+    if (name.rfind("node", 0) == 0 && name.size() > 4 && std::isdigit(static_cast<unsigned char>(name[4]))) ++f.numa_nodes;
+  }
+  read_gpus(f);
+  f.nvidia_driver = gpu_kernel_driver_version("cuda", root);
+  f.amdgpu_driver = gpu_kernel_driver_version("hip", root);
+  return f;
+}
+
+}  // namespace kvb

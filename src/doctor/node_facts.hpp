@@ -1,0 +1,49 @@
+#pragma once
+// What `kvbench doctor` reads about a node, all through a root path ("/" on a node; a fixture
+// tree under tests/data/nodes/ in tests): /proc and /sys as the kernel writes them.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kvb {
+
+struct ShmFacts {
+  bool mounted = false;
+  double size_bytes = 0;            // the tmpfs size= option, else half of MemTotal (tmpfs' default)
+  bool size_from_default = false;
+  double used_bytes = 0;            // the files in it (allocated blocks)
+  std::vector<std::pair<std::string, double>> large_files;  // name, bytes: 1 GiB or more
+};
+
+struct GpuPciFacts {
+  std::string bus_id;               // "0000:1b:00.0"
+  std::string vendor;               // "nvidia", "amd"
+  int numa_node = -1;
+  std::string current_speed, max_speed;  // "32.0 GT/s PCIe"
+  int current_width = 0, max_width = 0;
+};
+
+struct NodeFacts {
+  std::string root;
+  double mem_total_bytes = 0, mem_available_bytes = 0;
+  std::optional<double> memlock_soft_bytes;  // nullopt = unlimited (or unreadable: memlock_known)
+  bool memlock_known = false;
+  ShmFacts shm;
+  std::string thp_mode;             // always, madvise, never; "" unknown
+  std::int64_t hugepages_total = 0;
+  double hugepage_bytes = 0;
+  bool iommu_present = false;
+  std::string iommu_mode;           // from the kernel command line: "passthrough", "translated", ""
+  bool hypervisor = false;          // the CPU flag a VM shows
+  std::string container;            // "docker", "kubernetes", "" (none seen)
+  int numa_nodes = 0;
+  std::vector<GpuPciFacts> gpus;
+  std::string nvidia_driver;        // "580.159.04"; "" absent
+  std::string amdgpu_driver;
+};
+
+// Reads everything it can; what is missing stays at its default (a check then says skip).
+NodeFacts read_node_facts(const std::string& root);
+
+}  // namespace kvb

@@ -1,0 +1,105 @@
+// kvbench doctor: the facts read from recorded nodes (tests/data/nodes), the checks' verdicts
+// against hand-computed thresholds, and the Prometheus text parsed back.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <sstream>
+
+#include "core/units.hpp"
+#include "doctor/doctor_json.hpp"
+#include "doctor/host_pinning.hpp"
+#include "doctor/node_checks.hpp"
+#include "doctor/node_facts.hpp"
+#include "output/doctor_output.hpp"
+
+namespace kvb {
+namespace {
+
+std::string node(const std::string& name) { return std::string(KVBENCH_TEST_DATA) + "/nodes/" + name; }
+
+const CheckResult& find(const std::vector<CheckResult>& checks, const std::string& name) {
+  for (const auto& c : checks) {
+    if (c.name == name) return c;
+  }
+  throw std::runtime_error("no check " + name);
+}
+
+TEST(NodeFacts, ReadsTheRecordedHealthyNode) {
+  const auto f = read_node_facts(node("healthy"));
+  EXPECT_DOUBLE_EQ(f.mem_total_bytes, 527'000'000.0 * 1024);
+  EXPECT_DOUBLE_EQ(f.shm.size_bytes, f.mem_total_bytes / 2);  // tmpfs default: no size= option
+  EXPECT_TRUE(f.shm.size_from_default);
+  EXPECT_FALSE(f.memlock_soft_bytes.has_value());            // unlimited
+  EXPECT_TRUE(f.memlock_known);
+  EXPECT_EQ(f.thp_mode, "madvise");
+  EXPECT_EQ(f.iommu_mode, "passthrough");
+  EXPECT_EQ(f.numa_nodes, 2);
+  ASSERT_EQ(f.gpus.size(), 1u);  // the ISA bridge beside it is not a GPU
+  EXPECT_EQ(f.gpus[0].max_width, 16);
+  EXPECT_EQ(f.nvidia_driver, "580.159.04");
+}
+
+TEST(NodeChecks, ShmFailsForTheTierAndNamesTheLeftoverFile) {
+  const auto f = read_node_facts(node("small-shm"));
+  EXPECT_DOUBLE_EQ(f.shm.size_bytes, 65536.0 * 1024);  // size=65536k, Docker's default 64 MB
+  const auto checks = run_node_checks(f, {.tier_bytes = 16 * kGiB, .pinning = {}, .gpu_skip_reason = "test"});
+  const auto& shm = find(checks, "shm");
+  EXPECT_EQ(shm.status, CheckStatus::kFail);
+  EXPECT_NE(shm.detail.find("vllm_cpu_kv_tier_rank0"), std::string::npos);
+  EXPECT_EQ(doctor_exit_code(checks), 1);
+}
+
+TEST(NodeChecks, MemoryThresholdIsTheTierPlusTenPercentOfRam) {
+  const auto f = read_node_facts(node("healthy"));
+  const double reserve = 0.1 * f.mem_total_bytes;  // above 8 GiB here
+  const double available = f.mem_available_bytes;
+  // Just fits with the reserve, then into the reserve, then not at all.
+  EXPECT_EQ(find(run_node_checks(f, {.tier_bytes = available - reserve - kGiB, .pinning = {}, .gpu_skip_reason = ""}),
+                 "memory").status,
+            CheckStatus::kPass);
+  EXPECT_EQ(find(run_node_checks(f, {.tier_bytes = available - kGiB, .pinning = {}, .gpu_skip_reason = ""}), "memory")
+                .status,
+            CheckStatus::kWarn);
+  EXPECT_EQ(find(run_node_checks(f, {.tier_bytes = available + kGiB, .pinning = {}, .gpu_skip_reason = ""}), "memory")
+                .status,
+            CheckStatus::kFail);
+}
+
+TEST(NodeChecks, PinningProjectsTheTiersStartUp) {
+  // 1 GiB in 0.26 s -> a 280 GiB tier takes 72.8 s.
+  const PinningMeasurement m{.how = "test", .bytes = kGiB, .seconds = 0.26, .error = ""};
+  const auto f = read_node_facts(node("healthy"));
+  const auto& p = find(run_node_checks(f, {.tier_bytes = 280 * kGiB, .pinning = m, .gpu_skip_reason = ""}), "pinning");
+  ASSERT_TRUE(p.value.has_value());
+  EXPECT_NEAR(*p.value, 72.8, 1e-9);
+  EXPECT_EQ(p.status, CheckStatus::kPass);
+}
+
+TEST(HostPinning, TouchesAndTimesASmallRegion) {
+  const auto m = measure_host_pinning(1 << 20, false);
+  EXPECT_TRUE(m.error.empty()) << m.error;
+  EXPECT_GT(m.seconds, 0);
+}
+
+TEST(DoctorPrometheus, ParsesBackWithTheHostEscaped) {
+  const auto f = read_node_facts(node("downtrained"));
+  const auto checks = run_node_checks(f, {.tier_bytes = 64 * kGiB, .pinning = {}, .gpu_skip_reason = "test"});
+  const auto text = doctor_prometheus(checks, "node \"7\"\\a");
+  // Every sample line: name{labels} value, label values quoted with \" and \\ escaped.
+  const std::regex sample(R"re(^kvbench_doctor_check_(status|value)\{host="(?:[^"\\]|\\.)*",check="[^"]*"(,unit="[^"]*")?\} -?[0-9.e+]+$)re");
+  std::istringstream in(text);
+  std::string line;
+  int samples = 0, failed_link = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    EXPECT_TRUE(std::regex_match(line, sample)) << line;
+    ++samples;
+    if (line.find("check=\"link 0000:1b:00.0\"} 2") != std::string::npos) ++failed_link;
+  }
+  EXPECT_GE(samples, static_cast<int>(checks.size()));
+  EXPECT_EQ(failed_link, 1);  // x8 of x16: fail = 2
+  EXPECT_NE(text.find("host=\"node \\\"7\\\"\\\\a\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kvb
