@@ -1,7 +1,6 @@
 // `kvbench doctor`: is this node ready for a CPU KV tier? Host checks read /proc and /sys; the
 // pinning test and (on a GPU) the host link at 2 MiB are measured here.
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <memory>
@@ -12,6 +11,7 @@
 #include "cli/command.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/host_info.hpp"
 #include "core/units.hpp"
 #include "doctor/doctor_json.hpp"
 #include "doctor/host_pinning.hpp"
@@ -29,11 +29,6 @@ struct DoctorOptions {
   std::string backend = "auto";
   std::string root = "/";
 };
-
-std::string host_name() {
-  char buf[256] = {};
-  return ::gethostname(buf, sizeof buf - 1) == 0 ? std::string(buf) : std::string("unknown");
-}
 
 // The host link measured at vLLM's 2 MiB block, each direction against 85% of the figure kvbench
 // measured on that GPU model (the hardware file), as a floor.

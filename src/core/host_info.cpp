@@ -1,5 +1,7 @@
 #include "core/host_info.hpp"
 
+#include <unistd.h>
+
 #include <dlfcn.h>
 
 #include <fstream>
@@ -7,6 +9,11 @@
 #include <string>
 
 namespace kvb {
+
+std::string host_name() {
+  char buf[256] = {};
+  return ::gethostname(buf, sizeof buf - 1) == 0 && buf[0] != '\0' ? std::string(buf) : std::string("unknown");
+}
 
 std::string host_cpu_model() {
   std::ifstream in("/proc/cpuinfo");

@@ -5,6 +5,9 @@
 
 namespace kvb {
 
+// This machine's host name (gethostname), or "unknown".
+std::string host_name();
+
 // The CPU's model name from /proc/cpuinfo, or "unknown CPU".
 std::string host_cpu_model();
 

@@ -33,6 +33,7 @@ nlohmann::json dma_json(const std::vector<DmaRecord>& records) {
     j["link"] = r.device.link;
     j["link_ceiling_gbps"] = r.device.link_ceiling_gbps;
     j["host_cpu"] = r.host_cpu;
+    j["hostname"] = r.hostname;
     j["numa_node"] = c.numa_node >= 0 ? c.numa_node : r.device.numa_node;  // asked for (or the GPU's)
     j["host_numa_node"] = r.host_numa_node;  // where the host pool's pages are, read back; -1 unknown
     j["host_mem"] = to_string(c.host_mem);
@@ -122,6 +123,7 @@ std::vector<DmaRecord> dma_records_from_json(const nlohmann::json& doc, const st
       r.device.timing = j.value("timing", std::string());
       r.device.link_ceiling_gbps = j.value("link_ceiling_gbps", 0.0);
       r.host_cpu = j.value("host_cpu", std::string());
+      r.hostname = j.value("hostname", std::string());
       auto& c = r.tcase;
       c.method = parse_method(j.at("method").get<std::string>(), origin + ": method");
       c.direction = parse_direction(j.at("direction").get<std::string>(), origin + ": direction");

@@ -1,5 +1,7 @@
 #include "dma/dma_record.hpp"
 
+#include "core/host_info.hpp"
+
 namespace kvb {
 
 DmaRecord make_record(const TransferCase& c, const DeviceInfo& dev, const std::string& host_cpu, const CaseResult& r) {
@@ -8,6 +10,7 @@ DmaRecord make_record(const TransferCase& c, const DeviceInfo& dev, const std::s
   rec.tcase = c;
   rec.device = dev;
   rec.host_cpu = host_cpu;
+  rec.hostname = host_name();
   rec.waived = r.waived;
   rec.host_numa_node = r.host_numa_node;
   rec.compute_alone_per_s = r.compute_alone_per_s;

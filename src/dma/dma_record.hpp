@@ -17,6 +17,7 @@ struct DmaRecord {
   TransferCase tcase;
   DeviceInfo device;
   std::string host_cpu;
+  std::string hostname;              // the node it was measured on (fleet reports group by it)
   bool waived = false;
   std::string waive_reason;
   std::vector<double> samples_s;     // device-timed seconds per transfer

@@ -23,6 +23,17 @@ nlohmann::json doctor_json(const std::vector<CheckResult>& checks, const std::st
   return doc;
 }
 
+DoctorView doctor_view_from_json(const nlohmann::json& doc) {
+  DoctorView v;
+  v.hostname = doc.at("hostname").get<std::string>();
+  for (const auto& c : doc.at("checks")) {
+    const auto status = c.at("status").get<std::string>();
+    if (status == "fail") v.failed.push_back(c.at("name").get<std::string>());
+    if (status == "warn") ++v.warned;
+  }
+  return v;
+}
+
 int doctor_exit_code(const std::vector<CheckResult>& checks) {
   for (const auto& c : checks) {
     if (c.status == CheckStatus::kFail) return 1;

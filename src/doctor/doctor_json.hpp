@@ -12,6 +12,15 @@ inline constexpr const char* kDoctorSchema = "kvbench/doctor/v1";
 
 nlohmann::json doctor_json(const std::vector<CheckResult>& checks, const std::string& hostname, double tier_bytes);
 
+// What a fleet report needs of a doctor document: the node and its failed checks.
+struct DoctorView {
+  std::string hostname;
+  std::vector<std::string> failed;  // check names
+  int warned = 0;
+};
+// Throws nlohmann::json::exception for a malformed document.
+DoctorView doctor_view_from_json(const nlohmann::json& doc);
+
 // 1 when any check failed, else 0 (the command's exit code).
 int doctor_exit_code(const std::vector<CheckResult>& checks);
 

@@ -34,9 +34,15 @@ void add_report_document(ReportInputs& in, const nlohmann::json& doc, const std:
         ++n;
       }
       in.sources.push_back(fmt::format("{}: kvbench size, {} configurations (computed)", origin, n));
+    } else if (schema == kDoctorSchema) {
+      in.doctors.push_back(doctor_view_from_json(doc));
+      const auto& d = in.doctors.back();
+      in.sources.push_back(fmt::format("{}: kvbench doctor on {}, {} failed check{}", origin, d.hostname, d.failed.size(),
+                                       d.failed.size() == 1 ? "" : "s"));
     } else {
-      throw UsageError(fmt::format("{}: schema '{}' is not a kvbench result; expected {}, {} or {}", origin,
-                                   schema.empty() ? "none" : schema, kDmaSchema, kSimulateSchema, kSizeSchema));
+      throw UsageError(fmt::format("{}: schema '{}' is not a kvbench result; expected {}, {}, {} or {}", origin,
+                                   schema.empty() ? "none" : schema, kDmaSchema, kSimulateSchema, kSizeSchema,
+                                   kDoctorSchema));
     }
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("{}: malformed {} document ({})", origin, schema, e.what()));

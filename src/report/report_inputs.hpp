@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "dma/dma_record.hpp"
+#include "doctor/doctor_json.hpp"
 #include "sim/sim_json.hpp"
 #include "size/size_json.hpp"
 
@@ -15,6 +16,7 @@ struct ReportInputs {
   std::vector<DmaRecord> dma;
   std::vector<SimView> simulations;
   std::vector<SizeRowView> sizings;
+  std::vector<DoctorView> doctors;   // kvbench doctor results: the fleet section marks failing nodes
   std::vector<std::string> sources;  // one line per input: where it came from and what it holds
   std::vector<std::string> notes;    // e.g. that dma figures are host figures
   std::vector<std::string> files;    // the files read, by device and inode: one given twice counts once

@@ -100,6 +100,7 @@ std::string report_html(const ReportInputs& in, const ReportContext& ctx) {
          "<a href=\"#environment\">environment</a></nav>\n";
   out += recommendation_section_html(in.sizings);
   out += glance(in);
+  out += fleet_section_html(in.dma, in.doctors);
   out += dma_section_html(in.dma);
   out += simulation_section_html(in.simulations);
   out += sizing_section_html(in.sizings);

@@ -23,6 +23,18 @@ std::string sizing_section_html(const std::vector<SizeRowView>& rows);
 std::string recommendation_section_html(const std::vector<SizeRowView>& rows);
 std::string environment_section_html(const ReportInputs& in, const ReportContext& ctx);
 
+// Fleet: one row per node and GPU when dma results come from more than one host.
+struct FleetNodeRow {
+  std::string hostname, device, pci_bus_id;
+  std::size_t cases = 0;
+  std::string worst_case;                 // the case farthest from the fleet median, with the band
+  std::vector<std::string> outside_band;  // cases outside the robust band
+  std::vector<std::string> failed_checks; // from kvbench doctor results of that host
+  bool outlier = false;
+};
+std::vector<FleetNodeRow> fleet_rows(const std::vector<DmaRecord>& dma, const std::vector<DoctorView>& doctors);
+std::string fleet_section_html(const std::vector<DmaRecord>& dma, const std::vector<DoctorView>& doctors);
+
 // The whole page: head (inline style, a Content-Security-Policy that allows no script and no
 // network), a headline, then the sections that have data.
 std::string report_html(const ReportInputs& in, const ReportContext& ctx);

@@ -69,7 +69,8 @@ TEST(NodeChecks, PinningProjectsTheTiersStartUp) {
   // 1 GiB in 0.26 s -> a 280 GiB tier takes 72.8 s.
   const PinningMeasurement m{.how = "test", .bytes = kGiB, .seconds = 0.26, .error = ""};
   const auto f = read_node_facts(node("healthy"));
-  const auto& p = find(run_node_checks(f, {.tier_bytes = 280 * kGiB, .pinning = m, .gpu_skip_reason = ""}), "pinning");
+  const auto checks = run_node_checks(f, {.tier_bytes = 280 * kGiB, .pinning = m, .gpu_skip_reason = ""});
+  const auto& p = find(checks, "pinning");  // a reference into `checks`, which outlives it
   ASSERT_TRUE(p.value.has_value());
   EXPECT_NEAR(*p.value, 72.8, 1e-9);
   EXPECT_EQ(p.status, CheckStatus::kPass);

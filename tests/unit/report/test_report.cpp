@@ -301,5 +301,54 @@ TEST(RecommendationSection, NoRecommendationNoSection) {
   EXPECT_EQ(recommendation_section_html({r}), "");
 }
 
+DmaRecord node_record(const std::string& host, const std::string& device, Direction d, double gbps) {
+  DmaRecord r;
+  r.hostname = host;
+  r.device.name = device;
+  r.device.pci_bus_id = "0000:1b:00.0";
+  r.verified = true;
+  r.tcase.direction = d;
+  r.tcase.method = Method::kCe;
+  r.tcase.block_bytes = 2 << 20;
+  r.id = r.tcase.id();
+  r.median_gbps = gbps;
+  return r;
+}
+
+TEST(FleetSection, FlagsTheSlowNodeAndTheOneThatFailedDoctor) {
+  // Five nodes near 53 GB/s each way; node-c's h2d is 31 GB/s (a x8 link). Fleet median h2d 53.0,
+  // MAD 0.1 -> band +-max(3 x 1.4826 x 0.1, 2% x 53.0) = +-1.06 GB/s: only node-c leaves it.
+  std::vector<DmaRecord> dma;
+  const std::vector<std::pair<std::string, double>> h2d{
+      {"node-a", 53.0}, {"node-b", 53.1}, {"node-c", 31.0}, {"node-d", 52.9}, {"node-e", 53.0}};
+  for (const auto& [host, gbps] : h2d) {
+    dma.push_back(node_record(host, "H100 <b>x</b>", Direction::kH2D, gbps));
+    dma.push_back(node_record(host, "H100 <b>x</b>", Direction::kD2H, 52.0));
+  }
+  const std::vector<DoctorView> doctors{{"node-e", {"shm"}, 0}};
+  const auto rows = fleet_rows(dma, doctors);
+  ASSERT_EQ(rows.size(), 5u);
+  for (const auto& r : rows) {
+    const bool expected = r.hostname == "node-c" || r.hostname == "node-e";
+    EXPECT_EQ(r.outlier, expected) << r.hostname;
+    if (r.hostname == "node-c") {
+      ASSERT_EQ(r.outside_band.size(), 1u);
+      EXPECT_NE(r.worst_case.find("31.0 GB/s vs fleet median 53.0"), std::string::npos) << r.worst_case;
+    }
+  }
+  ReportInputs in;
+  in.dma = dma;
+  in.doctors = doctors;
+  const auto html = report_html(in, ReportContext{"t", "now", "host", "test"});
+  const auto fleet = html.substr(html.find("<section id=\"fleet\">"));
+  EXPECT_EQ(count_of(fleet.substr(0, fleet.find("</section>")), "<td><strong>outlier</strong></td>"), 2u);
+  EXPECT_NE(html.find("H100 &lt;b&gt;x&lt;/b&gt;"), std::string::npos);
+  EXPECT_EQ(html.find("H100 <b>x</b>"), std::string::npos);
+}
+
+TEST(FleetSection, OneNodeIsNoFleet) {
+  EXPECT_EQ(fleet_section_html({node_record("solo", "H100", Direction::kH2D, 53)}, {}), "");
+}
+
 }  // namespace
 }  // namespace kvb
