@@ -1,4 +1,4 @@
-// libFuzzer target: every reader of a kvbench result document (dma, simulate, size), compare's
+// libFuzzer target: every reader of a kvbench result document (dma, simulate, size, doctor), compare's
 // benchmark sets and --link-profile. Valid JSON of any shape must end in a result or a
 // UsageError / nlohmann::json::exception (which the commands turn into exit 2 naming the file),
 // never a crash, undefined behaviour or another exception.
@@ -10,6 +10,7 @@
 #include "compare/benchmark_set.hpp"
 #include "core/errors.hpp"
 #include "dma/dma_json.hpp"
+#include "doctor/doctor_json.hpp"
 #include "perf/link_curve.hpp"
 #include "sim/sim_json.hpp"
 #include "size/size_json.hpp"
@@ -35,5 +36,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   quiet([&] { (void)kvb::sim_view_from_json(doc, "fuzz.json"); });
   quiet([&] { (void)kvb::size_rows_from_json(doc); });
   quiet([&] { (void)kvb::benchmark_set_from_json(doc, "fuzz.json"); });
+  quiet([&] { (void)kvb::doctor_view_from_json(doc); });
   return 0;
 }

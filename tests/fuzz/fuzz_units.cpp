@@ -22,5 +22,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   quiet([&] { (void)kvb::parse_real_in(text, "--gpu-memory-utilization", 0.0, 1.0); });
   quiet([&] { (void)kvb::parse_gib_size(text, "--kv-offloading-size"); });
   quiet([&] { (void)kvb::parse_plain_real(text, "--max-time"); });
+  quiet([&] { (void)kvb::parse_seconds(text, "--slo-ttft"); });
   return 0;
 }
