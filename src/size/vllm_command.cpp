@@ -147,8 +147,9 @@ void set_commands(Sizing& s, const SizingInputs& in) {
     s.engine_notes.push_back(fmt::format("LMCACHE_MAX_LOCAL_CPU_SIZE is GiB per rank (LMCache multiplies it by 1024**3 "
                                          "in each worker): {} GiB / {} rank{}",
                                          s.offload->recommended_gib, s.world_size, s.world_size == 1 ? "" : "s"));
-    s.engine_notes.push_back("set it in the environment: newer vLLM does not pass --kv-offloading-size on to LMCache "
-                             "with --kv-offloading-backend lmcache");
+    s.engine_notes.push_back("set in the environment, it holds whether or not your vLLM passes --kv-offloading-size on "
+                             "to LMCache (reported ignored with --kv-offloading-backend lmcache on newer vLLM; not "
+                             "checked by kvbench)");
   }
 }
 
