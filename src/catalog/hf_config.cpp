@@ -241,6 +241,7 @@ ModelSpec read_hf_config(const std::string& json_text, const std::string& origin
   const int first_dense = f.small_int("first_k_dense_replace", 0);
   const double hidden = m.hidden_size;
   const double inter = f.small_int("intermediate_size", 4 * m.hidden_size);
+  m.intermediate_size = f.small_int("intermediate_size", 0);
   const double moe_inter = f.small_int("moe_intermediate_size", static_cast<int>(inter));
   const bool tied = f.boolean("tie_word_embeddings", false);
   m.tie_word_embeddings = tied;

@@ -22,7 +22,7 @@ const std::vector<std::string> kModelKeys = {
     "sliding_window", "sliding_layers", "mamba_layers", "mamba_num_heads", "mamba_head_dim",
     "ssm_state_size", "mamba_n_groups", "conv_kernel", "mlp_only_layers", "mtp_layers",
     "params_total_b", "params_active_b", "weight_dtype", "dtype", "max_position_embeddings",
-    "vocab_size", "tie_word_embeddings", "num_experts", "experts_per_token", "notes"};
+    "vocab_size", "intermediate_size", "tie_word_embeddings", "num_experts", "experts_per_token", "notes"};
 
 int as_int(const YamlObject& y, const char* key, long long fallback) {
   const long long v = y.integer_or(key, fallback);
@@ -78,6 +78,7 @@ ModelSpec model_from_yaml(const std::string& text, const std::string& origin) {
   m.dtype = y.str_or("dtype", "bf16");
   m.max_position_embeddings = y.integer("max_position_embeddings");
   m.vocab_size = y.integer_or("vocab_size", 0);
+  m.intermediate_size = as_int(y, "intermediate_size", 0);
   m.tie_word_embeddings = y.boolean_or("tie_word_embeddings", false);
   m.num_experts = as_int(y, "num_experts", 0);
   m.experts_per_token = as_int(y, "experts_per_token", 0);

@@ -57,6 +57,7 @@ struct ModelSpec {
   std::string dtype = "bf16";         // activation / default KV dtype
   std::int64_t max_position_embeddings = 0;
   std::int64_t vocab_size = 0;
+  int intermediate_size = 0;          // dense FFN width (config.json); 0 = not stated
   bool tie_word_embeddings = false;   // the LM head shares the input embedding's weights
   int num_experts = 0;
   int experts_per_token = 0;

@@ -16,5 +16,6 @@ Command register_simulate(CLI::App& parent);
 Command register_compare(CLI::App& parent);
 Command register_report(CLI::App& parent);
 Command register_doctor(CLI::App& parent);
+Command register_calibrate(CLI::App& parent);
 
 }  // namespace kvb

@@ -79,6 +79,7 @@ int main(int argc, char** argv) {
   commands.push_back(kvb::register_report(app));
   commands.push_back(kvb::register_compare(app));
   commands.push_back(kvb::register_doctor(app));
+  commands.push_back(kvb::register_calibrate(app));
 
   if (const auto option = option_with_empty_value(argc, argv); !option.empty()) {
     std::fprintf(stderr, "kvbench: error: %s: the value is empty; expected a value (see kvbench --help)\n",

@@ -27,7 +27,12 @@ Calibration parse_calibration(const YamlObject& o, const std::string& source) {
   }
   c.step_overhead_s = overhead_us * 1e-6;
   c.source = source;
-  o.reject_unknown_keys({"compute-efficiency", "memory-efficiency", "step-overhead-us"});
+  if (o.has("measured")) {
+    const auto m = o.object("measured");
+    c.source += fmt::format(" (kvbench calibrate on {}, {})", m.str_or("device", "an unnamed GPU"), m.str_or("model", "?"));
+  }
+  // `measured`: what `kvbench calibrate` timed, kept with the figures for the reader; not read.
+  o.reject_unknown_keys({"compute-efficiency", "memory-efficiency", "step-overhead-us", "measured"});
   return c;
 }
 

@@ -1,0 +1,29 @@
+#include "backend/operator_timer.hpp"
+
+#include <fmt/format.h>
+
+#include "core/errors.hpp"
+
+namespace kvb {
+
+std::unique_ptr<OperatorTimer> make_operator_timer(BackendKind kind, int device) {
+  switch (kind) {
+    case BackendKind::kHost:
+      throw UsageError("--backend host: calibrate times GPU operators (cuBLAS or hipBLAS GEMMs); expected auto, cuda or hip");
+    case BackendKind::kCuda: return make_cuda_operator_timer(device);
+    case BackendKind::kHip: return make_hip_operator_timer(device);
+    case BackendKind::kAuto: break;
+  }
+  std::string why;
+  for (const auto& name : compiled_gpu_backends()) {
+    try {
+      return name == "cuda" ? make_cuda_operator_timer(device) : make_hip_operator_timer(device);
+    } catch (const DeviceError& e) {
+      why += fmt::format("{}{}", why.empty() ? "" : "; ", e.what());
+    }
+  }
+  if (why.empty()) why = "no GPU backend compiled in";
+  throw DeviceError(fmt::format("calibrate needs a GPU: {}", why));
+}
+
+}  // namespace kvb

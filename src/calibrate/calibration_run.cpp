@@ -1,0 +1,201 @@
+#include "calibrate/calibration_run.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "calibrate/calibration_fit.hpp"
+#include "calibrate/operator_plan.hpp"
+#include "core/errors.hpp"
+#include "perf/step_time_model.hpp"
+#include "perf/weight_rules.hpp"
+#include "size/kv_layout.hpp"
+
+namespace kvb {
+namespace {
+
+constexpr double kGiBytes = 1024.0 * 1024.0 * 1024.0;
+// Left free for the library's workspace and the runtime.
+constexpr double kReserveBytes = 1.0 * kGiBytes;
+constexpr int kMaxWeightSets = 16;
+
+// Enough operand sets that a pass streams at least four L2s of memory (a small model's layer
+// would otherwise be served from the L2 and flatter the memory efficiency), within free memory.
+int weight_sets_for(double set_bytes, OperatorTimer& timer, int layers) {
+  const double target = 4.0 * static_cast<double>(timer.l2_bytes());
+  int sets = std::clamp(static_cast<int>(std::ceil(target / std::max(set_bytes, 1.0))), 1,
+                        std::min(layers, kMaxWeightSets));
+  const double free = static_cast<double>(timer.free_bytes()) - kReserveBytes;
+  while (sets > 0 && sets * set_bytes > free) --sets;
+  return sets;
+}
+
+std::string no_room(double set_bytes, OperatorTimer& timer) {
+  return fmt::format("needs {:.1f} GiB of device memory, {:.1f} GiB free", set_bytes / kGiBytes,
+                     static_cast<double>(timer.free_bytes()) / kGiBytes);
+}
+
+std::vector<std::int64_t> checked(const std::vector<std::int64_t>& v, const char* flag) {
+  if (v.empty()) throw UsageError(fmt::format("{}: expected at least one value", flag));
+  for (const auto x : v) {
+    if (x < 1 || x > (1 << 20)) throw UsageError(fmt::format("{} {}: expected 1 to 1048576", flag, x));
+  }
+  return v;
+}
+
+double sum_flops(const std::vector<GemmOp>& ops) {
+  double f = 0;
+  for (const auto& op : ops) f += op.flops();
+  return f;
+}
+
+}  // namespace
+
+CalibrationResult run_calibration(OperatorTimer& timer, const CalibrationRequest& r) {
+  const auto shapes = layer_shapes(r.model, r.tp);
+  const auto prefill = checked(r.prefill_tokens, "--prefill");
+  const auto decode = checked(r.decode_batches, "--decode-batch");
+  if (r.decode_context < 1 || r.decode_context > (1 << 20)) {
+    throw UsageError(fmt::format("--decode-context {}: expected 1 to 1048576", r.decode_context));
+  }
+  if (r.repetitions < 1 || r.repetitions > 1000) {
+    throw UsageError(fmt::format("--repetitions {}: expected 1 to 1000", r.repetitions));
+  }
+  KvSettings kv;
+  kv.tp = r.tp;
+  const auto layout = compute_kv_layout(r.model, r.hw, kv);
+  // The time model's own FLOP and byte counts (bf16 weights: what the GEMMs run), unit efficiencies.
+  Calibration unit;
+  unit.compute_efficiency = unit.memory_efficiency = 1.0;
+  unit.step_overhead_s = 0;
+  const StepTimeModel model(r.model, r.hw, static_cast<double>(layout.kv_bytes_per_token()), r.tp, "bf16", unit);
+
+  CalibrationResult out;
+  out.device = timer.device_name();
+  out.runtime = timer.runtime();
+  out.model = r.model.name;
+  out.hw = r.hw.name;
+  out.tp = r.tp;
+  out.ffn_source = shapes.ffn_source;
+  out.peak_tflops = peak_tflops(r.hw, "bf16");
+  out.hbm_peak_gbps = r.hw.hbm_bandwidth_gbps;
+  out.step_overhead_source = r.step_overhead_source;
+  const double peak = out.peak_tflops * 1e12, hbm = out.hbm_peak_gbps * 1e9;
+
+  // HBM: a 1 GiB copy (less on a nearly full device) reads and writes every byte once.
+  const double copy_room = (static_cast<double>(timer.free_bytes()) - kReserveBytes) / 4;
+  out.hbm_copy_bytes = static_cast<std::uint64_t>(std::clamp(copy_room, 64.0 * 1024 * 1024, kGiBytes)) & ~0xFFFFFull;
+  const double copy_s = timer.time_device_copy(out.hbm_copy_bytes, r.repetitions);
+  out.hbm_copy_gbps = 2.0 * static_cast<double>(out.hbm_copy_bytes) / copy_s / 1e9;
+  const double copy_bps = out.hbm_copy_gbps * 1e9;
+  const double elementwise_per_token = elementwise_bytes_per_token(shapes);
+  const double layers = shapes.layers;
+
+  const auto time_lm_head = [&](std::int64_t rows) {
+    const std::vector<GemmOp> ops{lm_head_op(shapes, rows)};
+    const int sets = weight_sets_for(operand_bytes(ops), timer, 2);
+    return sets > 0 ? timer.time_sequence(ops, sets, r.repetitions).seconds : 0.0;
+  };
+  const auto finish = [&](CalibrationPoint& p, const StepWork& w) {
+    p.flops = model.flops(w);
+    p.bytes = model.bytes(w);
+    p.compute_efficiency = p.flops / (peak * p.forward_s);
+    p.memory_efficiency = p.bytes / (hbm * p.forward_s);
+    p.bound = p.flops / peak >= p.bytes / hbm ? "compute" : "memory";
+  };
+
+  for (const auto tokens : prefill) {
+    CalibrationPoint p;
+    p.regime = "prefill";
+    p.tokens = tokens;
+    const auto ops = linear_layer_ops(shapes, tokens);
+    const double set_bytes = operand_bytes(ops);
+    p.weight_sets = weight_sets_for(set_bytes, timer, shapes.layers);
+    if (p.weight_sets == 0) {
+      p.skipped = no_room(set_bytes, timer);
+      out.points.push_back(p);
+      continue;
+    }
+    const auto t = timer.time_sequence(ops, p.weight_sets, r.repetitions);
+    p.layer_gemm_s = t.seconds;
+    p.spread = t.spread;
+    const double rate = sum_flops(ops) / t.seconds;
+    p.gemm_tflops = rate / 1e12;
+    p.attention_s = prefill_attention_flops(shapes, tokens) / rate;
+    p.elementwise_s = elementwise_per_token * static_cast<double>(tokens) / copy_bps;
+    p.lm_head_s = time_lm_head(1);  // vLLM computes logits for the last position only
+    p.forward_s = layers * (p.layer_gemm_s + p.attention_s + p.elementwise_s) + p.lm_head_s;
+    StepWork w;
+    w.add(0, tokens, 0);
+    finish(p, w);
+    out.points.push_back(p);
+  }
+
+  for (const auto batch : decode) {
+    CalibrationPoint p;
+    p.regime = "decode";
+    p.tokens = batch;
+    p.context = r.decode_context;
+    const auto ops = decode_layer_ops(shapes, batch, r.decode_context);
+    const double set_bytes = operand_bytes(ops);
+    p.weight_sets = weight_sets_for(set_bytes, timer, shapes.layers);
+    if (p.weight_sets == 0) {
+      p.skipped = no_room(set_bytes, timer);
+      out.points.push_back(p);
+      continue;
+    }
+    const auto t = timer.time_sequence(ops, p.weight_sets, r.repetitions);
+    p.layer_gemm_s = t.seconds;
+    p.spread = t.spread;
+    p.gemm_tflops = sum_flops(ops) / t.seconds / 1e12;
+    p.elementwise_s = elementwise_per_token * static_cast<double>(batch) / copy_bps;
+    p.lm_head_s = time_lm_head(batch);
+    p.forward_s = layers * (p.layer_gemm_s + p.elementwise_s) + p.lm_head_s;
+    StepWork w;
+    for (std::int64_t i = 0; i < batch; ++i) w.add(r.decode_context, 1, 0);
+    finish(p, w);
+    out.points.push_back(p);
+  }
+
+  std::vector<double> compute, memory;
+  for (const auto& p : out.points) {
+    if (!p.skipped.empty()) continue;
+    if (p.regime == "prefill" && p.bound == "compute") compute.push_back(p.compute_efficiency);
+    if (p.regime == "decode" && p.bound == "memory") memory.push_back(p.memory_efficiency);
+    // Beyond the table's peak: the hardware file is not this GPU (or its peak is wrong).
+    const double over = std::max(p.compute_efficiency, p.memory_efficiency);
+    if (over > 1.02) {
+      throw UsageError(fmt::format("--hw {}: {} {} measured {:.0f}% of the table's peak ({:.0f} TFLOP/s, {:.0f} GB/s) on "
+                                   "{}; is --hw this GPU?",
+                                   r.hw.name, p.regime, p.tokens, over * 100, out.peak_tflops, out.hbm_peak_gbps,
+                                   out.device));
+    }
+  }
+  if (compute.empty()) {
+    throw UsageError(fmt::format("--prefill: no timed prefill point is compute-bound for {} on {}; add a larger token "
+                                 "count (e.g. 8192)", r.model.name, r.hw.name));
+  }
+  if (memory.empty()) {
+    throw UsageError(fmt::format("--decode-batch: no timed decode point is memory-bound for {} on {}; add a smaller "
+                                 "batch (e.g. 1)", r.model.name, r.hw.name));
+  }
+  out.fitted.compute_efficiency = std::min(1.0, fit_efficiency(compute));
+  out.fitted.memory_efficiency = std::min(1.0, fit_efficiency(memory));
+  out.fitted.step_overhead_s = r.step_overhead_us * 1e-6;
+  out.fitted.source = fmt::format("kvbench calibrate on {} ({})", out.device, out.model);
+  for (auto& p : out.points) {
+    if (!p.skipped.empty()) continue;
+    p.predicted_s = roofline_seconds(p.flops, p.bytes, peak, hbm, out.fitted.compute_efficiency,
+                                     out.fitted.memory_efficiency);
+  }
+  out.notes.push_back("GEMMs: " + out.runtime + ", bf16 in and out, fp32 accumulation, PyTorch's linear layout");
+  out.notes.push_back("FFN width: " + shapes.ffn_source);
+  out.notes.push_back(
+      "modelled, not timed: prefill attention at each point's GEMM rate (flash attention is not in the BLAS library), "
+      "elementwise work at the measured copy bandwidth, tensor-parallel communication (not in the time model)");
+  out.notes.push_back("step overhead (not measurable from operators): " + r.step_overhead_source);
+  return out;
+}
+
+}  // namespace kvb

@@ -1,0 +1,53 @@
+#pragma once
+// Which GEMMs one transformer layer runs, per tensor-parallel rank, for a prefill of T tokens and
+// for a decode step of B sequences at context C: what `kvbench calibrate` times. Dense
+// full-attention (MHA/GQA) models only: the time model's efficiencies are a property of the GPU,
+// and a dense layer of similar width measures them for any model.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "backend/operator_timer.hpp"
+#include "catalog/model_spec.hpp"
+
+namespace kvb {
+
+struct LayerShapes {
+  std::int64_t hidden = 0;
+  std::int64_t q_width = 0;      // query heads x head_dim on this rank
+  std::int64_t kv_width = 0;     // KV heads x head_dim on this rank (replicated when heads < TP)
+  std::int64_t ffn = 0;          // FFN width on this rank
+  std::int64_t heads = 0;        // query heads on this rank
+  std::int64_t kv_heads = 0;     // KV heads on this rank
+  std::int64_t head_dim = 0;
+  std::int64_t vocab = 0;        // LM head rows on this rank
+  int layers = 0;
+  std::string ffn_source;        // config.json's intermediate_size, or derived from the parameter count
+};
+
+// Throws UsageError for a model calibrate cannot time (MoE, MLA, Mamba, sliding window) or a TP
+// that does not divide the heads, naming the model and what to do instead.
+LayerShapes layer_shapes(const ModelSpec& m, int tp);
+
+// QKV, O, gate+up and down projections of one layer over `tokens` rows.
+std::vector<GemmOp> linear_layer_ops(const LayerShapes& s, std::int64_t tokens);
+
+// One decode step's layer: the projections over `batch` rows, then attention as batched GEMMs
+// over each sequence's `context` keys (scores = q K^T, out = p V), per KV head.
+std::vector<GemmOp> decode_layer_ops(const LayerShapes& s, std::int64_t batch, std::int64_t context);
+
+// The LM head over `rows` tokens (decode: every sequence; prefill: one).
+GemmOp lm_head_op(const LayerShapes& s, std::int64_t rows);
+
+// Causal attention FLOPs of one layer for a prefill of `tokens` from an empty context (QK^T and
+// AV, 2 FLOPs per multiply-add): what flash attention computes, timed at the GEMMs' rate.
+double prefill_attention_flops(const LayerShapes& s, std::int64_t tokens);
+
+// HBM bytes of one layer's elementwise work per token (bf16): two RMSNorms, rotary on q and k,
+// SiLU x up, two residual adds and the KV cache write; each reads its inputs and writes its output once.
+double elementwise_bytes_per_token(const LayerShapes& s);
+
+// Bytes of the operands of `ops` (one set).
+double operand_bytes(const std::vector<GemmOp>& ops);
+
+}  // namespace kvb

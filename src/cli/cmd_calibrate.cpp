@@ -1,0 +1,138 @@
+// `kvbench calibrate`: on a GPU, times the model's layer GEMMs (cuBLAS / hipBLAS) and an HBM copy,
+// fits the time model's efficiencies and writes the calibration file simulate and size read.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <ctime>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backend/operator_timer.hpp"
+#include "calibrate/calibration_file.hpp"
+#include "calibrate/calibration_run.hpp"
+#include "calibrate/operator_plan.hpp"
+#include "catalog/hardware_spec.hpp"
+#include "catalog/model_catalog.hpp"
+#include "cli/command.hpp"
+#include "core/atomic_file.hpp"
+#include "core/errors.hpp"
+#include "core/strings.hpp"
+#include "core/units.hpp"
+#include "output/calibrate_output.hpp"
+#include "perf/calibration.hpp"
+
+namespace kvb {
+namespace {
+
+struct CalibrateOptions {
+  std::string model = "llama-3.1-8b";
+  std::string hw = "auto";
+  int tp = 1;
+  std::string prefill = "512,2048,8192,32768";
+  std::string decode_batch = "1,8,64,256";
+  std::string decode_context = "1024";
+  int repetitions = 10;
+  std::string step_overhead_us;
+  std::string backend = "auto";
+  int device = 0;
+  std::string output = "kvbench-calibration.yaml";
+  bool json = false;
+};
+
+std::vector<std::int64_t> token_list(const std::string& text, const char* flag) {
+  std::vector<std::int64_t> out;
+  for (const auto& part : split(text, ',')) out.push_back(parse_token_count(part, flag));
+  return out;
+}
+
+std::string today_utc() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
+  return buf;
+}
+
+int run_calibrate(const CalibrateOptions& o) {
+  // Everything that can be checked without a GPU is checked first (exit 2 before exit 3).
+  std::vector<std::string> warnings;
+  CalibrationRequest r;
+  r.model = resolve_model(o.model, warnings);
+  r.tp = o.tp;
+  (void)layer_shapes(r.model, r.tp);
+  r.prefill_tokens = token_list(o.prefill, "--prefill");
+  r.decode_batches = token_list(o.decode_batch, "--decode-batch");
+  r.decode_context = parse_token_count(o.decode_context, "--decode-context");
+  r.repetitions = o.repetitions;
+  if (r.repetitions < 1 || r.repetitions > 1000) {
+    throw UsageError(fmt::format("--repetitions {}: expected 1 to 1000", r.repetitions));
+  }
+  std::optional<HardwareSpec> hw;
+  if (o.hw != "auto") hw = resolve_hardware(o.hw);
+  if (!o.output.empty()) require_writable_output(o.output);
+  const double overhead_flag =
+      o.step_overhead_us.empty() ? -1 : parse_real_in(o.step_overhead_us, "--step-overhead-us", 0, 1e6);
+
+  auto timer = make_operator_timer(parse_backend(o.backend), o.device);
+  if (!hw) {
+    const auto name = hardware_for_device_name(timer->device_name());
+    if (name.empty()) {
+      throw UsageError(fmt::format("--hw auto: '{}' is not in the hardware table; pass --hw with the closest entry "
+                                   "(kvbench size --list-hardware)", timer->device_name()));
+    }
+    hw = resolve_hardware(name);
+  }
+  r.hw = *hw;
+  const auto defaults = default_calibration(r.hw);
+  if (overhead_flag >= 0) {
+    r.step_overhead_us = overhead_flag;
+    r.step_overhead_source = "--step-overhead-us";
+  } else {
+    r.step_overhead_us = defaults.step_overhead_s * 1e6;
+    r.step_overhead_source = fmt::format("from {} (pass --step-overhead-us to set it)", defaults.source);
+  }
+  for (const auto& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+
+  const auto result = run_calibration(*timer, r);
+  if (!o.output.empty()) write_file_atomically(o.output, calibration_yaml(result, today_utc()));
+  if (o.json) {
+    std::fputs((calibration_json(result).dump(1) + "\n").c_str(), stdout);
+  } else {
+    std::fputs(calibration_text(result).c_str(), stdout);
+    if (!o.output.empty()) {
+      std::printf("\nwrote %s: kvbench simulate --calibration %s ..., kvbench size --calibration %s ...\n",
+                  o.output.c_str(), o.output.c_str(), o.output.c_str());
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command register_calibrate(CLI::App& parent) {
+  auto o = std::make_shared<CalibrateOptions>();
+  auto* app = parent.add_subcommand("calibrate", "on a GPU: time the model's GEMMs (cuBLAS / hipBLAS) and an HBM copy, "
+                                                 "fit the time model's efficiencies, write a calibration file");
+  app->add_option("--model", o->model, "a dense model whose layer shapes are timed (catalog name or config.json)")
+      ->capture_default_str();
+  app->add_option("--hw", o->hw, "hardware table entry for the peaks (auto: from the device name)")->capture_default_str();
+  app->add_option("--tp", o->tp, "tensor-parallel size: each rank's share of the shapes is timed")->capture_default_str();
+  app->add_option("--prefill", o->prefill, "prompt token counts to time (compute regime)")->capture_default_str();
+  app->add_option("--decode-batch", o->decode_batch, "decode batch sizes to time (memory regime)")->capture_default_str();
+  app->add_option("--decode-context", o->decode_context, "tokens of context per decoding sequence")
+      ->capture_default_str();
+  app->add_option("--repetitions", o->repetitions, "timed passes per point (median reported)")->capture_default_str();
+  app->add_option("--step-overhead-us", o->step_overhead_us,
+                  "per-step overhead to write (default: the hardware file's measured figure)");
+  app->add_option("--backend", o->backend, "auto, cuda or hip")->capture_default_str();
+  app->add_option("--device", o->device, "GPU index")->capture_default_str();
+  app->add_option("--output,-o", o->output, "calibration file to write (atomically)")
+      ->capture_default_str();
+  app->add_flag("--json", o->json, "print the result as JSON (kvbench/calibrate/v1) instead of text");
+  return Command{app, [o] { return run_calibrate(*o); }};
+}
+
+}  // namespace kvb
