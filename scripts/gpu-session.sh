@@ -60,6 +60,11 @@ log "dma --with-compute --ctas: exit $? in $(took "$t")"
 $bin dma --backend cuda --block 2MiB --layout per-layer --layers 32 --direction h2d,d2h \
   -o "$out/$slug-per-layer.json" >"$out/dma-per-layer.txt" 2>>"$out/dma.log"
 log "dma per-layer: exit $?"
+# calibrate (issue 12): the fitted efficiencies beside the hardware file's ground-truth fit.
+t=$(seconds)
+$bin calibrate --backend cuda -o "$out/$slug-calibration.yaml" >"$out/calibrate.txt" 2>>"$out/dma.log"
+log "calibrate: exit $? in $(took "$t") (commit $slug-calibration.yaml under reports/baselines/)"
+cat "$out/calibrate.txt"
 if [ "$torch" -eq 1 ]; then
   python3 scripts/torch_dma_peer.py --block "4KiB,16KiB,64KiB,256KiB,2MiB,16MiB" -o "$out/torch-$slug.json" >"$out/torch.log" 2>&1
   log "torch peer: exit $?"
