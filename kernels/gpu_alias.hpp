@@ -22,6 +22,10 @@ using gpuEvent_t = hipEvent_t;
 #define gpuHostAllocMapped hipHostMallocMapped
 #define gpuHostAllocWriteCombined hipHostMallocWriteCombined
 #define gpuFreeHost hipHostFree
+#define gpuHostAllocDefault hipHostMallocDefault
+#define gpuHostRegister hipHostRegister
+#define gpuHostRegisterDefault hipHostRegisterDefault
+#define gpuHostUnregister hipHostUnregister
 #define gpuHostGetDevicePointer hipHostGetDevicePointer
 #define gpuMemcpy hipMemcpy
 #define gpuMemcpyAsync hipMemcpyAsync
@@ -61,6 +65,10 @@ using gpuEvent_t = cudaEvent_t;
 #define gpuHostAllocMapped cudaHostAllocMapped
 #define gpuHostAllocWriteCombined cudaHostAllocWriteCombined
 #define gpuFreeHost cudaFreeHost
+#define gpuHostAllocDefault cudaHostAllocDefault
+#define gpuHostRegister cudaHostRegister
+#define gpuHostRegisterDefault cudaHostRegisterDefault
+#define gpuHostUnregister cudaHostUnregister
 #define gpuHostGetDevicePointer cudaHostGetDevicePointer
 #define gpuMemcpy cudaMemcpy
 #define gpuMemcpyAsync cudaMemcpyAsync

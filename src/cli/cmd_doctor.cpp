@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "backend/backend_registry.hpp"
@@ -12,6 +13,7 @@
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
+#include "core/numa_binding.hpp"
 #include "core/units.hpp"
 #include "doctor/doctor_json.hpp"
 #include "doctor/host_pinning.hpp"
@@ -27,24 +29,34 @@ struct DoctorOptions {
   std::string format = "table";
   std::string output;
   std::string backend = "auto";
+  std::string device = "all";
   std::string root = "/";
 };
 
 // The host link measured at vLLM's 2 MiB block, each direction against 85% of the figure kvbench
 // measured on that GPU model (the hardware file), as a floor.
-std::vector<CheckResult> measure_link(TransferBackend& backend) {
+std::vector<DmaRecord> measure_2mib(TransferBackend& backend, const std::string& direction, int numa_node) {
   DmaSweepSettings s;
   s.block = "2MiB";
   s.method = "ce";
-  s.direction = "h2d,d2h";
+  s.direction = direction;
+  s.numa_node = numa_node;
   s.rule.max_seconds = 1.0;
   std::vector<std::string> notes;
-  const auto records = run_dma_cases(backend, plan_dma_cases(s, true, notes), s.rule);
+  return run_dma_cases(backend, plan_dma_cases(s, true, notes), s.rule);
+}
+
+std::string gpu_label(const TransferBackend& backend) {
+  return fmt::format("GPU {} ({})", backend.info().index, backend.info().name);
+}
+
+std::vector<CheckResult> measure_link(TransferBackend& backend) {
+  const auto records = measure_2mib(backend, "h2d,d2h", -1);
   const auto hw_name = hardware_for_device_name(backend.info().name);
   std::vector<CheckResult> out;
   for (const auto& r : records) {
     CheckResult c;
-    c.name = "link measured " + to_string(r.tcase.direction);
+    c.name = fmt::format("link measured {} GPU {}", to_string(r.tcase.direction), backend.info().index);
     c.unit = "GB/s";
     c.value = r.median_gbps;
     if (r.waived || !r.verified) {
@@ -53,8 +65,9 @@ std::vector<CheckResult> measure_link(TransferBackend& backend) {
       out.push_back(c);
       continue;
     }
-    c.detail = fmt::format("{} at 2 MiB blocks (cudaMemcpyAsync per block) on {}", fmt::format("{:.1f} GB/s", r.median_gbps),
-                           backend.info().name);
+    // The link as the runtime and sysfs see it: PCIe generation and width, or NVLink-C2C on Grace.
+    c.detail = fmt::format("{:.1f} GB/s at 2 MiB blocks ({}MemcpyAsync per block) on {} over {}", r.median_gbps,
+                           backend.info().backend, backend.info().name, backend.info().link);
     if (hw_name.empty()) {
       c.status = CheckStatus::kPass;
       c.source = "no floor for this GPU model (not in the hardware table)";
@@ -74,6 +87,50 @@ std::vector<CheckResult> measure_link(TransferBackend& backend) {
   return out;
 }
 
+struct OpenedGpus {
+  std::vector<std::unique_ptr<TransferBackend>> backends;
+  std::string skip_reason;
+};
+
+// The GPUs of --device; none (and why) when no GPU runtime finds one. --backend host measures no
+// GPU. An explicit GPU backend without a device is a device error (exit 3), as in dma.
+OpenedGpus open_gpus(const DoctorOptions& o) {
+  OpenedGpus out;
+  const auto kind = parse_backend(o.backend);
+  if (kind == BackendKind::kHost) {
+    out.skip_reason = "--backend host measures no GPU";
+    return out;
+  }
+  std::string notice;
+  auto first = make_backend(kind, 0, notice);  // an explicit GPU backend without a device throws (exit 3)
+  if (!notice.empty()) {
+    out.skip_reason = notice;
+    return out;
+  }
+  const auto runtime = first->info().backend == "hip" ? BackendKind::kHip : BackendKind::kCuda;
+  for (const int index : parse_device_list(o.device, device_count(runtime))) {
+    out.backends.push_back(index == 0 ? std::move(first) : make_backend(runtime, index, notice));
+  }
+  return out;
+}
+
+// Where the node has several NUMA nodes and the GPU's is known: h2d at 2 MiB from the GPU's node
+// and from the next one.
+std::optional<NumaMeasurement> measure_numa(TransferBackend& backend, const NodeFacts& facts) {
+  const int local = backend.info().numa_node;
+  if (facts.numa_nodes < 2 || local < 0 || !numa_supported()) return std::nullopt;
+  NumaMeasurement m;
+  m.device = gpu_label(backend);
+  m.local_node = local;
+  m.remote_node = (local + 1) % facts.numa_nodes;
+  const auto near = measure_2mib(backend, "h2d", m.local_node);
+  const auto far = measure_2mib(backend, "h2d", m.remote_node);
+  if (near.empty() || far.empty() || near[0].waived || far[0].waived) return std::nullopt;
+  m.local_gbps = near[0].median_gbps;
+  m.remote_gbps = far[0].median_gbps;
+  return m;
+}
+
 int run_doctor(const DoctorOptions& o) {
   const double tier_gib = parse_gib_size(o.tier_size, "--tier-size");
   if (!(tier_gib > 0)) throw UsageError(fmt::format("--tier-size '{}': expected a tier above 0 GiB (e.g. 64)", o.tier_size));
@@ -81,21 +138,29 @@ int run_doctor(const DoctorOptions& o) {
     throw UsageError(fmt::format("--format '{}': expected table, json or prom", o.format));
   }
   if (!o.output.empty()) require_writable_output(o.output);
+  (void)parse_device_list(o.device, 1 << 16);  // the syntax, before anything is measured
   const bool this_node = o.root == "/";
   const auto facts = read_node_facts(o.root);
   DoctorRequest request;
   request.tier_bytes = tier_gib * kGiB;
   std::vector<CheckResult> measured;
   if (this_node) {
-    const double test = kGiB;
-    const bool lock = !facts.memlock_soft_bytes || *facts.memlock_soft_bytes >= test;
-    request.pinning = measure_host_pinning(test, lock);
-    std::string notice;
-    auto backend = make_backend(parse_backend(o.backend), 0, notice);
-    if (!notice.empty()) {
-      request.gpu_skip_reason = notice;
+    auto gpus = open_gpus(o);
+    if (gpus.backends.empty()) {
+      request.gpu_skip_reason = gpus.skip_reason;
     } else {
-      measured = measure_link(*backend);
+      for (auto& b : gpus.backends) {
+        const auto link = measure_link(*b);
+        measured.insert(measured.end(), link.begin(), link.end());
+        if (auto m = measure_numa(*b, facts)) request.numa.push_back(*m);
+      }
+      const std::string shm = facts.shm.mounted ? "/dev/shm" : "/tmp";
+      request.pinning = gpus.backends.front()->measure_pinning(static_cast<std::uint64_t>(kGiB), shm);
+    }
+    if (request.pinning.empty()) {
+      const double test = kGiB;
+      const bool lock = !facts.memlock_soft_bytes || *facts.memlock_soft_bytes >= test;
+      request.pinning.push_back(measure_host_pinning(test, lock));
     }
   } else {
     request.gpu_skip_reason = "--root reads a recorded node; nothing is measured";
@@ -126,6 +191,8 @@ Command register_doctor(CLI::App& parent) {
       ->capture_default_str();
   app->add_option("--output,-o", o->output, "write to this file (atomically) instead of stdout");
   app->add_option("--backend", o->backend, "GPU runtime for the link measurement: auto, cuda, hip, host")
+      ->capture_default_str();
+  app->add_option("--device", o->device, "GPUs whose link is measured: all, or a comma list of indices")
       ->capture_default_str();
   app->add_option("--root", o->root, "read /proc and /sys under this directory (a recorded node; measures nothing)")
       ->capture_default_str();

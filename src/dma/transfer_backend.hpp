@@ -1,6 +1,7 @@
 #pragma once
 // A place KV blocks can be copied: the host reference backend, CUDA, or HIP. measure() is the one
 // measurement skeleton (dma/measure.hpp); backends implement the protected do_* hooks.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,9 +52,24 @@ struct CaseResult {
 void take_runs(CaseResult& r, RunResult&& run, const std::vector<double>& h2d_spans,
                const std::vector<double>& d2h_spans);
 
+// Pinning `bytes` of host memory one way an inference server does it, timed from allocation to
+// pinned (doctor's start-up cost of a CPU tier).
+struct PinningTiming {
+  std::string how;       // e.g. "cudaHostAlloc", "mmap + first touch + mlock (host)"
+  double bytes = 0;
+  double seconds = 0;
+  std::string error;     // non-empty: it could not pin (the reason)
+};
+
 class TransferBackend {
  public:
   virtual ~TransferBackend() = default;
+  // The ways this backend's runtime pins host memory, each timed (GPU: cudaHostAlloc, and a file in
+  // `shm_dir` mapped, touched and registered as vLLM's CPU tier does). Empty: the backend pins
+  // nothing (the host backend; doctor then times mmap + mlock as the stand-in).
+  virtual std::vector<PinningTiming> measure_pinning(std::uint64_t /*bytes*/, const std::string& /*shm_dir*/) {
+    return {};
+  }
   const DeviceInfo& info() const { return info_; }
   // Waives what cannot run here; otherwise prepares the case, runs warm-ups and timed
   // repetitions until the rule stops (under the compute load for --with-compute), then verifies

@@ -165,30 +165,89 @@ CheckResult numa_check(const NodeFacts& f) {
                detail + "; bind the server to the GPU's node (numactl --cpunodebind/--membind)", {}, {}, "", source);
 }
 
+bool is_registration(const PinningMeasurement& p) { return p.how.find("HostRegister") != std::string::npos; }
+
+std::string describe_pinning(const PinningMeasurement& p) {
+  if (!p.error.empty()) return fmt::format("{} of {} failed: {}", p.how, format_bytes_binary(p.bytes), p.error);
+  const double s_per_gib = p.seconds / (p.bytes / kGiB);
+  return fmt::format("{}: {} in {:.3f} s ({:.2f} s/GiB, {:.1f} GiB/s)", p.how, format_bytes_binary(p.bytes), p.seconds,
+                     s_per_gib, 1 / s_per_gib);
+}
+
 CheckResult pinning_check(const DoctorRequest& r) {
   const char* source = "the H100/H200 machines pinned at 0.24-0.30 s/GiB the way vLLM does (mmap + touch + "
                        "cudaHostRegister), 0.35-0.54 s/GiB with cudaHostAlloc (gpu-runs/*/decode-and-pinning-ground-truth.json)";
-  if (!r.pinning) return check("pinning", CheckStatus::kSkip, "not measured", {}, {}, "s", source);
-  const auto& p = *r.pinning;
-  if (!p.error.empty()) {
-    return check("pinning", CheckStatus::kWarn, fmt::format("{} of {} failed: {}", p.how, format_bytes_binary(p.bytes), p.error),
-                 {}, {}, "s", source);
+  if (r.pinning.empty()) return check("pinning", CheckStatus::kSkip, "not measured", {}, {}, "s", source);
+  std::string detail;
+  bool other_failed = false;
+  for (const auto& p : r.pinning) {
+    detail += (detail.empty() ? "" : "; ") + describe_pinning(p);
+    other_failed = other_failed || (!p.error.empty() && &p != &r.pinning.front());
   }
-  const double s_per_gib = p.seconds / (p.bytes / kGiB);
-  const double startup = s_per_gib * r.tier_bytes / kGiB;
-  return check("pinning", startup > 300 ? CheckStatus::kWarn : CheckStatus::kPass,
-               fmt::format("{}: {} in {:.3f} s ({:.2f} s/GiB, {:.1f} GiB/s); a {} tier takes about {:.0f} s at every "
-                           "server start",
-                           p.how, format_bytes_binary(p.bytes), p.seconds, s_per_gib, 1 / s_per_gib, gib(r.tier_bytes),
-                           startup),
+  const auto& p = r.pinning.front();
+  if (!p.error.empty()) {
+    // vLLM's tier registers its mapping at start-up: where that fails, the server does not start.
+    return check("pinning", is_registration(p) ? CheckStatus::kFail : CheckStatus::kWarn,
+                 detail + (is_registration(p) ? ": vLLM's CPU tier pins this way and will not start" : ""), {}, {}, "s",
+                 source);
+  }
+  const double startup = p.seconds / (p.bytes / kGiB) * r.tier_bytes / kGiB;
+  return check("pinning", startup > 300 || other_failed ? CheckStatus::kWarn : CheckStatus::kPass,
+               fmt::format("{}; a {} tier takes about {:.0f} s at every server start", detail, gib(r.tier_bytes), startup),
                startup, 300, "s", source);
 }
 
-CheckResult driver_check(const NodeFacts& f) {
-  const char* source = "the kernel driver as /proc reports it";
-  if (!f.nvidia_driver.empty()) return check("driver", CheckStatus::kPass, "NVIDIA driver " + f.nvidia_driver, {}, {}, "", source);
-  if (!f.amdgpu_driver.empty()) return check("driver", CheckStatus::kPass, "amdgpu driver " + f.amdgpu_driver, {}, {}, "", source);
-  return check("driver", CheckStatus::kSkip, "no NVIDIA or AMD GPU driver loaded", {}, {}, "", source);
+// Pinned host memory on a remote NUMA node crosses the socket interconnect on every copy.
+std::vector<CheckResult> numa_measured_checks(const DoctorRequest& r) {
+  const char* source = "kvbench dma --block 2MiB --direction h2d --method ce --numa-node N; a remote node more than "
+                       "10% slower means the server must be bound to the GPU's node";
+  std::vector<CheckResult> out;
+  for (const auto& m : r.numa) {
+    const double loss = m.local_gbps > 0 ? 1 - m.remote_gbps / m.local_gbps : 0;
+    const auto detail = fmt::format("{}: h2d at 2 MiB {:.1f} GB/s from node {} (its own), {:.1f} GB/s from node {} "
+                                    "({:+.0f}%)",
+                                    m.device, m.local_gbps, m.local_node, m.remote_gbps, m.remote_node, -100 * loss);
+    out.push_back(check("numa measured", loss > 0.10 ? CheckStatus::kWarn : CheckStatus::kPass,
+                        loss > 0.10 ? detail + fmt::format(": bind vLLM to node {0} (numactl --cpunodebind={0} "
+                                                           "--membind={0})",
+                                                           m.local_node)
+                                    : detail,
+                        m.remote_gbps, 0.9 * m.local_gbps, "GB/s", source));
+  }
+  return out;
+}
+
+// Known failures of CPU offloading by driver, runtime and platform, each with its public report.
+CheckResult driver_check(const NodeFacts& f, const DoctorRequest& r) {
+  const char* source = "the kernel driver as /proc reports it; known failures: vllm-project/vllm#51080 (one "
+                       "cudaHostRegister of 512 GiB or more fails; chunked since #51081), #55428 (cudaHostRegister is not "
+                       "allowed under NVIDIA Confidential Computing, NVIDIA R580 TRD1 release notes)";
+  std::string driver;
+  if (!f.nvidia_driver.empty()) driver = "NVIDIA driver " + f.nvidia_driver;
+  if (!f.amdgpu_driver.empty()) driver = "amdgpu driver " + f.amdgpu_driver;
+  if (driver.empty()) return check("driver", CheckStatus::kSkip, "no NVIDIA or AMD GPU driver loaded", {}, {}, "", source);
+  std::vector<std::string> problems;
+  auto status = CheckStatus::kPass;
+  if (r.gpu_skip_reason.find("insufficient") != std::string::npos) {
+    problems.push_back("the CUDA runtime is newer than this driver supports (upgrade the driver, or use a CUDA build "
+                       "the driver supports)");
+    status = CheckStatus::kFail;
+  }
+  if (!f.nvidia_driver.empty() && f.tdx_guest) {
+    problems.push_back("a TDX confidential-computing guest: with the GPU in CC mode cudaHostRegister is not allowed and "
+                       "vLLM's CPU tier fails at start (vllm#55428); cudaHostAlloc still works");
+    status = std::max(status, CheckStatus::kWarn);
+  }
+  if (!f.nvidia_driver.empty() && r.tier_bytes >= 512 * kGiB) {
+    problems.push_back(fmt::format("a {} tier: one cudaHostRegister of 512 GiB or more fails with "
+                                   "cudaErrorMemoryAllocation (vllm#51080); use a vLLM that registers in chunks "
+                                   "(#51081)",
+                                   gib(r.tier_bytes)));
+    status = std::max(status, CheckStatus::kWarn);
+  }
+  std::string detail = driver;
+  for (const auto& p : problems) detail += "; " + p;
+  return check("driver", status, detail, {}, {}, "", source);
 }
 
 }  // namespace
@@ -206,6 +265,7 @@ std::string to_string(CheckStatus s) {
 std::vector<CheckResult> run_node_checks(const NodeFacts& facts, const DoctorRequest& request) {
   std::vector<CheckResult> out = link_checks(facts, request.gpu_skip_reason);
   out.push_back(numa_check(facts));
+  for (auto& c : numa_measured_checks(request)) out.push_back(std::move(c));
   out.push_back(pinning_check(request));
   out.push_back(shm_check(facts, request.tier_bytes));
   out.push_back(memlock_check(facts, request.tier_bytes));
@@ -213,7 +273,7 @@ std::vector<CheckResult> run_node_checks(const NodeFacts& facts, const DoctorReq
   out.push_back(hugepages_check(facts));
   out.push_back(iommu_check(facts));
   out.push_back(virtualization_check(facts));
-  out.push_back(driver_check(facts));
+  out.push_back(driver_check(facts, request));
   return out;
 }
 

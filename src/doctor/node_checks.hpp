@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "dma/transfer_backend.hpp"
 #include "doctor/node_facts.hpp"
 
 namespace kvb {
@@ -22,18 +23,22 @@ struct CheckResult {
   std::string source;    // where the threshold comes from
 };
 
-// A measurement the caller made (doctor's pinning test), folded into the checks.
-struct PinningMeasurement {
-  std::string how;       // "mmap + first touch + mlock (host)"
-  double bytes = 0;
-  double seconds = 0;
-  std::string error;     // non-empty: it could not pin (the reason)
+// Pinning measured by the caller (doctor's pinning test): the backend's ways, or the host stand-in.
+using PinningMeasurement = PinningTiming;
+
+// The host link at 2 MiB h2d with the host pool on the GPU's own NUMA node and on a remote one.
+struct NumaMeasurement {
+  std::string device;     // "GPU 0 (NVIDIA H100 80GB HBM3)"
+  int local_node = -1, remote_node = -1;
+  double local_gbps = 0, remote_gbps = 0;
 };
 
 struct DoctorRequest {
-  double tier_bytes = 0;                  // --tier-size
-  std::optional<PinningMeasurement> pinning;
-  std::string gpu_skip_reason;            // non-empty: no GPU opened, GPU measurements skipped
+  double tier_bytes = 0;                    // --tier-size
+  // The first is what the tier's start-up is projected from: vLLM's way where it was measured.
+  std::vector<PinningMeasurement> pinning;
+  std::string gpu_skip_reason;              // non-empty: no GPU opened, GPU measurements skipped
+  std::vector<NumaMeasurement> numa;        // one per GPU, where the node has several NUMA nodes
 };
 
 std::vector<CheckResult> run_node_checks(const NodeFacts& facts, const DoctorRequest& request);

@@ -154,7 +154,9 @@ NodeFacts read_node_facts(const std::string& root) {
   } else if (f.iommu_present) {
     f.iommu_mode = "translated";
   }
-  f.hypervisor = read_all(f.root + "/proc/cpuinfo").find(" hypervisor") != std::string::npos;
+  const auto cpuinfo = read_all(f.root + "/proc/cpuinfo");
+  f.hypervisor = cpuinfo.find(" hypervisor") != std::string::npos;
+  f.tdx_guest = cpuinfo.find(" tdx_guest") != std::string::npos;
   const auto cgroup = read_all(f.root + "/proc/1/cgroup");
   if (cgroup.find("kubepods") != std::string::npos) f.container = "kubernetes";
   else if (cgroup.find("docker") != std::string::npos || fs::exists(f.root + "/.dockerenv", ec)) f.container = "docker";

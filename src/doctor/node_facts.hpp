@@ -36,6 +36,7 @@ struct NodeFacts {
   bool iommu_present = false;
   std::string iommu_mode;           // from the kernel command line: "passthrough", "translated", ""
   bool hypervisor = false;          // the CPU flag a VM shows
+  bool tdx_guest = false;           // an Intel TDX confidential-computing guest (CPU flag tdx_guest)
   std::string container;            // "docker", "kubernetes", "" (none seen)
   int numa_nodes = 0;
   std::vector<GpuPciFacts> gpus;

@@ -17,6 +17,7 @@
 #include "backend/gpu/gpu_buffer.hpp"
 #include "backend/gpu/gpu_check.hpp"
 #include "backend/gpu/gpu_compute_load.hpp"
+#include "backend/gpu/gpu_pinning.hpp"
 #include "backend/gpu/gpu_pools.hpp"
 #include "backend/gpu/gpu_verify.hpp"
 #include "backend/verify.hpp"
@@ -117,6 +118,11 @@ class GpuBackend final : public TransferBackend {
       info_.environment.push_back(std::string("HSA_ENABLE_SDMA=") + sdma);
     }
 #endif
+  }
+
+  std::vector<PinningTiming> measure_pinning(std::uint64_t bytes, const std::string& shm_dir) override {
+    check(gpuSetDevice(device_), "selecting the device");
+    return measure_gpu_pinning(bytes, shm_dir);
   }
 
   static int device_count() {
