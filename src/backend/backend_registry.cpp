@@ -33,14 +33,10 @@ std::unique_ptr<TransferBackend> make_backend(BackendKind kind, int device, std:
     case BackendKind::kAuto: break;
   }
   std::string why;
-  for (const auto& name : compiled_gpu_backends()) {
-    try {
-      return name == "cuda" ? make_cuda_backend(device) : make_hip_backend(device);
-    } catch (const DeviceError& e) {
-      why += fmt::format("{}{}", why.empty() ? "" : "; ", e.what());
-    }
-  }
-  if (why.empty()) why = "no GPU backend compiled in";
+  auto gpu = open_first_gpu_runtime(
+      [device](const std::string& name) { return name == "cuda" ? make_cuda_backend(device) : make_hip_backend(device); },
+      why);
+  if (gpu) return std::move(*gpu);
   notice = fmt::format("no GPU found ({}): using the host backend; these are host-memory figures, not a GPU link", why);
   return make_host_backend(0);
 }
@@ -53,14 +49,9 @@ int device_count(BackendKind kind) {
     case BackendKind::kAuto: break;
   }
   std::string why;
-  for (const auto& name : compiled_gpu_backends()) {
-    try {
-      return name == "cuda" ? cuda_device_count() : hip_device_count();
-    } catch (const DeviceError& e) {
-      why += fmt::format("{}{}", why.empty() ? "" : "; ", e.what());
-    }
-  }
-  return 1;  // auto falls back to one host device, as make_backend does
+  const auto count = open_first_gpu_runtime(
+      [](const std::string& name) { return name == "cuda" ? cuda_device_count() : hip_device_count(); }, why);
+  return count.value_or(1);  // auto falls back to one host device, as make_backend does
 }
 
 }  // namespace kvb

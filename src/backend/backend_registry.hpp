@@ -2,9 +2,11 @@
 // Which transfer backends this binary has and how to open one: the host reference backend, CUDA
 // or HIP (real where its compiler was found at build time, otherwise a stub that says so).
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/errors.hpp"
 #include "dma/transfer_backend.hpp"
 
 namespace kvb {
@@ -23,6 +25,21 @@ int device_count(BackendKind kind);
 
 // Which GPU backends this binary was built with, e.g. {"cuda", "hip"}.
 std::vector<std::string> compiled_gpu_backends();
+
+// --backend auto: `open(runtime)` for each compiled GPU runtime in turn ("cuda", "hip"); the first
+// that does not throw DeviceError wins. None: nullopt, and `why` lists each runtime's error.
+template <class Open>
+auto open_first_gpu_runtime(Open open, std::string& why) -> std::optional<decltype(open(std::string()))> {
+  for (const auto& name : compiled_gpu_backends()) {
+    try {
+      return open(name);
+    } catch (const DeviceError& e) {
+      why += (why.empty() ? "" : "; ") + std::string(e.what());
+    }
+  }
+  if (why.empty()) why = "no GPU backend compiled in";
+  return std::nullopt;
+}
 
 // Factories of the backends (backend/gpu/gpu_backend.cpp or its stubs, backend/host/).
 std::unique_ptr<TransferBackend> make_cuda_backend(int device);

@@ -15,14 +15,12 @@ std::unique_ptr<OperatorTimer> make_operator_timer(BackendKind kind, int device)
     case BackendKind::kAuto: break;
   }
   std::string why;
-  for (const auto& name : compiled_gpu_backends()) {
-    try {
-      return name == "cuda" ? make_cuda_operator_timer(device) : make_hip_operator_timer(device);
-    } catch (const DeviceError& e) {
-      why += fmt::format("{}{}", why.empty() ? "" : "; ", e.what());
-    }
-  }
-  if (why.empty()) why = "no GPU backend compiled in";
+  auto timer = open_first_gpu_runtime(
+      [device](const std::string& name) {
+        return name == "cuda" ? make_cuda_operator_timer(device) : make_hip_operator_timer(device);
+      },
+      why);
+  if (timer) return std::move(*timer);
   throw DeviceError(fmt::format("calibrate needs a GPU: {}", why));
 }
 

@@ -105,22 +105,28 @@ CalibrationResult run_calibration(OperatorTimer& timer, const CalibrationRequest
     p.bound = p.flops / peak >= p.bytes / hbm ? "compute" : "memory";
   };
 
-  for (const auto tokens : prefill) {
-    CalibrationPoint p;
-    p.regime = "prefill";
-    p.tokens = tokens;
-    const auto ops = linear_layer_ops(shapes, tokens);
+  // One layer's GEMMs timed into `p`; false (and why in p.skipped) when they do not fit.
+  const auto time_layer = [&](const std::vector<GemmOp>& ops, CalibrationPoint& p) {
     const double set_bytes = operand_bytes(ops);
     p.weight_sets = weight_sets_for(set_bytes, timer, shapes.layers);
     if (p.weight_sets == 0) {
       p.skipped = no_room(set_bytes, timer);
       out.points.push_back(p);
-      continue;
+      return false;
     }
     const auto t = timer.time_sequence(ops, p.weight_sets, r.repetitions);
     p.layer_gemm_s = t.seconds;
     p.spread = t.spread;
-    const double rate = sum_flops(ops) / t.seconds;
+    return true;
+  };
+
+  for (const auto tokens : prefill) {
+    CalibrationPoint p;
+    p.regime = "prefill";
+    p.tokens = tokens;
+    const auto ops = linear_layer_ops(shapes, tokens);
+    if (!time_layer(ops, p)) continue;
+    const double rate = sum_flops(ops) / p.layer_gemm_s;
     p.gemm_tflops = rate / 1e12;
     p.attention_s = prefill_attention_flops(shapes, tokens) / rate;
     p.elementwise_s = elementwise_per_token * static_cast<double>(tokens) / copy_bps;
@@ -138,17 +144,8 @@ CalibrationResult run_calibration(OperatorTimer& timer, const CalibrationRequest
     p.tokens = batch;
     p.context = r.decode_context;
     const auto ops = decode_layer_ops(shapes, batch, r.decode_context);
-    const double set_bytes = operand_bytes(ops);
-    p.weight_sets = weight_sets_for(set_bytes, timer, shapes.layers);
-    if (p.weight_sets == 0) {
-      p.skipped = no_room(set_bytes, timer);
-      out.points.push_back(p);
-      continue;
-    }
-    const auto t = timer.time_sequence(ops, p.weight_sets, r.repetitions);
-    p.layer_gemm_s = t.seconds;
-    p.spread = t.spread;
-    p.gemm_tflops = sum_flops(ops) / t.seconds / 1e12;
+    if (!time_layer(ops, p)) continue;
+    p.gemm_tflops = sum_flops(ops) / p.layer_gemm_s / 1e12;
     p.elementwise_s = elementwise_per_token * static_cast<double>(batch) / copy_bps;
     p.lm_head_s = time_lm_head(batch);
     p.forward_s = layers * (p.layer_gemm_s + p.elementwise_s) + p.lm_head_s;

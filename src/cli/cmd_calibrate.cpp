@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <ctime>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,6 +17,7 @@
 #include "cli/command.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/host_info.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "output/calibrate_output.hpp"
@@ -45,15 +45,6 @@ std::vector<std::int64_t> token_list(const std::string& text, const char* flag) 
   std::vector<std::int64_t> out;
   for (const auto& part : split(text, ',')) out.push_back(parse_token_count(part, flag));
   return out;
-}
-
-std::string today_utc() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
-  return buf;
 }
 
 int run_calibrate(const CalibrateOptions& o) {
@@ -97,7 +88,7 @@ int run_calibrate(const CalibrateOptions& o) {
   for (const auto& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
 
   const auto result = run_calibration(*timer, r);
-  if (!o.output.empty()) write_file_atomically(o.output, calibration_yaml(result, today_utc()));
+  if (!o.output.empty()) write_file_atomically(o.output, calibration_yaml(result, utc_now("%Y-%m-%d")));
   if (o.json) {
     std::fputs((calibration_json(result).dump(1) + "\n").c_str(), stdout);
   } else {

@@ -4,7 +4,6 @@
 #include <sys/utsname.h>
 
 #include <cstdio>
-#include <ctime>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +12,7 @@
 #include "cli/command.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/host_info.hpp"
 #include "core/units.hpp"
 #include "dma/dma_sweep.hpp"
 #include "kvbench_config.hpp"
@@ -29,15 +29,6 @@ struct ReportOptions {
   AssessmentSettings assessment;
 };
 
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[64];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
-  return buf;
-}
-
 std::string host_description() {
   utsname u{};
   if (uname(&u) != 0) return "unknown host";
@@ -48,7 +39,7 @@ int run_report(const ReportOptions& o) {
   ReportInputs in;
   ReportContext ctx;
   ctx.tool_version = std::string("kvbench ") + KVBENCH_VERSION;
-  ctx.generated_utc = utc_now();
+  ctx.generated_utc = utc_now("%Y-%m-%d %H:%M UTC");
   ctx.host = host_description();
   require_writable_output(o.output);
   if (o.inputs.empty()) {

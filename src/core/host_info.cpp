@@ -1,9 +1,9 @@
 #include "core/host_info.hpp"
 
+#include <dlfcn.h>
 #include <unistd.h>
 
-#include <dlfcn.h>
-
+#include <ctime>
 #include <fstream>
 #include <regex>
 #include <string>
@@ -98,6 +98,14 @@ std::string format_runtime_version(const std::string& backend, int packed) {
   }
   // CUDA: major * 1000 + minor * 10.
   return std::to_string(packed / 1000) + "." + std::to_string(packed % 1000 / 10);
+}
+
+std::string utc_now(const char* format) {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[128];
+  return std::strftime(buf, sizeof buf, format, &tm) > 0 ? std::string(buf) : std::string();
 }
 
 }  // namespace kvb

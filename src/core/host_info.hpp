@@ -8,6 +8,9 @@ namespace kvb {
 // This machine's host name (gethostname), or "unknown".
 std::string host_name();
 
+// The time now in UTC, through strftime's `format` (e.g. "%Y-%m-%d").
+std::string utc_now(const char* format);
+
 // The CPU's model name from /proc/cpuinfo, or "unknown CPU".
 std::string host_cpu_model();
 
