@@ -181,6 +181,7 @@ CalibrationResult run_calibration(OperatorTimer& timer, const CalibrationRequest
   out.fitted.memory_efficiency = std::min(1.0, fit_efficiency(memory));
   out.fitted.step_overhead_s = r.step_overhead_us * 1e-6;
   out.fitted.source = fmt::format("kvbench calibrate on {} ({})", out.device, out.model);
+  out.reference = default_calibration(r.hw);
   for (auto& p : out.points) {
     if (!p.skipped.empty()) continue;
     p.predicted_s = roofline_seconds(p.flops, p.bytes, peak, hbm, out.fitted.compute_efficiency,

@@ -59,6 +59,7 @@ struct CalibrationResult {
   std::uint64_t hbm_copy_bytes = 0;
   std::vector<CalibrationPoint> points;
   Calibration fitted;
+  Calibration reference;          // what runs use without this file: the hardware file's fit or the defaults
   std::string step_overhead_source;
   std::vector<std::string> notes;
 };

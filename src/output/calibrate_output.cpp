@@ -40,6 +40,10 @@ std::string calibration_text(const CalibrationResult& r) {
                      "(memory-bound decode points), step-overhead-us {:.0f} ({})\n",
                      r.fitted.compute_efficiency, r.fitted.memory_efficiency, r.fitted.step_overhead_s * 1e6,
                      r.step_overhead_source);
+  out += fmt::format("without this file runs use: compute-efficiency {:.3f}, memory-efficiency {:.3f}, "
+                     "step-overhead-us {:.0f} ({})\n",
+                     r.reference.compute_efficiency, r.reference.memory_efficiency, r.reference.step_overhead_s * 1e6,
+                     r.reference.source);
   for (const auto& n : r.notes) out += "  - " + n + "\n";
   return out;
 }

@@ -234,5 +234,8 @@ TEST(CalibrateFile, TextShowsEveryPointTheFitAndWhatWasModelled) {
   EXPECT_NE(text.find("batch 256 @ 1024"), std::string::npos);
   EXPECT_NE(text.find(fmt::format("fitted: compute-efficiency {:.3f}", out.fitted.compute_efficiency)), std::string::npos);
   EXPECT_NE(text.find("modelled, not timed"), std::string::npos);
+  // Beside the fit, what runs use without it: h100's figures fitted to the PyTorch ground truth.
+  EXPECT_NE(text.find("without this file runs use: compute-efficiency 0.540, memory-efficiency 0.700"), std::string::npos)
+      << text;
   if (std::getenv("KVBENCH_SHOW")) std::fputs(text.c_str(), stdout);
 }
