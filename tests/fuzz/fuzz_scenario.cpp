@@ -1,16 +1,23 @@
-// libFuzzer target: scenario YAML. Any input ends in a scenario or a UsageError naming the file
-// and key, never a crash or another exception.
+// libFuzzer target: scenario YAML and calibration files (the same YAML reader; calibrate's file
+// with its `measured` block). Any input ends in a scenario, a calibration or a UsageError naming
+// the file and key, never a crash or another exception.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "core/errors.hpp"
+#include "core/yaml_reader.hpp"
+#include "perf/calibration.hpp"
 #include "sim/scenario.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {
     (void)kvb::parse_scenario(text, "fuzz.yaml");
+  } catch (const kvb::UsageError&) {
+  }
+  try {
+    (void)kvb::parse_calibration(kvb::YamlObject::parse(text, "fuzz.yaml"), "fuzz.yaml");
   } catch (const kvb::UsageError&) {
   }
   return 0;
