@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "core/errors.hpp"
+
 namespace kvb {
 namespace {
 
@@ -61,7 +63,7 @@ nlohmann::json calibration_json(const CalibrationResult& r) {
   nlohmann::json points = nlohmann::json::array();
   for (const auto& p : r.points) points.push_back(point_json(p));
   return {
-      {"schema", "kvbench/calibrate/v1"},
+      {"schema", kCalibrateSchema},
       {"device", r.device},
       {"runtime", r.runtime},
       {"model", r.model},
@@ -84,6 +86,60 @@ nlohmann::json calibration_json(const CalibrationResult& r) {
       {"points", points},
       {"notes", r.notes},
   };
+}
+
+CalibrationResult calibration_from_json(const nlohmann::json& doc, const std::string& origin) {
+  const auto efficiency = [&](const nlohmann::json& j, const char* key) {
+    const double v = j.at(key).get<double>();
+    if (!(v > 0 && v <= 1.02)) {
+      throw UsageError(fmt::format("{}: {} {:g} is not a fraction of the peak in (0, 1]", origin, key, v));
+    }
+    return v;
+  };
+  CalibrationResult r;
+  r.device = doc.at("device").get<std::string>();
+  r.runtime = doc.at("runtime").get<std::string>();
+  r.model = doc.at("model").get<std::string>();
+  r.hw = doc.at("hardware").get<std::string>();
+  r.tp = doc.at("tensor_parallel_size").get<int>();
+  const auto& cal = doc.at("calibration");
+  r.fitted.compute_efficiency = efficiency(cal, "compute_efficiency");
+  r.fitted.memory_efficiency = efficiency(cal, "memory_efficiency");
+  r.fitted.step_overhead_s = cal.at("step_overhead_us").get<double>() * 1e-6;
+  r.step_overhead_source = cal.value("step_overhead_source", "");
+  if (doc.contains("without_this_file")) {
+    const auto& ref = doc.at("without_this_file");
+    r.reference.compute_efficiency = efficiency(ref, "compute_efficiency");
+    r.reference.memory_efficiency = efficiency(ref, "memory_efficiency");
+    r.reference.step_overhead_s = ref.at("step_overhead_us").get<double>() * 1e-6;
+    r.reference.source = ref.value("source", "");
+  }
+  r.peak_tflops = doc.at("peak_tflops").get<double>();
+  r.hbm_peak_gbps = doc.at("hbm_peak_gbps").get<double>();
+  r.hbm_copy_gbps = doc.at("hbm_copy_gbps").get<double>();
+  for (const auto& j : doc.at("points")) {
+    CalibrationPoint p;
+    p.regime = j.at("regime").get<std::string>();
+    if (p.regime != "prefill" && p.regime != "decode") {
+      throw UsageError(fmt::format("{}: point regime '{}'; expected prefill or decode", origin, p.regime));
+    }
+    p.tokens = j.at(p.regime == "prefill" ? "tokens" : "batch").get<std::int64_t>();
+    p.context = j.value("context", std::int64_t{0});
+    p.skipped = j.value("skipped", "");
+    if (p.skipped.empty()) {
+      p.layer_gemm_s = j.at("layer_gemm_ms").get<double>() / 1e3;
+      p.gemm_tflops = j.at("gemm_tflops").get<double>();
+      p.forward_s = j.at("forward_ms").get<double>() / 1e3;
+      p.predicted_s = j.at("predicted_ms").get<double>() / 1e3;
+      p.compute_efficiency = j.at("compute_efficiency").get<double>();
+      p.memory_efficiency = j.at("memory_efficiency").get<double>();
+      p.bound = j.at("bound").get<std::string>();
+      if (!(p.forward_s > 0)) throw UsageError(fmt::format("{}: a point with forward_ms {:g}", origin, p.forward_s * 1e3));
+    }
+    r.points.push_back(p);
+  }
+  for (const auto& n : doc.value("notes", std::vector<std::string>{})) r.notes.push_back(n);
+  return r;
 }
 
 std::string calibration_yaml(const CalibrationResult& r, const std::string& date) {

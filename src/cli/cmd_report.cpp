@@ -56,8 +56,9 @@ int run_report(const ReportOptions& o) {
   }
   const auto html = report_html(in, ctx);
   write_file_atomically(o.output, html);
-  std::printf("kvbench report: wrote %s (%.0f KiB): %zu dma records, %zu simulations, %zu sizings\n", o.output.c_str(),
-              static_cast<double>(html.size()) / 1024.0, in.dma.size(), in.simulations.size(), in.sizings.size());
+  std::printf("kvbench report: wrote %s (%.0f KiB): %zu dma records, %zu simulations, %zu sizings%s\n", o.output.c_str(),
+              static_cast<double>(html.size()) / 1024.0, in.dma.size(), in.simulations.size(), in.sizings.size(),
+              in.calibrations.empty() ? "" : fmt::format(", {} calibrations", in.calibrations.size()).c_str());
   require_verified(in.dma);  // a copy that did not verify fails the run, after the report shows it
   return kExitOk;
 }

@@ -7,6 +7,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "calibrate/calibration_file.hpp"
 #include "dma/dma_json.hpp"
 #include "sim/sim_json.hpp"
 #include "size/size_json.hpp"
@@ -39,10 +40,14 @@ void add_report_document(ReportInputs& in, const nlohmann::json& doc, const std:
       const auto& d = in.doctors.back();
       in.sources.push_back(fmt::format("{}: kvbench doctor on {}, {} failed check{}", origin, d.hostname, d.failed.size(),
                                        d.failed.size() == 1 ? "" : "s"));
+    } else if (schema == kCalibrateSchema) {
+      in.calibrations.push_back(calibration_from_json(doc, origin));
+      const auto& c = in.calibrations.back();
+      in.sources.push_back(fmt::format("{}: kvbench calibrate on {}, {} (measured)", origin, c.device, c.model));
     } else {
-      throw UsageError(fmt::format("{}: schema '{}' is not a kvbench result; expected {}, {}, {} or {}", origin,
+      throw UsageError(fmt::format("{}: schema '{}' is not a kvbench result; expected {}, {}, {}, {} or {}", origin,
                                    schema.empty() ? "none" : schema, kDmaSchema, kSimulateSchema, kSizeSchema,
-                                   kDoctorSchema));
+                                   kDoctorSchema, kCalibrateSchema));
     }
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("{}: malformed {} document ({})", origin, schema, e.what()));

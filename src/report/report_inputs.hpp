@@ -1,10 +1,11 @@
 #pragma once
-// What a report is drawn from: kvbench result documents (dma, simulate, size), read from files
+// What a report is drawn from: kvbench result documents (dma, simulate, size, doctor, calibrate), read from files
 // or produced by the default assessment, checked once here so the sections only format.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "calibrate/calibration_run.hpp"
 #include "dma/dma_record.hpp"
 #include "doctor/doctor_json.hpp"
 #include "sim/sim_json.hpp"
@@ -17,6 +18,7 @@ struct ReportInputs {
   std::vector<SimView> simulations;
   std::vector<SizeRowView> sizings;
   std::vector<DoctorView> doctors;   // kvbench doctor results: the fleet section marks failing nodes
+  std::vector<CalibrationResult> calibrations;  // kvbench calibrate --json results
   std::vector<std::string> sources;  // one line per input: where it came from and what it holds
   std::vector<std::string> notes;    // e.g. that dma figures are host figures
   std::vector<std::string> files;    // the files read, by device and inode: one given twice counts once

@@ -104,6 +104,7 @@ std::string report_html(const ReportInputs& in, const ReportContext& ctx) {
   out += dma_section_html(in.dma);
   out += simulation_section_html(in.simulations);
   out += sizing_section_html(in.sizings);
+  out += calibration_section_html(in.calibrations);
   out += environment_section_html(in, ctx);
   out += "</body>\n</html>\n";
   return out;

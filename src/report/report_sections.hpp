@@ -21,6 +21,9 @@ std::string sizing_section_html(const std::vector<SizeRowView>& rows);
 // The first lines: the recommended tier size, its basis, the command and the curve (empty when
 // no sizing carries a recommendation).
 std::string recommendation_section_html(const std::vector<SizeRowView>& rows);
+// calibrate results: each point's measured forward and efficiencies, the fit beside what runs use
+// without it.
+std::string calibration_section_html(const std::vector<CalibrationResult>& calibrations);
 std::string environment_section_html(const ReportInputs& in, const ReportContext& ctx);
 
 // Fleet: one row per node and GPU when dma results come from more than one host.

@@ -1,4 +1,4 @@
-// libFuzzer target: every reader of a kvbench result document (dma, simulate, size, doctor), compare's
+// libFuzzer target: every reader of a kvbench result document (dma, simulate, size, doctor, calibrate), compare's
 // benchmark sets and --link-profile. Valid JSON of any shape must end in a result or a
 // UsageError / nlohmann::json::exception (which the commands turn into exit 2 naming the file),
 // never a crash, undefined behaviour or another exception.
@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "calibrate/calibration_file.hpp"
 #include "compare/benchmark_set.hpp"
 #include "core/errors.hpp"
 #include "dma/dma_json.hpp"
@@ -37,5 +38,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   quiet([&] { (void)kvb::size_rows_from_json(doc); });
   quiet([&] { (void)kvb::benchmark_set_from_json(doc, "fuzz.json"); });
   quiet([&] { (void)kvb::doctor_view_from_json(doc); });
+  quiet([&] { (void)kvb::calibration_from_json(doc, "fuzz.json"); });
   return 0;
 }

@@ -239,3 +239,24 @@ TEST(CalibrateFile, TextShowsEveryPointTheFitAndWhatWasModelled) {
       << text;
   if (std::getenv("KVBENCH_SHOW")) std::fputs(text.c_str(), stdout);
 }
+
+// kvbench report reads the JSON calibrate prints: the same figures back (to the 4 significant
+// digits written), skipped points kept, and efficiencies outside (0, 1] refused.
+TEST(CalibrateFile, TheJsonReadsBackForTheReport) {
+  const auto r = request("llama-3.1-8b");
+  RooflineGpu gpu(r.hw, 0.70, 0.80);
+  gpu.free_ = 3ull << 30;  // the 32K point is skipped
+  const auto out = run_calibration(gpu, r);
+  const auto back = calibration_from_json(calibration_json(out), "cal.json");
+  EXPECT_EQ(back.device, out.device);
+  EXPECT_NEAR(back.fitted.compute_efficiency, out.fitted.compute_efficiency, 1e-3);
+  EXPECT_NEAR(back.reference.memory_efficiency, 0.70, 1e-12);
+  ASSERT_EQ(back.points.size(), out.points.size());
+  for (std::size_t i = 0; i < out.points.size(); ++i) {
+    EXPECT_EQ(back.points[i].skipped, out.points[i].skipped);
+    EXPECT_NEAR(back.points[i].forward_s, out.points[i].forward_s, 1e-3 * out.points[i].forward_s);
+  }
+  auto bad = calibration_json(out);
+  bad["calibration"]["compute_efficiency"] = 1.5;
+  EXPECT_THROW(calibration_from_json(bad, "cal.json"), UsageError);
+}

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "calibrate/calibration_file.hpp"
 #include "catalog/hardware_spec.hpp"
 #include "core/errors.hpp"
 #include "dma/dma_json.hpp"
@@ -348,6 +349,40 @@ TEST(FleetSection, FlagsTheSlowNodeAndTheOneThatFailedDoctor) {
 
 TEST(FleetSection, OneNodeIsNoFleet) {
   EXPECT_EQ(fleet_section_html({node_record("solo", "H100", Direction::kH2D, 53)}, {}), "");
+}
+
+
+// A calibrate result (kvbench/calibrate/v1) gets its own section, the device name escaped, each
+// point's forward and the fitted error computed from it.
+TEST(ReportPage, CalibrationSectionFromACalibrateResult) {
+  CalibrationResult c;
+  c.device = "<b>GPU</b>";
+  c.runtime = "cuda 13.0, cuBLAS 13.0.0";
+  c.model = "llama-3.1-8b";
+  c.hw = "h100";
+  c.fitted.compute_efficiency = 0.6;
+  c.fitted.memory_efficiency = 0.8;
+  c.reference.compute_efficiency = 0.54;
+  c.reference.memory_efficiency = 0.7;
+  CalibrationPoint p;
+  p.regime = "prefill";
+  p.tokens = 2048;
+  p.forward_s = 0.050;
+  p.predicted_s = 0.055;  // +10.0%
+  p.compute_efficiency = 0.6;
+  p.memory_efficiency = 0.1;
+  p.bound = "compute";
+  c.points.push_back(p);
+  ReportInputs in;
+  add_report_document(in, calibration_json(c), "cal.json");
+  const auto html = report_html(in, ReportContext{"t", "now", "host", "test"});
+  EXPECT_NE(html.find("<section id=\"calibrate\">"), std::string::npos);
+  EXPECT_NE(html.find("&lt;b&gt;GPU&lt;/b&gt;"), std::string::npos);
+  EXPECT_EQ(html.find("<b>GPU</b>"), std::string::npos);
+  EXPECT_NE(html.find("+10.0%"), std::string::npos);
+  // No calibrate result, no section (it is optional).
+  EXPECT_EQ(report_html(ReportInputs{}, ReportContext{"t", "now", "host", "test"}).find("id=\"calibrate\""),
+            std::string::npos);
 }
 
 }  // namespace
