@@ -44,13 +44,11 @@ std::vector<std::int64_t> checked(const std::vector<std::int64_t>& v, const char
   return v;
 }
 
-double sum_flops(const std::vector<GemmOp>& ops) {
-  double f = 0;
-  for (const auto& op : ops) f += op.flops();
-  return f;
-}
-
 }  // namespace
+
+std::string point_label(const CalibrationPoint& p) {
+  return p.regime == "prefill" ? fmt::format("{} tokens", p.tokens) : fmt::format("batch {} @ {}", p.tokens, p.context);
+}
 
 CalibrationResult run_calibration(OperatorTimer& timer, const CalibrationRequest& r) {
   const auto shapes = layer_shapes(r.model, r.tp);
@@ -126,7 +124,7 @@ CalibrationResult run_calibration(OperatorTimer& timer, const CalibrationRequest
     p.tokens = tokens;
     const auto ops = linear_layer_ops(shapes, tokens);
     if (!time_layer(ops, p)) continue;
-    const double rate = sum_flops(ops) / p.layer_gemm_s;
+    const double rate = operand_flops(ops) / p.layer_gemm_s;
     p.gemm_tflops = rate / 1e12;
     p.attention_s = prefill_attention_flops(shapes, tokens) / rate;
     p.elementwise_s = elementwise_per_token * static_cast<double>(tokens) / copy_bps;
@@ -145,7 +143,7 @@ CalibrationResult run_calibration(OperatorTimer& timer, const CalibrationRequest
     p.context = r.decode_context;
     const auto ops = decode_layer_ops(shapes, batch, r.decode_context);
     if (!time_layer(ops, p)) continue;
-    p.gemm_tflops = sum_flops(ops) / p.layer_gemm_s / 1e12;
+    p.gemm_tflops = operand_flops(ops) / p.layer_gemm_s / 1e12;
     p.elementwise_s = elementwise_per_token * static_cast<double>(batch) / copy_bps;
     p.lm_head_s = time_lm_head(batch);
     p.forward_s = layers * (p.layer_gemm_s + p.elementwise_s) + p.lm_head_s;

@@ -104,4 +104,10 @@ double operand_bytes(const std::vector<GemmOp>& ops) {
   return b;
 }
 
+double operand_flops(const std::vector<GemmOp>& ops) {
+  double f = 0;
+  for (const auto& op : ops) f += op.flops();
+  return f;
+}
+
 }  // namespace kvb

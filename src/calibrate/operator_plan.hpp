@@ -47,7 +47,8 @@ double prefill_attention_flops(const LayerShapes& s, std::int64_t tokens);
 // SiLU x up, two residual adds and the KV cache write; each reads its inputs and writes its output once.
 double elementwise_bytes_per_token(const LayerShapes& s);
 
-// Bytes of the operands of `ops` (one set).
+// Bytes of the operands of `ops` (one set), and the FLOPs of one pass.
 double operand_bytes(const std::vector<GemmOp>& ops);
+double operand_flops(const std::vector<GemmOp>& ops);
 
 }  // namespace kvb

@@ -59,6 +59,7 @@ struct PinningTiming {
   double bytes = 0;
   double seconds = 0;
   std::string error;     // non-empty: it could not pin (the reason)
+  bool server_tier = false;  // vLLM's own way (its CPU tier cannot start where this fails)
 };
 
 class TransferBackend {

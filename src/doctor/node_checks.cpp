@@ -165,8 +165,6 @@ CheckResult numa_check(const NodeFacts& f) {
                detail + "; bind the server to the GPU's node (numactl --cpunodebind/--membind)", {}, {}, "", source);
 }
 
-bool is_registration(const PinningMeasurement& p) { return p.how.find("HostRegister") != std::string::npos; }
-
 std::string describe_pinning(const PinningMeasurement& p) {
   if (!p.error.empty()) return fmt::format("{} of {} failed: {}", p.how, format_bytes_binary(p.bytes), p.error);
   const double s_per_gib = p.seconds / (p.bytes / kGiB);
@@ -180,15 +178,15 @@ CheckResult pinning_check(const DoctorRequest& r) {
   if (r.pinning.empty()) return check("pinning", CheckStatus::kSkip, "not measured", {}, {}, "s", source);
   std::string detail;
   bool other_failed = false;
-  for (const auto& p : r.pinning) {
-    detail += (detail.empty() ? "" : "; ") + describe_pinning(p);
-    other_failed = other_failed || (!p.error.empty() && &p != &r.pinning.front());
+  for (std::size_t i = 0; i < r.pinning.size(); ++i) {
+    detail += (i == 0 ? "" : "; ") + describe_pinning(r.pinning[i]);
+    other_failed = other_failed || (i > 0 && !r.pinning[i].error.empty());
   }
   const auto& p = r.pinning.front();
   if (!p.error.empty()) {
     // vLLM's tier registers its mapping at start-up: where that fails, the server does not start.
-    return check("pinning", is_registration(p) ? CheckStatus::kFail : CheckStatus::kWarn,
-                 detail + (is_registration(p) ? ": vLLM's CPU tier pins this way and will not start" : ""), {}, {}, "s",
+    return check("pinning", p.server_tier ? CheckStatus::kFail : CheckStatus::kWarn,
+                 detail + (p.server_tier ? ": vLLM's CPU tier pins this way and will not start" : ""), {}, {}, "s",
                  source);
   }
   const double startup = p.seconds / (p.bytes / kGiB) * r.tier_bytes / kGiB;

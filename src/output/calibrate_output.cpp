@@ -11,10 +11,6 @@ namespace {
 
 std::string ms(double s) { return fmt::format("{:.3f}", s * 1e3); }
 
-std::string point_size(const CalibrationPoint& p) {
-  return p.regime == "prefill" ? fmt::format("{} tokens", p.tokens) : fmt::format("batch {} @ {}", p.tokens, p.context);
-}
-
 }  // namespace
 
 std::string calibration_text(const CalibrationResult& r) {
@@ -27,11 +23,11 @@ std::string calibration_text(const CalibrationResult& r) {
                "fitted ms", "error"});
   for (const auto& p : r.points) {
     if (!p.skipped.empty()) {
-      t.add_spanning_row({p.regime, point_size(p), "skipped: " + p.skipped});
+      t.add_spanning_row({p.regime, point_label(p), "skipped: " + p.skipped});
       continue;
     }
     const double err = p.predicted_s / p.forward_s - 1;
-    t.add_row({p.regime, point_size(p), ms(p.layer_gemm_s), fmt::format("{:.0f}", p.gemm_tflops), ms(p.forward_s),
+    t.add_row({p.regime, point_label(p), ms(p.layer_gemm_s), fmt::format("{:.0f}", p.gemm_tflops), ms(p.forward_s),
                fmt::format("{:.3f}", p.compute_efficiency), fmt::format("{:.3f}", p.memory_efficiency), p.bound,
                ms(p.predicted_s), fmt::format("{:+.1f}%", 100 * err)});
   }

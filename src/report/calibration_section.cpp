@@ -9,10 +9,6 @@
 namespace kvb {
 namespace {
 
-std::string point_size(const CalibrationPoint& p) {
-  return p.regime == "prefill" ? fmt::format("{} tokens", p.tokens) : fmt::format("batch {} @ {}", p.tokens, p.context);
-}
-
 std::string one_calibration(const CalibrationResult& c) {
   std::string out = fmt::format("<h3>{}, {} at TP {} (against {}: bf16 {:.0f} TFLOP/s, HBM {:.0f} GB/s)</h3>\n",
                                 html_escape(c.device), html_escape(c.model), c.tp, html_escape(c.hw), c.peak_tflops,
@@ -30,14 +26,14 @@ std::string one_calibration(const CalibrationResult& c) {
   for (const auto& p : c.points) {
     if (!p.skipped.empty()) {
       out += fmt::format("<tr><td>{}</td><td>{}</td><td colspan=\"8\">skipped: {}</td></tr>\n", p.regime,
-                         point_size(p), html_escape(p.skipped));
+                         point_label(p), html_escape(p.skipped));
       continue;
     }
     out += fmt::format(
         "<tr><td>{}</td><td>{}</td><td class=\"num\">{:.3f}</td><td class=\"num\">{:.0f}</td><td class=\"num\">{:.2f}"
         "</td><td class=\"num\">{:.3f}</td><td class=\"num\">{:.3f}</td><td>{}</td><td class=\"num\">{:.2f}</td>"
         "<td class=\"num\">{:+.1f}%</td></tr>\n",
-        p.regime, point_size(p), p.layer_gemm_s * 1e3, p.gemm_tflops, p.forward_s * 1e3, p.compute_efficiency,
+        p.regime, point_label(p), p.layer_gemm_s * 1e3, p.gemm_tflops, p.forward_s * 1e3, p.compute_efficiency,
         p.memory_efficiency, html_escape(p.bound), p.predicted_s * 1e3, 100 * (p.predicted_s / p.forward_s - 1));
   }
   out += "</tbody></table>\n";

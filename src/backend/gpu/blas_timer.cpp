@@ -11,9 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "backend/gpu/gpu_buffer.hpp"
 #include "backend/gpu/gpu_check.hpp"
 #include "backend/operator_timer.hpp"
 #include "core/errors.hpp"
+#include "dma/statistics.hpp"
 #include "gpu_alias.hpp"
 
 #if defined(KVBENCH_HIP)
@@ -62,37 +64,9 @@ void check_blas(blasStatus_t s, const std::string& what) {
   }
 }
 
-// Device memory freed on scope exit.
-class DeviceBytes {
- public:
-  explicit DeviceBytes(std::uint64_t bytes) : bytes_(bytes) {
-    const gpuError_t e = gpuMalloc(&ptr_, static_cast<std::size_t>(std::max<std::uint64_t>(bytes, 256)));
-    if (e != gpuSuccess) {
-      (void)gpuGetLastError();  // clear the sticky allocation error
-      throw DeviceError(fmt::format("{}: allocating {:.2f} GiB of device memory for calibrate failed: {}", KVB_GPU_RUNTIME,
-                                    static_cast<double>(bytes) / (1u << 30), gpuGetErrorString(e)));
-    }
-  }
-  ~DeviceBytes() { (void)gpuFree(ptr_); }
-  DeviceBytes(const DeviceBytes&) = delete;
-  DeviceBytes& operator=(const DeviceBytes&) = delete;
-  void* get() const { return ptr_; }
-  std::uint64_t bytes() const { return bytes_; }
-
- private:
-  void* ptr_ = nullptr;
-  std::uint64_t bytes_;
-};
-
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 // One operand set of a GEMM sequence: X, W and Y of every op.
 struct OperandSet {
-  std::vector<std::unique_ptr<DeviceBytes>> x, w, y;
+  std::vector<std::unique_ptr<GpuBuffer>> x, w, y;
 };
 
 class BlasTimer final : public OperatorTimer {
@@ -118,7 +92,7 @@ class BlasTimer final : public OperatorTimer {
     check(gpuEventCreate(&stop_), "event creation");
     check_blas(blasCreate(&handle_), "creating a handle");
     check_blas(blasSetStream(handle_, stream_), "binding the stream");
-    seed_ = std::make_unique<DeviceBytes>(kSeedBytes);
+    seed_ = device_buffer(kSeedBytes);
     fill_seed();
   }
   ~BlasTimer() override {
@@ -147,7 +121,7 @@ class BlasTimer final : public OperatorTimer {
       for (const auto& op : ops) {
         s.x.push_back(filled(2ull * op.batch * op.m * op.k));
         s.w.push_back(filled(2ull * op.batch * op.n * op.k));
-        s.y.push_back(std::make_unique<DeviceBytes>(2ull * op.batch * op.m * op.n));
+        s.y.push_back(device_buffer(2ull * op.batch * op.m * op.n));
       }
     }
     const auto pass = [&] {
@@ -166,10 +140,10 @@ class BlasTimer final : public OperatorTimer {
       check(gpuEventSynchronize(stop_), "waiting for the GEMMs");
       per_pass.push_back(elapsed() / weight_sets);
     }
+    const auto summary = summarize(per_pass);
     OperatorTiming t;
-    t.seconds = median_of(per_pass);
-    const auto [lo, hi] = std::minmax_element(per_pass.begin(), per_pass.end());
-    t.spread = t.seconds > 0 ? (*hi - *lo) / t.seconds : 0;
+    t.seconds = summary.median;
+    t.spread = t.seconds > 0 ? (summary.max - summary.min) / t.seconds : 0;
     t.repetitions = repetitions;
     t.weight_sets = weight_sets;
     return t;
@@ -177,9 +151,9 @@ class BlasTimer final : public OperatorTimer {
 
   double time_device_copy(std::uint64_t bytes, int repetitions) override {
     auto src = filled(bytes);
-    DeviceBytes dst(bytes);
+    auto dst = device_buffer(bytes);
     const auto copy = [&] {
-      check(gpuMemcpyAsync(dst.get(), src->get(), static_cast<std::size_t>(bytes), gpuMemcpyDefault, stream_),
+      check(gpuMemcpyAsync(dst->get(), src->get(), static_cast<std::size_t>(bytes), gpuMemcpyDefault, stream_),
             "device-to-device copy");
     };
     copy();
@@ -192,7 +166,7 @@ class BlasTimer final : public OperatorTimer {
       check(gpuEventSynchronize(stop_), "waiting for the copy");
       d.push_back(elapsed());
     }
-    return median_of(d);
+    return summarize(d).median;
   }
 
  private:
@@ -220,12 +194,16 @@ class BlasTimer final : public OperatorTimer {
     check(gpuMemcpy(seed_->get(), host.data(), kSeedBytes, gpuMemcpyDefault), "filling the seed buffer");
   }
 
+  static std::unique_ptr<GpuBuffer> device_buffer(std::uint64_t bytes) {
+    return std::make_unique<GpuBuffer>(GpuBuffer::Kind::kDevice, std::max<std::uint64_t>(bytes, 256));
+  }
+
   // A buffer tiled with the seed's random values.
-  std::unique_ptr<DeviceBytes> filled(std::uint64_t bytes) {
-    auto b = std::make_unique<DeviceBytes>(bytes);
+  std::unique_ptr<GpuBuffer> filled(std::uint64_t bytes) {
+    auto b = device_buffer(bytes);
     for (std::uint64_t off = 0; off < bytes; off += kSeedBytes) {
       const std::uint64_t n = std::min(kSeedBytes, bytes - off);
-      check(gpuMemcpyAsync(static_cast<unsigned char*>(b->get()) + off, seed_->get(), static_cast<std::size_t>(n),
+      check(gpuMemcpyAsync(b->get() + off, seed_->get(), static_cast<std::size_t>(n),
                            gpuMemcpyDefault, stream_),
             "filling an operand");
     }
@@ -258,7 +236,7 @@ class BlasTimer final : public OperatorTimer {
   gpuStream_t stream_{};
   gpuEvent_t start_{}, stop_{};
   blasHandle_t handle_{};
-  std::unique_ptr<DeviceBytes> seed_;
+  std::unique_ptr<GpuBuffer> seed_;
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 #pragma once
 // GPU-visible memory of one kind (device, pinned, write-combined, pageable), freed with the call
-// that matches how it was allocated. Included by gpu_backend.cpp only (one CUDA/HIP translation unit).
+// that matches how it was allocated. Included by the GPU sources (gpu_backend.cpp, blas_timer.cpp);
+// internal linkage, so each runtime's object holds its own copy.
 #include <cstdint>
 #include <cstdlib>
 

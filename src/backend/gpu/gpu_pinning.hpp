@@ -49,6 +49,7 @@ PinningTiming time_shm_register(std::uint64_t bytes, const std::string& shm_dir)
   p.how = std::string("mmap of a ") + shm_dir + " file + first touch + " + (hip ? "hipHostRegister" : "cudaHostRegister") +
           " (vLLM's CPU tier)";
   p.bytes = static_cast<double>(bytes);
+  p.server_tier = true;
   const std::string path = shm_dir + "/kvbench-doctor-pinning-" + std::to_string(::getpid());
   const auto size = static_cast<std::size_t>(bytes);
   const auto start = std::chrono::steady_clock::now();

@@ -23,12 +23,6 @@ using namespace kvb;
 
 namespace {
 
-double sum_flops(const std::vector<GemmOp>& ops) {
-  double f = 0;
-  for (const auto& op : ops) f += op.flops();
-  return f;
-}
-
 // A GPU whose every GEMM runs at `compute` x peak or `memory` x HBM peak, whichever is slower,
 // and whose copies run at `copy` x HBM peak. Records what it was asked.
 class RooflineGpu final : public OperatorTimer {
@@ -96,7 +90,7 @@ TEST(CalibrateShapes, OneTokenThroughEveryLayerIsTwoFlopsPerWeight) {
   EXPECT_EQ(s.q_width, 4096);
   EXPECT_EQ(s.kv_width, 1024);
   EXPECT_EQ(s.ffn, 14336);
-  const double flops = 32 * sum_flops(linear_layer_ops(s, 1)) + lm_head_op(s, 1).flops();
+  const double flops = 32 * operand_flops(linear_layer_ops(s, 1)) + lm_head_op(s, 1).flops();
   EXPECT_NEAR(flops / (2 * 7.505e9), 1.0, 0.01);
 }
 

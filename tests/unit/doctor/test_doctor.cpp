@@ -67,7 +67,7 @@ TEST(NodeChecks, MemoryThresholdIsTheTierPlusTenPercentOfRam) {
 
 TEST(NodeChecks, PinningProjectsTheTiersStartUp) {
   // 1 GiB in 0.26 s -> a 280 GiB tier takes 72.8 s.
-  const PinningMeasurement m{.how = "test", .bytes = kGiB, .seconds = 0.26, .error = ""};
+  const PinningMeasurement m{.how = "test", .bytes = kGiB, .seconds = 0.26, .error = "", .server_tier = false};
   const auto f = read_node_facts(node("healthy"));
   const auto checks = run_node_checks(f, {.tier_bytes = 280 * kGiB, .pinning = {m}, .gpu_skip_reason = "", .numa = {}});
   const auto& p = find(checks, "pinning");  // a reference into `checks`, which outlives it
@@ -80,21 +80,23 @@ TEST(NodeChecks, PinningProjectsTheTiersStartUp) {
 TEST(NodeChecks, PinningFailsWhenVllmsRegistrationFails) {
   const auto f = read_node_facts(node("healthy"));
   const PinningMeasurement vllm{.how = "mmap of a /dev/shm file + first touch + cudaHostRegister (vLLM's CPU tier)",
-                                .bytes = kGiB, .seconds = 0.1, .error = "cudaHostRegister: operation not supported"};
-  const PinningMeasurement alloc{.how = "cudaHostAlloc", .bytes = kGiB, .seconds = 0.4, .error = ""};
+                                .bytes = kGiB, .seconds = 0.1, .error = "cudaHostRegister: operation not supported",
+                                .server_tier = true};
+  const PinningMeasurement alloc{.how = "cudaHostAlloc", .bytes = kGiB, .seconds = 0.4, .error = "", .server_tier = false};
   auto checks = run_node_checks(f, {.tier_bytes = 64 * kGiB, .pinning = {vllm, alloc}, .gpu_skip_reason = "", .numa = {}});
   const auto failed = find(checks, "pinning");
   EXPECT_EQ(failed.status, CheckStatus::kFail);
   EXPECT_NE(failed.detail.find("will not start"), std::string::npos) << failed.detail;
   EXPECT_NE(failed.detail.find("cudaHostAlloc: 1.00 GiB in 0.400 s"), std::string::npos) << failed.detail;
   // Both ways pinned: the start-up comes from the first (vLLM's), 0.26 s/GiB x 64 GiB.
-  const PinningMeasurement ok{.how = vllm.how, .bytes = kGiB, .seconds = 0.26, .error = ""};
+  const PinningMeasurement ok{.how = vllm.how, .bytes = kGiB, .seconds = 0.26, .error = "", .server_tier = true};
   checks = run_node_checks(f, {.tier_bytes = 64 * kGiB, .pinning = {ok, alloc}, .gpu_skip_reason = "", .numa = {}});
   const auto passed = find(checks, "pinning");
   EXPECT_EQ(passed.status, CheckStatus::kPass);
   EXPECT_NEAR(*passed.value, 0.26 * 64, 1e-9);
   // The other way failing is worth a warning, not a failure.
-  const PinningMeasurement alloc_failed{.how = "cudaHostAlloc", .bytes = kGiB, .seconds = 0, .error = "out of memory"};
+  const PinningMeasurement alloc_failed{.how = "cudaHostAlloc", .bytes = kGiB, .seconds = 0, .error = "out of memory",
+                                        .server_tier = false};
   checks = run_node_checks(f, {.tier_bytes = 64 * kGiB, .pinning = {ok, alloc_failed}, .gpu_skip_reason = "", .numa = {}});
   EXPECT_EQ(find(checks, "pinning").status, CheckStatus::kWarn);
 }
