@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include <chrono>
 
 #include "backend/backend_registry.hpp"
@@ -57,6 +59,13 @@ void check_before_measuring(const AssessmentSettings& s, bool gpu) {
   (void)parse_token_count(s.max_model_len, "--max-model-len");
   for (const auto& name : split(s.models, ',')) (void)resolve_model(name, notes);
   if (!s.save_json_dir.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(s.save_json_dir, ec)) {
+      throw UsageError(fmt::format("--save-json '{}': {}; expected an existing directory (dma.json, simulate.json and "
+                                   "size.json are written into it)",
+                                   s.save_json_dir,
+                                   std::filesystem::exists(s.save_json_dir, ec) ? "not a directory" : "no such directory"));
+    }
     for (const char* name : {"dma.json", "simulate.json", "size.json"}) {
       require_writable_output(s.save_json_dir + "/" + name);
     }

@@ -6,6 +6,9 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "core/json_file.hpp"
+#include "core/units.hpp"
+#include "size/serve_settings.hpp"
 
 namespace kvb {
 namespace {
@@ -89,50 +92,51 @@ nlohmann::json calibration_json(const CalibrationResult& r) {
 }
 
 CalibrationResult calibration_from_json(const nlohmann::json& doc, const std::string& origin) {
+  // The fitted figures may sit a little above 1 (timing noise on a compute-bound point).
   const auto efficiency = [&](const nlohmann::json& j, const char* key) {
-    const double v = j.at(key).get<double>();
-    if (!(v > 0 && v <= 1.02)) {
-      throw UsageError(fmt::format("{}: {} {:g} is not a fraction of the peak in (0, 1]", origin, key, v));
-    }
-    return v;
+    return json_number_in(j, key, kMinEfficiency, 1.02, origin);
+  };
+  const auto overhead_s = [&](const nlohmann::json& j) {
+    return json_number_in(j, "step_overhead_us", 0, kMaxStepOverheadUs, origin) * 1e-6;
   };
   CalibrationResult r;
   r.device = doc.at("device").get<std::string>();
   r.runtime = doc.at("runtime").get<std::string>();
   r.model = doc.at("model").get<std::string>();
   r.hw = doc.at("hardware").get<std::string>();
-  r.tp = doc.at("tensor_parallel_size").get<int>();
+  r.tp = static_cast<int>(json_integer_in(doc, "tensor_parallel_size", 1, kMaxParallelRanks, origin));
   const auto& cal = doc.at("calibration");
   r.fitted.compute_efficiency = efficiency(cal, "compute_efficiency");
   r.fitted.memory_efficiency = efficiency(cal, "memory_efficiency");
-  r.fitted.step_overhead_s = cal.at("step_overhead_us").get<double>() * 1e-6;
+  r.fitted.step_overhead_s = overhead_s(cal);
   r.step_overhead_source = cal.value("step_overhead_source", "");
   if (doc.contains("without_this_file")) {
     const auto& ref = doc.at("without_this_file");
     r.reference.compute_efficiency = efficiency(ref, "compute_efficiency");
     r.reference.memory_efficiency = efficiency(ref, "memory_efficiency");
-    r.reference.step_overhead_s = ref.at("step_overhead_us").get<double>() * 1e-6;
+    r.reference.step_overhead_s = overhead_s(ref);
     r.reference.source = ref.value("source", "");
   }
-  r.peak_tflops = doc.at("peak_tflops").get<double>();
-  r.hbm_peak_gbps = doc.at("hbm_peak_gbps").get<double>();
-  r.hbm_copy_gbps = doc.at("hbm_copy_gbps").get<double>();
+  // Peaks and copy rates no GPU comes near (100 PFLOP/s, 100 TB/s) are a broken file.
+  r.peak_tflops = json_number_in(doc, "peak_tflops", 1e-3, 1e5, origin);
+  r.hbm_peak_gbps = json_number_in(doc, "hbm_peak_gbps", 1e-3, 1e5, origin);
+  r.hbm_copy_gbps = json_number_in(doc, "hbm_copy_gbps", 0, 1e5, origin);
   for (const auto& j : doc.at("points")) {
     CalibrationPoint p;
     p.regime = j.at("regime").get<std::string>();
     if (p.regime != "prefill" && p.regime != "decode") {
       throw UsageError(fmt::format("{}: point regime '{}'; expected prefill or decode", origin, p.regime));
     }
-    p.tokens = j.at(p.regime == "prefill" ? "tokens" : "batch").get<std::int64_t>();
-    p.context = j.value("context", std::int64_t{0});
+    p.tokens = json_integer_in(j, p.regime == "prefill" ? "tokens" : "batch", 1, kMaxTokens, origin);
+    p.context = json_integer_or(j, "context", 0, kMaxTokens, 0, origin);
     p.skipped = j.value("skipped", "");
     if (p.skipped.empty()) {
-      p.layer_gemm_s = j.at("layer_gemm_ms").get<double>() / 1e3;
-      p.gemm_tflops = j.at("gemm_tflops").get<double>();
-      p.forward_s = j.at("forward_ms").get<double>() / 1e3;
-      p.predicted_s = j.at("predicted_ms").get<double>() / 1e3;
-      p.compute_efficiency = j.at("compute_efficiency").get<double>();
-      p.memory_efficiency = j.at("memory_efficiency").get<double>();
+      p.layer_gemm_s = json_number_in(j, "layer_gemm_ms", 0, 1e9, origin) / 1e3;
+      p.gemm_tflops = json_number_in(j, "gemm_tflops", 0, 1e5, origin);
+      p.forward_s = json_number_in(j, "forward_ms", 1e-9, 1e9, origin) / 1e3;
+      p.predicted_s = json_number_in(j, "predicted_ms", 0, 1e12, origin) / 1e3;
+      p.compute_efficiency = json_number_in(j, "compute_efficiency", 0, 1e3, origin);
+      p.memory_efficiency = json_number_in(j, "memory_efficiency", 0, 1e3, origin);
       p.bound = j.at("bound").get<std::string>();
       if (!(p.forward_s > 0)) throw UsageError(fmt::format("{}: a point with forward_ms {:g}", origin, p.forward_s * 1e3));
     }

@@ -65,7 +65,7 @@ int run_calibrate(const CalibrateOptions& o) {
   if (o.hw != "auto") hw = resolve_hardware(o.hw);
   if (!o.output.empty()) require_writable_output(o.output);
   const double overhead_flag =
-      o.step_overhead_us.empty() ? -1 : parse_real_in(o.step_overhead_us, "--step-overhead-us", 0, 1e6);
+      o.step_overhead_us.empty() ? -1 : parse_real_in(o.step_overhead_us, "--step-overhead-us", 0, 1e6, "30");
 
   auto timer = make_operator_timer(parse_backend(o.backend), o.device);
   if (!hw) {
@@ -119,7 +119,7 @@ Command register_calibrate(CLI::App& parent) {
   app->add_option("--step-overhead-us", o->step_overhead_us,
                   "per-step overhead to write (default: the hardware file's measured figure)");
   app->add_option("--backend", o->backend, "auto, cuda or hip")->capture_default_str();
-  app->add_option("--device", o->device, "GPU index")->capture_default_str();
+  app->add_option("--device", o->device, "GPU index")->capture_default_str()->check(CLI::Range(0, 65535));
   app->add_option("--output,-o", o->output, "calibration file to write (atomically)")
       ->capture_default_str();
   app->add_flag("--json", o->json, "print the result as JSON (kvbench/calibrate/v1) instead of text");

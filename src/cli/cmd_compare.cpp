@@ -27,12 +27,19 @@ struct CompareOptions {
   std::string action_output;
 };
 
-// "5%" or "0.05".
-double parse_fraction(const std::string& text, const char* what) {
-  if (!text.empty() && text.back() == '%') {
-    return parse_real_in(text.substr(0, text.size() - 1), what, 0.0, 100.0) / 100.0;
+// "5%" or "0.05": a share above 0 and below `below` (1 for --min-effect, 0.5 for --alpha).
+double parse_fraction(const std::string& text, const char* what, double below, const char* example) {
+  const bool percent = !text.empty() && text.back() == '%';
+  double v = -1;
+  try {
+    v = percent ? parse_plain_real(text.substr(0, text.size() - 1), what) / 100.0 : parse_plain_real(text, what);
+  } catch (const UsageError&) {
   }
-  return parse_real_in(text, what, 0.0, 1.0);
+  if (!(v > 0) || !(v < below)) {
+    throw UsageError(fmt::format("{}: '{}' is not a share above 0 and below {:g} ({:g}%); expected e.g. {}", what, text, below,
+                                 below * 100, example));
+  }
+  return v;
 }
 
 std::string render(const std::string& format, const Comparison& c) {
@@ -48,9 +55,8 @@ int run_compare(const CompareOptions& o) {
                                  o.format));
   }
   CompareSettings settings;
-  settings.min_effect = parse_fraction(o.min_effect, "--min-effect");
-  settings.alpha = parse_fraction(o.alpha, "--alpha");
-  if (settings.alpha >= 0.5) throw UsageError(fmt::format("--alpha {}: expected a level below 0.5, e.g. 0.05", o.alpha));
+  settings.min_effect = parse_fraction(o.min_effect, "--min-effect", 1.0, "5% or 0.05");
+  settings.alpha = parse_fraction(o.alpha, "--alpha", 0.5, "0.05");
   const auto base = load_benchmark_set(o.base);
   const auto head = load_benchmark_set(o.head);
   const auto result = compare_sets(base, head, settings);

@@ -83,7 +83,7 @@ void apply_timing(DmaOptions& o, const CLI::App& app) {
 int run_dma(DmaOptions o, const CLI::App& app) {
   const auto format = parse_format(o);
   if (!o.output.empty()) require_writable_output(o.output);
-  o.sweep.seed = static_cast<std::uint64_t>(parse_positive_int(o.seed, "--seed", true));
+  o.sweep.seed = static_cast<std::uint64_t>(parse_positive_int(o.seed, "--seed", true, INT64_MAX));
   const auto kind = parse_backend(o.backend);
   apply_timing(o, app);
   const auto& rule = o.sweep.rule;

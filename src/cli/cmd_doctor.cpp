@@ -135,8 +135,11 @@ std::optional<NumaMeasurement> measure_numa(TransferBackend& backend, const Node
 }
 
 int run_doctor(const DoctorOptions& o) {
-  const double tier_gib = parse_gib_size(o.tier_size, "--tier-size");
-  if (!(tier_gib > 0)) throw UsageError(fmt::format("--tier-size '{}': expected a tier above 0 GiB (e.g. 64)", o.tier_size));
+  const double tier_gib = parse_real_in(o.tier_size, "--tier-size", 0, kMaxTierGib, "64");
+  if (tier_gib * kGiB < kMiB) {  // smaller than one 2 MiB block: no tier, and "0.0 GiB fits" says nothing
+    throw UsageError(fmt::format("--tier-size: '{}' GiB is below 1 MiB; expected a tier of GiB, e.g. 64", o.tier_size));
+  }
+  (void)parse_backend(o.backend);  // refused with the accepted names even where --root measures nothing
   if (o.format != "table" && o.format != "json" && o.format != "prom") {
     throw UsageError(fmt::format("--format '{}': expected table, json or prom", o.format));
   }

@@ -27,7 +27,19 @@ struct ReportOptions {
   std::string output = "report.html";
   std::string max_time;  // the default assessment's --max-time, when given
   AssessmentSettings assessment;
+  std::vector<CLI::Option*> assessment_flags;  // meaningful only without input files
 };
+
+// A default-assessment flag beside result files would be ignored without a word (--models bogus
+// exited 0): refused instead, naming it.
+void refuse_assessment_flags(const ReportOptions& o) {
+  for (const auto* flag : o.assessment_flags) {
+    if (flag->count() == 0) continue;
+    throw UsageError(fmt::format("{}: applies to the default assessment (kvbench report with no input files) and would "
+                                 "be ignored beside {} result file{}; expected it without input files",
+                                 flag->get_name(), o.inputs.size(), o.inputs.size() == 1 ? "" : "s"));
+  }
+}
 
 std::string host_description() {
   utsname u{};
@@ -51,6 +63,7 @@ int run_report(const ReportOptions& o) {
       std::fprintf(stderr, "kvbench: report: %s\n", line.c_str());
     });
   } else {
+    refuse_assessment_flags(o);
     ctx.how = fmt::format("from {} result file{}", o.inputs.size(), o.inputs.size() == 1 ? "" : "s");
     for (const auto& path : o.inputs) load_report_file(in, path);
   }
@@ -72,19 +85,25 @@ Command register_report(CLI::App& parent) {
       "report", "one self-contained HTML report from kvbench JSON results; with none, runs the default assessment");
   app->add_option("inputs", o->inputs, "kvbench dma, simulate or size JSON files (none: measure and compute now)");
   app->add_option("--output,-o", o->output, "the HTML file, written atomically")->capture_default_str();
-  app->add_option("--backend", a.backend, "default assessment: dma backend (auto, cuda, hip, host)")->capture_default_str();
-  app->add_option("--device", a.device, "default assessment: GPU index")->capture_default_str()->check(CLI::Range(0, 1023));
-  app->add_option("--hw", a.hw, "default assessment: hardware for sizing and simulation (default: detected, else h100)");
-  app->add_option("--scenario", a.scenario, "default assessment: simulation scenario")->capture_default_str();
-  app->add_option("--models", a.models, "default assessment: models to size (comma list)")->capture_default_str();
-  app->add_option("--max-model-len,--ctx", a.max_model_len, "default assessment: context length for sizing")
-      ->capture_default_str();
-  app->add_option("--block", a.dma.block, "default assessment: dma block sizes")->capture_default_str();
-  app->add_option("--compute-block", a.compute_blocks,
-                  "default assessment: block sizes measured --with-compute ('none' or empty: none)")
-      ->capture_default_str();
-  app->add_option("--max-time", o->max_time, "default assessment: seconds per dma case at most (default 1)");
-  app->add_option("--save-json", a.save_json_dir, "default assessment: also write dma.json, simulate.json, size.json here");
+  auto& flags = o->assessment_flags;
+  flags.push_back(app->add_option("--backend", a.backend, "default assessment: dma backend (auto, cuda, hip, host)")
+                      ->capture_default_str());
+  flags.push_back(app->add_option("--device", a.device, "default assessment: GPU index")
+                      ->capture_default_str()
+                      ->check(CLI::Range(0, 1023)));
+  flags.push_back(
+      app->add_option("--hw", a.hw, "default assessment: hardware for sizing and simulation (default: detected, else h100)"));
+  flags.push_back(app->add_option("--scenario", a.scenario, "default assessment: simulation scenario")->capture_default_str());
+  flags.push_back(app->add_option("--models", a.models, "default assessment: models to size (comma list)")->capture_default_str());
+  flags.push_back(app->add_option("--max-model-len,--ctx", a.max_model_len, "default assessment: context length for sizing")
+                      ->capture_default_str());
+  flags.push_back(app->add_option("--block", a.dma.block, "default assessment: dma block sizes")->capture_default_str());
+  flags.push_back(app->add_option("--compute-block", a.compute_blocks,
+                                  "default assessment: block sizes measured --with-compute ('none' or empty: none)")
+                      ->capture_default_str());
+  flags.push_back(app->add_option("--max-time", o->max_time, "default assessment: seconds per dma case at most (default 1)"));
+  flags.push_back(app->add_option("--save-json", a.save_json_dir,
+                                  "default assessment: also write dma.json, simulate.json, size.json into this directory"));
   return Command{app, [o] { return run_report(*o); }};
 }
 

@@ -61,13 +61,13 @@ Scenario apply_flags(Scenario s, const SimulateOptions& o) {
   };
   flag("model", o.model, "--model");
   flag("hardware", o.hw, "--hw");
-  if (!o.tp.empty()) flag("tensor-parallel-size", std::to_string(parse_positive_int(o.tp, "--tensor-parallel-size")), "--tp");
+  if (!o.tp.empty()) flag("tensor-parallel-size", std::to_string(parse_int_in(o.tp, "--tensor-parallel-size", 1, kMaxParallelRanks)), "--tp");
   if (!o.kv_offloading_size.empty()) {
     flag("kv-offloading-size", fmt::format("{}", parse_gib_size(o.kv_offloading_size, "--kv-offloading-size")),
          "--kv-offloading-size");
   }
-  if (!o.requests.empty()) flag("workload.requests", std::to_string(parse_positive_int(o.requests, "--requests")), "--requests");
-  if (!o.seed.empty()) flag("seed", std::to_string(parse_positive_int(o.seed, "--seed", true)), "--seed");
+  if (!o.requests.empty()) flag("workload.requests", std::to_string(parse_positive_int(o.requests, "--requests", false, kMaxRequests)), "--requests");
+  if (!o.seed.empty()) flag("seed", std::to_string(parse_positive_int(o.seed, "--seed", true, kMaxSeed)), "--seed");
   for (const auto& kv : o.set) {
     const auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) {
@@ -88,6 +88,7 @@ int run_simulate(const SimulateOptions& o) {
   std::vector<SweepAxis> axes;
   for (const auto& s : o.sweep) axes.push_back(parse_sweep_axis(s));
   if (axes.empty() && !o.no_sweep) axes = scenario.sweep;
+  check_sweep_points(axes, "--sweep");
   std::optional<LinkProfile> link;
   if (!o.link_profile.empty()) {
     link = link_profile_from_dma_json(o.link_profile, scenario.server.link_method);

@@ -96,17 +96,17 @@ ServeSettings serve_settings(const SizeOptions& o) {
   ServeSettings v;
   v.quantization = parse_quantization(o.quantization, "--quantization");
   v.tensor_parallel_auto = o.tp == "auto";
-  v.tensor_parallel_size = v.tensor_parallel_auto ? 1 : static_cast<int>(parse_positive_int(o.tp, "--tensor-parallel-size"));
-  v.pipeline_parallel_size = static_cast<int>(parse_positive_int(o.pp, "--pipeline-parallel-size"));
-  if (v.tensor_parallel_size > 1024 || v.pipeline_parallel_size > 1024) {
-    throw UsageError("--tensor-parallel-size / --pipeline-parallel-size: expected at most 1024");
-  }
+  // Ranges checked on the 64-bit value, before any narrowing: what the quantity can be.
+  v.tensor_parallel_size =
+      v.tensor_parallel_auto ? 1 : static_cast<int>(parse_int_in(o.tp, "--tensor-parallel-size", 1, kMaxParallelRanks));
+  v.pipeline_parallel_size = static_cast<int>(parse_int_in(o.pp, "--pipeline-parallel-size", 1, kMaxParallelRanks));
   v.kv_cache_dtype = o.kv_cache_dtype;
-  v.block_size = o.block_size.empty() ? 0 : static_cast<int>(parse_positive_int(o.block_size, "--block-size"));
+  // vLLM's largest block is 256 tokens; hybrid models' larger pages are kvbench's to choose.
+  v.block_size = o.block_size.empty() ? 0 : static_cast<int>(parse_int_in(o.block_size, "--block-size", 1, 256));
   v.hybrid_kv_cache_manager = !o.disable_hybrid_manager;
-  v.draft_layers = static_cast<int>(parse_positive_int(o.draft_layers, "--draft-layers", true));
+  v.draft_layers = static_cast<int>(parse_int_in(o.draft_layers, "--draft-layers", 0, 16));
   v.max_num_batched_tokens = parse_token_count(o.max_num_batched_tokens, "--max-num-batched-tokens");
-  v.max_num_seqs = parse_positive_int(o.max_num_seqs, "--max-num-seqs");
+  v.max_num_seqs = parse_positive_int(o.max_num_seqs, "--max-num-seqs", false, kMaxNumSeqs);
   v.gpu_memory_utilization = parse_real_in(o.gpu_memory_utilization, "--gpu-memory-utilization", 0.0, 1.0);
   if (!o.kv_cache_memory.empty()) v.kv_cache_memory = parse_bytes(o.kv_cache_memory, "--kv-cache-memory").bytes;
   if (!o.max_model_len.empty()) v.max_model_len = parse_token_count(o.max_model_len, "--max-model-len");
@@ -130,14 +130,13 @@ NodeOverrides node_overrides(const SizeOptions& o) {
   if (!o.gpu_memory.empty()) n.gpu_memory_gib = at_least_1gib(o.gpu_memory, "--gpu-memory") / kGiB;
   if (!o.host_memory.empty()) n.host_memory_gb = at_least_1gib(o.host_memory, "--host-memory") / 1e9;
   if (!o.concurrency.empty()) {
-    const auto c = parse_positive_int(o.concurrency, "--concurrency");
-    if (c > 1'000'000) throw UsageError("--concurrency: expected at most 1000000 sessions");
-    n.concurrency = static_cast<int>(c);
+    n.concurrency = static_cast<int>(parse_positive_int(o.concurrency, "--concurrency", false, 1'000'000));
   }
   n.link_profile = o.link_profile;
   n.link_method = o.link_method;
   n.calibration = o.calibration;
   n.engine = parse_engine(o.engine, "--engine");
+  check_engine_and_backend(n.engine, parse_offloading_backend(o.kv_offloading_backend, "--kv-offloading-backend"));
   return n;
 }
 
@@ -177,9 +176,7 @@ Scenario workload_scenario(const SizeOptions& o) {
   if (!o.calibration.empty()) scenario.calibration = load_calibration(o.calibration);
   v.kv_offloading_size = flags.kv_offloading_size;  // evaluated beside the recommendation, as without --workload
   if (!o.requests.empty()) {
-    const auto n = parse_positive_int(o.requests, "--requests");
-    if (n > 10'000'000) throw UsageError("--requests: expected at most 10000000 requests");
-    scenario.workload.requests = n;
+    scenario.workload.requests = parse_positive_int(o.requests, "--requests", false, kMaxRequests);
   }
   return scenario;
 }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,8 +61,13 @@ int run_command(const std::vector<kvb::Command>& commands) {
     return report_error("device error: ", e, kvb::kExitDevice);
   } catch (const kvb::CheckFailed& e) {
     return report_error("check failed: ", e, kvb::kExitCheckFailed);
+  } catch (const std::bad_alloc& e) {
+    return report_error("out of memory: ", e, kvb::kExitDevice);
   } catch (const std::exception& e) {
-    return report_error("runtime error: ", e, kvb::kExitDevice);
+    // Every input error is a UsageError where it is read (tests prove it per reader): reaching
+    // this is a kvbench bug, said as such.
+    return report_error("internal error, please report it with the command line: ", e,
+                        kvb::kExitDevice);
   }
 }
 

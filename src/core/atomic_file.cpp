@@ -7,13 +7,41 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <set>
+#include <utility>
 
 #include "core/errors.hpp"
 
 namespace kvb {
 
 namespace {
+
+using FileId = std::pair<dev_t, ino_t>;
+
+std::mutex& inputs_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+std::set<FileId>& inputs_read() {
+  static std::set<FileId> ids;
+  return ids;
+}
+
+// An output that is one of this run's inputs is refused before anything is written.
+void refuse_input_as_output(const std::string& given) {
+  struct stat st {};
+  if (::stat(given.c_str(), &st) != 0) return;
+  const std::lock_guard lock(inputs_mutex());
+  if (inputs_read().count({st.st_dev, st.st_ino}) > 0) {
+    throw UsageError(fmt::format("output '{}': is one of this command's input files; expected another path (the "
+                                 "input is left as it was)",
+                                 given));
+  }
+}
 
 // What is at an output path decides how it is written.
 enum class OutputKind { kAbsentOrRegular, kStream, kRefused };
@@ -52,6 +80,7 @@ OutputTarget classify_output(const std::string& path) {
     }
     t.kind = OutputKind::kRefused;
     t.what = S_ISDIR(st.st_mode) ? "is a directory" : S_ISSOCK(st.st_mode) ? "is a socket" : "is a block device";
+    t.what += "; expected a regular file (or a character device such as /dev/null, or a FIFO)";
     return t;
   }
   throw UsageError(fmt::format("output '{}': too many levels of symlinks; expected a file path", path));
@@ -84,49 +113,83 @@ void write_in_place(const std::string& path, const std::string& target, std::str
 
 }  // namespace
 
-void write_file_atomically(const std::string& given, std::string_view content) {
-  const auto target = classify_output(given);
-  if (target.kind == OutputKind::kRefused) {
-    throw UsageError(fmt::format("output '{}': {}; expected a regular file, a device or a FIFO", given, target.what));
+namespace {
+
+struct TempFile {
+  int fd = -1;
+  std::string path;
+};
+
+// mkostemp opens with O_CREAT|O_EXCL (and a symlink at the name is refused, never followed),
+// mode 0600; the mode the file will have is set once it is written.
+TempFile create_temporary(const std::string& target, const std::string& given) {
+  std::string name = target + ".tmp.XXXXXX";
+  const int fd = ::mkostemp(name.data(), O_CLOEXEC);
+  if (fd < 0) {
+    throw UsageError(fmt::format("output '{}': cannot create ({}); expected a writable directory", given,
+                                 std::strerror(errno)));
   }
+  return {fd, name};
+}
+
+// An existing file keeps its mode and owner; a new one gets 0666 less the umask, as > would.
+void set_mode_and_owner(const TempFile& tmp, const std::string& target) {
+  struct stat st {};
+  if (::stat(target.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+    (void)::fchmod(tmp.fd, st.st_mode & 07777);
+    if (st.st_uid != ::geteuid() || st.st_gid != ::getegid()) (void)::fchown(tmp.fd, st.st_uid, st.st_gid);
+    return;
+  }
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  (void)::fchmod(tmp.fd, 0666 & ~mask);
+}
+
+void fail_and_remove(const TempFile& tmp, const std::string& given, const char* step, int err) {
+  ::unlink(tmp.path.c_str());
+  throw UsageError(fmt::format("output '{}': {} failed ({})", given, step, std::strerror(err)));
+}
+
+}  // namespace
+
+void note_input_file(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
+  const std::lock_guard lock(inputs_mutex());
+  inputs_read().insert({st.st_dev, st.st_ino});
+}
+
+void write_file_atomically(const std::string& given, std::string_view content) {
+  refuse_input_as_output(given);
+  const auto target = classify_output(given);
+  if (target.kind == OutputKind::kRefused) throw UsageError(fmt::format("output '{}': {}", given, target.what));
   if (target.kind == OutputKind::kStream) {
     write_in_place(given, target.path, content);
     return;
   }
   // A symlink's target is replaced, the link kept.
   const std::string& path = target.path;
-  const std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    throw UsageError(fmt::format("output '{}': cannot create ({}); expected a writable directory", given,
-                                 std::strerror(errno)));
-  }
+  const auto tmp = create_temporary(path, given);
   try {
-    write_all(fd, content, given);
+    write_all(tmp.fd, content, given);
   } catch (...) {
-    ::close(fd);
-    ::unlink(tmp.c_str());
+    ::close(tmp.fd);
+    ::unlink(tmp.path.c_str());
     throw;
   }
-  const bool synced = ::fsync(fd) == 0;
+  set_mode_and_owner(tmp, path);
+  const bool synced = ::fsync(tmp.fd) == 0;
   const int sync_err = errno;
-  const bool closed = ::close(fd) == 0;
-  if (!synced || !closed) {
-    const int err = synced ? errno : sync_err;
-    ::unlink(tmp.c_str());
-    throw UsageError(fmt::format("output '{}': flush failed ({})", given, std::strerror(err)));
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    throw UsageError(fmt::format("output '{}': rename failed ({})", given, std::strerror(err)));
-  }
+  const bool closed = ::close(tmp.fd) == 0;
+  if (!synced || !closed) fail_and_remove(tmp, given, "flush", synced ? errno : sync_err);
+  if (std::rename(tmp.path.c_str(), path.c_str()) != 0) fail_and_remove(tmp, given, "rename", errno);
 }
 
 void require_writable_output(const std::string& given) {
+  refuse_input_as_output(given);
   const auto target = classify_output(given);
   if (target.kind == OutputKind::kRefused) {
-    throw UsageError(fmt::format("output '{}': {}; expected a regular file, a device or a FIFO", given, target.what));
+    throw UsageError(fmt::format("output '{}': {}", given, target.what));
   }
   if (target.kind == OutputKind::kStream) {
     if (::access(target.path.c_str(), W_OK) != 0) {

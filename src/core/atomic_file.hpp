@@ -6,8 +6,15 @@
 
 namespace kvb {
 
-// Throws UsageError naming the path when the directory is missing or not writable.
+// Throws UsageError naming the path when the directory is missing or not writable, or when the
+// path is a file this run read (compare b.json h.json -o b.json would destroy the baseline).
+// The temporary is created with O_EXCL|O_NOFOLLOW (a link planted at its name is never
+// followed); an existing file keeps its mode and, where the process may set it, its owner.
 void write_file_atomically(const std::string& path, std::string_view content);
+
+// Every input file kvbench reads is noted here (core/json_file does it), so that no output can
+// replace one of them: same device and inode, whatever the path spelling or links.
+void note_input_file(const std::string& path);
 
 // Checked before a long measurement or simulation, so a mistyped -o fails in a second, not after
 // the run: the directory must exist and be writable, and the path must not be a directory.

@@ -2,54 +2,119 @@
 
 #include <fmt/format.h>
 
+#include <array>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/units.hpp"
 
 namespace kvb {
 namespace {
 
-bool read_whole_file(const std::string& path, std::string& out) {
+enum class ReadResult { kOk, kUnreadable, kDirectory, kTooLarge };
+
+// Reads at most max_bytes + 1 bytes, so a device or an endless file is refused at the cap.
+ReadResult read_capped(const std::string& path, std::size_t max_bytes, std::string& out) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return false;
+  if (std::filesystem::is_directory(path, ec)) return ReadResult::kDirectory;
   std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::stringstream text;
-  text << in.rdbuf();
-  out = text.str();
-  return true;
+  if (!in) return ReadResult::kUnreadable;
+  out.clear();
+  std::array<char, 1 << 16> chunk{};
+  while (in && out.size() <= max_bytes) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    out.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+  }
+  if (out.size() > max_bytes) return ReadResult::kTooLarge;
+  if (in.bad()) return ReadResult::kUnreadable;
+  note_input_file(path);
+  return ReadResult::kOk;
 }
+
+std::string cap_text(std::size_t max_bytes) { return fmt::format("{} MiB", max_bytes >> 20); }
 
 }  // namespace
 
-std::string read_text_file(const std::string& path, const std::string& what) {
+std::string read_text_file(const std::string& path, const std::string& what, std::size_t max_bytes) {
   std::string text;
-  if (!read_whole_file(path, text)) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
+  switch (read_capped(path, max_bytes, text)) {
+    case ReadResult::kOk:
+      return text;
+    case ReadResult::kDirectory:
       throw UsageError(fmt::format("{} '{}': is a directory; expected a file", what, path));
-    }
-    throw UsageError(fmt::format("{} '{}': cannot read the file", what, path));
+    case ReadResult::kTooLarge:
+      throw UsageError(fmt::format("{} '{}': larger than {}; expected a file below that size", what, path,
+                                   cap_text(max_bytes)));
+    case ReadResult::kUnreadable:
+      break;
   }
-  return text;
+  throw UsageError(fmt::format("{} '{}': cannot read the file", what, path));
 }
 
-nlohmann::json read_json_file(const std::string& path, const std::string& what) {
+nlohmann::json read_json_file(const std::string& path, const std::string& what, std::size_t max_bytes) {
   std::string text;
-  if (!read_whole_file(path, text)) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
+  switch (read_capped(path, max_bytes, text)) {
+    case ReadResult::kOk:
+      break;
+    case ReadResult::kDirectory:
       throw UsageError(fmt::format("{}: is a directory; expected a kvbench JSON result file", what));
-    }
-    throw UsageError(fmt::format("{}: cannot read the file (expected a readable JSON file)", what));
+    case ReadResult::kTooLarge:
+      throw UsageError(fmt::format("{}: larger than {}; expected a result file below that size", what,
+                                   cap_text(max_bytes)));
+    case ReadResult::kUnreadable:
+      throw UsageError(fmt::format("{}: cannot read the file (expected a readable JSON file)", what));
   }
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("{}: not valid JSON ({})", what, e.what()));
   }
+}
+
+double json_number_in(const nlohmann::json& j, const char* key, double lo, double hi, const std::string& what) {
+  const auto it = j.is_object() ? j.find(key) : j.end();
+  if (!j.is_object() || it == j.end()) throw UsageError(fmt::format("{}: missing field '{}'", what, key));
+  if (!it->is_number()) throw UsageError(fmt::format("{}: field '{}' is not a number", what, key));
+  const double v = it->get<double>();
+  if (!std::isfinite(v) || v < lo || v > hi) {
+    throw UsageError(fmt::format("{}: field '{}' is {:g}; expected a number from {} to {}", what, key, v,
+                                 format_plain_number(lo), format_plain_number(hi)));
+  }
+  return v;
+}
+
+std::int64_t json_integer_in(const nlohmann::json& j, const char* key, std::int64_t lo, std::int64_t hi,
+                             const std::string& what) {
+  const auto it = j.is_object() ? j.find(key) : j.end();
+  if (!j.is_object() || it == j.end()) throw UsageError(fmt::format("{}: missing field '{}'", what, key));
+  const auto refuse = [&](const std::string& got) {
+    return UsageError(fmt::format("{}: field '{}' is {}; expected a whole number from {} to {}", what, key, got, lo, hi));
+  };
+  if (it->is_number_unsigned()) {
+    const auto v = it->get<std::uint64_t>();
+    if (v > static_cast<std::uint64_t>(hi) || static_cast<std::int64_t>(v) < lo) throw refuse(std::to_string(v));
+    return static_cast<std::int64_t>(v);
+  }
+  if (it->is_number_integer()) {
+    const auto v = it->get<std::int64_t>();
+    if (v < lo || v > hi) throw refuse(std::to_string(v));
+    return v;
+  }
+  if (it->is_number_float()) throw refuse(fmt::format("{:g}", it->get<double>()));
+  throw UsageError(fmt::format("{}: field '{}' is not a number", what, key));
+}
+
+double json_number_or(const nlohmann::json& j, const char* key, double lo, double hi, double fallback,
+                      const std::string& what) {
+  return j.is_object() && j.contains(key) ? json_number_in(j, key, lo, hi, what) : fallback;
+}
+
+std::int64_t json_integer_or(const nlohmann::json& j, const char* key, std::int64_t lo, std::int64_t hi,
+                             std::int64_t fallback, const std::string& what) {
+  return j.is_object() && j.contains(key) ? json_integer_in(j, key, lo, hi, what) : fallback;
 }
 
 std::string schema_of(const nlohmann::json& doc, const std::string& otherwise) {

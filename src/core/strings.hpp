@@ -16,4 +16,8 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep);
 std::vector<std::string> split(std::string_view text, char sep);
 std::string to_lower(std::string_view s);
 
+// Well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF): text read from
+// a file must be, before it reaches JSON output (nlohmann refuses to dump anything else).
+bool is_valid_utf8(std::string_view s);
+
 }  // namespace kvb

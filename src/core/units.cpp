@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -133,20 +134,38 @@ std::int64_t parse_token_count(std::string_view text, std::string_view what) {
   if (tokens < 1) {
     throw UsageError(fmt::format("{}: '{}' is zero; expected a positive token count", what, text));
   }
-  if (tokens > 1e12) {
+  if (tokens > static_cast<double>(kMaxTokens)) {
     throw UsageError(fmt::format("{}: '{}' is too large; expected at most 10^12 tokens", what, text));
   }
   return static_cast<std::int64_t>(tokens);
 }
 
-std::int64_t parse_positive_int(std::string_view text, std::string_view what, bool allow_zero) {
+namespace {
+
+// Digits only (after trimming), into 64 bits: from_chars reports overflow instead of wrapping.
+bool parse_integer(std::string_view text, std::int64_t& value) {
   const auto t = trim(text);
+  const auto res = std::from_chars(t.data(), t.data() + t.size(), value);
+  return !t.empty() && res.ec == std::errc() && res.ptr == t.data() + t.size();
+}
+
+}  // namespace
+
+std::int64_t parse_positive_int(std::string_view text, std::string_view what, bool allow_zero, std::int64_t hi) {
   std::int64_t v = 0;
-  const auto res = std::from_chars(t.data(), t.data() + t.size(), v);
-  if (t.empty() || res.ec != std::errc() || res.ptr != t.data() + t.size() || v < 0 ||
-      (v == 0 && !allow_zero)) {
-    throw UsageError(fmt::format("{}: '{}' is not a {} integer; expected e.g. 1, 2, 8", what, text,
-                                 allow_zero ? "non-negative" : "positive"));
+  const std::int64_t lo = allow_zero ? 0 : 1;
+  if (!parse_integer(text, v) || v < 0 || (v == 0 && !allow_zero)) {
+    throw UsageError(fmt::format("{}: '{}' is not a {} integer; expected a whole number from {} to {}", what, text,
+                                 allow_zero ? "non-negative" : "positive", lo, hi));
+  }
+  if (v > hi) throw UsageError(fmt::format("{}: '{}' is too large; expected a whole number from {} to {}", what, text, lo, hi));
+  return v;
+}
+
+std::int64_t parse_int_in(std::string_view text, std::string_view what, std::int64_t lo, std::int64_t hi) {
+  std::int64_t v = 0;
+  if (!parse_integer(text, v) || v < lo || v > hi) {
+    throw UsageError(fmt::format("{}: '{}' is not a whole number from {} to {}", what, text, lo, hi));
   }
   return v;
 }
@@ -160,18 +179,21 @@ double parse_plain_real(std::string_view text, std::string_view what) {
   return ns.value;
 }
 
-double parse_real_in(std::string_view text, std::string_view what, double lo, double hi) {
+double parse_real_in(std::string_view text, std::string_view what, double lo, double hi, std::string_view example) {
   NumberAndSuffix ns;
   if (!split_number(text, ns) || !ns.suffix.empty() || ns.value <= lo || ns.value > hi) {
-    throw UsageError(
-        fmt::format("{}: '{}' is not a number in ({}, {}]; expected e.g. 0.9", what, text, lo, hi));
+    // The default example lies inside the range: its upper end, or the middle of a narrow one.
+    const std::string e = example.empty() ? fmt::format("{:g}", hi <= 1 ? hi : std::min(hi, std::max(1.0, (lo + hi) / 2)))
+                                          : std::string(example);
+    throw UsageError(fmt::format("{}: '{}' is not a number above {} and at most {}; expected e.g. {}", what, text,
+                                 format_plain_number(lo), format_plain_number(hi), e));
   }
   return ns.value;
 }
 
 double parse_gib_size(std::string_view text, std::string_view what) {
   NumberAndSuffix ns;
-  if (!split_number(text, ns) || !ns.suffix.empty() || !(ns.value >= 0) || ns.value > 1e6) {
+  if (!split_number(text, ns) || !ns.suffix.empty() || !(ns.value >= 0) || ns.value > kMaxTierGib) {
     throw UsageError(fmt::format("{}: '{}' is not a size in GiB; expected a number of GiB from 0 to 1000000 (e.g. 64)",
                                  what, text));
   }
@@ -200,6 +222,8 @@ std::string format_bytes_binary(double bytes) {
   if (bytes >= kGiB) return fmt::format("{:.2f} GiB", bytes / kGiB);
   if (bytes >= kMiB) return fmt::format("{:.2f} MiB", bytes / kMiB);
   if (bytes >= 1024) return fmt::format("{:.2f} KiB", bytes / 1024);
+  // A positive amount below one byte (a 1e-10 GiB tier) is not "0 B".
+  if (bytes > 0 && bytes < 1) return fmt::format("{:.2g} B", bytes);
   return fmt::format("{:.0f} B", bytes);
 }
 
@@ -209,6 +233,10 @@ std::string format_bytes_decimal(double bytes) {
   if (bytes >= 1e6) return fmt::format("{:.2f} MB", bytes / 1e6);
   if (bytes >= 1e3) return fmt::format("{:.2f} kB", bytes / 1e3);
   return fmt::format("{:.0f} B", bytes);
+}
+
+std::string format_plain_number(double v) {
+  return v == std::floor(v) && std::fabs(v) < 1e15 ? fmt::format("{:.0f}", v) : fmt::format("{:g}", v);
 }
 
 std::string format_count(std::int64_t n) {

@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "core/errors.hpp"
 #include "core/strings.hpp"
+#include "core/units.hpp"
 
 namespace kvb {
 
@@ -18,23 +20,47 @@ YamlObject::YamlObject(YAML::Node node, std::string origin) : node_(std::move(no
 
 namespace {
 
-// yaml-cpp keeps both entries of a duplicated key and lookups see only the first: a second
-// "model:" line would be ignored without a word. Refused instead, with its line.
-void reject_duplicate_keys(const YAML::Node& node, const std::string& origin) {
-  if (node.IsSequence()) {
-    for (const auto& item : node) reject_duplicate_keys(item, origin);
-    return;
-  }
-  if (!node.IsMap()) return;
-  std::set<std::string> seen;
-  for (const auto& kv : node) {
-    if (kv.first.IsScalar() && !seen.insert(kv.first.Scalar()).second) {
-      throw UsageError(fmt::format("{}: key '{}' appears twice (line {}); expected each key once", origin,
-                                   kv.first.Scalar(), kv.first.Mark().line + 1));
+// One walk over the parsed tree checks what every reader relies on. yaml-cpp keeps both entries
+// of a duplicated key and lookups see only the first: a second "model:" line would be ignored
+// without a word, so it is refused with its line. Strings must be UTF-8 (they reach JSON output).
+// Aliases are walked as expanded, so a node budget stops an alias bomb in milliseconds.
+class TreeCheck {
+ public:
+  explicit TreeCheck(const std::string& origin) : origin_(origin) {}
+
+  void walk(const YAML::Node& node) {
+    if (++nodes_ > YamlObject::kMaxNodes) {
+      throw UsageError(fmt::format("{}: more than {} YAML nodes (aliases counted as expanded); expected a "
+                                   "smaller file",
+                                   origin_, YamlObject::kMaxNodes));
     }
-    reject_duplicate_keys(kv.second, origin);
+    if (node.IsScalar()) return utf8(node);
+    if (node.IsSequence()) {
+      for (const auto& item : node) walk(item);
+      return;
+    }
+    if (!node.IsMap()) return;
+    std::set<std::string> seen;
+    for (const auto& kv : node) {
+      walk(kv.first);
+      if (kv.first.IsScalar() && !seen.insert(kv.first.Scalar()).second) {
+        throw UsageError(fmt::format("{}: key '{}' appears twice (line {}); expected each key once", origin_,
+                                     kv.first.Scalar(), kv.first.Mark().line + 1));
+      }
+      walk(kv.second);
+    }
   }
-}
+
+ private:
+  void utf8(const YAML::Node& node) const {
+    if (is_valid_utf8(node.Scalar())) return;
+    throw UsageError(fmt::format("{}: line {} holds text that is not valid UTF-8; expected UTF-8 text", origin_,
+                                 node.Mark().line + 1));
+  }
+
+  const std::string& origin_;
+  std::size_t nodes_ = 0;
+};
 
 }  // namespace
 
@@ -45,9 +71,11 @@ YamlObject YamlObject::parse(const std::string& text, const std::string& origin)
   } catch (const YAML::Exception& e) {
     throw UsageError(fmt::format("{}: malformed YAML at line {}: {}", origin, e.mark.line + 1, e.msg));
   }
-  reject_duplicate_keys(root, origin);
+  check_tree(root, origin);
   return YamlObject(root, origin);
 }
+
+void YamlObject::check_tree(const YAML::Node& node, const std::string& origin) { TreeCheck(origin).walk(node); }
 
 bool YamlObject::has(const std::string& key) const { return static_cast<bool>(node_[key]); }
 
@@ -85,7 +113,24 @@ long long YamlObject::integer_or(const std::string& key, long long fallback) con
 double YamlObject::real(const std::string& key) const {
   const auto n = get(key);
   double v = 0;
-  if (!n.IsScalar() || !YAML::convert<double>::decode(n, v) || v != v) type_error(key, "a number");
+  if (!n.IsScalar() || !YAML::convert<double>::decode(n, v) || !std::isfinite(v)) type_error(key, "a finite number");
+  return v;
+}
+
+double YamlObject::real_in(const std::string& key, double lo, double hi, double fallback) const {
+  const double v = real_or(key, fallback);
+  if (v < lo || v > hi) {
+    throw UsageError(fmt::format("{}: key '{}' is {:g}; expected a number from {} to {}", origin_, key, v,
+                                 format_plain_number(lo), format_plain_number(hi)));
+  }
+  return v;
+}
+
+long long YamlObject::integer_in(const std::string& key, long long lo, long long hi, long long fallback) const {
+  const long long v = integer_or(key, fallback);
+  if (v < lo || v > hi) {
+    throw UsageError(fmt::format("{}: key '{}' is {}; expected a whole number from {} to {}", origin_, key, v, lo, hi));
+  }
   return v;
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "core/units.hpp"
 #include "kvbench_config.hpp"
 
 namespace kvb {
@@ -113,7 +114,8 @@ std::vector<DmaRecord> dma_records_from_json(const nlohmann::json& doc, const st
       r.id = j.at("id").get<std::string>();
       r.device.backend = j.at("backend").get<std::string>();
       r.device.name = j.at("device").get<std::string>();
-      r.device.index = j.value("device_index", 0);
+      const auto where = fmt::format("{}: record {}", origin, r.id);
+      r.device.index = static_cast<int>(json_integer_or(j, "device_index", 0, 1 << 16, 0, where));
       r.device.pci_bus_id = j.value("pci_bus_id", std::string());
       r.device.driver_version = j.value("driver_version", std::string());
       r.device.driver_api_version = j.value("driver_api_version", std::string());
@@ -121,7 +123,7 @@ std::vector<DmaRecord> dma_records_from_json(const nlohmann::json& doc, const st
       r.device.runtime_version = j.value("runtime_version", std::string());
       r.device.link = j.value("link", std::string());
       r.device.timing = j.value("timing", std::string());
-      r.device.link_ceiling_gbps = j.value("link_ceiling_gbps", 0.0);
+      r.device.link_ceiling_gbps = json_number_or(j, "link_ceiling_gbps", 0, kMaxGbps, 0.0, where);
       r.host_cpu = j.value("host_cpu", std::string());
       r.hostname = j.value("hostname", std::string());
       auto& c = r.tcase;
@@ -129,38 +131,33 @@ std::vector<DmaRecord> dma_records_from_json(const nlohmann::json& doc, const st
       c.direction = parse_direction(j.at("direction").get<std::string>(), origin + ": direction");
       c.layout = parse_layout(j.at("layout").get<std::string>(), origin + ": layout");
       c.host_mem = parse_host_mem(j.at("host_mem").get<std::string>(), origin + ": host_mem");
-      c.layers = j.at("layers").get<int>();
-      // Read signed: a negative size must be refused, not wrapped to 2^64 - n.
-      const auto block_bytes = j.at("block_bytes").get<std::int64_t>();
-      if (block_bytes <= 0) {
-        throw UsageError(fmt::format("{}: record {} has block_bytes {}; expected a positive block size", origin, r.id,
-                                     block_bytes));
-      }
-      c.block_bytes = static_cast<std::uint64_t>(block_bytes);
-      c.blocks = j.at("blocks").get<std::int64_t>();
-      c.numa_node = j.value("numa_node", -1);
-      c.ctas = j.value("ctas", 0);
-      c.gpu_pool_blocks = j.value("gpu_pool_blocks", std::int64_t{0});
-      c.host_pool_blocks = j.value("host_pool_blocks", std::int64_t{0});
-      r.case_s = j.value("case_seconds", 0.0);
-      r.pool_setup_s = j.value("pool_setup_seconds", 0.0);
-      r.host_numa_node = j.value("host_numa_node", -1);
+      // Every count read into 64 bits and range-checked (core/json_file): nothing wraps.
+      c.layers = static_cast<int>(json_integer_in(j, "layers", 1, 1024, where));
+      c.block_bytes = static_cast<std::uint64_t>(json_integer_in(j, "block_bytes", 1, std::int64_t{1} << 40, where));
+      c.blocks = json_integer_in(j, "blocks", 1, kMaxCount, where);
+      c.numa_node = static_cast<int>(json_integer_or(j, "numa_node", -1, 1 << 16, -1, where));
+      c.ctas = static_cast<int>(json_integer_or(j, "ctas", 0, 1 << 20, 0, where));
+      c.gpu_pool_blocks = json_integer_or(j, "gpu_pool_blocks", 0, kMaxCount, 0, where);
+      c.host_pool_blocks = json_integer_or(j, "host_pool_blocks", 0, kMaxCount, 0, where);
+      r.case_s = json_number_or(j, "case_seconds", 0, 1e7, 0.0, where);
+      r.pool_setup_s = json_number_or(j, "pool_setup_seconds", 0, 1e7, 0.0, where);
+      r.host_numa_node = static_cast<int>(json_integer_or(j, "host_numa_node", -1, 1 << 16, -1, where));
       c.with_compute = j.value("with_compute", false);
       r.waived = j.at("waived").get<bool>();
       if (r.waived) {
         r.waive_reason = j.value("waive_reason", std::string());
       } else {
-        r.bytes = j.at("bytes_per_transfer").get<double>();
+        r.bytes = json_number_in(j, "bytes_per_transfer", 1, 1e15, where);
         r.samples_s = j.at("samples").get<std::vector<double>>();
         r.wall_samples_s = j.value("wall_samples", std::vector<double>());
         r.time = summarize(r.samples_s);
-        r.median_gbps = j.at("median_gbps").get<double>();
-        r.p10_gbps = j.at("p10_gbps").get<double>();
-        r.p90_gbps = j.at("p90_gbps").get<double>();
-        r.wall_gbps = j.value("wall_gbps", 0.0);
-        r.h2d_gbps = j.value("h2d_gbps", 0.0);
-        r.d2h_gbps = j.value("d2h_gbps", 0.0);
-        r.link_utilization = j.value("link_utilization", 0.0);
+        r.median_gbps = json_number_in(j, "median_gbps", 0, kMaxGbps, where);
+        r.p10_gbps = json_number_in(j, "p10_gbps", 0, kMaxGbps, where);
+        r.p90_gbps = json_number_in(j, "p90_gbps", 0, kMaxGbps, where);
+        r.wall_gbps = json_number_or(j, "wall_gbps", 0, kMaxGbps, 0.0, where);
+        r.h2d_gbps = json_number_or(j, "h2d_gbps", 0, kMaxGbps, 0.0, where);
+        r.d2h_gbps = json_number_or(j, "d2h_gbps", 0, kMaxGbps, 0.0, where);
+        r.link_utilization = json_number_or(j, "link_utilization", 0, 100, 0.0, where);
         r.compute_load = j.value("compute_load", std::string());
         r.compute_alone_per_s = j.value("compute_alone_per_s", 0.0);
         r.compute_during_per_s = j.value("compute_during_per_s", 0.0);
@@ -179,7 +176,10 @@ std::vector<DmaRecord> dma_records_from_json(const nlohmann::json& doc, const st
                                      origin, r.id, c.blocks, c.layers, c.ctas, r.device.index));
       }
       if (!r.waived) {
-        const bool bad_sample = std::any_of(r.samples_s.begin(), r.samples_s.end(), [](double x) { return !(x > 0); });
+        // A sample must be a time a copy can take: above 1 ns, and fast enough for no link to beat it.
+        const double min_s = std::max(1e-9, r.bytes / (kMaxGbps * 1e9));
+        const bool bad_sample = std::any_of(r.samples_s.begin(), r.samples_s.end(),
+                                            [&](double x) { return !(x >= min_s) || !(x <= 1e7); });
         if (!(r.bytes > 0) || r.samples_s.empty() || bad_sample || !(r.median_gbps >= 0)) {
           throw UsageError(fmt::format("{}: record {} has no positive samples or bytes_per_transfer; expected a "
                                        "measured record (or \"waived\": true)",

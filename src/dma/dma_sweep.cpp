@@ -184,7 +184,7 @@ std::vector<int> parse_device_list(const std::string& text, int count) {
     return out;
   }
   for (const auto& t : split(text, ',')) {
-    const auto d = parse_positive_int(t, "--device", true);
+    const auto d = parse_positive_int(t, "--device", true, 65535);
     if (d >= count) {
       throw DeviceError(fmt::format("--device {}: this machine has {} device{}; expected 0 to {} or all", d, count,
                                     count == 1 ? "" : "s", count - 1));

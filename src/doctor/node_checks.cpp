@@ -21,6 +21,10 @@ std::string gib(double bytes) { return fmt::format("{:.1f} GiB", bytes / kGiB); 
 CheckResult shm_check(const NodeFacts& f, double tier) {
   const char* source = "vLLM's native CPU tier lives in /dev/shm; containers often cap it (Docker's default is 64 MB)";
   if (!f.shm.mounted) return check("shm", CheckStatus::kSkip, "/dev/shm is not mounted here", {}, {}, "bytes", source);
+  if (!f.shm.size_known) {
+    return check("shm", CheckStatus::kSkip, "/dev/shm's size unknown (no size= option and no MemTotal)", {}, {}, "bytes",
+                 source);
+  }
   const double free = std::max(0.0, f.shm.size_bytes - f.shm.used_bytes);
   std::string leftovers;
   for (const auto& [name, bytes] : f.shm.large_files) leftovers += fmt::format(" {} ({})", name, gib(bytes));
@@ -43,7 +47,10 @@ CheckResult shm_check(const NodeFacts& f, double tier) {
 CheckResult memlock_check(const NodeFacts& f, double tier) {
   const char* source = "RLIMIT_MEMLOCK: pinning paths that lock pages (mlock, RDMA/UCX, some container runtimes) count "
                        "against it; ulimit -l unlimited";
-  if (!f.memlock_known) return check("memlock", CheckStatus::kSkip, "proc/self/limits unreadable", {}, {}, "bytes", source);
+  if (!f.memlock_known) {
+    return check("memlock", CheckStatus::kSkip,
+                 f.memlock_problem.empty() ? "proc/self/limits unreadable" : f.memlock_problem, {}, {}, "bytes", source);
+  }
   if (!f.memlock_soft_bytes) return check("memlock", CheckStatus::kPass, "unlimited", {}, tier, "bytes", source);
   const double limit = *f.memlock_soft_bytes;
   if (limit < tier) {
@@ -62,7 +69,7 @@ CheckResult memory_check(const NodeFacts& f, double tier) {
   const double reserve = std::max(8 * kGiB, 0.1 * f.mem_total_bytes);
   const auto source = fmt::format("MemAvailable must hold the tier plus a reserve of {} (10% of RAM, at least 8 GiB)",
                                   gib(reserve));
-  if (f.mem_available_bytes <= 0) return check("memory", CheckStatus::kSkip, "proc/meminfo unreadable", {}, {}, "bytes", source);
+  if (!f.meminfo_problem.empty()) return check("memory", CheckStatus::kSkip, f.meminfo_problem, {}, {}, "bytes", source);
   const auto detail = fmt::format("MemAvailable {} of {}", gib(f.mem_available_bytes), gib(f.mem_total_bytes));
   if (f.mem_available_bytes < tier) {
     return check("memory", CheckStatus::kFail, fmt::format("{}: a {} tier does not fit", detail, gib(tier)),

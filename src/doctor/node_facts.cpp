@@ -2,11 +2,16 @@
 
 #include <sys/stat.h>
 
+#include <fmt/format.h>
+
 #include <cctype>
+#include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "core/errors.hpp"
 #include "core/host_info.hpp"
 #include "core/strings.hpp"
 
@@ -15,11 +20,19 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_all(const std::string& path) {
+bool read_file(const std::string& path, std::string& out) {
   std::ifstream in(path);
+  if (!in) return false;
   std::stringstream s;
   s << in.rdbuf();
-  return s.str();
+  out = s.str();
+  return true;
+}
+
+std::string read_all(const std::string& path) {
+  std::string text;
+  (void)read_file(path, text);
+  return text;
 }
 
 std::string first_line(const std::string& path) {
@@ -30,19 +43,42 @@ std::string first_line(const std::string& path) {
   return end == std::string::npos ? std::string() : line.substr(0, end + 1);
 }
 
-// "MemTotal:  263852844 kB" -> bytes.
-double meminfo_bytes(const std::string& meminfo, const std::string& key) {
+// "MemTotal:  263852844 kB" -> bytes; nullopt when the key is missing or not a figure.
+std::optional<double> meminfo_bytes(const std::string& meminfo, const std::string& key) {
   std::istringstream in(meminfo);
   std::string line;
   while (std::getline(in, line)) {
     if (line.rfind(key + ":", 0) != 0) continue;
     std::istringstream fields(line.substr(key.size() + 1));
-    double value = 0;
-    std::string unit;
+    std::string value, unit;
     fields >> value >> unit;
-    return unit == "kB" ? value * 1024 : value;
+    const auto v = kernel_number(value);
+    if (!v) return std::nullopt;
+    return unit == "kB" ? *v * 1024 : *v;
   }
-  return 0;
+  return std::nullopt;
+}
+
+void read_meminfo(NodeFacts& f) {
+  std::string meminfo;
+  if (!read_file(f.root + "/proc/meminfo", meminfo)) {
+    f.meminfo_problem = "/proc/meminfo unreadable";
+    return;
+  }
+  const auto total = meminfo_bytes(meminfo, "MemTotal");
+  const auto available = meminfo_bytes(meminfo, "MemAvailable");
+  if (total && *total > 0) f.mem_total_bytes = *total;
+  if (!total || !(*total > 0)) {
+    f.meminfo_problem = "MemTotal missing from /proc/meminfo or not a figure";
+  } else if (!available) {
+    f.meminfo_problem = "MemAvailable missing from /proc/meminfo or not a figure";
+  } else if (*available > *total) {
+    f.meminfo_problem = "/proc/meminfo's MemAvailable exceeds MemTotal";
+  } else {
+    f.mem_available_bytes = *available;
+  }
+  f.hugepages_total = static_cast<std::int64_t>(meminfo_bytes(meminfo, "HugePages_Total").value_or(0));
+  f.hugepage_bytes = meminfo_bytes(meminfo, "Hugepagesize").value_or(0);
 }
 
 // "Max locked memory   8388608   8388608   bytes" -> the soft limit; "unlimited" -> nullopt.
@@ -54,14 +90,13 @@ void read_memlock(NodeFacts& f) {
     std::istringstream fields(line.substr(17));
     std::string soft;
     fields >> soft;
-    f.memlock_known = true;
-    if (soft != "unlimited") {
-      try {
-        f.memlock_soft_bytes = std::stod(soft);
-      } catch (...) {
-        f.memlock_known = false;
-      }
+    if (soft == "unlimited") {
+      f.memlock_known = true;
+      continue;
     }
+    f.memlock_soft_bytes = kernel_number(soft);
+    f.memlock_known = f.memlock_soft_bytes.has_value();
+    if (!f.memlock_known) f.memlock_problem = fmt::format("Max locked memory '{}' is not a figure", soft);
   }
 }
 
@@ -76,6 +111,7 @@ void read_shm(NodeFacts& f) {
     f.shm.mounted = true;
     f.shm.size_from_default = true;
     f.shm.size_bytes = f.mem_total_bytes / 2;
+    f.shm.size_known = f.mem_total_bytes > 0;
     for (const auto& o : split(options, ',')) {
       if (o.rfind("size=", 0) != 0) continue;
       const auto v = o.substr(5);
@@ -83,10 +119,14 @@ void read_shm(NodeFacts& f) {
       if (!v.empty() && (v.back() == 'k' || v.back() == 'K')) scale = 1024;
       if (!v.empty() && (v.back() == 'm' || v.back() == 'M')) scale = 1024.0 * 1024;
       if (!v.empty() && (v.back() == 'g' || v.back() == 'G')) scale = 1024.0 * 1024 * 1024;
-      try {
-        f.shm.size_bytes = std::stod(v) * scale;
+      // size=50% is a share of RAM (tmpfs(5)).
+      const bool percent = !v.empty() && v.back() == '%';
+      if (percent) scale = f.mem_total_bytes / 100;
+      const auto number = kernel_number(scale == 1 && !percent ? v : v.substr(0, v.size() - 1));
+      f.shm.size_known = number.has_value() && scale > 0;
+      if (f.shm.size_known) {
+        f.shm.size_bytes = *number * scale;
         f.shm.size_from_default = false;
-      } catch (...) {
       }
     }
   }
@@ -97,7 +137,11 @@ void read_shm(NodeFacts& f) {
     // A fixture stands in for a large file with a small one holding its size ("size: BYTES").
     double bytes = static_cast<double>(st.st_blocks) * 512;
     const auto text = st.st_size < 64 ? read_all(e.path()) : std::string();
-    if (text.rfind("size: ", 0) == 0) bytes = std::stod(text.substr(6));
+    if (text.rfind("size: ", 0) == 0) {
+      auto size = text.substr(6);
+      while (!size.empty() && std::isspace(static_cast<unsigned char>(size.back()))) size.pop_back();
+      bytes = kernel_number(size).value_or(bytes);
+    }
     f.shm.used_bytes += bytes;
     if (bytes >= 1024.0 * 1024 * 1024) f.shm.large_files.emplace_back(e.path().filename().string(), bytes);
   }
@@ -136,17 +180,18 @@ void read_gpus(NodeFacts& f) {
 NodeFacts read_node_facts(const std::string& root) {
   NodeFacts f;
   f.root = root == "/" ? "" : root;
-  const auto meminfo = read_all(f.root + "/proc/meminfo");
-  f.mem_total_bytes = meminfo_bytes(meminfo, "MemTotal");
-  f.mem_available_bytes = meminfo_bytes(meminfo, "MemAvailable");
-  f.hugepages_total = static_cast<std::int64_t>(meminfo_bytes(meminfo, "HugePages_Total"));
-  f.hugepage_bytes = meminfo_bytes(meminfo, "Hugepagesize");
+  std::error_code ec;
+  if (!fs::is_directory(f.root + "/proc", ec)) {
+    throw UsageError(fmt::format("--root '{}': no proc/ directory there; expected a node's root (/) or a recorded "
+                                 "tree holding proc/ and sys/",
+                                 root));
+  }
+  read_meminfo(f);
   read_memlock(f);
   read_shm(f);
   const auto thp = first_line(f.root + "/sys/kernel/mm/transparent_hugepage/enabled");
   const auto open = thp.find('['), close = thp.find(']');
   if (open != std::string::npos && close > open) f.thp_mode = thp.substr(open + 1, close - open - 1);
-  std::error_code ec;
   f.iommu_present = fs::exists(f.root + "/sys/class/iommu", ec) && !fs::is_empty(f.root + "/sys/class/iommu", ec);
   const auto cmdline = read_all(f.root + "/proc/cmdline");
   if (cmdline.find("iommu=pt") != std::string::npos || cmdline.find("iommu.passthrough=1") != std::string::npos) {
@@ -168,6 +213,16 @@ NodeFacts read_node_facts(const std::string& root) {
   f.nvidia_driver = gpu_kernel_driver_version("cuda", root);
   f.amdgpu_driver = gpu_kernel_driver_version("hip", root);
   return f;
+}
+
+std::optional<double> kernel_number(const std::string& text) {
+  double v = 0;
+  const auto* end = text.data() + text.size();
+  const auto res = std::from_chars(text.data(), end, v, std::chars_format::fixed);
+  if (text.empty() || res.ec != std::errc() || res.ptr != end || !std::isfinite(v) || v < 0 || v >= 0x1p60) {
+    return std::nullopt;
+  }
+  return v;
 }
 
 }  // namespace kvb

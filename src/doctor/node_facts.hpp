@@ -10,6 +10,7 @@ namespace kvb {
 
 struct ShmFacts {
   bool mounted = false;
+  bool size_known = false;          // false: no size= option and MemTotal unknown (the check skips)
   double size_bytes = 0;            // the tmpfs size= option, else half of MemTotal (tmpfs' default)
   bool size_from_default = false;
   double used_bytes = 0;            // the files in it (allocated blocks)
@@ -26,9 +27,12 @@ struct GpuPciFacts {
 
 struct NodeFacts {
   std::string root;
+  // 0 = unknown; meminfo_problem then says why ("MemAvailable missing from /proc/meminfo").
   double mem_total_bytes = 0, mem_available_bytes = 0;
+  std::string meminfo_problem;
   std::optional<double> memlock_soft_bytes;  // nullopt = unlimited (or unreadable: memlock_known)
   bool memlock_known = false;
+  std::string memlock_problem;      // why it is unknown, when /proc/self/limits was read
   ShmFacts shm;
   std::string thp_mode;             // always, madvise, never; "" unknown
   std::int64_t hugepages_total = 0;
@@ -44,7 +48,13 @@ struct NodeFacts {
   std::string amdgpu_driver;
 };
 
-// Reads everything it can; what is missing stays at its default (a check then says skip).
+// Reads everything it can; what is missing or not a plausible figure (junk, nan, inf, negative,
+// past 2^60 bytes) stays at its default, so a check says skip rather than pass or fail on it.
+// UsageError when `root` is not a node's tree (no proc/ directory under it).
 NodeFacts read_node_facts(const std::string& root);
+
+// One reading rule for numbers the kernel writes: a plain non-negative decimal below 2^60
+// (a byte count no machine has); nullopt otherwise.
+std::optional<double> kernel_number(const std::string& text);
 
 }  // namespace kvb

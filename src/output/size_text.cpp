@@ -20,9 +20,20 @@ void list(std::string& out, const char* title, const std::vector<std::string>& i
 std::string budget_lines(const Sizing& s) {
   const auto& b = s.budget;
   std::string out;
-  if (b.from_kv_cache_memory) {
+  if (b.from_kv_cache_memory && b.available_bytes > 0) {
     out += fmt::format("  --kv-cache-memory-bytes gives {} for KV per rank (replaces the budget, as in vLLM)\n",
                        format_bytes_binary(b.available_bytes));
+    return out;
+  }
+  if (b.from_kv_cache_memory) {
+    // Nothing is left for the KV cache: say what took the GPU, never a negative budget.
+    out += fmt::format("  --kv-cache-memory-bytes cannot be honoured: the rest needs {:.2f} GiB of the GPU's {:.2f} GiB\n",
+                       b.total_gib - b.available_bytes / kGiB, b.total_gib);
+    out += fmt::format("  - weights {:.2f} GiB ({} per-rank share)\n", b.weights_gib, s.weight_dtype);
+    out += fmt::format("  - activation peak {:.2f} GiB (max-num-batched-tokens {})\n", b.activation_gib,
+                       s.max_num_batched_tokens);
+    out += fmt::format("  - CUDA graphs {:.2f} GiB, non-torch {:.2f} GiB\n", b.cuda_graph_gib, b.non_torch_gib);
+    out += "  = no GPU memory for KV cache: the model does not fit\n";
     return out;
   }
   out += fmt::format("  total {:.2f} GiB x gpu-memory-utilization {:.2f} = {:.2f} GiB\n", b.total_gib, b.utilization,

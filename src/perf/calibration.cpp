@@ -10,8 +10,10 @@ namespace {
 
 double fraction(const YamlObject& o, const std::string& key, double fallback) {
   const double v = o.real_or(key, fallback);
-  if (!(v > 0)) throw UsageError(fmt::format("{}: key '{}' must be > 0 (got {:g})", o.origin(), key, v));
-  if (v > 1.0) throw UsageError(fmt::format("{}: key '{}' is a fraction of peak in (0, 1]", o.origin(), key));
+  if (!(v >= kMinEfficiency && v <= 1.0)) {
+    throw UsageError(fmt::format("{}: key '{}' is {:g}; expected a fraction of peak from {:g} to 1", o.origin(), key, v,
+                                 kMinEfficiency));
+  }
   return v;
 }
 
@@ -21,10 +23,7 @@ Calibration parse_calibration(const YamlObject& o, const std::string& source) {
   Calibration c;
   c.compute_efficiency = fraction(o, "compute-efficiency", c.compute_efficiency);
   c.memory_efficiency = fraction(o, "memory-efficiency", c.memory_efficiency);
-  const double overhead_us = o.real_or("step-overhead-us", c.step_overhead_s * 1e6);
-  if (!(overhead_us >= 0)) {
-    throw UsageError(fmt::format("{}: key 'step-overhead-us' must be >= 0 (got {:g})", o.origin(), overhead_us));
-  }
+  const double overhead_us = o.real_in("step-overhead-us", 0, kMaxStepOverheadUs, c.step_overhead_s * 1e6);
   c.step_overhead_s = overhead_us * 1e-6;
   c.source = source;
   if (o.has("measured")) {

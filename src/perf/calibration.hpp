@@ -15,8 +15,14 @@ struct Calibration {
   std::string source = "defaults";
 };
 
-// Keys compute-efficiency, memory-efficiency (fractions in (0, 1]) and step-overhead-us (>= 0);
-// UsageError naming the key otherwise. `source` is printed with every result that uses it.
+// What the figures can physically be: no serving GPU runs a model's kernels below 1% of its peak
+// (1e-300 would give TTFTs of 1e300 s), and no engine spends more than a second per step outside
+// its kernels.
+inline constexpr double kMinEfficiency = 0.01;
+inline constexpr double kMaxStepOverheadUs = 1e6;
+
+// Keys compute-efficiency, memory-efficiency (fractions in [0.01, 1]) and step-overhead-us (0 to
+// 1e6, finite); UsageError naming the key otherwise. `source` is printed with every result that uses it.
 Calibration parse_calibration(const YamlObject& o, const std::string& source);
 
 // Reads a calibration file with the keys above.

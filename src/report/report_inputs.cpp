@@ -30,7 +30,7 @@ void add_report_document(ReportInputs& in, const nlohmann::json& doc, const std:
                                        s.points.size()));
     } else if (schema == kSizeSchema) {
       std::size_t n = 0;
-      for (auto& row : size_rows_from_json(doc)) {
+      for (auto& row : size_rows_from_json(doc, origin)) {
         in.sizings.push_back(std::move(row));
         ++n;
       }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "catalog/embedded_files.hpp"
@@ -15,18 +16,24 @@ namespace kvb {
 namespace {
 
 
-double positive(const YamlObject& o, const std::string& key, double fallback, bool allow_zero = false) {
+// `hi` bounds what a key can physically be; the message says the range.
+double positive(const YamlObject& o, const std::string& key, double fallback, bool allow_zero = false,
+                double hi = 1e15) {
   const double v = o.real_or(key, fallback);
-  if (!(v > 0) && !(allow_zero && v == 0)) {
-    throw UsageError(fmt::format("{}: key '{}' must be {} (got {:g})", o.origin(), key, allow_zero ? ">= 0" : "> 0", v));
+  if ((!(v > 0) && !(allow_zero && v == 0)) || v > hi) {
+    throw UsageError(fmt::format("{}: key '{}' must be {} and at most {:g} (got {:g})", o.origin(), key,
+                                 allow_zero ? ">= 0" : "> 0", hi, v));
   }
   return v;
 }
 
-std::int64_t positive_int(const YamlObject& o, const std::string& key, std::int64_t fallback, bool allow_zero = false) {
+// Read as 64 bits and range-checked before any narrowing, so 4294967297 is refused, never 1.
+std::int64_t positive_int(const YamlObject& o, const std::string& key, std::int64_t fallback, bool allow_zero = false,
+                          std::int64_t hi = kMaxCount) {
   const auto v = o.integer_or(key, fallback);
-  if (v < 0 || (v == 0 && !allow_zero)) {
-    throw UsageError(fmt::format("{}: key '{}' must be {} (got {})", o.origin(), key, allow_zero ? ">= 0" : "> 0", v));
+  if (v < 0 || (v == 0 && !allow_zero) || v > hi) {
+    throw UsageError(fmt::format("{}: key '{}' must be a whole number from {} to {} (got {})", o.origin(), key,
+                                 allow_zero ? 0 : 1, hi, v));
   }
   return v;
 }
@@ -52,11 +59,15 @@ ArrivalSpec parse_arrival(const YamlObject& o) {
               : process == "fixed"  ? ArrivalProcess::kFixed
                                     : ArrivalProcess::kPoisson;
   if (a.process == ArrivalProcess::kClosed) {
-    a.users = static_cast<int>(positive_int(o, "users", 0));
+    a.users = static_cast<int>(positive_int(o, "users", 0, false, kMaxClosedUsers));
     o.reject_unknown_keys({"process", "users"});
     return a;
   }
   a.rate = positive(o, "rate", 0);
+  if (a.rate < kMinArrivalRate || a.rate > kMaxArrivalRate) {
+    throw UsageError(fmt::format("{}: key 'rate' is {:g} requests/s; expected {:g} to {:g}", o.origin(), a.rate,
+                                 kMinArrivalRate, kMaxArrivalRate));
+  }
   if (a.process == ArrivalProcess::kBursty) {
     a.burst_seconds = positive(o, "burst-seconds", 0);
     a.idle_seconds = positive(o, "idle-seconds", 0);
@@ -69,16 +80,16 @@ ArrivalSpec parse_arrival(const YamlObject& o) {
 
 WorkloadSpec parse_workload(const YamlObject& o) {
   WorkloadSpec w;
-  w.requests = positive_int(o, "requests", w.requests);
+  w.requests = positive_int(o, "requests", w.requests, false, kMaxRequests);
   if (!o.has("arrival")) throw UsageError(fmt::format("{}: missing required key 'arrival'", o.origin()));
   w.arrival = parse_arrival(o.object("arrival"));
   w.prompt = dist_or(o, "prompt", w.prompt, false);
   w.output = dist_or(o, "output", w.output, false);
   w.system_prefix = dist_or(o, "system-prefix", w.system_prefix, true);
-  w.system_prefixes = static_cast<int>(positive_int(o, "system-prefixes", 1));
+  w.system_prefixes = static_cast<int>(positive_int(o, "system-prefixes", 1, false, kMaxSystemPrefixes));
   w.turns = dist_or(o, "turns", w.turns, false);
   w.think_time = dist_or(o, "think-time", w.think_time, true);
-  w.documents = static_cast<int>(positive_int(o, "documents", 0, true));
+  w.documents = static_cast<int>(positive_int(o, "documents", 0, true, kMaxDocuments));
   w.document_tokens = dist_or(o, "document-tokens", w.document_tokens, true);
   w.document_zipf = positive(o, "document-zipf", 0, true);
   w.documents_round_robin = one_of(o, "document-order", "popularity", {"popularity", "round-robin"}) == "round-robin";
@@ -132,27 +143,27 @@ Scenario scenario_from_node(const YAML::Node& root, const std::string& origin) {
   s.source = YAML::Clone(root);
   s.name = o.str_or("name", std::filesystem::path(origin).stem().string());
   s.description = o.str_or("description", "");
-  s.seed = static_cast<std::uint64_t>(positive_int(o, "seed", 1, true));
+  s.seed = static_cast<std::uint64_t>(positive_int(o, "seed", 1, true, kMaxSeed));
   auto& v = s.server;
   if (!o.has("model")) throw UsageError(fmt::format("{}: missing required key 'model'", origin));
   v.model = o.str("model");
   v.hardware = o.str_or("hardware", v.hardware);
-  v.tensor_parallel_size = static_cast<int>(positive_int(o, "tensor-parallel-size", 1));
+  v.tensor_parallel_size = static_cast<int>(positive_int(o, "tensor-parallel-size", 1, false, kMaxParallelRanks));
   v.gpu_memory_utilization = positive(o, "gpu-memory-utilization", v.gpu_memory_utilization);
   if (v.gpu_memory_utilization > 1.0) {
     throw UsageError(fmt::format("{}: key 'gpu-memory-utilization' must be in (0, 1]", origin));
   }
   v.kv_cache_memory = bytes_or_none(o, "kv-cache-memory");
   if (o.has("num-gpu-blocks-override")) v.num_gpu_blocks_override = positive_int(o, "num-gpu-blocks-override", 1);
-  v.block_size = static_cast<int>(positive_int(o, "block-size", 0, true));
+  v.block_size = static_cast<int>(positive_int(o, "block-size", 0, true, 256));
   v.kv_cache_dtype = o.str_or("kv-cache-dtype", v.kv_cache_dtype);
   // Absent = the model's own length; given, it must be a length (0 is refused, as size --ctx 0).
   v.max_model_len = o.has("max-model-len") ? positive_int(o, "max-model-len", 0) : 0;
   v.max_num_batched_tokens = positive_int(o, "max-num-batched-tokens", v.max_num_batched_tokens);
-  v.max_num_seqs = positive_int(o, "max-num-seqs", v.max_num_seqs);
+  v.max_num_seqs = positive_int(o, "max-num-seqs", v.max_num_seqs, false, kMaxNumSeqs);
   v.enable_prefix_caching = o.boolean_or("enable-prefix-caching", true);
   if (o.has("kv-offloading-size") && !o.node()["kv-offloading-size"].IsNull()) {
-    v.kv_offloading_size = positive(o, "kv-offloading-size", 0, true);
+    v.kv_offloading_size = positive(o, "kv-offloading-size", 0, true, 1e6);
   }
   v.eviction_policy = one_of(o, "eviction-policy", "lru", {"lru", "arc"}) == "arc" ? EvictionKind::kArc : EvictionKind::kLru;
   v.store_threshold = static_cast<int>(positive_int(o, "store-threshold", 1));
@@ -160,7 +171,10 @@ Scenario scenario_from_node(const YAML::Node& root, const std::string& origin) {
   if (o.has("calibration")) s.calibration = parse_calibration(o.object("calibration"), origin);
   if (!o.has("workload")) throw UsageError(fmt::format("{}: missing required key 'workload'", origin));
   s.workload = parse_workload(o.object("workload"));
-  if (o.has("sweep")) s.sweep = parse_sweep(o.object("sweep"));
+  if (o.has("sweep")) {
+    s.sweep = parse_sweep(o.object("sweep"));
+    check_sweep_points(s.sweep, fmt::format("{}: key 'sweep'", origin));
+  }
   o.reject_unknown_keys({"name", "description", "seed", "model", "hardware", "tensor-parallel-size",
                          "gpu-memory-utilization", "kv-cache-memory", "num-gpu-blocks-override", "block-size",
                          "kv-cache-dtype", "max-model-len", "max-num-batched-tokens", "max-num-seqs",
@@ -208,6 +222,7 @@ Scenario with_override(const Scenario& s, const std::string& key, const std::str
   } catch (const YAML::Exception& e) {
     throw UsageError(fmt::format("{} {}={}: the value is not valid YAML: {}", what, key, value, e.msg));
   }
+  YamlObject::check_tree(value_node, fmt::format("{} {}", what, key));
   // yaml-cpp nodes are handles: walk with fresh handles so assignment does not rebind the parent.
   std::vector<YAML::Node> chain{root};
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
@@ -237,6 +252,18 @@ SweepAxis parse_sweep_axis(const std::string& text) {
     a.values.push_back(v);
   }
   return a;
+}
+
+void check_sweep_points(const std::vector<SweepAxis>& axes, const std::string& what) {
+  std::int64_t points = 1;
+  for (const auto& a : axes) {
+    points *= static_cast<std::int64_t>(std::max<std::size_t>(a.values.size(), 1));
+    if (points > kMaxSweepPoints) {
+      throw UsageError(fmt::format("{}: the sweep has more than {} points; expected fewer values (each point is a "
+                                   "whole simulation)",
+                                   what, kMaxSweepPoints));
+    }
+  }
 }
 
 }  // namespace kvb

@@ -36,6 +36,19 @@ struct ArrivalSpec {
   int users = 0;                    // closed: sessions kept in flight
 };
 
+// Counts that size the simulation's memory and time, capped where they are read (the flag, a
+// workload file, --set): a run past these would take hours and gigabytes, not answer sooner.
+inline constexpr std::int64_t kMaxRequests = 10'000'000;
+inline constexpr std::int64_t kMaxClosedUsers = 1'000'000;
+inline constexpr std::int64_t kMaxDocuments = 10'000'000;
+inline constexpr std::int64_t kMaxSystemPrefixes = 1'000'000;
+inline constexpr std::int64_t kMaxSweepPoints = 10'000;
+inline constexpr std::int64_t kMaxSeed = 9'223'372'036'854'775'807;  // any 64-bit signed value
+// Arrivals per second: below one a day (1.2e-5) a run is days of simulated idle time; above this
+// no single server admits requests.
+inline constexpr double kMinArrivalRate = 1e-5;
+inline constexpr double kMaxArrivalRate = 1e6;
+
 struct WorkloadSpec {
   std::int64_t requests = 1000;     // requests (turns) in total
   ArrivalSpec arrival;
@@ -88,5 +101,8 @@ Scenario with_override(const Scenario& s, const std::string& key, const std::str
 
 // Parses "key=v1,v2,..." (the --sweep flag).
 SweepAxis parse_sweep_axis(const std::string& text);
+// UsageError naming `what` when the axes' product passes kMaxSweepPoints (each point is a whole
+// simulation: a million-point sweep is refused at parse time, not after hours).
+void check_sweep_points(const std::vector<SweepAxis>& axes, const std::string& what);
 
 }  // namespace kvb

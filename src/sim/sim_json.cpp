@@ -1,5 +1,8 @@
 #include "sim/sim_json.hpp"
 
+#include "core/json_file.hpp"
+#include "core/units.hpp"
+
 #include <fmt/format.h>
 
 #include "core/errors.hpp"
@@ -115,19 +118,21 @@ SimView sim_view_from_json(const nlohmann::json& doc, const std::string& origin)
     SimPointView p;
     for (const auto& [k, val] : jp.at("params").items()) p.params.emplace_back(k, val.get<std::string>());
     p.offloading = jp.at("offloading").get<bool>();
-    p.tier_gib = jp.at("kv_offloading_size_gib").get<double>();
+    // Range-checked where read (core/json_file): the report draws what it reads.
+    const auto& where = origin;
+    p.tier_gib = json_number_in(jp, "kv_offloading_size_gib", 0, kMaxTierGib, where);
     const auto& m = jp.at("metrics");
-    p.output_tokens_per_s = m.at("output_tokens_per_s").get<double>();
-    p.ttft_p50_s = m.at("ttft_s").at("p50").get<double>();
-    p.ttft_p99_s = m.at("ttft_s").at("p99").get<double>();
-    p.gpu_hit_rate = m.at("gpu_hit_rate").get<double>();
-    p.cpu_hit_rate = m.at("cpu_hit_rate").get<double>();
-    p.preemptions = m.at("preemptions").get<std::int64_t>();
-    p.h2d_bytes = m.at("h2d_bytes").get<double>();
-    p.d2h_bytes = m.at("d2h_bytes").get<double>();
+    p.output_tokens_per_s = json_number_in(m, "output_tokens_per_s", 0, 1e12, where);
+    p.ttft_p50_s = json_number_in(m.at("ttft_s"), "p50", 0, 1e9, where);
+    p.ttft_p99_s = json_number_in(m.at("ttft_s"), "p99", 0, 1e9, where);
+    p.gpu_hit_rate = json_number_in(m, "gpu_hit_rate", 0, 1, where);
+    p.cpu_hit_rate = json_number_in(m, "cpu_hit_rate", 0, 1, where);
+    p.preemptions = json_integer_in(m, "preemptions", 0, kMaxTokens, where);
+    p.h2d_bytes = json_number_in(m, "h2d_bytes", 0, 1e21, where);
+    p.d2h_bytes = json_number_in(m, "d2h_bytes", 0, 1e21, where);
     const auto& base = jp.at("vs_no_offload");
-    p.baseline_output_tokens_per_s = base.at("baseline_output_tokens_per_s").get<double>();
-    p.baseline_ttft_p99_s = base.at("baseline_ttft_p99_s").get<double>();
+    p.baseline_output_tokens_per_s = json_number_in(base, "baseline_output_tokens_per_s", 0, 1e12, where);
+    p.baseline_ttft_p99_s = json_number_in(base, "baseline_ttft_p99_s", 0, 1e9, where);
     v.points.push_back(std::move(p));
   }
   if (v.points.empty()) throw UsageError(fmt::format("{}: a simulate result with no points", origin));

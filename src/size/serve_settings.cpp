@@ -38,4 +38,13 @@ EngineKind parse_engine(const std::string& text, const std::string& what) {
   throw UsageError(fmt::format("{} '{}': expected vllm, sglang or lmcache", what, text));
 }
 
+void check_engine_and_backend(EngineKind engine, OffloadingBackend backend) {
+  // SGLang's host tier is HiCache; LMCache's vLLM connector cannot be part of an SGLang command.
+  if (engine == EngineKind::kSglang && backend == OffloadingBackend::kLmcache) {
+    throw UsageError("--engine sglang with --kv-offloading-backend lmcache: SGLang's CPU tier is HiCache, LMCache's "
+                     "connector is vLLM's; expected --engine lmcache (vLLM with LMCache) or --kv-offloading-backend "
+                     "native with --engine sglang");
+  }
+}
+
 }  // namespace kvb

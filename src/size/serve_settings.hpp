@@ -21,6 +21,14 @@ Quantization parse_quantization(const std::string& text, const std::string& what
 OffloadingBackend parse_offloading_backend(const std::string& text, const std::string& what);
 std::string to_string(EngineKind e);
 EngineKind parse_engine(const std::string& text, const std::string& what);
+// UsageError for a pair that names two servers (SGLang with vLLM's LMCache connector).
+void check_engine_and_backend(EngineKind engine, OffloadingBackend backend);
+
+// What the counts can be, checked where a flag or a scenario key is read (before any narrowing):
+// no node or cluster serves one model over more ranks, and vLLM's scheduler takes no more
+// sequences per step than this (its --max-num-seqs default is 256 to 1024).
+inline constexpr std::int64_t kMaxParallelRanks = 1024;
+inline constexpr std::int64_t kMaxNumSeqs = 1'000'000;
 
 struct ServeSettings {
   int tensor_parallel_size = 1;

@@ -1,5 +1,10 @@
 #include "size/size_json.hpp"
 
+#include <fmt/format.h>
+
+#include "core/json_file.hpp"
+#include "core/units.hpp"
+
 #include "kvbench_config.hpp"
 
 namespace kvb {
@@ -148,20 +153,23 @@ nlohmann::json sizings_document(const std::vector<Sizing>& all) {
 
 namespace {
 
-SizeRowView size_row_from_json(const nlohmann::json& j) {
+// Figures no configuration can have (a TP of 1410065408, 1e300 tokens, a negative tier) are a
+// broken file, refused naming it: the report draws what it reads.
+SizeRowView size_row_from_json(const nlohmann::json& j, const std::string& origin) {
   SizeRowView r;
   r.model = j.at("model").get<std::string>();
   r.hardware = j.at("hardware").get<std::string>();
-  r.tp = j.at("tensor_parallel_size").get<int>();
+  const auto where = fmt::format("{}: result {} on {}", origin, r.model, r.hardware);
+  r.tp = static_cast<int>(json_integer_in(j, "tensor_parallel_size", 1, kMaxParallelRanks, where));
   r.kv_dtype = j.at("kv_cache_dtype").get<std::string>();
   r.weight_dtype = j.at("weight_dtype").get<std::string>();
   r.weights_fit = j.at("weights_fit").get<bool>();
-  r.kv_bytes_per_token = j.at("kv_bytes_per_token").get<std::int64_t>();
-  r.gpu_kv_tokens = j.at("gpu_kv_tokens").get<std::int64_t>();
-  r.max_model_len = j.at("max_model_len").get<std::int64_t>();
-  r.max_concurrency = j.at("max_concurrency").get<double>();
+  r.kv_bytes_per_token = json_integer_in(j, "kv_bytes_per_token", 1, std::int64_t{1} << 32, where);
+  r.gpu_kv_tokens = json_integer_in(j, "gpu_kv_tokens", 0, kMaxTokens, where);
+  r.max_model_len = json_integer_in(j, "max_model_len", 1, kMaxTokens, where);
+  r.max_concurrency = json_number_in(j, "max_concurrency", 0, kMaxTokens, where);
   const auto& rec = j.at("recommended_kv_offloading_size_gib");
-  r.recommended_gib = rec.is_null() ? -1 : rec.get<double>();
+  r.recommended_gib = rec.is_null() ? -1 : json_number_in(j, "recommended_kv_offloading_size_gib", 0, kMaxTierGib, where);
   if (j.contains("reload_vs_recompute")) r.reload_verdict = j.at("reload_vs_recompute").value("verdict", std::string());
   r.vllm_command = j.at("vllm_command").get<std::string>();
   if (j.contains("recommendation")) {
@@ -172,18 +180,18 @@ SizeRowView size_row_from_json(const nlohmann::json& j) {
     v.why = k.at("why").get<std::string>();
     v.bound = k.at("bound").get<std::string>();
     v.workload = k.value("workload", std::string());
-    v.kv_offloading_size_gib = k.at("kv_offloading_size_gib").get<double>();
+    v.kv_offloading_size_gib = json_number_in(k, "kv_offloading_size_gib", 0, kMaxTierGib, where);
     v.pays = k.at("pays").get<bool>();
-    v.floor_gib = k.at("floor_gib").get<double>();
-    v.cap_gib = k.at("cap_gib").get<double>();
+    v.floor_gib = json_number_in(k, "floor_gib", 0, kMaxTierGib, where);
+    v.cap_gib = json_number_in(k, "cap_gib", 0, kMaxTierGib, where);
     for (const auto& c : k.at("curve")) {
       TierCurvePoint p;
-      p.kv_offloading_size_gib = c.at("kv_offloading_size_gib").get<double>();
-      p.output_tokens_per_s = c.at("output_tokens_per_s").get<double>();
-      p.ttft_p50_s = c.at("ttft_p50_s").get<double>();
-      p.ttft_p99_s = c.at("ttft_p99_s").get<double>();
-      p.cpu_hit_rate = c.at("cpu_hit_rate").get<double>();
-      p.gain = c.at("gain").get<double>();
+      p.kv_offloading_size_gib = json_number_in(c, "kv_offloading_size_gib", 0, kMaxTierGib, where);
+      p.output_tokens_per_s = json_number_in(c, "output_tokens_per_s", 0, 1e12, where);
+      p.ttft_p50_s = json_number_in(c, "ttft_p50_s", 0, 1e9, where);
+      p.ttft_p99_s = json_number_in(c, "ttft_p99_s", 0, 1e9, where);
+      p.cpu_hit_rate = json_number_in(c, "cpu_hit_rate", 0, 1, where);
+      p.gain = json_number_in(c, "gain", -1e6, 1e6, where);
       v.curve.push_back(p);
     }
     r.recommendation = std::move(v);
@@ -193,9 +201,9 @@ SizeRowView size_row_from_json(const nlohmann::json& j) {
 
 }  // namespace
 
-std::vector<SizeRowView> size_rows_from_json(const nlohmann::json& doc) {
+std::vector<SizeRowView> size_rows_from_json(const nlohmann::json& doc, const std::string& origin) {
   std::vector<SizeRowView> rows;
-  for (const auto& j : doc.at("results")) rows.push_back(size_row_from_json(j));
+  for (const auto& j : doc.at("results")) rows.push_back(size_row_from_json(j, origin));
   return rows;
 }
 

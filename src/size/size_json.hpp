@@ -39,6 +39,7 @@ struct SizeRowView {
 };
 
 // Throws nlohmann::json::exception for a malformed document.
-std::vector<SizeRowView> size_rows_from_json(const nlohmann::json& doc);
+// Every figure range-checked where it is read; UsageError naming `origin` otherwise.
+std::vector<SizeRowView> size_rows_from_json(const nlohmann::json& doc, const std::string& origin);
 
 }  // namespace kvb

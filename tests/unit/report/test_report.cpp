@@ -364,6 +364,9 @@ TEST(ReportPage, CalibrationSectionFromACalibrateResult) {
   c.fitted.memory_efficiency = 0.8;
   c.reference.compute_efficiency = 0.54;
   c.reference.memory_efficiency = 0.7;
+  c.peak_tflops = 989;  // H100 SXM dense BF16; a calibrate result always carries its peaks
+  c.hbm_peak_gbps = 3350;
+  c.hbm_copy_gbps = 2900;
   CalibrationPoint p;
   p.regime = "prefill";
   p.tokens = 2048;
