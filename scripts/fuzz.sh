@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang, ASan and UBSan (build-fuzz/) and runs each for SECONDS
-# (default 30) from its seed corpus in tests/fuzz/corpus/<target>/; the corpus in the repository is
+# (default 30) with its dictionary (tests/fuzz/dict/) from its seed corpus in tests/fuzz/corpus/<target>/; the corpus in the repository is
 # only read (new inputs go to a scratch copy). A crash, leak, UB or an exception other than the
 # input errors kvbench reports fails the run; its input is saved under tests/fuzz/regressions/ and
 # is replayed by every later run.   usage: scripts/fuzz.sh [SECONDS] [TARGET...]
@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-30}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(units hf_config scenario result_json)
+[ ${#targets[@]} -gt 0 ] || targets=(units hf_config scenario result_json node_facts)
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DKVBENCH_FUZZ=ON -DKVBENCH_BUILD_TESTS=OFF \
   -DKVBENCH_BUILD_BENCH=OFF -DKVBENCH_GPU_BACKEND=none >/dev/null
 cmake --build build-fuzz -j "${KVBENCH_JOBS:-2}" --target "${targets[@]/#/fuzz_}" >/dev/null
@@ -23,7 +23,9 @@ for t in "${targets[@]}"; do
   # Earlier findings first: each must now pass.
   regressions=(tests/fuzz/regressions/"$t"-*)
   if [ -e "${regressions[0]}" ]; then "$bin" "${regressions[@]}" >/dev/null 2>&1 || { echo "fuzz: $t: a saved regression fails again"; "$bin" "${regressions[@]}"; exit 1; }; fi
-  if ! "$bin" "$work" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=0 \
+  # A target's dictionary (tests/fuzz/dict/<target>.dict): integer edges, YAML aliases, bad UTF-8.
+  dict=(); [ -f "tests/fuzz/dict/$t.dict" ] && dict=(-dict="tests/fuzz/dict/$t.dict")
+  if ! "$bin" "$work" "${dict[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=0 \
        -artifact_prefix="tests/fuzz/regressions/$t-" >"$work.log" 2>&1; then
     tail -40 "$work.log"
     echo "fuzz: $t found a failure; its input is in tests/fuzz/regressions/ (commit it with the fix)"

@@ -78,7 +78,11 @@ BenchmarkSet from_google_benchmark(const nlohmann::json& doc, const std::string&
       continue;
     }
     const double t = b.at("real_time").get<double>() * seconds_per_unit(b.value("time_unit", std::string("ns")), origin);
-    if (!(t > 0)) throw UsageError(fmt::format("{}: benchmark {} has real_time {}; expected a positive time", origin, name, t));
+    // A picosecond to four months: outside that a time is a broken file, not a measurement.
+    if (!(t >= 1e-12 && t <= 1e7)) {
+      throw UsageError(fmt::format("{}: benchmark {} has real_time {:g} s; expected a time from 1e-12 to 1e7 s", origin,
+                                   name, t));
+    }
     e.samples.push_back(1.0 / t);
   }
   return set;

@@ -3,6 +3,8 @@
 // the file and key, never a crash or another exception.
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/errors.hpp"
@@ -13,7 +15,11 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {
-    (void)kvb::parse_scenario(text, "fuzz.yaml");
+    const auto s = kvb::parse_scenario(text, "fuzz.yaml");
+    // What reaches JSON output must be UTF-8 (dump throws otherwise), and the counts that size a
+    // run must be within their caps (issue 26 §2, §3).
+    (void)nlohmann::json({s.name, s.description, s.server.model}).dump();
+    if (s.workload.requests > kvb::kMaxRequests || s.workload.arrival.users > kvb::kMaxClosedUsers) std::abort();
   } catch (const kvb::UsageError&) {
   }
   try {
