@@ -2,18 +2,31 @@
 # Configures and builds kvbench. usage: scripts/build.sh [--sanitize] [extra cmake args...]
 #   default     build/        release build with every backend the machine can compile
 #   --sanitize  build-asan/   host code only, with AddressSanitizer and UndefinedBehaviorSanitizer
+#   --main      build/        only the kvbench binary (no tests, no benchmarks), with the GPU backend
+#                             of the GPU this machine has (scripts/run.sh: the main job)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=build
+target=()
 # Warnings are errors where KVBENCH_WERROR=ON is in the environment (scripts/test.sh, CI).
 werror=-DKVBENCH_WERROR=${KVBENCH_WERROR:-OFF}
-args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DKVBENCH_GPU_BACKEND=auto "$werror")
-if [ "${1:-}" = "--sanitize" ]; then
+args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DKVBENCH_GPU_BACKEND=auto -DKVBENCH_BUILD_TESTS=ON -DKVBENCH_BUILD_BENCH=ON "$werror")
+if [ "${1:-}" = "--main" ]; then
+  shift
+  # A backend is compiled only where its toolkit and a device driver are both present: the CUDA
+  # backend alone takes most of a first build, and without a GPU dma falls back to the host.
+  gpu=none
+  if { [ -x /usr/local/cuda/bin/nvcc ] || command -v nvcc >/dev/null; } && [ -e /proc/driver/nvidia/version ]; then gpu=cuda; fi
+  if command -v hipcc >/dev/null && [ -e /dev/kfd ]; then [ "$gpu" = cuda ] && gpu=all || gpu=hip; fi
+  args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DKVBENCH_GPU_BACKEND=$gpu -DKVBENCH_BUILD_TESTS=OFF -DKVBENCH_BUILD_BENCH=OFF "$werror")
+  target=(--target kvbench)
+  echo "build: the kvbench binary only, GPU backend: $gpu"
+elif [ "${1:-}" = "--sanitize" ]; then
   shift
   dir=build-asan
   args=(-DCMAKE_BUILD_TYPE=Debug -DKVBENCH_SANITIZE=ON -DKVBENCH_BUILD_BENCH=OFF -DKVBENCH_GPU_BACKEND=none "$werror")
 fi
 export PATH="$PATH:/usr/local/cuda/bin"
 cmake -S . -B "$dir" "${args[@]}" "$@" >/dev/null
-cmake --build "$dir" -j "${KVBENCH_JOBS:-2}"
+cmake --build "$dir" -j "${KVBENCH_JOBS:-2}" "${target[@]}"
 echo "build: $dir/src/kvbench"

@@ -8,10 +8,14 @@ packages=(
   build-essential cmake python3
   libcli11-dev libfmt-dev nlohmann-json3-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev libnuma-dev
-  hipcc libamdhip64-dev
 )
 if [ "${1:-}" = "--tests" ]; then
   packages+=(chromium clang libclang-rt-14-dev)  # clang + its libFuzzer runtime: scripts/fuzz.sh
+fi
+# Debian's HIP toolchain (clang-15, LLVM-15, ROCm libraries) compiles the HIP backend: installed for
+# the tests (which compile it) and on AMD GPU machines (/dev/kfd), not for every user.
+if [ "${1:-}" = "--tests" ] || [ -e /dev/kfd ]; then
+  packages+=(hipcc libamdhip64-dev)
 fi
 
 missing=()

@@ -147,6 +147,10 @@ int run_doctor(const DoctorOptions& o) {
   (void)parse_device_list(o.device, 1 << 16);  // the syntax, before anything is measured
   const bool this_node = o.root == "/";
   const auto facts = read_node_facts(o.root);
+  if (!this_node && !facts.malformed.empty()) {
+    throw UsageError(fmt::format("--root '{}': {}; expected the figures the kernel writes (plain non-negative numbers)",
+                                 o.root, facts.malformed.front()));
+  }
   DoctorRequest request;
   request.tier_bytes = tier_gib * kGiB;
   std::vector<CheckResult> measured;

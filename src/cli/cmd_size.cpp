@@ -30,7 +30,7 @@ struct SizeOptions {
   std::string model;
   std::string hw = "h100";
   std::string max_model_len;
-  std::string tp = "1";
+  std::string tp;                  // empty: search (size/configuration_search.hpp)
   std::string pp = "1";
   std::string gpu_memory_utilization = "0.9";
   std::string kv_cache_memory;
@@ -95,10 +95,12 @@ std::string list_hardware_text() {
 ServeSettings serve_settings(const SizeOptions& o) {
   ServeSettings v;
   v.quantization = parse_quantization(o.quantization, "--quantization");
-  v.tensor_parallel_auto = o.tp == "auto";
+  // Neither --tp nor --pp: the configuration search picks TP, PP and FP8 weights; --tp auto too.
+  v.tensor_parallel_auto = o.tp == "auto" || (o.tp.empty() && o.app->get_option("--pp")->count() == 0);
   // Ranges checked on the 64-bit value, before any narrowing: what the quantity can be.
   v.tensor_parallel_size =
-      v.tensor_parallel_auto ? 1 : static_cast<int>(parse_int_in(o.tp, "--tensor-parallel-size", 1, kMaxParallelRanks));
+      v.tensor_parallel_auto || o.tp.empty() ? 1
+                                             : static_cast<int>(parse_int_in(o.tp, "--tensor-parallel-size", 1, kMaxParallelRanks));
   v.pipeline_parallel_size = static_cast<int>(parse_int_in(o.pp, "--pipeline-parallel-size", 1, kMaxParallelRanks));
   v.kv_cache_dtype = o.kv_cache_dtype;
   // vLLM's largest block is 256 tokens; hybrid models' larger pages are kvbench's to choose.
@@ -277,7 +279,8 @@ Command register_size(CLI::App& parent) {
       ->capture_default_str();
   app->add_option("--max-model-len,--ctx", opts->max_model_len,
                   "context length: 131072, 128k (x1000), 128K (x1024), 1M (default: the model's own)");
-  app->add_option("--tensor-parallel-size,--tp", opts->tp, "TP ranks, or 'auto'")->capture_default_str();
+  app->add_option("--tensor-parallel-size,--tp", opts->tp, "TP ranks; without --tp and --pp (or with 'auto') the smallest configuration that fits one request: "
+                  "TP within a node, then FP8 weights, then pipeline stages across nodes");
   app->add_option("--pipeline-parallel-size,--pp", opts->pp, "PP stages")->capture_default_str();
   app->add_option("--gpu-memory-utilization", opts->gpu_memory_utilization, "share of GPU memory vLLM may use")
       ->capture_default_str();

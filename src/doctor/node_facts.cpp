@@ -43,8 +43,9 @@ std::string first_line(const std::string& path) {
   return end == std::string::npos ? std::string() : line.substr(0, end + 1);
 }
 
-// "MemTotal:  263852844 kB" -> bytes; nullopt when the key is missing or not a figure.
-std::optional<double> meminfo_bytes(const std::string& meminfo, const std::string& key) {
+// "MemTotal:  263852844 kB" -> bytes; nullopt when the key is missing or not a figure (noted in
+// f.malformed: a line is there but its value is junk).
+std::optional<double> meminfo_bytes(NodeFacts& f, const std::string& meminfo, const std::string& key) {
   std::istringstream in(meminfo);
   std::string line;
   while (std::getline(in, line)) {
@@ -53,7 +54,10 @@ std::optional<double> meminfo_bytes(const std::string& meminfo, const std::strin
     std::string value, unit;
     fields >> value >> unit;
     const auto v = kernel_number(value);
-    if (!v) return std::nullopt;
+    if (!v) {
+      f.malformed.push_back(fmt::format("proc/meminfo: {} '{}' is not a figure", key, value));
+      return std::nullopt;
+    }
     return unit == "kB" ? *v * 1024 : *v;
   }
   return std::nullopt;
@@ -65,8 +69,8 @@ void read_meminfo(NodeFacts& f) {
     f.meminfo_problem = "/proc/meminfo unreadable";
     return;
   }
-  const auto total = meminfo_bytes(meminfo, "MemTotal");
-  const auto available = meminfo_bytes(meminfo, "MemAvailable");
+  const auto total = meminfo_bytes(f, meminfo, "MemTotal");
+  const auto available = meminfo_bytes(f, meminfo, "MemAvailable");
   if (total && *total > 0) f.mem_total_bytes = *total;
   if (!total || !(*total > 0)) {
     f.meminfo_problem = "MemTotal missing from /proc/meminfo or not a figure";
@@ -74,11 +78,12 @@ void read_meminfo(NodeFacts& f) {
     f.meminfo_problem = "MemAvailable missing from /proc/meminfo or not a figure";
   } else if (*available > *total) {
     f.meminfo_problem = "/proc/meminfo's MemAvailable exceeds MemTotal";
+    f.malformed.push_back(f.meminfo_problem);
   } else {
     f.mem_available_bytes = *available;
   }
-  f.hugepages_total = static_cast<std::int64_t>(meminfo_bytes(meminfo, "HugePages_Total").value_or(0));
-  f.hugepage_bytes = meminfo_bytes(meminfo, "Hugepagesize").value_or(0);
+  f.hugepages_total = static_cast<std::int64_t>(meminfo_bytes(f, meminfo, "HugePages_Total").value_or(0));
+  f.hugepage_bytes = meminfo_bytes(f, meminfo, "Hugepagesize").value_or(0);
 }
 
 // "Max locked memory   8388608   8388608   bytes" -> the soft limit; "unlimited" -> nullopt.
@@ -96,7 +101,10 @@ void read_memlock(NodeFacts& f) {
     }
     f.memlock_soft_bytes = kernel_number(soft);
     f.memlock_known = f.memlock_soft_bytes.has_value();
-    if (!f.memlock_known) f.memlock_problem = fmt::format("Max locked memory '{}' is not a figure", soft);
+    if (!f.memlock_known) {
+      f.memlock_problem = fmt::format("Max locked memory '{}' is not a figure", soft);
+      f.malformed.push_back("proc/self/limits: " + f.memlock_problem);
+    }
   }
 }
 
@@ -124,6 +132,7 @@ void read_shm(NodeFacts& f) {
       if (percent) scale = f.mem_total_bytes / 100;
       const auto number = kernel_number(scale == 1 && !percent ? v : v.substr(0, v.size() - 1));
       f.shm.size_known = number.has_value() && scale > 0;
+      if (!number) f.malformed.push_back(fmt::format("proc/mounts: /dev/shm size={} is not a size", v));
       if (f.shm.size_known) {
         f.shm.size_bytes = *number * scale;
         f.shm.size_from_default = false;
@@ -140,7 +149,9 @@ void read_shm(NodeFacts& f) {
     if (text.rfind("size: ", 0) == 0) {
       auto size = text.substr(6);
       while (!size.empty() && std::isspace(static_cast<unsigned char>(size.back()))) size.pop_back();
-      bytes = kernel_number(size).value_or(bytes);
+      const auto recorded = kernel_number(size);
+      if (!recorded) f.malformed.push_back(fmt::format("dev/shm/{}: 'size: {}' is not a size", e.path().filename().string(), size));
+      bytes = recorded.value_or(bytes);
     }
     f.shm.used_bytes += bytes;
     if (bytes >= 1024.0 * 1024 * 1024) f.shm.large_files.emplace_back(e.path().filename().string(), bytes);

@@ -46,6 +46,9 @@ struct NodeFacts {
   std::vector<GpuPciFacts> gpus;
   std::string nvidia_driver;        // "580.159.04"; "" absent
   std::string amdgpu_driver;
+  // Values that are present but not figures ("proc/meminfo: MemAvailable '1e400' is not a figure"):
+  // on this node the check they feed says skip; in a recorded --root tree they are a broken input.
+  std::vector<std::string> malformed;
 };
 
 // Reads everything it can; what is missing or not a plausible figure (junk, nan, inf, negative,

@@ -210,10 +210,11 @@ std::string sizing_text(const Sizing& s) {
 }
 
 std::string sizing_summary_table(const std::vector<Sizing>& all) {
-  TextTable t({"model", "hw", "TP", "KV B/tok/rank", "KV GiB/rank", "GPU KV tokens", "conc@len", "fits",
+  TextTable t({"model", "hw", "TP x PP", "weights", "KV B/tok/rank", "KV GiB/rank", "GPU KV tokens", "conc@len", "fits",
                "offload GiB", "break-even"});
   for (const auto& s : all) {
-    t.add_row({s.model_name, s.hw_name, std::to_string(s.tp), format_count(s.layout.kv_bytes_per_token()),
+    t.add_row({s.model_name, s.hw_name, s.pp > 1 ? fmt::format("{} x {}", s.tp, s.pp) : std::to_string(s.tp), s.weight_dtype,
+               format_count(s.layout.kv_bytes_per_token()),
                s.weights_fit ? fmt::format("{:.1f}", s.kv_gib_available) : "-",
                s.weights_fit ? format_count(s.layout.uniform ? s.gpu_kv_tokens : s.gpu_kv_tokens_capacity) : "-",
                s.weights_fit ? fmt::format("{:.2f}x", s.max_concurrency) : "-",

@@ -234,7 +234,11 @@ Scenario with_override(const Scenario& s, const std::string& key, const std::str
   }
   chain.back()[parts.back()] = value_node;
   try {
-    return scenario_from_node(root, s.origin);
+    auto out = scenario_from_node(root, s.origin);
+    // A calibration given beside the file (--calibration) is not in its YAML: it carries over to
+    // every override and sweep point unless the override sets calibration keys itself.
+    if (parts.front() != "calibration") out.calibration = s.calibration;
+    return out;
   } catch (const UsageError& e) {
     throw UsageError(fmt::format("{} {}={}: {}", what, key, value, e.what()));
   }

@@ -7,6 +7,7 @@
 
 #include "core/errors.hpp"
 #include "core/units.hpp"
+#include "size/configuration_search.hpp"
 #include "size/offload_plan.hpp"
 #include "size/reload_vs_recompute.hpp"
 #include "size/vllm_command.hpp"
@@ -92,21 +93,17 @@ void add_warnings(Sizing& s, const SizingInputs& in) {
   if (!s.fits && s.weights_fit && s.estimated_max_model_len > 0) {
     s.alternatives.push_back(fmt::format("a shorter context fits: --max-model-len {}", s.estimated_max_model_len));
   }
-  if (!s.weights_fit || !s.fits) {
-    const int ranks = s.world_size * 2;
-    // Tensor parallelism within a node first (it needs the heads to divide), pipeline across nodes.
-    if (s.tp * 2 * s.pp <= in.hw.gpus_per_node && m.num_attention_heads % (s.tp * 2) == 0) {
-      s.alternatives.push_back(fmt::format("more GPUs: --tensor-parallel-size {} ({} ranks on one {} node) halves the "
-                                           "weights per GPU",
-                                           s.tp * 2, ranks, in.hw.name));
+  if (!s.fits && in.search_alternatives) {
+    // Not "more GPUs would help" but the configuration that does fit, computed (it may need FP8
+    // weights or pipeline stages across nodes), or the statement that none up to 8 nodes does.
+    const auto search = search_configuration(in);
+    if (search.found) {
+      const auto& f = search.found->sizing;
+      s.alternatives.push_back(fmt::format("{} fits: {} GPU blocks ({} tokens), weights {:.1f} GiB per GPU",
+                                           configuration_flags(search.found->inputs), format_count(f.num_gpu_blocks),
+                                           format_count(f.gpu_kv_tokens), f.budget.weights_gib));
     } else {
-      s.alternatives.push_back(fmt::format("more GPUs: {} ranks (--pipeline-parallel-size {} across nodes) halve the "
-                                           "weights per GPU",
-                                           ranks, s.pp * 2));
-    }
-    if (effective_weight_dtype(m, Quantization::kFp8) != s.weight_dtype) {
-      s.alternatives.push_back("FP8 weights (an FP8 checkpoint or --quantization fp8) halve the weight memory: rerun "
-                               "with --quantization fp8");
+      s.alternatives.push_back(search.tried);
     }
   }
   if (s.offload && s.offload->given_gib) {
@@ -143,17 +140,6 @@ void add_warnings(Sizing& s, const SizingInputs& in) {
 
 }  // namespace
 
-int auto_tensor_parallel(SizingInputs in) {
-  int best = 1;
-  for (int tp = 1; tp <= in.hw.gpus_per_node; tp *= 2) {
-    if (in.model.num_attention_heads % tp != 0) continue;
-    best = tp;
-    in.kv.tp = tp;
-    if (compute_sizing(in).fits) return tp;
-  }
-  return best;
-}
-
 Sizing compute_sizing(const SizingInputs& in) {
   const auto& m = in.model;
   Sizing s;
@@ -167,6 +153,7 @@ Sizing compute_sizing(const SizingInputs& in) {
   s.tp = in.kv.tp;
   s.pp = in.kv.pp;
   s.world_size = s.tp * s.pp;
+  if (!in.configuration_search.empty()) s.notes.push_back(in.configuration_search);
   s.max_model_len = in.max_model_len.value_or(m.max_position_embeddings);
   s.max_num_batched_tokens = in.kv.max_num_batched_tokens;
   s.max_num_seqs = in.max_num_seqs;

@@ -8,8 +8,4 @@ namespace kvb {
 // Throws UsageError for an impossible configuration (with the flag and what is accepted).
 Sizing compute_sizing(const SizingInputs& in);
 
-// --tp auto: the smallest power-of-two TP (up to gpus_per_node, dividing the heads) at which
-// one request of max-model-len fits; the largest such TP when none does.
-int auto_tensor_parallel(SizingInputs in);
-
 }  // namespace kvb

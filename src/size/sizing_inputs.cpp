@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/units.hpp"
+#include "size/configuration_search.hpp"
 #include "size/sizing_engine.hpp"
 
 namespace kvb {
@@ -33,7 +34,12 @@ SizingInputs make_sizing_inputs(const ModelSpec& model, const HardwareSpec& hw, 
   if (node.engine == EngineKind::kLmcache) in.offloading_backend = OffloadingBackend::kLmcache;
   in.calibration = node.calibration.empty() ? default_calibration(hw) : load_calibration(node.calibration);
   if (!node.link_profile.empty()) in.link = link_profile_from_dma_json(node.link_profile, node.link_method);
-  if (serve.tensor_parallel_auto) in.kv.tp = auto_tensor_parallel(in);
+  if (!serve.tensor_parallel_auto) return in;
+  // No --tp (or --tp auto): the smallest configuration that holds the weights and one request.
+  const auto search = search_configuration(in);
+  if (search.found) in = search.found->inputs;
+  in.search_alternatives = true;
+  in.configuration_search = "configuration search: " + search.tried;
   return in;
 }
 
@@ -53,7 +59,9 @@ std::vector<Sizing> size_configurations(const std::vector<ModelSpec>& models, co
     }
   }
   // One configuration whose checkpoint-dtype weights do not fit: the FP8-weights answer too.
-  if (all.size() == 1 && !all.front().weights_fit && serve.quantization == Quantization::kNone) {
+  // (Without --tp the configuration search has already tried FP8 weights.)
+  if (all.size() == 1 && !all.front().weights_fit && serve.quantization == Quantization::kNone &&
+      !serve.tensor_parallel_auto) {
     auto fp8 = serve;
     fp8.quantization = Quantization::kFp8;
     auto alt = compute_sizing(make_sizing_inputs(models.front(), hws.front(), fp8, node));

@@ -12,7 +12,7 @@
 
 namespace kvb {
 
-// --tp auto is resolved here (size/sizing_engine.hpp's auto_tensor_parallel).
+// --tp auto (and size without --tp) is resolved here: size/configuration_search.hpp.
 SizingInputs make_sizing_inputs(const ModelSpec& model, const HardwareSpec& hw, const ServeSettings& serve,
                                 const NodeOverrides& node = {});
 

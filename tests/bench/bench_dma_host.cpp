@@ -77,5 +77,29 @@ BENCHMARK(BM_HostCaseOverhead)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(3);
 
+// Issue 24 §3: building a sweep's host pools (allocate, first touch, pattern the sources, clear the
+// destinations) should take at most 0.5 s per GiB of pools. Counter: s_per_gib (four pools of
+// --pool bytes each: device-side and host-side source and destination).
+void BM_HostPoolSetup(benchmark::State& state) {
+  const auto pool = static_cast<std::uint64_t>(state.range(0)) << 20;
+  double setup = 0;
+  for (auto _ : state) {
+    auto backend = make_host_backend();
+    TransferCase c;
+    c.block_bytes = 2 << 20;
+    c.blocks = 4;
+    c.gpu_pool_blocks = static_cast<std::int64_t>(pool / c.block_bytes);
+    c.host_pool_blocks = c.gpu_pool_blocks;
+    StoppingRule rule;
+    rule.min_seconds = 0;
+    rule.max_seconds = 0.01;
+    rule.min_samples = 1;
+    rule.warmups = 0;
+    setup += backend->measure(c, rule).pool_setup_s;
+  }
+  state.counters["s_per_gib"] = setup / static_cast<double>(state.iterations()) / (4.0 * static_cast<double>(pool) / (1 << 30));
+}
+BENCHMARK(BM_HostPoolSetup)->Arg(64)->Arg(256)->Unit(benchmark::kMillisecond)->Iterations(2);
+
 }  // namespace
 }  // namespace kvb

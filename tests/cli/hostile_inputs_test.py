@@ -133,7 +133,7 @@ expect("non-UTF-8 scenario name (--json)", ["simulate", path("non-utf8.yaml"), "
 for value in ("junk", "1e999", "-5"):
     root = node(f"shm-file-{value}", lambda r, v=value: write(os.path.relpath(os.path.join(r, "dev/shm/leftover"), work),
                                                               f"size: {v}\n"))
-    expect(f"/dev/shm file of size {value}", ["doctor", "--root", root], 0, "")
+    expect(f"/dev/shm file of size {value}", ["doctor", "--root", root], 2, re.escape(f"dev/shm/leftover: 'size: {value}'"))
 
 # 4. Absurd values are refused where they are read.
 cal_inf = write("cal-inf.yaml", "step-overhead-us: .inf\n")
@@ -144,16 +144,22 @@ expect("calibration compute-efficiency: 1e-300", ["size", "--model", "llama-8b",
        "expected a fraction of peak from 0.01 to 1")
 f = scenario("rate-tiny.yaml", arrival="{process: poisson, rate: 1e-300}")
 expect("arrival rate 1e-300", ["simulate", f, "--no-sweep"], 2, "key 'rate' is 1e-300 requests/s")
+# A recorded tree (--root) holding junk is a broken input: exit 2 naming the file and the value.
+# (On this node the same reading makes the check skip with the reason: the node_facts fuzzer and
+# the unit tests hold that.)
 for name, rel, old, new, check in [
-        ("memlock nan", "proc/self/limits", "unlimited            unlimited", "nan            nan", "memlock +skip +Max locked memory 'nan' is not a figure"),
-        ("memlock inf", "proc/self/limits", "unlimited            unlimited", "inf            inf", "memlock +skip +Max locked memory 'inf'"),
+        ("memlock nan", "proc/self/limits", "unlimited            unlimited", "nan            nan",
+         "proc/self/limits: Max locked memory 'nan' is not a figure"),
+        ("memlock inf", "proc/self/limits", "unlimited            unlimited", "inf            inf",
+         "Max locked memory 'inf' is not a figure"),
         ("MemAvailable 1e400", "proc/meminfo", "MemAvailable:   500000000", "MemAvailable:   1e400",
-         "memory +skip +MemAvailable missing from /proc/meminfo or not a figure"),
+         "proc/meminfo: MemAvailable '1e400' is not a figure"),
         ("negative MemTotal", "proc/meminfo", "MemTotal:       527000000", "MemTotal:       -527000000",
-         "shm +skip .*\n(.*\n)*memory +skip +MemTotal missing"),
-        ("/dev/shm size -1e15", "proc/mounts", "tmpfs rw,nosuid,nodev", "tmpfs rw,nosuid,nodev,size=-1e15", "shm +skip")]:
+         "proc/meminfo: MemTotal '-527000000' is not a figure"),
+        ("/dev/shm size -1e15", "proc/mounts", "tmpfs rw,nosuid,nodev", "tmpfs rw,nosuid,nodev,size=-1e15",
+         "proc/mounts: /dev/shm size=-1e15 is not a size")]:
     root = node(name.replace(" ", "-").replace("/", ""), lambda r, a=rel, b=old, c=new: replace_in(r, a, b, c))
-    expect(f"doctor: {name}", ["doctor", "--root", root, "--tier-size", "64"], 0, check)
+    expect(f"doctor: {name}", ["doctor", "--root", root, "--tier-size", "64"], 2, re.escape(check))
 root = node("no-meminfo", lambda r: os.remove(os.path.join(r, "proc/meminfo")))
 expect("doctor: no /proc/meminfo is not a failure", ["doctor", "--root", root], 0, "memory +skip +/proc/meminfo unreadable")
 root = node("no-memavailable", lambda r: replace_in(r, "proc/meminfo", "MemAvailable:   500000000 kB\n", ""))

@@ -129,8 +129,14 @@ class GpuBackend final : public TransferBackend {
     int count = 0;
     const gpuError_t err = gpuGetDeviceCount(&count);
     if (err != gpuSuccess || count == 0) {
-      throw DeviceError(std::string("no ") + KVB_GPU_RUNTIME + " device (" +
-                        (err != gpuSuccess ? gpuGetErrorString(err) : "device count 0") + ")");
+      // Without a GPU the CUDA runtime says "driver version is insufficient", which reads as "upgrade
+      // the driver": where no kernel driver is loaded at all, say that there is no GPU instead.
+      const bool no_driver = gpu_kernel_driver_version(KVB_GPU_RUNTIME).empty();
+      const std::string why = err == gpuSuccess ? "device count 0"
+                              : no_driver       ? std::string("no ") + (std::string(KVB_GPU_RUNTIME) == "cuda" ? "NVIDIA" : "AMD") +
+                                              " GPU driver is loaded: no GPU on this machine"
+                                                : gpuGetErrorString(err);
+      throw DeviceError(std::string("no ") + KVB_GPU_RUNTIME + " device (" + why + ")");
     }
     return count;
   }

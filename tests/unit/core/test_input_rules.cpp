@@ -16,6 +16,7 @@
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "core/yaml_reader.hpp"
+#include "doctor/node_checks.hpp"
 #include "doctor/node_facts.hpp"
 
 namespace kvb {
@@ -98,6 +99,30 @@ TEST(InputRules, KernelNumbersArePlainFiniteAndBounded) {
   for (const char* bad : {"nan", "inf", "-1", "1e400", "1e15", "junk", "", "12x"}) {
     EXPECT_FALSE(kernel_number(bad).has_value()) << bad;
   }
+}
+
+TEST(InputRules, JunkKernelFiguresMakeChecksSkipNeverPassOrFail) {
+  namespace fs = std::filesystem;
+  const auto root = fs::temp_directory_path() / ("kvb-junk-node-" + std::to_string(::getpid()));
+  fs::create_directories(root / "proc/self");
+  fs::create_directories(root / "dev/shm");
+  std::ofstream(root / "proc/meminfo") << "MemTotal: -527000000 kB\nMemAvailable: 1e400 kB\n";
+  std::ofstream(root / "proc/self/limits") << "Max locked memory         nan                  nan                  bytes\n";
+  std::ofstream(root / "proc/mounts") << "shm /dev/shm tmpfs rw,size=-1e15 0 0\n";
+  const auto facts = read_node_facts(root.string());
+  EXPECT_EQ(facts.malformed.size(), 4u);  // MemTotal, MemAvailable, memlock, the shm size
+  DoctorRequest request;
+  request.tier_bytes = 64.0 * (1 << 30);
+  request.gpu_skip_reason = "test";
+  int seen = 0;
+  for (const auto& c : run_node_checks(facts, request)) {
+    if (c.name == "shm" || c.name == "memlock" || c.name == "memory") {
+      EXPECT_EQ(c.status, CheckStatus::kSkip) << c.name << ": " << c.detail;
+      ++seen;
+    }
+  }
+  EXPECT_EQ(seen, 3);
+  fs::remove_all(root);
 }
 
 TEST(InputRules, InputFilesCannotBeOutputs) {

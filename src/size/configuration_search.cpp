@@ -1,0 +1,88 @@
+#include "size/configuration_search.hpp"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "core/strings.hpp"
+#include "core/units.hpp"
+#include "size/sizing_engine.hpp"
+
+namespace kvb {
+namespace {
+
+struct Candidate {
+  int tp = 1;
+  int pp = 1;
+  Quantization quantization = Quantization::kNone;
+};
+
+// Whether --quantization fp8 changes the weights (a checkpoint already at 8 bits or fewer keeps them).
+bool fp8_shrinks(const ModelSpec& m) { return weight_bytes_per_param(m.weight_dtype) > 1.0; }
+
+std::vector<int> node_tps(const SizingInputs& in) {
+  std::vector<int> out;
+  for (int tp = 1; tp <= in.hw.gpus_per_node; tp *= 2) {
+    if (in.model.num_attention_heads % tp == 0) out.push_back(tp);
+  }
+  if (out.empty()) out.push_back(1);
+  return out;
+}
+
+std::vector<Candidate> candidates(const SizingInputs& in) {
+  std::vector<Quantization> dtypes{in.quantization};
+  if (in.quantization == Quantization::kNone && fp8_shrinks(in.model)) dtypes.push_back(Quantization::kFp8);
+  const auto tps = node_tps(in);
+  std::vector<Candidate> out;
+  for (const auto q : dtypes) {
+    for (const int tp : tps) out.push_back({tp, 1, q});
+  }
+  for (int pp = 2; pp <= kMaxSearchNodes; pp *= 2) {
+    for (const auto q : dtypes) out.push_back({tps.back(), pp, q});
+  }
+  return out;
+}
+
+std::string short_label(const Candidate& c, const ModelSpec& m) {
+  std::string label = fmt::format("TP {}", c.tp);
+  if (c.pp > 1) label += fmt::format(" x PP {}", c.pp);
+  if (c.quantization == Quantization::kFp8 && fp8_shrinks(m)) label += " fp8";
+  return label;
+}
+
+}  // namespace
+
+std::string configuration_flags(const SizingInputs& in) {
+  std::string flags = fmt::format("--tensor-parallel-size {}", in.kv.tp);
+  if (in.kv.pp > 1) flags += fmt::format(" --pipeline-parallel-size {}", in.kv.pp);
+  if (in.quantization == Quantization::kFp8 && fp8_shrinks(in.model)) flags += " --quantization fp8";
+  const int gpus = in.kv.tp * in.kv.pp;
+  const int nodes = (gpus + in.hw.gpus_per_node - 1) / in.hw.gpus_per_node;
+  return fmt::format("{} ({} GPU{}, {} {} node{})", flags, gpus, gpus == 1 ? "" : "s", nodes == 1 ? "one" : std::to_string(nodes),
+                     in.hw.name, nodes == 1 ? "" : "s");
+}
+
+ConfigurationSearch search_configuration(const SizingInputs& base) {
+  ConfigurationSearch out;
+  std::vector<std::string> failed;
+  for (const auto& c : candidates(base)) {
+    auto in = base;
+    in.kv.tp = c.tp;
+    in.kv.pp = c.pp;
+    in.quantization = c.quantization;
+    in.search_alternatives = false;  // the search's own candidates name no further alternatives
+    auto s = compute_sizing(in);
+    if (s.fits) {
+      out.tried = fmt::format("{}{} fits one request of {} tokens", failed.empty() ? "" : "tried " + join(failed, ", ") + " (too small); ",
+                              short_label(c, base.model), format_count(s.max_model_len));
+      out.found = FoundConfiguration{std::move(in), std::move(s)};
+      return out;
+    }
+    failed.push_back(short_label(c, base.model));
+  }
+  out.tried = fmt::format("tried {}: none holds the weights and one request of {} tokens", join(failed, ", "),
+                          format_count(base.max_model_len.value_or(base.model.max_position_embeddings)));
+  return out;
+}
+
+}  // namespace kvb
