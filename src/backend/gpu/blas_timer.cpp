@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/backend_registry.hpp"
 #include "backend/gpu/gpu_buffer.hpp"
 #include "backend/gpu/gpu_check.hpp"
 #include "backend/operator_timer.hpp"
@@ -72,9 +73,8 @@ struct OperandSet {
 class BlasTimer final : public OperatorTimer {
  public:
   explicit BlasTimer(int device) {
-    int count = 0;
-    check(gpuGetDeviceCount(&count), "counting devices");
-    if (count <= 0) throw DeviceError(std::string(KVB_GPU_RUNTIME) + ": no device found");
+    // The transfer backend's count: one wording for "no GPU here" (not "driver insufficient").
+    const int count = std::string(KVB_GPU_RUNTIME) == "cuda" ? cuda_device_count() : hip_device_count();
     if (device < 0 || device >= count) {
       throw DeviceError(fmt::format("--device {}: this machine has {} device{}; expected 0 to {}", device, count,
                                     count == 1 ? "" : "s", count - 1));
