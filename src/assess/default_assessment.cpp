@@ -134,6 +134,12 @@ ReportInputs run_default_assessment(const AssessmentSettings& s, const Assessmen
                                    gpu ? device.name : std::string("no GPU")));
   }
   hw = resolve_hardware(hw).name;
+  in.hardware_basis =
+      !s.hw.empty()  ? fmt::format("Sized for {} (--hw), not for this node's GPU.", hw)
+      : hw == "h100" && (!gpu || hardware_for_device_name(device.name).empty())
+          ? fmt::format("Assumed hardware: h100 ({}: pass --hw to size another GPU). Nothing below describes this node's GPU.",
+                        gpu ? "this node's " + device.name + " is not in the hardware table" : "no GPU found on this node")
+          : fmt::format("Sized for this node's GPU: {} ({}).", device.name, hw);
 
   // 3. The default simulation sweep, on the measured link when a GPU's link was measured.
   auto scenario = with_override(load_scenario(s.scenario), "hardware", hw, "--hw");
@@ -165,7 +171,14 @@ ReportInputs run_default_assessment(const AssessmentSettings& s, const Assessmen
   // 5. The tier size for the scenario's own traffic, simulated on the same link (listed first:
   // the report's first lines state it).
   log(fmt::format("size --workload {}: simulating the tier-size curve", scenario.name));
-  sizings.insert(sizings.begin(), size_with_workload({.scenario = scenario,
+  // The scenario's traffic on the server the sizing section describes: its server-only keys
+  // (a deliberately small kv-cache-memory, its context length) would otherwise reach the command.
+  auto traffic = scenario;
+  traffic.server.kv_cache_memory.reset();
+  traffic.server.num_gpu_blocks_override.reset();
+  traffic.server.max_model_len = serve.max_model_len;
+  traffic.server.gpu_memory_utilization = serve.gpu_memory_utilization;
+  sizings.insert(sizings.begin(), size_with_workload({.scenario = traffic,
                                                       .node = {},
                                                       .objective = TierObjective::kTtftP99,
                                                       .slo = {},

@@ -9,27 +9,50 @@
 namespace kvb {
 namespace {
 
-std::string curve_chart(const SizeRowView& r, const RecommendationView& v) {
+// The objective's own quantity, signed as it moves: a TTFT cut is negative (the text's -79.6%),
+// a throughput or goodput rise positive. `gain` is the improvement either way.
+struct ObjectiveAxis {
+  std::string label;
+  double sign;
+};
+
+ObjectiveAxis objective_axis(const std::string& objective) {
+  if (objective == "ttft-p99") return {"TTFT p99 vs no tier (%, below 0 = faster)", -1};
+  if (objective == "goodput") return {"goodput vs no tier (%)", 1};
+  return {"output tok/s vs no tier (%)", 1};
+}
+
+LineChart tier_chart(const SizeRowView& r, const RecommendationView& v, std::string what) {
   LineChart chart;
-  chart.title = fmt::format("{} on {}: tier size curve (simulated)", r.model, r.hardware);
+  chart.title = fmt::format("{} on {}: {} by tier size (simulated)", r.model, r.hardware, what);
   chart.x_label = "--kv-offloading-size (GiB, all ranks)";
-  chart.y_label = "gain vs no tier (%)";
-  ChartSeries gain{.name = v.objective + " gain", .points = {}, .dashed = false};
-  ChartSeries hits{.name = "CPU-tier hit rate", .points = {}, .dashed = true};
-  for (const auto& p : v.curve) {
-    gain.points.push_back({.x = p.kv_offloading_size_gib, .y = 100 * p.gain, .low = 0, .high = 0});
-    hits.points.push_back({.x = p.kv_offloading_size_gib, .y = 100 * p.cpu_hit_rate, .low = 0, .high = 0});
-  }
-  chart.series = {gain, hits};
   if (v.pays) chart.markers.push_back({v.kv_offloading_size_gib, fmt::format("recommended {:g} GiB", v.kv_offloading_size_gib)});
   chart.markers.push_back({v.floor_gib, fmt::format("vLLM floor {:.0f} GiB", v.floor_gib)});
   chart.markers.push_back({v.cap_gib, fmt::format("DRAM cap {:.0f} GiB", v.cap_gib)});
-  return render_line_chart(chart);
+  return chart;
+}
+
+// Two charts, one quantity each: the objective's change, and the share of prompt tokens the tier serves.
+std::string curve_charts(const SizeRowView& r, const RecommendationView& v) {
+  const auto axis = objective_axis(v.objective);
+  auto change = tier_chart(r, v, "effect");
+  change.y_label = axis.label;
+  ChartSeries moved{.name = v.objective.empty() ? std::string("change") : v.objective, .points = {}, .dashed = false};
+  auto hits = tier_chart(r, v, "CPU-tier hits");
+  hits.y_label = "CPU-tier hits (% of prompt tokens)";
+  ChartSeries hit{.name = "CPU-tier hit rate", .points = {}, .dashed = true};
+  for (const auto& p : v.curve) {
+    moved.points.push_back({.x = p.kv_offloading_size_gib, .y = axis.sign * 100 * p.gain, .low = 0, .high = 0});
+    hit.points.push_back({.x = p.kv_offloading_size_gib, .y = 100 * p.cpu_hit_rate, .low = 0, .high = 0});
+  }
+  change.series = {moved};
+  hits.series = {hit};
+  return render_line_chart(change) + render_line_chart(hits);
 }
 
 }  // namespace
 
-std::string recommendation_section_html(const std::vector<SizeRowView>& rows) {
+std::string recommendation_section_html(const std::vector<SizeRowView>& rows, const std::string& hardware_basis) {
   // The simulated recommendation when there is one (it answers for the operator's traffic),
   // else the first rule-based one.
   const SizeRowView* pick = nullptr;
@@ -39,7 +62,9 @@ std::string recommendation_section_html(const std::vector<SizeRowView>& rows) {
   }
   if (pick == nullptr) return {};
   const auto& v = *pick->recommendation;
-  std::string out = "<section id=\"recommendation\"><h2>Recommendation</h2>\n<p><strong>";
+  std::string out = "<section id=\"recommendation\"><h2>Recommendation</h2>\n";
+  if (!hardware_basis.empty()) out += "<p class=\"basis\">" + html_escape(hardware_basis) + "</p>\n";
+  out += "<p><strong>";
   out += v.kv_offloading_size_gib > 0
              ? fmt::format("--kv-offloading-size {:g}", v.kv_offloading_size_gib)
              : std::string("No CPU tier: offloading does not pay for this traffic");
@@ -51,7 +76,7 @@ std::string recommendation_section_html(const std::vector<SizeRowView>& rows) {
   out += "<p>" + html_escape(v.why) + "</p>\n";
   out += "<pre>" + html_escape(pick->vllm_command) + "</pre>\n";
   if (!v.curve.empty()) {
-    out += "<div class=\"charts\">" + curve_chart(*pick, v) + "</div>\n";
+    out += "<div class=\"charts\">" + curve_charts(*pick, v) + "</div>\n";
   } else {
     out += "<p class=\"small\">No traffic was simulated for this figure: <code>kvbench size --workload NAME</code> "
            "simulates yours and recommends the knee of the curve.</p>\n";

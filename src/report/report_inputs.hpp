@@ -22,6 +22,9 @@ struct ReportInputs {
   std::vector<std::string> sources;  // one line per input: where it came from and what it holds
   std::vector<std::string> notes;    // e.g. that dma figures are host figures
   std::vector<std::string> files;    // the files read, by device and inode: one given twice counts once
+  // The hardware the sizing describes and why (the default assessment: the GPU measured here, or
+  // the one assumed without a GPU); the recommendation's first line states it. Empty: from files.
+  std::string hardware_basis;
 };
 
 // Adds one kvbench document (by its "schema"). UsageError naming `origin` for an unknown schema or

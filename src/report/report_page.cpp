@@ -18,8 +18,8 @@ body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; ma
 h1 { font-size: 1.6em; margin-bottom: 0.2em; } h2 { border-bottom: 2px solid #0072B2; padding-bottom: 4px; margin-top: 2em; }
 nav a { margin-right: 1em; } code, pre { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 0.92em; }
 pre { background: #f4f6f8; padding: 8px 12px; overflow-x: auto; }
-.charts { display: flex; flex-wrap: wrap; gap: 12px; }
-svg.chart { background: #fff; border: 1px solid #ddd; font-size: 12px; max-width: 100%; height: auto; }
+.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(520px, 1fr)); gap: 12px; }
+svg.chart { background: #fff; border: 1px solid #ddd; font-size: 12px; width: 100%; height: auto; box-sizing: border-box; }
 svg.chart text { fill: #222; } svg.chart .chart-title { font-size: 15px; font-weight: 600; }
 svg.chart .grid { stroke: #e6e6e6; } svg.chart .axis { stroke: #444; }
 svg.chart .reference { stroke: #c0392b; stroke-width: 1.5; stroke-dasharray: 2 3; }
@@ -98,7 +98,7 @@ std::string report_html(const ReportInputs& in, const ReportContext& ctx) {
                      html_escape(ctx.tool_version), html_escape(ctx.generated_utc), html_escape(ctx.how));
   out += "<nav><a href=\"#recommendation\">recommendation</a><a href=\"#dma\">transfers</a><a href=\"#simulate\">simulation</a><a href=\"#size\">sizing</a>"
          "<a href=\"#environment\">environment</a></nav>\n";
-  out += recommendation_section_html(in.sizings);
+  out += recommendation_section_html(in.sizings, in.hardware_basis);
   out += glance(in);
   out += fleet_section_html(in.dma, in.doctors);
   out += dma_section_html(in.dma);

@@ -20,7 +20,7 @@ std::string simulation_section_html(const std::vector<SimView>& sims);
 std::string sizing_section_html(const std::vector<SizeRowView>& rows);
 // The first lines: the recommended tier size, its basis, the command and the curve (empty when
 // no sizing carries a recommendation).
-std::string recommendation_section_html(const std::vector<SizeRowView>& rows);
+std::string recommendation_section_html(const std::vector<SizeRowView>& rows, const std::string& hardware_basis = "");
 // calibrate results: each point's measured forward and efficiencies, the fit beside what runs use
 // without it.
 std::string calibration_section_html(const std::vector<CalibrationResult>& calibrations);

@@ -2,6 +2,8 @@
 // vLLM command for each configuration.
 #include <fmt/format.h>
 
+#include <set>
+
 #include "core/units.hpp"
 #include "report/html_escape.hpp"
 #include "report/report_sections.hpp"
@@ -22,18 +24,27 @@ std::string sizing_section_html(const std::vector<SizeRowView>& rows) {
   for (const auto& r : rows) {
     out += fmt::format(
         "<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td>"
-        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.2f}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td>{}</td></tr>\n",
         html_escape(r.model), html_escape(r.hardware), r.tp,
         html_escape(r.weights_fit ? r.weight_dtype : r.weight_dtype + " (do not fit)"), html_escape(r.kv_dtype),
-        format_count(r.kv_bytes_per_token), format_count(r.max_model_len), format_count(r.gpu_kv_tokens),
-        r.max_concurrency, r.recommended_gib < 0 ? std::string("-") : fmt::format("{:g} GiB", r.recommended_gib),
+        // A configuration whose weights do not fit has no KV pool: "-", as the CLI prints, not 0.
+        format_count(r.kv_bytes_per_token), format_count(r.max_model_len),
+        r.weights_fit ? format_count(r.gpu_kv_tokens) : std::string("-"),
+        r.weights_fit ? fmt::format("{:.2f}", r.max_concurrency) : std::string("-"), r.recommended_gib < 0 ? std::string("-") : fmt::format("{:g} GiB", r.recommended_gib),
         html_escape(r.reload_verdict));
   }
   out += "</tbody></table>\n<h3>vLLM command lines</h3>\n";
+  std::set<std::string> shown;  // the workload's sizing and the table's row can be one configuration
   for (const auto& r : rows) {
-    out += fmt::format("<details><summary>{} on {} (TP {})</summary><pre>{}</pre></details>\n", html_escape(r.model),
-                       html_escape(r.hardware), r.tp, html_escape(r.vllm_command));
+    if (!shown.insert(r.vllm_command).second) continue;
+    // Two commands for one model (the workload's simulated size and the rule's) say which is which.
+    const auto size = r.recommended_gib < 0 ? std::string("no CPU tier")
+                                            : fmt::format("--kv-offloading-size {:g}", r.recommended_gib);
+    const auto basis = r.recommendation ? r.recommendation->basis : std::string("rule");
+    out += fmt::format("<details><summary>{} on {} (TP {}, {} weights): {} ({} basis)</summary><pre>{}</pre></details>\n",
+                       html_escape(r.model), html_escape(r.hardware), r.tp, html_escape(r.weight_dtype), size,
+                       html_escape(basis), html_escape(r.vllm_command));
   }
   return out + "</section>\n";
 }

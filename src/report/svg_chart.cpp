@@ -13,6 +13,7 @@ namespace {
 
 constexpr double kWidth = 600, kPlotTop = 44, kPlotBottom = 270, kPlotLeft = 68, kPlotRight = 580;
 constexpr double kLegendTop = 338, kLegendRow = 20, kLegendItem = 260;
+constexpr double kTitleLeft = 10;
 
 // The smallest of 1, 2, 2.5, 5 x 10^k at or above v: axis maxima people can read.
 double nice_ceiling(double v) {
@@ -26,6 +27,21 @@ double nice_ceiling(double v) {
 
 std::string num(double v) { return fmt::format("{:.1f}", v); }
 
+// Text widths without a font engine: the widest digits and lower-case letters of a sans-serif face
+// at these sizes stay under these advances, so an estimate from them never underestimates much.
+constexpr double kTickCharWidth = 7.0;    // 12 px tick labels
+constexpr double kTickGap = 6;
+constexpr double kTitleCharWidth = 8.6;   // 15 px bold titles
+
+// The title, from the left edge; squeezed to the chart's width (textLength) when it would run off.
+std::string title_text(const std::string& title) {
+  const double room = kWidth - 2 * kTitleLeft;
+  const double estimate = kTitleCharWidth * static_cast<double>(title.size());
+  const std::string fit =
+      estimate > room ? fmt::format(" textLength=\"{}\" lengthAdjust=\"spacingAndGlyphs\"", num(room)) : std::string();
+  return fmt::format("<text class=\"chart-title\" x=\"{}\" y=\"24\"{}>{}</text>\n", kTitleLeft, fit, html_escape(title));
+}
+
 }  // namespace
 
 const std::string& series_color(std::size_t index) {
@@ -38,13 +54,14 @@ std::string render_line_chart(const LineChart& c) {
   const auto xcoord = [&](double x) { return c.log2_x ? std::log2(std::max(x, 1e-300)) : x; };
   const auto xlabel = [&](double x) { return c.x_format ? c.x_format(x) : fmt::format("{:g}", x); };
   std::set<double> xs;
-  double ymax = 0;
+  double ymax = 0, ymin = 0;  // the axis always holds 0; below it only when a value is negative
   std::size_t drawn = 0;
   for (const auto& s : c.series) {
     for (const auto& p : s.points) {
       if (!std::isfinite(p.x) || !std::isfinite(p.y) || (c.log2_x && p.x <= 0)) continue;
       xs.insert(p.x);
       ymax = std::max({ymax, p.y, p.high});
+      ymin = std::min({ymin, p.y, p.high > p.low ? p.low : 0.0});
       ++drawn;
     }
   }
@@ -56,13 +73,18 @@ std::string render_line_chart(const LineChart& c) {
       "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\" "
       "role=\"img\" aria-label=\"{}\">\n<title>{}</title>\n",
       kWidth, num(height), kWidth, num(height), html_escape(c.title), html_escape(c.title));
-  out += fmt::format("<text class=\"chart-title\" x=\"{}\" y=\"24\">{}</text>\n", kPlotLeft, html_escape(c.title));
+  out += title_text(c.title);
   if (drawn == 0) {
     out += fmt::format("<text class=\"empty\" x=\"{}\" y=\"{}\">no data to draw</text>\n</svg>\n", kPlotLeft,
                        (kPlotTop + kPlotBottom) / 2);
     return out;
   }
-  const double y_top = nice_ceiling(ymax * 1.05);
+  // Positive data: 0 to a nice maximum in five steps. Signed data: one nice step for both sides,
+  // so the ticks are round numbers and one of them is 0.
+  double y_step = nice_ceiling(ymax * 1.05) / 5;
+  if (ymin < 0) y_step = nice_ceiling((ymax - ymin) * 1.05 / 5);
+  const double y_bottom = ymin < 0 ? -y_step * std::ceil(-ymin * 1.05 / y_step) : 0.0;
+  const double y_top = ymin < 0 ? y_step * std::ceil(ymax * 1.05 / y_step) : 5 * y_step;
   double x_lo = xcoord(*xs.begin()), x_hi = xcoord(*xs.rbegin());
   if (x_hi - x_lo < 1e-12) {
     x_lo -= 1;
@@ -72,25 +94,35 @@ std::string render_line_chart(const LineChart& c) {
   x_lo -= pad;
   x_hi += pad;
   const auto px = [&](double x) { return kPlotLeft + (xcoord(x) - x_lo) / (x_hi - x_lo) * (kPlotRight - kPlotLeft); };
-  const auto py = [&](double y) { return kPlotBottom - std::clamp(y / y_top, 0.0, 1.0) * (kPlotBottom - kPlotTop); };
+  const auto py = [&](double y) {
+    return kPlotBottom - std::clamp((y - y_bottom) / (y_top - y_bottom), 0.0, 1.0) * (kPlotBottom - kPlotTop);
+  };
 
   // Grid and y ticks.
-  for (int i = 0; i <= 5; ++i) {
-    const double v = y_top * i / 5;
+  const int y_ticks = static_cast<int>(std::lround((y_top - y_bottom) / y_step));
+  for (int i = 0; i <= y_ticks; ++i) {
+    const double v = y_bottom + y_step * i;
     out += fmt::format("<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", kPlotLeft, num(py(v)),
                        kPlotRight, num(py(v)));
     out += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{:g}</text>\n", kPlotLeft - 6,
                        num(py(v) + 4), v);
   }
-  // X ticks at the data's own x values, thinned to about a dozen labels.
-  const std::size_t step = (xs.size() + 11) / 12;
-  std::size_t k = 0;
+  // X ticks at the data's own x values; a label that would touch the one before it is left out
+  // (39 and 43 GiB side by side printed as "3943"), its tick kept.
+  double last_right = -1e9;
   for (const double x : xs) {
-    if (k++ % step != 0) continue;
+    const auto label = xlabel(x);
+    const double half = kTickCharWidth * static_cast<double>(label.size()) / 2;
     out += fmt::format("<line class=\"axis\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>", num(px(x)), kPlotBottom,
                        kPlotBottom + 5);
-    out += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num(px(x)),
-                       kPlotBottom + 18, html_escape(xlabel(x)));
+    if (px(x) - half < last_right + kTickGap) continue;
+    last_right = px(x) + half;
+    out += fmt::format("<text class=\"tick tick-x\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num(px(x)),
+                       kPlotBottom + 18, html_escape(label));
+  }
+  if (y_bottom < 0) {  // the zero line, where a signed quantity changes sign
+    out += fmt::format("<line class=\"axis\" x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\"/>\n", kPlotLeft, num(py(0)),
+                       kPlotRight);
   }
   out += fmt::format("<line class=\"axis\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>", kPlotLeft, kPlotTop,
                      kPlotBottom);

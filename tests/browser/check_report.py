@@ -7,7 +7,11 @@ usage: check_report.py REPORT.html --min-charts N [--forbid-text TEXT] [--chromi
 Checks: Chromium logs no console message at all (a script error or a blocked fetch would log
 one; the report has no script); the rendered DOM holds at least N <svg class="chart"> elements,
 each with a drawn series, and no <script> element; a screenshot is not blank (enough non-white
-pixels, and the chart palette's first colour is present). Exits 1 with one line per failure.
+pixels, and the chart palette's first colour is present). Layout, as Chromium lays it out (a copy
+of the page with a measuring script appended; the report itself stays script-free): no two x-axis
+labels of a chart overlap, every chart title ends inside its chart, and every chart is at least
+40% of its section's width (the charts use the page, two to a row at most). Exits 1 with one line
+per failure.
 """
 import argparse
 import os
@@ -92,6 +96,48 @@ def screenshot_stats(path):
     return non_white / float(width * height), palette_hits
 
 
+# Appended to a copy of the page: measures in the laid-out page and writes one line per defect.
+LAYOUT_SCRIPT = """<script>
+window.addEventListener('load', () => {
+  const out = [];
+  document.querySelectorAll('svg.chart').forEach((svg, i) => {
+    const name = 'chart ' + (i + 1) + ' (' + (svg.getAttribute('aria-label') || '') + ')';
+    const ticks = [...svg.querySelectorAll('text.tick-x')].map(t => t.getBBox());
+    for (let k = 1; k < ticks.length; ++k) {
+      if (ticks[k].x < ticks[k - 1].x + ticks[k - 1].width) out.push(name + ': x labels ' + k + ' and ' + (k + 1) + ' overlap');
+    }
+    const title = svg.querySelector('text.chart-title');
+    const view = svg.viewBox.baseVal;
+    if (title) {
+      const b = title.getBBox();
+      if (b.x + b.width > view.width + 0.5) out.push(name + ': the title runs off the chart');
+    }
+    const section = svg.closest('section') || document.body;
+    if (svg.getBoundingClientRect().width < 0.4 * section.clientWidth) out.push(name + ': narrower than 40% of its section');
+  });
+  const pre = document.createElement('pre');
+  pre.id = 'kvb-layout';
+  pre.textContent = 'LAYOUT-BEGIN\\n' + out.join('\\n') + '\\nLAYOUT-END';
+  document.body.appendChild(pre);
+});
+</script>"""
+
+
+def layout_failures(report, chromium, work):
+    page = open(report, encoding="utf-8").read()
+    measured = os.path.join(work, "measured.html")
+    # The copy drops the page's Content-Security-Policy (it forbids every script) so the measuring
+    # script may run; the layout it measures is the same.
+    page = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page)
+    open(measured, "w", encoding="utf-8").write(page.replace("</body>", LAYOUT_SCRIPT + "</body>"))
+    proc, _ = run_chromium(chromium, "file://" + measured,
+                           ["--window-size=1400,3000", "--virtual-time-budget=5000", "--dump-dom"], work)
+    found = re.search(r"LAYOUT-BEGIN\n(.*?)LAYOUT-END", proc.stdout, flags=re.S)
+    if not found:
+        return [f"the layout could not be measured (chromium exit {proc.returncode})"]
+    return ["layout: " + line for line in found.group(1).splitlines() if line.strip()]
+
+
 def check(report, min_charts, forbid, chromium):
     failures = []
     url = "file://" + os.path.abspath(report)
@@ -110,6 +156,7 @@ def check(report, min_charts, forbid, chromium):
         proc, console = run_chromium(chromium, url, ["--dump-dom"], work)
         dom = proc.stdout
         failures += [f"console message: {line.split('] ', 1)[-1][:200]}" for line in console]
+        failures += layout_failures(report, chromium, work)
     charts = re.findall(r'<svg class="chart".*?</svg>', dom, flags=re.S)
     if len(charts) < min_charts:
         failures.append(f"{len(charts)} charts in the rendered DOM, expected at least {min_charts}")
@@ -132,8 +179,15 @@ def self_test(chromium):
         noisy = os.path.join(work, "noisy.html")
         open(noisy, "w").write('<!DOCTYPE html><html><body><svg class="chart"></svg>'
                                '<script>console.error("x"); missing();</script></body></html>')
+        cramped = os.path.join(work, "cramped.html")
+        open(cramped, "w").write(
+            '<!DOCTYPE html><html><body><section><svg class="chart" viewBox="0 0 600 300" width="200" height="100">'
+            '<text class="chart-title" x="10" y="24">' + "A title far too long to fit " * 4 + '</text>'
+            '<text class="tick tick-x" x="100" y="200">39</text><text class="tick tick-x" x="104" y="200">43</text>'
+            '<polyline class="series" points="0,0 10,10"/></svg></section></body></html>')
         f_blank, _ = check(blank, 1, [], chromium)
         f_noisy, _ = check(noisy, 1, [], chromium)
+        f_cramped = layout_failures(cramped, chromium, work)
     ok = True
     if not any("blank" in f for f in f_blank) or not any("charts in the rendered DOM" in f for f in f_blank):
         print("self-test: a blank page was not rejected:", f_blank)
@@ -144,6 +198,10 @@ def self_test(chromium):
     if not any("no drawn series" in f for f in f_noisy):
         print("self-test: an empty chart was not rejected:", f_noisy)
         ok = False
+    for defect in ("overlap", "title runs off", "narrower than 40%"):
+        if not any(defect in f for f in f_cramped):
+            print(f"self-test: a chart whose {defect} was not rejected:", f_cramped)
+            ok = False
     print("self-test: " + ("each check rejects a bad page" if ok else "FAILED"))
     return 0 if ok else 1
 
