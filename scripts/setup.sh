@@ -38,7 +38,7 @@ fi
 
 # CUDA is not a Debian package here: the CUDA toolkit's nvcc is used where it is installed.
 if [ -x /usr/local/cuda/bin/nvcc ] || command -v nvcc >/dev/null 2>&1; then
-  echo "setup: nvcc found; the CUDA backend will be built"
+  echo "setup: nvcc found; scripts/test.sh builds the CUDA backend (scripts/run.sh where an NVIDIA driver is loaded)"
 else
   echo "setup: nvcc not found; the CUDA backend is skipped (install the CUDA toolkit to build it)"
 fi

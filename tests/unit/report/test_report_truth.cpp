@@ -85,6 +85,7 @@ SizeRowView simulated_row() {
   r.vllm_command = "vllm serve m \\\n    --kv-offloading-size 41";
   RecommendationView v;
   v.basis = "simulation";
+  v.workload = "chat-multi-turn";
   v.objective = "ttft-p99";
   v.kv_offloading_size_gib = 41;
   v.pays = true;
@@ -132,6 +133,9 @@ TEST(ReportTruth, RowsThatDoNotFitSayDashAndCommandsAreListedOnce) {
     ++listed;
   }
   EXPECT_EQ(listed, 1u);
+  // Two rows of one model (the workload's simulated size and the rule's) say which is which.
+  EXPECT_NE(html.find("<td>simulated for chat-multi-turn</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td>rule (sessions kept warm)</td>"), std::string::npos);
 }
 
 }  // namespace
