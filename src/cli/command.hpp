@@ -17,5 +17,6 @@ Command register_compare(CLI::App& parent);
 Command register_report(CLI::App& parent);
 Command register_doctor(CLI::App& parent);
 Command register_calibrate(CLI::App& parent);
+Command register_trace(CLI::App& parent);
 
 }  // namespace kvb

@@ -86,6 +86,7 @@ int main(int argc, char** argv) {
   commands.push_back(kvb::register_compare(app));
   commands.push_back(kvb::register_doctor(app));
   commands.push_back(kvb::register_calibrate(app));
+  commands.push_back(kvb::register_trace(app));
 
   if (const auto option = option_with_empty_value(argc, argv); !option.empty()) {
     std::fprintf(stderr, "kvbench: error: %s: the value is empty; expected a value (see kvbench --help)\n",

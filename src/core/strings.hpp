@@ -15,6 +15,7 @@ std::vector<std::string> closest_names(std::string_view name, const std::vector<
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 std::vector<std::string> split(std::string_view text, char sep);
 std::string to_lower(std::string_view s);
+std::string trim_copy(std::string_view s);  // without leading and trailing white space
 
 // Well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF): text read from
 // a file must be, before it reaches JSON output (nlohmann refuses to dump anything else).

@@ -122,6 +122,8 @@ for cmd in (["report", "/dev/zero", "-o", path("zero.html")], ["compare", "/dev/
             ["simulate", "--no-sweep", "--link-profile", "/dev/zero"],
             ["size", "--model", "llama-8b", "--calibration", "/dev/zero"]):
     expect(f"{cmd[0]} reading /dev/zero", cmd, 2, "larger than [0-9]+ MiB")
+for cmd in (["trace", "/dev/zero", "--model", "llama-8b"],):
+    expect(f"{cmd[0]} reading /dev/zero", cmd, 2, "larger than [0-9]+ MiB|longer than 16 MiB")
 
 # 3. Input errors are input errors (exit 2), never "runtime error" (exit 3).
 write("non-utf8.yaml", "", "w")

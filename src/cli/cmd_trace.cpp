@@ -1,0 +1,87 @@
+// `kvbench trace FILE --model M`: a recorded request trace's statistics and the miss-ratio curve of
+// a prefix cache over it, in GiB of the model's KV cache.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "catalog/hardware_spec.hpp"
+#include "catalog/model_catalog.hpp"
+#include "cli/command.hpp"
+#include "core/atomic_file.hpp"
+#include "core/errors.hpp"
+#include "core/units.hpp"
+#include "output/trace_text.hpp"
+#include "size/sizing_engine.hpp"
+#include "size/sizing_inputs.hpp"
+#include "trace/trace_analysis.hpp"
+#include "trace/trace_json.hpp"
+
+namespace kvb {
+namespace {
+
+struct TraceCommandOptions {
+  std::string file;
+  std::string model;
+  std::string hw = "h100";
+  std::string tp;  // empty: the smallest configuration that fits (as size)
+  std::string block_tokens = "512", speed = "1", sample = "1", limit = "0";
+  bool json = false;
+  std::string output;
+};
+
+TraceOptions trace_options(const TraceCommandOptions& o) {
+  TraceOptions t;
+  t.block_tokens = parse_int_in(o.block_tokens, "--trace-block-tokens", 1, 1 << 20);
+  t.speed = parse_real_in(o.speed, "--trace-speed", 0, 1e6, "2");
+  t.sample = parse_real_in(o.sample, "--trace-sample", 0, 1, "0.1");
+  t.limit = parse_positive_int(o.limit, "--trace-limit", true, kMaxCount);
+  return t;
+}
+
+// The KV bytes a token of the trace costs on the model's server, across all ranks.
+TraceKvCost kv_cost(const TraceCommandOptions& o) {
+  if (o.model.empty()) throw UsageError("--model is required: the KV bytes per token turn blocks into GiB");
+  std::vector<std::string> warnings;
+  ServeSettings serve;
+  serve.tensor_parallel_auto = o.tp.empty();
+  if (!o.tp.empty()) serve.tensor_parallel_size = static_cast<int>(parse_int_in(o.tp, "--tp", 1, kMaxParallelRanks));
+  const auto sizing = compute_sizing(make_sizing_inputs(resolve_model(o.model, warnings), resolve_hardware(o.hw), serve));
+  TraceKvCost cost{sizing.model_name, sizing.hw_name, sizing.tp, 0};
+  cost.kv_bytes_per_token = sizing.offload ? static_cast<double>(sizing.offload->cpu_block_bytes) / sizing.layout.block_size
+                                           : static_cast<double>(sizing.layout.kv_bytes_per_token() * sizing.world_size);
+  return cost;
+}
+
+int run_trace(const TraceCommandOptions& o) {
+  const auto options = trace_options(o);
+  const auto cost = kv_cost(o);
+  if (!o.output.empty()) require_writable_output(o.output);
+  const auto analysis = analyze_trace(o.file, options);
+  const auto json_text = trace_json(analysis, cost).dump(1) + "\n";
+  if (!o.output.empty()) write_file_atomically(o.output, json_text);
+  std::fputs(o.json ? json_text.c_str() : trace_text(analysis, cost).c_str(), stdout);
+  return kExitOk;
+}
+
+}  // namespace
+
+Command register_trace(CLI::App& parent) {
+  auto o = std::make_shared<TraceCommandOptions>();
+  auto* app = parent.add_subcommand("trace", "a request trace's statistics and the miss-ratio curve of a prefix cache "
+                                             "over it (Mooncake JSONL, kvbench JSONL or CSV)");
+  app->add_option("file", o->file, "the trace: one request per line")->required();
+  app->add_option("--model,-m", o->model, "model whose KV bytes per token size the curve (catalog name or config.json)");
+  app->add_option("--hw", o->hw, "hardware (sets TP when --tp is not given)")->capture_default_str();
+  app->add_option("--tensor-parallel-size,--tp", o->tp, "TP ranks (default: the smallest configuration that fits)");
+  app->add_option("--trace-block-tokens", o->block_tokens, "tokens per hash id (Mooncake: 512)")->capture_default_str();
+  app->add_option("--trace-speed", o->speed, "time scale: arrivals divided by this")->capture_default_str();
+  app->add_option("--trace-sample", o->sample, "share of prefix trees kept, chosen by their first block")->capture_default_str();
+  app->add_option("--trace-limit", o->limit, "at most this many requests (0: all)")->capture_default_str();
+  app->add_flag("--json", o->json, "print kvbench/trace/v1 JSON");
+  app->add_option("--output,-o", o->output, "also write the JSON to this file (atomically)");
+  return Command{app, [o] { return run_trace(*o); }};
+}
+
+}  // namespace kvb

@@ -1,0 +1,88 @@
+#include "trace/trace_analysis.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace kvb {
+namespace {
+
+class LogHistogram {
+ public:
+  void add(double v) {
+    const auto bin = static_cast<std::size_t>(std::floor(std::log2(v + 1) * kPerDoubling));
+    if (counts_.size() <= bin) counts_.resize(bin + 1, 0);
+    ++counts_[bin];
+    ++n_;
+    sum_ += v;
+    max_ = std::max(max_, v);
+  }
+  // The bin's geometric middle, back in token units.
+  double percentile(double q) const {
+    if (n_ == 0) return 0;
+    const auto rank = static_cast<std::int64_t>(std::ceil(q * static_cast<double>(n_)));
+    std::int64_t seen = 0;
+    for (std::size_t b = 0; b < counts_.size(); ++b) {
+      seen += counts_[b];
+      if (seen >= std::max<std::int64_t>(rank, 1)) return std::min(max_, std::exp2((static_cast<double>(b) + 0.5) / kPerDoubling) - 1);
+    }
+    return max_;
+  }
+  LengthSummary summary() const {
+    return {n_ > 0 ? sum_ / static_cast<double>(n_) : 0, percentile(0.5), percentile(0.9), percentile(0.99), max_};
+  }
+
+ private:
+  static constexpr double kPerDoubling = 64;
+  std::vector<std::int64_t> counts_;
+  std::int64_t n_ = 0;
+  double sum_ = 0, max_ = 0;
+};
+
+}  // namespace
+
+TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options) {
+  TraceReader reader(path, options);
+  TraceAnalysis a;
+  a.path = path;
+  a.options = options;
+  a.format = reader.format();
+  a.reuse_recorded = reader.reuse_recorded();
+  PrefixMissRatio mrc(options.block_tokens);
+  LogHistogram prompt, output;
+  std::map<std::int64_t, std::int64_t> per_minute;
+  TraceRequest r;
+  double first = -1, last = 0;
+  while (reader.next(r)) {
+    ++a.requests;
+    if (first < 0) first = r.arrival_s;
+    last = r.arrival_s;
+    prompt.add(static_cast<double>(r.prompt_tokens));
+    output.add(static_cast<double>(r.output_tokens));
+    ++per_minute[static_cast<std::int64_t>(std::floor(r.arrival_s / 60))];
+    mrc.add(r);
+  }
+  a.lines = reader.lines_read();
+  a.skipped_by_sample = reader.skipped_by_sample();
+  a.duration_s = a.requests > 0 ? last - first : 0;
+  a.mean_rate = a.duration_s > 0 ? static_cast<double>(a.requests) / a.duration_s : 0;
+  std::vector<std::int64_t> minutes;
+  if (!per_minute.empty()) {
+    // Every minute of the span counts, the quiet ones too.
+    for (auto m = per_minute.begin()->first; m <= per_minute.rbegin()->first; ++m) {
+      const auto it = per_minute.find(m);
+      minutes.push_back(it == per_minute.end() ? 0 : it->second);
+    }
+    std::sort(minutes.begin(), minutes.end());
+    a.median_minute_rate = static_cast<double>(minutes[minutes.size() / 2]) / 60;
+    a.peak_minute_rate = static_cast<double>(minutes.back()) / 60;
+  }
+  a.prompt = prompt.summary();
+  a.output = output.summary();
+  a.distinct_blocks = mrc.distinct_blocks();
+  a.unbounded_prefix_hit_rate = mrc.unbounded_hit_rate();
+  a.curve = mrc.curve();
+  return a;
+}
+
+}  // namespace kvb

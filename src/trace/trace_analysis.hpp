@@ -1,0 +1,35 @@
+#pragma once
+// `kvbench trace`: what a recorded trace holds and what a prefix cache of each size would serve,
+// in one streaming pass (memory grows with the distinct blocks, not the requests).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "trace/miss_ratio.hpp"
+#include "trace/trace_reader.hpp"
+
+namespace kvb {
+
+// Token-length distribution: mean exact, percentiles from a log-binned histogram (64 bins per
+// doubling: within 1.1% of the exact value).
+struct LengthSummary {
+  double mean = 0, p50 = 0, p90 = 0, p99 = 0, max = 0;
+};
+
+struct TraceAnalysis {
+  std::string path;
+  TraceFormat format = TraceFormat::kMooncake;
+  TraceOptions options;
+  std::int64_t requests = 0, lines = 0, skipped_by_sample = 0;
+  double duration_s = 0, mean_rate = 0;            // requests per second over the trace
+  double median_minute_rate = 0, peak_minute_rate = 0;  // per-minute arrival counts, as req/s
+  LengthSummary prompt, output;
+  std::int64_t distinct_blocks = 0;
+  double unbounded_prefix_hit_rate = 0;            // 0 where the format records no reuse
+  bool reuse_recorded = true;
+  std::vector<MissRatioPoint> curve;
+};
+
+TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options);
+
+}  // namespace kvb

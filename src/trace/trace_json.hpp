@@ -1,0 +1,24 @@
+#pragma once
+// kvbench/trace/v1: the trace's statistics and its miss-ratio curve, with the sizes in GiB for the
+// model's KV bytes per token (all ranks) that the caller states.
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "trace/trace_analysis.hpp"
+
+namespace kvb {
+
+inline constexpr const char* kTraceSchema = "kvbench/trace/v1";
+
+// What a cache block of the trace costs in KV memory: model, hardware, TP and bytes per token
+// across all ranks (from size/).
+struct TraceKvCost {
+  std::string model, hardware;
+  int tensor_parallel_size = 1;
+  double kv_bytes_per_token = 0;
+};
+
+double block_gib(const TraceAnalysis& a, const TraceKvCost& cost);
+nlohmann::json trace_json(const TraceAnalysis& a, const TraceKvCost& cost);
+
+}  // namespace kvb

@@ -1,0 +1,275 @@
+#include "trace/trace_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <nlohmann/json.hpp>
+
+#include "core/atomic_file.hpp"
+#include "core/errors.hpp"
+#include "core/strings.hpp"
+
+namespace kvb {
+namespace {
+
+std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser: a well-spread hash of an id
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
+// Ids kvbench makes up (a session's blocks, a CSV request's own blocks) live in their own range,
+// apart from a trace's recorded hash ids.
+constexpr std::uint64_t kSessionIds = 1ULL << 62, kPrivateIds = 1ULL << 63;
+
+// One line, at most kMaxTraceLineBytes: a runaway line is refused, not read into memory.
+bool bounded_getline(std::istream& in, std::string& line, bool& too_long) {
+  line.clear();
+  too_long = false;
+  char c = 0;
+  bool any = false;
+  while (in.get(c)) {
+    any = true;
+    if (c == '\n') return true;
+    if (line.size() >= kMaxTraceLineBytes) {  // refused at once: /dev/zero has no end of line
+      too_long = true;
+      return true;
+    }
+    line.push_back(c);
+  }
+  return any;
+}
+
+std::int64_t tokens_field(const nlohmann::json& j, const char* key, std::int64_t lo, const std::string& where) {
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_number_integer()) {
+    throw UsageError(fmt::format("{}: '{}' is missing or not a whole number", where, key));
+  }
+  const auto v = it->get<std::int64_t>();
+  if (v < lo || v > kMaxTraceTokens) {
+    throw UsageError(fmt::format("{}: '{}' is {}; expected {} to {} tokens", where, key, v, lo, kMaxTraceTokens));
+  }
+  return v;
+}
+
+double seconds_field(const nlohmann::json& j, const char* key, double scale, const std::string& where) {
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_number()) throw UsageError(fmt::format("{}: '{}' is missing or not a number", where, key));
+  const double v = it->get<double>() * scale;
+  if (!std::isfinite(v) || v < 0 || v > 1e9) {
+    throw UsageError(fmt::format("{}: '{}' is not a time from 0 to 1e9 s", where, key));
+  }
+  return v;
+}
+
+void hash_ids(const nlohmann::json& j, TraceRequest& r, std::int64_t block_tokens, const std::string& where) {
+  const auto& ids = j.at("hash_ids");
+  if (!ids.is_array()) throw UsageError(fmt::format("{}: 'hash_ids' is not a list", where));
+  const auto blocks = (r.prompt_tokens + block_tokens - 1) / block_tokens;
+  if (static_cast<std::int64_t>(ids.size()) != blocks) {
+    throw UsageError(fmt::format("{}: {} hash_ids for {} prompt tokens; expected {} (one per {} tokens: "
+                                 "--trace-block-tokens)",
+                                 where, ids.size(), r.prompt_tokens, blocks, block_tokens));
+  }
+  r.block_ids.clear();
+  for (const auto& id : ids) {
+    if (!id.is_number_integer() || id.get<std::int64_t>() < 0 || id.get<std::int64_t>() >= static_cast<std::int64_t>(kSessionIds)) {
+      throw UsageError(fmt::format("{}: a hash id that is not a whole number from 0 to 2^62", where));
+    }
+    r.block_ids.push_back(id.get<std::uint64_t>());
+  }
+}
+
+void own_blocks(TraceRequest& r, std::uint64_t base, std::int64_t block_tokens) {
+  r.block_ids.clear();
+  const auto blocks = (r.prompt_tokens + block_tokens - 1) / block_tokens;
+  for (std::int64_t b = 0; b < blocks; ++b) r.block_ids.push_back(base | mix(mix(base) ^ static_cast<std::uint64_t>(b)) >> 2);
+}
+
+// "2023-11-16 18:15:46.6805900" (the Azure trace) or plain seconds -> seconds.
+std::optional<double> csv_time(const std::string& text) {
+  int y = 0, mo = 0, d = 0, h = 0, mi = 0;
+  double s = 0;
+  if (std::sscanf(text.c_str(), "%d-%d-%d %d:%d:%lf", &y, &mo, &d, &h, &mi, &s) == 6) {
+    // Days from the civil date (H. Hinnant's algorithm), so no time zone or locale takes part.
+    y -= mo <= 2;
+    const int era = (y >= 0 ? y : y - 399) / 400;
+    const int yoe = y - era * 400;
+    const int doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    const double days = era * 146097.0 + doe - 719468.0;
+    return days * 86400 + h * 3600 + mi * 60 + s;
+  }
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0' || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+std::string to_string(TraceFormat f) {
+  switch (f) {
+    case TraceFormat::kMooncake: return "Mooncake JSONL";
+    case TraceFormat::kKvbench: return "kvbench JSONL";
+    case TraceFormat::kCsv: return "CSV (arrival, prompt and output tokens; no reuse recorded)";
+  }
+  return "";
+}
+
+TraceReader::TraceReader(const std::string& path, const TraceOptions& options) : path_(path), options_(options) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw UsageError(fmt::format("trace '{}': is a directory; expected a trace file", path));
+  in_.open(path, std::ios::binary);
+  if (!in_) throw UsageError(fmt::format("trace '{}': cannot read the file", path));
+  note_input_file(path);
+  bool too_long = false;
+  while (bounded_getline(in_, pending_, too_long)) {
+    ++line_number_;
+    if (too_long) throw UsageError(fmt::format("{}:{}: a line longer than 16 MiB", path_, line_number_));
+    if (!trim_copy(pending_).empty()) {
+      have_pending_ = true;
+      break;
+    }
+  }
+  if (!have_pending_) throw UsageError(fmt::format("trace '{}': no records; expected one request per line", path));
+  const auto first = trim_copy(pending_);
+  if (first.front() == '{') {
+    format_ = first.find("\"hash_ids\"") != std::string::npos && first.find("\"timestamp\"") != std::string::npos
+                  ? TraceFormat::kMooncake
+                  : TraceFormat::kKvbench;
+    return;
+  }
+  format_ = TraceFormat::kCsv;
+  const auto columns = split(to_lower(first), ',');
+  for (int i = 0; i < static_cast<int>(columns.size()); ++i) {
+    const auto c = trim_copy(columns[static_cast<std::size_t>(i)]);
+    if (c == "timestamp" || c == "arrival" || c == "arrival_s") csv_arrival_ = i;
+    if (c == "contexttokens" || c == "prompt_tokens" || c == "input_length") csv_prompt_ = i;
+    if (c == "generatedtokens" || c == "output_tokens" || c == "output_length") csv_output_ = i;
+  }
+  if (csv_arrival_ < 0 || csv_prompt_ < 0 || csv_output_ < 0) {
+    throw UsageError(fmt::format("{}:{}: neither a JSON record nor a CSV header naming arrival (TIMESTAMP), prompt "
+                                 "(ContextTokens) and output (GeneratedTokens) columns; expected Mooncake JSONL, "
+                                 "kvbench JSONL or such a CSV",
+                                 path_, line_number_));
+  }
+  have_pending_ = false;  // the header is not a request
+}
+
+TraceReader::~TraceReader() = default;
+
+bool TraceReader::parse_line(const std::string& line, TraceRequest& r) {
+  const auto where = fmt::format("{}:{}", path_, line_number_);
+  if (format_ == TraceFormat::kCsv) {
+    const auto cells = split(line, ',');
+    const auto cell = [&](int i) {
+      if (i >= static_cast<int>(cells.size())) throw UsageError(fmt::format("{}: too few columns", where));
+      return trim_copy(cells[static_cast<std::size_t>(i)]);
+    };
+    const auto t = csv_time(cell(csv_arrival_));
+    if (!t) throw UsageError(fmt::format("{}: arrival '{}' is not a time", where, cell(csv_arrival_)));
+    if (csv_first_arrival_ < 0) csv_first_arrival_ = *t;
+    r.arrival_s = (*t - csv_first_arrival_) / options_.speed;
+    r.prompt_tokens = parse_int_in_trace(cell(csv_prompt_), "prompt tokens", 1, where);
+    r.output_tokens = parse_int_in_trace(cell(csv_output_), "output tokens", 0, where);
+    own_blocks(r, kPrivateIds | (static_cast<std::uint64_t>(line_number_) << 20), options_.block_tokens);
+    return true;
+  }
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(line);
+  } catch (const nlohmann::json::exception&) {
+    throw UsageError(fmt::format("{}: not a JSON object", where));
+  }
+  if (!j.is_object()) throw UsageError(fmt::format("{}: not a JSON object", where));
+  if (format_ == TraceFormat::kMooncake) {
+    r.arrival_s = seconds_field(j, "timestamp", 1e-3, where) / options_.speed;
+    r.prompt_tokens = tokens_field(j, "input_length", 1, where);
+    r.output_tokens = tokens_field(j, "output_length", 0, where);
+    if (!j.contains("hash_ids")) throw UsageError(fmt::format("{}: 'hash_ids' is missing", where));
+    hash_ids(j, r, options_.block_tokens, where);
+    return true;
+  }
+  r.arrival_s = seconds_field(j, "arrival_s", 1, where) / options_.speed;
+  r.prompt_tokens = tokens_field(j, "prompt_tokens", 1, where);
+  r.output_tokens = tokens_field(j, "output_tokens", 0, where);
+  if (j.contains("hash_ids")) {
+    hash_ids(j, r, options_.block_tokens, where);
+  } else if (j.contains("session")) {
+    const auto& s = j.at("session");
+    if (!s.is_string() && !s.is_number_integer()) throw UsageError(fmt::format("{}: 'session' is not a string or an integer", where));
+    const auto key = s.is_string() ? s.get<std::string>() : std::to_string(s.get<std::int64_t>());
+    const auto [it, added] = sessions_.try_emplace(key, sessions_.size());
+    (void)added;
+    // A session's turns extend one context: block b of any turn is the same block.
+    own_blocks(r, kSessionIds | (it->second << 20), options_.block_tokens);
+  } else {
+    throw UsageError(fmt::format("{}: neither 'hash_ids' nor 'session'; expected one of them", where));
+  }
+  return true;
+}
+
+std::int64_t TraceReader::parse_int_in_trace(const std::string& text, const char* what, std::int64_t lo,
+                                             const std::string& where) {
+  char* end = nullptr;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || end == text.c_str() || *end != '\0' || v < lo || v > kMaxTraceTokens) {
+    throw UsageError(fmt::format("{}: {} '{}'; expected a whole number from {} to {}", where, what, text, lo, kMaxTraceTokens));
+  }
+  return v;
+}
+
+bool TraceReader::kept(const TraceRequest& r) const {
+  if (options_.sample >= 1.0 || r.block_ids.empty()) return true;
+  // By the first two blocks: a prefix tree below its root is kept or dropped whole, so shared
+  // prefixes stay shared. Not by the first alone: in real traces it is often one system prompt
+  // that every request shares (Mooncake's conversation trace: nearly all start with hash 0), which
+  // would keep all requests or none.
+  std::uint64_t key = mix(r.block_ids.front());
+  if (r.block_ids.size() > 1) key = mix(key ^ r.block_ids[1]);
+  return static_cast<double>(key >> 11) * 0x1p-53 < options_.sample;
+}
+
+bool TraceReader::read_record(TraceRequest& out) {
+  if (have_pending_) {
+    have_pending_ = false;
+    return parse_line(pending_, out);
+  }
+  std::string line;
+  bool too_long = false;
+  while (bounded_getline(in_, line, too_long)) {
+    ++line_number_;
+    if (too_long) throw UsageError(fmt::format("{}:{}: a line longer than 16 MiB", path_, line_number_));
+    if (trim_copy(line).empty()) continue;
+    return parse_line(line, out);
+  }
+  return false;
+}
+
+bool TraceReader::next(TraceRequest& out) {
+  while (options_.limit == 0 || returned_ < options_.limit) {
+    const double previous = returned_ > 0 || skipped_ > 0 ? last_arrival_ : 0;
+    if (!read_record(out)) return false;
+    if (out.arrival_s + 1e-9 < previous) {
+      throw UsageError(fmt::format("{}:{}: arrival {:.3f} s is before the previous record's {:.3f} s; expected records "
+                                   "in arrival order",
+                                   path_, line_number_, out.arrival_s, previous));
+    }
+    last_arrival_ = out.arrival_s;
+    if (!kept(out)) {
+      ++skipped_;
+      continue;
+    }
+    ++returned_;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace kvb

@@ -1,0 +1,66 @@
+#pragma once
+// Reads a request trace one line at a time, so a trace of millions of requests streams from disk.
+// Formats, detected from the first record:
+//  * Mooncake JSONL (FAST '25; NVIDIA AIPerf's mooncake_trace): {"timestamp": ms, "input_length",
+//    "output_length", "hash_ids": [...]}, one hash per `block_tokens` tokens (default 512);
+//  * kvbench JSONL: {"arrival_s", "prompt_tokens", "output_tokens"} with either "hash_ids" or
+//    "session" (+ "turn"): a session's turns share its earlier context as their prefix;
+//  * CSV with a header naming arrival, prompt and output columns (the Azure LLM inference trace's
+//    TIMESTAMP, ContextTokens, GeneratedTokens): no reuse recorded, which TraceInfo says.
+// Every bad record is a UsageError "<file>:<line>: ...".
+#include <cstdint>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "trace/trace_request.hpp"
+
+namespace kvb {
+
+enum class TraceFormat { kMooncake, kKvbench, kCsv };
+std::string to_string(TraceFormat f);
+
+struct TraceOptions {
+  std::int64_t block_tokens = 512;  // --trace-block-tokens: tokens per hash id
+  double speed = 1.0;               // --trace-speed: arrival times divided by this
+  double sample = 1.0;              // --trace-sample: share of prefix trees kept (by the first two blocks)
+  std::int64_t limit = 0;           // --trace-limit: at most this many requests (0 = all)
+};
+
+// Limits on one trace line and on the numbers it carries: no request has more tokens than this.
+inline constexpr std::size_t kMaxTraceLineBytes = 16u << 20;
+inline constexpr std::int64_t kMaxTraceTokens = 100'000'000;
+
+class TraceReader {
+ public:
+  TraceReader(const std::string& path, const TraceOptions& options);
+  ~TraceReader();
+  // The next request kept by --trace-sample and --trace-limit; false at the end.
+  bool next(TraceRequest& out);
+  TraceFormat format() const { return format_; }
+  bool reuse_recorded() const { return format_ != TraceFormat::kCsv; }
+  std::int64_t lines_read() const { return line_number_; }
+  std::int64_t skipped_by_sample() const { return skipped_; }
+
+ private:
+  bool read_record(TraceRequest& out);
+  bool parse_line(const std::string& line, TraceRequest& out);
+  bool kept(const TraceRequest& r) const;
+  static std::int64_t parse_int_in_trace(const std::string& text, const char* what, std::int64_t lo,
+                                         const std::string& where);
+
+  std::string path_;
+  TraceOptions options_;
+  std::ifstream in_;
+  TraceFormat format_ = TraceFormat::kMooncake;
+  std::int64_t line_number_ = 0, returned_ = 0, skipped_ = 0;
+  double last_arrival_ = 0;
+  std::string pending_;                 // the first record, read to detect the format
+  bool have_pending_ = false;
+  int csv_arrival_ = -1, csv_prompt_ = -1, csv_output_ = -1;
+  double csv_first_arrival_ = -1;
+  std::unordered_map<std::string, std::uint64_t> sessions_;  // session id -> its number
+};
+
+}  // namespace kvb

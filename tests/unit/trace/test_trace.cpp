@@ -1,0 +1,114 @@
+// Trace reading and the prefix miss-ratio curve against hand counts and an independent, naive LRU
+// cache simulation (a list scanned per access: slow and obviously right).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <list>
+#include <random>
+#include <string>
+
+#include "core/errors.hpp"
+#include "trace/miss_ratio.hpp"
+#include "trace/trace_analysis.hpp"
+#include "trace/trace_reader.hpp"
+
+namespace kvb {
+namespace {
+
+std::string data(const std::string& name) { return std::string(KVBENCH_TEST_DATA) + "/traces/" + name; }
+
+TraceRequest request(std::int64_t tokens, std::vector<std::uint64_t> ids) {
+  TraceRequest r;
+  r.prompt_tokens = tokens;
+  r.block_ids = std::move(ids);
+  return r;
+}
+
+// A cache of `capacity` blocks, LRU: a block is served when it and every block before it in the
+// request are cached; then every block of the request becomes most recent, in order.
+double naive_hit_rate(const std::vector<TraceRequest>& requests, std::size_t capacity, std::int64_t block_tokens) {
+  std::list<std::uint64_t> lru;  // front = most recent
+  double hit = 0, total = 0;
+  for (const auto& r : requests) {
+    bool prefix = true;
+    for (std::size_t b = 0; b < r.block_ids.size(); ++b) {
+      const double tokens = static_cast<double>(std::min(block_tokens, r.prompt_tokens - static_cast<std::int64_t>(b) * block_tokens));
+      total += tokens;
+      const auto it = std::find(lru.begin(), lru.end(), r.block_ids[b]);
+      prefix = prefix && it != lru.end();
+      if (prefix) hit += tokens;
+      if (it != lru.end()) lru.erase(it);
+      lru.push_front(r.block_ids[b]);
+      if (lru.size() > capacity) lru.pop_back();
+    }
+  }
+  return total > 0 ? hit / total : 0;
+}
+
+TEST(PrefixMissRatio, HandCountedSessions) {
+  // sessions.jsonl: a (1024 tokens: a0 a1), b (512: b0), a again (2048: a0 a1 a2 a3). The third
+  // request finds a0 and a1 three places down the LRU stack (a1, b0 above a0; b0, a0 above a1):
+  // 1024 of 3584 prompt tokens hit with 3 blocks or more, none with 2.
+  TraceOptions o;
+  const auto a = analyze_trace(data("sessions.jsonl"), o);
+  EXPECT_EQ(a.requests, 3);
+  EXPECT_EQ(a.distinct_blocks, 5);
+  EXPECT_NEAR(a.unbounded_prefix_hit_rate, 1024.0 / 3584, 1e-12);
+  PrefixMissRatio m(512);
+  TraceReader reader(data("sessions.jsonl"), o);
+  TraceRequest r;
+  while (reader.next(r)) m.add(r);
+  EXPECT_DOUBLE_EQ(m.hit_rate_at(2), 0.0);
+  EXPECT_NEAR(m.hit_rate_at(3), 1024.0 / 3584, 1e-12);
+}
+
+TEST(PrefixMissRatio, ABlockAfterAMissDoesNotCount) {
+  PrefixMissRatio m(16);
+  m.add(request(48, {1, 2, 3}));
+  m.add(request(48, {1, 9, 3}));  // 1 hits; 9 is new, so 3 (cached) is not served after it
+  EXPECT_NEAR(m.unbounded_hit_rate(), 16.0 / 96, 1e-12);
+}
+
+TEST(PrefixMissRatio, EqualsANaiveLruAtEverySize) {
+  // Random requests over shared prefixes: the one-pass curve must equal a naive simulation.
+  std::mt19937_64 rng(2026);
+  std::vector<TraceRequest> requests;
+  for (int i = 0; i < 400; ++i) {
+    const auto tree = rng() % 12, length = 1 + rng() % 10;
+    std::vector<std::uint64_t> ids;
+    for (std::uint64_t b = 0; b < length; ++b) ids.push_back(b < 4 ? tree * 100 + b : 10'000 + rng() % 300);
+    requests.push_back(request(static_cast<std::int64_t>(length) * 64 - static_cast<std::int64_t>(rng() % 64), ids));
+  }
+  PrefixMissRatio m(64);
+  for (const auto& r : requests) m.add(r);
+  for (const std::size_t c : {1u, 3u, 10u, 40u, 120u, 400u, 5000u}) {
+    EXPECT_NEAR(m.hit_rate_at(static_cast<std::int64_t>(c)), naive_hit_rate(requests, c, 64), 1e-12) << c << " blocks";
+  }
+}
+
+TEST(TraceReader, FormatsAreDetectedAndCsvRecordsNoReuse) {
+  TraceOptions o;
+  const auto csv = analyze_trace(data("azure-style.csv"), o);
+  EXPECT_EQ(csv.format, TraceFormat::kCsv);
+  EXPECT_FALSE(csv.reuse_recorded);
+  EXPECT_EQ(csv.requests, 3);
+  EXPECT_NEAR(csv.duration_s, 51.2561240 - 46.6805900, 1e-6);  // from the TIMESTAMP column
+  EXPECT_DOUBLE_EQ(csv.unbounded_prefix_hit_rate, 0.0);
+  const auto moon = analyze_trace(data("mooncake-conversation-head2000.jsonl"), o);
+  EXPECT_EQ(moon.format, TraceFormat::kMooncake);
+  EXPECT_EQ(moon.requests, 2000);
+}
+
+TEST(TraceReader, SampleKeepsWholePrefixTreesAndLimitStops) {
+  TraceOptions o;
+  o.sample = 0.25;
+  const auto sampled = analyze_trace(data("mooncake-conversation-head2000.jsonl"), o);
+  EXPECT_EQ(sampled.requests + sampled.skipped_by_sample, 2000);
+  EXPECT_GT(sampled.requests, 0);
+  o.sample = 1;
+  o.limit = 10;
+  EXPECT_EQ(analyze_trace(data("mooncake-conversation-head2000.jsonl"), o).requests, 10);
+}
+
+}  // namespace
+}  // namespace kvb
