@@ -44,10 +44,14 @@ void add_report_document(ReportInputs& in, const nlohmann::json& doc, const std:
       in.calibrations.push_back(calibration_from_json(doc, origin));
       const auto& c = in.calibrations.back();
       in.sources.push_back(fmt::format("{}: kvbench calibrate on {}, {} (measured)", origin, c.device, c.model));
+    } else if (schema == kTraceSchema) {
+      in.traces.push_back(trace_view_from_json(doc, origin));
+      const auto& t = in.traces.back();
+      in.sources.push_back(fmt::format("{}: kvbench trace of {}, {} requests (counted)", origin, t.trace, t.requests));
     } else {
-      throw UsageError(fmt::format("{}: schema '{}' is not a kvbench result; expected {}, {}, {}, {} or {}", origin,
+      throw UsageError(fmt::format("{}: schema '{}' is not a kvbench result; expected {}, {}, {}, {}, {} or {}", origin,
                                    schema.empty() ? "none" : schema, kDmaSchema, kSimulateSchema, kSizeSchema,
-                                   kDoctorSchema, kCalibrateSchema));
+                                   kDoctorSchema, kCalibrateSchema, kTraceSchema));
     }
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("{}: malformed {} document ({})", origin, schema, e.what()));

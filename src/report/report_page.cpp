@@ -103,6 +103,7 @@ std::string report_html(const ReportInputs& in, const ReportContext& ctx) {
   out += fleet_section_html(in.dma, in.doctors);
   out += dma_section_html(in.dma);
   out += simulation_section_html(in.simulations);
+  out += trace_section_html(in.traces);
   out += sizing_section_html(in.sizings);
   out += calibration_section_html(in.calibrations);
   out += environment_section_html(in, ctx);

@@ -1,5 +1,6 @@
 #include "trace/trace_json.hpp"
 
+#include "core/json_file.hpp"
 #include "core/units.hpp"
 #include "kvbench_config.hpp"
 
@@ -47,6 +48,22 @@ nlohmann::json trace_json(const TraceAnalysis& a, const TraceKvCost& cost) {
           {"unbounded_prefix_hit_rate", a.unbounded_prefix_hit_rate},
           {"unbounded_cache_gib", static_cast<double>(a.distinct_blocks) * block_gib(a, cost)},
           {"miss_ratio_curve", curve}};
+}
+
+TraceView trace_view_from_json(const nlohmann::json& doc, const std::string& origin) {
+  TraceView v;
+  v.trace = doc.at("trace").get<std::string>();
+  v.format = doc.at("format").get<std::string>();
+  v.model = doc.at("model").get<std::string>();
+  v.hardware = doc.at("hardware").get<std::string>();
+  v.requests = json_integer_in(doc, "requests", 0, kMaxTokens, origin);
+  v.duration_s = json_number_in(doc, "duration_s", 0, 1e10, origin);
+  v.unbounded_prefix_hit_rate = json_number_in(doc, "unbounded_prefix_hit_rate", 0, 1, origin);
+  v.unbounded_cache_gib = json_number_in(doc, "unbounded_cache_gib", 0, 1e12, origin);
+  for (const auto& p : doc.at("miss_ratio_curve")) {
+    v.curve.emplace_back(json_number_in(p, "size_gib", 0, 1e12, origin), json_number_in(p, "prefix_hit_rate", 0, 1, origin));
+  }
+  return v;
 }
 
 }  // namespace kvb

@@ -11,6 +11,9 @@
 #include "trace/miss_ratio.hpp"
 #include "trace/trace_analysis.hpp"
 #include "trace/trace_reader.hpp"
+#include "trace/trace_json.hpp"
+#include "report/report_inputs.hpp"
+#include "report/report_sections.hpp"
 
 namespace kvb {
 namespace {
@@ -108,6 +111,30 @@ TEST(TraceReader, SampleKeepsWholePrefixTreesAndLimitStops) {
   o.sample = 1;
   o.limit = 10;
   EXPECT_EQ(analyze_trace(data("mooncake-conversation-head2000.jsonl"), o).requests, 10);
+}
+
+TEST(TraceJson, TheReportReadsWhatTraceWritesAndDrawsTheCurve) {
+  TraceOptions o;
+  const auto a = analyze_trace(data("mooncake-conversation-head2000.jsonl"), o);
+  // llama-3.1-8b: 32 layers x 2 x 8 KV heads x 128 x 2 B = 131,072 B per token.
+  const TraceKvCost cost{"llama-3.1-8b", "h100", 1, 131072};
+  const auto doc = trace_json(a, cost);
+  EXPECT_EQ(doc.at("schema"), kTraceSchema);
+  EXPECT_NEAR(doc.at("unbounded_cache_gib").get<double>(), static_cast<double>(a.distinct_blocks) * 512 * 131072 / (1 << 30),
+              1e-6);
+  ReportInputs in;
+  add_report_document(in, doc, "trace.json");
+  ASSERT_EQ(in.traces.size(), 1u);
+  EXPECT_EQ(in.traces[0].curve.size(), a.curve.size());
+  EXPECT_DOUBLE_EQ(in.traces[0].unbounded_prefix_hit_rate, a.unbounded_prefix_hit_rate);
+  const auto html = trace_section_html(in.traces);
+  EXPECT_NE(html.find("<section id=\"trace\">"), std::string::npos);
+  EXPECT_NE(html.find("<polyline class=\"series\""), std::string::npos);
+  // A hit rate above 1 in a crafted file is refused, naming it.
+  auto bad = doc;
+  bad["unbounded_prefix_hit_rate"] = 1.5;
+  ReportInputs none;
+  EXPECT_THROW(add_report_document(none, bad, "bad.json"), UsageError);
 }
 
 }  // namespace
