@@ -76,6 +76,21 @@ TEST(InputRules, AliasesCountAsExpanded) {
   EXPECT_THROW(YamlObject::parse(alias_bomb(30, 10), "bomb.yaml"), UsageError);  // stops at the budget, at once
 }
 
+TEST(InputRules, KeysMustBePlainNames) {
+  // Found by the fuzzer: a complex key reached a reader's string conversion and escaped as a
+  // yaml-cpp exception.
+  EXPECT_THROW(YamlObject::parse("? system-prefix: 2000\n  prompt: 3\n", "k.yaml"), UsageError);
+  EXPECT_THROW(YamlObject::parse("a:\n  [x, y]: 1\n", "k.yaml"), UsageError);
+  EXPECT_NO_THROW(YamlObject::parse("a:\n  b: 1\n", "k.yaml"));
+}
+
+TEST(InputRules, NestingIsBoundedSoACyclicAliasCannotRecurse) {
+  std::string deep = "a: ";
+  for (int i = 0; i < 80; ++i) deep += "[";
+  for (int i = 0; i < 80; ++i) deep += "]";
+  EXPECT_THROW(YamlObject::parse(deep + "\n", "deep.yaml"), UsageError);  // 80 levels: past the 64 allowed
+}
+
 TEST(InputRules, YamlNumbersMustBeFinite) {
   const auto o = YamlObject::parse("a: .inf\nb: 3\n", "t.yaml");
   EXPECT_THROW((void)o.real("a"), UsageError);
