@@ -66,16 +66,17 @@ TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options
   a.skipped_by_sample = reader.skipped_by_sample();
   a.duration_s = a.requests > 0 ? last - first : 0;
   a.mean_rate = a.duration_s > 0 ? static_cast<double>(a.requests) / a.duration_s : 0;
-  std::vector<std::int64_t> minutes;
   if (!per_minute.empty()) {
-    // Every minute of the span counts, the quiet ones too.
-    for (auto m = per_minute.begin()->first; m <= per_minute.rbegin()->first; ++m) {
-      const auto it = per_minute.find(m);
-      minutes.push_back(it == per_minute.end() ? 0 : it->second);
-    }
-    std::sort(minutes.begin(), minutes.end());
-    a.median_minute_rate = static_cast<double>(minutes[minutes.size() / 2]) / 60;
-    a.peak_minute_rate = static_cast<double>(minutes.back()) / 60;
+    // Every minute of the span counts, the quiet ones too, without listing each of them (a span of
+    // years would be millions of empty minutes).
+    std::vector<std::int64_t> busy;
+    for (const auto& [minute, count] : per_minute) busy.push_back(count);
+    std::sort(busy.begin(), busy.end());
+    const auto span = per_minute.rbegin()->first - per_minute.begin()->first + 1;
+    const auto quiet = span - static_cast<std::int64_t>(busy.size());
+    const auto middle = span / 2;
+    a.median_minute_rate = middle < quiet ? 0.0 : static_cast<double>(busy[static_cast<std::size_t>(middle - quiet)]) / 60;
+    a.peak_minute_rate = static_cast<double>(busy.back()) / 60;
   }
   a.prompt = prompt.summary();
   a.output = output.summary();

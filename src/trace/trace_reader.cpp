@@ -96,6 +96,10 @@ std::optional<double> csv_time(const std::string& text) {
   int y = 0, mo = 0, d = 0, h = 0, mi = 0;
   double s = 0;
   if (std::sscanf(text.c_str(), "%d-%d-%d %d:%d:%lf", &y, &mo, &d, &h, &mi, &s) == 6) {
+    if (y < 1970 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 ||
+        !(s >= 0 && s < 61)) {
+      return std::nullopt;
+    }
     // Days from the civil date (H. Hinnant's algorithm), so no time zone or locale takes part.
     y -= mo <= 2;
     const int era = (y >= 0 ? y : y - 399) / 400;
