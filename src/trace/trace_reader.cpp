@@ -12,6 +12,7 @@
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/strings.hpp"
+#include "core/units.hpp"
 
 namespace kvb {
 namespace {
@@ -180,8 +181,9 @@ bool TraceReader::parse_line(const std::string& line, TraceRequest& r) {
     if (!t) throw UsageError(fmt::format("{}: arrival '{}' is not a time", where, cell(csv_arrival_)));
     if (csv_first_arrival_ < 0) csv_first_arrival_ = *t;
     r.arrival_s = (*t - csv_first_arrival_) / options_.speed;
-    r.prompt_tokens = parse_int_in_trace(cell(csv_prompt_), "prompt tokens", 1, where);
-    r.output_tokens = parse_int_in_trace(cell(csv_output_), "output tokens", 0, where);
+    // core's one integer rule (64-bit, range-checked), the message naming the file and line.
+    r.prompt_tokens = parse_int_in(cell(csv_prompt_), where + ": prompt tokens", 1, kMaxTraceTokens);
+    r.output_tokens = parse_int_in(cell(csv_output_), where + ": output tokens", 0, kMaxTraceTokens);
     own_blocks(r, kPrivateIds | (static_cast<std::uint64_t>(line_number_) << 20), options_.block_tokens);
     return true;
   }
@@ -217,16 +219,6 @@ bool TraceReader::parse_line(const std::string& line, TraceRequest& r) {
     throw UsageError(fmt::format("{}: neither 'hash_ids' nor 'session'; expected one of them", where));
   }
   return true;
-}
-
-std::int64_t TraceReader::parse_int_in_trace(const std::string& text, const char* what, std::int64_t lo,
-                                             const std::string& where) {
-  char* end = nullptr;
-  const long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || end == text.c_str() || *end != '\0' || v < lo || v > kMaxTraceTokens) {
-    throw UsageError(fmt::format("{}: {} '{}'; expected a whole number from {} to {}", where, what, text, lo, kMaxTraceTokens));
-  }
-  return v;
 }
 
 bool TraceReader::kept(const TraceRequest& r) const {

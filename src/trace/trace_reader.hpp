@@ -47,8 +47,6 @@ class TraceReader {
   bool read_record(TraceRequest& out);
   bool parse_line(const std::string& line, TraceRequest& out);
   bool kept(const TraceRequest& r) const;
-  static std::int64_t parse_int_in_trace(const std::string& text, const char* what, std::int64_t lo,
-                                         const std::string& where);
 
   std::string path_;
   TraceOptions options_;
