@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <map>
 
@@ -16,7 +15,6 @@ namespace kvb {
 namespace {
 
 constexpr double kKneeShare = 0.95;  // the knee: the smallest size with 95% of the best gain
-constexpr double kPaysGain = 0.02;   // below a 2% best gain, offloading does not pay
 constexpr double kWorseGain = -0.02; // a point this much worse than no tier is reported
 constexpr double kMinCpuHits = 0.001; // a best point with fewer CPU hits (share of prompt tokens) gains by chance
 
@@ -49,7 +47,9 @@ class TierCurve {
     setup.offloading = gib > 0;
     setup.cpu_blocks = gib > 0 ? cpu_blocks_for(gib, static_cast<std::int64_t>(setup.cpu_block_bytes)) : 0;
     if (gib > 0) setup.scenario.server.kv_offloading_size = gib;
-    return points_.emplace(gib, curve_point(gib, run_simulation(setup, options_))).first->second;
+    const auto result = run_simulation(setup, options_);
+    requests_ = result.requests;
+    return points_.emplace(gib, curve_point(gib, result)).first->second;
   }
 
   std::vector<TierCurvePoint> points() const {
@@ -62,12 +62,33 @@ class TierCurve {
   SimulationSetup base_;
   SimOptions options_;
   std::map<int, TierCurvePoint> points_;
+  std::int64_t requests_ = 0;
+
+ public:
+  std::int64_t requests() const { return requests_; }  // per point: the draw (or trace) is the same for all
 };
 
 std::string percent(double share) { return fmt::format("{:.1f}%", share * 100); }
 
-// Why the best gain stays under 2%: nothing to reuse, reuse the GPU cache already holds,
-// arrivals (not the server) set the pace, the link, or decode-heavy compute.
+// Balanced's second rule: the size that gained in one metric while losing more than 2% in the
+// other (store traffic or reload convoys), if any.
+std::optional<std::string> traded_off(const std::vector<TierCurvePoint>& curve) {
+  const auto tput = objective_gains(curve, TierObjective::kThroughput);
+  const auto ttft = objective_gains(curve, TierObjective::kTtftP99);
+  for (std::size_t i = 1; i < curve.size(); ++i) {
+    const bool gained = ttft[i] >= kBalancedTtftGain || tput[i] >= kPaysGain;
+    if (gained && (ttft[i] < -kBalancedMaxLoss || tput[i] < -kBalancedMaxLoss)) {
+      return fmt::format("every size that gains also loses: at {:g} GiB {} but {} (more than the {:.0f}% the default "
+                         "objective allows)",
+                         curve[i].kv_offloading_size_gib, describe_gain(ttft[i], TierObjective::kTtftP99),
+                         describe_gain(tput[i], TierObjective::kThroughput), kBalancedMaxLoss * 100);
+    }
+  }
+  return std::nullopt;
+}
+
+// Why nothing pays: nothing to reuse, reuse the GPU cache already holds, a trade-off balanced
+// refuses, arrivals (not the server) set the pace, the link, or decode-heavy compute.
 std::string why_it_does_not_pay(const std::vector<TierCurvePoint>& curve, TierObjective objective) {
   const auto& none = curve.front();
   const auto& top = curve.back();
@@ -80,6 +101,9 @@ std::string why_it_does_not_pay(const std::vector<TierCurvePoint>& curve, TierOb
     return fmt::format("the reuse already fits the GPU cache: {} of prompt tokens hit the GPU prefix cache without a "
                        "tier, and {:g} GiB of tier adds {}",
                        percent(none.gpu_hit_rate), top.kv_offloading_size_gib, percent(top.cpu_hit_rate));
+  }
+  if (objective == TierObjective::kBalanced) {
+    if (auto t = traded_off(curve)) return *t;
   }
   if (objective == TierObjective::kThroughput && none.engine_busy_share < 0.9) {
     return fmt::format("arrival-bound: without a tier the engine is busy {} of the time, so the traffic, not the "
@@ -95,6 +119,137 @@ std::string why_it_does_not_pay(const std::vector<TierCurvePoint>& curve, TierOb
   return fmt::format("compute-bound: the prefill the tier saves ({} of prompt tokens at {:g} GiB) is a small share of "
                      "the engine's work, which decode dominates",
                      percent(top.cpu_hit_rate), top.kv_offloading_size_gib);
+}
+
+// The knee the objective picks on the curve, or none when nothing pays. A gain with (almost) no
+// CPU hits is not the tier's doing: scheduling noise in a tail.
+std::optional<Knee> judged_knee(const std::vector<TierCurvePoint>& curve, const JudgedCurve& j) {
+  auto knee = find_knee(j.knee_gains, kKneeShare, j.pays_gain);
+  if (knee && curve[knee->best_index].cpu_hit_rate < kMinCpuHits) knee.reset();
+  return knee;
+}
+
+void store_gains(TierRecommendation& rec, const JudgedCurve& j) {
+  for (std::size_t i = 0; i < j.gains.size(); ++i) rec.curve[i].gain = j.gains[i];
+  rec.decided_by = to_string(j.metric);
+}
+
+std::string pays_rule(TierObjective o) {
+  if (o == TierObjective::kBalanced) {
+    return fmt::format("neither TTFT p99 falls by {:.0f}% nor output throughput rises by {:.0f}% (with the other "
+                       "within {:.0f}%)",
+                       kBalancedTtftGain * 100, kPaysGain * 100, kBalancedMaxLoss * 100);
+  }
+  return fmt::format("under the {:.0f}% that pays for pinning and store traffic", kPaysGain * 100);
+}
+
+// No size pays: the reason, and what the other objectives would make of the same curve.
+void explain_no_tier(TierRecommendation& rec, const TierAdviceRequest& req, const JudgedCurve& j) {
+  rec.pays = false;
+  rec.kv_offloading_size_gib = 0;
+  rec.bound = "none";
+  rec.gain = 0;
+  double best = 0;
+  for (std::size_t i = 1; i < j.knee_gains.size(); ++i) best = std::max(best, j.knee_gains[i]);
+  rec.why = rec.curve.size() < 2 ? fmt::format("the host-DRAM cap ({:.1f} GiB) leaves no room for a tier", req.cap_gib)
+                                 : why_it_does_not_pay(rec.curve, req.objective);
+  rec.reasoning.push_back(
+      best >= j.pays_gain
+          ? fmt::format("best gain {} ({}) comes with no CPU-tier hits, so it is not the tier's doing: recommend no "
+                        "CPU tier",
+                        describe_gain(best, j.metric), rec.objective)
+          : fmt::format("best gain {} ({}): {}: recommend no CPU tier", describe_gain(best, j.metric),
+                        rec.objective, pays_rule(req.objective)));
+  for (auto other : {TierObjective::kBalanced, TierObjective::kTtftP99, TierObjective::kThroughput}) {
+    if (other == req.objective || req.objective == TierObjective::kBalanced) continue;
+    const auto alt = judge_curve(rec.curve, other);
+    if (const auto k = judged_knee(rec.curve, alt)) {
+      rec.reasoning.push_back(fmt::format("--objective {} pays: {:g} GiB on this grid reaches its knee ({}); run it "
+                                          "for its own refined knee",
+                                          to_string(other), rec.curve[k->index].kv_offloading_size_gib,
+                                          describe_gain(alt.gains[k->index], alt.metric)));
+    }
+  }
+}
+
+// A tier that makes things worse somewhere: store traffic or reload convoys on the link.
+void note_worst_point(TierRecommendation& rec, TierObjective metric) {
+  std::size_t worst = 0;
+  for (std::size_t i = 1; i < rec.curve.size(); ++i) {
+    if (rec.curve[i].gain < rec.curve[worst].gain) worst = i;
+  }
+  if (worst > 0 && rec.curve[worst].gain < kWorseGain) {
+    const auto& w = rec.curve[worst];
+    rec.reasoning.push_back(fmt::format("at {:g} GiB offloading makes it worse: {} vs no tier (host link busy {} h2d, {} "
+                                        "d2h: store traffic and reload convoys)",
+                                        w.kv_offloading_size_gib, describe_gain(w.gain, metric),
+                                        percent(w.h2d_utilization), percent(w.d2h_utilization)));
+  }
+}
+
+// Simulates the grid (or the given candidates), then bisects between the knee and the size below it
+// so the knee is not a grid artefact.
+void simulate_sizes(TierCurve& sim, const TierAdviceRequest& req) {
+  if (!req.candidates.empty()) {
+    sim.at(0);
+    for (int gib : req.candidates) sim.at(gib);
+    return;
+  }
+  for (int gib : tier_size_grid(req.floor_gib, req.cap_gib, req.grid_points)) sim.at(gib);
+  for (int step = 0; step < req.bisections; ++step) {
+    const auto curve = sim.points();
+    const auto knee = judged_knee(curve, judge_curve(curve, req.objective));
+    if (!knee || knee->index < 2) break;
+    const int below = static_cast<int>(curve[knee->index - 1].kv_offloading_size_gib);
+    const int at = static_cast<int>(curve[knee->index].kv_offloading_size_gib);
+    if (at - below <= 1) break;
+    sim.at(below + (at - below) / 2);
+  }
+}
+
+// The knee pays: it is the recommendation, raised to vLLM's floor where it sits at or below it.
+void recommend_knee(TierRecommendation& rec, TierCurve& sim, const TierAdviceRequest& req, const Knee& knee,
+                    JudgedCurve& j) {
+  const TierCurvePoint at = rec.curve[knee.index];
+  const TierCurvePoint none = rec.curve.front();
+  rec.pays = true;
+  rec.kv_offloading_size_gib = at.kv_offloading_size_gib;
+  rec.gain = j.gains[knee.index];
+  rec.bound = "knee";
+  rec.why = fmt::format("the knee: {:g} GiB reaches {} of the best gain ({} at {:g} GiB), with {} of prompt tokens "
+                        "from the CPU tier",
+                        at.kv_offloading_size_gib, percent(rec.gain / knee.best_gain),
+                        describe_gain(knee.best_gain, j.metric), rec.curve[knee.best_index].kv_offloading_size_gib,
+                        percent(at.cpu_hit_rate));
+  const bool still_rising = knee.index + 1 == rec.curve.size() && knee.index >= 2 &&
+                            j.knee_gains[knee.index - 1] < kKneeShare * knee.best_gain;
+  if (rec.kv_offloading_size_gib <= req.floor_gib && std::floor(req.floor_gib) + 1 <= req.cap_gib) {
+    rec.kv_offloading_size_gib = std::floor(req.floor_gib) + 1;
+    rec.bound = "floor";
+    const auto& p = sim.at(static_cast<int>(rec.kv_offloading_size_gib));
+    rec.gain = objective_gains({none, p}, j.metric)[1];
+    rec.reasoning.push_back(fmt::format("the knee ({:g} GiB) is at or below vLLM's floor, the {:.1f} GiB GPU KV pool "
+                                        "(all ranks) a write-through tier only mirrors: raised to {:g} GiB",
+                                        at.kv_offloading_size_gib, req.floor_gib, rec.kv_offloading_size_gib));
+    rec.curve = sim.points();
+    j = judge_curve(rec.curve, req.objective);
+    store_gains(rec, j);
+  } else if (still_rising) {
+    rec.bound = "dram-cap";
+    rec.reasoning.push_back(fmt::format("the gain is still rising at the {:.0f} GiB host-DRAM cap: more host memory "
+                                        "would pay (--host-memory)",
+                                        req.cap_gib));
+  }
+  const TierCurvePoint chosen = sim.at(static_cast<int>(rec.kv_offloading_size_gib));
+  rec.reasoning.push_back(fmt::format("recommend {:g} GiB ({}; bound: {}): TTFT p99 {} -> {}, output {:.0f} -> "
+                                      "{:.0f} tok/s, CPU-tier hits {} of prompt tokens{}",
+                                      rec.kv_offloading_size_gib, describe_gain(rec.gain, j.metric), rec.bound,
+                                      format_seconds(none.ttft_p99_s), format_seconds(chosen.ttft_p99_s),
+                                      none.output_tokens_per_s, chosen.output_tokens_per_s, percent(chosen.cpu_hit_rate),
+                                      req.objective == TierObjective::kGoodput
+                                          ? fmt::format(", goodput {:.3g} -> {:.3g} requests/s within the SLO",
+                                                        none.goodput_rps, chosen.goodput_rps)
+                                          : std::string()));
 }
 
 }  // namespace
@@ -114,12 +269,14 @@ std::vector<int> tier_size_grid(double floor_gib, double cap_gib, int points) {
 }
 
 TierRecommendation advise_tier_size(const TierAdviceRequest& req) {
-  const auto start = std::chrono::steady_clock::now();
   auto scenario = req.scenario;
   scenario.server.kv_offloading_size.reset();
   SimOptions options;
   options.slo = req.slo;
-  TierCurve sim(prepare_simulation(scenario, req.link), options);
+  auto base = req.setup ? *req.setup : prepare_simulation(scenario, req.link);
+  base.offloading = false;
+  base.scenario.server.kv_offloading_size.reset();
+  TierCurve sim(std::move(base), options);
 
   TierRecommendation rec;
   rec.basis = "simulation";
@@ -128,114 +285,29 @@ TierRecommendation advise_tier_size(const TierAdviceRequest& req) {
   rec.cap_gib = req.cap_gib;
   rec.workload = scenario.name;
   rec.requests = scenario.workload.requests;
+  rec.reasoning = req.candidate_reasons;
 
-  for (int gib : tier_size_grid(req.floor_gib, req.cap_gib, req.grid_points)) sim.at(gib);
-  // Bisect between the knee and the size below it, so the knee is not a grid artefact.
-  for (int step = 0; step < req.bisections; ++step) {
-    const auto curve = sim.points();
-    const auto knee = find_knee(objective_gains(curve, req.objective), kKneeShare, kPaysGain);
-    if (!knee || knee->index < 2) break;
-    const int below = static_cast<int>(curve[knee->index - 1].kv_offloading_size_gib);
-    const int at = static_cast<int>(curve[knee->index].kv_offloading_size_gib);
-    if (at - below <= 1) break;
-    sim.at(below + (at - below) / 2);
-  }
+  simulate_sizes(sim, req);
+  rec.requests = sim.requests();
   rec.curve = sim.points();
-  const auto gains = objective_gains(rec.curve, req.objective);
-  for (std::size_t i = 0; i < gains.size(); ++i) rec.curve[i].gain = gains[i];
-  auto knee = find_knee(gains, kKneeShare, kPaysGain);
-  // A gain with (almost) no CPU hits is not the tier's doing: scheduling noise in a tail.
-  if (knee && rec.curve[knee->best_index].cpu_hit_rate < kMinCpuHits) knee.reset();
-  const TierCurvePoint none = rec.curve.front();
-  rec.reasoning.push_back(fmt::format("simulated {} tier sizes of {} ({} requests each, one workload draw for all), from "
-                                      "none to the {:.0f} GiB host-DRAM cap",
-                                      rec.curve.size(), rec.workload, rec.requests, req.cap_gib));
-
-  if (!knee) {
-    rec.pays = false;
-    rec.kv_offloading_size_gib = 0;
-    rec.bound = "none";
-    double best = 0;
-    for (std::size_t i = 1; i < gains.size(); ++i) best = std::max(best, gains[i]);
-    rec.gain = 0;
-    rec.why = rec.curve.size() < 2
-                  ? fmt::format("the host-DRAM cap ({:.1f} GiB) leaves no room for a tier", req.cap_gib)
-                  : why_it_does_not_pay(rec.curve, req.objective);
-    rec.reasoning.push_back(
-        best >= kPaysGain
-            ? fmt::format("best gain {} ({}) comes with no CPU-tier hits, so it is not the tier's doing: recommend no "
-                          "CPU tier",
-                          describe_gain(best, req.objective), rec.objective)
-            : fmt::format("best gain {} ({}), under the 2% that pays for pinning and store traffic: recommend no CPU "
-                          "tier",
-                          describe_gain(best, req.objective), rec.objective));
-    // What another objective would make of the same curve.
-    for (auto other : {TierObjective::kTtftP99, TierObjective::kThroughput}) {
-      if (other == req.objective) continue;
-      const auto alt = find_knee(objective_gains(rec.curve, other), kKneeShare, kPaysGain);
-      if (alt) {
-        rec.reasoning.push_back(fmt::format("--objective {} pays: {:g} GiB on this grid reaches its knee ({}); run it "
-                                            "for its own refined knee",
-                                            to_string(other),
-                                            rec.curve[alt->index].kv_offloading_size_gib,
-                                            describe_gain(objective_gains(rec.curve, other)[alt->index], other)));
-      }
-    }
+  auto judged = judge_curve(rec.curve, req.objective);
+  store_gains(rec, judged);
+  const auto knee = judged_knee(rec.curve, judged);
+  rec.reasoning.push_back(fmt::format("simulated {} tier sizes of {} ({}, one draw for all), from none to the {:.0f} "
+                                      "GiB host-DRAM cap{}",
+                                      rec.curve.size(), rec.workload,
+                                      fmt::format("{} requests each", rec.requests),
+                                      req.cap_gib,
+                                      req.objective == TierObjective::kBalanced
+                                          ? fmt::format("; judged on {}, the metric that moved most",
+                                                        to_string(judged.metric))
+                                          : std::string()));
+  if (knee) {
+    recommend_knee(rec, sim, req, *knee, judged);
   } else {
-    const TierCurvePoint at = rec.curve[knee->index];
-    rec.pays = true;
-    rec.kv_offloading_size_gib = at.kv_offloading_size_gib;
-    rec.gain = gains[knee->index];
-    rec.bound = "knee";
-    rec.why = fmt::format("the knee: {:g} GiB reaches {} of the best gain ({} at {:g} GiB), with {} of prompt tokens "
-                          "from the CPU tier",
-                          at.kv_offloading_size_gib, percent(rec.gain / knee->best_gain),
-                          describe_gain(knee->best_gain, req.objective),
-                          rec.curve[knee->best_index].kv_offloading_size_gib, percent(at.cpu_hit_rate));
-    const bool still_rising = knee->index + 1 == rec.curve.size() && knee->index >= 2 &&
-                              gains[knee->index - 1] < kKneeShare * knee->best_gain;
-    if (rec.kv_offloading_size_gib <= req.floor_gib && std::floor(req.floor_gib) + 1 <= req.cap_gib) {
-      rec.kv_offloading_size_gib = std::floor(req.floor_gib) + 1;
-      rec.bound = "floor";
-      const auto& p = sim.at(static_cast<int>(rec.kv_offloading_size_gib));
-      rec.gain = objective_gains({none, p}, req.objective)[1];
-      rec.reasoning.push_back(fmt::format("the knee ({:g} GiB) is at or below vLLM's floor, the {:.1f} GiB GPU KV pool "
-                                          "(all ranks) a write-through tier only mirrors: raised to {:g} GiB",
-                                          at.kv_offloading_size_gib, req.floor_gib, rec.kv_offloading_size_gib));
-      rec.curve = sim.points();
-      const auto all = objective_gains(rec.curve, req.objective);
-      for (std::size_t i = 0; i < all.size(); ++i) rec.curve[i].gain = all[i];
-    } else if (still_rising) {
-      rec.bound = "dram-cap";
-      rec.reasoning.push_back(fmt::format("the gain is still rising at the {:.0f} GiB host-DRAM cap: more host memory "
-                                          "would pay (--host-memory)",
-                                          req.cap_gib));
-    }
-    const TierCurvePoint chosen = sim.at(static_cast<int>(rec.kv_offloading_size_gib));
-    rec.reasoning.push_back(fmt::format("recommend {:g} GiB ({}; bound: {}): TTFT p99 {} -> {}, output {:.0f} -> "
-                                        "{:.0f} tok/s, CPU-tier hits {} of prompt tokens{}",
-                                        rec.kv_offloading_size_gib, describe_gain(rec.gain, req.objective), rec.bound,
-                                        format_seconds(none.ttft_p99_s), format_seconds(chosen.ttft_p99_s),
-                                        none.output_tokens_per_s, chosen.output_tokens_per_s,
-                                        percent(chosen.cpu_hit_rate),
-                                        req.objective == TierObjective::kGoodput
-                                            ? fmt::format(", goodput {:.3g} -> {:.3g} requests/s within the SLO",
-                                                          none.goodput_rps, chosen.goodput_rps)
-                                            : std::string()));
+    explain_no_tier(rec, req, judged);
   }
-  // A tier that makes things worse somewhere: store traffic or reload convoys on the link.
-  std::size_t worst = 0;
-  for (std::size_t i = 1; i < rec.curve.size(); ++i) {
-    if (rec.curve[i].gain < rec.curve[worst].gain) worst = i;
-  }
-  if (worst > 0 && rec.curve[worst].gain < kWorseGain) {
-    const auto& w = rec.curve[worst];
-    rec.reasoning.push_back(fmt::format("at {:g} GiB offloading makes it worse: {} vs no tier (host link busy {} h2d, {} "
-                                        "d2h: store traffic and reload convoys)",
-                                        w.kv_offloading_size_gib, describe_gain(w.gain, req.objective),
-                                        percent(w.h2d_utilization), percent(w.d2h_utilization)));
-  }
-  rec.simulated_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  note_worst_point(rec, judged.metric);
   return rec;
 }
 

@@ -1,13 +1,15 @@
 #pragma once
 // `kvbench size --workload`: the CPU tier size from a simulation of the operator's traffic.
-// Sweeps the tier from none to the host-DRAM cap (a geometric grid, bisected at the knee), all
-// points on one workload draw, and recommends the smallest size that reaches 95% of the best
-// gain in the objective, or none, with the reason, when the best gain is under 2%.
+// Sweeps the tier from none to the host-DRAM cap (a geometric grid, bisected at the knee; or the
+// sizes a trace's miss-ratio curve names), all points on one workload draw, and recommends the
+// smallest size that reaches 95% of the best gain in the objective, or none, with the reason, when
+// nothing pays (tier_objective.hpp says what pays).
 #include <optional>
 
 #include "advise/tier_objective.hpp"
 #include "perf/link_curve.hpp"
 #include "sim/scenario.hpp"
+#include "sim/simulation_setup.hpp"
 #include "sim/simulator.hpp"
 #include "size/tier_recommendation.hpp"
 
@@ -15,13 +17,16 @@ namespace kvb {
 
 struct TierAdviceRequest {
   Scenario scenario;               // server keys already merged with the command's flags
-  TierObjective objective = TierObjective::kThroughput;
+  std::optional<SimulationSetup> setup{};  // prepared from a sizing (size --workload); absent: from `scenario`
+  TierObjective objective = TierObjective::kBalanced;
   ServiceLevel slo{};              // goodput's targets
   double floor_gib = 0;            // the aggregate GPU KV pool (size's OffloadPlan::floor_gib)
   double cap_gib = 0;              // the host-DRAM cap (size's OffloadPlan::cap_gib)
   std::optional<LinkProfile> link{};  // --link-profile, else the hardware table's
   int grid_points = 10;            // geometric sizes between the first and the cap
   int bisections = 3;              // refinements between the knee and the size below it
+  std::vector<int> candidates{};   // sizes to simulate instead of the grid (size --trace: the curve's), no bisection
+  std::vector<std::string> candidate_reasons{};  // why those sizes: the first lines of the reasoning
 };
 
 // The tier sizes first simulated: none, then `points` sizes from about half the floor to the cap,

@@ -10,6 +10,7 @@ namespace kvb {
 
 std::string to_string(TierObjective o) {
   switch (o) {
+    case TierObjective::kBalanced: return "balanced";
     case TierObjective::kThroughput: return "throughput";
     case TierObjective::kTtftP99: return "ttft-p99";
     case TierObjective::kGoodput: return "goodput";
@@ -18,10 +19,10 @@ std::string to_string(TierObjective o) {
 }
 
 TierObjective parse_tier_objective(const std::string& text, const std::string& what) {
-  for (auto o : {TierObjective::kThroughput, TierObjective::kTtftP99, TierObjective::kGoodput}) {
+  for (auto o : {TierObjective::kBalanced, TierObjective::kThroughput, TierObjective::kTtftP99, TierObjective::kGoodput}) {
     if (text == to_string(o)) return o;
   }
-  throw UsageError(fmt::format("{} '{}': expected throughput, ttft-p99 or goodput", what, text));
+  throw UsageError(fmt::format("{} '{}': expected balanced, throughput, ttft-p99 or goodput", what, text));
 }
 
 std::vector<double> objective_gains(const std::vector<TierCurvePoint>& curve, TierObjective o) {
@@ -33,6 +34,7 @@ std::vector<double> objective_gains(const std::vector<TierCurvePoint>& curve, Ti
   for (std::size_t i = 0; i < curve.size(); ++i) {
     const auto& c = curve[i];
     switch (o) {
+      case TierObjective::kBalanced:  // judge_curve picks the metric; alone it reads as throughput
       case TierObjective::kThroughput:
         gains[i] = base.output_tokens_per_s > 0 ? c.output_tokens_per_s / base.output_tokens_per_s - 1 : 0;
         break;
@@ -53,11 +55,42 @@ std::vector<double> objective_gains(const std::vector<TierCurvePoint>& curve, Ti
 
 std::string describe_gain(double gain, TierObjective o) {
   switch (o) {
+    case TierObjective::kBalanced:
     case TierObjective::kThroughput: return fmt::format("{:+.1f}% output tok/s", gain * 100);
     case TierObjective::kTtftP99: return fmt::format("{:+.1f}% TTFT p99", -gain * 100);
     case TierObjective::kGoodput: return fmt::format("{:+.1f}% goodput", gain * 100);
   }
   return {};
+}
+
+JudgedCurve judge_curve(const std::vector<TierCurvePoint>& curve, TierObjective o) {
+  JudgedCurve j;
+  if (o != TierObjective::kBalanced) {
+    j.metric = o;
+    j.gains = objective_gains(curve, o);
+    j.knee_gains = j.gains;
+    return j;
+  }
+  const auto tput = objective_gains(curve, TierObjective::kThroughput);
+  const auto ttft = objective_gains(curve, TierObjective::kTtftP99);
+  // Sizes that make neither metric more than 2% worse; the others may not be chosen.
+  std::vector<bool> allowed(curve.size(), false);
+  double best_tput = 0, best_ttft = 0;
+  for (std::size_t i = 1; i < curve.size(); ++i) {
+    allowed[i] = tput[i] >= -kBalancedMaxLoss && ttft[i] >= -kBalancedMaxLoss;
+    if (!allowed[i]) continue;
+    best_tput = std::max(best_tput, tput[i]);
+    best_ttft = std::max(best_ttft, ttft[i]);
+  }
+  const bool latency = best_ttft / kBalancedTtftGain > best_tput / kPaysGain;
+  j.metric = latency ? TierObjective::kTtftP99 : TierObjective::kThroughput;
+  j.gains = latency ? ttft : tput;
+  j.pays_gain = latency ? kBalancedTtftGain : kPaysGain;
+  j.knee_gains = j.gains;
+  for (std::size_t i = 1; i < curve.size(); ++i) {
+    if (!allowed[i]) j.knee_gains[i] = -1;  // never the knee, never the best
+  }
+  return j;
 }
 
 }  // namespace kvb

@@ -9,7 +9,26 @@
 
 namespace kvb {
 
-enum class TierObjective { kThroughput, kTtftP99, kGoodput };
+enum class TierObjective { kBalanced, kThroughput, kTtftP99, kGoodput };
+
+// What pays. The default (balanced): a size pays when TTFT p99 falls by at least 10% or output
+// throughput rises by at least 2%, and neither gets worse by more than 2%. A named objective pays
+// at a 2% gain in it alone. Below 2% a gain does not cover pinning the tier and its store traffic.
+inline constexpr double kPaysGain = 0.02;
+inline constexpr double kBalancedTtftGain = 0.10;
+inline constexpr double kBalancedMaxLoss = 0.02;
+
+// A curve judged by an objective: the metric that decides (balanced: the one that moved most
+// against its own threshold, among sizes that keep the other within 2%), its gains at every size,
+// the gains the knee is taken on (a size that breaks balanced's 2% rule can never be the knee),
+// and the gain that pays.
+struct JudgedCurve {
+  TierObjective metric = TierObjective::kThroughput;
+  std::vector<double> gains;
+  std::vector<double> knee_gains;
+  double pays_gain = kPaysGain;
+};
+JudgedCurve judge_curve(const std::vector<TierCurvePoint>& curve, TierObjective o);
 
 std::string to_string(TierObjective o);
 // UsageError naming `what` and the accepted values.

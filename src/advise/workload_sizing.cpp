@@ -3,15 +3,68 @@
 #include <fmt/format.h>
 
 #include "advise/tier_advisor.hpp"
+#include "advise/trace_candidates.hpp"
 #include "catalog/model_catalog.hpp"
+#include "core/strings.hpp"
+#include "core/units.hpp"
+#include "sim/simulation_setup.hpp"
 #include "size/offload_plan.hpp"
 #include "size/sizing_engine.hpp"
 #include "size/sizing_inputs.hpp"
+#include "trace/trace_analysis.hpp"
 
 namespace kvb {
+namespace {
+
+// The scenario's traffic on the flags' server: simulator-only keys at vLLM's defaults.
+Scenario on_flags_server(const WorkloadSizingRequest& r, std::vector<std::string>& warnings) {
+  auto scenario = r.scenario;
+  if (!r.serve) return scenario;
+  if (const auto ignored = server_keys_in_file(scenario); !ignored.empty()) {
+    warnings.push_back(fmt::format("workload {}: its server keys ({}) describe the machine it was written for; size "
+                                   "sizes the server your flags describe and does not use them (kvbench simulate {} "
+                                   "runs them)",
+                                   scenario.name, join(ignored, ", "),
+                                   scenario.origin.rfind("scenarios/workloads/", 0) == 0 ? scenario.name : scenario.origin));
+  }
+  ServerSpec server;
+  static_cast<ServeSettings&>(server) = *r.serve;
+  server.model = r.model.value_or(scenario.server.model);
+  server.hardware = r.hardware.value_or(scenario.server.hardware);
+  scenario.server = server;
+  scenario.calibration.reset();  // the file's calibration is a server key too: --calibration gives the flags'
+  return scenario;
+}
+
+// size --trace: the candidate sizes from the trace's miss-ratio curve, in this server's GiB.
+void add_trace_candidates(TierAdviceRequest& advice, const Scenario& scenario, const Sizing& s) {
+  const auto analysis = analyze_trace(scenario.trace->path, scenario.trace->options, 200);
+  const double bytes_per_token = static_cast<double>(s.offload->cpu_block_bytes) / s.layout.block_size;
+  const double gib_per_block = static_cast<double>(scenario.trace->options.block_tokens) * bytes_per_token / kGiB;
+  auto c = trace_candidates(analysis, gib_per_block, s.offload->floor_gib, s.offload->cap_gib);
+  advice.candidates = std::move(c.sizes_gib);
+  advice.candidate_reasons = std::move(c.reasons);
+}
+
+}  // namespace
+
+std::vector<std::string> server_keys_in_file(const Scenario& s) {
+  std::vector<std::string> keys;
+  if (!s.source.IsMap()) return keys;
+  for (const auto& kv : s.source) {
+    const auto key = kv.first.as<std::string>();
+    if (key == "name" || key == "description" || key == "seed" || key == "workload" || key == "sweep" ||
+        key == "model" || key == "hardware") {
+      continue;
+    }
+    keys.push_back(key);
+  }
+  return keys;
+}
 
 Sizing size_with_workload(const WorkloadSizingRequest& request) {
-  auto scenario = request.scenario;
+  std::vector<std::string> warnings;
+  auto scenario = on_flags_server(request, warnings);
   std::vector<std::string> model_warnings;
   const auto model = resolve_model(scenario.server.model, model_warnings);
   const auto hw = resolve_hardware(scenario.server.hardware);
@@ -21,8 +74,10 @@ Sizing size_with_workload(const WorkloadSizingRequest& request) {
   // --tp auto is resolved once, so the simulator's step model runs at the same TP as the sizing.
   scenario.server.tensor_parallel_size = in.kv.tp;
   scenario.server.tensor_parallel_auto = false;
+  scenario.server.pipeline_parallel_size = in.kv.pp;
   auto s = compute_sizing(in);
   for (const auto& w : model_warnings) s.notes.push_back(w);
+  for (const auto& w : warnings) s.warnings.push_back(w);
   if (!s.fits || !s.offload) {
     s.recommendation.reset();
     s.warnings.push_back(fmt::format("workload {} not simulated: {}", scenario.name,
@@ -31,11 +86,13 @@ Sizing size_with_workload(const WorkloadSizingRequest& request) {
     return s;
   }
   TierAdviceRequest advice{.scenario = scenario,
+                           .setup = prepare_simulation(scenario, in, s, std::nullopt),
                            .objective = request.objective,
                            .slo = request.slo,
                            .floor_gib = s.offload->floor_gib,
                            .cap_gib = s.offload->cap_gib,
                            .link = in.link};
+  if (scenario.trace) add_trace_candidates(advice, scenario, s);
   auto rec = advise_tier_size(advice);
   const auto pinned = static_cast<int>(rec.kv_offloading_size_gib);
   s.recommendation = std::move(rec);

@@ -1,7 +1,9 @@
 #pragma once
-// `kvbench size --workload`: the sizing of the scenario's server (its keys, overridden by the
-// command's flags before this is called) with the CPU tier size from a simulation of its traffic.
+// `kvbench size --workload/--trace`: the sizing of the server the command's flags describe, with
+// the CPU tier size from a simulation of the traffic on exactly that sizing (one build: the GPU
+// pool simulated is the one printed, --gpu-memory and the other node overrides included).
 #include <optional>
+#include <string>
 
 #include "advise/tier_objective.hpp"
 #include "perf/link_curve.hpp"
@@ -13,9 +15,15 @@
 namespace kvb {
 
 struct WorkloadSizingRequest {
-  Scenario scenario;
+  Scenario scenario;                           // the traffic: its workload, or its trace
+  // The server the flags describe. Given, the workload file's server keys (every key but name,
+  // description, seed, workload and sweep) are not used, and the sizing's warnings name them:
+  // a workload describes traffic. Absent: the scenario's server as it stands.
+  std::optional<ServeSettings> serve{};
+  std::optional<std::string> model{};          // --model; absent: the file's model key
+  std::optional<std::string> hardware{};       // --hw; absent: the file's hardware key
   NodeOverrides node;
-  TierObjective objective = TierObjective::kThroughput;
+  TierObjective objective = TierObjective::kBalanced;
   ServiceLevel slo{};
   std::optional<LinkProfile> link{};  // a link measured in this run (else node.link_profile, else the table's)
 };
@@ -24,5 +32,8 @@ struct WorkloadSizingRequest {
 // vLLM command with it). Where nothing can be simulated (the weights or one request do not fit),
 // the sizing says why and keeps no recommendation.
 Sizing size_with_workload(const WorkloadSizingRequest& request);
+
+// The server keys a scenario file sets that `size` does not use when the flags give the server.
+std::vector<std::string> server_keys_in_file(const Scenario& s);
 
 }  // namespace kvb

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/trace_flags.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/strings.hpp"
@@ -40,6 +41,7 @@ struct SimulateOptions {
   bool json = false;
   std::string output;
   bool list = false;
+  TraceFlags trace;                // --trace FILE: replay it instead of the scenario's workload
 };
 
 std::string list_scenarios_text() {
@@ -84,6 +86,13 @@ int run_simulate(const SimulateOptions& o) {
     return kExitOk;
   }
   auto scenario = apply_flags(load_scenario(o.scenario), o);
+  if (!o.trace.file.empty()) {
+    if (!o.requests.empty()) {
+      throw UsageError("--requests sets the generated workload's size; with --trace expected --trace-limit N");
+    }
+    scenario.trace = TraceInput{o.trace.file, parse_trace_options(o.trace)};
+    TraceReader check(o.trace.file, scenario.trace->options);  // a missing or unreadable file: exit 2 before any run
+  }
   if (!o.calibration.empty()) scenario.calibration = load_calibration(o.calibration);
   std::vector<SweepAxis> axes;
   for (const auto& s : o.sweep) axes.push_back(parse_sweep_axis(s));
@@ -135,6 +144,10 @@ Command register_simulate(CLI::App& parent) {
   app->add_flag("--json", o->json, "print JSON (schema kvbench/simulate/v1)");
   app->add_option("--output,-o", o->output, "also write the JSON to this file, atomically");
   app->add_flag("--list", o->list, "list the shipped scenarios");
+  app->add_option("--trace", o->trace.file,
+                  "replay this request trace (Mooncake JSONL, kvbench JSONL or CSV: docs/trace.md) instead of the "
+                  "scenario's workload; the scenario gives the server");
+  add_trace_reading_flags(app, o->trace);
   return Command{app, [o] { return run_simulate(*o); }};
 }
 

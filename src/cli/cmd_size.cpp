@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@
 #include "catalog/hardware_spec.hpp"
 #include "catalog/model_catalog.hpp"
 #include "cli/command.hpp"
+#include "cli/trace_flags.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/strings.hpp"
@@ -55,7 +57,8 @@ struct SizeOptions {
   bool list_models = false;
   bool list_hardware = false;
   std::string workload;            // a shipped workload or a scenario YAML: simulate the tier size
-  std::string objective = "throughput";
+  std::string objective = "balanced";
+  TraceFlags trace;                // --trace FILE: size the tier for this recorded traffic
   std::string slo_ttft;
   std::string slo_tpot;
   std::string requests;
@@ -144,43 +147,35 @@ NodeOverrides node_overrides(const SizeOptions& o) {
 
 bool given(const SizeOptions& o, const char* flag) { return o.app->get_option(flag)->count() > 0; }
 
-// The scenario's server with the flags the command was given laid over it (a flag wins).
-Scenario workload_scenario(const SizeOptions& o) {
-  auto scenario = load_scenario(o.workload);
+// The traffic to simulate: a workload file's (its server keys are not used: size_with_workload
+// names them) or a trace's, on the server the flags describe.
+WorkloadSizingRequest traffic_request(const SizeOptions& o) {
   if (o.model.find(',') != std::string::npos || o.hw.find(',') != std::string::npos) {
-    throw UsageError(fmt::format("--workload {}: expected one --model and one --hw (a table of configurations is not "
-                                 "simulated)",
-                                 o.workload));
+    throw UsageError(fmt::format("--workload/--trace: expected one --model and one --hw (a table of configurations is "
+                                 "not simulated)"));
   }
-  const auto flags = serve_settings(o);
-  auto& v = scenario.server;
-  if (!o.model.empty()) v.model = o.model;
-  if (given(o, "--hw")) v.hardware = o.hw;
-  if (given(o, "--tp")) {
-    v.tensor_parallel_size = flags.tensor_parallel_size;
-    v.tensor_parallel_auto = flags.tensor_parallel_auto;
+  if (!o.workload.empty() && !o.trace.file.empty()) {
+    throw UsageError("--workload and --trace: expected one traffic, a workload or a trace");
   }
-  if (given(o, "--pp")) v.pipeline_parallel_size = flags.pipeline_parallel_size;
-  if (given(o, "--gpu-memory-utilization")) {
-    v.gpu_memory_utilization = flags.gpu_memory_utilization;
-    v.kv_cache_memory.reset();  // the flag asks for the budget; the scenario's kv-cache-memory would replace it
+  WorkloadSizingRequest r;
+  r.serve = serve_settings(o);
+  if (!o.model.empty()) r.model = o.model;
+  if (given(o, "--hw")) r.hardware = o.hw;
+  r.node = node_overrides(o);
+  if (!o.trace.file.empty()) {
+    if (o.model.empty()) throw UsageError("--trace: expected --model (the trace holds no model)");
+    if (!o.requests.empty()) throw UsageError("--requests sets a generated workload's size; with --trace expected --trace-limit N");
+    r.scenario.name = std::filesystem::path(o.trace.file).filename().string();
+    r.scenario.origin = o.trace.file;
+    r.scenario.trace = TraceInput{o.trace.file, parse_trace_options(o.trace)};
+    TraceReader check(o.trace.file, r.scenario.trace->options);  // unreadable or malformed start: exit 2 now
+    r.scenario.server.model = o.model;
+    r.scenario.server.hardware = o.hw;
+    return r;
   }
-  if (given(o, "--kv-cache-memory")) v.kv_cache_memory = flags.kv_cache_memory;
-  if (given(o, "--kv-cache-dtype")) v.kv_cache_dtype = flags.kv_cache_dtype;
-  if (given(o, "--block-size")) v.block_size = flags.block_size;
-  if (given(o, "--max-model-len")) v.max_model_len = flags.max_model_len;
-  if (given(o, "--max-num-batched-tokens")) v.max_num_batched_tokens = flags.max_num_batched_tokens;
-  if (given(o, "--max-num-seqs")) v.max_num_seqs = flags.max_num_seqs;
-  if (given(o, "--kv-offloading-backend")) v.kv_offloading_backend = flags.kv_offloading_backend;
-  if (given(o, "--quantization")) v.quantization = flags.quantization;
-  if (given(o, "--draft-layers")) v.draft_layers = flags.draft_layers;
-  if (o.disable_hybrid_manager) v.hybrid_kv_cache_manager = false;
-  if (!o.calibration.empty()) scenario.calibration = load_calibration(o.calibration);
-  v.kv_offloading_size = flags.kv_offloading_size;  // evaluated beside the recommendation, as without --workload
-  if (!o.requests.empty()) {
-    scenario.workload.requests = parse_positive_int(o.requests, "--requests", false, kMaxRequests);
-  }
-  return scenario;
+  r.scenario = load_scenario(o.workload);
+  if (!o.requests.empty()) r.scenario.workload.requests = parse_positive_int(o.requests, "--requests", false, kMaxRequests);
+  return r;
 }
 
 // --objective, --slo-ttft and --slo-tpot, checked together: SLOs belong to goodput and goodput needs one.
@@ -198,8 +193,8 @@ std::pair<TierObjective, ServiceLevel> objective_and_slo(const SizeOptions& o) {
   if (!any_slo && objective == TierObjective::kGoodput) {
     throw UsageError("--objective goodput: expected --slo-ttft and/or --slo-tpot (e.g. --slo-ttft 2s --slo-tpot 50ms)");
   }
-  const bool needs_workload = any_slo || o.objective != "throughput" || !o.requests.empty();
-  if (needs_workload && o.workload.empty()) {
+  const bool needs_workload = any_slo || given(o, "--objective") || !o.requests.empty();
+  if (needs_workload && o.workload.empty() && o.trace.file.empty()) {
     throw UsageError("--objective/--slo-ttft/--slo-tpot/--requests judge a simulated traffic: expected --workload NAME|FILE "
                      "(kvbench simulate --list)");
   }
@@ -216,9 +211,10 @@ int run_size(const SizeOptions& o) {
     return kExitOk;
   }
   const auto [objective, slo] = objective_and_slo(o);
-  if (!o.workload.empty()) {
-    WorkloadSizingRequest request{.scenario = workload_scenario(o), .node = node_overrides(o), .objective = objective,
-                                  .slo = slo};
+  if (!o.workload.empty() || !o.trace.file.empty()) {
+    auto request = traffic_request(o);
+    request.objective = objective;
+    request.slo = slo;
     if (!o.output.empty()) require_writable_output(o.output);
     const std::vector<Sizing> all{size_with_workload(request)};
     const std::string json_text = sizings_document(all).dump(2) + "\n";
@@ -316,8 +312,14 @@ Command register_size(CLI::App& parent) {
   app->add_option("--output,-o", opts->output, "also write the JSON to this file (atomically)");
   app->add_option("--workload", opts->workload,
                   "simulate this traffic to size the CPU tier: a shipped workload (kvbench simulate --list) or a "
-                  "scenario YAML; the command's flags override its server keys");
-  app->add_option("--objective", opts->objective, "what the tier size is judged by: throughput, ttft-p99, goodput")
+                  "scenario YAML; its traffic only: the server is the one these flags describe");
+  app->add_option("--trace", opts->trace.file,
+                  "size the CPU tier for this recorded traffic (Mooncake JSONL, kvbench JSONL or CSV: docs/trace.md): "
+                  "candidate sizes from its miss-ratio curve, each simulated");
+  add_trace_reading_flags(app, opts->trace);
+  app->add_option("--objective", opts->objective,
+                  "what the tier size is judged by: balanced (TTFT p99 -10% or tok/s +2%, neither worse by 2%), "
+                  "throughput, ttft-p99, goodput")
       ->capture_default_str();
   app->add_option("--slo-ttft", opts->slo_ttft, "goodput's TTFT target (e.g. 2s, 500ms)");
   app->add_option("--slo-tpot", opts->slo_tpot, "goodput's time-per-output-token target (e.g. 50ms)");

@@ -9,6 +9,7 @@
 #include "catalog/hardware_spec.hpp"
 #include "catalog/model_catalog.hpp"
 #include "cli/command.hpp"
+#include "cli/trace_flags.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/units.hpp"
@@ -22,23 +23,13 @@ namespace kvb {
 namespace {
 
 struct TraceCommandOptions {
-  std::string file;
+  TraceFlags trace;
   std::string model;
   std::string hw = "h100";
   std::string tp;  // empty: the smallest configuration that fits (as size)
-  std::string block_tokens = "512", speed = "1", sample = "1", limit = "0";
   bool json = false;
   std::string output;
 };
-
-TraceOptions trace_options(const TraceCommandOptions& o) {
-  TraceOptions t;
-  t.block_tokens = parse_int_in(o.block_tokens, "--trace-block-tokens", 1, 1 << 20);
-  t.speed = parse_real_in(o.speed, "--trace-speed", 0, 1e6, "2");
-  t.sample = parse_real_in(o.sample, "--trace-sample", 0, 1, "0.1");
-  t.limit = parse_positive_int(o.limit, "--trace-limit", true, kMaxCount);
-  return t;
-}
 
 // The KV bytes a token of the trace costs on the model's server, across all ranks.
 TraceKvCost kv_cost(const TraceCommandOptions& o) {
@@ -55,10 +46,10 @@ TraceKvCost kv_cost(const TraceCommandOptions& o) {
 }
 
 int run_trace(const TraceCommandOptions& o) {
-  const auto options = trace_options(o);
+  const auto options = parse_trace_options(o.trace);
   const auto cost = kv_cost(o);
   if (!o.output.empty()) require_writable_output(o.output);
-  const auto analysis = analyze_trace(o.file, options);
+  const auto analysis = analyze_trace(o.trace.file, options);
   const auto json_text = trace_json(analysis, cost).dump(1) + "\n";
   if (!o.output.empty()) write_file_atomically(o.output, json_text);
   std::fputs(o.json ? json_text.c_str() : trace_text(analysis, cost).c_str(), stdout);
@@ -71,14 +62,11 @@ Command register_trace(CLI::App& parent) {
   auto o = std::make_shared<TraceCommandOptions>();
   auto* app = parent.add_subcommand("trace", "a request trace's statistics and the miss-ratio curve of a prefix cache "
                                              "over it (Mooncake JSONL, kvbench JSONL or CSV)");
-  app->add_option("file", o->file, "the trace: one request per line")->required();
+  app->add_option("file", o->trace.file, "the trace: one request per line")->required();
   app->add_option("--model,-m", o->model, "model whose KV bytes per token size the curve (catalog name or config.json)");
   app->add_option("--hw", o->hw, "hardware (sets TP when --tp is not given)")->capture_default_str();
   app->add_option("--tensor-parallel-size,--tp", o->tp, "TP ranks (default: the smallest configuration that fits)");
-  app->add_option("--trace-block-tokens", o->block_tokens, "tokens per hash id (Mooncake: 512)")->capture_default_str();
-  app->add_option("--trace-speed", o->speed, "time scale: arrivals divided by this")->capture_default_str();
-  app->add_option("--trace-sample", o->sample, "share of prefix trees kept, chosen by their first block")->capture_default_str();
-  app->add_option("--trace-limit", o->limit, "at most this many requests (0: all)")->capture_default_str();
+  add_trace_reading_flags(app, o->trace);
   app->add_flag("--json", o->json, "print kvbench/trace/v1 JSON");
   app->add_option("--output,-o", o->output, "also write the JSON to this file (atomically)");
   return Command{app, [o] { return run_trace(*o); }};

@@ -27,6 +27,13 @@ std::string simulate_text(const SweepRun& run) {
   out += fmt::format("Model {} on {} x{} (weights {}, KV {}), block size {}, {} per CPU block (all ranks)\n", run.model,
                      run.hardware, run.tp, run.weight_dtype, run.kv_dtype, run.block_size,
                      format_bytes_binary(run.cpu_block_bytes));
+  if (run.scenario.trace) {
+    const auto& t = *run.scenario.trace;
+    out += fmt::format("Traffic: the trace {} ({} tokens per block id, speed x{:g}, sample {:g}{}); the scenario's "
+                       "workload keys are not used\n",
+                       t.path, t.options.block_tokens, t.options.speed, t.options.sample,
+                       t.options.limit > 0 ? fmt::format(", first {} requests", t.options.limit) : std::string());
+  }
   out += fmt::format("GPU KV blocks: {}\n", run.gpu_blocks_source);
   out += fmt::format("Link: {}\n", run.link_source);
   out += fmt::format("Time model: {}\n", run.time_model);
@@ -75,6 +82,11 @@ std::string simulate_text(const SweepRun& run) {
     out += fmt::format("{} first turns were longer than max-model-len and clipped to fit (workload over-length: clip); "
                        "vLLM would reject them.\n",
                        format_count(first.clipped_prompts));
+  }
+  if (first.rejected_requests > 0) {
+    out += fmt::format("{} trace requests were longer than max-model-len and refused, as vLLM refuses them (not "
+                       "counted above).\n",
+                       format_count(first.rejected_requests));
   }
   return out;
 }

@@ -56,10 +56,14 @@ std::string break_even_cell(const Sizing& s) {
 }
 
 std::string simulated_tier_lines(const TierRecommendation& r) {
-  std::string out = fmt::format("  simulated: workload {}, {} requests per point, objective {} (computed by the simulator "
+  const bool balanced = r.objective == "balanced";
+  std::string out = fmt::format("  simulated: workload {}, {} requests per point, objective {}{} (computed by the simulator "
                                 "from the stated time and link models, not measured)\n",
-                                r.workload, format_count(r.requests), r.objective);
-  TextTable t({"kv-offloading-size", "out tok/s", "TTFT p50", "TTFT p99", "GPU hit", "CPU hit", "h2d util", "gain", "note"});
+                                r.workload, format_count(r.requests), r.objective,
+                                balanced ? " (TTFT p99 -10% or output tok/s +2%, neither worse by 2%)" : "");
+  const std::string gain_header = balanced ? "gain (" + r.decided_by + ")" : "gain";
+  TextTable t({"kv-offloading-size", "out tok/s", "TTFT p50", "TTFT p99", "GPU hit", "CPU hit", "h2d util", gain_header,
+               "note"});
   for (const auto& c : r.curve) {
     std::string mark;
     if (c.kv_offloading_size_gib == r.kv_offloading_size_gib && r.pays) mark = "<- recommended (" + r.bound + ")";

@@ -34,10 +34,10 @@ LineChart tier_chart(const SizeRowView& r, const RecommendationView& v, std::str
 
 // Two charts, one quantity each: the objective's change, and the share of prompt tokens the tier serves.
 std::string curve_charts(const SizeRowView& r, const RecommendationView& v) {
-  const auto axis = objective_axis(v.objective);
+  const auto axis = objective_axis(v.decided_by);
   auto change = tier_chart(r, v, "effect");
   change.y_label = axis.label;
-  ChartSeries moved{.name = v.objective.empty() ? std::string("change") : v.objective, .points = {}, .dashed = false};
+  ChartSeries moved{.name = v.decided_by.empty() ? std::string("change") : v.decided_by, .points = {}, .dashed = false};
   auto hits = tier_chart(r, v, "CPU-tier hits");
   hits.y_label = "CPU-tier hits (% of prompt tokens)";
   ChartSeries hit{.name = "CPU-tier hit rate", .points = {}, .dashed = true};

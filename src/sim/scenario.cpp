@@ -238,6 +238,7 @@ Scenario with_override(const Scenario& s, const std::string& key, const std::str
     // A calibration given beside the file (--calibration) is not in its YAML: it carries over to
     // every override and sweep point unless the override sets calibration keys itself.
     if (parts.front() != "calibration") out.calibration = s.calibration;
+    out.trace = s.trace;  // a trace given beside the file (--trace) is not in its YAML either
     return out;
   } catch (const UsageError& e) {
     throw UsageError(fmt::format("{} {}={}: {}", what, key, value, e.what()));

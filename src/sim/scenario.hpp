@@ -11,6 +11,7 @@
 #include "sim/distribution.hpp"
 #include "sim/eviction_policy.hpp"
 #include "size/serve_settings.hpp"
+#include "trace/trace_reader.hpp"
 
 namespace kvb {
 
@@ -81,6 +82,7 @@ struct Scenario {
   std::uint64_t seed = 1;
   ServerSpec server;
   WorkloadSpec workload;
+  std::optional<TraceInput> trace;  // --trace: the traffic replays this file instead of `workload`
   std::optional<Calibration> calibration;  // absent: the GPU's default (perf/calibration.hpp)
   std::vector<SweepAxis> sweep;     // the scenario's default sweep
   YAML::Node source;                // the document, for overrides and sweeps

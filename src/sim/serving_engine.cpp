@@ -7,6 +7,7 @@
 
 #include "core/errors.hpp"
 #include "core/percentile.hpp"
+#include "sim/trace_traffic.hpp"
 
 namespace kvb {
 namespace {
@@ -40,11 +41,14 @@ ServingEngine::ServingEngine(const SimulationSetup& setup, const SimOptions& opt
     tier_ = std::make_unique<OffloadTier>(setup.cpu_blocks, setup.scenario.server.eviction_policy,
                                           setup.scenario.server.store_threshold);
   }
+  if (setup.scenario.trace) trace_ = std::make_unique<TraceReader>(setup.scenario.trace->path, setup.scenario.trace->options);
 }
 
 SimResult ServingEngine::run() {
   const auto& arrival = setup_.scenario.workload.arrival;
-  if (arrival.process == ArrivalProcess::kClosed) {
+  if (trace_) {
+    admit_next_trace_request();
+  } else if (arrival.process == ArrivalProcess::kClosed) {
     for (int u = 0; u < arrival.users && generator_.budget_left(); ++u) start_session(0.0);
   } else if (const auto t = generator_.next_session_start()) {
     start_session(*t);
@@ -81,17 +85,37 @@ void ServingEngine::start_session(double at) {
   events_.push(at, EventKind::kArrival, id);
 }
 
+// The trace's next request that vLLM would accept, pushed as an arrival; a prompt and reply
+// longer than max-model-len is refused as vLLM's API server refuses it, and counted.
+void ServingEngine::admit_next_trace_request() {
+  TraceRequest t;
+  while (trace_->next(t)) {
+    if (t.prompt_tokens < 1 || t.prompt_tokens + std::max<std::int64_t>(1, t.output_tokens) > setup_.max_model_len) {
+      ++rejected_;
+      continue;
+    }
+    const auto id = static_cast<std::int64_t>(requests_.size());
+    requests_.push_back(simulated_request(t, id, setup_.scenario.trace->options.block_tokens, block_size_));
+    const double at = std::max(t.arrival_s, now_);
+    requests_.back().arrival = at;
+    events_.push(at, EventKind::kArrival, id);
+    return;
+  }
+}
+
 void ServingEngine::on_arrival(std::int64_t id) {
   auto& r = requests_[static_cast<std::size_t>(id)];
   if (first_arrival_ < 0) {
     first_arrival_ = now_;
     last_sample_time_ = now_;
   }
-  // Open loop: the next session is drawn when this one's first request arrives.
-  if (r.turn == 0 && setup_.scenario.workload.arrival.process != ArrivalProcess::kClosed) {
+  if (trace_) {
+    admit_next_trace_request();  // streamed: one request read ahead, never the whole file
+  } else if (r.turn == 0 && setup_.scenario.workload.arrival.process != ArrivalProcess::kClosed) {
+    // Open loop: the next session is drawn when this one's first request arrives.
     if (const auto t = generator_.next_session_start()) start_session(std::max(*t, now_));
   }
-  if (setup_.scenario.workload.reset_prefix_cache) kv_.reset_prefix_cache();
+  if (!trace_ && setup_.scenario.workload.reset_prefix_cache) kv_.reset_prefix_cache();
   r.state = RequestState::kWaiting;
   waiting_.push_back(id);
 }
@@ -135,6 +159,7 @@ void ServingEngine::finish(SimRequest& r) {
   } else {
     release_blocks(r);
   }
+  if (r.session < 0) return;  // a trace request: the trace schedules what comes next
   const auto& s = sessions_[static_cast<std::size_t>(r.session)];
   const int next = r.turn + 1;
   if (next < s.turns) {
@@ -290,6 +315,7 @@ SimResult ServingEngine::summarize() const {
   out.e2e_s = summarize_latency(e2e);
   out.recomputed_tokens = recomputed_tokens_;
   out.clipped_prompts = generator_.clipped_prompts();
+  out.rejected_requests = rejected_;
   out.gpu_hit_tokens = gpu_hit_tokens_;
   out.cpu_hit_tokens = cpu_hit_tokens_;
   const double prompts = std::max<double>(1.0, static_cast<double>(out.prompt_tokens));

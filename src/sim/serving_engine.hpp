@@ -13,6 +13,7 @@
 #include "sim/offload_tier.hpp"
 #include "sim/simulator.hpp"
 #include "sim/workload_generator.hpp"
+#include "trace/trace_reader.hpp"
 
 namespace kvb {
 
@@ -35,6 +36,7 @@ class ServingEngine {
 
   // serving_engine.cpp
   void start_session(double at);
+  void admit_next_trace_request();
   void on_arrival(std::int64_t id);
   void on_step_done();
   void on_load_done(std::int64_t job);
@@ -72,6 +74,8 @@ class ServingEngine {
   SimOptions options_;
   int block_size_;
   WorkloadGenerator generator_;
+  std::unique_ptr<TraceReader> trace_;  // --trace: requests stream from the file, one read ahead
+  std::int64_t rejected_ = 0;           // trace requests longer than max-model-len (vLLM answers 400)
   KvBlockManager kv_;
   std::unique_ptr<OffloadTier> tier_;
   Link h2d_, d2h_;

@@ -38,6 +38,7 @@ nlohmann::json result_json(const SimResult& r) {
           {"preemptions", r.preemptions},
           {"recomputed_tokens", r.recomputed_tokens},
           {"clipped_prompts", r.clipped_prompts},
+          {"rejected_requests", r.rejected_requests},
           {"gpu_hit_tokens", r.gpu_hit_tokens},
           {"cpu_hit_tokens", r.cpu_hit_tokens},
           {"gpu_hit_rate", r.gpu_hit_rate},
@@ -67,6 +68,14 @@ nlohmann::json simulate_json(const SweepRun& run) {
                      {"origin", run.scenario.origin},
                      {"description", run.scenario.description},
                      {"seed", run.scenario.seed}};
+  if (run.scenario.trace) {
+    const auto& t = *run.scenario.trace;
+    doc["scenario"]["trace"] = {{"path", t.path},
+                                {"block_tokens", t.options.block_tokens},
+                                {"speed", t.options.speed},
+                                {"sample", t.options.sample},
+                                {"limit", t.options.limit}};
+  }
   doc["model"] = run.model;
   doc["hardware"] = run.hardware;
   doc["tensor_parallel_size"] = run.tp;

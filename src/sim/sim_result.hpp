@@ -29,6 +29,7 @@ struct SimResult {
   std::int64_t preemptions = 0;
   std::int64_t recomputed_tokens = 0;  // processed again after a preemption
   std::int64_t clipped_prompts = 0;    // first turns clipped to max-model-len (over-length: clip)
+  std::int64_t rejected_requests = 0;  // trace requests longer than max-model-len, refused as vLLM refuses them
   std::int64_t gpu_hit_tokens = 0;     // prompt tokens found in the GPU prefix cache
   std::int64_t cpu_hit_tokens = 0;     // prompt tokens loaded from the CPU tier
   double gpu_hit_rate = 0;             // of prompt tokens

@@ -14,20 +14,26 @@
 namespace kvb {
 namespace {
 
-StepTimeModel make_predictor(const Scenario& s, const SizingInputs& in, const KvLayout& layout,
-                             const std::string& weight_dtype) {
-  return StepTimeModel(in.model, in.hw, static_cast<double>(layout.kv_bytes_per_token()), s.server.tensor_parallel_size,
-                       weight_dtype, in.calibration);
+StepTimeModel make_predictor(const SizingInputs& in, const KvLayout& layout, const std::string& weight_dtype) {
+  return StepTimeModel(in.model, in.hw, static_cast<double>(layout.kv_bytes_per_token()), in.kv.tp, weight_dtype,
+                       in.calibration);
 }
 
 }  // namespace
 
 SimulationSetup prepare_simulation(const Scenario& s, const std::optional<LinkProfile>& measured_link) {
-  const auto& v = s.server;
   std::vector<std::string> model_warnings;
-  auto in = make_sizing_inputs(resolve_model(v.model, model_warnings), resolve_hardware(v.hardware), v);
+  auto in = make_sizing_inputs(resolve_model(s.server.model, model_warnings), resolve_hardware(s.server.hardware),
+                               s.server);
   if (s.calibration) in.calibration = *s.calibration;  // size's recompute and the steps share it
-  const auto sizing = compute_sizing(in);
+  auto out = prepare_simulation(s, in, compute_sizing(in), measured_link);
+  for (const auto& w : model_warnings) out.notes.push_back(w);
+  return out;
+}
+
+SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, const Sizing& sizing,
+                                   const std::optional<LinkProfile>& measured_link) {
+  const auto& v = s.server;
   if (!sizing.weights_fit) {
     // The explanation `kvbench size` gives, with its alternatives (more ranks, FP8 weights).
     std::string alternatives;
@@ -35,7 +41,7 @@ SimulationSetup prepare_simulation(const Scenario& s, const std::optional<LinkPr
     throw UsageError(fmt::format("{}: the {} weights of {} ({:.2f} GiB per rank) do not fit {} x {} ({:.2f} GiB each) at "
                                  "tensor-parallel-size {}{}",
                                  s.origin, sizing.weight_dtype, in.model.name, sizing.budget.weights_gib,
-                                 v.tensor_parallel_size, in.hw.name, sizing.budget.total_gib, v.tensor_parallel_size,
+                                 in.kv.tp, in.hw.name, sizing.budget.total_gib, in.kv.tp,
                                  alternatives));
   }
   if (sizing.budget.exceeds_gpu_gib > 0) {
@@ -52,7 +58,7 @@ SimulationSetup prepare_simulation(const Scenario& s, const std::optional<LinkPr
                       .weight_dtype = sizing.weight_dtype,
                       .block_size = layout.block_size,
                       .world_size = sizing.world_size,
-                      .predictor = make_predictor(s, in, layout, sizing.weight_dtype)};
+                      .predictor = make_predictor(in, layout, sizing.weight_dtype)};
   const int bs = layout.block_size;
   if (v.num_gpu_blocks_override) {
     out.gpu_blocks = *v.num_gpu_blocks_override;
@@ -89,9 +95,8 @@ SimulationSetup prepare_simulation(const Scenario& s, const std::optional<LinkPr
     out.offloading = true;
     out.cpu_blocks = cpu_blocks_for(*v.kv_offloading_size, static_cast<std::int64_t>(out.cpu_block_bytes));
   }
-  for (const auto& w : model_warnings) out.notes.push_back(w);
-  out.link = measured_link ? *measured_link : link_profile_from_hardware(in.hw);
-  if (sizing.pp > 1 || v.tensor_parallel_size > 1) {
+  out.link = measured_link ? *measured_link : in.link ? *in.link : link_profile_from_hardware(in.hw);
+  if (sizing.pp > 1 || in.kv.tp > 1) {
     out.notes.push_back("tensor-parallel communication is not in the time model");
   }
   return out;

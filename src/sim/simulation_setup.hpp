@@ -12,6 +12,7 @@
 #include "perf/step_time_model.hpp"
 #include "sim/scenario.hpp"
 #include "size/kv_layout.hpp"
+#include "size/sizing.hpp"
 
 namespace kvb {
 
@@ -38,5 +39,12 @@ struct SimulationSetup {
 // Throws UsageError for an impossible configuration (weights do not fit, a max-model-len the
 // pool cannot hold), naming the scenario key.
 SimulationSetup prepare_simulation(const Scenario& s, const std::optional<LinkProfile>& measured_link);
+
+// The same from a sizing already computed (`size --workload/--trace`): the simulated GPU pool,
+// time model and TP are exactly the ones the sizing printed (its --gpu-memory and other node
+// overrides included), never a second build that could differ. The link: `measured_link`, else
+// `in.link`, else the hardware table's.
+SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, const Sizing& sizing,
+                                   const std::optional<LinkProfile>& measured_link);
 
 }  // namespace kvb

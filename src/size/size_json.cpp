@@ -40,6 +40,7 @@ nlohmann::json recommendation_to_json(const TierRecommendation& r) {
             {"reasoning", r.reasoning},
             {"startup_pinning_s", {{"low", r.pin_seconds_low}, {"high", r.pin_seconds_high}, {"source", r.pin_source}}}};
   if (r.basis == "simulation") {
+    j["decided_by"] = r.decided_by;
     j["workload"] = r.workload;
     j["requests_per_point"] = r.requests;
     j["model"] = "computed: kvbench's discrete-event simulator over the stated time and link models, not measured";
@@ -177,6 +178,7 @@ SizeRowView size_row_from_json(const nlohmann::json& j, const std::string& origi
     RecommendationView v;
     v.basis = k.at("basis").get<std::string>();
     v.objective = k.at("objective").is_null() ? std::string() : k.at("objective").get<std::string>();
+    v.decided_by = k.value("decided_by", v.objective);
     v.why = k.at("why").get<std::string>();
     v.bound = k.at("bound").get<std::string>();
     v.workload = k.value("workload", std::string());

@@ -19,12 +19,13 @@ struct TierCurvePoint {
   double h2d_utilization = 0;
   double d2h_utilization = 0;
   double engine_busy_share = 0;  // engine step time / makespan
-  double gain = 0;               // in the objective, vs the no-tier point
+  double gain = 0;               // in the deciding metric (TierRecommendation::decided_by), vs no tier
 };
 
 struct TierRecommendation {
   std::string basis = "rule";    // "simulation" or "rule"
-  std::string objective;         // throughput, ttft-p99, goodput; empty for the rule
+  std::string objective;         // balanced, throughput, ttft-p99, goodput; empty for the rule
+  std::string decided_by;        // the metric the gains are in (balanced: the one that moved most)
   double kv_offloading_size_gib = 0;  // 0 = do not offload
   bool pays = true;
   double gain = 0;               // at the recommended size, in the objective
@@ -34,7 +35,6 @@ struct TierRecommendation {
   double cap_gib = 0;            // the host-DRAM cap
   std::string workload;          // the simulated scenario
   long long requests = 0;        // requests per simulated point (one workload draw for all points)
-  double simulated_seconds = 0;  // wall time the sweep took
   std::vector<TierCurvePoint> curve;
   std::vector<std::string> reasoning;
   // Start-up: pinning the tier at every server start (size/pinning_cost.hpp).

@@ -41,7 +41,7 @@ class LogHistogram {
 
 }  // namespace
 
-TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options) {
+TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options, int curve_points) {
   TraceReader reader(path, options);
   TraceAnalysis a;
   a.path = path;
@@ -82,7 +82,7 @@ TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options
   a.output = output.summary();
   a.distinct_blocks = mrc.distinct_blocks();
   a.unbounded_prefix_hit_rate = mrc.unbounded_hit_rate();
-  a.curve = mrc.curve();
+  a.curve = mrc.curve(curve_points);
   return a;
 }
 

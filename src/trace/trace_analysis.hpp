@@ -30,6 +30,7 @@ struct TraceAnalysis {
   std::vector<MissRatioPoint> curve;
 };
 
-TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options);
+// `curve_points`: about how many capacities the curve samples (geometric; each point exact).
+TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options, int curve_points = 48);
 
 }  // namespace kvb

@@ -28,6 +28,12 @@ struct TraceOptions {
   std::int64_t limit = 0;           // --trace-limit: at most this many requests (0 = all)
 };
 
+// A trace to replay: the file and how to read it (simulate/size --trace).
+struct TraceInput {
+  std::string path;
+  TraceOptions options;
+};
+
 // Limits on one trace line and on the numbers it carries: no request has more tokens than this.
 inline constexpr std::size_t kMaxTraceLineBytes = 16u << 20;
 inline constexpr std::int64_t kMaxTraceTokens = 100'000'000;

@@ -1,0 +1,27 @@
+#pragma once
+// `size --trace`: the tier sizes worth simulating, read off the trace's miss-ratio curve, so a
+// recommendation over a real trace simulates a handful of sizes instead of a grid.
+#include <string>
+#include <vector>
+
+#include "trace/trace_analysis.hpp"
+
+namespace kvb {
+
+struct TraceCandidates {
+  std::vector<int> sizes_gib;            // ascending, whole GiB, above vLLM's floor and within the cap
+  std::vector<std::string> reasons;      // how each was chosen and the hit rate the curve gives it
+  double hit_rate_at_cap = 0;            // what a prefix cache of the cap's size serves
+  double unbounded_hit_rate = 0;
+};
+
+// Shares of the curve's hit rate at the cap whose sizes become candidates: where it bends from
+// rising steeply to flat.
+inline constexpr double kCandidateShares[] = {0.5, 0.8, 0.9, 0.95, 0.99};
+
+// `gib_per_block`: GiB one trace block (block_tokens tokens) takes on this server, all ranks.
+// The curve is of one cache holding the prefix blocks; vLLM's tier is write-through (it mirrors
+// the GPU pool), so a tier of S GiB above the floor serves about what a cache of S GiB would.
+TraceCandidates trace_candidates(const TraceAnalysis& a, double gib_per_block, double floor_gib, double cap_gib);
+
+}  // namespace kvb
