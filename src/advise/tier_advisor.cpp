@@ -16,6 +16,7 @@ namespace {
 
 constexpr double kKneeShare = 0.95;  // the knee: the smallest size with 95% of the best gain
 constexpr double kWorseGain = -0.02; // a point this much worse than no tier is reported
+constexpr double kOverloadTtftP50 = 30.0;  // s: a median first token this late is a queue, not a prefill
 constexpr double kMinCpuHits = 0.001; // a best point with fewer CPU hits (share of prompt tokens) gains by chance
 
 TierCurvePoint curve_point(double gib, const SimResult& r) {
@@ -187,6 +188,19 @@ void note_worst_point(TierRecommendation& rec, TierObjective metric) {
   }
 }
 
+// Requests that wait minutes for their first token mean the traffic is more than one server takes:
+// every size then answers for a queue, not for the tier. Said first, with the way out.
+void note_overload(TierRecommendation& rec, const Scenario& scenario) {
+  const auto& none = rec.curve.front();
+  if (none.ttft_p50_s < kOverloadTtftP50) return;
+  rec.reasoning.insert(rec.reasoning.begin(),
+                       fmt::format("overloaded: without a tier the median request waits {} for its first token, so "
+                                   "requests queue on this one server; {}",
+                                   format_seconds(none.ttft_p50_s),
+                                   scenario.trace ? "a cluster's trace fits one instance with --trace-sample F (e.g. 0.1)"
+                                                  : "lower the workload's rate or add servers"));
+}
+
 // Simulates the grid (or the given candidates), then bisects between the knee and the size below it
 // so the knee is not a grid artefact.
 void simulate_sizes(TierCurve& sim, const TierAdviceRequest& req) {
@@ -292,6 +306,7 @@ TierRecommendation advise_tier_size(const TierAdviceRequest& req) {
   rec.curve = sim.points();
   auto judged = judge_curve(rec.curve, req.objective);
   store_gains(rec, judged);
+  note_overload(rec, scenario);
   const auto knee = judged_knee(rec.curve, judged);
   rec.reasoning.push_back(fmt::format("simulated {} tier sizes of {} ({}, one draw for all), from none to the {:.0f} "
                                       "GiB host-DRAM cap{}",
