@@ -33,6 +33,10 @@ TraceCandidates trace_candidates(const TraceAnalysis& a, double gib_per_block, d
   TraceCandidates c;
   c.unbounded_hit_rate = a.unbounded_prefix_hit_rate;
   c.hit_rate_at_cap = hit_rate_within(a, gib_per_block, cap_gib);
+  for (const auto& p : a.curve) {
+    const double gib = static_cast<double>(p.blocks) * gib_per_block;
+    if (gib <= cap_gib) c.curve_gib.emplace_back(gib, p.prefix_hit_rate);
+  }
   const int lowest = static_cast<int>(std::floor(floor_gib)) + 1;  // the smallest tier that adds to the GPU pool
   const int highest = static_cast<int>(std::floor(cap_gib));
   if (highest < lowest) return c;

@@ -13,6 +13,7 @@ struct TraceCandidates {
   std::vector<std::string> reasons;      // how each was chosen and the hit rate the curve gives it
   double hit_rate_at_cap = 0;            // what a prefix cache of the cap's size serves
   double unbounded_hit_rate = 0;
+  std::vector<std::pair<double, double>> curve_gib;  // the curve up to the cap: (GiB, prefix hit rate)
 };
 
 // Shares of the curve's hit rate at the cap whose sizes become candidates: where it bends from

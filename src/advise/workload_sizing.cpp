@@ -37,13 +37,15 @@ Scenario on_flags_server(const WorkloadSizingRequest& r, std::vector<std::string
 }
 
 // size --trace: the candidate sizes from the trace's miss-ratio curve, in this server's GiB.
-void add_trace_candidates(TierAdviceRequest& advice, const Scenario& scenario, const Sizing& s) {
+std::vector<std::pair<double, double>> add_trace_candidates(TierAdviceRequest& advice, const Scenario& scenario,
+                                                             const Sizing& s) {
   const auto analysis = analyze_trace(scenario.trace->path, scenario.trace->options, 200);
   const double bytes_per_token = static_cast<double>(s.offload->cpu_block_bytes) / s.layout.block_size;
   const double gib_per_block = static_cast<double>(scenario.trace->options.block_tokens) * bytes_per_token / kGiB;
   auto c = trace_candidates(analysis, gib_per_block, s.offload->floor_gib, s.offload->cap_gib);
   advice.candidates = std::move(c.sizes_gib);
   advice.candidate_reasons = std::move(c.reasons);
+  return std::move(c.curve_gib);
 }
 
 }  // namespace
@@ -92,8 +94,10 @@ Sizing size_with_workload(const WorkloadSizingRequest& request) {
                            .floor_gib = s.offload->floor_gib,
                            .cap_gib = s.offload->cap_gib,
                            .link = in.link};
-  if (scenario.trace) add_trace_candidates(advice, scenario, s);
+  std::vector<std::pair<double, double>> trace_curve;
+  if (scenario.trace) trace_curve = add_trace_candidates(advice, scenario, s);
   auto rec = advise_tier_size(advice);
+  rec.trace_curve = std::move(trace_curve);
   const auto pinned = static_cast<int>(rec.kv_offloading_size_gib);
   s.recommendation = std::move(rec);
   set_recommended_size(s, in, pinned);

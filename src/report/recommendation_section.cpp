@@ -34,10 +34,11 @@ LineChart tier_chart(const SizeRowView& r, const RecommendationView& v, std::str
 
 // Two charts, one quantity each: the objective's change, and the share of prompt tokens the tier serves.
 std::string curve_charts(const SizeRowView& r, const RecommendationView& v) {
-  const auto axis = objective_axis(v.decided_by);
+  const auto& metric = v.decided_by.empty() ? v.objective : v.decided_by;  // files before decided_by: one metric
+  const auto axis = objective_axis(metric);
   auto change = tier_chart(r, v, "effect");
   change.y_label = axis.label;
-  ChartSeries moved{.name = v.decided_by.empty() ? std::string("change") : v.decided_by, .points = {}, .dashed = false};
+  ChartSeries moved{.name = metric.empty() ? std::string("change") : metric, .points = {}, .dashed = false};
   auto hits = tier_chart(r, v, "CPU-tier hits");
   hits.y_label = "CPU-tier hits (% of prompt tokens)";
   ChartSeries hit{.name = "CPU-tier hit rate", .points = {}, .dashed = true};
@@ -47,6 +48,21 @@ std::string curve_charts(const SizeRowView& r, const RecommendationView& v) {
   }
   change.series = {moved};
   hits.series = {hit};
+  if (!v.trace_curve.empty()) {
+    // size --trace: what the trace says a cache of each size serves, beside what the simulated
+    // server served (GPU prefix cache + CPU tier) at each simulated size.
+    hits.title = fmt::format("{} on {}: prompt tokens served by tier size (trace curve counted, hits simulated)",
+                             r.model, r.hardware);
+    hits.y_label = "prompt tokens served (%)";
+    ChartSeries served{.name = "GPU + CPU-tier hits (simulated)", .points = {}, .dashed = false};
+    ChartSeries counted{.name = "trace miss-ratio curve (counted)", .points = {}, .dashed = true, .x_ticks = false};
+    for (const auto& p : v.curve) {
+      served.points.push_back({.x = p.kv_offloading_size_gib, .y = 100 * (p.gpu_hit_rate + p.cpu_hit_rate), .low = 0,
+                               .high = 0});
+    }
+    for (const auto& [gib, rate] : v.trace_curve) counted.points.push_back({.x = gib, .y = 100 * rate, .low = 0, .high = 0});
+    hits.series = {served, counted, hit};
+  }
   return render_line_chart(change) + render_line_chart(hits);
 }
 

@@ -53,13 +53,14 @@ const std::string& series_color(std::size_t index) {
 std::string render_line_chart(const LineChart& c) {
   const auto xcoord = [&](double x) { return c.log2_x ? std::log2(std::max(x, 1e-300)) : x; };
   const auto xlabel = [&](double x) { return c.x_format ? c.x_format(x) : fmt::format("{:g}", x); };
-  std::set<double> xs;
+  std::set<double> xs, all_x;  // xs: where ticks go; all_x: the x range
   double ymax = 0, ymin = 0;  // the axis always holds 0; below it only when a value is negative
   std::size_t drawn = 0;
   for (const auto& s : c.series) {
     for (const auto& p : s.points) {
       if (!std::isfinite(p.x) || !std::isfinite(p.y) || (c.log2_x && p.x <= 0)) continue;
-      xs.insert(p.x);
+      if (s.x_ticks) xs.insert(p.x);
+      all_x.insert(p.x);
       ymax = std::max({ymax, p.y, p.high});
       ymin = std::min({ymin, p.y, p.high > p.low ? p.low : 0.0});
       ++drawn;
@@ -85,7 +86,8 @@ std::string render_line_chart(const LineChart& c) {
   if (ymin < 0) y_step = nice_ceiling((ymax - ymin) * 1.05 / 5);
   const double y_bottom = ymin < 0 ? -y_step * std::ceil(-ymin * 1.05 / y_step) : 0.0;
   const double y_top = ymin < 0 ? y_step * std::ceil(ymax * 1.05 / y_step) : 5 * y_step;
-  double x_lo = xcoord(*xs.begin()), x_hi = xcoord(*xs.rbegin());
+  if (xs.empty()) xs = all_x;
+  double x_lo = xcoord(*all_x.begin()), x_hi = xcoord(*all_x.rbegin());
   if (x_hi - x_lo < 1e-12) {
     x_lo -= 1;
     x_hi += 1;

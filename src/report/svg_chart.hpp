@@ -17,6 +17,7 @@ struct ChartSeries {
   std::string name;
   std::vector<ChartPoint> points;
   bool dashed = false;
+  bool x_ticks = true;  // false: a dense series (a counted curve) sets the x range, not the ticks
 };
 
 struct ReferenceLine {

@@ -41,6 +41,11 @@ nlohmann::json recommendation_to_json(const TierRecommendation& r) {
             {"startup_pinning_s", {{"low", r.pin_seconds_low}, {"high", r.pin_seconds_high}, {"source", r.pin_source}}}};
   if (r.basis == "simulation") {
     j["decided_by"] = r.decided_by;
+    if (!r.trace_curve.empty()) {
+      json trace = json::array();
+      for (const auto& [gib, hit] : r.trace_curve) trace.push_back({{"size_gib", gib}, {"prefix_hit_rate", hit}});
+      j["trace_curve"] = trace;
+    }
     j["workload"] = r.workload;
     j["requests_per_point"] = r.requests;
     j["model"] = "computed: kvbench's discrete-event simulator over the stated time and link models, not measured";
@@ -193,8 +198,15 @@ SizeRowView size_row_from_json(const nlohmann::json& j, const std::string& origi
       p.ttft_p50_s = json_number_in(c, "ttft_p50_s", 0, 1e9, where);
       p.ttft_p99_s = json_number_in(c, "ttft_p99_s", 0, 1e9, where);
       p.cpu_hit_rate = json_number_in(c, "cpu_hit_rate", 0, 1, where);
+      p.gpu_hit_rate = json_number_in(c, "gpu_hit_rate", 0, 1, where);
       p.gain = json_number_in(c, "gain", -1e6, 1e6, where);
       v.curve.push_back(p);
+    }
+    if (k.contains("trace_curve")) {
+      for (const auto& c : k.at("trace_curve")) {
+        v.trace_curve.emplace_back(json_number_in(c, "size_gib", 0, kMaxTierGib, where),
+                                   json_number_in(c, "prefix_hit_rate", 0, 1, where));
+      }
     }
     r.recommendation = std::move(v);
   }

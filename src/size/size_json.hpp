@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "size/sizing.hpp"
@@ -25,6 +26,7 @@ struct RecommendationView {
   bool pays = true;
   double floor_gib = 0, cap_gib = 0;
   std::vector<TierCurvePoint> curve;  // simulation basis only
+  std::vector<std::pair<double, double>> trace_curve;  // size --trace: (GiB, prefix hit rate), counted
 };
 
 // What a reader of the document needs (the report's sizing table), one per result.

@@ -3,6 +3,7 @@
 // traffic (advise/tier_advisor) or, without a workload, from the sizing rule (offload_plan).
 // Data only: size/ writes it, advise/ fills the simulated kind, output/ prints it.
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kvb {
@@ -36,6 +37,9 @@ struct TierRecommendation {
   std::string workload;          // the simulated scenario
   long long requests = 0;        // requests per simulated point (one workload draw for all points)
   std::vector<TierCurvePoint> curve;
+  // size --trace: the trace's miss-ratio curve in this server's GiB, (size, prefix hit rate),
+  // counted from the trace, not simulated: drawn beside the simulated hit rates.
+  std::vector<std::pair<double, double>> trace_curve;
   std::vector<std::string> reasoning;
   // Start-up: pinning the tier at every server start (size/pinning_cost.hpp).
   double pin_seconds_low = 0;

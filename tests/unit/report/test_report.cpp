@@ -296,6 +296,21 @@ TEST(RecommendationSection, FirstLinesStateTheSizeTheBasisTheCommandAndTheMarked
   }
 }
 
+// size --trace: the counted curve is drawn beside the simulated hits, and its 200 sizes do not
+// become 200 tick labels (only the simulated sizes are ticked).
+TEST(RecommendationSection, TraceCurveDrawnBesideTheSimulatedHits) {
+  auto row = recommended_row("m", "simulation");
+  for (int i = 1; i <= 50; ++i) row.recommendation->trace_curve.emplace_back(i * 2.7, i / 100.0);
+  const auto html = recommendation_section_html({row});
+  EXPECT_NE(html.find("trace miss-ratio curve (counted)"), std::string::npos);
+  EXPECT_NE(html.find("GPU + CPU-tier hits (simulated)"), std::string::npos);
+  EXPECT_EQ(html.find(">2.7</text>"), std::string::npos);    // a curve size: no tick label
+  EXPECT_NE(html.find(">143</text>"), std::string::npos);    // a simulated size: ticked
+  // Without a trace curve the hits chart is the CPU tier's alone.
+  const auto plain = recommendation_section_html({recommended_row("m", "simulation")});
+  EXPECT_EQ(plain.find("counted"), std::string::npos);
+}
+
 TEST(RecommendationSection, NoRecommendationNoSection) {
   SizeRowView r;
   r.model = "m";
