@@ -67,6 +67,7 @@ class TierCurve {
 
  public:
   std::int64_t requests() const { return requests_; }  // per point: the draw (or trace) is the same for all
+  const Calibration& calibration() const { return base_.predictor.calibration(); }
 };
 
 std::string percent(double share) { return fmt::format("{:.1f}%", share * 100); }
@@ -300,6 +301,7 @@ TierRecommendation advise_tier_size(const TierAdviceRequest& req) {
   rec.workload = scenario.name;
   rec.requests = scenario.workload.requests;
   rec.reasoning = req.candidate_reasons;
+  rec.expected_error = sim.calibration().expected_error;
 
   simulate_sizes(sim, req);
   rec.requests = sim.requests();

@@ -19,7 +19,9 @@ const std::vector<std::string> kHardwareKeys = {
     "bf16_tflops", "fp8_tflops", "gpus_per_node", "host_dram_gb", "mla_block_size", "notes",
     "link_measured_h2d_gbps", "link_measured_d2h_gbps", "link_measured_h2d_per_copy_us",
     "link_measured_d2h_per_copy_us", "link_measured_source", "time_model_compute_efficiency",
-    "time_model_memory_efficiency", "time_model_step_overhead_us", "time_model_source"};
+    "time_model_memory_efficiency", "time_model_step_overhead_us", "time_model_source",
+    "time_model_attention_efficiency", "time_model_request_overhead_us", "time_model_load_efficiency",
+    "time_model_gemm_half_tokens"};
 
 double positive(const YamlObject& y, const char* key) {
   const double v = y.real(key);
@@ -97,7 +99,11 @@ HardwareSpec hardware_from_yaml(const std::string& text, const std::string& orig
     t.compute_efficiency = positive(y, "time_model_compute_efficiency");
     t.memory_efficiency = positive(y, "time_model_memory_efficiency");
     t.step_overhead_us = positive(y, "time_model_step_overhead_us");
-    if (t.compute_efficiency > 1 || t.memory_efficiency > 1) {
+    if (y.has("time_model_attention_efficiency")) t.attention_efficiency = positive(y, "time_model_attention_efficiency");
+    if (y.has("time_model_request_overhead_us")) t.request_overhead_us = positive(y, "time_model_request_overhead_us");
+    if (y.has("time_model_load_efficiency")) t.load_efficiency = positive(y, "time_model_load_efficiency");
+    if (y.has("time_model_gemm_half_tokens")) t.gemm_half_tokens = positive(y, "time_model_gemm_half_tokens");
+    if (t.compute_efficiency > 1 || t.memory_efficiency > 1 || t.attention_efficiency > 1 || t.load_efficiency > 1) {
       throw UsageError(fmt::format("{}: time_model_*_efficiency is a fraction of peak in (0, 1]", origin));
     }
   } else if (y.has("time_model_compute_efficiency") || y.has("time_model_memory_efficiency")) {

@@ -33,6 +33,8 @@ struct HardwareSpec {
   // CUDA-graph decode of a Llama-3.1-8B shape); absent (source empty) = the generic defaults.
   struct MeasuredTimeModel {
     double compute_efficiency = 0, memory_efficiency = 0, step_overhead_us = 0;
+    double attention_efficiency = 0, request_overhead_us = 0, load_efficiency = 0;  // 0 = not fitted
+    double gemm_half_tokens = 0;
     std::string source;
   } measured_time_model;
   double bf16_tflops = 0;          // dense

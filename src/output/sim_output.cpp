@@ -37,6 +37,8 @@ std::string simulate_text(const SweepRun& run) {
   out += fmt::format("GPU KV blocks: {}\n", run.gpu_blocks_source);
   out += fmt::format("Link: {}\n", run.link_source);
   out += fmt::format("Time model: {}\n", run.time_model);
+  out += fmt::format("Expected error against real vLLM: {}\n",
+                     run.expected_error.empty() ? "not scored for this calibration" : run.expected_error);
   for (const auto& n : run.notes) out += fmt::format("Note: {}\n", n);
   out += "Simulated: every figure below comes from these models, not from a measurement.\n\n";
 

@@ -61,6 +61,8 @@ std::string simulated_tier_lines(const TierRecommendation& r) {
                                 "from the stated time and link models, not measured)\n",
                                 r.workload, format_count(r.requests), r.objective,
                                 balanced ? " (TTFT p99 -10% or output tok/s +2%, neither worse by 2%)" : "");
+  out += fmt::format("  expected error against real vLLM: {}\n",
+                     r.expected_error.empty() ? "not scored for this calibration" : r.expected_error);
   const std::string gain_header = balanced ? "gain (" + r.decided_by + ")" : "gain";
   TextTable t({"kv-offloading-size", "out tok/s", "TTFT p50", "TTFT p99", "GPU hit", "CPU hit", "h2d util", gain_header,
                "note"});

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "catalog/embedded_files.hpp"
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 
@@ -25,15 +26,39 @@ Calibration parse_calibration(const YamlObject& o, const std::string& source) {
   c.memory_efficiency = fraction(o, "memory-efficiency", c.memory_efficiency);
   const double overhead_us = o.real_in("step-overhead-us", 0, kMaxStepOverheadUs, c.step_overhead_s * 1e6);
   c.step_overhead_s = overhead_us * 1e-6;
+  if (o.has("attention-efficiency")) c.attention_efficiency = fraction(o, "attention-efficiency", 0.5);
+  c.request_overhead_s = o.real_in("request-overhead-us", 0, kMaxStepOverheadUs, 0) * 1e-6;
+  c.load_efficiency = fraction(o, "load-efficiency", c.load_efficiency);
+  c.gemm_half_tokens = o.real_in("gemm-half-tokens", 0, 1e5, 0);
   c.source = source;
   if (o.has("measured")) {
     const auto m = o.object("measured");
     c.source += fmt::format(" (kvbench calibrate on {}, {})", m.str_or("device", "an unnamed GPU"), m.str_or("model", "?"));
   }
   // `measured`: what `kvbench calibrate` timed, kept with the figures for the reader; not read.
-  o.reject_unknown_keys({"compute-efficiency", "memory-efficiency", "step-overhead-us", "measured"});
+  o.reject_unknown_keys({"compute-efficiency", "memory-efficiency", "step-overhead-us", "attention-efficiency",
+                         "request-overhead-us", "load-efficiency", "gemm-half-tokens", "measured"});
   return c;
 }
+
+namespace {
+
+// "TTFT mean within 5.2%, E2E mean within 2.9% ..." from scenarios/fidelity/<hw>.yaml, which
+// tests/fidelity/fidelity.py writes from its last run (and a test re-checks).
+std::string fidelity_statement(const std::string& hw) {
+  for (const auto& e : catalog_entries("fidelity")) {
+    if (e.name != hw) continue;
+    const auto y = YamlObject::parse(std::string(e.content), e.origin);
+    return fmt::format("TTFT mean within {:.1f}%, E2E mean within {:.1f}% (mean absolute error; worst {:.1f}% and "
+                       "{:.1f}%) on {} public vLLM runs ({}: tests/fidelity)",
+                       100 * y.real_in("ttft_mean_abs_error", 0, 10, 0), 100 * y.real_in("e2e_mean_abs_error", 0, 10, 0),
+                       100 * y.real_in("ttft_worst_abs_error", 0, 10, 0), 100 * y.real_in("e2e_worst_abs_error", 0, 10, 0),
+                       y.integer_in("runs", 1, 1000000, 1), y.str("runs_described"));
+  }
+  return {};
+}
+
+}  // namespace
 
 Calibration default_calibration(const HardwareSpec& hw) {
   Calibration c;
@@ -42,7 +67,12 @@ Calibration default_calibration(const HardwareSpec& hw) {
   c.compute_efficiency = t.compute_efficiency;
   c.memory_efficiency = t.memory_efficiency;
   c.step_overhead_s = t.step_overhead_us * 1e-6;
+  if (t.attention_efficiency > 0) c.attention_efficiency = t.attention_efficiency;
+  c.request_overhead_s = t.request_overhead_us * 1e-6;
+  if (t.load_efficiency > 0) c.load_efficiency = t.load_efficiency;
+  c.gemm_half_tokens = t.gemm_half_tokens;
   c.source = fmt::format("{} (fitted to {})", hw.name, t.source);
+  c.expected_error = fidelity_statement(hw.name);
   return c;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The time model's efficiency factors: achieved over peak compute and HBM bandwidth, and a fixed
 // cost per engine step. Defaults, a scenario's `calibration:` block, or a calibration file.
+#include <optional>
 #include <string>
 
 #include "catalog/hardware_spec.hpp"
@@ -12,7 +13,24 @@ struct Calibration {
   double compute_efficiency = 0.5;  // achieved / peak dense FLOP/s
   double memory_efficiency = 0.75;  // achieved / peak HBM bandwidth
   double step_overhead_s = 0.0005;  // scheduler, sampling and launch cost per step
+  // Attention (FlashAttention's kernels) runs at its own share of peak, apart from the GEMMs;
+  // absent: the compute efficiency.
+  std::optional<double> attention_efficiency{};
+  // Per request, outside the engine's steps (API server, tokenisation, scheduling, streaming):
+  // a request joins the queue this long after it was sent, and its TTFT and E2E carry it.
+  double request_overhead_s = 0;
+  // vLLM's CPU-tier loads as a share of the link's copy rate: the worker's load path (issued at
+  // step boundaries, one transfer per block group) delivers less than isolated copies.
+  double load_efficiency = 1.0;
+  // GEMMs of a step with few tokens run below their large-batch efficiency: the linear FLOPs run
+  // at compute-efficiency x T / (T + this), T the step's tokens (0: no such loss).
+  double gemm_half_tokens = 0;
   std::string source = "defaults";
+  // How far this calibration's simulations were from real vLLM servers (tests/fidelity, the figures
+  // in scenarios/fidelity/<hw>.yaml); empty where no real server was scored with it.
+  std::string expected_error;
+
+  double attention() const { return attention_efficiency.value_or(compute_efficiency); }
 };
 
 // What the figures can physically be: no serving GPU runs a model's kernels below 1% of its peak
@@ -21,8 +39,9 @@ struct Calibration {
 inline constexpr double kMinEfficiency = 0.01;
 inline constexpr double kMaxStepOverheadUs = 1e6;
 
-// Keys compute-efficiency, memory-efficiency (fractions in [0.01, 1]) and step-overhead-us (0 to
-// 1e6, finite); UsageError naming the key otherwise. `source` is printed with every result that uses it.
+// Keys compute-efficiency, memory-efficiency, attention-efficiency, load-efficiency (fractions in
+// [0.01, 1]), step-overhead-us and request-overhead-us (0 to 1e6, finite); UsageError naming the
+// key otherwise. `source` is printed with every result that uses it.
 Calibration parse_calibration(const YamlObject& o, const std::string& source);
 
 // Reads a calibration file with the keys above.

@@ -7,7 +7,8 @@
 
 namespace kvb {
 
-enum class EventKind : std::uint8_t { kArrival, kStepDone, kLoadDone, kStoreDone };
+// kAdmit: a request reaches the scheduler, its per-request overhead after its arrival.
+enum class EventKind : std::uint8_t { kArrival, kAdmit, kStepDone, kLoadDone, kStoreDone };
 
 struct Event {
   double time = 0;

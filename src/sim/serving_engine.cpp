@@ -60,6 +60,9 @@ SimResult ServingEngine::run() {
       case EventKind::kArrival:
         on_arrival(e.id);
         break;
+      case EventKind::kAdmit:
+        admit(e.id);
+        break;
       case EventKind::kStepDone:
         on_step_done();
         break;
@@ -116,6 +119,18 @@ void ServingEngine::on_arrival(std::int64_t id) {
     if (const auto t = generator_.next_session_start()) start_session(std::max(*t, now_));
   }
   if (!trace_ && setup_.scenario.workload.reset_prefix_cache) kv_.reset_prefix_cache();
+  // The API server's share (tokenisation, scheduling, streaming): the request waits it out
+  // before the scheduler sees it; its latencies count from the arrival.
+  const double overhead = setup_.predictor.calibration().request_overhead_s;
+  if (overhead > 0) {
+    events_.push(now_ + overhead, EventKind::kAdmit, id);
+  } else {
+    admit(id);
+  }
+}
+
+void ServingEngine::admit(std::int64_t id) {
+  auto& r = requests_[static_cast<std::size_t>(id)];
   r.state = RequestState::kWaiting;
   waiting_.push_back(id);
 }
@@ -185,7 +200,8 @@ void ServingEngine::start_load(SimRequest& r, const std::vector<std::int32_t>& g
   job.gpu_hit_blocks = g;
   job.hashes.assign(r.block_hashes.begin() + g, r.block_hashes.begin() + g + cpu_blocks);
   tier_->pin_for_load(job.hashes);
-  const double seconds = setup_.link.h2d.seconds(cpu_blocks, setup_.block_bytes_per_rank);
+  const double seconds = setup_.link.h2d.seconds(cpu_blocks, setup_.block_bytes_per_rank) /
+                         setup_.predictor.calibration().load_efficiency;
   const double done = h2d_.submit(now_, seconds, static_cast<double>(cpu_blocks) * setup_.cpu_block_bytes);
   const auto id = static_cast<std::int64_t>(jobs_.size());
   jobs_.push_back(std::move(job));

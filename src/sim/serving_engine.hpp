@@ -38,6 +38,7 @@ class ServingEngine {
   void start_session(double at);
   void admit_next_trace_request();
   void on_arrival(std::int64_t id);
+  void admit(std::int64_t id);
   void on_step_done();
   void on_load_done(std::int64_t job);
   void on_store_done(std::int64_t job);

@@ -86,6 +86,7 @@ nlohmann::json simulate_json(const SweepRun& run) {
   doc["gpu_blocks_source"] = run.gpu_blocks_source;
   doc["link_model"] = run.link_source;
   doc["time_model"] = run.time_model;
+  doc["expected_error"] = run.expected_error.empty() ? nlohmann::json(nullptr) : nlohmann::json(run.expected_error);
   doc["notes"] = run.notes;
   nlohmann::json axes = nlohmann::json::array();
   for (const auto& a : run.axes) axes.push_back({{"key", a.key}, {"values", a.values}});

@@ -35,6 +35,7 @@ struct SweepRun {
   std::string gpu_blocks_source;
   std::string link_source;
   std::string time_model;
+  std::string expected_error;  // against real vLLM servers (empty: not scored for this calibration)
   std::vector<std::string> notes;
   std::vector<SweepPoint> points;
 };

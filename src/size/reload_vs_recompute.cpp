@@ -28,7 +28,10 @@ ReloadVsRecompute compare_reload_recompute(const Sizing& s, const SizingInputs& 
   const auto chunk = std::max<std::int64_t>(1, s.max_num_batched_tokens);
   out.chunk_tokens = chunk;
   out.recompute_model = steps.describe();
-  const auto reload = [&](std::int64_t tokens) { return h2d.seconds((tokens + block_size - 1) / block_size, block_bytes); };
+  // The simulator's load path: the same link curve at the calibration's load efficiency.
+  const auto reload = [&](std::int64_t tokens) {
+    return h2d.seconds((tokens + block_size - 1) / block_size, block_bytes) / in.calibration.load_efficiency;
+  };
   const auto recompute = [&](std::int64_t tokens) { return steps.prefill_seconds(tokens, chunk); };
   out.reload_s = reload(out.tokens);
   out.recompute_s = recompute(out.tokens);

@@ -41,6 +41,7 @@ nlohmann::json recommendation_to_json(const TierRecommendation& r) {
             {"startup_pinning_s", {{"low", r.pin_seconds_low}, {"high", r.pin_seconds_high}, {"source", r.pin_source}}}};
   if (r.basis == "simulation") {
     j["decided_by"] = r.decided_by;
+    j["expected_error"] = r.expected_error.empty() ? json(nullptr) : json(r.expected_error);
     if (!r.trace_curve.empty()) {
       json trace = json::array();
       for (const auto& [gib, hit] : r.trace_curve) trace.push_back({{"size_gib", gib}, {"prefix_hit_rate", hit}});

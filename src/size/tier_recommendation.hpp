@@ -35,6 +35,7 @@ struct TierRecommendation {
   double floor_gib = 0;          // vLLM's floor: the aggregate GPU KV pool, which a smaller tier only mirrors
   double cap_gib = 0;            // the host-DRAM cap
   std::string workload;          // the simulated scenario
+  std::string expected_error;    // the simulator against real vLLM servers, for this calibration
   long long requests = 0;        // requests per simulated point (one workload draw for all points)
   std::vector<TierCurvePoint> curve;
   // size --trace: the trace's miss-ratio curve in this server's GiB, (size, prefix hit rate),
