@@ -12,6 +12,8 @@
 #include "calibrate/calibration_file.hpp"
 #include "calibrate/calibration_run.hpp"
 #include "calibrate/operator_plan.hpp"
+#include "calibrate/vllm_fit.hpp"
+#include "calibrate/vllm_results.hpp"
 #include "catalog/hardware_spec.hpp"
 #include "catalog/model_catalog.hpp"
 #include "cli/command.hpp"
@@ -22,6 +24,8 @@
 #include "core/units.hpp"
 #include "output/calibrate_output.hpp"
 #include "perf/calibration.hpp"
+#include "sim/scenario.hpp"
+#include "size/serve_settings.hpp"
 
 namespace kvb {
 namespace {
@@ -39,7 +43,41 @@ struct CalibrateOptions {
   int device = 0;
   std::string output = "kvbench-calibration.yaml";
   bool json = false;
+  // --from-vllm: fit to a real vLLM server's per-request results instead of timing GEMMs.
+  std::vector<std::string> from_vllm;
+  std::string max_num_batched_tokens = "8192", max_num_seqs = "256", max_model_len, num_gpu_blocks;
+  std::string gpu_memory_utilization = "0.9";
+  std::string start;  // --from-vllm: the calibration the fit starts from (default: the GPU's)
 };
+
+// The server the files were measured on, as a scenario the simulator replays them against.
+Scenario vllm_server(const CalibrateOptions& o) {
+  std::string yaml = fmt::format("name: from-vllm\nmodel: '{}'\nhardware: {}\ntensor-parallel-size: {}\n"
+                                 "max-num-batched-tokens: {}\nmax-num-seqs: {}\ngpu-memory-utilization: {}\n",
+                                 o.model, o.hw == "auto" ? "h100" : o.hw, o.tp,
+                                 parse_token_count(o.max_num_batched_tokens, "--max-num-batched-tokens"),
+                                 parse_positive_int(o.max_num_seqs, "--max-num-seqs", false, kMaxNumSeqs),
+                                 parse_real_in(o.gpu_memory_utilization, "--gpu-memory-utilization", 0.01, 1.0, "0.9"));
+  if (!o.max_model_len.empty()) yaml += fmt::format("max-model-len: {}\n", parse_token_count(o.max_model_len, "--max-model-len"));
+  if (!o.num_gpu_blocks.empty()) {
+    yaml += fmt::format("num-gpu-blocks-override: {}\n", parse_positive_int(o.num_gpu_blocks, "--num-gpu-blocks", false, kMaxCount));
+  }
+  yaml += "workload: {requests: 1, arrival: {process: fixed, rate: 1}}\n";
+  return parse_scenario(yaml, "calibrate --from-vllm flags");
+}
+
+int run_from_vllm(const CalibrateOptions& o) {
+  auto server = vllm_server(o);
+  if (!o.start.empty()) server.calibration = load_calibration(o.start);
+  std::vector<VllmRun> runs;
+  for (const auto& path : o.from_vllm) runs.push_back(read_vllm_run(path));
+  if (!o.output.empty()) require_writable_output(o.output);
+  const auto fit = fit_to_vllm_runs(server, runs);
+  if (!o.output.empty()) write_file_atomically(o.output, vllm_fit_yaml(fit, utc_now("%Y-%m-%d")));
+  std::fputs(vllm_fit_text(fit).c_str(), stdout);
+  if (!o.output.empty()) std::printf("\nwrote %s: kvbench simulate|size --calibration %s ...\n", o.output.c_str(), o.output.c_str());
+  return 0;
+}
 
 std::vector<std::int64_t> token_list(const std::string& text, const char* flag) {
   std::vector<std::int64_t> out;
@@ -48,6 +86,7 @@ std::vector<std::int64_t> token_list(const std::string& text, const char* flag) 
 }
 
 int run_calibrate(const CalibrateOptions& o) {
+  if (!o.from_vllm.empty()) return run_from_vllm(o);
   // Everything that can be checked without a GPU is checked first (exit 2 before exit 3).
   std::vector<std::string> warnings;
   CalibrationRequest r;
@@ -123,6 +162,19 @@ Command register_calibrate(CLI::App& parent) {
   app->add_option("--output,-o", o->output, "calibration file to write (atomically)")
       ->capture_default_str();
   app->add_flag("--json", o->json, "print the result as JSON (kvbench/calibrate/v1) instead of text");
+  app->add_option("--from-vllm", o->from_vllm,
+                  "no GPU needed: fit to a real vLLM server's per-request results (vllm bench serve --save-result "
+                  "JSON, or a CSV with send_us, server_input_tokens, output_tokens, ttft_us, e2e_us); repeatable")
+      ->take_all();
+  app->add_option("--max-num-batched-tokens", o->max_num_batched_tokens, "--from-vllm: the server's flag")
+      ->capture_default_str();
+  app->add_option("--max-num-seqs", o->max_num_seqs, "--from-vllm: the server's flag")->capture_default_str();
+  app->add_option("--max-model-len", o->max_model_len, "--from-vllm: the server's flag (default: the model's)");
+  app->add_option("--gpu-memory-utilization", o->gpu_memory_utilization, "--from-vllm: the server's flag")
+      ->capture_default_str();
+  app->add_option("--num-gpu-blocks", o->num_gpu_blocks,
+                  "--from-vllm: the GPU KV blocks vLLM logged (default: kvbench's estimate)");
+  app->add_option("--start", o->start, "--from-vllm: a calibration file to start the fit from (default: the GPU's)");
   return Command{app, [o] { return run_calibrate(*o); }};
 }
 

@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
+#include <utility>
 
+#include "core/units.hpp"
 #include "output/text_table.hpp"
 
 namespace kvb {
@@ -41,6 +44,36 @@ std::string calibration_text(const CalibrationResult& r) {
                      r.reference.compute_efficiency, r.reference.memory_efficiency, r.reference.step_overhead_s * 1e6,
                      r.reference.source);
   for (const auto& n : r.notes) out += "  - " + n + "\n";
+  return out;
+}
+
+std::string vllm_fit_text(const VllmFit& fit) {
+  const auto& c = fit.fitted;
+  std::string out = fmt::format("kvbench calibrate --from-vllm: {} run(s) replayed request by request, {} simulations\n"
+                                "fitted: compute-efficiency {:.3f}, memory-efficiency {:.3f}, step-overhead-us {:.0f}, "
+                                "request-overhead-us {:.0f}\n"
+                                "start ({}): compute-efficiency {:.3f}, memory-efficiency {:.3f}, step-overhead-us "
+                                "{:.0f}, request-overhead-us {:.0f}\n\n",
+                                fit.with_fit.size(), fit.evaluations, c.compute_efficiency, c.memory_efficiency,
+                                c.step_overhead_s * 1e6, c.request_overhead_s * 1e6, fit.start.source,
+                                fit.start.compute_efficiency, fit.start.memory_efficiency, fit.start.step_overhead_s * 1e6,
+                                fit.start.request_overhead_s * 1e6);
+  TextTable t({"run", "requests", "metric", "measured", "fitted", "error", "start", "error"});
+  const auto pct = [](double sim, double real) { return real > 0 ? fmt::format("{:+.1f}%", 100 * (sim - real) / real) : "-"; };
+  for (std::size_t i = 0; i < fit.with_fit.size(); ++i) {
+    const auto& f = fit.with_fit[i];
+    const auto& d = fit.with_start[i];
+    const std::pair<const char*, std::array<double, 3>> rows[] = {
+        {"TTFT mean", {f.measured_ttft, f.simulated_ttft, d.simulated_ttft}},
+        {"TPOT mean", {f.measured_tpot, f.simulated_tpot, d.simulated_tpot}},
+        {"E2E mean", {f.measured_e2e, f.simulated_e2e, d.simulated_e2e}}};
+    for (const auto& [metric, v] : rows) {
+      t.add_row({f.path, format_count(f.requests), metric, format_seconds(v[0]), format_seconds(v[1]), pct(v[1], v[0]),
+                 format_seconds(v[2]), pct(v[2], v[0])});
+    }
+  }
+  out += t.render();
+  out += "\nSimulated (the fitted and the start columns) from the stated time model; measured: the files.\n";
   return out;
 }
 

@@ -1,0 +1,193 @@
+#include "calibrate/vllm_fit.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "core/errors.hpp"
+#include "sim/simulation_setup.hpp"
+#include "sim/simulator.hpp"
+
+namespace kvb {
+namespace {
+
+// A run as a trace file the simulator streams (kvbench's CSV trace: arrival, prompt, output),
+// removed when the fit is done.
+class TraceFile {
+ public:
+  explicit TraceFile(const VllmRun& run) {
+    auto pattern = (std::filesystem::temp_directory_path() / "kvbench-from-vllm-XXXXXX").string();
+    const int fd = ::mkstemp(pattern.data());
+    if (fd < 0) throw UsageError("calibrate --from-vllm: cannot create a temporary trace file in $TMPDIR");
+    ::close(fd);
+    path_ = pattern;
+    std::ofstream f(path_);
+    f << "arrival_s,prompt_tokens,output_tokens\n";
+    for (const auto& r : run.requests) f << fmt::format("{:.6f},{},{}\n", r.arrival_s, r.prompt_tokens, r.output_tokens);
+    if (!f) throw UsageError("calibrate --from-vllm: cannot write a temporary trace file in $TMPDIR");
+  }
+  ~TraceFile() { std::filesystem::remove(path_); }
+  TraceFile(const TraceFile&) = delete;
+  TraceFile& operator=(const TraceFile&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+VllmRunScore measured_score(const VllmRun& run) {
+  VllmRunScore s;
+  s.path = run.path;
+  s.requests = static_cast<std::int64_t>(run.requests.size());
+  double tpot_n = 0;
+  for (const auto& r : run.requests) {
+    s.measured_ttft += r.ttft_s;
+    s.measured_e2e += r.e2e_s;
+    if (r.output_tokens > 1) {
+      s.measured_tpot += (r.e2e_s - r.ttft_s) / static_cast<double>(r.output_tokens - 1);
+      ++tpot_n;
+    }
+  }
+  s.measured_ttft /= static_cast<double>(s.requests);
+  s.measured_e2e /= static_cast<double>(s.requests);
+  s.measured_tpot = tpot_n > 0 ? s.measured_tpot / tpot_n : 0;
+  return s;
+}
+
+class Replayer {
+ public:
+  Replayer(const Scenario& server, const std::vector<VllmRun>& runs) : server_(server) {
+    for (const auto& run : runs) {
+      files_.push_back(std::make_unique<TraceFile>(run));
+      measured_.push_back(measured_score(run));
+    }
+  }
+
+  std::vector<VllmRunScore> scores(const Calibration& c) {
+    ++evaluations_;
+    std::vector<VllmRunScore> out;
+    for (std::size_t i = 0; i < files_.size(); ++i) {
+      auto s = server_;
+      s.calibration = c;
+      s.trace = TraceInput{files_[i]->path(), TraceOptions{}};
+      const auto r = run_simulation(prepare_simulation(s, std::nullopt));
+      if (r.rejected_requests > 0) {
+        throw UsageError(fmt::format("{}: {} requests are longer than the server's max-model-len; expected the "
+                                     "server's flags (--max-model-len)",
+                                     measured_[i].path, r.rejected_requests));
+      }
+      auto score = measured_[i];
+      score.simulated_ttft = r.ttft_s.mean;
+      score.simulated_tpot = r.tpot_s.mean;
+      score.simulated_e2e = r.e2e_s.mean;
+      out.push_back(score);
+    }
+    return out;
+  }
+
+  // Mean squared relative error of the TTFT, TPOT and E2E means over the runs.
+  double cost(const Calibration& c) {
+    double sum = 0;
+    int n = 0;
+    for (const auto& s : scores(c)) {
+      for (const auto& [sim, real] : {std::pair{s.simulated_ttft, s.measured_ttft}, std::pair{s.simulated_tpot, s.measured_tpot},
+                                     std::pair{s.simulated_e2e, s.measured_e2e}}) {
+        if (real <= 0) continue;
+        sum += std::pow((sim - real) / real, 2);
+        ++n;
+      }
+    }
+    return n > 0 ? sum / n : 0;
+  }
+
+  int evaluations() const { return evaluations_; }
+
+ private:
+  Scenario server_;
+  std::vector<std::unique_ptr<TraceFile>> files_;
+  std::vector<VllmRunScore> measured_;
+  int evaluations_ = 0;
+};
+
+// The keys the fit moves, each with its physical range.
+struct FitKey {
+  double Calibration::*field;
+  double lo, hi;
+};
+constexpr FitKey kKeys[] = {{&Calibration::compute_efficiency, kMinEfficiency, 1.0},
+                            {&Calibration::memory_efficiency, kMinEfficiency, 1.0},
+                            {&Calibration::step_overhead_s, 1e-6, 0.1},
+                            {&Calibration::request_overhead_s, 1e-5, 1.0}};
+
+}  // namespace
+
+VllmFit fit_to_vllm_runs(const Scenario& server, const std::vector<VllmRun>& runs) {
+  if (runs.empty()) throw UsageError("calibrate --from-vllm: expected at least one result file");
+  Replayer replay(server, runs);
+  VllmFit fit;
+  auto probe = server;
+  probe.trace.reset();
+  fit.start = prepare_simulation(probe, std::nullopt).predictor.calibration();
+  for (const auto& r : runs) fit.arrivals.push_back(r.arrivals);
+  auto params = fit.start;
+  params.request_overhead_s = std::max(params.request_overhead_s, 1e-3);  // a start the log steps can move
+  double best = replay.cost(params);
+  double step = 0.3;
+  while (step >= 0.01 && replay.evaluations() < 200) {
+    bool improved = false;
+    for (const auto& key : kKeys) {
+      for (const double direction : {1.0, -1.0}) {
+        auto trial = params;
+        trial.*key.field = std::clamp(params.*key.field * std::exp(direction * step), key.lo, key.hi);
+        const double c = replay.cost(trial);
+        if (c < best) {
+          best = c;
+          params = trial;
+          improved = true;
+          break;
+        }
+      }
+    }
+    if (!improved) step /= 2;
+  }
+  params.source = fmt::format("kvbench calibrate --from-vllm ({} runs)", runs.size());
+  params.expected_error.clear();
+  fit.fitted = params;
+  fit.with_fit = replay.scores(fit.fitted);
+  fit.with_start = replay.scores(fit.start);
+  fit.evaluations = replay.evaluations();
+  return fit;
+}
+
+std::string vllm_fit_yaml(const VllmFit& fit, const std::string& date) {
+  const auto& c = fit.fitted;
+  std::string out = fmt::format("# kvbench calibrate --from-vllm, {}: the time model fitted to a real vLLM server's\n"
+                                "# per-request results (means of TTFT, TPOT and E2E). Use: kvbench simulate|size "
+                                "--calibration FILE\n",
+                                date);
+  for (std::size_t i = 0; i < fit.with_fit.size(); ++i) {
+    const auto& f = fit.with_fit[i];
+    const auto& d = fit.with_start[i];
+    const auto pct = [](double sim, double real) { return real > 0 ? 100 * (sim - real) / real : 0.0; };
+    out += fmt::format("# {} ({} requests; arrivals: {}): E2E mean error {:+.1f}% fitted, {:+.1f}% at the start ({}); "
+                       "TTFT {:+.1f}% / {:+.1f}%; TPOT {:+.1f}% / {:+.1f}% (fitted / start)\n",
+                       f.path, f.requests, fit.arrivals[i], pct(f.simulated_e2e, f.measured_e2e),
+                       pct(d.simulated_e2e, d.measured_e2e), fit.start.source, pct(f.simulated_ttft, f.measured_ttft),
+                       pct(d.simulated_ttft, d.measured_ttft), pct(f.simulated_tpot, f.measured_tpot),
+                       pct(d.simulated_tpot, d.measured_tpot));
+  }
+  out += fmt::format("compute-efficiency: {:.4f}\nmemory-efficiency: {:.4f}\nstep-overhead-us: {:.1f}\n"
+                     "request-overhead-us: {:.1f}\n",
+                     c.compute_efficiency, c.memory_efficiency, c.step_overhead_s * 1e6, c.request_overhead_s * 1e6);
+  if (c.attention_efficiency) out += fmt::format("attention-efficiency: {:.4f}\n", *c.attention_efficiency);
+  if (c.gemm_half_tokens > 0) out += fmt::format("gemm-half-tokens: {:.1f}\n", c.gemm_half_tokens);
+  out += fmt::format("load-efficiency: {:.4f}\n", c.load_efficiency);
+  return out;
+}
+
+}  // namespace kvb

@@ -1,0 +1,150 @@
+#include "calibrate/vllm_results.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
+#include "core/rng.hpp"
+#include "core/strings.hpp"
+#include "core/units.hpp"
+
+namespace kvb {
+namespace {
+
+constexpr std::int64_t kMaxTokens = 100'000'000;
+
+double seconds_in(const nlohmann::json& v, const std::string& where) {
+  if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0 || v.get<double>() > 1e7) {
+    throw UsageError(fmt::format("{}: expected seconds from 0 to 1e7", where));
+  }
+  return v.get<double>();
+}
+
+const nlohmann::json& list_field(const nlohmann::json& doc, const char* key, const std::string& path) {
+  const auto it = doc.find(key);
+  if (it == doc.end() || !it->is_array()) {
+    throw UsageError(fmt::format("{}: field '{}' is missing or not a list; expected the per-request lists of "
+                                 "vllm bench serve --save-result",
+                                 path, key));
+  }
+  return *it;
+}
+
+// Arrivals the file does not record: a Poisson process at its request rate, seeded, stated.
+std::vector<double> poisson_arrivals(const nlohmann::json& doc, std::size_t n, const std::string& path, std::string& note) {
+  const auto it = doc.find("request_rate");
+  if (it == doc.end() || !it->is_number() || !(it->get<double>() > 0) || !std::isfinite(it->get<double>())) {
+    throw UsageError(fmt::format("{}: no 'start_times' and no finite 'request_rate'; expected one of them to place "
+                                 "the requests in time",
+                                 path));
+  }
+  const double rate = it->get<double>();
+  Rng rng(Rng::derive(1, 7));
+  std::vector<double> out;
+  double t = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    out.push_back(t);
+    t += rng.exponential(1.0 / rate);
+  }
+  note = fmt::format("not in the file: a Poisson process at its request_rate {:g}/s (seed 1)", rate);
+  return out;
+}
+
+VllmRun read_bench_json(const std::string& path, const std::string& text) {
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception&) {
+    throw UsageError(fmt::format("{}: not valid JSON; expected vllm bench serve --save-result output", path));
+  }
+  if (!doc.is_object()) throw UsageError(fmt::format("{}: not a JSON object", path));
+  const auto& in = list_field(doc, "input_lens", path);
+  const auto& out = list_field(doc, "output_lens", path);
+  const auto& ttfts = list_field(doc, "ttfts", path);
+  const auto& itls = list_field(doc, "itls", path);
+  const auto n = in.size();
+  if (out.size() != n || ttfts.size() != n || itls.size() != n || n == 0) {
+    throw UsageError(fmt::format("{}: input_lens, output_lens, ttfts and itls have {}, {}, {} and {} entries; expected "
+                                 "the same number, at least one",
+                                 path, n, out.size(), ttfts.size(), itls.size()));
+  }
+  VllmRun run{path, {}, "start_times"};
+  std::vector<double> arrivals;
+  if (const auto st = doc.find("start_times"); st != doc.end() && st->is_array() && st->size() == n) {
+    for (std::size_t i = 0; i < n; ++i) arrivals.push_back(seconds_in((*st)[i], fmt::format("{}: start_times[{}]", path, i)));
+  } else {
+    arrivals = poisson_arrivals(doc, n, path, run.arrivals);
+  }
+  const double first = *std::min_element(arrivals.begin(), arrivals.end());
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto where = [&](const char* key) { return fmt::format("{}: {}[{}]", path, key, i); };
+    ObservedRequest r;
+    r.arrival_s = arrivals[i] - first;
+    if (!in[i].is_number_integer() || !out[i].is_number_integer()) throw UsageError(where("input_lens/output_lens") + ": not a whole number");
+    r.prompt_tokens = std::clamp<std::int64_t>(in[i].get<std::int64_t>(), 0, kMaxTokens);
+    r.output_tokens = std::clamp<std::int64_t>(out[i].get<std::int64_t>(), 0, kMaxTokens);
+    if (r.prompt_tokens < 1 || r.output_tokens < 1) continue;  // a failed request: vLLM records 0
+    r.ttft_s = seconds_in(ttfts[i], where("ttfts"));
+    if (!itls[i].is_array()) throw UsageError(where("itls") + ": not a list");
+    r.e2e_s = r.ttft_s;
+    for (const auto& gap : itls[i]) r.e2e_s += seconds_in(gap, where("itls"));
+    run.requests.push_back(r);
+  }
+  return run;
+}
+
+VllmRun read_residency_csv(const std::string& path, const std::string& text) {
+  auto lines = split(text, '\n');
+  if (lines.empty()) throw UsageError(fmt::format("{}: empty", path));
+  std::map<std::string, int> col;
+  const auto header = split(trim_copy(lines.front()), ',');
+  for (int i = 0; i < static_cast<int>(header.size()); ++i) col[trim_copy(header[static_cast<std::size_t>(i)])] = i;
+  for (const char* need : {"send_us", "server_input_tokens", "output_tokens", "ttft_us", "e2e_us"}) {
+    if (!col.count(need)) {
+      throw UsageError(fmt::format("{}: no column '{}'; expected send_us, server_input_tokens, output_tokens, ttft_us, "
+                                   "e2e_us (the residency-vllm trace columns)",
+                                   path, need));
+    }
+  }
+  VllmRun run{path, {}, "send_us"};
+  for (std::size_t ln = 1; ln < lines.size(); ++ln) {
+    const auto line = trim_copy(lines[ln]);
+    if (line.empty()) continue;
+    const auto cells = split(line, ',');
+    const auto cell = [&](const char* key) {
+      const auto i = static_cast<std::size_t>(col.at(key));
+      if (i >= cells.size()) throw UsageError(fmt::format("{}:{}: too few columns", path, ln + 1));
+      return trim_copy(cells[i]);
+    };
+    if (col.count("status") && cell("status") != "ok") continue;
+    const auto where = fmt::format("{}:{}", path, ln + 1);
+    ObservedRequest r;
+    r.arrival_s = static_cast<double>(parse_int_in(cell("send_us"), where + ": send_us", 0, std::int64_t{1} << 50)) / 1e6;
+    r.prompt_tokens = parse_int_in(cell("server_input_tokens"), where + ": server_input_tokens", 1, kMaxTokens);
+    r.output_tokens = parse_int_in(cell("output_tokens"), where + ": output_tokens", 1, kMaxTokens);
+    r.ttft_s = static_cast<double>(parse_int_in(cell("ttft_us"), where + ": ttft_us", 0, std::int64_t{1} << 50)) / 1e6;
+    r.e2e_s = static_cast<double>(parse_int_in(cell("e2e_us"), where + ": e2e_us", 0, std::int64_t{1} << 50)) / 1e6;
+    run.requests.push_back(r);
+  }
+  return run;
+}
+
+}  // namespace
+
+VllmRun read_vllm_run(const std::string& path) {
+  // One read, at the result-file cap: a bench JSON keeps every generated text.
+  const auto text = read_text_file(path, "--from-vllm", kMaxResultInputBytes);
+  const auto first = text.find_first_not_of(" \t\r\n");
+  auto run = first != std::string::npos && text[first] == '{' ? read_bench_json(path, text) : read_residency_csv(path, text);
+  if (run.requests.empty()) throw UsageError(fmt::format("{}: no completed request in the file", path));
+  std::stable_sort(run.requests.begin(), run.requests.end(),
+                   [](const ObservedRequest& a, const ObservedRequest& b) { return a.arrival_s < b.arrival_s; });
+  return run;
+}
+
+}  // namespace kvb
