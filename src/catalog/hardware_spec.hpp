@@ -40,6 +40,10 @@ struct HardwareSpec {
   double bf16_tflops = 0;          // dense
   double fp8_tflops = 0;           // dense
   int gpus_per_node = 8;
+  // GPU-to-GPU fabric (NVLink, Infinity Fabric): per-direction bandwidth from the datasheet and the
+  // latency of one small all-reduce; 0 = unknown (tensor-parallel communication not modelled).
+  double gpu_link_gbps = 0;
+  double gpu_link_latency_us = 0;
   double host_dram_gb = 0;         // per node, typical
   int mla_block_size = 16;         // what vLLM's default MLA backend forces here (FlashMLA 64, CUTLASS MLA 128)
   std::vector<std::string> notes;

@@ -7,6 +7,13 @@
 #include "perf/weight_rules.hpp"
 
 namespace kvb {
+namespace {
+
+// NCCL's ring all-reduce reaches about three quarters of the NVLink figure in bus bandwidth on
+// 8-GPU Hopper nodes (nccl-tests all_reduce_perf); assumed for every fabric, not fitted.
+constexpr double kFabricEfficiency = 0.75;
+
+}  // namespace
 
 void StepWork::add(std::int64_t start, std::int64_t n, int sliding_window) {
   const double s = static_cast<double>(start);
@@ -40,6 +47,18 @@ StepTimeModel::StepTimeModel(const ModelSpec& m, const HardwareSpec& hw, double 
   kv_bytes_per_token_ = kv_bytes_per_token;
   peak_flops_ = peak_tflops(hw, weight_dtype) * 1e12;
   hbm_bps_ = hw.hbm_bandwidth_gbps * 1e9;
+  layers_ = m.num_hidden_layers;
+  hidden_ = m.hidden_size;
+  fabric_bps_ = hw.gpu_link_gbps * 1e9 * kFabricEfficiency;
+  fabric_latency_s_ = hw.gpu_link_latency_us * 1e-6;
+}
+
+double StepTimeModel::all_reduce_seconds(const StepWork& w) const {
+  if (tp_ <= 1 || fabric_bps_ <= 0 || w.tokens <= 0) return 0;
+  // A ring all-reduce moves 2 (n - 1) / n of the buffer over each GPU's link; bf16 activations.
+  const double bytes = static_cast<double>(w.tokens) * hidden_ * 2.0;
+  const double one = 2.0 * (tp_ - 1) / tp_ * bytes / fabric_bps_ + fabric_latency_s_;
+  return 2.0 * layers_ * one;
 }
 
 double StepTimeModel::flops(const StepWork& w) const {
@@ -60,7 +79,7 @@ double StepTimeModel::step_seconds(const StepWork& w) const {
   const double compute = linear / (peak_flops_ * cal_.compute_efficiency * gemm_share) +
                          attention / (peak_flops_ * cal_.attention());
   const double memory = bytes(w) / (hbm_bps_ * cal_.memory_efficiency);
-  return std::max(compute, memory) + cal_.step_overhead_s;
+  return std::max(compute, memory) + all_reduce_seconds(w) + cal_.step_overhead_s;
 }
 
 double StepTimeModel::prefill_seconds(std::int64_t tokens, std::int64_t chunk_tokens) const {
@@ -80,9 +99,16 @@ std::string StepTimeModel::describe() const {
   const std::string request =
       cal_.request_overhead_s > 0 ? fmt::format(" + {:.1f} ms per request outside the steps", cal_.request_overhead_s * 1e3)
                                   : "";
-  return fmt::format("roofline per TP rank: max(FLOPs / ({:.0f} TFLOP/s x {:.2f}){}, bytes / ({:.0f} GB/s x {:.2f})) + "
+  std::string comm;
+  if (tp_ > 1) {
+    comm = fabric_bps_ > 0 ? fmt::format(" + TP {} all-reduces: 2 per layer of T x hidden x 2 B, ring over {:.0f} GB/s x {:.2f} + "
+                                         "{:.0f} us",
+                                         tp_, fabric_bps_ / kFabricEfficiency / 1e9, kFabricEfficiency, fabric_latency_s_ * 1e6)
+                           : " (TP communication not modelled: the GPU fabric is unknown)";
+  }
+  return fmt::format("roofline per TP rank: max(FLOPs / ({:.0f} TFLOP/s x {:.2f}){}, bytes / ({:.0f} GB/s x {:.2f})){} + "
                      "{:.0f} us per step{}; {} weights {:.2f} GiB per rank; calibration: {}",
-                     peak_flops_ / 1e12, cal_.compute_efficiency, attention, hbm_bps_ / 1e9, cal_.memory_efficiency,
+                     peak_flops_ / 1e12, cal_.compute_efficiency, attention, hbm_bps_ / 1e9, cal_.memory_efficiency, comm,
                      cal_.step_overhead_s * 1e6, request, weight_dtype_, weight_bytes_ / (1024.0 * 1024 * 1024),
                      cal_.source);
 }

@@ -8,7 +8,8 @@
 // FLOPs = 2 x active params x tokens + causal attention over each token's context,
 // bytes  = the rank's weights once (MoE: the dense part and the experts the step's tokens touch,
 //          perf/weight_rules.hpp) + the KV read (context) and written (new tokens).
-// Tensor-parallel communication is not modelled; efficiencies come from a calibration.
+// With TP > 1, two ring all-reduces per layer over the GPU fabric are added (all_reduce_seconds);
+// efficiencies come from a calibration.
 #include <cstdint>
 #include <string>
 
@@ -37,6 +38,10 @@ class StepTimeModel {
                 const std::string& weight_dtype, const Calibration& calibration);
 
   double step_seconds(const StepWork& w) const;
+  // Tensor parallelism: two all-reduces per layer (after attention's output projection and the
+  // MLP's down projection, vLLM's RowParallelLinear) of the step's activations, ring algorithm,
+  // not overlapped with compute. 0 at TP 1 or where the GPU fabric is unknown.
+  double all_reduce_seconds(const StepWork& w) const;
   double flops(const StepWork& w) const;        // per rank
   double bytes(const StepWork& w) const;        // per rank
   // A prefill of `tokens` from an empty context, alone, in chunks of `chunk_tokens` (vLLM's
@@ -57,6 +62,10 @@ class StepTimeModel {
   double peak_flops_ = 0;
   double hbm_bps_ = 0;
   int tp_ = 1;
+  int layers_ = 0;
+  double hidden_ = 0;
+  double fabric_bps_ = 0;         // GPU-to-GPU, per direction, x kFabricEfficiency
+  double fabric_latency_s_ = 0;
   Calibration cal_;
   std::string weight_dtype_;
 };

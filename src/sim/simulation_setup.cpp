@@ -96,9 +96,13 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
     out.cpu_blocks = cpu_blocks_for(*v.kv_offloading_size, static_cast<std::int64_t>(out.cpu_block_bytes));
   }
   out.link = measured_link ? *measured_link : in.link ? *in.link : link_profile_from_hardware(in.hw);
-  if (sizing.pp > 1 || in.kv.tp > 1) {
-    out.notes.push_back("tensor-parallel communication is not in the time model");
+  if (in.kv.tp > 1) {
+    out.notes.push_back(in.hw.gpu_link_gbps > 0
+                            ? "tensor-parallel all-reduces are modelled from the fabric's datasheet figure, not fitted: "
+                              "no real vLLM run at TP > 1 has been scored"
+                            : "tensor-parallel communication is not in the time model (the GPU fabric is unknown)");
   }
+  if (sizing.pp > 1) out.notes.push_back("pipeline-parallel transfers between stages are not in the time model");
   return out;
 }
 
