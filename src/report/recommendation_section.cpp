@@ -89,6 +89,11 @@ std::string recommendation_section_html(const std::vector<SizeRowView>& rows, co
                      v.basis == "simulation" ? "simulation of " + html_escape(v.workload) : std::string("sizing rule"),
                      v.objective.empty() ? std::string() : ", objective " + html_escape(v.objective),
                      html_escape(v.bound));
+  if (v.basis == "simulation") {
+    out += "<p class=\"small\">Expected error against real vLLM: " +
+           html_escape(v.expected_error.empty() ? std::string("not scored for this calibration") : v.expected_error) +
+           "</p>\n";
+  }
   out += "<p>" + html_escape(v.why) + "</p>\n";
   out += "<pre>" + html_escape(pick->vllm_command) + "</pre>\n";
   if (!v.curve.empty()) {

@@ -110,8 +110,12 @@ std::string simulation_section_html(const std::vector<SimView>& sims) {
     out += fmt::format("<h3>{}: {} on {} (TP {})</h3>\n", html_escape(s.scenario), html_escape(s.model),
                        html_escape(s.hardware), s.tp);
     if (!s.description.empty()) out += "<p>" + html_escape(s.description) + "</p>\n";
-    out += fmt::format("<p class=\"small\">Link model: {}<br>Step-time model: {}<br>Source: {}</p>\n",
-                       html_escape(s.link_model), html_escape(s.time_model), html_escape(s.origin));
+    out += fmt::format("<p class=\"small\">Link model: {}<br>Step-time model: {}<br>Expected error against real vLLM: "
+                       "{}<br>Source: {}</p>\n",
+                       html_escape(s.link_model), html_escape(s.time_model),
+                       html_escape(s.expected_error.empty() ? std::string("not scored for this calibration")
+                                                            : s.expected_error),
+                       html_escape(s.origin));
     const bool tier_swept = std::find(s.axes.begin(), s.axes.end(), kTierAxis) != s.axes.end();
     if (tier_swept) {
       const auto c = tier_charts(s);

@@ -123,6 +123,7 @@ SimView sim_view_from_json(const nlohmann::json& doc, const std::string& origin)
   v.tp = doc.value("tensor_parallel_size", 1);
   v.link_model = doc.value("link_model", std::string());
   v.time_model = doc.value("time_model", std::string());
+  if (const auto it = doc.find("expected_error"); it != doc.end() && it->is_string()) v.expected_error = it->get<std::string>();
   for (const auto& a : doc.at("sweep")) v.axes.push_back(a.at("key").get<std::string>());
   for (const auto& jp : doc.at("points")) {
     SimPointView p;

@@ -29,6 +29,7 @@ struct SimPointView {
 
 struct SimView {
   std::string origin, scenario, description, model, hardware, link_model, time_model;
+  std::string expected_error;  // against real vLLM servers; empty: not scored (or a file before it)
   int tp = 1;
   std::vector<std::string> axes;
   std::vector<SimPointView> points;

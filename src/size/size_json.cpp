@@ -185,6 +185,7 @@ SizeRowView size_row_from_json(const nlohmann::json& j, const std::string& origi
     v.basis = k.at("basis").get<std::string>();
     v.objective = k.at("objective").is_null() ? std::string() : k.at("objective").get<std::string>();
     v.decided_by = k.value("decided_by", v.objective);
+    if (const auto it = k.find("expected_error"); it != k.end() && it->is_string()) v.expected_error = it->get<std::string>();
     v.why = k.at("why").get<std::string>();
     v.bound = k.at("bound").get<std::string>();
     v.workload = k.value("workload", std::string());

@@ -306,6 +306,8 @@ TEST(RecommendationSection, TraceCurveDrawnBesideTheSimulatedHits) {
   EXPECT_NE(html.find("GPU + CPU-tier hits (simulated)"), std::string::npos);
   EXPECT_EQ(html.find(">2.7</text>"), std::string::npos);    // a curve size: no tick label
   EXPECT_NE(html.find(">143</text>"), std::string::npos);    // a simulated size: ticked
+  // The simulated basis states how far the simulator is from real vLLM (or that it was not scored).
+  EXPECT_NE(html.find("Expected error against real vLLM: not scored for this calibration"), std::string::npos);
   // Without a trace curve the hits chart is the CPU tier's alone.
   const auto plain = recommendation_section_html({recommended_row("m", "simulation")});
   EXPECT_EQ(plain.find("counted"), std::string::npos);

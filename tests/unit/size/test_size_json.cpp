@@ -29,6 +29,7 @@ TEST(SizeJson, ASimulatedRecommendationReadsBackWithItsTraceCurve) {
   p.gain = 0.5;
   rec.curve = {p};
   rec.trace_curve = {{1.5, 0.1}, {64, 0.375}};
+  rec.expected_error = "TTFT mean within 4.0%";
   s.recommendation = rec;
   const auto rows = size_rows_from_json(sizings_document({s}), "test");
   ASSERT_EQ(rows.size(), 1u);
@@ -40,6 +41,7 @@ TEST(SizeJson, ASimulatedRecommendationReadsBackWithItsTraceCurve) {
   EXPECT_DOUBLE_EQ(v.curve[0].gpu_hit_rate, 0.25);
   EXPECT_DOUBLE_EQ(v.curve[0].cpu_hit_rate, 0.125);
   EXPECT_EQ(v.trace_curve, rec.trace_curve);
+  EXPECT_EQ(v.expected_error, rec.expected_error);
 }
 
 }  // namespace
