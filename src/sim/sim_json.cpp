@@ -131,7 +131,8 @@ SimView sim_view_from_json(const nlohmann::json& doc, const std::string& origin)
     p.offloading = jp.at("offloading").get<bool>();
     // Range-checked where read (core/json_file): the report draws what it reads.
     const auto& where = origin;
-    p.tier_gib = json_number_in(jp, "kv_offloading_size_gib", 0, kMaxTierGib, where);
+    // null: the point ran without a CPU tier (the writer's way of saying so).
+    p.tier_gib = jp.at("kv_offloading_size_gib").is_null() ? 0 : json_number_in(jp, "kv_offloading_size_gib", 0, kMaxTierGib, where);
     const auto& m = jp.at("metrics");
     p.output_tokens_per_s = json_number_in(m, "output_tokens_per_s", 0, 1e12, where);
     p.ttft_p50_s = json_number_in(m.at("ttft_s"), "p50", 0, 1e9, where);

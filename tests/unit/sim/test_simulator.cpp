@@ -200,3 +200,20 @@ TEST(Simulator, EveryRequestFinishesWhenLoadedRequestsHoldThePool) {
 
 }  // namespace
 }  // namespace kvb
+
+namespace kvb {
+namespace {
+
+// A run without a CPU tier writes kv_offloading_size_gib null; the report's reader takes that as
+// no tier (it refused the file as "not a number").
+TEST(SimJson, APointWithoutATierReadsBack) {
+  const auto doc = simulate_json(run_sweep(scenario(kLoneRequest), {}, std::nullopt, {}));
+  ASSERT_TRUE(doc.at("points").at(0).at("kv_offloading_size_gib").is_null());
+  const auto view = sim_view_from_json(doc, "test.json");
+  ASSERT_EQ(view.points.size(), 1u);
+  EXPECT_EQ(view.points[0].tier_gib, 0);
+  EXPECT_FALSE(view.points[0].offloading);
+}
+
+}  // namespace
+}  // namespace kvb
