@@ -17,7 +17,7 @@ const std::vector<std::string> kHardwareKeys = {
     "name", "aliases", "description", "source", "vendor", "hbm_gb", "usable_gib", "hbm_bandwidth_gbps",
     "host_link", "pcie_generation", "pcie_width", "c2c_gbps_per_direction", "link_practical_gbps",
     "bf16_tflops", "fp8_tflops", "gpus_per_node", "host_dram_gb", "mla_block_size", "notes",
-    "gpu_link_gbps", "gpu_link_latency_us",
+    "gpu_link_gbps", "gpu_link_latency_us", "link_kernel_compute_slowdown",
     "link_measured_h2d_gbps", "link_measured_d2h_gbps", "link_measured_h2d_per_copy_us",
     "link_measured_d2h_per_copy_us", "link_measured_source", "time_model_compute_efficiency",
     "time_model_memory_efficiency", "time_model_step_overhead_us", "time_model_source",
@@ -74,6 +74,7 @@ HardwareSpec hardware_from_yaml(const std::string& text, const std::string& orig
   h.gpus_per_node = static_cast<int>(y.integer("gpus_per_node"));
   if (h.gpus_per_node < 1) throw UsageError(fmt::format("{}: key 'gpus_per_node' must be at least 1", origin));
   h.host_dram_gb = positive(y, "host_dram_gb");
+  if (y.has("link_kernel_compute_slowdown")) h.link_kernel_compute_slowdown = positive(y, "link_kernel_compute_slowdown");
   if (y.has("gpu_link_gbps")) {
     h.gpu_link_gbps = positive(y, "gpu_link_gbps");
     h.gpu_link_latency_us = positive(y, "gpu_link_latency_us");

@@ -43,6 +43,7 @@ struct HardwareSpec {
   // GPU-to-GPU fabric (NVLink, Infinity Fabric): per-direction bandwidth from the datasheet and the
   // latency of one small all-reduce; 0 = unknown (tensor-parallel communication not modelled).
   double gpu_link_gbps = 0;
+  double link_kernel_compute_slowdown = 0;  // measured (kvbench dma --with-compute, kernel method); 0 = unknown
   double gpu_link_latency_us = 0;
   double host_dram_gb = 0;         // per node, typical
   int mla_block_size = 16;         // what vLLM's default MLA backend forces here (FlashMLA 64, CUTLASS MLA 128)

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
@@ -27,6 +28,10 @@ LinkProfile link_profile_from_hardware(const HardwareSpec& hw) {
     p.h2d.per_copy_s = m.h2d_per_copy_us * 1e-6;
     p.d2h.gbps = m.d2h_gbps;
     p.d2h.per_copy_s = m.d2h_per_copy_us * 1e-6;
+    if (hw.link_kernel_compute_slowdown > 0) {
+      p.kernel_compute_slowdown = hw.link_kernel_compute_slowdown;
+      p.kernel_slowdown_source = fmt::format("hardware table ({}): kvbench dma --with-compute", hw.name);
+    }
     p.source = fmt::format("hardware table ({}), measured: h2d {:.1f} GB/s + {:.2f} us per block copy, d2h {:.1f} GB/s "
                            "+ {:.2f} us ({})",
                            hw.name, m.h2d_gbps, m.h2d_per_copy_us, m.d2h_gbps, m.d2h_per_copy_us,
@@ -74,6 +79,17 @@ LinkProfile link_profile_from_dma_records(const std::vector<DmaRecord>& records,
                          "{:.2f} us per block copy, d2h {:.1f} GB/s + {:.2f} us)",
                          origin, device, method, fit_h2d.points, fit_h2d.gbps, fit_h2d.per_copy_s * 1e6, fit_d2h.gbps,
                          fit_d2h.per_copy_s * 1e6);
+  // The kernel method's cost to the model: the median slowdown of its --with-compute records.
+  std::vector<double> slowdowns;
+  for (const auto& r : records) {
+    if (r.tcase.method == m && r.tcase.with_compute && r.compute_slowdown > 0) slowdowns.push_back(r.compute_slowdown);
+  }
+  if (m == Method::kKernel && !slowdowns.empty()) {
+    std::sort(slowdowns.begin(), slowdowns.end());
+    const auto n = slowdowns.size();
+    p.kernel_compute_slowdown = std::max(1.0, n % 2 ? slowdowns[n / 2] : (slowdowns[n / 2 - 1] + slowdowns[n / 2]) / 2);
+    p.kernel_slowdown_source = fmt::format("{}: median of {} --with-compute records", origin, n);
+  }
   if (backend == "host") {
     p.source += " [host backend: host-memory copies, not a GPU link]";
     p.warning = fmt::format("{} was measured by the host backend: its figures are host-memory copies, not a GPU "

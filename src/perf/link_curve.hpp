@@ -33,6 +33,11 @@ struct LinkProfile {
   std::string warning; // set when the figures are not a GPU link (a host-backend profile)
   LinkCurve h2d;
   LinkCurve d2h;
+  // What a copy kernel's SMs take from the model: a compute load's rate alone over its rate during
+  // kernel-method copies (kvbench dma --with-compute). 1 = unknown or none; engine steps that
+  // overlap a kernel-method transfer take this much longer.
+  double kernel_compute_slowdown = 1.0;
+  std::string kernel_slowdown_source;
 };
 
 LinkProfile link_profile_from_hardware(const HardwareSpec& hw);

@@ -18,6 +18,7 @@ class Link {
     return free_at_;
   }
   double busy_seconds() const { return busy_s_; }
+  bool busy_at(double t) const { return free_at_ > t; }
   double bytes() const { return bytes_; }
   std::int64_t transfers() const { return transfers_; }
 

@@ -96,6 +96,14 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
     out.cpu_blocks = cpu_blocks_for(*v.kv_offloading_size, static_cast<std::int64_t>(out.cpu_block_bytes));
   }
   out.link = measured_link ? *measured_link : in.link ? *in.link : link_profile_from_hardware(in.hw);
+  if (v.link_method == "kernel") {
+    out.notes.push_back(out.link.kernel_compute_slowdown > 1.0
+                            ? fmt::format("link-method kernel: engine steps that overlap a transfer run {:.2f}x slower, "
+                                          "the copy kernel's SMs taken from the model ({})",
+                                          out.link.kernel_compute_slowdown, out.link.kernel_slowdown_source)
+                            : "link-method kernel: what the copy kernel's SMs take from the model is unknown for this "
+                              "link (a --link-profile with kvbench dma --method kernel --with-compute records gives it)");
+  }
   if (in.kv.tp > 1) {
     out.notes.push_back(in.hw.gpu_link_gbps > 0
                             ? "tensor-parallel all-reduces are modelled from the fabric's datasheet figure, not fitted: "

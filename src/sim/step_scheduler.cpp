@@ -21,7 +21,12 @@ void ServingEngine::try_start_step() {
   StepWork work;
   for (const auto& s : step_) work.add(s.start, s.tokens, setup_.predictor.sliding_window());
   engine_busy_ = true;
-  const double seconds = setup_.predictor.step_seconds(work);
+  double seconds = setup_.predictor.step_seconds(work);
+  // A copy kernel shares the SMs with the model: a step that overlaps a kernel-method transfer
+  // runs slower by what dma --with-compute measured (the copy engine takes no SMs).
+  if (setup_.scenario.server.link_method == "kernel" && (h2d_.busy_at(now_) || d2h_.busy_at(now_))) {
+    seconds *= setup_.link.kernel_compute_slowdown;
+  }
   engine_busy_seconds_ += seconds;
   events_.push(now_ + seconds, EventKind::kStepDone, 0);
 }

@@ -217,3 +217,27 @@ TEST(SimJson, APointWithoutATierReadsBack) {
 
 }  // namespace
 }  // namespace kvb
+
+namespace kvb {
+namespace {
+
+// link-method kernel: engine steps that overlap a transfer pay the copy kernel's measured cost to
+// the model (dma --with-compute); with no cost it runs exactly as the copy engine does.
+TEST(Simulator, KernelCopiesSlowTheStepsTheyOverlap) {
+  auto s = load_scenario("chat-multi-turn");
+  s = with_override(s, "workload.requests", "300", "test");
+  s = with_override(s, "kv-offloading-size", "64", "test");
+  const auto ce = run_simulation(prepare_simulation(s, std::nullopt));
+  auto kernel_setup = prepare_simulation(with_override(s, "link-method", "kernel", "test"), std::nullopt);
+  ASSERT_GT(kernel_setup.link.kernel_compute_slowdown, 1.0);  // the h100's measured figure
+  ASSERT_GT(ce.stores, 0);
+  const auto kernel = run_simulation(kernel_setup);
+  EXPECT_GT(kernel.engine_busy_s, ce.engine_busy_s);
+  kernel_setup.link.kernel_compute_slowdown = 1.0;
+  const auto free_kernel = run_simulation(kernel_setup);
+  EXPECT_DOUBLE_EQ(free_kernel.engine_busy_s, ce.engine_busy_s);
+  EXPECT_DOUBLE_EQ(free_kernel.ttft_s.p99, ce.ttft_s.p99);
+}
+
+}  // namespace
+}  // namespace kvb
