@@ -60,7 +60,7 @@ TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options
     prompt.add(static_cast<double>(r.prompt_tokens));
     output.add(static_cast<double>(r.output_tokens));
     ++per_minute[static_cast<std::int64_t>(std::floor(r.arrival_s / 60))];
-    mrc.add(r);
+    if (a.reuse_recorded) mrc.add(r);  // a format without reuse has no curve to count: every block is new
   }
   a.lines = reader.lines_read();
   a.skipped_by_sample = reader.skipped_by_sample();

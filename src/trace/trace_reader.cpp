@@ -86,9 +86,14 @@ void hash_ids(const nlohmann::json& j, TraceRequest& r, std::int64_t block_token
   }
 }
 
-void own_blocks(TraceRequest& r, std::uint64_t base, std::int64_t block_tokens) {
+void own_blocks(TraceRequest& r, std::uint64_t base, std::int64_t block_tokens, const std::string& where) {
   r.block_ids.clear();
   const auto blocks = (r.prompt_tokens + block_tokens - 1) / block_tokens;
+  if (blocks > kMaxGeneratedBlocks) {
+    throw UsageError(fmt::format("{}: a prompt of {} tokens is {} blocks of {} tokens; expected at most {} per request "
+                                 "(a larger --trace-block-tokens)",
+                                 where, r.prompt_tokens, blocks, block_tokens, kMaxGeneratedBlocks));
+  }
   for (std::int64_t b = 0; b < blocks; ++b) r.block_ids.push_back(base | mix(mix(base) ^ static_cast<std::uint64_t>(b)) >> 2);
 }
 
@@ -184,7 +189,7 @@ bool TraceReader::parse_line(const std::string& line, TraceRequest& r) {
     // core's one integer rule (64-bit, range-checked), the message naming the file and line.
     r.prompt_tokens = parse_int_in(cell(csv_prompt_), where + ": prompt tokens", 1, kMaxTraceTokens);
     r.output_tokens = parse_int_in(cell(csv_output_), where + ": output tokens", 0, kMaxTraceTokens);
-    own_blocks(r, kPrivateIds | (static_cast<std::uint64_t>(line_number_) << 20), options_.block_tokens);
+    own_blocks(r, kPrivateIds | (static_cast<std::uint64_t>(line_number_) << 20), options_.block_tokens, where);
     return true;
   }
   nlohmann::json j;
@@ -214,7 +219,7 @@ bool TraceReader::parse_line(const std::string& line, TraceRequest& r) {
     const auto [it, added] = sessions_.try_emplace(key, sessions_.size());
     (void)added;
     // A session's turns extend one context: block b of any turn is the same block.
-    own_blocks(r, kSessionIds | (it->second << 20), options_.block_tokens);
+    own_blocks(r, kSessionIds | (it->second << 20), options_.block_tokens, where);
   } else {
     throw UsageError(fmt::format("{}: neither 'hash_ids' nor 'session'; expected one of them", where));
   }

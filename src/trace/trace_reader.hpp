@@ -37,6 +37,10 @@ struct TraceInput {
 // Limits on one trace line and on the numbers it carries: no request has more tokens than this.
 inline constexpr std::size_t kMaxTraceLineBytes = 16u << 20;
 inline constexpr std::int64_t kMaxTraceTokens = 100'000'000;
+// Block ids kvbench makes up for a request (CSV lines, sessions): at most this many per request,
+// 8.4M tokens at Mooncake's 512 (more than any served context but one), and below the 2^20 ids
+// each line or session numbers its blocks in.
+inline constexpr std::int64_t kMaxGeneratedBlocks = 16'384;
 
 class TraceReader {
  public:
