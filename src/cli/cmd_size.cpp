@@ -151,8 +151,8 @@ bool given(const SizeOptions& o, const char* flag) { return o.app->get_option(fl
 // names them) or a trace's, on the server the flags describe.
 WorkloadSizingRequest traffic_request(const SizeOptions& o) {
   if (o.model.find(',') != std::string::npos || o.hw.find(',') != std::string::npos) {
-    throw UsageError(fmt::format("--workload/--trace: expected one --model and one --hw (a table of configurations is "
-                                 "not simulated)"));
+    throw UsageError("--workload/--trace: expected one --model and one --hw (a table of configurations is not "
+                     "simulated)");
   }
   if (!o.workload.empty() && !o.trace.file.empty()) {
     throw UsageError("--workload and --trace: expected one traffic, a workload or a trace");

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 #include "catalog/embedded_files.hpp"
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
@@ -45,17 +47,24 @@ namespace {
 
 // "TTFT mean within 5.2%, E2E mean within 2.9% ..." from scenarios/fidelity/<hw>.yaml, which
 // tests/fidelity/fidelity.py writes from its last run (and a test re-checks).
+std::string statement_from(const CatalogEntry& e) {
+  const auto y = YamlObject::parse(std::string(e.content), e.origin);
+  return fmt::format("TTFT mean within {:.1f}%, E2E mean within {:.1f}% (mean absolute error; worst {:.1f}% and "
+                     "{:.1f}%) on {} public vLLM runs ({}: tests/fidelity)",
+                     100 * y.real_in("ttft_mean_abs_error", 0, 10, 0), 100 * y.real_in("e2e_mean_abs_error", 0, 10, 0),
+                     100 * y.real_in("ttft_worst_abs_error", 0, 10, 0), 100 * y.real_in("e2e_worst_abs_error", 0, 10, 0),
+                     y.integer_in("runs", 1, 1000000, 1), y.str("runs_described"));
+}
+
+// Read once: default_calibration runs for every simulation set-up (each sweep point, each fit step).
 std::string fidelity_statement(const std::string& hw) {
-  for (const auto& e : catalog_entries("fidelity")) {
-    if (e.name != hw) continue;
-    const auto y = YamlObject::parse(std::string(e.content), e.origin);
-    return fmt::format("TTFT mean within {:.1f}%, E2E mean within {:.1f}% (mean absolute error; worst {:.1f}% and "
-                       "{:.1f}%) on {} public vLLM runs ({}: tests/fidelity)",
-                       100 * y.real_in("ttft_mean_abs_error", 0, 10, 0), 100 * y.real_in("e2e_mean_abs_error", 0, 10, 0),
-                       100 * y.real_in("ttft_worst_abs_error", 0, 10, 0), 100 * y.real_in("e2e_worst_abs_error", 0, 10, 0),
-                       y.integer_in("runs", 1, 1000000, 1), y.str("runs_described"));
-  }
-  return {};
+  static const std::map<std::string, std::string> statements = [] {
+    std::map<std::string, std::string> out;
+    for (const auto& e : catalog_entries("fidelity")) out.emplace(e.name, statement_from(e));
+    return out;
+  }();
+  const auto it = statements.find(hw);
+  return it == statements.end() ? std::string() : it->second;
 }
 
 }  // namespace

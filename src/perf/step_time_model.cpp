@@ -9,8 +9,8 @@
 namespace kvb {
 namespace {
 
-// NCCL's ring all-reduce reaches about three quarters of the NVLink figure in bus bandwidth on
-// 8-GPU Hopper nodes (nccl-tests all_reduce_perf); assumed for every fabric, not fitted.
+// Share of the fabric's datasheet figure a ring all-reduce is assumed to reach (bus bandwidth);
+// an assumption for every fabric, neither measured here nor fitted (no TP > 1 vLLM run scored).
 constexpr double kFabricEfficiency = 0.75;
 
 }  // namespace
