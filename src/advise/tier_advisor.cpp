@@ -7,6 +7,7 @@
 #include <map>
 
 #include "advise/knee.hpp"
+#include "core/interrupt.hpp"
 #include "core/units.hpp"
 #include "sim/simulation_setup.hpp"
 #include "size/offload_plan.hpp"
@@ -48,6 +49,7 @@ class TierCurve {
     setup.offloading = gib > 0;
     setup.cpu_blocks = gib > 0 ? cpu_blocks_for(gib, static_cast<std::int64_t>(setup.cpu_block_bytes)) : 0;
     if (gib > 0) setup.scenario.server.kv_offloading_size = gib;
+    running_gib_ = gib;  // named if a signal cuts this simulation
     const auto result = run_simulation(setup, options_);
     requests_ = result.requests;
     return points_.emplace(gib, curve_point(gib, result)).first->second;
@@ -64,8 +66,10 @@ class TierCurve {
   SimOptions options_;
   std::map<int, TierCurvePoint> points_;
   std::int64_t requests_ = 0;
+  int running_gib_ = 0;
 
  public:
+  int running_gib() const { return running_gib_; }
   std::int64_t requests() const { return requests_; }  // per point: the draw (or trace) is the same for all
   const Calibration& calibration() const { return base_.predictor.calibration(); }
 };
@@ -303,7 +307,20 @@ TierRecommendation advise_tier_size(const TierAdviceRequest& req) {
   rec.reasoning = req.candidate_reasons;
   rec.expected_error = sim.calibration().expected_error;
 
-  simulate_sizes(sim, req);
+  try {
+    simulate_sizes(sim, req);
+  } catch (const Interrupted&) {
+    // A partial curve can put the knee anywhere: keep the sizes simulated, recommend none.
+    rec.curve = sim.points();
+    rec.requests = sim.requests();
+    rec.interrupted_during = fmt::format("the {} GiB tier's simulation", sim.running_gib());
+    rec.pays = false;
+    rec.bound = "interrupted";
+    rec.why = fmt::format("interrupted ({}) during {} after {} tier size{}: no size recommended from a partial curve",
+                          interrupt_signal_name(), rec.interrupted_during, rec.curve.size(),
+                          rec.curve.size() == 1 ? "" : "s");
+    return rec;
+  }
   rec.requests = sim.requests();
   rec.curve = sim.points();
   auto judged = judge_curve(rec.curve, req.objective);

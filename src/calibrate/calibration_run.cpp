@@ -8,6 +8,7 @@
 #include "calibrate/calibration_fit.hpp"
 #include "calibrate/operator_plan.hpp"
 #include "core/errors.hpp"
+#include "core/interrupt.hpp"
 #include "perf/step_time_model.hpp"
 #include "perf/weight_rules.hpp"
 #include "size/kv_layout.hpp"
@@ -119,6 +120,7 @@ CalibrationResult run_calibration(OperatorTimer& timer, const CalibrationRequest
   };
 
   for (const auto tokens : prefill) {
+    throw_if_interrupted();  // a partial fit would be a wrong calibration: nothing is written
     CalibrationPoint p;
     p.regime = "prefill";
     p.tokens = tokens;
@@ -137,6 +139,7 @@ CalibrationResult run_calibration(OperatorTimer& timer, const CalibrationRequest
   }
 
   for (const auto batch : decode) {
+    throw_if_interrupted();
     CalibrationPoint p;
     p.regime = "decode";
     p.tokens = batch;

@@ -1,6 +1,7 @@
 // `kvbench dma`: GPU<->CPU KV-block copy benchmark; copy-engine DMA vs copy kernels.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -12,6 +13,7 @@
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
+#include "core/interrupt.hpp"
 #include "core/units.hpp"
 #include "dma/dma_json.hpp"
 #include "dma/dma_record.hpp"
@@ -54,14 +56,30 @@ DmaFormat parse_format(const DmaOptions& o) {
   throw UsageError(fmt::format("--format '{}': expected table, json, csv or prom", o.format));
 }
 
-std::string render(DmaFormat f, const std::vector<DmaRecord>& records) {
+// `interrupted_during`: the case a signal cut short ("" when the sweep ran to its end).
+std::string render(DmaFormat f, const std::vector<DmaRecord>& records, const std::string& interrupted_during) {
   switch (f) {
     case DmaFormat::kCsv: return dma_csv(records);
     case DmaFormat::kProm: return dma_prometheus(records);
     case DmaFormat::kTable:
     case DmaFormat::kJson: break;
   }
-  return dma_json(records).dump(1) + "\n";
+  auto doc = dma_json(records);
+  if (!interrupted_during.empty()) {
+    doc["interrupted"] = true;
+    doc["interrupted_during"] = interrupted_during;
+  }
+  return doc.dump(1) + "\n";
+}
+
+// The case a signal stopped: the first planned case without a record on every device.
+std::string interrupted_case(const std::vector<TransferCase>& cases, std::size_t records, std::size_t devices) {
+  if (!interrupt_requested()) return "";
+  const std::size_t next = records / std::max<std::size_t>(1, devices);
+  const auto during = next < cases.size() ? cases[next].id() : std::string("the end of the sweep");
+  std::fprintf(stderr, "kvbench: %s during %s: the %zu finished case%s written\n", interrupt_signal_name().c_str(),
+               during.c_str(), next, next == 1 ? " is" : "s are");
+  return during;
 }
 
 // The timed settings: --quick's, then any flag the user gave explicitly over them.
@@ -120,17 +138,18 @@ int run_dma(DmaOptions o, const CLI::App& app) {
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::fprintf(stderr, "kvbench: %s\n", dma_cost_summary(records, elapsed).c_str());
 
+  const auto during = interrupted_case(cases, records.size(), backends.size());
   // -o writes the machine-readable form: the chosen one, JSON for a table.
-  if (!o.output.empty()) write_file_atomically(o.output, render(format, records));
+  if (!o.output.empty()) write_file_atomically(o.output, render(format, records, during));
   if (format != DmaFormat::kTable) {
-    std::fputs(render(format, records).c_str(), stdout);
+    std::fputs(render(format, records, during).c_str(), stdout);
   } else {
     std::fputs(dma_header(backends.front()->info(), records, indices.size()).c_str(), stdout);
     std::fputs(dma_table(records).c_str(), stdout);
     std::fputs(dma_vllm_summary(records).c_str(), stdout);
   }
   require_verified(records);
-  return kExitOk;
+  return kExitOk;  // main turns a signal into 130/143
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "backend/backend_registry.hpp"
 #include "catalog/hardware_spec.hpp"
+#include "catalog/vllm_host_memory.hpp"
 #include "cli/command.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
@@ -20,6 +21,7 @@
 #include "doctor/node_facts.hpp"
 #include "dma/dma_sweep.hpp"
 #include "output/doctor_output.hpp"
+#include "size/serve_settings.hpp"
 
 namespace kvb {
 namespace {
@@ -31,6 +33,8 @@ struct DoctorOptions {
   std::string backend = "auto";
   std::string device = "all";
   std::string root = "/";
+  std::string vllm_version = to_string(kNewestModelledVllm);
+  std::string tp = "1";
 };
 
 // The host link measured at vLLM's 2 MiB block, each direction against 85% of the figure kvbench
@@ -139,6 +143,8 @@ int run_doctor(const DoctorOptions& o) {
   if (tier_gib * kGiB < kMiB) {  // smaller than one 2 MiB block: no tier, and "0.0 GiB fits" says nothing
     throw UsageError(fmt::format("--tier-size: '{}' GiB is below 1 MiB; expected a tier of GiB, e.g. 64", o.tier_size));
   }
+  const auto version = parse_vllm_version(o.vllm_version, "--vllm-version");
+  const auto ranks = static_cast<int>(parse_positive_int(o.tp, "--tp", false, kMaxParallelRanks));
   (void)parse_backend(o.backend);  // refused with the accepted names even where --root measures nothing
   if (o.format != "table" && o.format != "json" && o.format != "prom") {
     throw UsageError(fmt::format("--format '{}': expected table, json or prom", o.format));
@@ -153,6 +159,8 @@ int run_doctor(const DoctorOptions& o) {
   }
   DoctorRequest request;
   request.tier_bytes = tier_gib * kGiB;
+  request.vllm_version = version;
+  request.ranks = ranks;
   std::vector<CheckResult> measured;
   if (this_node) {
     auto gpus = open_gpus(o);
@@ -179,9 +187,9 @@ int run_doctor(const DoctorOptions& o) {
   checks.insert(checks.begin() + 1, measured.begin(), measured.end());
   const auto host = this_node ? host_name() : o.root;
   std::string text;
-  if (o.format == "json") text = doctor_json(checks, host, request.tier_bytes).dump(1) + "\n";
+  if (o.format == "json") text = doctor_json(checks, host, request, facts).dump(1) + "\n";
   if (o.format == "prom") text = doctor_prometheus(checks, host);
-  if (o.format == "table") text = doctor_table(checks, host, request.tier_bytes);
+  if (o.format == "table") text = doctor_table(checks, host, request, facts);
   if (!o.output.empty()) {
     write_file_atomically(o.output, text);
   } else {
@@ -197,6 +205,12 @@ Command register_doctor(CLI::App& parent) {
   auto* app = parent.add_subcommand("doctor", "is this node ready for a CPU KV tier: /dev/shm, memlock, memory, "
                                               "pinning time, PCIe link, NUMA, IOMMU, huge pages (exit 1 when a check fails)");
   app->add_option("--tier-size", o->tier_size, "the CPU tier to check for, GiB across the node's ranks")->capture_default_str();
+  app->add_option("--vllm-version", o->vllm_version,
+                  "the vLLM release the tier is checked for: its host footprint (pinned tensors rounded to powers of "
+                  "two before 0.27, a /dev/shm region from 0.27) is what must fit; docs/host-memory.md")
+      ->capture_default_str();
+  app->add_option("--tp", o->tp, "ranks the tier is split across (TP x PP): the pinned-tensor path rounds each share")
+      ->capture_default_str();
   app->add_option("--format", o->format, "table, json (kvbench/doctor/v1) or prom (node-exporter textfile)")
       ->capture_default_str();
   app->add_option("--output,-o", o->output, "write to this file (atomically) instead of stdout");

@@ -13,6 +13,7 @@
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
+#include "core/interrupt.hpp"
 #include "core/units.hpp"
 #include "dma/dma_sweep.hpp"
 #include "kvbench_config.hpp"
@@ -66,6 +67,9 @@ int run_report(const ReportOptions& o) {
     refuse_assessment_flags(o);
     ctx.how = fmt::format("from {} result file{}", o.inputs.size(), o.inputs.size() == 1 ? "" : "s");
     for (const auto& path : o.inputs) load_report_file(in, path);
+  }
+  if (interrupt_requested()) {
+    ctx.how += fmt::format("; interrupted by {}: only what finished before it is shown", interrupt_signal_name());
   }
   const auto html = report_html(in, ctx);
   write_file_atomically(o.output, html);

@@ -49,6 +49,7 @@ struct SizeOptions {
   std::string link_method = "ce";
   std::string calibration;
   std::string engine = "vllm";
+  std::string vllm_version = to_string(kNewestModelledVllm);
   std::string quantization = "none";
   std::string draft_layers = "0";
   bool disable_hybrid_manager = false;
@@ -141,6 +142,7 @@ NodeOverrides node_overrides(const SizeOptions& o) {
   n.link_method = o.link_method;
   n.calibration = o.calibration;
   n.engine = parse_engine(o.engine, "--engine");
+  n.vllm_version = parse_vllm_version(o.vllm_version, "--vllm-version");
   check_engine_and_backend(n.engine, parse_offloading_backend(o.kv_offloading_backend, "--kv-offloading-backend"));
   return n;
 }
@@ -300,6 +302,10 @@ Command register_size(CLI::App& parent) {
   app->add_option("--engine", opts->engine,
                   "the server to write the command for: vllm (native offloading), sglang (HiCache), lmcache (vLLM + "
                   "LMCache)")
+      ->capture_default_str();
+  app->add_option("--vllm-version", opts->vllm_version,
+                  "the vLLM release the tier's host memory is worked out for (how it allocates the tier changed: "
+                  "docs/host-memory.md)")
       ->capture_default_str();
   app->add_option("--calibration", opts->calibration,
                   "YAML with compute-efficiency, memory-efficiency, step-overhead-us for the time model (as simulate)");

@@ -13,6 +13,7 @@
 
 #include "cli/command.hpp"
 #include "core/errors.hpp"
+#include "core/interrupt.hpp"
 #include "kvbench_config.hpp"
 
 namespace {
@@ -49,12 +50,20 @@ int finish_stdout(int code) {
 int run_command(const std::vector<kvb::Command>& commands) {
   try {
     for (const auto& c : commands) {
-      if (c.app->parsed()) return c.run();
+      if (!c.app->parsed()) continue;
+      const int code = c.run();
+      // What finished was written; a signal still ends the run with its status (130, 143).
+      return kvb::interrupt_requested() && code == kvb::kExitOk ? kvb::interrupt_exit_code() : code;
     }
     std::string names;
     for (const auto& c : commands) names += (names.empty() ? "" : ", ") + c.app->get_name();
     std::fprintf(stderr, "kvbench: error: a subcommand is required: %s (see kvbench --help)\n", names.c_str());
     return kvb::kExitUsage;
+  } catch (const kvb::Interrupted&) {
+    // Nothing finished that could be kept (the output files on disk are untouched).
+    std::fprintf(stderr, "kvbench: %s: stopped before anything was finished; nothing written\n",
+                 kvb::interrupt_signal_name().c_str());
+    return kvb::interrupt_exit_code();
   } catch (const kvb::UsageError& e) {
     return report_error("error: ", e, kvb::kExitUsage);
   } catch (const kvb::DeviceError& e) {
@@ -100,5 +109,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "kvbench: error: %s (see kvbench --help)\n", e.what());
     return kvb::kExitUsage;
   }
+  kvb::install_interrupt_handlers();
   return finish_stdout(run_command(commands));
 }

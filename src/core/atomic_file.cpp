@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "core/errors.hpp"
+#include "core/interrupt.hpp"
 
 namespace kvb {
 
@@ -146,6 +147,7 @@ void set_mode_and_owner(const TempFile& tmp, const std::string& target) {
 }
 
 void fail_and_remove(const TempFile& tmp, const std::string& given, const char* step, int err) {
+  note_temporary_output(nullptr);
   ::unlink(tmp.path.c_str());
   throw UsageError(fmt::format("output '{}': {} failed ({})", given, step, std::strerror(err)));
 }
@@ -170,9 +172,11 @@ void write_file_atomically(const std::string& given, std::string_view content) {
   // A symlink's target is replaced, the link kept.
   const std::string& path = target.path;
   const auto tmp = create_temporary(path, given);
+  note_temporary_output(tmp.path.c_str());
   try {
     write_all(tmp.fd, content, given);
   } catch (...) {
+    note_temporary_output(nullptr);
     ::close(tmp.fd);
     ::unlink(tmp.path.c_str());
     throw;
@@ -183,6 +187,7 @@ void write_file_atomically(const std::string& given, std::string_view content) {
   const bool closed = ::close(tmp.fd) == 0;
   if (!synced || !closed) fail_and_remove(tmp, given, "flush", synced ? errno : sync_err);
   if (std::rename(tmp.path.c_str(), path.c_str()) != 0) fail_and_remove(tmp, given, "rename", errno);
+  note_temporary_output(nullptr);
 }
 
 void require_writable_output(const std::string& given) {

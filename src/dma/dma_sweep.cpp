@@ -9,6 +9,7 @@
 
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
+#include "core/interrupt.hpp"
 #include "core/numa_binding.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
@@ -132,9 +133,11 @@ std::vector<DmaRecord> run_dma_cases(TransferBackend& backend, const std::vector
   std::vector<DmaRecord> records;
   records.reserve(cases.size());
   backend.reserve(cases);
-  for (std::size_t i = 0; i < cases.size(); ++i) {
+  for (std::size_t i = 0; i < cases.size() && !interrupt_requested(); ++i) {
     if (progress) progress(i, cases.size(), cases[i].id());
-    records.push_back(make_record(cases[i], backend.info(), cpu, backend.measure(cases[i], rule)));
+    auto result = backend.measure(cases[i], rule);
+    if (interrupt_requested()) break;  // the case was cut short: not a measurement
+    records.push_back(make_record(cases[i], backend.info(), cpu, std::move(result)));
   }
   return records;
 }
@@ -147,7 +150,7 @@ std::vector<DmaRecord> run_dma_cases_concurrently(const std::vector<TransferBack
   std::vector<DmaRecord> records;
   records.reserve(cases.size() * backends.size());
   for (auto* b : backends) b->reserve(cases);
-  for (std::size_t i = 0; i < cases.size(); ++i) {
+  for (std::size_t i = 0; i < cases.size() && !interrupt_requested(); ++i) {
     if (progress) progress(i, cases.size(), cases[i].id());
     ConcurrentGroup group(static_cast<int>(backends.size()));
     std::vector<CaseResult> results(backends.size());
@@ -170,6 +173,7 @@ std::vector<DmaRecord> run_dma_cases_concurrently(const std::vector<TransferBack
     for (auto& e : errors) {
       if (e) std::rethrow_exception(e);
     }
+    if (interrupt_requested()) break;  // cut short on every device: not a measurement
     for (std::size_t d = 0; d < backends.size(); ++d) {
       records.push_back(make_record(cases[i], backends[d]->info(), cpu, results[d]));
     }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/interrupt.hpp"
 #include "core/percentile.hpp"
 
 namespace kvb {
@@ -91,7 +92,9 @@ RunResult run_until_stable(const std::function<TimedRun()>& once, const Stopping
     device.push_back(t.device_s);
     r.timed_seconds += std::max(t.wall_s, t.device_s);
     const bool enough = device.size() >= rule.min_samples && r.timed_seconds >= rule.min_seconds;
-    const bool capped = device.size() >= rule.max_samples || warmup_seconds + r.timed_seconds >= rule.max_seconds;
+    // A signal ends the case at once (its caller drops it).
+    const bool capped = device.size() >= rule.max_samples || warmup_seconds + r.timed_seconds >= rule.max_seconds ||
+                        interrupt_requested();
     if (enough && (device.size() >= next_check || capped)) {
       next_check = device.size() + std::max<std::size_t>(1, device.size() / 16);
       if (precise()) {

@@ -1,5 +1,6 @@
 #pragma once
-// The kvbench/doctor/v1 document: {schema, tool, hostname, tier_size_bytes, checks: [...]}.
+// The kvbench/doctor/v1 document: {schema, tool, hostname, tier_size_bytes, host_memory, node_memory,
+// checks: [...]}.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -10,7 +11,9 @@ namespace kvb {
 
 inline constexpr const char* kDoctorSchema = "kvbench/doctor/v1";
 
-nlohmann::json doctor_json(const std::vector<CheckResult>& checks, const std::string& hostname, double tier_bytes);
+// host_memory: the tier's real footprint (HostFootprint); node_memory: what the node offers it.
+nlohmann::json doctor_json(const std::vector<CheckResult>& checks, const std::string& hostname,
+                           const DoctorRequest& request, const NodeFacts& facts);
 
 // What a fleet report needs of a doctor document: the node and its failed checks.
 struct DoctorView {

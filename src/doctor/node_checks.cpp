@@ -17,34 +17,69 @@ CheckResult check(std::string name, CheckStatus status, std::string detail, std:
 
 std::string gib(double bytes) { return fmt::format("{:.1f} GiB", bytes / kGiB); }
 
-// vLLM's native CPU tier maps its memory from /dev/shm, so the tier must fit in what is free there.
-CheckResult shm_check(const NodeFacts& f, double tier) {
-  const char* source = "vLLM's native CPU tier lives in /dev/shm; containers often cap it (Docker's default is 64 MB)";
+std::string vllm_label(const HostFootprint& f) { return "vLLM " + to_string(f.version); }
+
+// vLLM's tier lives in /dev/shm from 0.27 (one mmap'ed region, PR #50094); earlier releases pin
+// tensors outside it, but a crashed server's leftovers there still take memory.
+CheckResult shm_check(const NodeFacts& f, const HostFootprint& tier) {
+  const char* source = "vLLM 0.27+ maps its native CPU tier from /dev/shm and refuses to start when it does not fit "
+                       "(PR #50358); containers often cap it (Docker's default is 64 MB)";
   if (!f.shm.mounted) return check("shm", CheckStatus::kSkip, "/dev/shm is not mounted here", {}, {}, "bytes", source);
   if (!f.shm.size_known) {
     return check("shm", CheckStatus::kSkip, "/dev/shm's size unknown (no size= option and no MemTotal)", {}, {}, "bytes",
                  source);
   }
   const double free = std::max(0.0, f.shm.size_bytes - f.shm.used_bytes);
+  const double need = tier.dev_shm_bytes;
   std::string leftovers;
   for (const auto& [name, bytes] : f.shm.large_files) leftovers += fmt::format(" {} ({})", name, gib(bytes));
+  const auto left_text =
+      leftovers.empty() ? std::string() : "; large files left there (a crashed server's tier?):" + leftovers;
   const auto size_text = fmt::format("/dev/shm {}{}, {} free", gib(f.shm.size_bytes),
                                      f.shm.size_from_default ? " (tmpfs default: half of RAM)" : "", gib(free));
-  if (free < tier) {
+  if (need <= 0) {
+    return check("shm", leftovers.empty() ? CheckStatus::kPass : CheckStatus::kWarn,
+                 fmt::format("{}: {} keeps the tier in pinned tensors, outside /dev/shm{}", size_text,
+                             vllm_label(tier), left_text),
+                 free, 0.0, "bytes", source);
+  }
+  if (free < need) {
     return check("shm", CheckStatus::kFail,
-                 fmt::format("{}: a {} tier does not fit{}", size_text, gib(tier),
-                             leftovers.empty() ? std::string() : "; large files left there (a crashed server's tier?):" + leftovers),
-                 free, tier, "bytes", source);
+                 fmt::format("{}: {}'s {} tier region does not fit{}", size_text, vllm_label(tier), gib(need), left_text),
+                 free, need, "bytes", source);
   }
-  if (!leftovers.empty()) {
-    return check("shm", CheckStatus::kWarn, fmt::format("{}; large files left there (a crashed server's tier?):{}", size_text, leftovers),
-                 free, tier, "bytes", source);
-  }
-  return check("shm", CheckStatus::kPass, fmt::format("{}: the {} tier fits", size_text, gib(tier)), free, tier, "bytes",
-               source);
+  return check("shm", leftovers.empty() ? CheckStatus::kPass : CheckStatus::kWarn,
+               fmt::format("{}: {}'s {} tier region fits{}", size_text, vllm_label(tier), gib(need), left_text), free,
+               need, "bytes", source);
 }
 
-CheckResult memlock_check(const NodeFacts& f, double tier) {
+// The server is charged its tier and its processes; shared memory cannot be reclaimed, so past the
+// cgroup's limit the kernel kills it (vLLM issue #53042).
+CheckResult cgroup_check(const NodeFacts& f, const HostFootprint& tier) {
+  const char* source = "the memory cgroup's limit (v2 memory.max, v1 memory.limit_in_bytes; a pod's limit in "
+                       "Kubernetes) less what it already uses must hold the tier's real footprint and the server";
+  const auto& c = f.cgroup;
+  if (c.version == 0) return check("cgroup", CheckStatus::kSkip, c.problem, {}, {}, "bytes", source);
+  const auto need = tier.total_bytes();
+  if (!c.limit_bytes) {
+    return check("cgroup", CheckStatus::kPass,
+                 fmt::format("cgroup v{} {}: no memory limit", c.version, c.path.empty() ? "/" : c.path), {}, need,
+                 "bytes", source);
+  }
+  const double room = c.headroom_bytes();
+  const auto detail = fmt::format("cgroup v{} limit {} ({}), {} in use: {} free for {} (the tier's {} on {} + "
+                                  "the server's {})",
+                                  c.version, gib(*c.limit_bytes), c.limit_file, gib(c.usage_bytes), gib(room), gib(need),
+                                  gib(tier.tier_host_bytes), vllm_label(tier), gib(tier.process_bytes));
+  if (room < need) {
+    return check("cgroup", CheckStatus::kFail, detail + ": the server would be OOM-killed", room, need, "bytes",
+                 source);
+  }
+  return check("cgroup", CheckStatus::kPass, detail, room, need, "bytes", source);
+}
+
+CheckResult memlock_check(const NodeFacts& f, const HostFootprint& footprint) {
+  const double tier = footprint.tier_host_bytes;
   const char* source = "RLIMIT_MEMLOCK: pinning paths that lock pages (mlock, RDMA/UCX, some container runtimes) count "
                        "against it; ulimit -l unlimited";
   if (!f.memlock_known) {
@@ -64,19 +99,22 @@ CheckResult memlock_check(const NodeFacts& f, double tier) {
                "bytes", source);
 }
 
-CheckResult memory_check(const NodeFacts& f, double tier) {
+CheckResult memory_check(const NodeFacts& f, const HostFootprint& footprint) {
+  const double tier = footprint.total_bytes();
   // Reserve: 10% of RAM (at least 8 GiB) for the OS, the server's own process and page cache.
   const double reserve = std::max(8 * kGiB, 0.1 * f.mem_total_bytes);
   const auto source = fmt::format("MemAvailable must hold the tier plus a reserve of {} (10% of RAM, at least 8 GiB)",
                                   gib(reserve));
   if (!f.meminfo_problem.empty()) return check("memory", CheckStatus::kSkip, f.meminfo_problem, {}, {}, "bytes", source);
   const auto detail = fmt::format("MemAvailable {} of {}", gib(f.mem_available_bytes), gib(f.mem_total_bytes));
+  const auto needs = fmt::format("{} ({} tier on {} + the server's {})", gib(tier), gib(footprint.tier_host_bytes),
+                                 vllm_label(footprint), gib(footprint.process_bytes));
   if (f.mem_available_bytes < tier) {
-    return check("memory", CheckStatus::kFail, fmt::format("{}: a {} tier does not fit", detail, gib(tier)),
+    return check("memory", CheckStatus::kFail, fmt::format("{}: {} does not fit", detail, needs),
                  f.mem_available_bytes, tier, "bytes", source);
   }
   if (f.mem_available_bytes < tier + reserve) {
-    return check("memory", CheckStatus::kWarn, fmt::format("{}: a {} tier leaves less than the reserve", detail, gib(tier)),
+    return check("memory", CheckStatus::kWarn, fmt::format("{}: {} leaves less than the reserve", detail, needs),
                  f.mem_available_bytes, tier + reserve, "bytes", source);
   }
   return check("memory", CheckStatus::kPass, detail, f.mem_available_bytes, tier + reserve, "bytes", source);
@@ -267,14 +305,20 @@ std::string to_string(CheckStatus s) {
   return "skip";
 }
 
+HostFootprint doctor_footprint(const DoctorRequest& request) {
+  return tier_host_footprint(request.tier_bytes, request.ranks, 1, request.vllm_version);
+}
+
 std::vector<CheckResult> run_node_checks(const NodeFacts& facts, const DoctorRequest& request) {
+  const auto footprint = doctor_footprint(request);
   std::vector<CheckResult> out = link_checks(facts, request.gpu_skip_reason);
   out.push_back(numa_check(facts));
   for (auto& c : numa_measured_checks(request)) out.push_back(std::move(c));
   out.push_back(pinning_check(request));
-  out.push_back(shm_check(facts, request.tier_bytes));
-  out.push_back(memlock_check(facts, request.tier_bytes));
-  out.push_back(memory_check(facts, request.tier_bytes));
+  out.push_back(shm_check(facts, footprint));
+  out.push_back(memlock_check(facts, footprint));
+  out.push_back(memory_check(facts, footprint));
+  out.push_back(cgroup_check(facts, footprint));
   out.push_back(hugepages_check(facts));
   out.push_back(iommu_check(facts));
   out.push_back(virtualization_check(facts));

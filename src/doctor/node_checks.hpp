@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/vllm_host_memory.hpp"
 #include "dma/transfer_backend.hpp"
 #include "doctor/node_facts.hpp"
 
@@ -14,7 +15,7 @@ enum class CheckStatus { kPass, kWarn, kFail, kSkip };
 std::string to_string(CheckStatus s);
 
 struct CheckResult {
-  std::string name;      // link, numa, pinning, shm, memlock, memory, hugepages, iommu, virtualization, driver
+  std::string name;      // link, numa, pinning, shm, memlock, memory, cgroup, hugepages, iommu, virtualization, driver
   CheckStatus status = CheckStatus::kSkip;
   std::string detail;    // one line an operator acts on
   std::optional<double> value;
@@ -39,7 +40,14 @@ struct DoctorRequest {
   std::vector<PinningMeasurement> pinning;
   std::string gpu_skip_reason;              // non-empty: no GPU opened, GPU measurements skipped
   std::vector<NumaMeasurement> numa;        // one per GPU, where the node has several NUMA nodes
+  VllmVersion vllm_version = kNewestModelledVllm;  // --vllm-version
+  int ranks = 1;                            // --tp: the ranks the tier is split across
 };
+
+// What the tier really takes for the request's vLLM release and ranks: the shm, memlock, memory and
+// cgroup checks compare this, not the flag. One tensor per rank (a uniform model's cross-layer
+// tier); `kvbench size` knows a hybrid model's tensors.
+HostFootprint doctor_footprint(const DoctorRequest& request);
 
 std::vector<CheckResult> run_node_checks(const NodeFacts& facts, const DoctorRequest& request);
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -158,6 +159,87 @@ void read_shm(NodeFacts& f) {
   }
 }
 
+// A cgroup limit file: "max" (v2) or a count at or past 2^60 (v1's PAGE_COUNTER_MAX) is no limit.
+struct LimitReading {
+  bool present = false;
+  std::optional<double> bytes;
+  bool malformed = false;
+};
+
+LimitReading read_limit(const std::string& path) {
+  LimitReading r;
+  std::string text;
+  if (!read_file(path, text)) return r;
+  r.present = true;
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+  if (text == "max") return r;
+  if (const auto v = kernel_number(text)) {
+    r.bytes = *v;
+    return r;
+  }
+  const bool huge = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos && text.size() >= 18;
+  r.malformed = !huge;
+  return r;
+}
+
+// The memory controller's line of proc/self/cgroup: "0::/path" (v2) or "N:...memory...:/path" (v1).
+void find_memory_cgroup(NodeFacts& f, std::string& dir, std::string& limit_name, std::string& usage_name) {
+  std::istringstream in(read_all(f.root + "/proc/self/cgroup"));
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto a = line.find(':'), b = line.find(':', a + 1);
+    if (a == std::string::npos || b == std::string::npos) continue;
+    const auto controllers = split(line.substr(a + 1, b - a - 1), ',');
+    const auto path = line.substr(b + 1);
+    if (line.substr(0, a) == "0" && line.substr(a + 1, b - a - 1).empty() && f.cgroup.version == 0) {
+      f.cgroup = {2, path, {}, {}, 0, {}};
+      dir = "/sys/fs/cgroup";
+      limit_name = "memory.max";
+      usage_name = "memory.current";
+    }
+    if (std::find(controllers.begin(), controllers.end(), "memory") != controllers.end()) {
+      f.cgroup = {1, path, {}, {}, 0, {}};
+      dir = "/sys/fs/cgroup/memory";
+      limit_name = "memory.limit_in_bytes";
+      usage_name = "memory.usage_in_bytes";
+      return;
+    }
+  }
+}
+
+// The tightest limit from the process's cgroup up to the hierarchy's root. Inside a container's
+// cgroup namespace the path is "/" and the container's own limit sits at the root.
+void read_cgroup(NodeFacts& f) {
+  std::string dir, limit_name, usage_name;
+  find_memory_cgroup(f, dir, limit_name, usage_name);
+  if (f.cgroup.version == 0) {
+    f.cgroup.problem = "no memory cgroup in proc/self/cgroup";
+    return;
+  }
+  std::string path = f.cgroup.path;
+  if (path.find("..") != std::string::npos) path = "/";  // never walk out of the hierarchy
+  std::error_code ec;
+  if (!fs::is_directory(f.root + dir + path, ec)) path = "/";  // a host path not visible in this namespace
+  bool usage_read = false;
+  while (true) {
+    const auto base = f.root + dir + (path == "/" ? std::string() : path);
+    const auto limit = read_limit(base + "/" + limit_name);
+    if (limit.malformed) f.malformed.push_back(fmt::format("{}/{}: not a limit", dir + path, limit_name));
+    if (limit.bytes && (!f.cgroup.limit_bytes || *limit.bytes < *f.cgroup.limit_bytes)) {
+      f.cgroup.limit_bytes = limit.bytes;
+      f.cgroup.limit_file = dir + (path == "/" ? std::string() : path) + "/" + limit_name;
+    }
+    if (!usage_read) {
+      const auto usage = kernel_number(first_line(base + "/" + usage_name));
+      usage_read = usage.has_value();
+      f.cgroup.usage_bytes = usage.value_or(0);
+    }
+    if (path == "/" || path.empty()) break;
+    const auto slash = path.find_last_of('/');
+    path = slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
+  }
+}
+
 void read_gpus(NodeFacts& f) {
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(f.root + "/sys/bus/pci/devices", ec)) {
@@ -200,6 +282,7 @@ NodeFacts read_node_facts(const std::string& root) {
   read_meminfo(f);
   read_memlock(f);
   read_shm(f);
+  read_cgroup(f);
   const auto thp = first_line(f.root + "/sys/kernel/mm/transparent_hugepage/enabled");
   const auto open = thp.find('['), close = thp.find(']');
   if (open != std::string::npos && close > open) f.thp_mode = thp.substr(open + 1, close - open - 1);

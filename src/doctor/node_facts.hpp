@@ -1,6 +1,7 @@
 #pragma once
 // What `kvbench doctor` reads about a node, all through a root path ("/" on a node; a fixture
 // tree under tests/data/nodes/ in tests): /proc and /sys as the kernel writes them.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,6 +16,18 @@ struct ShmFacts {
   bool size_from_default = false;
   double used_bytes = 0;            // the files in it (allocated blocks)
   std::vector<std::pair<std::string, double>> large_files;  // name, bytes: 1 GiB or more
+};
+
+// The memory cgroup this process runs in (a Kubernetes pod's limit, a Docker --memory, a Slurm
+// job's): the tier and the server are charged to it, and shared memory cannot be reclaimed there.
+struct CgroupMemoryFacts {
+  int version = 0;                    // 1 or 2; 0 = no memory cgroup found
+  std::string path;                   // as proc/self/cgroup names it
+  std::optional<double> limit_bytes;  // the tightest limit from this cgroup up; nullopt = none
+  std::string limit_file;             // where that limit was read, under the root
+  double usage_bytes = 0;             // memory.current (v2) / memory.usage_in_bytes (v1)
+  std::string problem;                // why the limit is unknown
+  double headroom_bytes() const { return limit_bytes ? std::max(0.0, *limit_bytes - usage_bytes) : 0; }
 };
 
 struct GpuPciFacts {
@@ -34,6 +47,7 @@ struct NodeFacts {
   bool memlock_known = false;
   std::string memlock_problem;      // why it is unknown, when /proc/self/limits was read
   ShmFacts shm;
+  CgroupMemoryFacts cgroup;
   std::string thp_mode;             // always, madvise, never; "" unknown
   std::int64_t hugepages_total = 0;
   double hugepage_bytes = 0;

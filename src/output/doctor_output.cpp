@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
+
 #include "core/units.hpp"
+#include "output/host_memory_text.hpp"
 #include "output/text_table.hpp"
 
 namespace kvb {
@@ -32,10 +36,49 @@ int status_value(CheckStatus s) {
   return -1;
 }
 
+std::string gib(double bytes) { return fmt::format("{:.1f} GiB", bytes / kGiB); }
+
+// Needs against has, one row per limit the tier meets on the host (left-aligned: the cells are
+// sentences, not figures).
+std::string host_memory_table(const HostFootprint& t, const NodeFacts& f) {
+  std::string out = "\nHost memory for the tier\n";
+  for (const auto& line : host_memory_lines(t)) out += "  " + line + "\n";
+  const auto& c = f.cgroup;
+  const std::string cgroup = c.version == 0    ? c.problem
+                             : !c.limit_bytes ? fmt::format("no limit (cgroup v{} {})", c.version, c.path)
+                                              : fmt::format("{} limit, {} in use ({})", gib(*c.limit_bytes),
+                                                            gib(c.usage_bytes), c.limit_file);
+  const std::string shm = !f.shm.mounted      ? "not mounted"
+                          : !f.shm.size_known ? "size unknown"
+                                              : fmt::format("{} free of {}",
+                                                            gib(std::max(0.0, f.shm.size_bytes - f.shm.used_bytes)),
+                                                            gib(f.shm.size_bytes));
+  const std::vector<std::array<std::string, 3>> rows = {
+      {"limit", "the tier needs", "the node has"},
+      {"MemAvailable", gib(t.total_bytes()) + " (tier + server)",
+       f.meminfo_problem.empty() ? fmt::format("{} of {}", gib(f.mem_available_bytes), gib(f.mem_total_bytes))
+                                 : f.meminfo_problem},
+      {"cgroup memory", gib(t.total_bytes()) + " (tier + server)", cgroup},
+      {"/dev/shm", t.dev_shm_bytes > 0 ? gib(t.dev_shm_bytes) + " (the tier's region)" : "0 (pinned tensors)", shm},
+      {"memlock", gib(t.tier_host_bytes) + " (pinned)",
+       !f.memlock_known        ? "unknown"
+       : f.memlock_soft_bytes ? format_bytes_binary(*f.memlock_soft_bytes)
+                              : "unlimited"}};
+  std::size_t w0 = 0, w1 = 0;
+  for (const auto& r : rows) {
+    w0 = std::max(w0, r[0].size());
+    w1 = std::max(w1, r[1].size());
+  }
+  for (const auto& r : rows) out += fmt::format("  {:<{}}  {:<{}}  {}\n", r[0], w0, r[1], w1, r[2]);
+  return out;
+}
+
 }  // namespace
 
-std::string doctor_table(const std::vector<CheckResult>& checks, const std::string& hostname, double tier_bytes) {
-  std::string out = fmt::format("kvbench doctor: {} for a {} CPU tier\n", hostname, format_bytes_binary(tier_bytes));
+std::string doctor_table(const std::vector<CheckResult>& checks, const std::string& hostname,
+                         const DoctorRequest& request, const NodeFacts& facts) {
+  std::string out =
+      fmt::format("kvbench doctor: {} for a {} CPU tier\n", hostname, format_bytes_binary(request.tier_bytes));
   TextTable t({"check", "status", "detail"});
   for (const auto& c : checks) t.add_row({c.name, to_string(c.status), c.detail});
   out += t.render();
@@ -44,6 +87,7 @@ std::string doctor_table(const std::vector<CheckResult>& checks, const std::stri
     fails += c.status == CheckStatus::kFail;
     warns += c.status == CheckStatus::kWarn;
   }
+  out += host_memory_table(doctor_footprint(request), facts);
   out += fmt::format("{} failed, {} warned; --format json gives each threshold and its source.\n", fails, warns);
   return out;
 }

@@ -8,7 +8,9 @@
 
 namespace kvb {
 
-std::string doctor_table(const std::vector<CheckResult>& checks, const std::string& hostname, double tier_bytes);
+// The checks, then the tier's real host footprint beside what the node offers it.
+std::string doctor_table(const std::vector<CheckResult>& checks, const std::string& hostname,
+                         const DoctorRequest& request, const NodeFacts& facts);
 std::string doctor_prometheus(const std::vector<CheckResult>& checks, const std::string& hostname);
 
 }  // namespace kvb

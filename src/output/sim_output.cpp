@@ -75,6 +75,11 @@ std::string simulate_text(const SweepRun& run) {
     t.add_row(row);
   }
   out += t.render();
+  if (run.interrupted) {
+    out += fmt::format("\nInterrupted during {}: {} point{} finished are shown; the rest were not simulated.\n",
+                       run.interrupted_during, run.points.size(), run.points.size() == 1 ? "" : "s");
+  }
+  if (run.points.empty()) return out;
   const auto& first = run.points.front().result;
   out += fmt::format("\n{} requests per point; prompt {} tokens, output {} tokens in all (first point). "
                      "tok/s = output tokens / makespan; hit rates are shares of prompt tokens; util = link busy time / "

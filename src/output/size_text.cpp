@@ -4,6 +4,7 @@
 
 #include "core/strings.hpp"
 #include "core/units.hpp"
+#include "output/host_memory_text.hpp"
 #include "output/text_table.hpp"
 
 namespace kvb {
@@ -63,7 +64,7 @@ std::string simulated_tier_lines(const TierRecommendation& r) {
                                 balanced ? " (TTFT p99 -10% or output tok/s +2%, neither worse by 2%)" : "");
   out += fmt::format("  expected error against real vLLM: {}\n",
                      r.expected_error.empty() ? "not scored for this calibration" : r.expected_error);
-  const std::string gain_header = balanced ? "gain (" + r.decided_by + ")" : "gain";
+  const std::string gain_header = balanced && !r.decided_by.empty() ? "gain (" + r.decided_by + ")" : "gain";
   TextTable t({"kv-offloading-size", "out tok/s", "TTFT p50", "TTFT p99", "GPU hit", "CPU hit", "h2d util", gain_header,
                "note"});
   for (const auto& c : r.curve) {
@@ -82,7 +83,10 @@ std::string simulated_tier_lines(const TierRecommendation& r) {
                      "cap {:.0f} GiB\n",
                      r.floor_gib, r.cap_gib);
   for (const auto& line : r.reasoning) out += "  " + line + "\n";
-  out += fmt::format("  {}: {}\n", r.pays ? "why" : "offloading does not pay for this traffic", r.why);
+  const char* verdict = !r.interrupted_during.empty() ? "stopped"
+                        : r.pays                        ? "why"
+                                                        : "offloading does not pay for this traffic";
+  out += fmt::format("  {}: {}\n", verdict, r.why);
   return out;
 }
 
@@ -158,6 +162,9 @@ std::string sizing_text(const Sizing& s) {
       const auto& r = *s.recommendation;
       out += fmt::format("  start-up: pinning {} GiB takes about {:.0f}-{:.0f} s at every server start ({})\n",
                          o.recommended_gib, r.pin_seconds_low, r.pin_seconds_high, r.pin_source);
+    }
+    if (o.host_memory) {
+      for (const auto& line : host_memory_lines(*o.host_memory)) out += "  " + line + "\n";
     }
     if (o.given_gib) {
       out += fmt::format("  given --kv-offloading-size {:g}  ->  num_cpu_blocks {}, {} tokens\n", *o.given_gib,

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "core/interrupt.hpp"
 #include "core/percentile.hpp"
 #include "sim/trace_traffic.hpp"
 
@@ -54,6 +55,7 @@ SimResult ServingEngine::run() {
     start_session(*t);
   }
   while (!events_.empty()) {
+    throw_if_interrupted();  // a cut simulation is no result: the sweep keeps the points before it
     const Event e = events_.pop();
     now_ = e.time;
     switch (e.kind) {

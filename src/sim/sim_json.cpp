@@ -88,6 +88,10 @@ nlohmann::json simulate_json(const SweepRun& run) {
   doc["time_model"] = run.time_model;
   doc["expected_error"] = run.expected_error.empty() ? nlohmann::json(nullptr) : nlohmann::json(run.expected_error);
   doc["notes"] = run.notes;
+  if (run.interrupted) {  // a signal stopped the run: the points are those finished before it
+    doc["interrupted"] = true;
+    doc["interrupted_during"] = run.interrupted_during;
+  }
   nlohmann::json axes = nlohmann::json::array();
   for (const auto& a : run.axes) axes.push_back({{"key", a.key}, {"values", a.values}});
   doc["sweep"] = axes;

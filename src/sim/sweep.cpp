@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "core/interrupt.hpp"
 #include "sim/simulation_setup.hpp"
 
 namespace kvb {
@@ -29,6 +30,33 @@ Scenario apply(const Scenario& base, const std::vector<std::pair<std::string, st
   Scenario s = base;
   for (const auto& [k, v] : params) s = with_override(s, k, v, "--sweep");
   return s;
+}
+
+// The point's run and the run without a CPU tier it is compared with (one per other parameters).
+void simulate_point(SweepPoint& p, const Scenario& scenario, const SimulationSetup& setup,
+                    const std::optional<LinkProfile>& measured_link, const SimOptions& options,
+                    std::map<std::string, SimResult>& baselines) {
+  p.result = run_simulation(setup, options);
+  if (!p.offloading) {
+    p.baseline = p.result;
+  } else {
+    std::string key;
+    for (const auto& [k, v] : p.params) {
+      if (k != kOffloadKey) key += k + "=" + v + ";";
+    }
+    auto it = baselines.find(key);
+    if (it == baselines.end()) {
+      const auto off = with_override(scenario, kOffloadKey, "null", "--sweep");
+      it = baselines.emplace(key, run_simulation(prepare_simulation(off, measured_link), options)).first;
+    }
+    p.baseline = it->second;
+  }
+}
+
+std::string describe_point(const std::vector<std::pair<std::string, std::string>>& params) {
+  std::string out;
+  for (const auto& [k, v] : params) out += (out.empty() ? "" : ", ") + k + "=" + v;
+  return out.empty() ? "the scenario's run" : out;
 }
 
 }  // namespace
@@ -73,20 +101,12 @@ SweepRun run_sweep(const Scenario& base, const std::vector<SweepAxis>& axes,
     p.gpu_blocks = setup.gpu_blocks;
     p.cpu_blocks = setup.cpu_blocks;
     p.max_model_len = setup.max_model_len;
-    p.result = run_simulation(setup, options);
-    if (!p.offloading) {
-      p.baseline = p.result;
-    } else {
-      std::string key;
-      for (const auto& [k, v] : p.params) {
-        if (k != kOffloadKey) key += k + "=" + v + ";";
-      }
-      auto it = baselines.find(key);
-      if (it == baselines.end()) {
-        const auto off = with_override(scenarios[i], kOffloadKey, "null", "--sweep");
-        it = baselines.emplace(key, run_simulation(prepare_simulation(off, measured_link), options)).first;
-      }
-      p.baseline = it->second;
+    try {
+      simulate_point(p, scenarios[i], setup, measured_link, options, baselines);
+    } catch (const Interrupted&) {
+      run.interrupted = true;
+      run.interrupted_during = describe_point(p.params);
+      break;
     }
     run.points.push_back(std::move(p));
     if (progress) progress(++done, combos.size());

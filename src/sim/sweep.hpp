@@ -38,6 +38,9 @@ struct SweepRun {
   std::string expected_error;  // against real vLLM servers (empty: not scored for this calibration)
   std::vector<std::string> notes;
   std::vector<SweepPoint> points;
+  // A signal stopped the sweep: the points before it are kept; this names the one that was running.
+  bool interrupted = false;
+  std::string interrupted_during;
 };
 
 using SweepProgress = std::function<void(std::size_t done, std::size_t total)>;

@@ -11,6 +11,24 @@
 
 namespace kvb {
 
+int cpu_tensors_per_rank(const KvLayout& l, const VllmVersion& v) {
+  // Before 0.12 each layer had its own CPU tensor; from 0.12 one cross-layer block spans every
+  // layer of a uniform model (REFERENCE: the vLLM blog on the offloading connector), while a
+  // hybrid model keeps one tensor per layer slot of its KV cache groups (issue #53042: 24).
+  if (v < VllmVersion{0, 12, 0}) {
+    int layers = 0;
+    for (const auto& t : l.types) layers += t.layers;
+    return std::max(1, layers);
+  }
+  return l.uniform ? 1 : std::max(1, l.group_size);
+}
+
+std::optional<HostFootprint> tier_footprint(const Sizing& s, const SizingInputs& in, double gib) {
+  if (in.engine != EngineKind::kVllm || in.offloading_backend != OffloadingBackend::kNative || gib <= 0) return {};
+  return tier_host_footprint(gib * kGiB, s.world_size, cpu_tensors_per_rank(s.layout, in.vllm_version),
+                             in.vllm_version);
+}
+
 std::int64_t cpu_blocks_for(double gib, std::int64_t cpu_block_bytes) {
   if (cpu_block_bytes <= 0) return 0;
   return static_cast<std::int64_t>(std::floor(gib * kGiB / static_cast<double>(cpu_block_bytes)));
@@ -59,6 +77,7 @@ OffloadPlan plan_offload(const Sizing& s, const SizingInputs& in) {
   p.cpu_tokens = p.num_cpu_blocks * l.block_size;
   p.pinned_gib_per_rank = static_cast<double>(p.recommended_gib) / s.world_size;
   p.lmcache_gib_per_rank = p.pinned_gib_per_rank;
+  p.host_memory = tier_footprint(s, in, p.recommended_gib);
 
   p.reasoning.push_back(fmt::format("one {}-token CPU block = {} across {} rank{}{}; {} tokens per GiB", l.block_size,
                                     format_bytes_binary(static_cast<double>(p.cpu_block_bytes)), s.world_size,
@@ -137,6 +156,7 @@ void set_recommended_size(Sizing& s, const SizingInputs& in, int gib) {
   p.cpu_tokens = p.num_cpu_blocks * s.layout.block_size;
   p.pinned_gib_per_rank = static_cast<double>(gib) / s.world_size;
   p.lmcache_gib_per_rank = p.pinned_gib_per_rank;
+  p.host_memory = tier_footprint(s, in, gib);
   if (s.recommendation) {
     s.recommendation->kv_offloading_size_gib = gib;
     set_pinning(*s.recommendation, in.hw.name);

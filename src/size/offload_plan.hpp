@@ -14,6 +14,13 @@ TierRecommendation rule_recommendation(const Sizing& s, const SizingInputs& in);
 // figures, the pinning time and the vLLM commands. For a recommendation from elsewhere (advise/).
 void set_recommended_size(Sizing& s, const SizingInputs& in, int gib);
 
+// CPU tensors one rank allocates for the tier (the pinned-tensor path rounds each one).
+int cpu_tensors_per_rank(const KvLayout& layout, const VllmVersion& v);
+
+// What a tier of `gib` takes on the host for in.vllm_version; none for engines other than vLLM's
+// native tier (their allocators are not modelled).
+std::optional<HostFootprint> tier_footprint(const Sizing& s, const SizingInputs& in, double gib);
+
 // num_cpu_blocks = GiB x 2^30 // (block bytes per rank x world size), as vllm/v1/kv_offload/cpu/spec.py.
 std::int64_t cpu_blocks_for(double gib, std::int64_t cpu_block_bytes);
 

@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "catalog/vllm_host_memory.hpp"
+
 namespace kvb {
 
 enum class Quantization { kNone, kFp8 };            // --quantization: the checkpoint's dtype, or fp8
@@ -57,6 +59,7 @@ struct NodeOverrides {
   std::string link_method = "ce";                 // which of its methods to fit
   std::string calibration;                        // --calibration: the time model's efficiencies (YAML)
   EngineKind engine = EngineKind::kVllm;          // --engine: which server's command line to write
+  VllmVersion vllm_version = kNewestModelledVllm;  // --vllm-version: the release the tier's host memory is for
 };
 
 }  // namespace kvb

@@ -39,6 +39,7 @@ nlohmann::json recommendation_to_json(const TierRecommendation& r) {
             {"curve", curve},
             {"reasoning", r.reasoning},
             {"startup_pinning_s", {{"low", r.pin_seconds_low}, {"high", r.pin_seconds_high}, {"source", r.pin_source}}}};
+  if (!r.interrupted_during.empty()) j["interrupted_during"] = r.interrupted_during;
   if (r.basis == "simulation") {
     j["decided_by"] = r.decided_by;
     j["expected_error"] = r.expected_error.empty() ? json(nullptr) : json(r.expected_error);
@@ -113,6 +114,8 @@ nlohmann::json sizing_to_json(const Sizing& s) {
       j["offload"]["given_cpu_tokens"] = o.given_cpu_tokens;
     }
   }
+  // The recommended tier's real host footprint for --vllm-version (native vLLM tier only).
+  j["host_memory"] = s.offload && s.offload->host_memory ? host_memory_json(*s.offload->host_memory) : json(nullptr);
   if (s.recommendation) j["recommendation"] = recommendation_to_json(*s.recommendation);
   if (s.reload) {
     const auto& r = *s.reload;
@@ -154,7 +157,11 @@ nlohmann::json sizings_document(const std::vector<Sizing>& all) {
   doc["schema"] = kSizeSchema;
   doc["tool"] = std::string("kvbench ") + KVBENCH_VERSION;
   doc["results"] = nlohmann::json::array();
-  for (const auto& s : all) doc["results"].push_back(sizing_to_json(s));
+  for (const auto& s : all) {
+    doc["results"].push_back(sizing_to_json(s));
+    // A signal stopped a tier-size sweep: the document says so at its top too.
+    if (s.recommendation && !s.recommendation->interrupted_during.empty()) doc["interrupted"] = true;
+  }
   return doc;
 }
 

@@ -7,6 +7,7 @@
 
 #include "catalog/hardware_spec.hpp"
 #include "catalog/model_spec.hpp"
+#include "catalog/vllm_host_memory.hpp"
 #include "perf/calibration.hpp"
 #include "perf/link_curve.hpp"
 #include "size/kv_layout.hpp"
@@ -31,6 +32,7 @@ struct SizingInputs {
   std::optional<double> kv_offloading_size_gib;  // evaluate a given size too
   OffloadingBackend offloading_backend = OffloadingBackend::kNative;
   EngineKind engine = EngineKind::kVllm;
+  VllmVersion vllm_version = kNewestModelledVllm;  // --vllm-version: how the tier takes host memory
   double host_dram_fraction = 0.6;         // at most this share of host DRAM for KV
   Calibration calibration;                 // the time model's efficiencies: make_sizing_inputs sets the GPU's default
   std::optional<LinkProfile> link;         // --link-profile: the node's measured link, else the hardware table's
@@ -53,6 +55,8 @@ struct OffloadPlan {
   std::int64_t num_cpu_blocks = 0;         // for the recommended size
   std::int64_t cpu_tokens = 0;
   double pinned_gib_per_rank = 0;
+  // What the recommended tier really takes on the host for --vllm-version (native vLLM tier only).
+  std::optional<HostFootprint> host_memory;
   double lmcache_gib_per_rank = 0;         // what older vLLM passed to LMCache
   std::optional<double> given_gib;         // --kv-offloading-size as given
   std::int64_t given_num_cpu_blocks = 0;

@@ -42,6 +42,9 @@ struct TierRecommendation {
   // counted from the trace, not simulated: drawn beside the simulated hit rates.
   std::vector<std::pair<double, double>> trace_curve;
   std::vector<std::string> reasoning;
+  // A signal stopped the tier-size sweep during this simulation: the curve holds the sizes before
+  // it and no size is recommended (bound "interrupted").
+  std::string interrupted_during;
   // Start-up: pinning the tier at every server start (size/pinning_cost.hpp).
   double pin_seconds_low = 0;
   double pin_seconds_high = 0;

@@ -5,6 +5,7 @@
 #include <regex>
 #include <sstream>
 
+#include "catalog/vllm_host_memory.hpp"
 #include "core/units.hpp"
 #include "doctor/doctor_json.hpp"
 #include "doctor/host_pinning.hpp"
@@ -53,16 +54,74 @@ TEST(NodeChecks, MemoryThresholdIsTheTierPlusTenPercentOfRam) {
   const auto f = read_node_facts(node("healthy"));
   const double reserve = 0.1 * f.mem_total_bytes;  // above 8 GiB here
   const double available = f.mem_available_bytes;
+  // The tier (exact on the default vLLM: a /dev/shm region) plus the server's 3 GiB process.
+  const double server = kServerProcessGibPerRank * kGiB;
   // Just fits with the reserve, then into the reserve, then not at all.
-  EXPECT_EQ(find(run_node_checks(f, {.tier_bytes = available - reserve - kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {}}),
+  EXPECT_EQ(find(run_node_checks(f, {.tier_bytes = available - reserve - server - kGiB, .pinning = {},
+                                     .gpu_skip_reason = "", .numa = {}}),
                  "memory").status,
             CheckStatus::kPass);
-  EXPECT_EQ(find(run_node_checks(f, {.tier_bytes = available - kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {}}), "memory")
-                .status,
+  EXPECT_EQ(find(run_node_checks(f, {.tier_bytes = available - server - kGiB, .pinning = {}, .gpu_skip_reason = "",
+                                     .numa = {}}),
+                 "memory").status,
             CheckStatus::kWarn);
-  EXPECT_EQ(find(run_node_checks(f, {.tier_bytes = available + kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {}}), "memory")
-                .status,
+  EXPECT_EQ(find(run_node_checks(f, {.tier_bytes = available - server + kGiB, .pinning = {}, .gpu_skip_reason = "",
+                                     .numa = {}}),
+                 "memory").status,
             CheckStatus::kFail);
+}
+
+// A pod's cgroup v2 limit (100 GiB at the pod level, "max" at the container's), 2 GiB in use.
+TEST(NodeFacts, CgroupV2TakesTheTightestLimitUpTheTree) {
+  const auto f = read_node_facts(node("pod-limit"));
+  ASSERT_EQ(f.cgroup.version, 2);
+  ASSERT_TRUE(f.cgroup.limit_bytes.has_value());
+  EXPECT_DOUBLE_EQ(*f.cgroup.limit_bytes, 100 * kGiB);
+  EXPECT_DOUBLE_EQ(f.cgroup.usage_bytes, 2 * kGiB);
+  EXPECT_NE(f.cgroup.limit_file.find("pod7c1e.slice/memory.max"), std::string::npos) << f.cgroup.limit_file;
+}
+
+// cgroup v1: the container's 64 GiB, not the root's 9223372036854771712 (no limit).
+TEST(NodeFacts, CgroupV1ReadsTheMemoryController) {
+  const auto f = read_node_facts(node("cgroup-v1"));
+  ASSERT_EQ(f.cgroup.version, 1);
+  ASSERT_TRUE(f.cgroup.limit_bytes.has_value());
+  EXPECT_DOUBLE_EQ(*f.cgroup.limit_bytes, 64 * kGiB);
+  EXPECT_DOUBLE_EQ(f.cgroup.usage_bytes, kGiB);
+  const auto none = read_node_facts(node("healthy"));  // no proc/self/cgroup recorded
+  EXPECT_EQ(none.cgroup.version, 0);
+}
+
+// 98 GiB free in the pod: an 80 GiB tier fits on vLLM 0.27 (80 + 3) but not on 0.26, whose pinned
+// tensor rounds 80 GiB up to 128 GiB (vLLM PR #48436).
+TEST(NodeChecks, CgroupComparesTheRealFootprintNotTheFlag) {
+  const auto f = read_node_facts(node("pod-limit"));
+  DoctorRequest r{.tier_bytes = 80 * kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {}};
+  auto c = find(run_node_checks(f, r), "cgroup");
+  EXPECT_EQ(c.status, CheckStatus::kPass) << c.detail;
+  EXPECT_DOUBLE_EQ(*c.threshold, 83 * kGiB);
+  EXPECT_DOUBLE_EQ(*c.value, 98 * kGiB);
+  r.vllm_version = {0, 26, 0};
+  c = find(run_node_checks(f, r), "cgroup");
+  EXPECT_EQ(c.status, CheckStatus::kFail) << c.detail;
+  EXPECT_DOUBLE_EQ(*c.threshold, 131 * kGiB);
+  // Split over 4 ranks, 20 GiB each rounds to 32: 128 GiB of tier and 4 x 3 GiB of servers.
+  r.ranks = 4;
+  EXPECT_DOUBLE_EQ(*find(run_node_checks(f, r), "cgroup").threshold, 140 * kGiB);
+}
+
+// On 0.27 the tier is a /dev/shm region: 200 GiB of tmpfs holds 150 but not 210; before 0.27 the
+// tier never lands in /dev/shm.
+TEST(NodeChecks, ShmHoldsTheTierOnlyWhereVllmPutsItThere) {
+  const auto f = read_node_facts(node("pod-limit"));
+  DoctorRequest r{.tier_bytes = 150 * kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {}};
+  EXPECT_EQ(find(run_node_checks(f, r), "shm").status, CheckStatus::kPass);
+  r.tier_bytes = 210 * kGiB;
+  EXPECT_EQ(find(run_node_checks(f, r), "shm").status, CheckStatus::kFail);
+  r.vllm_version = {0, 26, 0};
+  const auto c = find(run_node_checks(f, r), "shm");
+  EXPECT_EQ(c.status, CheckStatus::kPass) << c.detail;
+  EXPECT_DOUBLE_EQ(*c.threshold, 0.0);
 }
 
 TEST(NodeChecks, PinningProjectsTheTiersStartUp) {

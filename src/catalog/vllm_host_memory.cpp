@@ -1,0 +1,126 @@
+#include "catalog/vllm_host_memory.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <tuple>
+
+#include "core/errors.hpp"
+
+namespace kvb {
+namespace {
+
+constexpr VllmVersion kFirstNativeTier{0, 11, 0};  // the OffloadingConnector's CPU tier
+// PR #50094 (merged in July 2026) moved CPUOffloadingSpec onto one /dev/shm region; vLLM 0.26.0
+// still allocated pinned tensors (issue #53042, measured on 0.26.0), so 0.27 is the first release
+// kvbench takes to have it.
+constexpr VllmVersion kFirstShmRegion{0, 27, 0};
+
+bool read_part(const std::string& text, std::size_t& at, int& out) {
+  const auto start = at;
+  while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at])) && at - start < 4) ++at;
+  if (at == start) return false;
+  out = std::stoi(text.substr(start, at - start));
+  return true;
+}
+
+}  // namespace
+
+bool operator<(const VllmVersion& a, const VllmVersion& b) {
+  return std::tie(a.major, a.minor, a.patch) < std::tie(b.major, b.minor, b.patch);
+}
+
+std::string to_string(const VllmVersion& v) { return fmt::format("{}.{}.{}", v.major, v.minor, v.patch); }
+
+VllmVersion parse_vllm_version(const std::string& text, const std::string& flag) {
+  const auto refuse = [&](const std::string& why) {
+    return UsageError(fmt::format("{} '{}': {}; expected a vLLM release such as 0.26 or 0.27.1 (0.11 or newer: the "
+                                  "native CPU tier)",
+                                  flag, text, why));
+  };
+  std::size_t at = (!text.empty() && (text[0] == 'v' || text[0] == 'V')) ? 1 : 0;
+  VllmVersion v;
+  if (!read_part(text, at, v.major) || at >= text.size() || text[at] != '.') throw refuse("not a version");
+  ++at;
+  if (!read_part(text, at, v.minor)) throw refuse("not a version");
+  if (at < text.size() && text[at] == '.' && at + 1 < text.size() &&
+      std::isdigit(static_cast<unsigned char>(text[at + 1]))) {
+    ++at;
+    (void)read_part(text, at, v.patch);
+  }
+  // A pre-release or post-release suffix names the same allocation code as its release.
+  if (at < text.size() && text[at] != '.' && text[at] != '+' && text[at] != 'r' && text[at] != 'p') {
+    throw refuse("not a version");
+  }
+  if (v < kFirstNativeTier) throw refuse("older than the native CPU tier");
+  return v;
+}
+
+std::string to_string(TierBacking b) {
+  return b == TierBacking::kPinnedTensors ? "pinned-tensors" : "dev-shm-region";
+}
+
+TierBackingFacts tier_backing(const VllmVersion& v) {
+  if (v < kFirstShmRegion) {
+    return {TierBacking::kPinnedTensors,
+            "each rank allocates its share as pinned PyTorch tensors (torch.zeros(pin_memory=True)); PyTorch's "
+            "CUDACachingHostAllocator rounds every such allocation up to the next power of two",
+            "vLLM PR #48436 (40 GiB per rank took 64 GiB), PR #50094's measurements (6 -> 8, 10 -> 16 GiB), issue "
+            "#53042 (vLLM 0.26.0: 24 tensors of 2.08 GiB per rank, each 4 GiB: 1.92x)"};
+  }
+  return {TierBacking::kSharedMemoryRegion,
+          "one mmap'ed file in /dev/shm per engine, pinned with cudaHostRegister: the tier takes the flag exactly, "
+          "but /dev/shm must hold it and, as shared memory, a cgroup cannot reclaim it (it is killed instead)",
+          "vLLM PR #50094 (SharedOffloadRegion), PR #50358 (\"Insufficient space in /dev/shm\" at start-up; "
+          "1.4-2.1 GiB /dev/shm on CI hosts, PR #52496), issue #53042 (shmem is unreclaimable under a cgroup)"};
+}
+
+double pinned_allocator_bytes(double bytes) {
+  if (bytes <= 1) return bytes;
+  return std::exp2(std::ceil(std::log2(bytes)));
+}
+
+HostFootprint tier_host_footprint(double flag_bytes, int ranks, int tensors_per_rank, const VllmVersion& version) {
+  HostFootprint f;
+  f.version = version;
+  f.newer_than_modelled = kNewestModelledVllm < version &&
+                          (version.major != kNewestModelledVllm.major || version.minor != kNewestModelledVllm.minor);
+  f.backing = tier_backing(version).backing;
+  f.flag_bytes = flag_bytes;
+  f.ranks = std::max(1, ranks);
+  f.tensors_per_rank = std::max(1, tensors_per_rank);
+  f.per_rank_bytes = flag_bytes / f.ranks;
+  if (f.backing == TierBacking::kPinnedTensors) {
+    f.per_rank_host_bytes = f.tensors_per_rank * pinned_allocator_bytes(f.per_rank_bytes / f.tensors_per_rank);
+  } else {
+    f.per_rank_host_bytes = f.per_rank_bytes;
+  }
+  f.tier_host_bytes = f.per_rank_host_bytes * f.ranks;
+  f.dev_shm_bytes = f.backing == TierBacking::kSharedMemoryRegion ? f.tier_host_bytes : 0;
+  f.process_bytes = kServerProcessGibPerRank * f.ranks * 1024.0 * 1024 * 1024;
+  return f;
+}
+
+nlohmann::json host_memory_json(const HostFootprint& f) {
+  constexpr double gib = 1024.0 * 1024 * 1024;
+  const auto facts = tier_backing(f.version);
+  return {{"vllm_version", to_string(f.version)},
+          {"newer_than_modelled", f.newer_than_modelled},
+          {"backing", to_string(f.backing)},
+          {"flag_gib", f.flag_bytes / gib},
+          {"ranks", f.ranks},
+          {"tensors_per_rank", f.tensors_per_rank},
+          {"per_rank_gib", f.per_rank_bytes / gib},
+          {"per_rank_host_gib", f.per_rank_host_bytes / gib},
+          {"tier_host_gib", f.tier_host_bytes / gib},
+          {"ratio", f.ratio()},
+          {"dev_shm_gib", f.dev_shm_bytes / gib},
+          {"server_process_gib", f.process_bytes / gib},
+          {"total_gib", f.total_bytes() / gib},
+          {"why", facts.why},
+          {"source", facts.source}};
+}
+
+}  // namespace kvb
