@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "backend/backend_registry.hpp"
+#include "backend/gpu_occupancy.hpp"
 #include "backend/operator_timer.hpp"
 #include "calibrate/calibration_file.hpp"
 #include "calibrate/calibration_run.hpp"
@@ -126,7 +128,16 @@ int run_calibrate(const CalibrateOptions& o) {
   }
   for (const auto& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
 
-  const auto result = run_calibration(*timer, r);
+  // Other work on the GPU skews the GEMM timings: named, and kept in the calibration's notes.
+  std::vector<std::string> shared;
+  {
+    std::string notice;
+    const auto probe = make_backend(parse_backend(o.backend), o.device, notice);
+    record_occupancy(*probe, shared);
+  }
+  for (const auto& w : shared) std::fprintf(stderr, "kvbench: warning: %s\n", w.c_str());
+  auto result = run_calibration(*timer, r);
+  result.notes.insert(result.notes.end(), shared.begin(), shared.end());
   if (!o.output.empty()) write_file_atomically(o.output, calibration_yaml(result, utc_now("%Y-%m-%d")));
   if (o.json) {
     std::fputs((calibration_json(result).dump(1) + "\n").c_str(), stdout);

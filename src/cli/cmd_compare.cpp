@@ -25,6 +25,7 @@ struct CompareOptions {
   std::string output;
   std::string markdown_output;
   std::string action_output;
+  bool allow_disturbed = false;
 };
 
 // "5%" or "0.05": a share above 0 and below `below` (1 for --min-effect, 0.5 for --alpha).
@@ -59,6 +60,7 @@ int run_compare(const CompareOptions& o) {
   settings.alpha = parse_fraction(o.alpha, "--alpha", 0.5, "0.05");
   const auto base = load_benchmark_set(o.base);
   const auto head = load_benchmark_set(o.head);
+  require_undisturbed(base, head, o.allow_disturbed);
   const auto result = compare_sets(base, head, settings);
   const auto text = render(o.format, result);
   if (!o.output.empty()) write_file_atomically(o.output, text);
@@ -84,6 +86,8 @@ Command register_compare(CLI::App& parent) {
       "compare", "performance regression check: SAME, FASTER, SLOWER or INCONCLUSIVE per case; exit 1 on SLOWER");
   app->add_option("base", o->base, "baseline: kvbench dma JSON or Google Benchmark JSON")->required();
   app->add_option("head", o->head, "the run to check, of the same kind")->required();
+  app->add_flag("--allow-disturbed", o->allow_disturbed,
+                "compare dma runs even where another process shared the GPU (recorded as other_gpu_processes)");
   app->add_option("--min-effect", o->min_effect, "smallest change that counts: 5% or 0.05")->capture_default_str();
   app->add_option("--alpha", o->alpha, "significance level of the Mann-Whitney U test")->capture_default_str();
   app->add_option("--format", o->format, "stdout: table, markdown, or json (github-action-benchmark customBiggerIsBetter)")

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backend/backend_registry.hpp"
+#include "backend/gpu_occupancy.hpp"
 #include "cli/command.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
@@ -124,6 +125,10 @@ int run_dma(DmaOptions o, const CLI::App& app) {
     backends.push_back(owned.back().get());
   }
   if (!notice.empty()) std::fprintf(stderr, "kvbench: notice: %s\n", notice.c_str());
+  // Other processes on a GPU share its copy engines and link: named before anything is measured.
+  std::vector<std::string> shared;
+  for (auto* b : backends) record_occupancy(*b, shared);
+  for (const auto& w : shared) std::fprintf(stderr, "kvbench: warning: %s\n", w.c_str());
   notes.clear();
   const auto cases = plan_dma_cases(o.sweep, backends.front()->info().backend != "host", notes);
   for (const auto& n : notes) std::fprintf(stderr, "kvbench: note: %s\n", n.c_str());

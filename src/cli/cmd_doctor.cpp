@@ -8,6 +8,7 @@
 #include <string>
 
 #include "backend/backend_registry.hpp"
+#include "backend/gpu_occupancy.hpp"
 #include "catalog/hardware_spec.hpp"
 #include "catalog/vllm_host_memory.hpp"
 #include "cli/command.hpp"
@@ -167,6 +168,11 @@ int run_doctor(const DoctorOptions& o) {
     if (gpus.backends.empty()) {
       request.gpu_skip_reason = gpus.skip_reason;
     } else {
+      for (auto& b : gpus.backends) {
+        std::vector<std::string> shared;  // worded by the busy check
+        record_occupancy(*b, shared);
+        request.gpus.push_back(b->info());
+      }
       for (auto& b : gpus.backends) {
         const auto link = measure_link(*b);
         measured.insert(measured.end(), link.begin(), link.end());

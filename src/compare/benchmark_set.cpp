@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <map>
 #include <set>
 
@@ -39,6 +41,10 @@ BenchmarkSet from_dma(const nlohmann::json& doc, const std::string& origin) {
       e.samples.push_back(r.bytes / s / 1e9);
     }
     devices.insert(r.device.backend + " " + r.device.name);
+    if (const auto shared = describe_occupancy(r.device); !shared.empty() &&
+        std::find(set.disturbed.begin(), set.disturbed.end(), shared) == set.disturbed.end()) {
+      set.disturbed.push_back(shared);
+    }
     set.entries.push_back(std::move(e));
   }
   set.setting = join(std::vector<std::string>(devices.begin(), devices.end()), ", ");
@@ -126,6 +132,16 @@ BenchmarkSet benchmark_set_from_json(const nlohmann::json& doc, const std::strin
 
 BenchmarkSet load_benchmark_set(const std::string& path) {
   return benchmark_set_from_json(read_json_file(path, path), path);
+}
+
+void require_undisturbed(const BenchmarkSet& base, const BenchmarkSet& head, bool allow) {
+  if (allow) return;
+  for (const auto* set : {&base, &head}) {
+    if (set->disturbed.empty()) continue;
+    throw UsageError(fmt::format("{}: {}; a regression is not called between runs where another process shared the "
+                                 "GPU (rerun on an idle GPU, or pass --allow-disturbed)",
+                                 set->origin, set->disturbed.front()));
+  }
 }
 
 }  // namespace kvb

@@ -21,7 +21,13 @@ struct BenchmarkSet {
   std::string kind;    // "kvbench dma" or "Google Benchmark"
   std::string setting; // what ran it: devices for dma, the host for Google Benchmark
   std::vector<BenchmarkEntry> entries;
+  // dma: devices another process shared while they were measured (describe_occupancy, one each).
+  std::vector<std::string> disturbed;
 };
+
+// Refuses (UsageError naming the file and the device) a regression call between runs of which
+// either was measured on a shared GPU, unless `allow`.
+void require_undisturbed(const BenchmarkSet& base, const BenchmarkSet& head, bool allow);
 
 // Throws UsageError naming `origin` for malformed JSON, a schema that is neither, or an identity
 // that occurs twice.

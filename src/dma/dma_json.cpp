@@ -11,6 +11,41 @@
 
 namespace kvb {
 
+namespace {
+
+// Other work on a GPU when the run started (GPU backends only: the host backend writes none).
+void add_occupancy(nlohmann::json& j, const GpuOccupancy& o) {
+  using nlohmann::json;
+  json others = json::array();
+  for (const auto& p : o.others) {
+    others.push_back({{"pid", p.pid}, {"name", p.name}, {"used_bytes", p.used_bytes >= 0 ? json(p.used_bytes) : json(nullptr)}});
+  }
+  j["other_gpu_processes"] = others;
+  j["gpu_utilization_percent"] = o.utilization_percent >= 0 ? json(o.utilization_percent) : json(nullptr);
+  j["occupancy_queried"] = o.queried;
+  j["occupancy_source"] = o.source;
+}
+
+GpuOccupancy occupancy_from_json(const nlohmann::json& j, const std::string& where) {
+  GpuOccupancy o;
+  o.source = j.at("occupancy_source").get<std::string>();
+  o.queried = j.value("occupancy_queried", false);
+  const auto& u = j.value("gpu_utilization_percent", nlohmann::json(nullptr));
+  if (!u.is_null()) o.utilization_percent = static_cast<int>(json_integer_in(j, "gpu_utilization_percent", 0, 100, where));
+  for (const auto& p : j.value("other_gpu_processes", nlohmann::json::array())) {
+    GpuProcess g;
+    g.pid = static_cast<unsigned>(json_integer_in(p, "pid", 0, 1LL << 32, where));
+    g.name = p.value("name", std::string());
+    if (p.contains("used_bytes") && !p.at("used_bytes").is_null()) {
+      g.used_bytes = json_number_in(p, "used_bytes", 0, 1e15, where);
+    }
+    o.others.push_back(g);
+  }
+  return o;
+}
+
+}  // namespace
+
 nlohmann::json dma_json(const std::vector<DmaRecord>& records) {
   using nlohmann::json;
   json doc;
@@ -30,6 +65,7 @@ nlohmann::json dma_json(const std::vector<DmaRecord>& records) {
     j["driver_api_version"] = r.device.driver_api_version;
     j["runtime_version"] = r.device.runtime_version;
     if (!r.device.environment.empty()) j["environment"] = r.device.environment;
+    if (!r.device.occupancy.source.empty()) add_occupancy(j, r.device.occupancy);
     j["timing"] = r.device.timing;
     j["link"] = r.device.link;
     j["link_ceiling_gbps"] = r.device.link_ceiling_gbps;
@@ -120,6 +156,7 @@ std::vector<DmaRecord> dma_records_from_json(const nlohmann::json& doc, const st
       r.device.driver_version = j.value("driver_version", std::string());
       r.device.driver_api_version = j.value("driver_api_version", std::string());
       r.device.environment = j.value("environment", std::vector<std::string>());
+      if (j.contains("occupancy_source")) r.device.occupancy = occupancy_from_json(j, where);
       r.device.runtime_version = j.value("runtime_version", std::string());
       r.device.link = j.value("link", std::string());
       r.device.timing = j.value("timing", std::string());

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dma/measure.hpp"
@@ -11,6 +12,31 @@
 #include "dma/transfer_case.hpp"
 
 namespace kvb {
+
+// Another process on the GPU, as NVML or ROCm SMI lists it.
+struct GpuProcess {
+  unsigned pid = 0;
+  std::string name;        // /proc/PID/comm where visible, else ""
+  double used_bytes = -1;  // GPU memory it holds; -1 unknown
+};
+
+// What else was running on the device when kvbench measured it: a busy GPU shares its copy
+// engines, PCIe link and HBM, so its figures are not the link's (compare refuses them).
+struct GpuOccupancy {
+  bool queried = false;                 // the management library answered
+  std::string source;                   // "NVML", "ROCm SMI", or why it was not asked
+  std::vector<GpuProcess> others;       // compute processes other than kvbench itself
+  int utilization_percent = -1;         // the GPU's busy share over the last sample; -1 unknown
+  bool disturbed() const;               // others, or utilization at or above kBusyUtilizationPercent
+};
+
+// Busy enough before kvbench copies anything that the figures would be shared: half the time.
+inline constexpr int kBusyUtilizationPercent = 50;
+
+struct DeviceInfo;
+// One line for stderr and doctor: "GPU 0 (...) is shared: 2 other processes (python3 pid 4242,
+// 38.5 GiB; ...), 97% busy ..."; "" when the device was not disturbed.
+std::string describe_occupancy(const DeviceInfo& device);
 
 struct DeviceInfo {
   std::string backend;         // host, cuda, hip
@@ -25,6 +51,7 @@ struct DeviceInfo {
   std::string link;              // e.g. "PCIe Gen5 x16", or "memcpy (host backend)"
   std::string timing;            // how durations are taken
   std::vector<std::string> environment;  // settings that change what is measured, e.g. "HSA_ENABLE_SDMA=0"
+  GpuOccupancy occupancy;        // other work on the device when the run started (GPU backends)
 };
 
 struct CaseResult {
@@ -72,6 +99,8 @@ class TransferBackend {
     return {};
   }
   const DeviceInfo& info() const { return info_; }
+  // What else was on the device when the run started (backend/gpu_occupancy probes it).
+  void set_occupancy(GpuOccupancy o) { info_.occupancy = std::move(o); }
   // Waives what cannot run here; otherwise prepares the case, runs warm-ups and timed
   // repetitions until the rule stops (under the compute load for --with-compute), then verifies
   // what the timed copies wrote.

@@ -293,6 +293,35 @@ CheckResult driver_check(const NodeFacts& f, const DoctorRequest& r) {
   return check("driver", status, detail, {}, {}, "", source);
 }
 
+// Another process on a GPU shares its copy engines, link and HBM: the link figures measured here,
+// and a server started beside it, get less than the node can give.
+std::vector<CheckResult> busy_checks(const DoctorRequest& r) {
+  const char* source = "NVML's running compute processes and utilization (ROCm SMI on AMD), kvbench itself left out; "
+                       "busy at 50% utilization or more";
+  if (r.gpus.empty()) {
+    return {check("busy", CheckStatus::kSkip,
+                  r.gpu_skip_reason.empty() ? "no GPU opened" : r.gpu_skip_reason, {}, {}, "", source)};
+  }
+  std::vector<CheckResult> out;
+  for (const auto& d : r.gpus) {
+    const auto& o = d.occupancy;
+    const auto name = fmt::format("busy GPU {}", d.index);
+    const std::optional<double> util =
+        o.utilization_percent >= 0 ? std::optional<double>(o.utilization_percent) : std::nullopt;
+    if (!o.queried) {
+      out.push_back(check(name, CheckStatus::kSkip, o.source.empty() ? "not asked" : o.source, {}, {}, "", source));
+    } else if (o.disturbed()) {
+      out.push_back(check(name, CheckStatus::kWarn, describe_occupancy(d), util, kBusyUtilizationPercent, "%", source));
+    } else {
+      out.push_back(check(name, CheckStatus::kPass,
+                          fmt::format("no other process on GPU {}{}", d.index,
+                                      util ? fmt::format(", {:.0f}% busy", *util) : std::string()),
+                          util, kBusyUtilizationPercent, "%", source));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string to_string(CheckStatus s) {
@@ -312,6 +341,7 @@ HostFootprint doctor_footprint(const DoctorRequest& request) {
 std::vector<CheckResult> run_node_checks(const NodeFacts& facts, const DoctorRequest& request) {
   const auto footprint = doctor_footprint(request);
   std::vector<CheckResult> out = link_checks(facts, request.gpu_skip_reason);
+  for (auto& c : busy_checks(request)) out.push_back(std::move(c));
   out.push_back(numa_check(facts));
   for (auto& c : numa_measured_checks(request)) out.push_back(std::move(c));
   out.push_back(pinning_check(request));

@@ -15,7 +15,7 @@ enum class CheckStatus { kPass, kWarn, kFail, kSkip };
 std::string to_string(CheckStatus s);
 
 struct CheckResult {
-  std::string name;      // link, numa, pinning, shm, memlock, memory, cgroup, hugepages, iommu, virtualization, driver
+  std::string name;      // link, numa, pinning, shm, memlock, memory, cgroup, busy, hugepages, iommu, virtualization, driver
   CheckStatus status = CheckStatus::kSkip;
   std::string detail;    // one line an operator acts on
   std::optional<double> value;
@@ -41,6 +41,7 @@ struct DoctorRequest {
   std::string gpu_skip_reason;              // non-empty: no GPU opened, GPU measurements skipped
   std::vector<NumaMeasurement> numa;        // one per GPU, where the node has several NUMA nodes
   VllmVersion vllm_version = kNewestModelledVllm;  // --vllm-version
+  std::vector<DeviceInfo> gpus = {};        // the GPUs opened, with what else was running on them
   int ranks = 1;                            // --tp: the ranks the tier is split across
 };
 
