@@ -301,7 +301,7 @@ Command register_size(CLI::App& parent) {
       ->capture_default_str();
   app->add_option("--engine", opts->engine,
                   "the server to write the command for: vllm (native offloading), sglang (HiCache), lmcache (vLLM + "
-                  "LMCache)")
+                  "LMCache), dynamo (vLLM under NVIDIA Dynamo with KVBM's host tier)")
       ->capture_default_str();
   app->add_option("--vllm-version", opts->vllm_version,
                   "the vLLM release the tier's host memory is worked out for (how it allocates the tier changed: "

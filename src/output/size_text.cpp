@@ -203,6 +203,12 @@ std::string sizing_text(const Sizing& s) {
     for (const auto& n : s.engine_notes) out += "  - " + n + "\n";
     return out;
   }
+  if (s.engine == EngineKind::kDynamo) {
+    section(out, "NVIDIA Dynamo command (--engine dynamo: the tier size as KVBM's host cache)");
+    out += s.engine_command + "\n";
+    for (const auto& n : s.engine_notes) out += "  - " + n + "\n";
+    return out;
+  }
   if (!s.engine_command.empty()) {
     section(out, "vLLM + LMCache command (--engine lmcache)");
     out += s.engine_command + "\n";

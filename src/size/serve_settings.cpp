@@ -27,15 +27,16 @@ std::string to_string(EngineKind e) {
     case EngineKind::kVllm: return "vllm";
     case EngineKind::kLmcache: return "lmcache";
     case EngineKind::kSglang: return "sglang";
+    case EngineKind::kDynamo: return "dynamo";
   }
   return "vllm";
 }
 
 EngineKind parse_engine(const std::string& text, const std::string& what) {
-  for (auto e : {EngineKind::kVllm, EngineKind::kLmcache, EngineKind::kSglang}) {
+  for (auto e : {EngineKind::kVllm, EngineKind::kLmcache, EngineKind::kSglang, EngineKind::kDynamo}) {
     if (text == to_string(e)) return e;
   }
-  throw UsageError(fmt::format("{} '{}': expected vllm, sglang or lmcache", what, text));
+  throw UsageError(fmt::format("{} '{}': expected vllm, sglang, lmcache or dynamo", what, text));
 }
 
 void check_engine_and_backend(EngineKind engine, OffloadingBackend backend) {
@@ -44,6 +45,10 @@ void check_engine_and_backend(EngineKind engine, OffloadingBackend backend) {
     throw UsageError("--engine sglang with --kv-offloading-backend lmcache: SGLang's CPU tier is HiCache, LMCache's "
                      "connector is vLLM's; expected --engine lmcache (vLLM with LMCache) or --kv-offloading-backend "
                      "native with --engine sglang");
+  }
+  if (engine == EngineKind::kDynamo && backend == OffloadingBackend::kLmcache) {
+    throw UsageError("--engine dynamo with --kv-offloading-backend lmcache: Dynamo's host tier here is KVBM's; "
+                     "expected --kv-offloading-backend native with --engine dynamo (or --engine lmcache)");
   }
 }
 

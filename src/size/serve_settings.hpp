@@ -13,8 +13,8 @@ namespace kvb {
 enum class Quantization { kNone, kFp8 };            // --quantization: the checkpoint's dtype, or fp8
 enum class OffloadingBackend { kNative, kLmcache };  // --kv-offloading-backend
 // The server the command line is written for: vLLM (native offloading), vLLM with LMCache's
-// connector, or SGLang with HiCache.
-enum class EngineKind { kVllm, kLmcache, kSglang };
+// connector, SGLang with HiCache, or vLLM under NVIDIA Dynamo with KVBM's host tier.
+enum class EngineKind { kVllm, kLmcache, kSglang, kDynamo };
 
 std::string to_string(Quantization q);
 std::string to_string(OffloadingBackend b);

@@ -138,6 +138,12 @@ nlohmann::json sizing_to_json(const Sizing& s) {
     j["engine_command"] = s.engine_command;
     j["engine_notes"] = s.engine_notes;
   }
+  if (s.engine == EngineKind::kDynamo && s.kvbm_cpu_cache_gb > 0) {
+    j["dynamo"] = {{"kvbm_cpu_cache_gb", s.kvbm_cpu_cache_gb},
+                   {"kvbm_host_blocks", s.kvbm_host_blocks},
+                   {"kvbm_leader_worker_init_timeout_s",
+                    s.kvbm_init_timeout_s > 0 ? nlohmann::json(s.kvbm_init_timeout_s) : nlohmann::json(nullptr)}};
+  }
   if (s.engine == EngineKind::kSglang && s.hicache_size_gb_per_rank > 0) {
     j["sglang"] = {{"hicache_size_gb_per_rank", s.hicache_size_gb_per_rank}, {"hicache_ratio", s.hicache_ratio}};
   }

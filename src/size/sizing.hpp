@@ -115,6 +115,9 @@ struct Sizing {
   std::vector<std::string> engine_notes;   // the engine's sizing facts, with their sources
   double hicache_size_gb_per_rank = 0;     // --engine sglang: --hicache-size (GB = 10^9, per rank)
   double hicache_ratio = 0;                // the same as --hicache-ratio (host pool / device pool)
+  double kvbm_cpu_cache_gb = 0;            // --engine dynamo: DYN_KVBM_CPU_CACHE_GB (GB = 10^9, per instance)
+  std::int64_t kvbm_host_blocks = 0;       // the blocks KVBM makes of it
+  int kvbm_init_timeout_s = 0;             // DYN_KVBM_LEADER_WORKER_INIT_TIMEOUT_SECS when pinning needs more than 120 s
   std::vector<std::string> warnings;
   std::vector<std::string> alternatives;
   std::vector<std::string> notes;

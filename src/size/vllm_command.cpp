@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/strings.hpp"
+#include "core/units.hpp"
 
 namespace kvb {
 namespace {
@@ -128,6 +129,62 @@ std::string sglang_command(Sizing& s, const SizingInputs& in) {
   return out;
 }
 
+// NVIDIA Dynamo's KV block manager (KVBM) behind vLLM. DYN_KVBM_CPU_CACHE_GB is decimal GB for the
+// whole engine instance: the leader divides GB x 10^9 by the bytes of one block summed over its TP
+// workers and each worker allocates that many blocks of its share (ai-dynamo/dynamo,
+// lib/llm/src/block_manager/distributed/leader.rs: compute_num_blocks, "For TP, sum
+// bytes_per_block"). KVBM is write-through: its docs want the CPU cache above the GPU KV cache, or it
+// churns, and about 100 GB as a rule of thumb (docs.nvidia.com/dynamo, KVBM Configuration Reference).
+std::string dynamo_command(Sizing& s, const SizingInputs& in) {
+  std::vector<std::string> env;
+  s.kvbm_cpu_cache_gb = 0;
+  s.kvbm_host_blocks = 0;
+  s.kvbm_init_timeout_s = 0;
+  const int gib = s.offload ? s.offload->recommended_gib : 0;
+  if (gib > 0) {
+    const auto& o = *s.offload;
+    s.kvbm_cpu_cache_gb = std::ceil(gib * kGiB / 1e9);
+    s.kvbm_host_blocks = static_cast<std::int64_t>(std::floor(s.kvbm_cpu_cache_gb * 1e9 / static_cast<double>(o.cpu_block_bytes)));
+    env.push_back(fmt::format("DYN_KVBM_CPU_CACHE_GB={:.0f}", s.kvbm_cpu_cache_gb));
+    s.engine_notes.push_back(fmt::format(
+        "DYN_KVBM_CPU_CACHE_GB is GB (10^9) for the instance, its {} rank{} together: {} GiB = {:.0f} GB rounded up, "
+        "{} host blocks of {} tokens ({} each across the ranks; KVBM's leader, compute_num_blocks)",
+        s.world_size, s.world_size == 1 ? "" : "s", gib, s.kvbm_cpu_cache_gb, format_count(s.kvbm_host_blocks),
+        s.layout.block_size, format_bytes_binary(static_cast<double>(o.cpu_block_bytes))));
+    if (s.kvbm_cpu_cache_gb * 1e9 <= o.floor_gib * kGiB) {
+      s.engine_notes.push_back(fmt::format("below the {:.1f} GiB GPU KV pool: KVBM is write-through and churns when "
+                                           "its CPU cache is smaller than the GPU's (KVBM's docs)",
+                                           o.floor_gib));
+    } else {
+      s.engine_notes.push_back(fmt::format("above the {:.1f} GiB GPU KV pool, as KVBM's docs require (write-through: "
+                                           "a smaller CPU cache churns); their rule of thumb of 100 GB or more is "
+                                           "generic, this size is from the model's KV{}",
+                                           o.floor_gib, s.recommendation && s.recommendation->basis == "simulation"
+                                                            ? " and the simulated traffic"
+                                                            : " and the sessions kept warm"));
+    }
+    // KVBM allocates and pins the whole tier while its leader waits for the workers (120 s by default).
+    const double pin_s = s.recommendation ? s.recommendation->pin_seconds_high : 0;
+    if (pin_s > 60) {
+      s.kvbm_init_timeout_s = static_cast<int>(std::ceil(std::max(120.0, 2 * pin_s) / 60) * 60);
+      env.push_back(fmt::format("DYN_KVBM_LEADER_WORKER_INIT_TIMEOUT_SECS={}", s.kvbm_init_timeout_s));
+      s.engine_notes.push_back(fmt::format("pinning the tier takes up to {:.0f} s here: the leader-worker timeout is "
+                                           "raised from its 120 s default to {} s",
+                                           pin_s, s.kvbm_init_timeout_s));
+    }
+    s.engine_notes.push_back("the same --kv-transfer-config runs KVBM without the rest of Dynamo on vllm serve "
+                             "(pip install kvbm)");
+  }
+  auto flags = serve_flags(s, in);
+  if (gib > 0) {
+    flags.push_back("--kv-transfer-config '{\"kv_connector\":\"DynamoConnector\",\"kv_connector_module_path\":"
+                    "\"kvbm.vllm_integration.connector\",\"kv_role\":\"kv_both\"}'");
+  }
+  std::string head;
+  for (const auto& e : env) head += e + " \\\n";
+  return multiline(head + "python3 -m dynamo.vllm --model " + s.hf_id, flags);
+}
+
 }  // namespace
 
 void set_commands(Sizing& s, const SizingInputs& in) {
@@ -141,6 +198,7 @@ void set_commands(Sizing& s, const SizingInputs& in) {
   s.engine_command.clear();
   s.engine_notes.clear();
   if (in.engine == EngineKind::kSglang) s.engine_command = sglang_command(s, in);
+  if (in.engine == EngineKind::kDynamo) s.engine_command = dynamo_command(s, in);
   if (in.engine == EngineKind::kLmcache && s.offload && s.offload->recommended_gib > 0) {
     // The connector form with LMCache's own size key works on every vLLM version.
     s.engine_command = cmds.legacy;
