@@ -44,85 +44,82 @@ GpuOccupancy occupancy_from_json(const nlohmann::json& j, const std::string& whe
   return o;
 }
 
-}  // namespace
+// What was measured and where: the device, the host, the case as planned.
+nlohmann::json record_identity(const DmaRecord& r) {
+  const auto& c = r.tcase;
+  nlohmann::json j;
+  j["id"] = r.id;
+  j["backend"] = r.device.backend;
+  j["device"] = r.device.name;
+  j["device_index"] = r.device.index;
+  j["pci_bus_id"] = r.device.pci_bus_id;
+  j["driver_version"] = r.device.driver_version;
+  j["driver_api_version"] = r.device.driver_api_version;
+  j["runtime_version"] = r.device.runtime_version;
+  if (!r.device.environment.empty()) j["environment"] = r.device.environment;
+  if (!r.device.occupancy.source.empty()) add_occupancy(j, r.device.occupancy);
+  j["timing"] = r.device.timing;
+  j["link"] = r.device.link;
+  j["link_ceiling_gbps"] = r.device.link_ceiling_gbps;
+  j["host_cpu"] = r.host_cpu;
+  j["hostname"] = r.hostname;
+  j["numa_node"] = c.numa_node >= 0 ? c.numa_node : r.device.numa_node;  // asked for (or the GPU's)
+  j["host_numa_node"] = r.host_numa_node;  // where the host pool's pages are, read back; -1 unknown
+  j["host_mem"] = to_string(c.host_mem);
+  j["method"] = to_string(c.method);
+  j["direction"] = to_string(c.direction);
+  j["layout"] = to_string(c.layout);
+  j["layers"] = c.layers;
+  j["block_bytes"] = c.block_bytes;
+  j["blocks"] = c.blocks;
+  j["gpu_pool_blocks"] = c.gpu_pool_blocks;
+  j["host_pool_blocks"] = c.host_pool_blocks;
+  j["ctas"] = c.ctas;
+  j["seed"] = c.seed;
+  j["with_compute"] = c.with_compute;
+  j["waived"] = r.waived;
+  j["case_seconds"] = r.case_s;
+  j["pool_setup_seconds"] = r.pool_setup_s;
+  return j;
+}
 
-nlohmann::json dma_json(const std::vector<DmaRecord>& records) {
-  using nlohmann::json;
-  json doc;
-  doc["schema"] = kDmaSchema;
-  doc["tool"] = std::string("kvbench ") + KVBENCH_VERSION;
-  doc["unit"] = "GB/s (10^9 bytes per second); samples in seconds per transfer";
-  doc["records"] = json::array();
-  for (const auto& r : records) {
-    const auto& c = r.tcase;
-    json j;
-    j["id"] = r.id;
-    j["backend"] = r.device.backend;
-    j["device"] = r.device.name;
-    j["device_index"] = r.device.index;
-    j["pci_bus_id"] = r.device.pci_bus_id;
-    j["driver_version"] = r.device.driver_version;
-    j["driver_api_version"] = r.device.driver_api_version;
-    j["runtime_version"] = r.device.runtime_version;
-    if (!r.device.environment.empty()) j["environment"] = r.device.environment;
-    if (!r.device.occupancy.source.empty()) add_occupancy(j, r.device.occupancy);
-    j["timing"] = r.device.timing;
-    j["link"] = r.device.link;
-    j["link_ceiling_gbps"] = r.device.link_ceiling_gbps;
-    j["host_cpu"] = r.host_cpu;
-    j["hostname"] = r.hostname;
-    j["numa_node"] = c.numa_node >= 0 ? c.numa_node : r.device.numa_node;  // asked for (or the GPU's)
-    j["host_numa_node"] = r.host_numa_node;  // where the host pool's pages are, read back; -1 unknown
-    j["host_mem"] = to_string(c.host_mem);
-    j["method"] = to_string(c.method);
-    j["direction"] = to_string(c.direction);
-    j["layout"] = to_string(c.layout);
-    j["layers"] = c.layers;
-    j["block_bytes"] = c.block_bytes;
-    j["blocks"] = c.blocks;
-    j["gpu_pool_blocks"] = c.gpu_pool_blocks;
-    j["host_pool_blocks"] = c.host_pool_blocks;
-    j["ctas"] = c.ctas;
-    j["seed"] = c.seed;
-    j["with_compute"] = c.with_compute;
-    j["waived"] = r.waived;
-    j["case_seconds"] = r.case_s;
-    j["pool_setup_seconds"] = r.pool_setup_s;
-    if (r.waived) {
-      j["waive_reason"] = r.waive_reason;
-    } else {
-      j["bytes_per_transfer"] = r.bytes;
-      j["samples"] = r.samples_s;
-      j["wall_samples"] = r.wall_samples_s;
-      j["median_gbps"] = r.median_gbps;
-      j["p10_gbps"] = r.p10_gbps;
-      j["p90_gbps"] = r.p90_gbps;
-      j["min_gbps"] = r.min_gbps;
-      j["max_gbps"] = r.max_gbps;
-      j["wall_gbps"] = r.wall_gbps;
-      if (c.direction == Direction::kBidir) {
-        j["h2d_gbps"] = r.h2d_gbps;
-        j["d2h_gbps"] = r.d2h_gbps;
-        j["bidir_note"] = "median_gbps is the sum of both directions (as TransferBench and vLLM's blog report); "
-                          "h2d_gbps and d2h_gbps are each direction over its own span (as nvbandwidth reports)";
-      }
-      if (c.with_compute) {
-        j["compute_load"] = r.compute_load;
-        j["compute_alone_per_s"] = r.compute_alone_per_s;
-        j["compute_during_per_s"] = r.compute_during_per_s;
-        j["compute_slowdown"] = r.compute_slowdown;
-      }
-      j["link_utilization"] = r.link_utilization;
-      j["relative_noise"] = r.time.relative_noise;
-      j["median_precision"] = r.precision;
-      j["timed_seconds"] = r.timed_s;
-      j["loop_seconds"] = r.loop_s;
-      j["converged"] = r.converged;
-      j["verified"] = r.verified;
-      if (!r.verified) j["verify_detail"] = r.verify_detail;
-    }
-    doc["records"].push_back(j);
+// A measured (not waived) record's samples, statistics and verification.
+void add_measurement(nlohmann::json& j, const DmaRecord& r) {
+  const auto& c = r.tcase;
+  j["bytes_per_transfer"] = r.bytes;
+  j["samples"] = r.samples_s;
+  j["wall_samples"] = r.wall_samples_s;
+  j["median_gbps"] = r.median_gbps;
+  j["p10_gbps"] = r.p10_gbps;
+  j["p90_gbps"] = r.p90_gbps;
+  j["min_gbps"] = r.min_gbps;
+  j["max_gbps"] = r.max_gbps;
+  j["wall_gbps"] = r.wall_gbps;
+  if (c.direction == Direction::kBidir) {
+    j["h2d_gbps"] = r.h2d_gbps;
+    j["d2h_gbps"] = r.d2h_gbps;
+    j["bidir_note"] = "median_gbps is the sum of both directions (as TransferBench and vLLM's blog report); "
+                      "h2d_gbps and d2h_gbps are each direction over its own span (as nvbandwidth reports)";
   }
+  if (c.with_compute) {
+    j["compute_load"] = r.compute_load;
+    j["compute_alone_per_s"] = r.compute_alone_per_s;
+    j["compute_during_per_s"] = r.compute_during_per_s;
+    j["compute_slowdown"] = r.compute_slowdown;
+  }
+  j["link_utilization"] = r.link_utilization;
+  j["relative_noise"] = r.time.relative_noise;
+  j["median_precision"] = r.precision;
+  j["timed_seconds"] = r.timed_s;
+  j["loop_seconds"] = r.loop_s;
+  j["converged"] = r.converged;
+  j["verified"] = r.verified;
+  if (!r.verified) j["verify_detail"] = r.verify_detail;
+}
+
+// --device all: each case's sum over the devices that copied at once.
+void add_aggregates(nlohmann::json& doc, const std::vector<DmaRecord>& records) {
+  using nlohmann::json;
   const auto aggregates = aggregate_devices(records);
   if (!aggregates.empty()) {
     doc["aggregates"] = json::array();
@@ -136,6 +133,27 @@ nlohmann::json dma_json(const std::vector<DmaRecord>& records) {
                                             "copied"}});
     }
   }
+}
+
+}  // namespace
+
+nlohmann::json dma_json(const std::vector<DmaRecord>& records) {
+  using nlohmann::json;
+  json doc;
+  doc["schema"] = kDmaSchema;
+  doc["tool"] = std::string("kvbench ") + KVBENCH_VERSION;
+  doc["unit"] = "GB/s (10^9 bytes per second); samples in seconds per transfer";
+  doc["records"] = json::array();
+  for (const auto& r : records) {
+    auto j = record_identity(r);
+    if (r.waived) {
+      j["waive_reason"] = r.waive_reason;
+    } else {
+      add_measurement(j, r);
+    }
+    doc["records"].push_back(j);
+  }
+  add_aggregates(doc, records);
   return doc;
 }
 

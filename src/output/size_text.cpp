@@ -90,14 +90,8 @@ std::string simulated_tier_lines(const TierRecommendation& r) {
   return out;
 }
 
-}  // namespace
-
-std::string sizing_text(const Sizing& s) {
-  std::string out;
-  out += fmt::format("kvbench size: {} on {} x {} (TP {}, PP {}), max-model-len {}\n", s.model_name, s.world_size,
-                     s.hw_name, s.tp, s.pp, format_count(s.max_model_len));
-  out += "Every figure below is computed from vLLM's KV arithmetic and the stated models; none was measured.\n";
-
+// KV bytes per token per rank, derived line by line, and the block layout.
+void kv_section(std::string& out, const Sizing& s) {
   const auto& l = s.layout;
   section(out, "KV cache per token, per rank");
   for (const auto& d : l.derivation) out += "  " + d + "\n";
@@ -112,6 +106,11 @@ std::string sizing_text(const Sizing& s) {
                      format_bytes_binary(static_cast<double>(l.page_bytes)),
                      format_bytes_binary(static_cast<double>(l.block_bytes_all_layers())));
 
+}
+
+// The GPU budget and the KV cache vLLM would log for it.
+void gpu_sections(std::string& out, const Sizing& s) {
+  const auto& l = s.layout;
   section(out, "GPU budget per rank");
   out += budget_lines(s);
 
@@ -138,6 +137,10 @@ std::string sizing_text(const Sizing& s) {
     }
   }
 
+}
+
+// The CPU tier: the recommendation, how it was reached, its start-up and host memory.
+void tier_section(std::string& out, const Sizing& s) {
   if (s.offload) {
     const auto& o = *s.offload;
     section(out, s.offloading_backend == OffloadingBackend::kLmcache
@@ -171,6 +174,10 @@ std::string sizing_text(const Sizing& s) {
                          format_count(o.given_num_cpu_blocks), format_count(o.given_cpu_tokens));
     }
   }
+}
+
+// Reloading from the CPU tier against recomputing the prefill.
+void reload_section(std::string& out, const Sizing& s) {
   if (s.reload) {
     const auto& r = *s.reload;
     section(out, "Reload from CPU vs recompute the prefill (computed, not measured)");
@@ -188,26 +195,26 @@ std::string sizing_text(const Sizing& s) {
       out += "  break-even: none; recomputing is faster at every length\n";
     }
   }
-  list(out, "Warnings", s.warnings);
-  list(out, "Alternatives", s.alternatives);
-  list(out, "Notes", s.notes);
+}
 
+// The command line for the engine asked for (vLLM, SGLang, LMCache, Dynamo), or why there is none.
+void command_sections(std::string& out, const Sizing& s) {
   if (s.vllm_command.empty()) {
     section(out, s.engine == EngineKind::kSglang ? "SGLang command" : "vLLM command");
     out += "  none: the weights do not fit this configuration (see Alternatives)\n";
-    return out;
+    return;
   }
   if (s.engine == EngineKind::kSglang) {
     section(out, "SGLang command (--engine sglang: the tier size as HiCache's host pool)");
     out += s.engine_command + "\n";
     for (const auto& n : s.engine_notes) out += "  - " + n + "\n";
-    return out;
+    return;
   }
   if (s.engine == EngineKind::kDynamo) {
     section(out, "NVIDIA Dynamo command (--engine dynamo: the tier size as KVBM's host cache)");
     out += s.engine_command + "\n";
     for (const auto& n : s.engine_notes) out += "  - " + n + "\n";
-    return out;
+    return;
   }
   if (!s.engine_command.empty()) {
     section(out, "vLLM + LMCache command (--engine lmcache)");
@@ -225,6 +232,24 @@ std::string sizing_text(const Sizing& s) {
     out += s.vllm_command_legacy + "\n";
   }
   out += "(" + s.vllm_version_note + ")\n";
+}
+
+}  // namespace
+
+std::string sizing_text(const Sizing& s) {
+  std::string out;
+  out += fmt::format("kvbench size: {} on {} x {} (TP {}, PP {}), max-model-len {}\n", s.model_name, s.world_size,
+                     s.hw_name, s.tp, s.pp, format_count(s.max_model_len));
+  out += "Every figure below is computed from vLLM's KV arithmetic and the stated models; none was measured.\n";
+
+  kv_section(out, s);
+  gpu_sections(out, s);
+  tier_section(out, s);
+  reload_section(out, s);
+  list(out, "Warnings", s.warnings);
+  list(out, "Alternatives", s.alternatives);
+  list(out, "Notes", s.notes);
+  command_sections(out, s);
   return out;
 }
 

@@ -12,10 +12,6 @@
 
 namespace kvb {
 
-double LinkCurve::gbps_at(double block_bytes) const {
-  return block_bytes / (per_copy_s + block_bytes / (gbps * 1e9)) / 1e9;
-}
-
 double LinkCurve::seconds(std::int64_t blocks, double block_bytes) const {
   if (blocks <= 0) return 0;
   return static_cast<double>(blocks) * (per_copy_s + block_bytes / (gbps * 1e9));

@@ -25,7 +25,6 @@ struct LinkCurve {
   double per_copy_s = 0;   // t0
 
   double seconds(std::int64_t blocks, double block_bytes) const;
-  double gbps_at(double block_bytes) const;
 };
 
 struct LinkProfile {

@@ -50,80 +50,86 @@ const std::string& series_color(std::size_t index) {
   return palette[index % palette.size()];
 }
 
-std::string render_line_chart(const LineChart& c) {
-  const auto xcoord = [&](double x) { return c.log2_x ? std::log2(std::max(x, 1e-300)) : x; };
-  const auto xlabel = [&](double x) { return c.x_format ? c.x_format(x) : fmt::format("{:g}", x); };
-  std::set<double> xs, all_x;  // xs: where ticks go; all_x: the x range
-  double ymax = 0, ymin = 0;  // the axis always holds 0; below it only when a value is negative
+namespace {
+
+// Where a chart's data lies and how it maps onto the plot: the data's extent, nice y ticks that
+// hold 0, x ticks at the data's own x values (log2 where asked).
+struct ChartFrame {
+  const LineChart& c;
+  std::set<double> xs{}, all_x{};  // xs: where ticks go; all_x: the x range
+  double ymax = 0, ymin = 0;   // the axis always holds 0; below it only when a value is negative
   std::size_t drawn = 0;
+  double y_step = 1, y_bottom = 0, y_top = 1, x_lo = 0, x_hi = 1;
+
+  bool drawable(const ChartPoint& p) const {
+    return std::isfinite(p.x) && std::isfinite(p.y) && !(c.log2_x && p.x <= 0);
+  }
+  double xcoord(double x) const { return c.log2_x ? std::log2(std::max(x, 1e-300)) : x; }
+  std::string xlabel(double x) const { return c.x_format ? c.x_format(x) : fmt::format("{:g}", x); }
+  double px(double x) const { return kPlotLeft + (xcoord(x) - x_lo) / (x_hi - x_lo) * (kPlotRight - kPlotLeft); }
+  double py(double y) const {
+    return kPlotBottom - std::clamp((y - y_bottom) / (y_top - y_bottom), 0.0, 1.0) * (kPlotBottom - kPlotTop);
+  }
+};
+
+ChartFrame frame_for(const LineChart& c) {
+  ChartFrame f{c};
   for (const auto& s : c.series) {
     for (const auto& p : s.points) {
-      if (!std::isfinite(p.x) || !std::isfinite(p.y) || (c.log2_x && p.x <= 0)) continue;
-      if (s.x_ticks) xs.insert(p.x);
-      all_x.insert(p.x);
-      ymax = std::max({ymax, p.y, p.high});
-      ymin = std::min({ymin, p.y, p.high > p.low ? p.low : 0.0});
-      ++drawn;
+      if (!f.drawable(p)) continue;
+      if (s.x_ticks) f.xs.insert(p.x);
+      f.all_x.insert(p.x);
+      f.ymax = std::max({f.ymax, p.y, p.high});
+      f.ymin = std::min({f.ymin, p.y, p.high > p.low ? p.low : 0.0});
+      ++f.drawn;
     }
   }
-  for (const auto& r : c.references) ymax = std::max(ymax, r.y);
-  const double legend_rows = std::ceil(static_cast<double>(c.series.size() + c.references.size()) /
-                                       std::floor((kPlotRight - kPlotLeft) / kLegendItem));
-  const double height = kLegendTop + std::max(1.0, legend_rows) * kLegendRow + 8;
-  std::string out = fmt::format(
-      "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\" "
-      "role=\"img\" aria-label=\"{}\">\n<title>{}</title>\n",
-      kWidth, num(height), kWidth, num(height), html_escape(c.title), html_escape(c.title));
-  out += title_text(c.title);
-  if (drawn == 0) {
-    out += fmt::format("<text class=\"empty\" x=\"{}\" y=\"{}\">no data to draw</text>\n</svg>\n", kPlotLeft,
-                       (kPlotTop + kPlotBottom) / 2);
-    return out;
-  }
+  for (const auto& r : c.references) f.ymax = std::max(f.ymax, r.y);
+  if (f.drawn == 0) return f;
   // Positive data: 0 to a nice maximum in five steps. Signed data: one nice step for both sides,
   // so the ticks are round numbers and one of them is 0.
-  double y_step = nice_ceiling(ymax * 1.05) / 5;
-  if (ymin < 0) y_step = nice_ceiling((ymax - ymin) * 1.05 / 5);
-  const double y_bottom = ymin < 0 ? -y_step * std::ceil(-ymin * 1.05 / y_step) : 0.0;
-  const double y_top = ymin < 0 ? y_step * std::ceil(ymax * 1.05 / y_step) : 5 * y_step;
-  if (xs.empty()) xs = all_x;
-  double x_lo = xcoord(*all_x.begin()), x_hi = xcoord(*all_x.rbegin());
-  if (x_hi - x_lo < 1e-12) {
-    x_lo -= 1;
-    x_hi += 1;
+  f.y_step = nice_ceiling(f.ymax * 1.05) / 5;
+  if (f.ymin < 0) f.y_step = nice_ceiling((f.ymax - f.ymin) * 1.05 / 5);
+  f.y_bottom = f.ymin < 0 ? -f.y_step * std::ceil(-f.ymin * 1.05 / f.y_step) : 0.0;
+  f.y_top = f.ymin < 0 ? f.y_step * std::ceil(f.ymax * 1.05 / f.y_step) : 5 * f.y_step;
+  if (f.xs.empty()) f.xs = f.all_x;
+  f.x_lo = f.xcoord(*f.all_x.begin());
+  f.x_hi = f.xcoord(*f.all_x.rbegin());
+  if (f.x_hi - f.x_lo < 1e-12) {
+    f.x_lo -= 1;
+    f.x_hi += 1;
   }
-  const double pad = (x_hi - x_lo) * 0.04;
-  x_lo -= pad;
-  x_hi += pad;
-  const auto px = [&](double x) { return kPlotLeft + (xcoord(x) - x_lo) / (x_hi - x_lo) * (kPlotRight - kPlotLeft); };
-  const auto py = [&](double y) {
-    return kPlotBottom - std::clamp((y - y_bottom) / (y_top - y_bottom), 0.0, 1.0) * (kPlotBottom - kPlotTop);
-  };
+  const double pad = (f.x_hi - f.x_lo) * 0.04;
+  f.x_lo -= pad;
+  f.x_hi += pad;
+  return f;
+}
 
-  // Grid and y ticks.
-  const int y_ticks = static_cast<int>(std::lround((y_top - y_bottom) / y_step));
+// Grid, y ticks, x ticks (a label that would touch the one before it is left out: 39 and 43 GiB
+// side by side printed as "3943"; its tick kept), the axes and their labels.
+void draw_axes(std::string& out, const ChartFrame& f) {
+  const auto& c = f.c;
+  const int y_ticks = static_cast<int>(std::lround((f.y_top - f.y_bottom) / f.y_step));
   for (int i = 0; i <= y_ticks; ++i) {
-    const double v = y_bottom + y_step * i;
-    out += fmt::format("<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", kPlotLeft, num(py(v)),
-                       kPlotRight, num(py(v)));
+    const double v = f.y_bottom + f.y_step * i;
+    out += fmt::format("<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", kPlotLeft, num(f.py(v)),
+                       kPlotRight, num(f.py(v)));
     out += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{:g}</text>\n", kPlotLeft - 6,
-                       num(py(v) + 4), v);
+                       num(f.py(v) + 4), v);
   }
-  // X ticks at the data's own x values; a label that would touch the one before it is left out
-  // (39 and 43 GiB side by side printed as "3943"), its tick kept.
   double last_right = -1e9;
-  for (const double x : xs) {
-    const auto label = xlabel(x);
+  for (const double x : f.xs) {
+    const auto label = f.xlabel(x);
     const double half = kTickCharWidth * static_cast<double>(label.size()) / 2;
-    out += fmt::format("<line class=\"axis\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>", num(px(x)), kPlotBottom,
+    out += fmt::format("<line class=\"axis\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>", num(f.px(x)), kPlotBottom,
                        kPlotBottom + 5);
-    if (px(x) - half < last_right + kTickGap) continue;
-    last_right = px(x) + half;
-    out += fmt::format("<text class=\"tick tick-x\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num(px(x)),
-                       kPlotBottom + 18, html_escape(label));
+    if (f.px(x) - half < last_right + kTickGap) continue;
+    last_right = f.px(x) + half;
+    out += fmt::format("<text class=\"tick tick-x\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+                       num(f.px(x)), kPlotBottom + 18, html_escape(label));
   }
-  if (y_bottom < 0) {  // the zero line, where a signed quantity changes sign
-    out += fmt::format("<line class=\"axis\" x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\"/>\n", kPlotLeft, num(py(0)),
+  if (f.y_bottom < 0) {  // the zero line, where a signed quantity changes sign
+    out += fmt::format("<line class=\"axis\" x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\"/>\n", kPlotLeft, num(f.py(0)),
                        kPlotRight);
   }
   out += fmt::format("<line class=\"axis\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>", kPlotLeft, kPlotTop,
@@ -135,12 +141,16 @@ std::string render_line_chart(const LineChart& c) {
   out += fmt::format("<text class=\"axis-label\" transform=\"translate(16 {}) rotate(-90)\" text-anchor=\"middle\">{}"
                      "</text>\n",
                      (kPlotTop + kPlotBottom) / 2, html_escape(c.y_label));
+}
 
-  // Vertical markers (the knee, a floor, a cap) under the data, labelled at the top.
+// Vertical markers (the knee, a floor, a cap) labelled at the top, and reference lines (link
+// ceilings), all under the data.
+void draw_markers(std::string& out, const ChartFrame& f) {
+  const auto& c = f.c;
   for (std::size_t i = 0; i < c.markers.size(); ++i) {
     const auto& m = c.markers[i];
     if (!std::isfinite(m.x) || (c.log2_x && m.x <= 0)) continue;
-    const double x = std::clamp(px(m.x), kPlotLeft, kPlotRight);
+    const double x = std::clamp(f.px(m.x), kPlotLeft, kPlotRight);
     // Labels right of the line, or left of it in the plot's right half, so none runs off the chart.
     const bool left = x > (kPlotLeft + kPlotRight) / 2;
     out += fmt::format("<line class=\"reference\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"><title>{3}</title></line>"
@@ -148,27 +158,30 @@ std::string render_line_chart(const LineChart& c) {
                        num(x), kPlotTop, kPlotBottom, html_escape(m.label), num(left ? x - 3 : x + 3),
                        num(kPlotTop + 12 + 14 * static_cast<double>(i)), left ? "end" : "start");
   }
-  // Reference lines (link ceilings) under the data.
   for (const auto& r : c.references) {
     out += fmt::format("<line class=\"reference\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"><title>{}</title></line>\n",
-                       kPlotLeft, num(py(r.y)), kPlotRight, num(py(r.y)), html_escape(r.label));
+                       kPlotLeft, num(f.py(r.y)), kPlotRight, num(f.py(r.y)), html_escape(r.label));
   }
+}
+
+// Each series as a line joining its points left to right, with whiskers and hover titles.
+void draw_series(std::string& out, const ChartFrame& f) {
+  const auto& c = f.c;
   for (std::size_t i = 0; i < c.series.size(); ++i) {
     auto s = c.series[i];
-    // A line joins points left to right, whatever order they came in.
     std::stable_sort(s.points.begin(), s.points.end(), [](const ChartPoint& a, const ChartPoint& b) { return a.x < b.x; });
     const auto& color = series_color(i);
     std::string points;
     std::string marks;
     for (const auto& p : s.points) {
-      if (!std::isfinite(p.x) || !std::isfinite(p.y) || (c.log2_x && p.x <= 0)) continue;
-      points += fmt::format("{},{} ", num(px(p.x)), num(py(p.y)));
+      if (!f.drawable(p)) continue;
+      points += fmt::format("{},{} ", num(f.px(p.x)), num(f.py(p.y)));
       if (p.high > p.low) {
         marks += fmt::format("<line class=\"whisker\" stroke=\"{0}\" x1=\"{1}\" y1=\"{2}\" x2=\"{1}\" y2=\"{3}\"/>",
-                             color, num(px(p.x)), num(py(p.low)), num(py(p.high)));
+                             color, num(f.px(p.x)), num(f.py(p.low)), num(f.py(p.high)));
       }
       marks += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"{}\"><title>{}: {} = {:.4g}</title></circle>",
-                           num(px(p.x)), num(py(p.y)), color, html_escape(s.name), html_escape(xlabel(p.x)), p.y);
+                           num(f.px(p.x)), num(f.py(p.y)), color, html_escape(s.name), html_escape(f.xlabel(p.x)), p.y);
     }
     if (points.empty()) continue;
     points.pop_back();
@@ -177,7 +190,10 @@ std::string render_line_chart(const LineChart& c) {
                        color, s.dashed ? " stroke-dasharray=\"6 4\"" : "", points, html_escape(s.name));
     out += marks + "\n";
   }
-  // Legend: series, then reference lines.
+}
+
+// Legend: series, then reference lines, in rows under the plot.
+void draw_legend(std::string& out, const LineChart& c) {
   const auto per_row = static_cast<std::size_t>(std::floor((kPlotRight - kPlotLeft) / kLegendItem));
   std::size_t slot = 0;
   const auto legend_xy = [&](std::size_t n) {
@@ -198,6 +214,29 @@ std::string render_line_chart(const LineChart& c) {
                        "<text x=\"{}\" y=\"{}\">{}</text></g>\n",
                        num(lx), num(ly - 4), num(lx + 22), num(ly - 4), num(lx + 28), num(ly), html_escape(r.label));
   }
+}
+
+}  // namespace
+
+std::string render_line_chart(const LineChart& c) {
+  const auto frame = frame_for(c);
+  const double legend_rows = std::ceil(static_cast<double>(c.series.size() + c.references.size()) /
+                                       std::floor((kPlotRight - kPlotLeft) / kLegendItem));
+  const double height = kLegendTop + std::max(1.0, legend_rows) * kLegendRow + 8;
+  std::string out = fmt::format(
+      "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\" "
+      "role=\"img\" aria-label=\"{}\">\n<title>{}</title>\n",
+      kWidth, num(height), kWidth, num(height), html_escape(c.title), html_escape(c.title));
+  out += title_text(c.title);
+  if (frame.drawn == 0) {
+    out += fmt::format("<text class=\"empty\" x=\"{}\" y=\"{}\">no data to draw</text>\n</svg>\n", kPlotLeft,
+                       (kPlotTop + kPlotBottom) / 2);
+    return out;
+  }
+  draw_axes(out, frame);
+  draw_markers(out, frame);
+  draw_series(out, frame);
+  draw_legend(out, c);
   out += "</svg>\n";
   return out;
 }

@@ -284,6 +284,45 @@ void ServingEngine::audit() const {
   if (!problem.empty()) throw CheckFailed(fmt::format("simulator invariant violated at t={:.6f} s: {}", now_, problem));
 }
 
+namespace {
+
+// 50 time bins, each the time-weighted mean of the step function the (time, used blocks) trace
+// describes, as a share of the pool.
+std::vector<std::pair<double, double>> binned_occupancy(const std::vector<std::pair<double, std::int64_t>>& trace,
+                                                        double start, double span, double blocks) {
+  constexpr int kBins = 50;
+  const double width = span / kBins;
+  std::vector<double> acc(kBins, 0.0);
+  for (std::size_t i = 0; i + 1 < trace.size(); ++i) {
+    const double a = trace[i].first - start;
+    const double b = trace[i + 1].first - start;
+    const double used = static_cast<double>(trace[i].second);
+    for (int k = std::max(0, static_cast<int>(a / width)); k < kBins && k * width < b; ++k) {
+      const double lo = std::max(a, k * width);
+      const double hi = std::min(b, (k + 1) * width);
+      if (hi > lo) acc[static_cast<std::size_t>(k)] += used * (hi - lo);
+    }
+  }
+  std::vector<std::pair<double, double>> out;
+  for (int k = 0; k < kBins; ++k) out.emplace_back(k * width, acc[static_cast<std::size_t>(k)] / width / blocks);
+  return out;
+}
+
+// "pending 0, waiting 3, loading 0, running 1; they hold 12 GPU blocks"
+std::string describe_unfinished(const std::deque<SimRequest>& requests) {
+  std::int64_t by_state[5] = {};
+  std::int64_t held = 0;
+  for (const auto& r : requests) {
+    if (r.state == RequestState::kFinished) continue;
+    ++by_state[static_cast<int>(r.state)];
+    held += static_cast<std::int64_t>(r.blocks.size());
+  }
+  return fmt::format("pending {}, waiting {}, loading {}, running {}; they hold {} GPU blocks", by_state[0],
+                     by_state[1], by_state[2], by_state[3], held);
+}
+
+}  // namespace
+
 SimResult ServingEngine::summarize() const {
   SimResult out;
   out.requests = static_cast<std::int64_t>(requests_.size());
@@ -309,17 +348,9 @@ SimResult ServingEngine::summarize() const {
   }
   if (out.finished != out.requests) {
     // Say where they stuck: a deadlock in the scheduler shows as waiting requests with the engine idle.
-    std::int64_t by_state[5] = {};
-    std::int64_t held = 0;
-    for (const auto& r : requests_) {
-      if (r.state == RequestState::kFinished) continue;
-      ++by_state[static_cast<int>(r.state)];
-      held += static_cast<std::int64_t>(r.blocks.size());
-    }
-    throw CheckFailed(fmt::format("simulation ended with {} of {} requests unfinished (pending {}, waiting {}, loading {}, "
-                                  "running {}; they hold {} GPU blocks, {} of {} free)",
-                                  out.requests - out.finished, out.requests, by_state[0], by_state[1], by_state[2],
-                                  by_state[3], held, kv_.num_free(), kv_.num_blocks()));
+    throw CheckFailed(fmt::format("simulation ended with {} of {} requests unfinished ({}, {} of {} free)",
+                                  out.requests - out.finished, out.requests, describe_unfinished(requests_),
+                                  kv_.num_free(), kv_.num_blocks()));
   }
   out.makespan_s = std::max(0.0, last_finish - first_arrival_);
   out.steps = steps_;
@@ -351,21 +382,7 @@ SimResult ServingEngine::summarize() const {
   const double blocks = static_cast<double>(std::max<std::int64_t>(1, kv_.num_blocks()));
   out.kv_occupancy_mean = occupancy_integral_ / span / blocks;
   out.kv_occupancy_peak = occupancy_peak_ / blocks;
-  // 50 time bins, each the time-weighted mean of the step function the trace describes.
-  constexpr int kBins = 50;
-  const double width = span / kBins;
-  std::vector<double> acc(kBins, 0.0);
-  for (std::size_t i = 0; i + 1 < occupancy_trace_.size(); ++i) {
-    const double a = occupancy_trace_[i].first - first_arrival_;
-    const double b = occupancy_trace_[i + 1].first - first_arrival_;
-    const double used = static_cast<double>(occupancy_trace_[i].second);
-    for (int k = std::max(0, static_cast<int>(a / width)); k < kBins && k * width < b; ++k) {
-      const double lo = std::max(a, k * width);
-      const double hi = std::min(b, (k + 1) * width);
-      if (hi > lo) acc[static_cast<std::size_t>(k)] += used * (hi - lo);
-    }
-  }
-  for (int k = 0; k < kBins; ++k) out.kv_occupancy.emplace_back(k * width, acc[static_cast<std::size_t>(k)] / width / blocks);
+  out.kv_occupancy = binned_occupancy(occupancy_trace_, first_arrival_, span, blocks);
   return out;
 }
 

@@ -55,6 +55,62 @@ nlohmann::json recommendation_to_json(const TierRecommendation& r) {
   return j;
 }
 
+// The CPU tier as planned: its blocks, the sessions it keeps warm, the cap, a given size.
+nlohmann::json offload_to_json(const OffloadPlan& o) {
+  nlohmann::json j = {{"cpu_block_bytes", o.cpu_block_bytes},
+                      {"tokens_per_gib", o.tokens_per_gib},
+                      {"sessions", o.sessions},
+                      {"sessions_reason", o.sessions_reason},
+                      {"wanted_gib", o.wanted_gib},
+                      {"cap_gib", o.cap_gib},
+                      {"capped", o.capped},
+                      {"cpu_tokens", o.cpu_tokens},
+                      {"pinned_gib_per_rank", o.pinned_gib_per_rank},
+                      {"reasoning", o.reasoning}};
+  if (o.given_gib) {
+    j["given_gib"] = *o.given_gib;
+    j["given_num_cpu_blocks"] = o.given_num_cpu_blocks;
+    j["given_cpu_tokens"] = o.given_cpu_tokens;
+  }
+  return j;
+}
+
+nlohmann::json reload_to_json(const ReloadVsRecompute& r) {
+  using nlohmann::json;
+  return {{"tokens", r.tokens},
+          {"reload_s", r.reload_s},
+          {"recompute_s", r.recompute_s},
+          {"link_gbps", r.link_gbps},
+          {"per_copy_us", r.per_copy_us},
+          {"link_source", r.link_source},
+          {"peak_tflops", r.peak_tflops},
+          {"efficiency", r.efficiency},
+          {"break_even_tokens", r.break_even_tokens ? json(*r.break_even_tokens) : json(nullptr)},
+          {"verdict", r.verdict},
+          {"model", "computed: the simulator's roofline step model over the hardware table (perf/step_time_model), "
+                    "not measured"},
+          {"recompute_model", r.recompute_model},
+          {"chunk_tokens", r.chunk_tokens}};
+}
+
+// The engine the command is for, and what --engine sglang / dynamo sized for it.
+void add_engine(nlohmann::json& j, const Sizing& s) {
+  j["engine"] = to_string(s.engine);
+  if (!s.engine_command.empty()) {
+    j["engine_command"] = s.engine_command;
+    j["engine_notes"] = s.engine_notes;
+  }
+  if (s.engine == EngineKind::kDynamo && s.kvbm_cpu_cache_gb > 0) {
+    j["dynamo"] = {{"kvbm_cpu_cache_gb", s.kvbm_cpu_cache_gb},
+                   {"kvbm_host_blocks", s.kvbm_host_blocks},
+                   {"kvbm_leader_worker_init_timeout_s",
+                    s.kvbm_init_timeout_s > 0 ? nlohmann::json(s.kvbm_init_timeout_s) : nlohmann::json(nullptr)}};
+  }
+  if (s.engine == EngineKind::kSglang && s.hicache_size_gb_per_rank > 0) {
+    j["sglang"] = {{"hicache_size_gb_per_rank", s.hicache_size_gb_per_rank}, {"hicache_ratio", s.hicache_ratio}};
+  }
+}
+
 }  // namespace
 
 nlohmann::json sizing_to_json(const Sizing& s) {
@@ -96,57 +152,12 @@ nlohmann::json sizing_to_json(const Sizing& s) {
   j["estimated_max_model_len"] = s.estimated_max_model_len;
   j["recommended_kv_offloading_size_gib"] = s.offload ? json(s.offload->recommended_gib) : json(nullptr);
   j["num_cpu_blocks"] = s.offload ? json(s.offload->num_cpu_blocks) : json(nullptr);
-  if (s.offload) {
-    const auto& o = *s.offload;
-    j["offload"] = {{"cpu_block_bytes", o.cpu_block_bytes},
-                    {"tokens_per_gib", o.tokens_per_gib},
-                    {"sessions", o.sessions},
-                    {"sessions_reason", o.sessions_reason},
-                    {"wanted_gib", o.wanted_gib},
-                    {"cap_gib", o.cap_gib},
-                    {"capped", o.capped},
-                    {"cpu_tokens", o.cpu_tokens},
-                    {"pinned_gib_per_rank", o.pinned_gib_per_rank},
-                    {"reasoning", o.reasoning}};
-    if (o.given_gib) {
-      j["offload"]["given_gib"] = *o.given_gib;
-      j["offload"]["given_num_cpu_blocks"] = o.given_num_cpu_blocks;
-      j["offload"]["given_cpu_tokens"] = o.given_cpu_tokens;
-    }
-  }
+  if (s.offload) j["offload"] = offload_to_json(*s.offload);
   // The recommended tier's real host footprint for --vllm-version (native vLLM tier only).
   j["host_memory"] = s.offload && s.offload->host_memory ? host_memory_json(*s.offload->host_memory) : json(nullptr);
   if (s.recommendation) j["recommendation"] = recommendation_to_json(*s.recommendation);
-  if (s.reload) {
-    const auto& r = *s.reload;
-    j["reload_vs_recompute"] = {{"tokens", r.tokens},
-                                {"reload_s", r.reload_s},
-                                {"recompute_s", r.recompute_s},
-                                {"link_gbps", r.link_gbps},
-                                {"per_copy_us", r.per_copy_us},
-                                {"link_source", r.link_source},
-                                {"peak_tflops", r.peak_tflops},
-                                {"efficiency", r.efficiency},
-                                {"break_even_tokens", r.break_even_tokens ? json(*r.break_even_tokens) : json(nullptr)},
-                                {"verdict", r.verdict},
-                                {"model", "computed: the simulator's roofline step model over the hardware table (perf/step_time_model), not measured"},
-                                {"recompute_model", r.recompute_model},
-                                {"chunk_tokens", r.chunk_tokens}};
-  }
-  j["engine"] = to_string(s.engine);
-  if (!s.engine_command.empty()) {
-    j["engine_command"] = s.engine_command;
-    j["engine_notes"] = s.engine_notes;
-  }
-  if (s.engine == EngineKind::kDynamo && s.kvbm_cpu_cache_gb > 0) {
-    j["dynamo"] = {{"kvbm_cpu_cache_gb", s.kvbm_cpu_cache_gb},
-                   {"kvbm_host_blocks", s.kvbm_host_blocks},
-                   {"kvbm_leader_worker_init_timeout_s",
-                    s.kvbm_init_timeout_s > 0 ? nlohmann::json(s.kvbm_init_timeout_s) : nlohmann::json(nullptr)}};
-  }
-  if (s.engine == EngineKind::kSglang && s.hicache_size_gb_per_rank > 0) {
-    j["sglang"] = {{"hicache_size_gb_per_rank", s.hicache_size_gb_per_rank}, {"hicache_ratio", s.hicache_ratio}};
-  }
+  if (s.reload) j["reload_vs_recompute"] = reload_to_json(*s.reload);
+  add_engine(j, s);
   j["vllm_command"] = s.vllm_command;
   j["vllm_command_legacy"] = s.vllm_command_legacy;
   if (!s.rocm_docker_command.empty()) j["rocm_docker_command"] = s.rocm_docker_command;

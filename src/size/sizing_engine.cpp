@@ -33,7 +33,8 @@ std::int64_t max_len_that_fits(const KvLayout& l, double available, std::int64_t
   return lo;
 }
 
-void add_warnings(Sizing& s, const SizingInputs& in) {
+// What the model's shape means on this server: over-long context, replicated KV, hybrid layers.
+void model_warnings(Sizing& s, const SizingInputs& in) {
   const auto& m = in.model;
   if (s.max_model_len > m.max_position_embeddings) {
     s.warnings.push_back(fmt::format("--max-model-len {} exceeds {}'s max_position_embeddings {}: vLLM refuses it "
@@ -77,12 +78,37 @@ void add_warnings(Sizing& s, const SizingInputs& in) {
                                       (s.max_model_len + s.layout.block_size - 1) / s.layout.block_size,
                                   s.layout.num_groups));
   }
+}
+
+// The CPU tier as given: LMCache's per-rank size, a tier past the host's DRAM or its cap.
+void tier_warnings(Sizing& s, const SizingInputs& in) {
   if (in.offloading_backend == OffloadingBackend::kLmcache && s.offload) {
     s.warnings.push_back(fmt::format("--kv-offloading-backend lmcache: LMCache sizes its CPU cache per rank, "
                                      "LMCACHE_MAX_LOCAL_CPU_SIZE={:.1f} (GiB = {} / {} ranks); newer vLLM leaves the size "
                                      "to LMCache's own setting, so set it there",
                                      s.offload->lmcache_gib_per_rank, s.offload->recommended_gib, s.world_size));
   }
+  if (s.offload && s.offload->given_gib) {
+    // A tier larger than the node's host DRAM cannot be pinned; beyond the cap it starves the host.
+    // Host DRAM of the nodes this instance spans (one GH200 GPU per node: TP 4 spans 4 nodes).
+    const double nodes = std::max(1.0, static_cast<double>(s.world_size) / in.hw.gpus_per_node);
+    const double host_gib = nodes * in.host_memory_gb.value_or(in.hw.host_dram_gb) * 1e9 / kGiB;
+    const double given = *s.offload->given_gib;
+    if (given > host_gib) {
+      s.warnings.push_back(fmt::format("--kv-offloading-size {} GiB exceeds the {:.0f} GiB of host DRAM this instance's "
+                                       "nodes have: vLLM cannot pin it (give --host-memory if a node has more)",
+                                       given, host_gib));
+    } else if (given > s.offload->cap_gib) {
+      s.warnings.push_back(fmt::format("--kv-offloading-size {} GiB exceeds the {:.0f} GiB cap ({:.0f}% of host DRAM "
+                                       "for this instance's GPUs): the host may swap or the OOM killer may end the "
+                                       "server",
+                                       given, s.offload->cap_gib, in.host_dram_fraction * 100));
+    }
+  }
+}
+
+// What would fit, or fit more: FP8 KV, a shorter context, the configuration the search finds.
+void fit_alternatives(Sizing& s, const SizingInputs& in) {
   if (in.kv.kv_cache_dtype == "auto" && s.layout.kv_dtype_bytes == 2 && s.fits && s.weights_fit) {
     s.alternatives.push_back(fmt::format("--kv-cache-dtype fp8 halves KV per token ({} -> {} B/rank): about {} GPU "
                                          "tokens",
@@ -106,23 +132,10 @@ void add_warnings(Sizing& s, const SizingInputs& in) {
       s.alternatives.push_back(search.tried);
     }
   }
-  if (s.offload && s.offload->given_gib) {
-    // A tier larger than the node's host DRAM cannot be pinned; beyond the cap it starves the host.
-    // Host DRAM of the nodes this instance spans (one GH200 GPU per node: TP 4 spans 4 nodes).
-    const double nodes = std::max(1.0, static_cast<double>(s.world_size) / in.hw.gpus_per_node);
-    const double host_gib = nodes * in.host_memory_gb.value_or(in.hw.host_dram_gb) * 1e9 / kGiB;
-    const double given = *s.offload->given_gib;
-    if (given > host_gib) {
-      s.warnings.push_back(fmt::format("--kv-offloading-size {} GiB exceeds the {:.0f} GiB of host DRAM this instance's "
-                                       "nodes have: vLLM cannot pin it (give --host-memory if a node has more)",
-                                       given, host_gib));
-    } else if (given > s.offload->cap_gib) {
-      s.warnings.push_back(fmt::format("--kv-offloading-size {} GiB exceeds the {:.0f} GiB cap ({:.0f}% of host DRAM "
-                                       "for this instance's GPUs): the host may swap or the OOM killer may end the "
-                                       "server",
-                                       given, s.offload->cap_gib, in.host_dram_fraction * 100));
-    }
-  }
+}
+
+// A --kv-cache-memory the GPU cannot hold beside the rest; ranks beyond one node.
+void budget_warnings(Sizing& s, const SizingInputs& in) {
   if (s.budget.exceeds_gpu_gib > 0) {
     s.warnings.push_back(fmt::format("--kv-cache-memory {} plus weights, activations and graphs ({:.2f} GiB) "
                                      "exceed the GPU's {:.2f} GiB by {:.2f} GiB: vLLM would fail to allocate it",
@@ -135,7 +148,14 @@ void add_warnings(Sizing& s, const SizingInputs& in) {
                                      "are per node",
                                      s.world_size, in.hw.gpus_per_node, in.hw.name));
   }
-  for (const auto& n : m.notes) s.notes.push_back(n);
+}
+
+void add_warnings(Sizing& s, const SizingInputs& in) {
+  model_warnings(s, in);
+  tier_warnings(s, in);
+  fit_alternatives(s, in);
+  budget_warnings(s, in);
+  for (const auto& n : in.model.notes) s.notes.push_back(n);
 }
 
 }  // namespace
