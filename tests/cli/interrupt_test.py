@@ -52,9 +52,16 @@ dma_out = f"{work}/dma.json"
 with open(dma_out, "w") as f:
     f.write("old result\n")
 blocks = "4KiB,8KiB,16KiB,32KiB,64KiB,128KiB,256KiB,512KiB,1MiB,2MiB"
-proc = start(["dma", "--backend", "host", "--block", blocks, "--direction", "h2d", "--method", "ce",
-              "--min-time", "0.5", "--max-time", "1", "--json", "-o", dma_out])
-wait_for_stderr(proc, "[2/10]")
+
+
+def start_dma_past_first_case():
+    """A host dma sweep of 10 cases of about a second each, once its second case has started."""
+    p = start(["dma", "--backend", "host", "--block", blocks, "--direction", "h2d", "--method", "ce",
+               "--min-time", "0.5", "--max-time", "1", "--json", "-o", dma_out])
+    wait_for_stderr(p, "[2/10]")
+    return p
+
+proc = start_dma_past_first_case()
 proc.send_signal(signal.SIGINT)
 code, out, err = finish(proc)
 check(code == 130, f"dma after SIGINT exited {code}, expected 130: {err[-500:]}")
@@ -66,9 +73,7 @@ check(json.loads(out) == doc, "dma stdout and -o differ")
 check("SIGINT during" in err, f"dma did not say what it stopped: {err[-300:]}")
 
 # 2. The same with SIGTERM (a Slurm or Kubernetes time limit): exit 143.
-proc = start(["dma", "--backend", "host", "--block", blocks, "--direction", "h2d", "--method", "ce",
-              "--min-time", "0.5", "--max-time", "1", "--json", "-o", dma_out])
-wait_for_stderr(proc, "[2/10]")
+proc = start_dma_past_first_case()
 proc.send_signal(signal.SIGTERM)
 code, _, err = finish(proc)
 check(code == 143, f"dma after SIGTERM exited {code}, expected 143")
@@ -111,9 +116,7 @@ if code == 143:
 #    delivered lowest number first, so either may be the "second": the status is 130 or 143.)
 with open(dma_out, "w") as f:
     f.write("old result\n")
-proc = start(["dma", "--backend", "host", "--block", blocks, "--direction", "h2d", "--method", "ce",
-              "--min-time", "0.5", "--max-time", "1", "--json", "-o", dma_out])
-wait_for_stderr(proc, "[2/10]")
+proc = start_dma_past_first_case()
 proc.send_signal(signal.SIGTERM)
 proc.send_signal(signal.SIGINT)
 code, _, _ = finish(proc)
