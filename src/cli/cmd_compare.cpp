@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli/command.hpp"
+#include "cli/output_flags.hpp"
 #include "compare/benchmark_set.hpp"
 #include "compare/compare.hpp"
 #include "core/atomic_file.hpp"
@@ -21,8 +22,7 @@ struct CompareOptions {
   std::string base, head;
   std::string min_effect = "5%";
   std::string alpha = "0.05";
-  std::string format = "table";
-  std::string output;
+  OutputFlags out;
   std::string markdown_output;
   std::string action_output;
   bool allow_disturbed = false;
@@ -50,11 +50,7 @@ std::string render(const std::string& format, const Comparison& c) {
 }
 
 int run_compare(const CompareOptions& o) {
-  if (o.format != "table" && o.format != "markdown" && o.format != "json") {
-    throw UsageError(fmt::format("--format '{}': expected table, markdown or json (github-action-benchmark "
-                                 "customBiggerIsBetter)",
-                                 o.format));
-  }
+  const auto format = chosen_format(o.out, {"table", "markdown", "json"});
   CompareSettings settings;
   settings.min_effect = parse_fraction(o.min_effect, "--min-effect", 1.0, "5% or 0.05");
   settings.alpha = parse_fraction(o.alpha, "--alpha", 0.5, "0.05");
@@ -62,13 +58,12 @@ int run_compare(const CompareOptions& o) {
   const auto head = load_benchmark_set(o.head);
   require_undisturbed(base, head, o.allow_disturbed);
   const auto result = compare_sets(base, head, settings);
-  const auto text = render(o.format, result);
-  if (!o.output.empty()) write_file_atomically(o.output, text);
+  const auto text = render(format, result);
   if (!o.markdown_output.empty()) write_file_atomically(o.markdown_output, compare_markdown(result));
   if (!o.action_output.empty()) {
     write_file_atomically(o.action_output, compare_benchmark_action_json(result).dump(2) + "\n");
   }
-  std::fputs(text.c_str(), stdout);
+  emit(o.out, text, format == "table" ? render("json", result) : text);
   const auto slower = result.count(Verdict::kSlower);
   if (slower > 0) {
     std::fprintf(stderr, "kvbench: compare: %zu case%s SLOWER than %s\n", slower, slower == 1 ? "" : "s",
@@ -90,9 +85,7 @@ Command register_compare(CLI::App& parent) {
                 "compare dma runs even where another process shared the GPU (recorded as other_gpu_processes)");
   app->add_option("--min-effect", o->min_effect, "smallest change that counts: 5% or 0.05")->capture_default_str();
   app->add_option("--alpha", o->alpha, "significance level of the Mann-Whitney U test")->capture_default_str();
-  app->add_option("--format", o->format, "stdout: table, markdown, or json (github-action-benchmark customBiggerIsBetter)")
-      ->capture_default_str();
-  app->add_option("--output,-o", o->output, "also write the --format output to this file, atomically");
+  add_output_flags(app, o->out, {"table", "markdown", "json"}, "github-action-benchmark customBiggerIsBetter");
   app->add_option("--markdown-output", o->markdown_output, "write the Markdown (for a pull-request comment) here");
   app->add_option("--action-output", o->action_output,
                   "write github-action-benchmark customBiggerIsBetter JSON (head medians) here");

@@ -11,6 +11,7 @@
 #include "backend/backend_registry.hpp"
 #include "backend/gpu_occupancy.hpp"
 #include "cli/command.hpp"
+#include "cli/output_flags.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
@@ -38,23 +39,26 @@ struct DmaOptions {
   int min_samples = 10;
   int warmups = 2;
   std::string seed = "1";  // parsed strictly: CLI11 would saturate an out-of-range value
-  std::string format = "table";
-  bool json = false;
+  OutputFlags out;
   bool csv = false;
-  std::string output;
 };
 
 enum class DmaFormat { kTable, kJson, kCsv, kProm };
 
+// The shared --format/--json/-o (cli/output_flags) plus dma's own --csv.
 DmaFormat parse_format(const DmaOptions& o) {
-  if (o.json && o.csv) throw UsageError("--json and --csv: expected one of them (or --format json|csv)");
-  if (o.json) return DmaFormat::kJson;
-  if (o.csv) return DmaFormat::kCsv;
-  if (o.format == "table") return DmaFormat::kTable;
-  if (o.format == "json") return DmaFormat::kJson;
-  if (o.format == "csv") return DmaFormat::kCsv;
-  if (o.format == "prom") return DmaFormat::kProm;
-  throw UsageError(fmt::format("--format '{}': expected table, json, csv or prom", o.format));
+  if (o.out.json && o.csv) throw UsageError("--json and --csv: expected one of them (or --format json|csv)");
+  auto flags = o.out;
+  if (o.csv) {
+    if (flags.format != "table" && flags.format != "csv") {
+      throw UsageError(fmt::format("--csv and --format {}: expected one of them", flags.format));
+    }
+    flags.format = "csv";
+  }
+  const auto f = chosen_format(flags, {"table", "json", "csv", "prom"});
+  if (f == "json") return DmaFormat::kJson;
+  if (f == "csv") return DmaFormat::kCsv;
+  return f == "prom" ? DmaFormat::kProm : DmaFormat::kTable;
 }
 
 // `interrupted_during`: the case a signal cut short ("" when the sweep ran to its end).
@@ -101,7 +105,6 @@ void apply_timing(DmaOptions& o, const CLI::App& app) {
 
 int run_dma(DmaOptions o, const CLI::App& app) {
   const auto format = parse_format(o);
-  if (!o.output.empty()) require_writable_output(o.output);
   o.sweep.seed = static_cast<std::uint64_t>(parse_positive_int(o.seed, "--seed", true, INT64_MAX));
   const auto kind = parse_backend(o.backend);
   apply_timing(o, app);
@@ -145,7 +148,7 @@ int run_dma(DmaOptions o, const CLI::App& app) {
 
   const auto during = interrupted_case(cases, records.size(), backends.size());
   // -o writes the machine-readable form: the chosen one, JSON for a table.
-  if (!o.output.empty()) write_file_atomically(o.output, render(format, records, during));
+  if (!o.out.output.empty()) write_file_atomically(o.out.output, render(format, records, during));
   if (format != DmaFormat::kTable) {
     std::fputs(render(format, records, during).c_str(), stdout);
   } else {
@@ -192,12 +195,8 @@ Command register_dma(CLI::App& parent) {
       ->capture_default_str();
   app->add_option("--min-samples", o->min_samples, "timed transfers at least")->capture_default_str();
   app->add_option("--warmups", o->warmups, "untimed transfers first")->capture_default_str();
-  app->add_option("--format", o->format, "table, json (schema kvbench/dma/v1), csv, or prom (Prometheus text)")
-      ->capture_default_str();
-  app->add_flag("--json", o->json, "same as --format json");
+  add_output_flags(app, o->out, {"table", "json", "csv", "prom"}, "kvbench/dma/v1; prom: Prometheus text");
   app->add_flag("--csv", o->csv, "same as --format csv");
-  app->add_option("--output,-o", o->output,
-                  "also write the results to this file, atomically: JSON, or CSV / Prometheus text with that format");
   return Command{app, [o, app] { return run_dma(*o, *app); }};
 }
 

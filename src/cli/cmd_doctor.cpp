@@ -12,6 +12,7 @@
 #include "catalog/hardware_spec.hpp"
 #include "catalog/vllm_host_memory.hpp"
 #include "cli/command.hpp"
+#include "cli/output_flags.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
@@ -29,8 +30,7 @@ namespace {
 
 struct DoctorOptions {
   std::string tier_size = "64";
-  std::string format = "table";
-  std::string output;
+  OutputFlags out;
   std::string backend = "auto";
   std::string device = "all";
   std::string root = "/";
@@ -147,10 +147,7 @@ int run_doctor(const DoctorOptions& o) {
   const auto version = parse_vllm_version(o.vllm_version, "--vllm-version");
   const auto ranks = static_cast<int>(parse_positive_int(o.tp, "--tp", false, kMaxParallelRanks));
   (void)parse_backend(o.backend);  // refused with the accepted names even where --root measures nothing
-  if (o.format != "table" && o.format != "json" && o.format != "prom") {
-    throw UsageError(fmt::format("--format '{}': expected table, json or prom", o.format));
-  }
-  if (!o.output.empty()) require_writable_output(o.output);
+  const auto format = chosen_format(o.out, {"table", "json", "prom"});
   (void)parse_device_list(o.device, 1 << 16);  // the syntax, before anything is measured
   const bool this_node = o.root == "/";
   const auto facts = read_node_facts(o.root);
@@ -192,15 +189,11 @@ int run_doctor(const DoctorOptions& o) {
   auto checks = run_node_checks(facts, request);
   checks.insert(checks.begin() + 1, measured.begin(), measured.end());
   const auto host = this_node ? host_name() : o.root;
-  std::string text;
-  if (o.format == "json") text = doctor_json(checks, host, request, facts).dump(1) + "\n";
-  if (o.format == "prom") text = doctor_prometheus(checks, host);
-  if (o.format == "table") text = doctor_table(checks, host, request, facts);
-  if (!o.output.empty()) {
-    write_file_atomically(o.output, text);
-  } else {
-    std::fputs(text.c_str(), stdout);
-  }
+  const auto json_text = doctor_json(checks, host, request, facts).dump(1) + "\n";
+  const auto text = format == "json"   ? json_text
+                    : format == "prom" ? doctor_prometheus(checks, host)
+                                       : doctor_table(checks, host, request, facts);
+  emit(o.out, text, format == "table" ? json_text : text);
   return doctor_exit_code(checks);
 }
 
@@ -217,9 +210,7 @@ Command register_doctor(CLI::App& parent) {
       ->capture_default_str();
   app->add_option("--tp", o->tp, "ranks the tier is split across (TP x PP): the pinned-tensor path rounds each share")
       ->capture_default_str();
-  app->add_option("--format", o->format, "table, json (kvbench/doctor/v1) or prom (node-exporter textfile)")
-      ->capture_default_str();
-  app->add_option("--output,-o", o->output, "write to this file (atomically) instead of stdout");
+  add_output_flags(app, o->out, {"table", "json", "prom"}, "kvbench/doctor/v1; prom: node-exporter textfile");
   app->add_option("--backend", o->backend, "GPU runtime for the link measurement: auto, cuda, hip, host")
       ->capture_default_str();
   app->add_option("--device", o->device, "GPUs whose link is measured: all, or a comma list of indices")

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/output_flags.hpp"
 #include "cli/trace_flags.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
@@ -38,8 +39,7 @@ struct SimulateOptions {
   std::string link_profile;
   std::string calibration;
   bool check = false;
-  bool json = false;
-  std::string output;
+  OutputFlags out;
   bool list = false;
   TraceFlags trace;                // --trace FILE: replay it instead of the scenario's workload
 };
@@ -104,7 +104,7 @@ int run_simulate(const SimulateOptions& o) {
     if (!link->warning.empty()) std::fprintf(stderr, "kvbench: warning: %s\n", link->warning.c_str());
   }
 
-  if (!o.output.empty()) require_writable_output(o.output);
+  const auto format = chosen_format(o.out, {"table", "json"});
 
   SimOptions sim;
   sim.check_invariants = o.check;
@@ -115,8 +115,7 @@ int run_simulate(const SimulateOptions& o) {
   };
   const auto run = run_sweep(scenario, axes, link, sim, progress);
   const auto json_text = simulate_json(run).dump(1) + "\n";
-  if (!o.output.empty()) write_file_atomically(o.output, json_text);
-  std::fputs(o.json ? json_text.c_str() : simulate_text(run).c_str(), stdout);
+  emit(o.out, format == "json" ? json_text : simulate_text(run), json_text);
   return kExitOk;
 }
 
@@ -141,8 +140,7 @@ Command register_simulate(CLI::App& parent) {
   app->add_option("--calibration", o->calibration,
                   "YAML with compute-efficiency, memory-efficiency, step-overhead-us for the time model");
   app->add_flag("--check", o->check, "audit the KV pool and CPU tier after every step (slow; exit 1 on a violation)");
-  app->add_flag("--json", o->json, "print JSON (schema kvbench/simulate/v1)");
-  app->add_option("--output,-o", o->output, "also write the JSON to this file, atomically");
+  add_output_flags(app, o->out, {"table", "json"}, "kvbench/simulate/v1");
   app->add_flag("--list", o->list, "list the shipped scenarios");
   app->add_option("--trace", o->trace.file,
                   "replay this request trace (Mooncake JSONL, kvbench JSONL or CSV: docs/trace.md) instead of the "

@@ -13,6 +13,7 @@
 #include "catalog/hardware_spec.hpp"
 #include "catalog/model_catalog.hpp"
 #include "cli/command.hpp"
+#include "cli/output_flags.hpp"
 #include "cli/trace_flags.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
@@ -53,8 +54,7 @@ struct SizeOptions {
   std::string quantization = "none";
   std::string draft_layers = "0";
   bool disable_hybrid_manager = false;
-  bool json = false;
-  std::string output;
+  OutputFlags out;
   bool list_models = false;
   bool list_hardware = false;
   std::string workload;            // a shipped workload or a scenario YAML: simulate the tier size
@@ -212,16 +212,15 @@ int run_size(const SizeOptions& o) {
     std::fputs(list_hardware_text().c_str(), stdout);
     return kExitOk;
   }
+  const auto format = chosen_format(o.out, {"table", "json"});
   const auto [objective, slo] = objective_and_slo(o);
   if (!o.workload.empty() || !o.trace.file.empty()) {
     auto request = traffic_request(o);
     request.objective = objective;
     request.slo = slo;
-    if (!o.output.empty()) require_writable_output(o.output);
     const std::vector<Sizing> all{size_with_workload(request)};
     const std::string json_text = sizings_document(all).dump(2) + "\n";
-    if (!o.output.empty()) write_file_atomically(o.output, json_text);
-    std::fputs(o.json ? json_text.c_str() : sizing_text(all.front()).c_str(), stdout);
+    emit(o.out, format == "json" ? json_text : sizing_text(all.front()), json_text);
     return kExitOk;
   }
   if (o.model.empty()) {
@@ -248,20 +247,19 @@ int run_size(const SizeOptions& o) {
     }
   }
   const std::string json_text = sizings_document(all).dump(2) + "\n";
-  if (!o.output.empty()) write_file_atomically(o.output, json_text);
-  if (o.json) {
-    std::fputs(json_text.c_str(), stdout);
+  std::string text;
+  if (format == "json") {
+    text = json_text;
   } else if (all.size() == 1) {
-    std::fputs(sizing_text(all.front()).c_str(), stdout);
+    text = sizing_text(all.front());
   } else if (models.size() == 1 && hws.size() == 1) {
-    std::fputs(sizing_text(all[0]).c_str(), stdout);
-    std::fputs("\n================ the same with --quantization fp8 (FP8 weights) ================\n\n", stdout);
-    std::fputs(sizing_text(all[1]).c_str(), stdout);
+    text = sizing_text(all[0]) + "\n================ the same with --quantization fp8 (FP8 weights) ================\n\n" +
+           sizing_text(all[1]);
   } else {
-    std::fputs("Computed from vLLM's KV arithmetic and the stated budget model; none of it measured.\n", stdout);
-    std::fputs(sizing_summary_table(all).c_str(), stdout);
-    std::fputs("One model and one --hw give the full reasoning and the vLLM command.\n", stdout);
+    text = "Computed from vLLM's KV arithmetic and the stated budget model; none of it measured.\n" +
+           sizing_summary_table(all) + "One model and one --hw give the full reasoning and the vLLM command.\n";
   }
+  emit(o.out, text, json_text);
   return kExitOk;
 }
 
@@ -314,8 +312,7 @@ Command register_size(CLI::App& parent) {
       ->capture_default_str();
   app->add_flag("--disable-hybrid-kv-cache-manager", opts->disable_hybrid_manager,
                 "size as vLLM does with the hybrid manager off");
-  app->add_flag("--json", opts->json, "print JSON (schema kvbench/size/v1)");
-  app->add_option("--output,-o", opts->output, "also write the JSON to this file (atomically)");
+  add_output_flags(app, opts->out, {"table", "json"}, "kvbench/size/v1");
   app->add_option("--workload", opts->workload,
                   "simulate this traffic to size the CPU tier: a shipped workload (kvbench simulate --list) or a "
                   "scenario YAML; its traffic only: the server is the one these flags describe");

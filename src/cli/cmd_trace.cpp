@@ -9,6 +9,7 @@
 #include "catalog/hardware_spec.hpp"
 #include "catalog/model_catalog.hpp"
 #include "cli/command.hpp"
+#include "cli/output_flags.hpp"
 #include "cli/trace_flags.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
@@ -27,8 +28,7 @@ struct TraceCommandOptions {
   std::string model;
   std::string hw = "h100";
   std::string tp;  // empty: the smallest configuration that fits (as size)
-  bool json = false;
-  std::string output;
+  OutputFlags out;
 };
 
 // The KV bytes a token of the trace costs on the model's server, across all ranks.
@@ -48,11 +48,10 @@ TraceKvCost kv_cost(const TraceCommandOptions& o) {
 int run_trace(const TraceCommandOptions& o) {
   const auto options = parse_trace_options(o.trace);
   const auto cost = kv_cost(o);
-  if (!o.output.empty()) require_writable_output(o.output);
+  const auto format = chosen_format(o.out, {"table", "json"});
   const auto analysis = analyze_trace(o.trace.file, options);
   const auto json_text = trace_json(analysis, cost).dump(1) + "\n";
-  if (!o.output.empty()) write_file_atomically(o.output, json_text);
-  std::fputs(o.json ? json_text.c_str() : trace_text(analysis, cost).c_str(), stdout);
+  emit(o.out, format == "json" ? json_text : trace_text(analysis, cost), json_text);
   return kExitOk;
 }
 
@@ -67,8 +66,7 @@ Command register_trace(CLI::App& parent) {
   app->add_option("--hw", o->hw, "hardware (sets TP when --tp is not given)")->capture_default_str();
   app->add_option("--tensor-parallel-size,--tp", o->tp, "TP ranks (default: the smallest configuration that fits)");
   add_trace_reading_flags(app, o->trace);
-  app->add_flag("--json", o->json, "print kvbench/trace/v1 JSON");
-  app->add_option("--output,-o", o->output, "also write the JSON to this file (atomically)");
+  add_output_flags(app, o->out, {"table", "json"}, "kvbench/trace/v1");
   return Command{app, [o] { return run_trace(*o); }};
 }
 

@@ -1,0 +1,43 @@
+#include "cli/output_flags.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "core/atomic_file.hpp"
+#include "core/errors.hpp"
+#include "core/strings.hpp"
+
+namespace kvb {
+
+void add_output_flags(CLI::App* app, OutputFlags& flags, const std::vector<std::string>& formats,
+                      const std::string& json_schema) {
+  flags.format = formats.front();
+  app->add_option("--format", flags.format,
+                  fmt::format("what standard output shows: {} (json: {})", join(formats, ", "), json_schema))
+      ->capture_default_str();
+  app->add_flag("--json", flags.json, "same as --format json");
+  app->add_option("--output,-o", flags.output,
+                  "also write the machine-readable result here, atomically: the --format chosen, JSON for a table");
+}
+
+std::string chosen_format(const OutputFlags& flags, const std::vector<std::string>& formats) {
+  if (flags.json && flags.format != "table" && flags.format != "json") {
+    throw UsageError(fmt::format("--json and --format {}: expected one of them", flags.format));
+  }
+  const std::string f = flags.json ? "json" : flags.format;
+  if (std::find(formats.begin(), formats.end(), f) == formats.end()) {
+    const std::vector<std::string> head(formats.begin(), formats.end() - 1);
+    throw UsageError(fmt::format("--format '{}': expected {} or {}", f, join(head, ", "), formats.back()));
+  }
+  if (!flags.output.empty()) require_writable_output(flags.output);
+  return f;
+}
+
+void emit(const OutputFlags& flags, const std::string& stdout_text, const std::string& file_text) {
+  if (!flags.output.empty()) write_file_atomically(flags.output, file_text);
+  std::fputs(stdout_text.c_str(), stdout);
+}
+
+}  // namespace kvb
