@@ -242,8 +242,9 @@ void recommend_knee(TierRecommendation& rec, TierCurve& sim, const TierAdviceReq
                         percent(at.cpu_hit_rate));
   const bool still_rising = knee.index + 1 == rec.curve.size() && knee.index >= 2 &&
                             j.knee_gains[knee.index - 1] < kKneeShare * knee.best_gain;
-  if (rec.kv_offloading_size_gib <= req.floor_gib && std::floor(req.floor_gib) + 1 <= req.cap_gib) {
-    rec.kv_offloading_size_gib = std::floor(req.floor_gib) + 1;
+  if (const double raised = raise_to_floor(rec.kv_offloading_size_gib, req.floor_gib, req.cap_gib);
+      raised != rec.kv_offloading_size_gib) {
+    rec.kv_offloading_size_gib = raised;
     rec.bound = "floor";
     const auto& p = sim.at(static_cast<int>(rec.kv_offloading_size_gib));
     rec.gain = objective_gains({none, p}, j.metric)[1];

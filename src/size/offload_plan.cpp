@@ -23,6 +23,11 @@ int cpu_tensors_per_rank(const KvLayout& l, const VllmVersion& v) {
   return l.uniform ? 1 : std::max(1, l.group_size);
 }
 
+double raise_to_floor(double gib, double floor_gib, double cap_gib) {
+  const double above = std::floor(floor_gib) + 1;
+  return gib <= floor_gib && above <= cap_gib ? above : gib;
+}
+
 std::optional<HostFootprint> tier_footprint(const Sizing& s, const SizingInputs& in, double gib) {
   if (in.engine != EngineKind::kVllm || in.offloading_backend != OffloadingBackend::kNative || gib <= 0) return {};
   return tier_host_footprint(gib * kGiB, s.world_size, cpu_tensors_per_rank(s.layout, in.vllm_version),
@@ -70,9 +75,7 @@ OffloadPlan plan_offload(const Sizing& s, const SizingInputs& in) {
   const std::int64_t gpu_blocks = l.uniform ? s.num_gpu_blocks : s.gpu_kv_tokens / l.block_size;
   p.floor_gib = static_cast<double>(gpu_blocks) * static_cast<double>(p.cpu_block_bytes) / kGiB;
   const bool below_floor = p.recommended_gib <= p.floor_gib;
-  if (below_floor && std::floor(p.floor_gib) + 1 <= p.cap_gib) {
-    p.recommended_gib = static_cast<int>(std::floor(p.floor_gib)) + 1;
-  }
+  p.recommended_gib = static_cast<int>(raise_to_floor(p.recommended_gib, p.floor_gib, p.cap_gib));
   p.num_cpu_blocks = cpu_blocks_for(p.recommended_gib, p.cpu_block_bytes);
   p.cpu_tokens = p.num_cpu_blocks * l.block_size;
   p.pinned_gib_per_rank = static_cast<double>(p.recommended_gib) / s.world_size;

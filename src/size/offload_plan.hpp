@@ -21,6 +21,11 @@ int cpu_tensors_per_rank(const KvLayout& layout, const VllmVersion& v);
 // native tier (their allocators are not modelled).
 std::optional<HostFootprint> tier_footprint(const Sizing& s, const SizingInputs& in, double gib);
 
+// vLLM's floor, the one rule: a write-through tier no larger than the aggregate GPU KV pool only
+// mirrors it, so a size at or below the pool is raised to the first whole GiB above it where the
+// host-DRAM cap allows; otherwise `gib` is returned unchanged.
+double raise_to_floor(double gib, double floor_gib, double cap_gib);
+
 // num_cpu_blocks = GiB x 2^30 // (block bytes per rank x world size), as vllm/v1/kv_offload/cpu/spec.py.
 std::int64_t cpu_blocks_for(double gib, std::int64_t cpu_block_bytes);
 
