@@ -18,9 +18,9 @@ std::string percent(double x) { return fmt::format("{:.1f}%", 100.0 * x); }
 
 std::string latency(const LatencySummary& l, double v) { return l.count > 0 ? format_seconds(v) : "-"; }
 
-}  // namespace
 
-std::string simulate_text(const SweepRun& run) {
+// Where the figures come from: scenario, model, traffic, GPU blocks, link and time model.
+std::string run_header(const SweepRun& run) {
   std::string out;
   out += fmt::format("Scenario {} ({}){}\n", run.scenario.name, run.scenario.origin,
                      run.scenario.description.empty() ? "" : ": " + run.scenario.description);
@@ -42,6 +42,11 @@ std::string simulate_text(const SweepRun& run) {
   for (const auto& n : run.notes) out += fmt::format("Note: {}\n", n);
   out += "Simulated: every figure below comes from these models, not from a measurement.\n\n";
 
+  return out;
+}
+
+// One row per sweep point, with the same point without a CPU tier beside it.
+std::string points_table(const SweepRun& run) {
   std::vector<std::string> header;
   for (const auto& a : run.axes) header.push_back(a.key);
   for (const char* h : {"GPU blk", "CPU blk", "out tok/s", "TTFT p50", "TTFT p99", "TPOT p50", "e2e p99", "preempt",
@@ -74,7 +79,12 @@ std::string simulate_text(const SweepRun& run) {
     row.push_back(p.offloading ? ratio_text(r.ttft_s.p99, p.baseline.ttft_s.p99) : "baseline");
     t.add_row(row);
   }
-  out += t.render();
+  return t.render();
+}
+
+// An interruption, then what the first point's counts mean.
+std::string run_footer(const SweepRun& run) {
+  std::string out;
   if (run.interrupted) {
     out += fmt::format("\nInterrupted during {}: {} point{} finished are shown; the rest were not simulated.\n",
                        run.interrupted_during, run.points.size(), run.points.size() == 1 ? "" : "s");
@@ -96,6 +106,12 @@ std::string simulate_text(const SweepRun& run) {
                        format_count(first.rejected_requests));
   }
   return out;
+}
+
+}  // namespace
+
+std::string simulate_text(const SweepRun& run) {
+  return run_header(run) + points_table(run) + run_footer(run);
 }
 
 }  // namespace kvb
