@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "core/errors.hpp"
+#include "core/units.hpp"
 
 namespace kvb {
 namespace {
@@ -99,12 +100,12 @@ HostFootprint tier_host_footprint(double flag_bytes, int ranks, int tensors_per_
   }
   f.tier_host_bytes = f.per_rank_host_bytes * f.ranks;
   f.dev_shm_bytes = f.backing == TierBacking::kSharedMemoryRegion ? f.tier_host_bytes : 0;
-  f.process_bytes = kServerProcessGibPerRank * f.ranks * 1024.0 * 1024 * 1024;
+  f.process_bytes = kServerProcessGibPerRank * f.ranks * kGiB;
   return f;
 }
 
 nlohmann::json host_memory_json(const HostFootprint& f) {
-  constexpr double gib = 1024.0 * 1024 * 1024;
+  constexpr double gib = kGiB;
   const auto facts = tier_backing(f.version);
   return {{"vllm_version", to_string(f.version)},
           {"newer_than_modelled", f.newer_than_modelled},

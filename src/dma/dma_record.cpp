@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/host_info.hpp"
+#include "core/units.hpp"
 
 namespace kvb {
 
@@ -93,7 +94,7 @@ std::string describe_occupancy(const DeviceInfo& device) {
   std::string who;
   for (const auto& p : o.others) {
     who += fmt::format("{}{} pid {}{}", who.empty() ? "" : "; ", p.name.empty() ? "a process" : p.name, p.pid,
-                       p.used_bytes >= 0 ? fmt::format(", {:.1f} GiB", p.used_bytes / (1024.0 * 1024 * 1024))
+                       p.used_bytes >= 0 ? fmt::format(", {:.1f} GiB", p.used_bytes / kGiB)
                                          : std::string());
   }
   std::string out = fmt::format("GPU {} ({}) is shared: ", device.index, device.name);
