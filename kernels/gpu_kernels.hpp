@@ -16,8 +16,9 @@ struct DevCopyOp {
 };
 
 // Grid-stride over copies, threads over 8-byte words; the lowest failing copy index wins.
-__global__ void verify_blocks_kernel(const unsigned char* dst, const DevCopyOp* ops, int n, unsigned long long seed,
-                                     unsigned long long src_pool, unsigned long long* first_bad) {
+__global__ void verify_blocks_kernel(const unsigned char* dst, const DevCopyOp* ops, int n,
+                                     unsigned long long seed, unsigned long long src_pool,
+                                     unsigned long long* first_bad) {
   for (int i = static_cast<int>(blockIdx.x); i < n; i += static_cast<int>(gridDim.x)) {
     const unsigned long long* d = reinterpret_cast<const unsigned long long*>(dst + ops[i].dst);
     const unsigned long long first_word = ops[i].src / 8;
@@ -32,7 +33,8 @@ __global__ void verify_blocks_kernel(const unsigned char* dst, const DevCopyOp* 
 }
 
 // One CTA per copy at a time (grid-stride over copies); its threads move 16-byte words.
-__global__ void copy_blocks_kernel(const unsigned char* src, unsigned char* dst, const DevCopyOp* ops, int n) {
+__global__ void copy_blocks_kernel(const unsigned char* src, unsigned char* dst, const DevCopyOp* ops,
+                                   int n) {
   for (int i = static_cast<int>(blockIdx.x); i < n; i += static_cast<int>(gridDim.x)) {
     const uint4* s = reinterpret_cast<const uint4*>(src + ops[i].src);
     uint4* d = reinterpret_cast<uint4*>(dst + ops[i].dst);

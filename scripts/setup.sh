@@ -10,7 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libnuma-dev
 )
 if [ "${1:-}" = "--tests" ]; then
-  packages+=(chromium clang libclang-rt-14-dev)  # clang + its libFuzzer runtime: scripts/fuzz.sh
+  packages+=(chromium clang libclang-rt-14-dev clang-format-14)  # clang + libFuzzer: fuzz.sh; check-format.sh
 fi
 # Debian's HIP toolchain (clang-15, LLVM-15, ROCm libraries) compiles the HIP backend: installed for
 # the tests (which compile it) and on AMD GPU machines (/dev/kfd), not for every user.

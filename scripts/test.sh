@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The README's second command (and CI's): install, build, run every test; then build the host
+# The README's second command (and CI's): install, check the sources' format, build, run every test; then build the host
 # code with AddressSanitizer + UndefinedBehaviorSanitizer and run the unit and CLI tests again;
 # then run each libFuzzer target for 30 s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --tests
+scripts/check-format.sh  # .clang-format, before the long builds
 export KVBENCH_WERROR=ON
 scripts/build.sh
 (cd build && ctest --output-on-failure -j 2 -LE gpu)

@@ -15,10 +15,11 @@
 namespace kvb {
 namespace {
 
-constexpr double kKneeShare = 0.95;  // the knee: the smallest size with 95% of the best gain
-constexpr double kWorseGain = -0.02; // a point this much worse than no tier is reported
+constexpr double kKneeShare = 0.95;        // the knee: the smallest size with 95% of the best gain
+constexpr double kWorseGain = -0.02;       // a point this much worse than no tier is reported
 constexpr double kOverloadTtftP50 = 30.0;  // s: a median first token this late is a queue, not a prefill
-constexpr double kMinCpuHits = 0.001; // a best point with fewer CPU hits (share of prompt tokens) gains by chance
+constexpr double kMinCpuHits =
+    0.001;  // a best point with fewer CPU hits (share of prompt tokens) gains by chance
 
 TierCurvePoint curve_point(double gib, const SimResult& r) {
   TierCurvePoint p;
@@ -84,10 +85,11 @@ std::optional<std::string> traded_off(const std::vector<TierCurvePoint>& curve) 
   for (std::size_t i = 1; i < curve.size(); ++i) {
     const bool gained = ttft[i] >= kBalancedTtftGain || tput[i] >= kPaysGain;
     if (gained && (ttft[i] < -kBalancedMaxLoss || tput[i] < -kBalancedMaxLoss)) {
-      return fmt::format("every size that gains also loses: at {:g} GiB {} but {} (more than the {:.0f}% the default "
-                         "objective allows)",
-                         curve[i].kv_offloading_size_gib, describe_gain(ttft[i], TierObjective::kTtftP99),
-                         describe_gain(tput[i], TierObjective::kThroughput), kBalancedMaxLoss * 100);
+      return fmt::format(
+          "every size that gains also loses: at {:g} GiB {} but {} (more than the {:.0f}% the default "
+          "objective allows)",
+          curve[i].kv_offloading_size_gib, describe_gain(ttft[i], TierObjective::kTtftP99),
+          describe_gain(tput[i], TierObjective::kThroughput), kBalancedMaxLoss * 100);
     }
   }
   return std::nullopt;
@@ -99,32 +101,37 @@ std::string why_it_does_not_pay(const std::vector<TierCurvePoint>& curve, TierOb
   const auto& none = curve.front();
   const auto& top = curve.back();
   if (none.gpu_hit_rate + top.cpu_hit_rate < 0.01) {
-    return fmt::format("no reuse: no prompt shares a prefix with an earlier one (GPU prefix-cache hits {}, CPU-tier hits "
-                       "{} even at {:g} GiB), so a tier has nothing to serve",
-                       percent(none.gpu_hit_rate), percent(top.cpu_hit_rate), top.kv_offloading_size_gib);
+    return fmt::format(
+        "no reuse: no prompt shares a prefix with an earlier one (GPU prefix-cache hits {}, CPU-tier hits "
+        "{} even at {:g} GiB), so a tier has nothing to serve",
+        percent(none.gpu_hit_rate), percent(top.cpu_hit_rate), top.kv_offloading_size_gib);
   }
   if (top.cpu_hit_rate < 0.01) {
-    return fmt::format("the reuse already fits the GPU cache: {} of prompt tokens hit the GPU prefix cache without a "
-                       "tier, and {:g} GiB of tier adds {}",
-                       percent(none.gpu_hit_rate), top.kv_offloading_size_gib, percent(top.cpu_hit_rate));
+    return fmt::format(
+        "the reuse already fits the GPU cache: {} of prompt tokens hit the GPU prefix cache without a "
+        "tier, and {:g} GiB of tier adds {}",
+        percent(none.gpu_hit_rate), top.kv_offloading_size_gib, percent(top.cpu_hit_rate));
   }
   if (objective == TierObjective::kBalanced) {
     if (auto t = traded_off(curve)) return *t;
   }
   if (objective == TierObjective::kThroughput && none.engine_busy_share < 0.9) {
-    return fmt::format("arrival-bound: without a tier the engine is busy {} of the time, so the traffic, not the "
-                       "server, sets the throughput; the tier's CPU hits ({} of prompt tokens at {:g} GiB) shorten "
-                       "prefills instead",
-                       percent(none.engine_busy_share), percent(top.cpu_hit_rate), top.kv_offloading_size_gib);
+    return fmt::format(
+        "arrival-bound: without a tier the engine is busy {} of the time, so the traffic, not the "
+        "server, sets the throughput; the tier's CPU hits ({} of prompt tokens at {:g} GiB) shorten "
+        "prefills instead",
+        percent(none.engine_busy_share), percent(top.cpu_hit_rate), top.kv_offloading_size_gib);
   }
   if (top.h2d_utilization > 0.5) {
-    return fmt::format("link-bound: reloading {} of prompt tokens keeps the host link busy {} of the time at {:g} GiB, "
-                       "no faster than recomputing them",
-                       percent(top.cpu_hit_rate), percent(top.h2d_utilization), top.kv_offloading_size_gib);
+    return fmt::format(
+        "link-bound: reloading {} of prompt tokens keeps the host link busy {} of the time at {:g} GiB, "
+        "no faster than recomputing them",
+        percent(top.cpu_hit_rate), percent(top.h2d_utilization), top.kv_offloading_size_gib);
   }
-  return fmt::format("compute-bound: the prefill the tier saves ({} of prompt tokens at {:g} GiB) is a small share of "
-                     "the engine's work, which decode dominates",
-                     percent(top.cpu_hit_rate), top.kv_offloading_size_gib);
+  return fmt::format(
+      "compute-bound: the prefill the tier saves ({} of prompt tokens at {:g} GiB) is a small share of "
+      "the engine's work, which decode dominates",
+      percent(top.cpu_hit_rate), top.kv_offloading_size_gib);
 }
 
 // The knee the objective picks on the curve, or none when nothing pays. A gain with (almost) no
@@ -142,9 +149,10 @@ void store_gains(TierRecommendation& rec, const JudgedCurve& j) {
 
 std::string pays_rule(TierObjective o) {
   if (o == TierObjective::kBalanced) {
-    return fmt::format("neither TTFT p99 falls by {:.0f}% nor output throughput rises by {:.0f}% (with the other "
-                       "within {:.0f}%)",
-                       kBalancedTtftGain * 100, kPaysGain * 100, kBalancedMaxLoss * 100);
+    return fmt::format(
+        "neither TTFT p99 falls by {:.0f}% nor output throughput rises by {:.0f}% (with the other "
+        "within {:.0f}%)",
+        kBalancedTtftGain * 100, kPaysGain * 100, kBalancedMaxLoss * 100);
   }
   return fmt::format("under the {:.0f}% that pays for pinning and store traffic", kPaysGain * 100);
 }
@@ -157,23 +165,26 @@ void explain_no_tier(TierRecommendation& rec, const TierAdviceRequest& req, cons
   rec.gain = 0;
   double best = 0;
   for (std::size_t i = 1; i < j.knee_gains.size(); ++i) best = std::max(best, j.knee_gains[i]);
-  rec.why = rec.curve.size() < 2 ? fmt::format("the host-DRAM cap ({:.1f} GiB) leaves no room for a tier", req.cap_gib)
-                                 : why_it_does_not_pay(rec.curve, req.objective);
+  rec.why = rec.curve.size() < 2
+                ? fmt::format("the host-DRAM cap ({:.1f} GiB) leaves no room for a tier", req.cap_gib)
+                : why_it_does_not_pay(rec.curve, req.objective);
   rec.reasoning.push_back(
       best >= j.pays_gain
-          ? fmt::format("best gain {} ({}) comes with no CPU-tier hits, so it is not the tier's doing: recommend no "
-                        "CPU tier",
-                        describe_gain(best, j.metric), rec.objective)
+          ? fmt::format(
+                "best gain {} ({}) comes with no CPU-tier hits, so it is not the tier's doing: recommend no "
+                "CPU tier",
+                describe_gain(best, j.metric), rec.objective)
           : fmt::format("best gain {} ({}): {}: recommend no CPU tier", describe_gain(best, j.metric),
                         rec.objective, pays_rule(req.objective)));
   for (auto other : {TierObjective::kBalanced, TierObjective::kTtftP99, TierObjective::kThroughput}) {
     if (other == req.objective || req.objective == TierObjective::kBalanced) continue;
     const auto alt = judge_curve(rec.curve, other);
     if (const auto k = judged_knee(rec.curve, alt)) {
-      rec.reasoning.push_back(fmt::format("--objective {} pays: {:g} GiB on this grid reaches its knee ({}); run it "
-                                          "for its own refined knee",
-                                          to_string(other), rec.curve[k->index].kv_offloading_size_gib,
-                                          describe_gain(alt.gains[k->index], alt.metric)));
+      rec.reasoning.push_back(
+          fmt::format("--objective {} pays: {:g} GiB on this grid reaches its knee ({}); run it "
+                      "for its own refined knee",
+                      to_string(other), rec.curve[k->index].kv_offloading_size_gib,
+                      describe_gain(alt.gains[k->index], alt.metric)));
     }
   }
 }
@@ -186,10 +197,11 @@ void note_worst_point(TierRecommendation& rec, TierObjective metric) {
   }
   if (worst > 0 && rec.curve[worst].gain < kWorseGain) {
     const auto& w = rec.curve[worst];
-    rec.reasoning.push_back(fmt::format("at {:g} GiB offloading makes it worse: {} vs no tier (host link busy {} h2d, {} "
-                                        "d2h: store traffic and reload convoys)",
-                                        w.kv_offloading_size_gib, describe_gain(w.gain, metric),
-                                        percent(w.h2d_utilization), percent(w.d2h_utilization)));
+    rec.reasoning.push_back(
+        fmt::format("at {:g} GiB offloading makes it worse: {} vs no tier (host link busy {} h2d, {} "
+                    "d2h: store traffic and reload convoys)",
+                    w.kv_offloading_size_gib, describe_gain(w.gain, metric), percent(w.h2d_utilization),
+                    percent(w.d2h_utilization)));
   }
 }
 
@@ -198,12 +210,13 @@ void note_worst_point(TierRecommendation& rec, TierObjective metric) {
 void note_overload(TierRecommendation& rec, const Scenario& scenario) {
   const auto& none = rec.curve.front();
   if (none.ttft_p50_s < kOverloadTtftP50) return;
-  rec.reasoning.insert(rec.reasoning.begin(),
-                       fmt::format("overloaded: without a tier the median request waits {} for its first token, so "
-                                   "requests queue on this one server; {}",
-                                   format_seconds(none.ttft_p50_s),
-                                   scenario.trace ? "a cluster's trace fits one instance with --trace-sample F (e.g. 0.1)"
-                                                  : "lower the workload's rate or add servers"));
+  rec.reasoning.insert(
+      rec.reasoning.begin(),
+      fmt::format("overloaded: without a tier the median request waits {} for its first token, so "
+                  "requests queue on this one server; {}",
+                  format_seconds(none.ttft_p50_s),
+                  scenario.trace ? "a cluster's trace fits one instance with --trace-sample F (e.g. 0.1)"
+                                 : "lower the workload's rate or add servers"));
 }
 
 // Simulates the grid (or the given candidates), then bisects between the knee and the size below it
@@ -235,11 +248,11 @@ void recommend_knee(TierRecommendation& rec, TierCurve& sim, const TierAdviceReq
   rec.kv_offloading_size_gib = at.kv_offloading_size_gib;
   rec.gain = j.gains[knee.index];
   rec.bound = "knee";
-  rec.why = fmt::format("the knee: {:g} GiB reaches {} of the best gain ({} at {:g} GiB), with {} of prompt tokens "
-                        "from the CPU tier",
-                        at.kv_offloading_size_gib, percent(rec.gain / knee.best_gain),
-                        describe_gain(knee.best_gain, j.metric), rec.curve[knee.best_index].kv_offloading_size_gib,
-                        percent(at.cpu_hit_rate));
+  rec.why = fmt::format(
+      "the knee: {:g} GiB reaches {} of the best gain ({} at {:g} GiB), with {} of prompt tokens "
+      "from the CPU tier",
+      at.kv_offloading_size_gib, percent(rec.gain / knee.best_gain), describe_gain(knee.best_gain, j.metric),
+      rec.curve[knee.best_index].kv_offloading_size_gib, percent(at.cpu_hit_rate));
   const bool still_rising = knee.index + 1 == rec.curve.size() && knee.index >= 2 &&
                             j.knee_gains[knee.index - 1] < kKneeShare * knee.best_gain;
   if (const double raised = raise_to_floor(rec.kv_offloading_size_gib, req.floor_gib, req.cap_gib);
@@ -248,28 +261,31 @@ void recommend_knee(TierRecommendation& rec, TierCurve& sim, const TierAdviceReq
     rec.bound = "floor";
     const auto& p = sim.at(static_cast<int>(rec.kv_offloading_size_gib));
     rec.gain = objective_gains({none, p}, j.metric)[1];
-    rec.reasoning.push_back(fmt::format("the knee ({:g} GiB) is at or below vLLM's floor, the {:.1f} GiB GPU KV pool "
-                                        "(all ranks) a write-through tier only mirrors: raised to {:g} GiB",
-                                        at.kv_offloading_size_gib, req.floor_gib, rec.kv_offloading_size_gib));
+    rec.reasoning.push_back(
+        fmt::format("the knee ({:g} GiB) is at or below vLLM's floor, the {:.1f} GiB GPU KV pool "
+                    "(all ranks) a write-through tier only mirrors: raised to {:g} GiB",
+                    at.kv_offloading_size_gib, req.floor_gib, rec.kv_offloading_size_gib));
     rec.curve = sim.points();
     j = judge_curve(rec.curve, req.objective);
     store_gains(rec, j);
   } else if (still_rising) {
     rec.bound = "dram-cap";
-    rec.reasoning.push_back(fmt::format("the gain is still rising at the {:.0f} GiB host-DRAM cap: more host memory "
-                                        "would pay (--host-memory)",
-                                        req.cap_gib));
+    rec.reasoning.push_back(
+        fmt::format("the gain is still rising at the {:.0f} GiB host-DRAM cap: more host memory "
+                    "would pay (--host-memory)",
+                    req.cap_gib));
   }
   const TierCurvePoint chosen = sim.at(static_cast<int>(rec.kv_offloading_size_gib));
-  rec.reasoning.push_back(fmt::format("recommend {:g} GiB ({}; bound: {}): TTFT p99 {} -> {}, output {:.0f} -> "
-                                      "{:.0f} tok/s, CPU-tier hits {} of prompt tokens{}",
-                                      rec.kv_offloading_size_gib, describe_gain(rec.gain, j.metric), rec.bound,
-                                      format_seconds(none.ttft_p99_s), format_seconds(chosen.ttft_p99_s),
-                                      none.output_tokens_per_s, chosen.output_tokens_per_s, percent(chosen.cpu_hit_rate),
-                                      req.objective == TierObjective::kGoodput
-                                          ? fmt::format(", goodput {:.3g} -> {:.3g} requests/s within the SLO",
-                                                        none.goodput_rps, chosen.goodput_rps)
-                                          : std::string()));
+  rec.reasoning.push_back(
+      fmt::format("recommend {:g} GiB ({}; bound: {}): TTFT p99 {} -> {}, output {:.0f} -> "
+                  "{:.0f} tok/s, CPU-tier hits {} of prompt tokens{}",
+                  rec.kv_offloading_size_gib, describe_gain(rec.gain, j.metric), rec.bound,
+                  format_seconds(none.ttft_p99_s), format_seconds(chosen.ttft_p99_s),
+                  none.output_tokens_per_s, chosen.output_tokens_per_s, percent(chosen.cpu_hit_rate),
+                  req.objective == TierObjective::kGoodput
+                      ? fmt::format(", goodput {:.3g} -> {:.3g} requests/s within the SLO", none.goodput_rps,
+                                    chosen.goodput_rps)
+                      : std::string()));
 }
 
 }  // namespace
@@ -317,9 +333,9 @@ TierRecommendation advise_tier_size(const TierAdviceRequest& req) {
     rec.interrupted_during = fmt::format("the {} GiB tier's simulation", sim.running_gib());
     rec.pays = false;
     rec.bound = "interrupted";
-    rec.why = fmt::format("interrupted ({}) during {} after {} tier size{}: no size recommended from a partial curve",
-                          interrupt_signal_name(), rec.interrupted_during, rec.curve.size(),
-                          rec.curve.size() == 1 ? "" : "s");
+    rec.why = fmt::format(
+        "interrupted ({}) during {} after {} tier size{}: no size recommended from a partial curve",
+        interrupt_signal_name(), rec.interrupted_during, rec.curve.size(), rec.curve.size() == 1 ? "" : "s");
     return rec;
   }
   rec.requests = sim.requests();
@@ -328,15 +344,13 @@ TierRecommendation advise_tier_size(const TierAdviceRequest& req) {
   store_gains(rec, judged);
   note_overload(rec, scenario);
   const auto knee = judged_knee(rec.curve, judged);
-  rec.reasoning.push_back(fmt::format("simulated {} tier sizes of {} ({}, one draw for all), from none to the {:.0f} "
-                                      "GiB host-DRAM cap{}",
-                                      rec.curve.size(), rec.workload,
-                                      fmt::format("{} requests each", rec.requests),
-                                      req.cap_gib,
-                                      req.objective == TierObjective::kBalanced
-                                          ? fmt::format("; judged on {}, the metric that moved most",
-                                                        to_string(judged.metric))
-                                          : std::string()));
+  rec.reasoning.push_back(
+      fmt::format("simulated {} tier sizes of {} ({}, one draw for all), from none to the {:.0f} "
+                  "GiB host-DRAM cap{}",
+                  rec.curve.size(), rec.workload, fmt::format("{} requests each", rec.requests), req.cap_gib,
+                  req.objective == TierObjective::kBalanced
+                      ? fmt::format("; judged on {}, the metric that moved most", to_string(judged.metric))
+                      : std::string()));
   if (knee) {
     recommend_knee(rec, sim, req, *knee, judged);
   } else {

@@ -16,16 +16,18 @@
 namespace kvb {
 
 struct TierAdviceRequest {
-  Scenario scenario;               // server keys already merged with the command's flags
-  std::optional<SimulationSetup> setup{};  // prepared from a sizing (size --workload); absent: from `scenario`
+  Scenario scenario;  // server keys already merged with the command's flags
+  std::optional<SimulationSetup>
+      setup{};  // prepared from a sizing (size --workload); absent: from `scenario`
   TierObjective objective = TierObjective::kBalanced;
-  ServiceLevel slo{};              // goodput's targets
-  double floor_gib = 0;            // the aggregate GPU KV pool (size's OffloadPlan::floor_gib)
-  double cap_gib = 0;              // the host-DRAM cap (size's OffloadPlan::cap_gib)
+  ServiceLevel slo{};                 // goodput's targets
+  double floor_gib = 0;               // the aggregate GPU KV pool (size's OffloadPlan::floor_gib)
+  double cap_gib = 0;                 // the host-DRAM cap (size's OffloadPlan::cap_gib)
   std::optional<LinkProfile> link{};  // --link-profile, else the hardware table's
-  int grid_points = 10;            // geometric sizes between the first and the cap
-  int bisections = 3;              // refinements between the knee and the size below it
-  std::vector<int> candidates{};   // sizes to simulate instead of the grid (size --trace: the curve's), no bisection
+  int grid_points = 10;               // geometric sizes between the first and the cap
+  int bisections = 3;                 // refinements between the knee and the size below it
+  std::vector<int>
+      candidates{};  // sizes to simulate instead of the grid (size --trace: the curve's), no bisection
   std::vector<std::string> candidate_reasons{};  // why those sizes: the first lines of the reasoning
 };
 

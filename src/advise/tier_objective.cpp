@@ -10,16 +10,21 @@ namespace kvb {
 
 std::string to_string(TierObjective o) {
   switch (o) {
-    case TierObjective::kBalanced: return "balanced";
-    case TierObjective::kThroughput: return "throughput";
-    case TierObjective::kTtftP99: return "ttft-p99";
-    case TierObjective::kGoodput: return "goodput";
+    case TierObjective::kBalanced:
+      return "balanced";
+    case TierObjective::kThroughput:
+      return "throughput";
+    case TierObjective::kTtftP99:
+      return "ttft-p99";
+    case TierObjective::kGoodput:
+      return "goodput";
   }
   return "throughput";
 }
 
 TierObjective parse_tier_objective(const std::string& text, const std::string& what) {
-  for (auto o : {TierObjective::kBalanced, TierObjective::kThroughput, TierObjective::kTtftP99, TierObjective::kGoodput}) {
+  for (auto o : {TierObjective::kBalanced, TierObjective::kThroughput, TierObjective::kTtftP99,
+                 TierObjective::kGoodput}) {
     if (text == to_string(o)) return o;
   }
   throw UsageError(fmt::format("{} '{}': expected balanced, throughput, ttft-p99 or goodput", what, text));
@@ -56,9 +61,12 @@ std::vector<double> objective_gains(const std::vector<TierCurvePoint>& curve, Ti
 std::string describe_gain(double gain, TierObjective o) {
   switch (o) {
     case TierObjective::kBalanced:
-    case TierObjective::kThroughput: return fmt::format("{:+.1f}% output tok/s", gain * 100);
-    case TierObjective::kTtftP99: return fmt::format("{:+.1f}% TTFT p99", -gain * 100);
-    case TierObjective::kGoodput: return fmt::format("{:+.1f}% goodput", gain * 100);
+    case TierObjective::kThroughput:
+      return fmt::format("{:+.1f}% output tok/s", gain * 100);
+    case TierObjective::kTtftP99:
+      return fmt::format("{:+.1f}% TTFT p99", -gain * 100);
+    case TierObjective::kGoodput:
+      return fmt::format("{:+.1f}% goodput", gain * 100);
   }
   return {};
 }

@@ -9,9 +9,9 @@
 namespace kvb {
 
 struct TraceCandidates {
-  std::vector<int> sizes_gib;            // ascending, whole GiB, above vLLM's floor and within the cap
-  std::vector<std::string> reasons;      // how each was chosen and the hit rate the curve gives it
-  double hit_rate_at_cap = 0;            // what a prefix cache of the cap's size serves
+  std::vector<int> sizes_gib;        // ascending, whole GiB, above vLLM's floor and within the cap
+  std::vector<std::string> reasons;  // how each was chosen and the hit rate the curve gives it
+  double hit_rate_at_cap = 0;        // what a prefix cache of the cap's size serves
   double unbounded_hit_rate = 0;
   std::vector<std::pair<double, double>> curve_gib;  // the curve up to the cap: (GiB, prefix hit rate)
 };
@@ -23,6 +23,7 @@ inline constexpr double kCandidateShares[] = {0.5, 0.8, 0.9, 0.95, 0.99};
 // `gib_per_block`: GiB one trace block (block_tokens tokens) takes on this server, all ranks.
 // The curve is of one cache holding the prefix blocks; vLLM's tier is write-through (it mirrors
 // the GPU pool), so a tier of S GiB above the floor serves about what a cache of S GiB would.
-TraceCandidates trace_candidates(const TraceAnalysis& a, double gib_per_block, double floor_gib, double cap_gib);
+TraceCandidates trace_candidates(const TraceAnalysis& a, double gib_per_block, double floor_gib,
+                                 double cap_gib);
 
 }  // namespace kvb

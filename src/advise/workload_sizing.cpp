@@ -21,11 +21,12 @@ Scenario on_flags_server(const WorkloadSizingRequest& r, std::vector<std::string
   auto scenario = r.scenario;
   if (!r.serve) return scenario;
   if (const auto ignored = server_keys_in_file(scenario); !ignored.empty()) {
-    warnings.push_back(fmt::format("workload {}: its server keys ({}) describe the machine it was written for; size "
-                                   "sizes the server your flags describe and does not use them (kvbench simulate {} "
-                                   "runs them)",
-                                   scenario.name, join(ignored, ", "),
-                                   scenario.origin.rfind("scenarios/workloads/", 0) == 0 ? scenario.name : scenario.origin));
+    warnings.push_back(
+        fmt::format("workload {}: its server keys ({}) describe the machine it was written for; size "
+                    "sizes the server your flags describe and does not use them (kvbench simulate {} "
+                    "runs them)",
+                    scenario.name, join(ignored, ", "),
+                    scenario.origin.rfind("scenarios/workloads/", 0) == 0 ? scenario.name : scenario.origin));
   }
   ServerSpec server;
   static_cast<ServeSettings&>(server) = *r.serve;
@@ -37,11 +38,12 @@ Scenario on_flags_server(const WorkloadSizingRequest& r, std::vector<std::string
 }
 
 // size --trace: the candidate sizes from the trace's miss-ratio curve, in this server's GiB.
-std::vector<std::pair<double, double>> add_trace_candidates(TierAdviceRequest& advice, const Scenario& scenario,
-                                                             const Sizing& s) {
+std::vector<std::pair<double, double>> add_trace_candidates(TierAdviceRequest& advice,
+                                                            const Scenario& scenario, const Sizing& s) {
   const auto analysis = analyze_trace(scenario.trace->path, scenario.trace->options, 200);
   const double bytes_per_token = static_cast<double>(s.offload->cpu_block_bytes) / s.layout.block_size;
-  const double gib_per_block = static_cast<double>(scenario.trace->options.block_tokens) * bytes_per_token / kGiB;
+  const double gib_per_block =
+      static_cast<double>(scenario.trace->options.block_tokens) * bytes_per_token / kGiB;
   auto c = trace_candidates(analysis, gib_per_block, s.offload->floor_gib, s.offload->cap_gib);
   advice.candidates = std::move(c.sizes_gib);
   advice.candidate_reasons = std::move(c.reasons);
@@ -83,8 +85,9 @@ Sizing size_with_workload(const WorkloadSizingRequest& request) {
   if (!s.fits || !s.offload) {
     s.recommendation.reset();
     s.warnings.push_back(fmt::format("workload {} not simulated: {}", scenario.name,
-                                     s.weights_fit ? "one request of max-model-len does not fit the GPU KV cache"
-                                                   : "the weights do not fit"));
+                                     s.weights_fit
+                                         ? "one request of max-model-len does not fit the GPU KV cache"
+                                         : "the weights do not fit"));
     return s;
   }
   TierAdviceRequest advice{.scenario = scenario,

@@ -15,17 +15,18 @@
 namespace kvb {
 
 struct WorkloadSizingRequest {
-  Scenario scenario;                           // the traffic: its workload, or its trace
+  Scenario scenario;  // the traffic: its workload, or its trace
   // The server the flags describe. Given, the workload file's server keys (every key but name,
   // description, seed, workload and sweep) are not used, and the sizing's warnings name them:
   // a workload describes traffic. Absent: the scenario's server as it stands.
   std::optional<ServeSettings> serve{};
-  std::optional<std::string> model{};          // --model; absent: the file's model key
-  std::optional<std::string> hardware{};       // --hw; absent: the file's hardware key
+  std::optional<std::string> model{};     // --model; absent: the file's model key
+  std::optional<std::string> hardware{};  // --hw; absent: the file's hardware key
   NodeOverrides node;
   TierObjective objective = TierObjective::kBalanced;
   ServiceLevel slo{};
-  std::optional<LinkProfile> link{};  // a link measured in this run (else node.link_profile, else the table's)
+  std::optional<LinkProfile>
+      link{};  // a link measured in this run (else node.link_profile, else the table's)
 };
 
 // The sizing as `size` computes it, its recommendation replaced by the simulated one (and the

@@ -6,6 +6,7 @@
 
 #include <chrono>
 
+#include "advise/workload_sizing.hpp"
 #include "backend/backend_registry.hpp"
 #include "catalog/hardware_spec.hpp"
 #include "catalog/model_catalog.hpp"
@@ -20,7 +21,6 @@
 #include "sim/scenario.hpp"
 #include "sim/sim_json.hpp"
 #include "sim/sweep.hpp"
-#include "advise/workload_sizing.hpp"
 #include "size/size_json.hpp"
 #include "size/sizing_engine.hpp"
 #include "size/sizing_inputs.hpp"
@@ -61,10 +61,11 @@ void check_before_measuring(const AssessmentSettings& s, bool gpu) {
   if (!s.save_json_dir.empty()) {
     std::error_code ec;
     if (!std::filesystem::is_directory(s.save_json_dir, ec)) {
-      throw UsageError(fmt::format("--save-json '{}': {}; expected an existing directory (dma.json, simulate.json and "
-                                   "size.json are written into it)",
-                                   s.save_json_dir,
-                                   std::filesystem::exists(s.save_json_dir, ec) ? "not a directory" : "no such directory"));
+      throw UsageError(fmt::format(
+          "--save-json '{}': {}; expected an existing directory (dma.json, simulate.json and "
+          "size.json are written into it)",
+          s.save_json_dir,
+          std::filesystem::exists(s.save_json_dir, ec) ? "not a directory" : "no such directory"));
     }
     for (const char* name : {"dma.json", "simulate.json", "size.json"}) {
       require_writable_output(s.save_json_dir + "/" + name);
@@ -72,7 +73,8 @@ void check_before_measuring(const AssessmentSettings& s, bool gpu) {
   }
 }
 
-void save(const AssessmentSettings& s, const std::string& name, const nlohmann::json& doc, const AssessmentLog& log) {
+void save(const AssessmentSettings& s, const std::string& name, const nlohmann::json& doc,
+          const AssessmentLog& log) {
   if (s.save_json_dir.empty()) return;
   const auto path = s.save_json_dir + "/" + name;
   write_file_atomically(path, doc.dump(1) + "\n");
@@ -81,7 +83,8 @@ void save(const AssessmentSettings& s, const std::string& name, const nlohmann::
 
 // Runs the dma sweep (and the --with-compute cases) into `in`; returns what was measured on. The
 // backend, with pools of up to 4 x 8 GiB on a GPU, is gone when this returns.
-DeviceInfo measure_dma(const AssessmentSettings& s, BackendKind kind, ReportInputs& in, const AssessmentLog& log) {
+DeviceInfo measure_dma(const AssessmentSettings& s, BackendKind kind, ReportInputs& in,
+                       const AssessmentLog& log) {
   std::string notice;
   std::vector<std::string> notes;
   auto backend = make_backend(kind, s.device, notice);
@@ -94,10 +97,11 @@ DeviceInfo measure_dma(const AssessmentSettings& s, BackendKind kind, ReportInpu
   for (const auto& n : notes) in.notes.push_back("dma: " + n);
   log(fmt::format("dma: {} cases on {} ({})", cases.size(), backend->info().name, backend->info().backend));
   const auto start = std::chrono::steady_clock::now();
-  in.dma = run_dma_cases(*backend, cases, s.dma.rule, [&](std::size_t i, std::size_t total, const std::string& id) {
-    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (i % 12 == 0 && t > 2) log(fmt::format("dma: [{}/{}] {}", i + 1, total, id));
-  });
+  in.dma = run_dma_cases(
+      *backend, cases, s.dma.rule, [&](std::size_t i, std::size_t total, const std::string& id) {
+        const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (i % 12 == 0 && t > 2) log(fmt::format("dma: [{}/{}] {}", i + 1, total, id));
+      });
   // The compute slowdown: fewer sizes, one way each, with the compute load beside the copies.
   if (!s.compute_blocks.empty()) {
     auto cs = s.dma;
@@ -134,12 +138,14 @@ ReportInputs run_default_assessment(const AssessmentSettings& s, const Assessmen
                                    gpu ? device.name : std::string("no GPU")));
   }
   hw = resolve_hardware(hw).name;
-  in.hardware_basis =
-      !s.hw.empty()  ? fmt::format("Sized for {} (--hw), not for this node's GPU.", hw)
-      : hw == "h100" && (!gpu || hardware_for_device_name(device.name).empty())
-          ? fmt::format("Assumed hardware: h100 ({}: pass --hw to size another GPU). Nothing below describes this node's GPU.",
-                        gpu ? "this node's " + device.name + " is not in the hardware table" : "no GPU found on this node")
-          : fmt::format("Sized for this node's GPU: {} ({}).", device.name, hw);
+  in.hardware_basis = !s.hw.empty() ? fmt::format("Sized for {} (--hw), not for this node's GPU.", hw)
+                      : hw == "h100" && (!gpu || hardware_for_device_name(device.name).empty())
+                          ? fmt::format(
+                                "Assumed hardware: h100 ({}: pass --hw to size another GPU). Nothing below "
+                                "describes this node's GPU.",
+                                gpu ? "this node's " + device.name + " is not in the hardware table"
+                                    : "no GPU found on this node")
+                          : fmt::format("Sized for this node's GPU: {} ({}).", device.name, hw);
 
   // 3. The default simulation sweep, on the measured link when a GPU's link was measured.
   auto scenario = with_override(load_scenario(s.scenario), "hardware", hw, "--hw");
@@ -151,7 +157,8 @@ ReportInputs run_default_assessment(const AssessmentSettings& s, const Assessmen
       in.notes.push_back(std::string("simulation: the hardware table's link figure is used: ") + e.what());
     }
   } else {
-    in.notes.push_back("simulation: the link is the hardware table's figure (a host-backend sweep measures no link)");
+    in.notes.push_back(
+        "simulation: the link is the hardware table's figure (a host-backend sweep measures no link)");
   }
   log(fmt::format("simulate: scenario {} on {}", scenario.name, hw));
   const auto run = run_sweep(scenario, scenario.sweep, link, SimOptions{});
@@ -166,7 +173,8 @@ ReportInputs run_default_assessment(const AssessmentSettings& s, const Assessmen
   std::vector<Sizing> sizings;
   for (const auto& name : split(s.models, ',')) {
     std::vector<std::string> warnings;
-    sizings.push_back(compute_sizing(make_sizing_inputs(resolve_model(name, warnings), resolve_hardware(hw), serve)));
+    sizings.push_back(
+        compute_sizing(make_sizing_inputs(resolve_model(name, warnings), resolve_hardware(hw), serve)));
   }
   // 5. The tier size for the scenario's own traffic, simulated on the same link (listed first:
   // the report's first lines state it).
@@ -178,11 +186,10 @@ ReportInputs run_default_assessment(const AssessmentSettings& s, const Assessmen
   traffic.server.num_gpu_blocks_override.reset();
   traffic.server.max_model_len = serve.max_model_len;
   traffic.server.gpu_memory_utilization = serve.gpu_memory_utilization;
-  sizings.insert(sizings.begin(), size_with_workload({.scenario = traffic,
-                                                      .node = {},
-                                                      .objective = TierObjective::kTtftP99,
-                                                      .slo = {},
-                                                      .link = link}));
+  sizings.insert(
+      sizings.begin(),
+      size_with_workload(
+          {.scenario = traffic, .node = {}, .objective = TierObjective::kTtftP99, .slo = {}, .link = link}));
   const auto size_doc = sizings_document(sizings);
   add_report_document(in, size_doc, "kvbench size, computed now");
   save(s, "size.json", size_doc, log);

@@ -27,26 +27,37 @@ std::vector<std::string> compiled_gpu_backends() {
 
 std::unique_ptr<TransferBackend> make_backend(BackendKind kind, int device, std::string& notice) {
   switch (kind) {
-    case BackendKind::kHost: return make_host_backend(device);
-    case BackendKind::kCuda: return make_cuda_backend(device);
-    case BackendKind::kHip: return make_hip_backend(device);
-    case BackendKind::kAuto: break;
+    case BackendKind::kHost:
+      return make_host_backend(device);
+    case BackendKind::kCuda:
+      return make_cuda_backend(device);
+    case BackendKind::kHip:
+      return make_hip_backend(device);
+    case BackendKind::kAuto:
+      break;
   }
   std::string why;
   auto gpu = open_first_gpu_runtime(
-      [device](const std::string& name) { return name == "cuda" ? make_cuda_backend(device) : make_hip_backend(device); },
+      [device](const std::string& name) {
+        return name == "cuda" ? make_cuda_backend(device) : make_hip_backend(device);
+      },
       why);
   if (gpu) return std::move(*gpu);
-  notice = fmt::format("no GPU found ({}): using the host backend; these are host-memory figures, not a GPU link", why);
+  notice = fmt::format(
+      "no GPU found ({}): using the host backend; these are host-memory figures, not a GPU link", why);
   return make_host_backend(0);
 }
 
 int device_count(BackendKind kind) {
   switch (kind) {
-    case BackendKind::kHost: return 1;  // more only through --host-devices
-    case BackendKind::kCuda: return cuda_device_count();
-    case BackendKind::kHip: return hip_device_count();
-    case BackendKind::kAuto: break;
+    case BackendKind::kHost:
+      return 1;  // more only through --host-devices
+    case BackendKind::kCuda:
+      return cuda_device_count();
+    case BackendKind::kHip:
+      return hip_device_count();
+    case BackendKind::kAuto:
+      break;
   }
   std::string why;
   const auto count = open_first_gpu_runtime(

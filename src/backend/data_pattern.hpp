@@ -13,7 +13,8 @@
 
 namespace kvb {
 
-KVB_HOST_DEVICE inline std::uint64_t pattern_word(std::uint64_t seed, std::uint64_t pool, std::uint64_t word_index) {
+KVB_HOST_DEVICE inline std::uint64_t pattern_word(std::uint64_t seed, std::uint64_t pool,
+                                                  std::uint64_t word_index) {
   std::uint64_t x = seed * 0x9E3779B97F4A7C15ULL ^ (pool << 56) ^ word_index;
   x ^= x >> 33;
   x *= 0xff51afd7ed558ccdULL;
@@ -23,7 +24,8 @@ KVB_HOST_DEVICE inline std::uint64_t pattern_word(std::uint64_t seed, std::uint6
 
 // Fills `bytes` (a multiple of 8) of `base` with pool `pool`'s pattern, as it reads from byte
 // `first_byte` of the pool on (a pool can be filled piece by piece).
-void fill_pattern(void* base, std::uint64_t bytes, std::uint64_t seed, std::uint64_t pool, std::uint64_t first_byte = 0);
+void fill_pattern(void* base, std::uint64_t bytes, std::uint64_t seed, std::uint64_t pool,
+                  std::uint64_t first_byte = 0);
 
 // Zeroes `bytes` of `base` (a destination pool's cleared state), spread over the host's threads.
 void fill_zero(void* base, std::uint64_t bytes);

@@ -31,8 +31,8 @@ struct GemmOp {
 
 // A sequence of GEMMs run back to back on one stream (one layer's worth).
 struct OperatorTiming {
-  double seconds = 0;   // median over the timed repetitions, one pass of the sequence
-  double spread = 0;    // (max - min) / median over the repetitions
+  double seconds = 0;  // median over the timed repetitions, one pass of the sequence
+  double spread = 0;   // (max - min) / median over the repetitions
   int repetitions = 0;
   int weight_sets = 0;  // distinct copies of the operands cycled through (to defeat the L2)
 };
@@ -41,8 +41,8 @@ class OperatorTimer {
  public:
   virtual ~OperatorTimer() = default;
   virtual std::string device_name() const = 0;
-  virtual std::string runtime() const = 0;      // "cuda 13.0, cuBLAS 13.0.1"
-  virtual std::uint64_t free_bytes() = 0;       // device memory free now
+  virtual std::string runtime() const = 0;  // "cuda 13.0, cuBLAS 13.0.1"
+  virtual std::uint64_t free_bytes() = 0;   // device memory free now
   virtual std::uint64_t l2_bytes() const = 0;
 
   // Allocates the operands of `ops` (`weight_sets` copies, cycled so successive passes read

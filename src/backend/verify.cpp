@@ -16,12 +16,14 @@ namespace {
 // Ranges of copies worth a thread: about 4 MiB of checking each.
 std::size_t copies_per_range(const std::vector<CopyOp>& ops) {
   const std::uint64_t bytes = ops.empty() ? 1 : ops.front().bytes;
-  return static_cast<std::size_t>(std::max<std::uint64_t>(1, (4ULL << 20) / std::max<std::uint64_t>(bytes, 1)));
+  return static_cast<std::size_t>(
+      std::max<std::uint64_t>(1, (4ULL << 20) / std::max<std::uint64_t>(bytes, 1)));
 }
 
 }  // namespace
 
-std::string verify_copies(const std::vector<CopyOp>& ops, const void* dst, std::uint64_t seed, std::uint64_t src_pool) {
+std::string verify_copies(const std::vector<CopyOp>& ops, const void* dst, std::uint64_t seed,
+                          std::uint64_t src_pool) {
   const auto* d = static_cast<const unsigned char*>(dst);
   std::mutex m;
   std::size_t first_bad = std::numeric_limits<std::size_t>::max();
@@ -49,7 +51,8 @@ std::string verify_copies(const std::vector<CopyOp>& ops, const void* dst, std::
 void clear_destinations(const std::vector<CopyOp>& ops, void* dst) {
   auto* d = static_cast<unsigned char*>(dst);
   parallel_ranges(ops.size(), copies_per_range(ops), [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) std::memset(d + ops[i].dst_offset, 0, static_cast<std::size_t>(ops[i].bytes));
+    for (std::size_t i = begin; i < end; ++i)
+      std::memset(d + ops[i].dst_offset, 0, static_cast<std::size_t>(ops[i].bytes));
   });
 }
 

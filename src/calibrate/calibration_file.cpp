@@ -138,7 +138,8 @@ CalibrationResult calibration_from_json(const nlohmann::json& doc, const std::st
       p.compute_efficiency = json_number_in(j, "compute_efficiency", 0, 1e3, origin);
       p.memory_efficiency = json_number_in(j, "memory_efficiency", 0, 1e3, origin);
       p.bound = j.at("bound").get<std::string>();
-      if (!(p.forward_s > 0)) throw UsageError(fmt::format("{}: a point with forward_ms {:g}", origin, p.forward_s * 1e3));
+      if (!(p.forward_s > 0))
+        throw UsageError(fmt::format("{}: a point with forward_ms {:g}", origin, p.forward_s * 1e3));
     }
     r.points.push_back(p);
   }
@@ -150,7 +151,8 @@ std::string calibration_yaml(const CalibrationResult& r, const std::string& date
   const auto j = calibration_json(r);
   YAML::Emitter e;
   e << YAML::BeginMap;
-  e << YAML::Key << "compute-efficiency" << YAML::Value << j["calibration"]["compute_efficiency"].get<double>();
+  e << YAML::Key << "compute-efficiency" << YAML::Value
+    << j["calibration"]["compute_efficiency"].get<double>();
   e << YAML::Key << "memory-efficiency" << YAML::Value << j["calibration"]["memory_efficiency"].get<double>();
   e << YAML::Key << "step-overhead-us" << YAML::Value << j["calibration"]["step_overhead_us"].get<double>();
   e << YAML::Key << "measured" << YAML::Value << to_yaml_node(j);

@@ -13,7 +13,8 @@ double fit_efficiency(const std::vector<double>& a) {
   return sum > 0 ? squares / sum : 0.0;
 }
 
-double roofline_seconds(double flops, double bytes, double peak_flops, double bandwidth, double ec, double em) {
+double roofline_seconds(double flops, double bytes, double peak_flops, double bandwidth, double ec,
+                        double em) {
   return std::max(flops / (peak_flops * ec), bytes / (bandwidth * em));
 }
 

@@ -10,6 +10,7 @@ namespace kvb {
 double fit_efficiency(const std::vector<double>& point_efficiencies);
 
 // The roofline's prediction for a point: max(flops / (peak_flops x ec), bytes / (bandwidth x em)).
-double roofline_seconds(double flops, double bytes, double peak_flops, double bandwidth, double ec, double em);
+double roofline_seconds(double flops, double bytes, double peak_flops, double bandwidth, double ec,
+                        double em);
 
 }  // namespace kvb

@@ -48,7 +48,8 @@ std::vector<std::int64_t> checked(const std::vector<std::int64_t>& v, const char
 }  // namespace
 
 std::string point_label(const CalibrationPoint& p) {
-  return p.regime == "prefill" ? fmt::format("{} tokens", p.tokens) : fmt::format("batch {} @ {}", p.tokens, p.context);
+  return p.regime == "prefill" ? fmt::format("{} tokens", p.tokens)
+                               : fmt::format("batch {} @ {}", p.tokens, p.context);
 }
 
 CalibrationResult run_calibration(OperatorTimer& timer, const CalibrationRequest& r) {
@@ -68,7 +69,8 @@ CalibrationResult run_calibration(OperatorTimer& timer, const CalibrationRequest
   Calibration unit;
   unit.compute_efficiency = unit.memory_efficiency = 1.0;
   unit.step_overhead_s = 0;
-  const StepTimeModel model(r.model, r.hw, static_cast<double>(layout.kv_bytes_per_token()), r.tp, "bf16", unit);
+  const StepTimeModel model(r.model, r.hw, static_cast<double>(layout.kv_bytes_per_token()), r.tp, "bf16",
+                            unit);
 
   CalibrationResult out;
   out.device = timer.device_name();
@@ -84,7 +86,8 @@ CalibrationResult run_calibration(OperatorTimer& timer, const CalibrationRequest
 
   // HBM: a 1 GiB copy (less on a nearly full device) reads and writes every byte once.
   const double copy_room = (static_cast<double>(timer.free_bytes()) - kReserveBytes) / 4;
-  out.hbm_copy_bytes = static_cast<std::uint64_t>(std::clamp(copy_room, 64.0 * 1024 * 1024, kGiBytes)) & ~0xFFFFFull;
+  out.hbm_copy_bytes =
+      static_cast<std::uint64_t>(std::clamp(copy_room, 64.0 * 1024 * 1024, kGiBytes)) & ~0xFFFFFull;
   const double copy_s = timer.time_device_copy(out.hbm_copy_bytes, r.repetitions);
   out.hbm_copy_gbps = 2.0 * static_cast<double>(out.hbm_copy_bytes) / copy_s / 1e9;
   const double copy_bps = out.hbm_copy_gbps * 1e9;
@@ -164,19 +167,23 @@ CalibrationResult run_calibration(OperatorTimer& timer, const CalibrationRequest
     // Beyond the table's peak: the hardware file is not this GPU (or its peak is wrong).
     const double over = std::max(p.compute_efficiency, p.memory_efficiency);
     if (over > 1.02) {
-      throw UsageError(fmt::format("--hw {}: {} {} measured {:.0f}% of the table's peak ({:.0f} TFLOP/s, {:.0f} GB/s) on "
-                                   "{}; is --hw this GPU?",
-                                   r.hw.name, p.regime, p.tokens, over * 100, out.peak_tflops, out.hbm_peak_gbps,
-                                   out.device));
+      throw UsageError(fmt::format(
+          "--hw {}: {} {} measured {:.0f}% of the table's peak ({:.0f} TFLOP/s, {:.0f} GB/s) on "
+          "{}; is --hw this GPU?",
+          r.hw.name, p.regime, p.tokens, over * 100, out.peak_tflops, out.hbm_peak_gbps, out.device));
     }
   }
   if (compute.empty()) {
-    throw UsageError(fmt::format("--prefill: no timed prefill point is compute-bound for {} on {}; add a larger token "
-                                 "count (e.g. 8192)", r.model.name, r.hw.name));
+    throw UsageError(
+        fmt::format("--prefill: no timed prefill point is compute-bound for {} on {}; add a larger token "
+                    "count (e.g. 8192)",
+                    r.model.name, r.hw.name));
   }
   if (memory.empty()) {
-    throw UsageError(fmt::format("--decode-batch: no timed decode point is memory-bound for {} on {}; add a smaller "
-                                 "batch (e.g. 1)", r.model.name, r.hw.name));
+    throw UsageError(
+        fmt::format("--decode-batch: no timed decode point is memory-bound for {} on {}; add a smaller "
+                    "batch (e.g. 1)",
+                    r.model.name, r.hw.name));
   }
   out.fitted.compute_efficiency = std::min(1.0, fit_efficiency(compute));
   out.fitted.memory_efficiency = std::min(1.0, fit_efficiency(memory));
@@ -188,11 +195,14 @@ CalibrationResult run_calibration(OperatorTimer& timer, const CalibrationRequest
     p.predicted_s = roofline_seconds(p.flops, p.bytes, peak, hbm, out.fitted.compute_efficiency,
                                      out.fitted.memory_efficiency);
   }
-  out.notes.push_back("GEMMs: " + out.runtime + ", bf16 in and out, fp32 accumulation, PyTorch's linear layout");
+  out.notes.push_back("GEMMs: " + out.runtime +
+                      ", bf16 in and out, fp32 accumulation, PyTorch's linear layout");
   out.notes.push_back("FFN width: " + shapes.ffn_source);
   out.notes.push_back(
-      "modelled, not timed: prefill attention at each point's GEMM rate (flash attention is not in the BLAS library), "
-      "elementwise work at the measured copy bandwidth, tensor-parallel communication (not in the time model)");
+      "modelled, not timed: prefill attention at each point's GEMM rate (flash attention is not in the BLAS "
+      "library), "
+      "elementwise work at the measured copy bandwidth, tensor-parallel communication (not in the time "
+      "model)");
   out.notes.push_back("step overhead (not measurable from operators): " + r.step_overhead_source);
   return out;
 }

@@ -47,7 +47,7 @@ struct CalibrationPoint {
   double predicted_s = 0;         // the fitted roofline's time
   double spread = 0;              // (max - min) / median of the repetitions
   int weight_sets = 0;
-  std::string skipped;            // why the point was not timed ("" when it was)
+  std::string skipped;  // why the point was not timed ("" when it was)
 };
 
 // "2048 tokens" (prefill) or "batch 64 @ 1024" (decode), as text and the report show a point.
@@ -58,11 +58,11 @@ struct CalibrationResult {
   int tp = 1;
   std::string ffn_source;
   double peak_tflops = 0, hbm_peak_gbps = 0;
-  double hbm_copy_gbps = 0;       // measured: 2 x bytes / time of a device-to-device copy
+  double hbm_copy_gbps = 0;  // measured: 2 x bytes / time of a device-to-device copy
   std::uint64_t hbm_copy_bytes = 0;
   std::vector<CalibrationPoint> points;
   Calibration fitted;
-  Calibration reference;          // what runs use without this file: the hardware file's fit or the defaults
+  Calibration reference;  // what runs use without this file: the hardware file's fit or the defaults
   std::string step_overhead_source;
   std::vector<std::string> notes;
 };

@@ -28,19 +28,26 @@ std::int64_t derived_ffn(const ModelSpec& m) {
 
 LayerShapes layer_shapes(const ModelSpec& m, int tp) {
   std::string why;
-  if (m.num_experts > 0) why = "mixture-of-experts";
-  else if (m.attention == AttentionKind::kMla) why = "multi-head latent attention";
-  else if (m.mamba_layers > 0) why = "Mamba layers";
-  else if (m.sliding_layers > 0) why = "sliding-window layers";
-  else if (m.mlp_only_layers > 0) why = "MLP-only layers";
+  if (m.num_experts > 0)
+    why = "mixture-of-experts";
+  else if (m.attention == AttentionKind::kMla)
+    why = "multi-head latent attention";
+  else if (m.mamba_layers > 0)
+    why = "Mamba layers";
+  else if (m.sliding_layers > 0)
+    why = "sliding-window layers";
+  else if (m.mlp_only_layers > 0)
+    why = "MLP-only layers";
   if (!why.empty()) {
-    throw UsageError(fmt::format("--model {}: calibrate times dense full-attention layers and {} has {}; the "
-                                 "efficiencies it fits belong to the GPU, so calibrate a dense model of similar width "
-                                 "(e.g. llama-3.1-8b or llama-3.1-70b) and pass the file to --calibration",
-                                 m.name, m.name, why));
+    throw UsageError(
+        fmt::format("--model {}: calibrate times dense full-attention layers and {} has {}; the "
+                    "efficiencies it fits belong to the GPU, so calibrate a dense model of similar width "
+                    "(e.g. llama-3.1-8b or llama-3.1-70b) and pass the file to --calibration",
+                    m.name, m.name, why));
   }
   if (tp < 1 || m.num_attention_heads % tp != 0) {
-    throw UsageError(fmt::format("--tp {}: must divide {}'s {} attention heads", tp, m.name, m.num_attention_heads));
+    throw UsageError(
+        fmt::format("--tp {}: must divide {}'s {} attention heads", tp, m.name, m.num_attention_heads));
   }
   LayerShapes s;
   s.hidden = m.hidden_size;
@@ -52,8 +59,10 @@ LayerShapes layer_shapes(const ModelSpec& m, int tp) {
   s.layers = m.num_hidden_layers;
   const std::int64_t ffn = m.intermediate_size > 0 ? m.intermediate_size : derived_ffn(m);
   s.ffn_source = m.intermediate_size > 0 ? fmt::format("intermediate_size {} (config.json)", ffn)
-                                         : fmt::format("{} derived from {}B parameters (no intermediate_size "
-                                                       "in the catalog)", ffn, m.params_total_b);
+                                         : fmt::format(
+                                               "{} derived from {}B parameters (no intermediate_size "
+                                               "in the catalog)",
+                                               ffn, m.params_total_b);
   s.ffn = per_rank(ffn, tp);
   s.vocab = per_rank(std::max<std::int64_t>(m.vocab_size, 1), tp);
   return s;
@@ -90,11 +99,11 @@ double prefill_attention_flops(const LayerShapes& s, std::int64_t tokens) {
 double elementwise_bytes_per_token(const LayerShapes& s) {
   const double h = static_cast<double>(s.hidden), q = static_cast<double>(s.q_width);
   const double kv = static_cast<double>(s.kv_width), f = static_cast<double>(s.ffn);
-  const double elements = 2 * (2 * h)       // RMSNorm x2: read h, write h
-                          + 2 * (q + kv)    // rotary on q and k: read, write
-                          + 3 * f           // SiLU(gate) x up: read 2f, write f
-                          + 2 * (3 * h)     // residual add x2: read 2h, write h
-                          + 2 * (2 * kv);   // K and V into the cache: read, write
+  const double elements = 2 * (2 * h)      // RMSNorm x2: read h, write h
+                          + 2 * (q + kv)   // rotary on q and k: read, write
+                          + 3 * f          // SiLU(gate) x up: read 2f, write f
+                          + 2 * (3 * h)    // residual add x2: read 2h, write h
+                          + 2 * (2 * kv);  // K and V into the cache: read, write
   return 2.0 * elements;
 }
 

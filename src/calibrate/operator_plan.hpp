@@ -14,15 +14,15 @@ namespace kvb {
 
 struct LayerShapes {
   std::int64_t hidden = 0;
-  std::int64_t q_width = 0;      // query heads x head_dim on this rank
-  std::int64_t kv_width = 0;     // KV heads x head_dim on this rank (replicated when heads < TP)
-  std::int64_t ffn = 0;          // FFN width on this rank
-  std::int64_t heads = 0;        // query heads on this rank
-  std::int64_t kv_heads = 0;     // KV heads on this rank
+  std::int64_t q_width = 0;   // query heads x head_dim on this rank
+  std::int64_t kv_width = 0;  // KV heads x head_dim on this rank (replicated when heads < TP)
+  std::int64_t ffn = 0;       // FFN width on this rank
+  std::int64_t heads = 0;     // query heads on this rank
+  std::int64_t kv_heads = 0;  // KV heads on this rank
   std::int64_t head_dim = 0;
-  std::int64_t vocab = 0;        // LM head rows on this rank
+  std::int64_t vocab = 0;  // LM head rows on this rank
   int layers = 0;
-  std::string ffn_source;        // config.json's intermediate_size, or derived from the parameter count
+  std::string ffn_source;  // config.json's intermediate_size, or derived from the parameter count
 };
 
 // Throws UsageError for a model calibrate cannot time (MoE, MLA, Mamba, sliding window) or a TP

@@ -28,7 +28,8 @@ class TraceFile {
     path_ = pattern;
     std::ofstream f(path_);
     f << "arrival_s,prompt_tokens,output_tokens\n";
-    for (const auto& r : run.requests) f << fmt::format("{:.6f},{},{}\n", r.arrival_s, r.prompt_tokens, r.output_tokens);
+    for (const auto& r : run.requests)
+      f << fmt::format("{:.6f},{},{}\n", r.arrival_s, r.prompt_tokens, r.output_tokens);
     if (!f) throw UsageError("calibrate --from-vllm: cannot write a temporary trace file in $TMPDIR");
   }
   ~TraceFile() { std::filesystem::remove(path_); }
@@ -77,9 +78,10 @@ class Replayer {
       s.trace = TraceInput{files_[i]->path(), TraceOptions{}};
       const auto r = run_simulation(prepare_simulation(s, std::nullopt));
       if (r.rejected_requests > 0) {
-        throw UsageError(fmt::format("{}: {} requests are longer than the server's max-model-len; expected the "
-                                     "server's flags (--max-model-len)",
-                                     measured_[i].path, r.rejected_requests));
+        throw UsageError(
+            fmt::format("{}: {} requests are longer than the server's max-model-len; expected the "
+                        "server's flags (--max-model-len)",
+                        measured_[i].path, r.rejected_requests));
       }
       auto score = measured_[i];
       score.simulated_ttft = r.ttft_s.mean;
@@ -95,8 +97,9 @@ class Replayer {
     double sum = 0;
     int n = 0;
     for (const auto& s : scores(c)) {
-      for (const auto& [sim, real] : {std::pair{s.simulated_ttft, s.measured_ttft}, std::pair{s.simulated_tpot, s.measured_tpot},
-                                     std::pair{s.simulated_e2e, s.measured_e2e}}) {
+      for (const auto& [sim, real] :
+           {std::pair{s.simulated_ttft, s.measured_ttft}, std::pair{s.simulated_tpot, s.measured_tpot},
+            std::pair{s.simulated_e2e, s.measured_e2e}}) {
         if (real <= 0) continue;
         sum += std::pow((sim - real) / real, 2);
         ++n;
@@ -166,24 +169,27 @@ VllmFit fit_to_vllm_runs(const Scenario& server, const std::vector<VllmRun>& run
 
 std::string vllm_fit_yaml(const VllmFit& fit, const std::string& date) {
   const auto& c = fit.fitted;
-  std::string out = fmt::format("# kvbench calibrate --from-vllm, {}: the time model fitted to a real vLLM server's\n"
-                                "# per-request results (means of TTFT, TPOT and E2E). Use: kvbench simulate|size "
-                                "--calibration FILE\n",
-                                date);
+  std::string out = fmt::format(
+      "# kvbench calibrate --from-vllm, {}: the time model fitted to a real vLLM server's\n"
+      "# per-request results (means of TTFT, TPOT and E2E). Use: kvbench simulate|size "
+      "--calibration FILE\n",
+      date);
   for (std::size_t i = 0; i < fit.with_fit.size(); ++i) {
     const auto& f = fit.with_fit[i];
     const auto& d = fit.with_start[i];
     const auto pct = [](double sim, double real) { return real > 0 ? 100 * (sim - real) / real : 0.0; };
-    out += fmt::format("# {} ({} requests; arrivals: {}): E2E mean error {:+.1f}% fitted, {:+.1f}% at the start ({}); "
-                       "TTFT {:+.1f}% / {:+.1f}%; TPOT {:+.1f}% / {:+.1f}% (fitted / start)\n",
-                       f.path, f.requests, fit.arrivals[i], pct(f.simulated_e2e, f.measured_e2e),
-                       pct(d.simulated_e2e, d.measured_e2e), fit.start.source, pct(f.simulated_ttft, f.measured_ttft),
-                       pct(d.simulated_ttft, d.measured_ttft), pct(f.simulated_tpot, f.measured_tpot),
-                       pct(d.simulated_tpot, d.measured_tpot));
+    out += fmt::format(
+        "# {} ({} requests; arrivals: {}): E2E mean error {:+.1f}% fitted, {:+.1f}% at the start ({}); "
+        "TTFT {:+.1f}% / {:+.1f}%; TPOT {:+.1f}% / {:+.1f}% (fitted / start)\n",
+        f.path, f.requests, fit.arrivals[i], pct(f.simulated_e2e, f.measured_e2e),
+        pct(d.simulated_e2e, d.measured_e2e), fit.start.source, pct(f.simulated_ttft, f.measured_ttft),
+        pct(d.simulated_ttft, d.measured_ttft), pct(f.simulated_tpot, f.measured_tpot),
+        pct(d.simulated_tpot, d.measured_tpot));
   }
-  out += fmt::format("compute-efficiency: {:.4f}\nmemory-efficiency: {:.4f}\nstep-overhead-us: {:.1f}\n"
-                     "request-overhead-us: {:.1f}\n",
-                     c.compute_efficiency, c.memory_efficiency, c.step_overhead_s * 1e6, c.request_overhead_s * 1e6);
+  out += fmt::format(
+      "compute-efficiency: {:.4f}\nmemory-efficiency: {:.4f}\nstep-overhead-us: {:.1f}\n"
+      "request-overhead-us: {:.1f}\n",
+      c.compute_efficiency, c.memory_efficiency, c.step_overhead_s * 1e6, c.request_overhead_s * 1e6);
   if (c.attention_efficiency) out += fmt::format("attention-efficiency: {:.4f}\n", *c.attention_efficiency);
   if (c.gemm_half_tokens > 0) out += fmt::format("gemm-half-tokens: {:.1f}\n", c.gemm_half_tokens);
   out += fmt::format("load-efficiency: {:.4f}\n", c.load_efficiency);

@@ -21,11 +21,11 @@ struct VllmRunScore {
 };
 
 struct VllmFit {
-  Calibration start;                       // where the fit started: the GPU's default unless --start
+  Calibration start;  // where the fit started: the GPU's default unless --start
   Calibration fitted;
   std::vector<VllmRunScore> with_start, with_fit;
   int evaluations = 0;
-  std::vector<std::string> arrivals;       // per run: where its arrival times came from
+  std::vector<std::string> arrivals;  // per run: where its arrival times came from
 };
 
 // `server`: the vLLM server the runs were measured on (model, hardware, flags; its workload is not

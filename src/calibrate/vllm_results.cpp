@@ -28,20 +28,23 @@ double seconds_in(const nlohmann::json& v, const std::string& where) {
 const nlohmann::json& list_field(const nlohmann::json& doc, const char* key, const std::string& path) {
   const auto it = doc.find(key);
   if (it == doc.end() || !it->is_array()) {
-    throw UsageError(fmt::format("{}: field '{}' is missing or not a list; expected the per-request lists of "
-                                 "vllm bench serve --save-result",
-                                 path, key));
+    throw UsageError(
+        fmt::format("{}: field '{}' is missing or not a list; expected the per-request lists of "
+                    "vllm bench serve --save-result",
+                    path, key));
   }
   return *it;
 }
 
 // Arrivals the file does not record: a Poisson process at its request rate, seeded, stated.
-std::vector<double> poisson_arrivals(const nlohmann::json& doc, std::size_t n, const std::string& path, std::string& note) {
+std::vector<double> poisson_arrivals(const nlohmann::json& doc, std::size_t n, const std::string& path,
+                                     std::string& note) {
   const auto it = doc.find("request_rate");
   if (it == doc.end() || !it->is_number() || !(it->get<double>() > 0) || !std::isfinite(it->get<double>())) {
-    throw UsageError(fmt::format("{}: no 'start_times' and no finite 'request_rate'; expected one of them to place "
-                                 "the requests in time",
-                                 path));
+    throw UsageError(
+        fmt::format("{}: no 'start_times' and no finite 'request_rate'; expected one of them to place "
+                    "the requests in time",
+                    path));
   }
   const double rate = it->get<double>();
   Rng rng(Rng::derive(1, 7));
@@ -69,14 +72,16 @@ VllmRun read_bench_json(const std::string& path, const std::string& text) {
   const auto& itls = list_field(doc, "itls", path);
   const auto n = in.size();
   if (out.size() != n || ttfts.size() != n || itls.size() != n || n == 0) {
-    throw UsageError(fmt::format("{}: input_lens, output_lens, ttfts and itls have {}, {}, {} and {} entries; expected "
-                                 "the same number, at least one",
-                                 path, n, out.size(), ttfts.size(), itls.size()));
+    throw UsageError(
+        fmt::format("{}: input_lens, output_lens, ttfts and itls have {}, {}, {} and {} entries; expected "
+                    "the same number, at least one",
+                    path, n, out.size(), ttfts.size(), itls.size()));
   }
   VllmRun run{path, {}, "start_times"};
   std::vector<double> arrivals;
   if (const auto st = doc.find("start_times"); st != doc.end() && st->is_array() && st->size() == n) {
-    for (std::size_t i = 0; i < n; ++i) arrivals.push_back(seconds_in((*st)[i], fmt::format("{}: start_times[{}]", path, i)));
+    for (std::size_t i = 0; i < n; ++i)
+      arrivals.push_back(seconds_in((*st)[i], fmt::format("{}: start_times[{}]", path, i)));
   } else {
     arrivals = poisson_arrivals(doc, n, path, run.arrivals);
   }
@@ -85,7 +90,8 @@ VllmRun read_bench_json(const std::string& path, const std::string& text) {
     const auto where = [&](const char* key) { return fmt::format("{}: {}[{}]", path, key, i); };
     ObservedRequest r;
     r.arrival_s = arrivals[i] - first;
-    if (!in[i].is_number_integer() || !out[i].is_number_integer()) throw UsageError(where("input_lens/output_lens") + ": not a whole number");
+    if (!in[i].is_number_integer() || !out[i].is_number_integer())
+      throw UsageError(where("input_lens/output_lens") + ": not a whole number");
     r.prompt_tokens = std::clamp<std::int64_t>(in[i].get<std::int64_t>(), 0, kMaxTokens);
     r.output_tokens = std::clamp<std::int64_t>(out[i].get<std::int64_t>(), 0, kMaxTokens);
     if (r.prompt_tokens < 1 || r.output_tokens < 1) continue;  // a failed request: vLLM records 0
@@ -103,12 +109,14 @@ VllmRun read_residency_csv(const std::string& path, const std::string& text) {
   if (lines.empty()) throw UsageError(fmt::format("{}: empty", path));
   std::map<std::string, int> col;
   const auto header = split(trim_copy(lines.front()), ',');
-  for (int i = 0; i < static_cast<int>(header.size()); ++i) col[trim_copy(header[static_cast<std::size_t>(i)])] = i;
+  for (int i = 0; i < static_cast<int>(header.size()); ++i)
+    col[trim_copy(header[static_cast<std::size_t>(i)])] = i;
   for (const char* need : {"send_us", "server_input_tokens", "output_tokens", "ttft_us", "e2e_us"}) {
     if (!col.count(need)) {
-      throw UsageError(fmt::format("{}: no column '{}'; expected send_us, server_input_tokens, output_tokens, ttft_us, "
-                                   "e2e_us (the residency-vllm trace columns)",
-                                   path, need));
+      throw UsageError(
+          fmt::format("{}: no column '{}'; expected send_us, server_input_tokens, output_tokens, ttft_us, "
+                      "e2e_us (the residency-vllm trace columns)",
+                      path, need));
     }
   }
   VllmRun run{path, {}, "send_us"};
@@ -124,11 +132,17 @@ VllmRun read_residency_csv(const std::string& path, const std::string& text) {
     if (col.count("status") && cell("status") != "ok") continue;
     const auto where = fmt::format("{}:{}", path, ln + 1);
     ObservedRequest r;
-    r.arrival_s = static_cast<double>(parse_int_in(cell("send_us"), where + ": send_us", 0, std::int64_t{1} << 50)) / 1e6;
-    r.prompt_tokens = parse_int_in(cell("server_input_tokens"), where + ": server_input_tokens", 1, kMaxTokens);
+    r.arrival_s =
+        static_cast<double>(parse_int_in(cell("send_us"), where + ": send_us", 0, std::int64_t{1} << 50)) /
+        1e6;
+    r.prompt_tokens =
+        parse_int_in(cell("server_input_tokens"), where + ": server_input_tokens", 1, kMaxTokens);
     r.output_tokens = parse_int_in(cell("output_tokens"), where + ": output_tokens", 1, kMaxTokens);
-    r.ttft_s = static_cast<double>(parse_int_in(cell("ttft_us"), where + ": ttft_us", 0, std::int64_t{1} << 50)) / 1e6;
-    r.e2e_s = static_cast<double>(parse_int_in(cell("e2e_us"), where + ": e2e_us", 0, std::int64_t{1} << 50)) / 1e6;
+    r.ttft_s =
+        static_cast<double>(parse_int_in(cell("ttft_us"), where + ": ttft_us", 0, std::int64_t{1} << 50)) /
+        1e6;
+    r.e2e_s =
+        static_cast<double>(parse_int_in(cell("e2e_us"), where + ": e2e_us", 0, std::int64_t{1} << 50)) / 1e6;
     run.requests.push_back(r);
   }
   return run;
@@ -140,10 +154,12 @@ VllmRun read_vllm_run(const std::string& path) {
   // One read, at the result-file cap: a bench JSON keeps every generated text.
   const auto text = read_text_file(path, "--from-vllm", kMaxResultInputBytes);
   const auto first = text.find_first_not_of(" \t\r\n");
-  auto run = first != std::string::npos && text[first] == '{' ? read_bench_json(path, text) : read_residency_csv(path, text);
+  auto run = first != std::string::npos && text[first] == '{' ? read_bench_json(path, text)
+                                                              : read_residency_csv(path, text);
   if (run.requests.empty()) throw UsageError(fmt::format("{}: no completed request in the file", path));
-  std::stable_sort(run.requests.begin(), run.requests.end(),
-                   [](const ObservedRequest& a, const ObservedRequest& b) { return a.arrival_s < b.arrival_s; });
+  std::stable_sort(
+      run.requests.begin(), run.requests.end(),
+      [](const ObservedRequest& a, const ObservedRequest& b) { return a.arrival_s < b.arrival_s; });
   return run;
 }
 

@@ -8,15 +8,15 @@
 namespace kvb {
 
 struct EmbeddedFile {
-  std::string_view path;     // relative to scenarios/, e.g. "models/llama-3.1-8b.yaml"
+  std::string_view path;  // relative to scenarios/, e.g. "models/llama-3.1-8b.yaml"
   std::string_view content;
 };
 
 const std::vector<EmbeddedFile>& embedded_scenarios();
 
 struct CatalogEntry {
-  std::string name;          // file name without folder and ".yaml", e.g. "llama-3.1-8b"
-  std::string origin;        // "scenarios/models/llama-3.1-8b.yaml", for messages
+  std::string name;    // file name without folder and ".yaml", e.g. "llama-3.1-8b"
+  std::string origin;  // "scenarios/models/llama-3.1-8b.yaml", for messages
   std::string_view content;
 };
 

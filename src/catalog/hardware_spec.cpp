@@ -13,27 +13,54 @@
 namespace kvb {
 namespace {
 
-const std::vector<std::string> kHardwareKeys = {
-    "name", "aliases", "description", "source", "vendor", "hbm_gb", "usable_gib", "hbm_bandwidth_gbps",
-    "host_link", "pcie_generation", "pcie_width", "c2c_gbps_per_direction", "link_practical_gbps",
-    "bf16_tflops", "fp8_tflops", "gpus_per_node", "host_dram_gb", "mla_block_size", "notes",
-    "gpu_link_gbps", "gpu_link_latency_us", "link_kernel_compute_slowdown",
-    "link_measured_h2d_gbps", "link_measured_d2h_gbps", "link_measured_h2d_per_copy_us",
-    "link_measured_d2h_per_copy_us", "link_measured_source", "time_model_compute_efficiency",
-    "time_model_memory_efficiency", "time_model_step_overhead_us", "time_model_source",
-    "time_model_attention_efficiency", "time_model_request_overhead_us", "time_model_load_efficiency",
-    "time_model_gemm_half_tokens"};
+const std::vector<std::string> kHardwareKeys = {"name",
+                                                "aliases",
+                                                "description",
+                                                "source",
+                                                "vendor",
+                                                "hbm_gb",
+                                                "usable_gib",
+                                                "hbm_bandwidth_gbps",
+                                                "host_link",
+                                                "pcie_generation",
+                                                "pcie_width",
+                                                "c2c_gbps_per_direction",
+                                                "link_practical_gbps",
+                                                "bf16_tflops",
+                                                "fp8_tflops",
+                                                "gpus_per_node",
+                                                "host_dram_gb",
+                                                "mla_block_size",
+                                                "notes",
+                                                "gpu_link_gbps",
+                                                "gpu_link_latency_us",
+                                                "link_kernel_compute_slowdown",
+                                                "link_measured_h2d_gbps",
+                                                "link_measured_d2h_gbps",
+                                                "link_measured_h2d_per_copy_us",
+                                                "link_measured_d2h_per_copy_us",
+                                                "link_measured_source",
+                                                "time_model_compute_efficiency",
+                                                "time_model_memory_efficiency",
+                                                "time_model_step_overhead_us",
+                                                "time_model_source",
+                                                "time_model_attention_efficiency",
+                                                "time_model_request_overhead_us",
+                                                "time_model_load_efficiency",
+                                                "time_model_gemm_half_tokens"};
 
 double positive(const YamlObject& y, const char* key) {
   const double v = y.real(key);
-  if (v <= 0) throw UsageError(fmt::format("{}: key '{}' is {}; expected a positive number", y.origin(), key, v));
+  if (v <= 0)
+    throw UsageError(fmt::format("{}: key '{}' is {}; expected a positive number", y.origin(), key, v));
   return v;
 }
 
 }  // namespace
 
 double HardwareSpec::link_ceiling_gbps() const {
-  return link == HostLinkKind::kPcie ? pcie_ceiling_gbps(pcie_generation, pcie_width) : c2c_gbps_per_direction;
+  return link == HostLinkKind::kPcie ? pcie_ceiling_gbps(pcie_generation, pcie_width)
+                                     : c2c_gbps_per_direction;
 }
 
 std::string HardwareSpec::link_description() const {
@@ -50,9 +77,12 @@ HardwareSpec hardware_from_yaml(const std::string& text, const std::string& orig
   h.description = y.str("description");
   h.source = y.str("source");
   const auto vendor = y.str("vendor");
-  if (vendor == "nvidia") h.vendor = GpuVendor::kNvidia;
-  else if (vendor == "amd") h.vendor = GpuVendor::kAmd;
-  else throw UsageError(fmt::format("{}: key 'vendor' is '{}'; expected nvidia or amd", origin, vendor));
+  if (vendor == "nvidia")
+    h.vendor = GpuVendor::kNvidia;
+  else if (vendor == "amd")
+    h.vendor = GpuVendor::kAmd;
+  else
+    throw UsageError(fmt::format("{}: key 'vendor' is '{}'; expected nvidia or amd", origin, vendor));
   h.hbm_gb = positive(y, "hbm_gb");
   h.usable_gib = positive(y, "usable_gib");
   h.hbm_bandwidth_gbps = positive(y, "hbm_bandwidth_gbps");
@@ -72,15 +102,18 @@ HardwareSpec hardware_from_yaml(const std::string& text, const std::string& orig
   h.bf16_tflops = positive(y, "bf16_tflops");
   h.fp8_tflops = positive(y, "fp8_tflops");
   h.gpus_per_node = static_cast<int>(y.integer("gpus_per_node"));
-  if (h.gpus_per_node < 1) throw UsageError(fmt::format("{}: key 'gpus_per_node' must be at least 1", origin));
+  if (h.gpus_per_node < 1)
+    throw UsageError(fmt::format("{}: key 'gpus_per_node' must be at least 1", origin));
   h.host_dram_gb = positive(y, "host_dram_gb");
-  if (y.has("link_kernel_compute_slowdown")) h.link_kernel_compute_slowdown = positive(y, "link_kernel_compute_slowdown");
+  if (y.has("link_kernel_compute_slowdown"))
+    h.link_kernel_compute_slowdown = positive(y, "link_kernel_compute_slowdown");
   if (y.has("gpu_link_gbps")) {
     h.gpu_link_gbps = positive(y, "gpu_link_gbps");
     h.gpu_link_latency_us = positive(y, "gpu_link_latency_us");
   }
   h.mla_block_size = static_cast<int>(y.integer_or("mla_block_size", 16));
-  if (h.mla_block_size < 1) throw UsageError(fmt::format("{}: key 'mla_block_size' must be positive", origin));
+  if (h.mla_block_size < 1)
+    throw UsageError(fmt::format("{}: key 'mla_block_size' must be positive", origin));
   h.notes = y.str_list_or("notes");
   if (y.has("link_measured_source")) {
     // All five together: a measured link says where it was measured.
@@ -95,8 +128,8 @@ HardwareSpec hardware_from_yaml(const std::string& text, const std::string& orig
                                    h.link_ceiling_gbps()));
     }
   } else if (y.has("link_measured_h2d_gbps") || y.has("link_measured_d2h_gbps")) {
-    throw UsageError(fmt::format("{}: link_measured_* figures need 'link_measured_source' (where they were measured)",
-                                 origin));
+    throw UsageError(fmt::format(
+        "{}: link_measured_* figures need 'link_measured_source' (where they were measured)", origin));
   }
   if (y.has("time_model_source")) {
     // All four together: fitted figures say which measurements they were fitted to.
@@ -105,15 +138,19 @@ HardwareSpec hardware_from_yaml(const std::string& text, const std::string& orig
     t.compute_efficiency = positive(y, "time_model_compute_efficiency");
     t.memory_efficiency = positive(y, "time_model_memory_efficiency");
     t.step_overhead_us = positive(y, "time_model_step_overhead_us");
-    if (y.has("time_model_attention_efficiency")) t.attention_efficiency = positive(y, "time_model_attention_efficiency");
-    if (y.has("time_model_request_overhead_us")) t.request_overhead_us = positive(y, "time_model_request_overhead_us");
+    if (y.has("time_model_attention_efficiency"))
+      t.attention_efficiency = positive(y, "time_model_attention_efficiency");
+    if (y.has("time_model_request_overhead_us"))
+      t.request_overhead_us = positive(y, "time_model_request_overhead_us");
     if (y.has("time_model_load_efficiency")) t.load_efficiency = positive(y, "time_model_load_efficiency");
     if (y.has("time_model_gemm_half_tokens")) t.gemm_half_tokens = positive(y, "time_model_gemm_half_tokens");
-    if (t.compute_efficiency > 1 || t.memory_efficiency > 1 || t.attention_efficiency > 1 || t.load_efficiency > 1) {
+    if (t.compute_efficiency > 1 || t.memory_efficiency > 1 || t.attention_efficiency > 1 ||
+        t.load_efficiency > 1) {
       throw UsageError(fmt::format("{}: time_model_*_efficiency is a fraction of peak in (0, 1]", origin));
     }
   } else if (y.has("time_model_compute_efficiency") || y.has("time_model_memory_efficiency")) {
-    throw UsageError(fmt::format("{}: time_model_* figures need 'time_model_source' (what they were fitted to)", origin));
+    throw UsageError(
+        fmt::format("{}: time_model_* figures need 'time_model_source' (what they were fitted to)", origin));
   }
   if (h.link_practical_gbps > h.link_ceiling_gbps()) {
     throw UsageError(fmt::format("{}: link_practical_gbps {} exceeds the link ceiling {:.1f} GB/s", origin,
@@ -125,7 +162,8 @@ HardwareSpec hardware_from_yaml(const std::string& text, const std::string& orig
 const std::vector<HardwareSpec>& hardware_catalog() {
   static const std::vector<HardwareSpec> catalog = [] {
     std::vector<HardwareSpec> out;
-    for (const auto& e : catalog_entries("hardware")) out.push_back(hardware_from_yaml(std::string(e.content), e.origin));
+    for (const auto& e : catalog_entries("hardware"))
+      out.push_back(hardware_from_yaml(std::string(e.content), e.origin));
     return out;
   }();
   return catalog;
@@ -141,9 +179,10 @@ HardwareSpec resolve_hardware(const std::string& name) {
     }
     names.push_back(h.name);
   }
-  throw UsageError(fmt::format("--hw '{}': unknown hardware; expected one of {}{}", name, join(names, ", "),
-                               fmt::format(" (closest: {}); use --gpu-memory and --host-memory for other cards",
-                                           join(closest_names(name, names, 2), ", "))));
+  throw UsageError(
+      fmt::format("--hw '{}': unknown hardware; expected one of {}{}", name, join(names, ", "),
+                  fmt::format(" (closest: {}); use --gpu-memory and --host-memory for other cards",
+                              join(closest_names(name, names, 2), ", "))));
 }
 
 std::string hardware_for_device_name(const std::string& device_name) {

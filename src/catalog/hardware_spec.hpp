@@ -14,9 +14,9 @@ struct HardwareSpec {
   std::string description;
   std::string source;
   GpuVendor vendor = GpuVendor::kNvidia;
-  double hbm_gb = 0;             // marketing capacity, GB
-  double usable_gib = 0;         // what the runtime reports as total (torch mem_get_info), GiB
-  double hbm_bandwidth_gbps = 0; // GB/s
+  double hbm_gb = 0;              // marketing capacity, GB
+  double usable_gib = 0;          // what the runtime reports as total (torch mem_get_info), GiB
+  double hbm_bandwidth_gbps = 0;  // GB/s
   HostLinkKind link = HostLinkKind::kPcie;
   int pcie_generation = 0;
   int pcie_width = 0;
@@ -37,16 +37,17 @@ struct HardwareSpec {
     double gemm_half_tokens = 0;
     std::string source;
   } measured_time_model;
-  double bf16_tflops = 0;          // dense
-  double fp8_tflops = 0;           // dense
+  double bf16_tflops = 0;  // dense
+  double fp8_tflops = 0;   // dense
   int gpus_per_node = 8;
   // GPU-to-GPU fabric (NVLink, Infinity Fabric): per-direction bandwidth from the datasheet and the
   // latency of one small all-reduce; 0 = unknown (tensor-parallel communication not modelled).
   double gpu_link_gbps = 0;
-  double link_kernel_compute_slowdown = 0;  // measured (kvbench dma --with-compute, kernel method); 0 = unknown
+  double link_kernel_compute_slowdown =
+      0;  // measured (kvbench dma --with-compute, kernel method); 0 = unknown
   double gpu_link_latency_us = 0;
-  double host_dram_gb = 0;         // per node, typical
-  int mla_block_size = 16;         // what vLLM's default MLA backend forces here (FlashMLA 64, CUTLASS MLA 128)
+  double host_dram_gb = 0;  // per node, typical
+  int mla_block_size = 16;  // what vLLM's default MLA backend forces here (FlashMLA 64, CUTLASS MLA 128)
   std::vector<std::string> notes;
 
   double link_ceiling_gbps() const;  // per direction, theoretical

@@ -26,7 +26,8 @@ class ConfigFields {
     if (!has(key)) return fallback;
     const auto& v = j_.at(key);
     if (!v.is_number_integer() || v.get<long long>() < 0) {
-      throw UsageError(fmt::format("{}: field '{}' is {}; expected a non-negative integer", origin_, key, v.dump()));
+      throw UsageError(
+          fmt::format("{}: field '{}' is {}; expected a non-negative integer", origin_, key, v.dump()));
     }
     return v.get<long long>();
   }
@@ -39,22 +40,25 @@ class ConfigFields {
   }
   int required_int(const char* key) {
     if (!has(key)) {
-      throw UsageError(fmt::format("{}: missing field '{}', which KV sizing needs; is this a model's "
-                                   "config.json?",
-                                   origin_, key));
+      throw UsageError(
+          fmt::format("{}: missing field '{}', which KV sizing needs; is this a model's "
+                      "config.json?",
+                      origin_, key));
     }
     return small_int(key, 0);
   }
   std::string string(const char* key, const std::string& fallback) {
     if (!has(key)) return fallback;
     const auto& v = j_.at(key);
-    if (!v.is_string()) throw UsageError(fmt::format("{}: field '{}' is {}; expected a string", origin_, key, v.dump()));
+    if (!v.is_string())
+      throw UsageError(fmt::format("{}: field '{}' is {}; expected a string", origin_, key, v.dump()));
     return v.get<std::string>();
   }
   bool boolean(const char* key, bool fallback) {
     if (!has(key)) return fallback;
     const auto& v = j_.at(key);
-    if (!v.is_boolean()) throw UsageError(fmt::format("{}: field '{}' is {}; expected true or false", origin_, key, v.dump()));
+    if (!v.is_boolean())
+      throw UsageError(fmt::format("{}: field '{}' is {}; expected true or false", origin_, key, v.dump()));
     return v.get<bool>();
   }
   const Json& raw(const char* key) {
@@ -65,21 +69,57 @@ class ConfigFields {
 
   // Keys never read whose names suggest they could change KV size or layer structure.
   std::vector<std::string> uninterpreted() const {
-    static const std::vector<std::string> hints = {"attn", "attention", "kv", "window", "head", "layer",
-                                                   "mamba", "ssm", "expert", "lora", "index", "cache",
-                                                   "linear", "state", "conv", "group"};
-    static const std::set<std::string> irrelevant = {
-        "rope_scaling", "rope_theta", "attention_dropout", "attention_bias", "initializer_range",
-        "rms_norm_eps", "layer_norm_epsilon", "layer_norm_eps", "head_bias", "mlp_bias",
-        "use_cache", "norm_topk_prob", "output_router_logits", "router_aux_loss_coef",
-        "routed_scaling_factor", "scoring_func", "topk_method", "topk_group", "n_group",
-        "ep_size", "moe_layer_freq", "aux_loss_alpha", "seq_aux", "hidden_act", "pretraining_tp",
-        "attn_logit_softcapping", "query_pre_attn_scalar", "rope_interleave", "qk_layernorm",
-        "use_qk_norm", "partial_rotary_factor", "rope_parameters", "attention_chunk_size",
-        "decoder_sparse_step", "mlp_only_layers", "shared_expert_intermediate_size",
-        "moe_router_enable_expert_bias", "rescale_prenorm_residual", "residual_in_fp32",
-        "mamba_hidden_act", "mamba_proj_bias", "mamba_conv_bias", "chunk_size", "time_step_min",
-        "time_step_max", "time_step_floor", "time_step_limit", "ssm_state_dtype"};
+    static const std::vector<std::string> hints = {
+        "attn",   "attention", "kv",    "window", "head",   "layer", "mamba", "ssm",
+        "expert", "lora",      "index", "cache",  "linear", "state", "conv",  "group"};
+    static const std::set<std::string> irrelevant = {"rope_scaling",
+                                                     "rope_theta",
+                                                     "attention_dropout",
+                                                     "attention_bias",
+                                                     "initializer_range",
+                                                     "rms_norm_eps",
+                                                     "layer_norm_epsilon",
+                                                     "layer_norm_eps",
+                                                     "head_bias",
+                                                     "mlp_bias",
+                                                     "use_cache",
+                                                     "norm_topk_prob",
+                                                     "output_router_logits",
+                                                     "router_aux_loss_coef",
+                                                     "routed_scaling_factor",
+                                                     "scoring_func",
+                                                     "topk_method",
+                                                     "topk_group",
+                                                     "n_group",
+                                                     "ep_size",
+                                                     "moe_layer_freq",
+                                                     "aux_loss_alpha",
+                                                     "seq_aux",
+                                                     "hidden_act",
+                                                     "pretraining_tp",
+                                                     "attn_logit_softcapping",
+                                                     "query_pre_attn_scalar",
+                                                     "rope_interleave",
+                                                     "qk_layernorm",
+                                                     "use_qk_norm",
+                                                     "partial_rotary_factor",
+                                                     "rope_parameters",
+                                                     "attention_chunk_size",
+                                                     "decoder_sparse_step",
+                                                     "mlp_only_layers",
+                                                     "shared_expert_intermediate_size",
+                                                     "moe_router_enable_expert_bias",
+                                                     "rescale_prenorm_residual",
+                                                     "residual_in_fp32",
+                                                     "mamba_hidden_act",
+                                                     "mamba_proj_bias",
+                                                     "mamba_conv_bias",
+                                                     "chunk_size",
+                                                     "time_step_min",
+                                                     "time_step_max",
+                                                     "time_step_floor",
+                                                     "time_step_limit",
+                                                     "ssm_state_dtype"};
     std::vector<std::string> out;
     for (const auto& [key, value] : j_.items()) {
       if (seen_.count(key) != 0 || irrelevant.count(key) != 0) continue;
@@ -112,13 +152,14 @@ std::string weight_dtype_from(ConfigFields& f, const Json& top, const std::strin
   return dtype;
 }
 
-ModelSpec read_hf_config(const std::string& json_text, const std::string& origin, std::vector<std::string>& warnings) {
+ModelSpec read_hf_config(const std::string& json_text, const std::string& origin,
+                         std::vector<std::string>& warnings) {
   Json top;
   try {
     top = Json::parse(json_text);
   } catch (const Json::parse_error& e) {
-    throw UsageError(fmt::format("{}: malformed or truncated JSON (byte {}); expected a Hugging Face config.json",
-                                 origin, e.byte));
+    throw UsageError(fmt::format(
+        "{}: malformed or truncated JSON (byte {}); expected a Hugging Face config.json", origin, e.byte));
   }
   if (!top.is_object()) throw UsageError(fmt::format("{}: expected a JSON object (a config.json)", origin));
   // Vision-language models keep the language model under text_config.
@@ -129,8 +170,8 @@ ModelSpec read_hf_config(const std::string& json_text, const std::string& origin
   ModelSpec m;
   m.name = origin;
   m.source = fmt::format("{} (parameter counts estimated from the shapes)", origin);
-  if (top.contains("architectures") && top.at("architectures").is_array() && !top.at("architectures").empty() &&
-      top.at("architectures")[0].is_string()) {
+  if (top.contains("architectures") && top.at("architectures").is_array() &&
+      !top.at("architectures").empty() && top.at("architectures")[0].is_string()) {
     m.architecture = top.at("architectures")[0].get<std::string>();
   }
   if (top.contains("_name_or_path") && top.at("_name_or_path").is_string()) {
@@ -147,8 +188,8 @@ ModelSpec read_hf_config(const std::string& json_text, const std::string& origin
   m.head_dim = f.small_int("head_dim", m.num_attention_heads > 0 ? m.hidden_size / m.num_attention_heads : 0);
   m.max_position_embeddings = f.integer("max_position_embeddings", 0);
   if (m.max_position_embeddings == 0) {
-    throw UsageError(fmt::format("{}: missing field 'max_position_embeddings'; pass a config.json that has it",
-                                 origin));
+    throw UsageError(
+        fmt::format("{}: missing field 'max_position_embeddings'; pass a config.json that has it", origin));
   }
   m.vocab_size = f.integer("vocab_size", 0);
   m.dtype = f.string("torch_dtype", f.string("dtype", "bfloat16"));
@@ -181,18 +222,23 @@ ModelSpec read_hf_config(const std::string& json_text, const std::string& origin
   int moe_layers_from_pattern = -1;
   if (f.has("layer_types")) {
     const auto& types = f.raw("layer_types");
-    if (!types.is_array()) throw UsageError(fmt::format("{}: field 'layer_types' must be a list of strings", origin));
+    if (!types.is_array())
+      throw UsageError(fmt::format("{}: field 'layer_types' must be a list of strings", origin));
     std::set<std::string> unknown;
     for (const auto& t : types) {
       const auto s = t.is_string() ? t.get<std::string>() : t.dump();
-      if (s == "sliding_attention") ++m.sliding_layers;
-      else if (s == "full_attention") continue;
-      else unknown.insert(s);
+      if (s == "sliding_attention")
+        ++m.sliding_layers;
+      else if (s == "full_attention")
+        continue;
+      else
+        unknown.insert(s);
     }
     if (!unknown.empty()) {
-      warnings.push_back(fmt::format("{}: layer_types has kinds kvbench does not size ({}); they are counted as "
-                                     "full attention, which overstates their KV",
-                                     origin, join(std::vector<std::string>(unknown.begin(), unknown.end()), ", ")));
+      warnings.push_back(
+          fmt::format("{}: layer_types has kinds kvbench does not size ({}); they are counted as "
+                      "full attention, which overstates their KV",
+                      origin, join(std::vector<std::string>(unknown.begin(), unknown.end()), ", ")));
     }
   }
   if (f.has("hybrid_override_pattern")) {
@@ -200,18 +246,21 @@ ModelSpec read_hf_config(const std::string& json_text, const std::string& origin
     int attn = 0;
     int moe = 0;
     for (const char c : pattern) {
-      if (c == 'M') ++m.mamba_layers;
-      else if (c == '*') ++attn;
+      if (c == 'M')
+        ++m.mamba_layers;
+      else if (c == '*')
+        ++attn;
       else if (c == '-' || c == 'E') {
         ++m.mlp_only_layers;
         if (c == 'E') ++moe;
       } else {
-        throw UsageError(fmt::format("{}: hybrid_override_pattern has '{}'; expected only M, *, - and E", origin, c));
+        throw UsageError(
+            fmt::format("{}: hybrid_override_pattern has '{}'; expected only M, *, - and E", origin, c));
       }
     }
     if (static_cast<int>(pattern.size()) != m.num_hidden_layers) {
-      throw UsageError(fmt::format("{}: hybrid_override_pattern has {} layers but num_hidden_layers is {}", origin,
-                                   pattern.size(), m.num_hidden_layers));
+      throw UsageError(fmt::format("{}: hybrid_override_pattern has {} layers but num_hidden_layers is {}",
+                                   origin, pattern.size(), m.num_hidden_layers));
     }
     moe_layers_from_pattern = moe;
     m.mamba.num_heads = f.small_int("mamba_num_heads", 0);
@@ -235,7 +284,8 @@ ModelSpec read_hf_config(const std::string& json_text, const std::string& origin
   m.mtp_layers = f.small_int("num_nextn_predict_layers", 0);
 
   // Parameter estimate from the shapes.
-  m.num_experts = f.small_int("n_routed_experts", f.small_int("num_experts", f.small_int("num_local_experts", 0)));
+  m.num_experts =
+      f.small_int("n_routed_experts", f.small_int("num_experts", f.small_int("num_local_experts", 0)));
   m.experts_per_token = f.small_int("num_experts_per_tok", f.small_int("experts_per_token", 0));
   const int shared = f.small_int("n_shared_experts", 0);
   const int first_dense = f.small_int("first_k_dense_replace", 0);
@@ -275,11 +325,13 @@ ModelSpec read_hf_config(const std::string& json_text, const std::string& origin
       hidden * (2 * mamba_inter + 2.0 * m.mamba.n_groups * m.mamba.state_size + m.mamba.num_heads) +
       mamba_inter * hidden;
   const double embed = static_cast<double>(m.vocab_size) * hidden * (tied ? 1 : 2);
-  const double common = embed + attn_layers * attn_params + m.mamba_layers * mamba_params + dense_layers * dense_mlp;
+  const double common =
+      embed + attn_layers * attn_params + m.mamba_layers * mamba_params + dense_layers * dense_mlp;
   const double total = common + moe_layers * (m.num_experts + shared) * expert;
   // Active parameters do work per token: the input embedding is a lookup, not a matmul.
   const double input_embed = static_cast<double>(m.vocab_size) * hidden;
-  const double active = common - (tied ? 0 : input_embed) + moe_layers * (m.experts_per_token + shared) * expert;
+  const double active =
+      common - (tied ? 0 : input_embed) + moe_layers * (m.experts_per_token + shared) * expert;
   m.params_total_b = total / 1e9;
   m.params_active_b = active / 1e9;
 
@@ -289,8 +341,8 @@ ModelSpec read_hf_config(const std::string& json_text, const std::string& origin
   }
   const auto leftovers = f.uninterpreted();
   if (!leftovers.empty()) {
-    warnings.push_back(fmt::format("{}: fields kvbench does not interpret, which may change KV size: {}", origin,
-                                   join(leftovers, ", ")));
+    warnings.push_back(fmt::format("{}: fields kvbench does not interpret, which may change KV size: {}",
+                                   origin, join(leftovers, ", ")));
   }
   validate_model(m, origin);
   return m;
@@ -305,8 +357,8 @@ ModelSpec model_from_hf_config(const std::string& json_text, const std::string& 
   try {
     return read_hf_config(json_text, origin, warnings);
   } catch (const Json::exception& e) {
-    throw UsageError(fmt::format("{}: a field has an unexpected type ({}); expected a Hugging Face config.json",
-                                 origin, e.what()));
+    throw UsageError(fmt::format(
+        "{}: a field has an unexpected type ({}); expected a Hugging Face config.json", origin, e.what()));
   }
 }
 

@@ -15,14 +15,44 @@
 namespace kvb {
 namespace {
 
-const std::vector<std::string> kModelKeys = {
-    "name", "aliases", "hf_id", "source", "architecture", "num_hidden_layers", "hidden_size",
-    "num_attention_heads", "num_key_value_heads", "head_dim", "attention", "kv_lora_rank",
-    "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim", "sparse_mla", "index_head_dim",
-    "sliding_window", "sliding_layers", "mamba_layers", "mamba_num_heads", "mamba_head_dim",
-    "ssm_state_size", "mamba_n_groups", "conv_kernel", "mlp_only_layers", "mtp_layers",
-    "params_total_b", "params_active_b", "weight_dtype", "dtype", "max_position_embeddings",
-    "vocab_size", "intermediate_size", "tie_word_embeddings", "num_experts", "experts_per_token", "notes"};
+const std::vector<std::string> kModelKeys = {"name",
+                                             "aliases",
+                                             "hf_id",
+                                             "source",
+                                             "architecture",
+                                             "num_hidden_layers",
+                                             "hidden_size",
+                                             "num_attention_heads",
+                                             "num_key_value_heads",
+                                             "head_dim",
+                                             "attention",
+                                             "kv_lora_rank",
+                                             "qk_rope_head_dim",
+                                             "qk_nope_head_dim",
+                                             "v_head_dim",
+                                             "sparse_mla",
+                                             "index_head_dim",
+                                             "sliding_window",
+                                             "sliding_layers",
+                                             "mamba_layers",
+                                             "mamba_num_heads",
+                                             "mamba_head_dim",
+                                             "ssm_state_size",
+                                             "mamba_n_groups",
+                                             "conv_kernel",
+                                             "mlp_only_layers",
+                                             "mtp_layers",
+                                             "params_total_b",
+                                             "params_active_b",
+                                             "weight_dtype",
+                                             "dtype",
+                                             "max_position_embeddings",
+                                             "vocab_size",
+                                             "intermediate_size",
+                                             "tie_word_embeddings",
+                                             "num_experts",
+                                             "experts_per_token",
+                                             "notes"};
 
 int as_int(const YamlObject& y, const char* key, long long fallback) {
   const long long v = y.integer_or(key, fallback);
@@ -90,7 +120,8 @@ ModelSpec model_from_yaml(const std::string& text, const std::string& origin) {
 const std::vector<ModelSpec>& model_catalog() {
   static const std::vector<ModelSpec> catalog = [] {
     std::vector<ModelSpec> out;
-    for (const auto& e : catalog_entries("models")) out.push_back(model_from_yaml(std::string(e.content), e.origin));
+    for (const auto& e : catalog_entries("models"))
+      out.push_back(model_from_yaml(std::string(e.content), e.origin));
     return out;
   }();
   return catalog;
@@ -104,7 +135,8 @@ namespace {
 std::string hub_cache_config(const std::string& id) {
   namespace fs = std::filesystem;
   const auto slash = id.find('/');
-  if (slash == std::string::npos || slash == 0 || slash + 1 == id.size() || id.find('/', slash + 1) != std::string::npos) {
+  if (slash == std::string::npos || slash == 0 || slash + 1 == id.size() ||
+      id.find('/', slash + 1) != std::string::npos) {
     return "";
   }
   fs::path hub;
@@ -135,7 +167,8 @@ std::string hub_cache_config(const std::string& id) {
   return best.string();
 }
 
-ModelSpec from_config_file(const std::string& path, const std::string& given, std::vector<std::string>& warnings) {
+ModelSpec from_config_file(const std::string& path, const std::string& given,
+                           std::vector<std::string>& warnings) {
   auto m = model_from_hf_config(read_text_file(path, "--model"), path, warnings);
   m.hf_id = given;  // vllm serve takes the directory or the id the user gave
   return m;
@@ -150,9 +183,10 @@ ModelSpec resolve_model(const std::string& name_or_path, std::vector<std::string
     // A model directory as downloaded (what vllm serve also takes).
     const auto config = fs::path(name_or_path) / "config.json";
     if (!fs::is_regular_file(config, dir_ec)) {
-      throw UsageError(fmt::format("--model '{}': a directory without a config.json; expected a model directory as "
-                                   "downloaded, a config.json, a catalog name or a Hugging Face id",
-                                   name_or_path));
+      throw UsageError(
+          fmt::format("--model '{}': a directory without a config.json; expected a model directory as "
+                      "downloaded, a config.json, a catalog name or a Hugging Face id",
+                      name_or_path));
     }
     return from_config_file(config.string(), name_or_path, warnings);
   }
@@ -168,10 +202,11 @@ ModelSpec resolve_model(const std::string& name_or_path, std::vector<std::string
   if (looks_like_path) {
     std::error_code ec;
     if (!fs::is_regular_file(name_or_path, ec)) {
-      throw UsageError(fmt::format("--model '{}': no such file, model directory or Hugging Face id in the local hub "
-                                   "cache; expected a catalog name (see `kvbench size --list-models`), a model "
-                                   "directory, a path to a config.json, or an id downloaded to ~/.cache/huggingface",
-                                   name_or_path));
+      throw UsageError(
+          fmt::format("--model '{}': no such file, model directory or Hugging Face id in the local hub "
+                      "cache; expected a catalog name (see `kvbench size --list-models`), a model "
+                      "directory, a path to a config.json, or an id downloaded to ~/.cache/huggingface",
+                      name_or_path));
     }
     const auto text = read_text_file(name_or_path, "--model");
     if (name_or_path.ends_with(".yaml") || name_or_path.ends_with(".yml")) {
@@ -189,9 +224,10 @@ ModelSpec resolve_model(const std::string& name_or_path, std::vector<std::string
     names.push_back(m.name);
     names.insert(names.end(), m.aliases.begin(), m.aliases.end());
   }
-  throw UsageError(fmt::format("--model '{}': unknown model; closest: {} (all: `kvbench size --list-models`, "
-                               "or give a path to a config.json)",
-                               name_or_path, join(closest_names(name_or_path, names, 4), ", ")));
+  throw UsageError(
+      fmt::format("--model '{}': unknown model; closest: {} (all: `kvbench size --list-models`, "
+                  "or give a path to a config.json)",
+                  name_or_path, join(closest_names(name_or_path, names, 4), ", ")));
 }
 
 }  // namespace kvb

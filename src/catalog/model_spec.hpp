@@ -40,28 +40,28 @@ struct ModelSpec {
   int head_dim = 0;
   AttentionKind attention = AttentionKind::kMhaGqa;
   MlaDims mla;
-  bool sparse_mla = false;     // DSA: FlashMLA-sparse, fp8_ds_mla cache format
-  int indexer_head_dim = 0;    // DSA indexer K cache, 0 = none
+  bool sparse_mla = false;   // DSA: FlashMLA-sparse, fp8_ds_mla cache format
+  int indexer_head_dim = 0;  // DSA indexer K cache, 0 = none
 
   // Layer mix. Full-attention layers = num_hidden_layers - sliding - mamba - mlp_only.
-  int sliding_window = 0;      // tokens; 0 = none
+  int sliding_window = 0;  // tokens; 0 = none
   int sliding_layers = 0;
   int mamba_layers = 0;
   MambaDims mamba;
-  int mlp_only_layers = 0;     // layers without attention or state (Nemotron-H MoE layers)
-  int mtp_layers = 0;          // draft layers the checkpoint ships (MTP); not counted unless enabled
+  int mlp_only_layers = 0;  // layers without attention or state (Nemotron-H MoE layers)
+  int mtp_layers = 0;       // draft layers the checkpoint ships (MTP); not counted unless enabled
 
-  double params_total_b = 0;   // billions
+  double params_total_b = 0;  // billions
   double params_active_b = 0;
   std::string weight_dtype = "bf16";  // bf16, fp16, fp8, mxfp4, int4
   std::string dtype = "bf16";         // activation / default KV dtype
   std::int64_t max_position_embeddings = 0;
   std::int64_t vocab_size = 0;
-  int intermediate_size = 0;          // dense FFN width (config.json); 0 = not stated
-  bool tie_word_embeddings = false;   // the LM head shares the input embedding's weights
+  int intermediate_size = 0;         // dense FFN width (config.json); 0 = not stated
+  bool tie_word_embeddings = false;  // the LM head shares the input embedding's weights
   int num_experts = 0;
   int experts_per_token = 0;
-  std::vector<std::string> notes;     // caveats shown with the sizing (soft facts, quirks)
+  std::vector<std::string> notes;  // caveats shown with the sizing (soft facts, quirks)
 
   int full_attention_layers() const {
     return num_hidden_layers - sliding_layers - mamba_layers - mlp_only_layers;

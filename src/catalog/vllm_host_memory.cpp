@@ -37,9 +37,10 @@ std::string to_string(const VllmVersion& v) { return fmt::format("{}.{}.{}", v.m
 
 VllmVersion parse_vllm_version(const std::string& text, const std::string& flag) {
   const auto refuse = [&](const std::string& why) {
-    return UsageError(fmt::format("{} '{}': {}; expected a vLLM release such as 0.26 or 0.27.1 (0.11 or newer: the "
-                                  "native CPU tier)",
-                                  flag, text, why));
+    return UsageError(
+        fmt::format("{} '{}': {}; expected a vLLM release such as 0.26 or 0.27.1 (0.11 or newer: the "
+                    "native CPU tier)",
+                    flag, text, why));
   };
   std::size_t at = (!text.empty() && (text[0] == 'v' || text[0] == 'V')) ? 1 : 0;
   VllmVersion v;
@@ -65,17 +66,21 @@ std::string to_string(TierBacking b) {
 
 TierBackingFacts tier_backing(const VllmVersion& v) {
   if (v < kFirstShmRegion) {
-    return {TierBacking::kPinnedTensors,
-            "each rank allocates its share as pinned PyTorch tensors (torch.zeros(pin_memory=True)); PyTorch's "
-            "CUDACachingHostAllocator rounds every such allocation up to the next power of two",
-            "vLLM PR #48436 (40 GiB per rank took 64 GiB), PR #50094's measurements (6 -> 8, 10 -> 16 GiB), issue "
-            "#53042 (vLLM 0.26.0: 24 tensors of 2.08 GiB per rank, each 4 GiB: 1.92x)"};
+    return {
+        TierBacking::kPinnedTensors,
+        "each rank allocates its share as pinned PyTorch tensors (torch.zeros(pin_memory=True)); PyTorch's "
+        "CUDACachingHostAllocator rounds every such allocation up to the next power of two",
+        "vLLM PR #48436 (40 GiB per rank took 64 GiB), PR #50094's measurements (6 -> 8, 10 -> 16 GiB), "
+        "issue "
+        "#53042 (vLLM 0.26.0: 24 tensors of 2.08 GiB per rank, each 4 GiB: 1.92x)"};
   }
-  return {TierBacking::kSharedMemoryRegion,
-          "one mmap'ed file in /dev/shm per engine, pinned with cudaHostRegister: the tier takes the flag exactly, "
-          "but /dev/shm must hold it and, as shared memory, a cgroup cannot reclaim it (it is killed instead)",
-          "vLLM PR #50094 (SharedOffloadRegion), PR #50358 (\"Insufficient space in /dev/shm\" at start-up; "
-          "1.4-2.1 GiB /dev/shm on CI hosts, PR #52496), issue #53042 (shmem is unreclaimable under a cgroup)"};
+  return {
+      TierBacking::kSharedMemoryRegion,
+      "one mmap'ed file in /dev/shm per engine, pinned with cudaHostRegister: the tier takes the flag "
+      "exactly, "
+      "but /dev/shm must hold it and, as shared memory, a cgroup cannot reclaim it (it is killed instead)",
+      "vLLM PR #50094 (SharedOffloadRegion), PR #50358 (\"Insufficient space in /dev/shm\" at start-up; "
+      "1.4-2.1 GiB /dev/shm on CI hosts, PR #52496), issue #53042 (shmem is unreclaimable under a cgroup)"};
 }
 
 double pinned_allocator_bytes(double bytes) {
@@ -83,18 +88,20 @@ double pinned_allocator_bytes(double bytes) {
   return std::exp2(std::ceil(std::log2(bytes)));
 }
 
-HostFootprint tier_host_footprint(double flag_bytes, int ranks, int tensors_per_rank, const VllmVersion& version) {
+HostFootprint tier_host_footprint(double flag_bytes, int ranks, int tensors_per_rank,
+                                  const VllmVersion& version) {
   HostFootprint f;
   f.version = version;
-  f.newer_than_modelled = kNewestModelledVllm < version &&
-                          (version.major != kNewestModelledVllm.major || version.minor != kNewestModelledVllm.minor);
+  f.newer_than_modelled = kNewestModelledVllm < version && (version.major != kNewestModelledVllm.major ||
+                                                            version.minor != kNewestModelledVllm.minor);
   f.backing = tier_backing(version).backing;
   f.flag_bytes = flag_bytes;
   f.ranks = std::max(1, ranks);
   f.tensors_per_rank = std::max(1, tensors_per_rank);
   f.per_rank_bytes = flag_bytes / f.ranks;
   if (f.backing == TierBacking::kPinnedTensors) {
-    f.per_rank_host_bytes = f.tensors_per_rank * pinned_allocator_bytes(f.per_rank_bytes / f.tensors_per_rank);
+    f.per_rank_host_bytes =
+        f.tensors_per_rank * pinned_allocator_bytes(f.per_rank_bytes / f.tensors_per_rank);
   } else {
     f.per_rank_host_bytes = f.per_rank_bytes;
   }

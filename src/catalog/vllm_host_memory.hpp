@@ -22,7 +22,8 @@ bool operator<(const VllmVersion& a, const VllmVersion& b);
 
 enum class TierBacking {
   kPinnedTensors,       // torch.zeros(pin_memory=True) per KV tensor: PyTorch rounds each to a power of two
-  kSharedMemoryRegion,  // one mmap'ed /dev/shm file per engine, pinned with cudaHostRegister: the flag, exactly
+  kSharedMemoryRegion,  // one mmap'ed /dev/shm file per engine, pinned with cudaHostRegister: the flag,
+                        // exactly
 };
 std::string to_string(TierBacking b);  // "pinned-tensors", "dev-shm-region"
 
@@ -37,14 +38,14 @@ struct HostFootprint {
   VllmVersion version;
   bool newer_than_modelled = false;  // the newest modelled release's behaviour is assumed
   TierBacking backing = TierBacking::kSharedMemoryRegion;
-  double flag_bytes = 0;             // --kv-offloading-size, all ranks
-  int ranks = 1;                     // the flag is split evenly across TP x PP ranks
-  int tensors_per_rank = 1;          // CPU tensors per rank (pinned-tensor path)
-  double per_rank_bytes = 0;         // the flag's share of one rank
-  double per_rank_host_bytes = 0;    // what that share really takes
-  double tier_host_bytes = 0;        // all ranks: the tier's real footprint
-  double dev_shm_bytes = 0;          // the part that must fit in /dev/shm (0 on the pinned-tensor path)
-  double process_bytes = 0;          // the server's own processes beside the tier (an estimate)
+  double flag_bytes = 0;           // --kv-offloading-size, all ranks
+  int ranks = 1;                   // the flag is split evenly across TP x PP ranks
+  int tensors_per_rank = 1;        // CPU tensors per rank (pinned-tensor path)
+  double per_rank_bytes = 0;       // the flag's share of one rank
+  double per_rank_host_bytes = 0;  // what that share really takes
+  double tier_host_bytes = 0;      // all ranks: the tier's real footprint
+  double dev_shm_bytes = 0;        // the part that must fit in /dev/shm (0 on the pinned-tensor path)
+  double process_bytes = 0;        // the server's own processes beside the tier (an estimate)
   double total_bytes() const { return tier_host_bytes + process_bytes; }
   double ratio() const { return flag_bytes > 0 ? tier_host_bytes / flag_bytes : 0; }
 };
@@ -55,7 +56,8 @@ inline constexpr double kServerProcessGibPerRank = 3.0;
 
 // `tensors_per_rank`: 1 for a model whose KV cache is one cross-layer tensor (every layer of one
 // attention kind); the KV cache group size for a hybrid model (vLLM issue #53042: 24 tensors).
-HostFootprint tier_host_footprint(double flag_bytes, int ranks, int tensors_per_rank, const VllmVersion& version);
+HostFootprint tier_host_footprint(double flag_bytes, int ranks, int tensors_per_rank,
+                                  const VllmVersion& version);
 
 // The `host_memory` object of size and doctor JSON: the figures in GiB, the backing, why and the source.
 nlohmann::json host_memory_json(const HostFootprint& f);

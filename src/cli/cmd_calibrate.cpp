@@ -54,15 +54,18 @@ struct CalibrateOptions {
 
 // The server the files were measured on, as a scenario the simulator replays them against.
 Scenario vllm_server(const CalibrateOptions& o) {
-  std::string yaml = fmt::format("name: from-vllm\nmodel: '{}'\nhardware: {}\ntensor-parallel-size: {}\n"
-                                 "max-num-batched-tokens: {}\nmax-num-seqs: {}\ngpu-memory-utilization: {}\n",
-                                 o.model, o.hw == "auto" ? "h100" : o.hw, o.tp,
-                                 parse_token_count(o.max_num_batched_tokens, "--max-num-batched-tokens"),
-                                 parse_positive_int(o.max_num_seqs, "--max-num-seqs", false, kMaxNumSeqs),
-                                 parse_real_in(o.gpu_memory_utilization, "--gpu-memory-utilization", 0.01, 1.0, "0.9"));
-  if (!o.max_model_len.empty()) yaml += fmt::format("max-model-len: {}\n", parse_token_count(o.max_model_len, "--max-model-len"));
+  std::string yaml = fmt::format(
+      "name: from-vllm\nmodel: '{}'\nhardware: {}\ntensor-parallel-size: {}\n"
+      "max-num-batched-tokens: {}\nmax-num-seqs: {}\ngpu-memory-utilization: {}\n",
+      o.model, o.hw == "auto" ? "h100" : o.hw, o.tp,
+      parse_token_count(o.max_num_batched_tokens, "--max-num-batched-tokens"),
+      parse_positive_int(o.max_num_seqs, "--max-num-seqs", false, kMaxNumSeqs),
+      parse_real_in(o.gpu_memory_utilization, "--gpu-memory-utilization", 0.01, 1.0, "0.9"));
+  if (!o.max_model_len.empty())
+    yaml += fmt::format("max-model-len: {}\n", parse_token_count(o.max_model_len, "--max-model-len"));
   if (!o.num_gpu_blocks.empty()) {
-    yaml += fmt::format("num-gpu-blocks-override: {}\n", parse_positive_int(o.num_gpu_blocks, "--num-gpu-blocks", false, kMaxCount));
+    yaml += fmt::format("num-gpu-blocks-override: {}\n",
+                        parse_positive_int(o.num_gpu_blocks, "--num-gpu-blocks", false, kMaxCount));
   }
   yaml += "workload: {requests: 1, arrival: {process: fixed, rate: 1}}\n";
   return parse_scenario(yaml, "calibrate --from-vllm flags");
@@ -77,7 +80,9 @@ int run_from_vllm(const CalibrateOptions& o) {
   const auto fit = fit_to_vllm_runs(server, runs);
   if (!o.output.empty()) write_file_atomically(o.output, vllm_fit_yaml(fit, utc_now("%Y-%m-%d")));
   std::fputs(vllm_fit_text(fit).c_str(), stdout);
-  if (!o.output.empty()) std::printf("\nwrote %s: kvbench simulate|size --calibration %s ...\n", o.output.c_str(), o.output.c_str());
+  if (!o.output.empty())
+    std::printf("\nwrote %s: kvbench simulate|size --calibration %s ...\n", o.output.c_str(),
+                o.output.c_str());
   return 0;
 }
 
@@ -112,8 +117,10 @@ int run_calibrate(const CalibrateOptions& o) {
   if (!hw) {
     const auto name = hardware_for_device_name(timer->device_name());
     if (name.empty()) {
-      throw UsageError(fmt::format("--hw auto: '{}' is not in the hardware table; pass --hw with the closest entry "
-                                   "(kvbench size --list-hardware)", timer->device_name()));
+      throw UsageError(
+          fmt::format("--hw auto: '{}' is not in the hardware table; pass --hw with the closest entry "
+                      "(kvbench size --list-hardware)",
+                      timer->device_name()));
     }
     hw = resolve_hardware(name);
   }
@@ -155,37 +162,46 @@ int run_calibrate(const CalibrateOptions& o) {
 
 Command register_calibrate(CLI::App& parent) {
   auto o = std::make_shared<CalibrateOptions>();
-  auto* app = parent.add_subcommand("calibrate", "on a GPU: time the model's GEMMs (cuBLAS / hipBLAS) and an HBM copy, "
-                                                 "fit the time model's efficiencies, write a calibration file");
-  app->add_option("--model", o->model, "a dense model whose layer shapes are timed (catalog name or config.json)")
+  auto* app = parent.add_subcommand("calibrate",
+                                    "on a GPU: time the model's GEMMs (cuBLAS / hipBLAS) and an HBM copy, "
+                                    "fit the time model's efficiencies, write a calibration file");
+  app->add_option("--model", o->model,
+                  "a dense model whose layer shapes are timed (catalog name or config.json)")
       ->capture_default_str();
-  app->add_option("--hw", o->hw, "hardware table entry for the peaks (auto: from the device name)")->capture_default_str();
-  app->add_option("--tp", o->tp, "tensor-parallel size: each rank's share of the shapes is timed")->capture_default_str();
-  app->add_option("--prefill", o->prefill, "prompt token counts to time (compute regime)")->capture_default_str();
-  app->add_option("--decode-batch", o->decode_batch, "decode batch sizes to time (memory regime)")->capture_default_str();
+  app->add_option("--hw", o->hw, "hardware table entry for the peaks (auto: from the device name)")
+      ->capture_default_str();
+  app->add_option("--tp", o->tp, "tensor-parallel size: each rank's share of the shapes is timed")
+      ->capture_default_str();
+  app->add_option("--prefill", o->prefill, "prompt token counts to time (compute regime)")
+      ->capture_default_str();
+  app->add_option("--decode-batch", o->decode_batch, "decode batch sizes to time (memory regime)")
+      ->capture_default_str();
   app->add_option("--decode-context", o->decode_context, "tokens of context per decoding sequence")
       ->capture_default_str();
-  app->add_option("--repetitions", o->repetitions, "timed passes per point (median reported)")->capture_default_str();
+  app->add_option("--repetitions", o->repetitions, "timed passes per point (median reported)")
+      ->capture_default_str();
   app->add_option("--step-overhead-us", o->step_overhead_us,
                   "per-step overhead to write (default: the hardware file's measured figure)");
   app->add_option("--backend", o->backend, "auto, cuda or hip")->capture_default_str();
   app->add_option("--device", o->device, "GPU index")->capture_default_str()->check(CLI::Range(0, 65535));
-  app->add_option("--output,-o", o->output, "calibration file to write (atomically)")
-      ->capture_default_str();
+  app->add_option("--output,-o", o->output, "calibration file to write (atomically)")->capture_default_str();
   app->add_flag("--json", o->json, "print the result as JSON (kvbench/calibrate/v1) instead of text");
-  app->add_option("--from-vllm", o->from_vllm,
-                  "no GPU needed: fit to a real vLLM server's per-request results (vllm bench serve --save-result "
-                  "JSON, or a CSV with send_us, server_input_tokens, output_tokens, ttft_us, e2e_us); repeatable")
+  app->add_option(
+         "--from-vllm", o->from_vllm,
+         "no GPU needed: fit to a real vLLM server's per-request results (vllm bench serve --save-result "
+         "JSON, or a CSV with send_us, server_input_tokens, output_tokens, ttft_us, e2e_us); repeatable")
       ->take_all();
   app->add_option("--max-num-batched-tokens", o->max_num_batched_tokens, "--from-vllm: the server's flag")
       ->capture_default_str();
   app->add_option("--max-num-seqs", o->max_num_seqs, "--from-vllm: the server's flag")->capture_default_str();
-  app->add_option("--max-model-len", o->max_model_len, "--from-vllm: the server's flag (default: the model's)");
+  app->add_option("--max-model-len", o->max_model_len,
+                  "--from-vllm: the server's flag (default: the model's)");
   app->add_option("--gpu-memory-utilization", o->gpu_memory_utilization, "--from-vllm: the server's flag")
       ->capture_default_str();
   app->add_option("--num-gpu-blocks", o->num_gpu_blocks,
                   "--from-vllm: the GPU KV blocks vLLM logged (default: kvbench's estimate)");
-  app->add_option("--start", o->start, "--from-vllm: a calibration file to start the fit from (default: the GPU's)");
+  app->add_option("--start", o->start,
+                  "--from-vllm: a calibration file to start the fit from (default: the GPU's)");
   return Command{app, [o] { return run_calibrate(*o); }};
 }
 

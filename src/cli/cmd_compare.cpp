@@ -33,12 +33,13 @@ double parse_fraction(const std::string& text, const char* what, double below, c
   const bool percent = !text.empty() && text.back() == '%';
   double v = -1;
   try {
-    v = percent ? parse_plain_real(text.substr(0, text.size() - 1), what) / 100.0 : parse_plain_real(text, what);
+    v = percent ? parse_plain_real(text.substr(0, text.size() - 1), what) / 100.0
+                : parse_plain_real(text, what);
   } catch (const UsageError&) {
   }
   if (!(v > 0) || !(v < below)) {
-    throw UsageError(fmt::format("{}: '{}' is not a share above 0 and below {:g} ({:g}%); expected e.g. {}", what, text, below,
-                                 below * 100, example));
+    throw UsageError(fmt::format("{}: '{}' is not a share above 0 and below {:g} ({:g}%); expected e.g. {}",
+                                 what, text, below, below * 100, example));
   }
   return v;
 }
@@ -78,15 +79,21 @@ int run_compare(const CompareOptions& o) {
 Command register_compare(CLI::App& parent) {
   auto o = std::make_shared<CompareOptions>();
   auto* app = parent.add_subcommand(
-      "compare", "performance regression check: SAME, FASTER, SLOWER or INCONCLUSIVE per case; exit 1 on SLOWER");
+      "compare",
+      "performance regression check: SAME, FASTER, SLOWER or INCONCLUSIVE per case; exit 1 on SLOWER");
   app->add_option("base", o->base, "baseline: kvbench dma JSON or Google Benchmark JSON")->required();
   app->add_option("head", o->head, "the run to check, of the same kind")->required();
-  app->add_flag("--allow-disturbed", o->allow_disturbed,
-                "compare dma runs even where another process shared the GPU (recorded as other_gpu_processes)");
-  app->add_option("--min-effect", o->min_effect, "smallest change that counts: 5% or 0.05")->capture_default_str();
-  app->add_option("--alpha", o->alpha, "significance level of the Mann-Whitney U test")->capture_default_str();
-  add_output_flags(app, o->out, {"table", "markdown", "json"}, "github-action-benchmark customBiggerIsBetter");
-  app->add_option("--markdown-output", o->markdown_output, "write the Markdown (for a pull-request comment) here");
+  app->add_flag(
+      "--allow-disturbed", o->allow_disturbed,
+      "compare dma runs even where another process shared the GPU (recorded as other_gpu_processes)");
+  app->add_option("--min-effect", o->min_effect, "smallest change that counts: 5% or 0.05")
+      ->capture_default_str();
+  app->add_option("--alpha", o->alpha, "significance level of the Mann-Whitney U test")
+      ->capture_default_str();
+  add_output_flags(app, o->out, {"table", "markdown", "json"},
+                   "github-action-benchmark customBiggerIsBetter");
+  app->add_option("--markdown-output", o->markdown_output,
+                  "write the Markdown (for a pull-request comment) here");
   app->add_option("--action-output", o->action_output,
                   "write github-action-benchmark customBiggerIsBetter JSON (head medians) here");
   return Command{app, [o] { return run_compare(*o); }};

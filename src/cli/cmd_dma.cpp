@@ -62,12 +62,16 @@ DmaFormat parse_format(const DmaOptions& o) {
 }
 
 // `interrupted_during`: the case a signal cut short ("" when the sweep ran to its end).
-std::string render(DmaFormat f, const std::vector<DmaRecord>& records, const std::string& interrupted_during) {
+std::string render(DmaFormat f, const std::vector<DmaRecord>& records,
+                   const std::string& interrupted_during) {
   switch (f) {
-    case DmaFormat::kCsv: return dma_csv(records);
-    case DmaFormat::kProm: return dma_prometheus(records);
+    case DmaFormat::kCsv:
+      return dma_csv(records);
+    case DmaFormat::kProm:
+      return dma_prometheus(records);
     case DmaFormat::kTable:
-    case DmaFormat::kJson: break;
+    case DmaFormat::kJson:
+      break;
   }
   auto doc = dma_json(records);
   if (!interrupted_during.empty()) {
@@ -78,12 +82,13 @@ std::string render(DmaFormat f, const std::vector<DmaRecord>& records, const std
 }
 
 // The case a signal stopped: the first planned case without a record on every device.
-std::string interrupted_case(const std::vector<TransferCase>& cases, std::size_t records, std::size_t devices) {
+std::string interrupted_case(const std::vector<TransferCase>& cases, std::size_t records,
+                             std::size_t devices) {
   if (!interrupt_requested()) return "";
   const std::size_t next = records / std::max<std::size_t>(1, devices);
   const auto during = next < cases.size() ? cases[next].id() : std::string("the end of the sweep");
-  std::fprintf(stderr, "kvbench: %s during %s: the %zu finished case%s written\n", interrupt_signal_name().c_str(),
-               during.c_str(), next, next == 1 ? " is" : "s are");
+  std::fprintf(stderr, "kvbench: %s during %s: the %zu finished case%s written\n",
+               interrupt_signal_name().c_str(), during.c_str(), next, next == 1 ? " is" : "s are");
   return during;
 }
 
@@ -92,7 +97,8 @@ void apply_timing(DmaOptions& o, const CLI::App& app) {
   auto& rule = o.sweep.rule;
   const auto given = [&](const char* flag) { return app.count(flag) > 0; };
   if (o.quick) {
-    if (given("--block")) throw UsageError("--quick and --block: expected one of them (--quick picks 4KiB,64KiB,2MiB)");
+    if (given("--block"))
+      throw UsageError("--quick and --block: expected one of them (--quick picks 4KiB,64KiB,2MiB)");
     apply_quick(o.sweep);
   }
   if (!o.quick || given("--min-time")) rule.min_seconds = parse_plain_real(o.min_time, "--min-time");
@@ -113,7 +119,8 @@ int run_dma(DmaOptions o, const CLI::App& app) {
     throw UsageError(fmt::format("--host-devices {}: expected 1 to 64 emulated devices", o.host_devices));
   }
   if (o.host_devices > 1 && kind != BackendKind::kHost) {
-    throw UsageError("--host-devices: expected --backend host (it emulates several devices on the host backend)");
+    throw UsageError(
+        "--host-devices: expected --backend host (it emulates several devices on the host backend)");
   }
   // Plan (and so validate) before touching any device.
   std::vector<std::string> notes;
@@ -135,7 +142,8 @@ int run_dma(DmaOptions o, const CLI::App& app) {
   notes.clear();
   const auto cases = plan_dma_cases(o.sweep, backends.front()->info().backend != "host", notes);
   for (const auto& n : notes) std::fprintf(stderr, "kvbench: note: %s\n", n.c_str());
-  check_host_memory(cases, backends.size(), backends.front()->info().backend == "host", host_memory_available());
+  check_host_memory(cases, backends.size(), backends.front()->info().backend == "host",
+                    host_memory_available());
 
   // Progress from the first case: a sweep is tens of cases.
   const auto progress = [&](std::size_t i, std::size_t total, const std::string& id) {
@@ -165,31 +173,44 @@ int run_dma(DmaOptions o, const CLI::App& app) {
 Command register_dma(CLI::App& parent) {
   auto o = std::make_shared<DmaOptions>();
   auto& sw = o->sweep;
-  auto* app = parent.add_subcommand("dma", "GPU<->CPU KV-block copy benchmark: copy-engine DMA vs copy kernels");
+  auto* app =
+      parent.add_subcommand("dma", "GPU<->CPU KV-block copy benchmark: copy-engine DMA vs copy kernels");
   app->add_option("--backend", o->backend, "auto, cuda, hip or host")->capture_default_str();
   app->add_option("--device", o->device, "GPU index, a comma list (0,2,5) or all: the devices copy at once")
       ->capture_default_str();
-  app->add_option("--host-devices", o->host_devices, "host backend: emulated devices for --device all (testing)")
+  app->add_option("--host-devices", o->host_devices,
+                  "host backend: emulated devices for --device all (testing)")
       ->capture_default_str();
-  app->add_flag("--quick", o->quick, "a ~10 s overview: 4KiB,64KiB,2MiB, median to +-2%, 0.25 s per case at most");
+  app->add_flag("--quick", o->quick,
+                "a ~10 s overview: 4KiB,64KiB,2MiB, median to +-2%, 0.25 s per case at most");
   app->add_option("--block", sw.block, "block sizes: 4KB,16KB,2MiB or a power-of-two range 4KiB..64MiB")
       ->capture_default_str();
-  app->add_option("--blocks", sw.blocks, "blocks per transfer (default 1000, or a quarter of the pool if fewer)");
+  app->add_option("--blocks", sw.blocks,
+                  "blocks per transfer (default 1000, or a quarter of the pool if fewer)");
   app->add_option("--method", sw.method, "ce, ce-batch, kernel (comma list)")->capture_default_str();
   app->add_option("--direction", sw.direction, "h2d, d2h, bidir (comma list)")->capture_default_str();
-  app->add_option("--layout", sw.layout, "contiguous (vLLM >= 0.12) or per-layer (before 0.12)")->capture_default_str();
+  app->add_option("--layout", sw.layout, "contiguous (vLLM >= 0.12) or per-layer (before 0.12)")
+      ->capture_default_str();
   app->add_option("--layers", sw.layers, "fragments per block for --layout per-layer")->capture_default_str();
   app->add_option("--host-mem", sw.host_mem, "pinned, pageable or write-combined")->capture_default_str();
-  app->add_option("--numa-node", sw.numa_node, "NUMA node for the host pools (default: the GPU's node from sysfs; host backend: unbound)")
+  app->add_option("--numa-node", sw.numa_node,
+                  "NUMA node for the host pools (default: the GPU's node from sysfs; host backend: unbound)")
       ->check(CLI::Range(0, 4095));
-  app->add_option("--ctas", sw.ctas, "kernel method: CTAs (GPU) or threads (host), a comma list such as 4,8,16,32; 0 = all")
+  app->add_option("--ctas", sw.ctas,
+                  "kernel method: CTAs (GPU) or threads (host), a comma list such as 4,8,16,32; 0 = all")
       ->capture_default_str();
-  app->add_option("--pool", sw.pool, "bytes per pool (default 2GiB on a GPU, 256MiB on the host backend); a case has a source and a destination pool on each side");
+  app->add_option("--pool", sw.pool,
+                  "bytes per pool (default 2GiB on a GPU, 256MiB on the host backend); a case has a source "
+                  "and a destination pool on each side");
   app->add_option("--seed", o->seed, "block-map seed (0 or more)")->capture_default_str();
-  app->add_flag("--with-compute", sw.with_compute,
-                "run a compute-bound load beside the copies and report its slowdown (GPU: an FMA kernel on every SM)");
+  app->add_flag(
+      "--with-compute", sw.with_compute,
+      "run a compute-bound load beside the copies and report its slowdown (GPU: an FMA kernel on every SM)");
   app->add_option("--min-time", o->min_time, "seconds of timed work at least")->capture_default_str();
-  app->add_option("--max-time", o->max_time, "seconds per case at most: set-up, warm-ups and timed runs (pools, built once per run, apart)")->capture_default_str();
+  app->add_option(
+         "--max-time", o->max_time,
+         "seconds per case at most: set-up, warm-ups and timed runs (pools, built once per run, apart)")
+      ->capture_default_str();
   app->add_option("--precision", o->precision,
                   "stop once the median's 95% confidence interval is within +-this fraction of it")
       ->capture_default_str();

@@ -18,10 +18,10 @@
 #include "core/host_info.hpp"
 #include "core/numa_binding.hpp"
 #include "core/units.hpp"
+#include "dma/dma_sweep.hpp"
 #include "doctor/doctor_json.hpp"
 #include "doctor/host_pinning.hpp"
 #include "doctor/node_facts.hpp"
-#include "dma/dma_sweep.hpp"
 #include "output/doctor_output.hpp"
 #include "size/serve_settings.hpp"
 
@@ -71,21 +71,23 @@ std::vector<CheckResult> measure_link(TransferBackend& backend) {
       continue;
     }
     // The link as the runtime and sysfs see it: PCIe generation and width, or NVLink-C2C on Grace.
-    c.detail = fmt::format("{:.1f} GB/s at 2 MiB blocks ({}MemcpyAsync per block) on {} over {}", r.median_gbps,
-                           backend.info().backend, backend.info().name, backend.info().link);
+    c.detail = fmt::format("{:.1f} GB/s at 2 MiB blocks ({}MemcpyAsync per block) on {} over {}",
+                           r.median_gbps, backend.info().backend, backend.info().name, backend.info().link);
     if (hw_name.empty()) {
       c.status = CheckStatus::kPass;
       c.source = "no floor for this GPU model (not in the hardware table)";
     } else {
       const auto hw = resolve_hardware(hw_name);
-      const double reference = r.tcase.direction == Direction::kD2H && hw.measured_link.d2h_gbps > 0
-                                   ? hw.measured_link.d2h_gbps
-                                   : (hw.measured_link.h2d_gbps > 0 ? hw.measured_link.h2d_gbps : hw.link_practical_gbps);
+      const double reference =
+          r.tcase.direction == Direction::kD2H && hw.measured_link.d2h_gbps > 0
+              ? hw.measured_link.d2h_gbps
+              : (hw.measured_link.h2d_gbps > 0 ? hw.measured_link.h2d_gbps : hw.link_practical_gbps);
       c.threshold = 0.85 * reference;
       c.source = fmt::format("85% of {:.1f} GB/s, the {} figure in scenarios/hardware/{}.yaml", reference,
                              hw.measured_link.source.empty() ? "practical (soft)" : "measured", hw.name);
       c.status = r.median_gbps >= *c.threshold ? CheckStatus::kPass : CheckStatus::kFail;
-      if (c.status == CheckStatus::kFail) c.detail += fmt::format(": below the {:.1f} GB/s floor", *c.threshold);
+      if (c.status == CheckStatus::kFail)
+        c.detail += fmt::format(": below the {:.1f} GB/s floor", *c.threshold);
     }
     out.push_back(c);
   }
@@ -132,7 +134,9 @@ std::optional<NumaMeasurement> measure_numa(TransferBackend& backend, const Node
   const auto far = measure_2mib(backend, "h2d", m.remote_node);
   if (near.empty() || far.empty() || near[0].waived || far[0].waived) return std::nullopt;
   // Pages that did not land where asked (a full node, a policy that would not bind) compare nothing.
-  const auto landed = [](const DmaRecord& r, int node) { return r.host_numa_node < 0 || r.host_numa_node == node; };
+  const auto landed = [](const DmaRecord& r, int node) {
+    return r.host_numa_node < 0 || r.host_numa_node == node;
+  };
   if (!landed(near[0], m.local_node) || !landed(far[0], m.remote_node)) return std::nullopt;
   m.local_gbps = near[0].median_gbps;
   m.remote_gbps = far[0].median_gbps;
@@ -142,7 +146,8 @@ std::optional<NumaMeasurement> measure_numa(TransferBackend& backend, const Node
 int run_doctor(const DoctorOptions& o) {
   const double tier_gib = parse_real_in(o.tier_size, "--tier-size", 0, kMaxTierGib, "64");
   if (tier_gib * kGiB < kMiB) {  // smaller than one 2 MiB block: no tier, and "0.0 GiB fits" says nothing
-    throw UsageError(fmt::format("--tier-size: '{}' GiB is below 1 MiB; expected a tier of GiB, e.g. 64", o.tier_size));
+    throw UsageError(
+        fmt::format("--tier-size: '{}' GiB is below 1 MiB; expected a tier of GiB, e.g. 64", o.tier_size));
   }
   const auto version = parse_vllm_version(o.vllm_version, "--vllm-version");
   const auto ranks = static_cast<int>(parse_positive_int(o.tp, "--tp", false, kMaxParallelRanks));
@@ -152,8 +157,9 @@ int run_doctor(const DoctorOptions& o) {
   const bool this_node = o.root == "/";
   const auto facts = read_node_facts(o.root);
   if (!this_node && !facts.malformed.empty()) {
-    throw UsageError(fmt::format("--root '{}': {}; expected the figures the kernel writes (plain non-negative numbers)",
-                                 o.root, facts.malformed.front()));
+    throw UsageError(
+        fmt::format("--root '{}': {}; expected the figures the kernel writes (plain non-negative numbers)",
+                    o.root, facts.malformed.front()));
   }
   DoctorRequest request;
   request.tier_bytes = tier_gib * kGiB;
@@ -201,21 +207,27 @@ int run_doctor(const DoctorOptions& o) {
 
 Command register_doctor(CLI::App& parent) {
   auto o = std::make_shared<DoctorOptions>();
-  auto* app = parent.add_subcommand("doctor", "is this node ready for a CPU KV tier: /dev/shm, memlock, memory, "
-                                              "pinning time, PCIe link, NUMA, IOMMU, huge pages (exit 1 when a check fails)");
-  app->add_option("--tier-size", o->tier_size, "the CPU tier to check for, GiB across the node's ranks")->capture_default_str();
-  app->add_option("--vllm-version", o->vllm_version,
-                  "the vLLM release the tier is checked for: its host footprint (pinned tensors rounded to powers of "
-                  "two before 0.27, a /dev/shm region from 0.27) is what must fit; docs/host-memory.md")
+  auto* app =
+      parent.add_subcommand("doctor",
+                            "is this node ready for a CPU KV tier: /dev/shm, memlock, memory, "
+                            "pinning time, PCIe link, NUMA, IOMMU, huge pages (exit 1 when a check fails)");
+  app->add_option("--tier-size", o->tier_size, "the CPU tier to check for, GiB across the node's ranks")
       ->capture_default_str();
-  app->add_option("--tp", o->tp, "ranks the tier is split across (TP x PP): the pinned-tensor path rounds each share")
+  app->add_option(
+         "--vllm-version", o->vllm_version,
+         "the vLLM release the tier is checked for: its host footprint (pinned tensors rounded to powers of "
+         "two before 0.27, a /dev/shm region from 0.27) is what must fit; docs/host-memory.md")
+      ->capture_default_str();
+  app->add_option("--tp", o->tp,
+                  "ranks the tier is split across (TP x PP): the pinned-tensor path rounds each share")
       ->capture_default_str();
   add_output_flags(app, o->out, {"table", "json", "prom"}, "kvbench/doctor/v1; prom: node-exporter textfile");
   app->add_option("--backend", o->backend, "GPU runtime for the link measurement: auto, cuda, hip, host")
       ->capture_default_str();
   app->add_option("--device", o->device, "GPUs whose link is measured: all, or a comma list of indices")
       ->capture_default_str();
-  app->add_option("--root", o->root, "read /proc and /sys under this directory (a recorded node; measures nothing)")
+  app->add_option("--root", o->root,
+                  "read /proc and /sys under this directory (a recorded node; measures nothing)")
       ->capture_default_str();
   return Command{app, [o] { return run_doctor(*o); }};
 }

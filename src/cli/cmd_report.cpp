@@ -36,9 +36,10 @@ struct ReportOptions {
 void refuse_assessment_flags(const ReportOptions& o) {
   for (const auto* flag : o.assessment_flags) {
     if (flag->count() == 0) continue;
-    throw UsageError(fmt::format("{}: applies to the default assessment (kvbench report with no input files) and would "
-                                 "be ignored beside {} result file{}; expected it without input files",
-                                 flag->get_name(), o.inputs.size(), o.inputs.size() == 1 ? "" : "s"));
+    throw UsageError(
+        fmt::format("{}: applies to the default assessment (kvbench report with no input files) and would "
+                    "be ignored beside {} result file{}; expected it without input files",
+                    flag->get_name(), o.inputs.size(), o.inputs.size() == 1 ? "" : "s"));
   }
 }
 
@@ -59,7 +60,8 @@ int run_report(const ReportOptions& o) {
     auto settings = o.assessment;
     if (!o.max_time.empty()) settings.dma.rule.max_seconds = parse_plain_real(o.max_time, "--max-time");
     if (settings.compute_blocks == "none") settings.compute_blocks.clear();
-    ctx.how = "default assessment run by kvbench report (dma measured now, simulation and sizing computed now)";
+    ctx.how =
+        "default assessment run by kvbench report (dma measured now, simulation and sizing computed now)";
     in = run_default_assessment(settings, [](const std::string& line) {
       std::fprintf(stderr, "kvbench: report: %s\n", line.c_str());
     });
@@ -69,13 +71,16 @@ int run_report(const ReportOptions& o) {
     for (const auto& path : o.inputs) load_report_file(in, path);
   }
   if (interrupt_requested()) {
-    ctx.how += fmt::format("; interrupted by {}: only what finished before it is shown", interrupt_signal_name());
+    ctx.how +=
+        fmt::format("; interrupted by {}: only what finished before it is shown", interrupt_signal_name());
   }
   const auto html = report_html(in, ctx);
   write_file_atomically(o.output, html);
-  std::printf("kvbench report: wrote %s (%.0f KiB): %zu dma records, %zu simulations, %zu sizings%s\n", o.output.c_str(),
-              static_cast<double>(html.size()) / 1024.0, in.dma.size(), in.simulations.size(), in.sizings.size(),
-              in.calibrations.empty() ? "" : fmt::format(", {} calibrations", in.calibrations.size()).c_str());
+  std::printf(
+      "kvbench report: wrote %s (%.0f KiB): %zu dma records, %zu simulations, %zu sizings%s\n",
+      o.output.c_str(), static_cast<double>(html.size()) / 1024.0, in.dma.size(), in.simulations.size(),
+      in.sizings.size(),
+      in.calibrations.empty() ? "" : fmt::format(", {} calibrations", in.calibrations.size()).c_str());
   require_verified(in.dma);  // a copy that did not verify fails the run, after the report shows it
   return kExitOk;
 }
@@ -86,28 +91,38 @@ Command register_report(CLI::App& parent) {
   auto o = std::make_shared<ReportOptions>();
   auto& a = o->assessment;
   auto* app = parent.add_subcommand(
-      "report", "one self-contained HTML report from kvbench JSON results; with none, runs the default assessment");
-  app->add_option("inputs", o->inputs, "kvbench dma, simulate or size JSON files (none: measure and compute now)");
+      "report",
+      "one self-contained HTML report from kvbench JSON results; with none, runs the default assessment");
+  app->add_option("inputs", o->inputs,
+                  "kvbench dma, simulate or size JSON files (none: measure and compute now)");
   app->add_option("--output,-o", o->output, "the HTML file, written atomically")->capture_default_str();
   auto& flags = o->assessment_flags;
-  flags.push_back(app->add_option("--backend", a.backend, "default assessment: dma backend (auto, cuda, hip, host)")
-                      ->capture_default_str());
+  flags.push_back(
+      app->add_option("--backend", a.backend, "default assessment: dma backend (auto, cuda, hip, host)")
+          ->capture_default_str());
   flags.push_back(app->add_option("--device", a.device, "default assessment: GPU index")
                       ->capture_default_str()
                       ->check(CLI::Range(0, 1023)));
+  flags.push_back(app->add_option(
+      "--hw", a.hw, "default assessment: hardware for sizing and simulation (default: detected, else h100)"));
+  flags.push_back(app->add_option("--scenario", a.scenario, "default assessment: simulation scenario")
+                      ->capture_default_str());
+  flags.push_back(app->add_option("--models", a.models, "default assessment: models to size (comma list)")
+                      ->capture_default_str());
+  flags.push_back(app->add_option("--max-model-len,--ctx", a.max_model_len,
+                                  "default assessment: context length for sizing")
+                      ->capture_default_str());
   flags.push_back(
-      app->add_option("--hw", a.hw, "default assessment: hardware for sizing and simulation (default: detected, else h100)"));
-  flags.push_back(app->add_option("--scenario", a.scenario, "default assessment: simulation scenario")->capture_default_str());
-  flags.push_back(app->add_option("--models", a.models, "default assessment: models to size (comma list)")->capture_default_str());
-  flags.push_back(app->add_option("--max-model-len,--ctx", a.max_model_len, "default assessment: context length for sizing")
-                      ->capture_default_str());
-  flags.push_back(app->add_option("--block", a.dma.block, "default assessment: dma block sizes")->capture_default_str());
-  flags.push_back(app->add_option("--compute-block", a.compute_blocks,
-                                  "default assessment: block sizes measured --with-compute ('none' or empty: none)")
-                      ->capture_default_str());
-  flags.push_back(app->add_option("--max-time", o->max_time, "default assessment: seconds per dma case at most (default 1)"));
-  flags.push_back(app->add_option("--save-json", a.save_json_dir,
-                                  "default assessment: also write dma.json, simulate.json, size.json into this directory"));
+      app->add_option("--block", a.dma.block, "default assessment: dma block sizes")->capture_default_str());
+  flags.push_back(
+      app->add_option("--compute-block", a.compute_blocks,
+                      "default assessment: block sizes measured --with-compute ('none' or empty: none)")
+          ->capture_default_str());
+  flags.push_back(app->add_option("--max-time", o->max_time,
+                                  "default assessment: seconds per dma case at most (default 1)"));
+  flags.push_back(app->add_option(
+      "--save-json", a.save_json_dir,
+      "default assessment: also write dma.json, simulate.json, size.json into this directory"));
   return Command{app, [o] { return run_report(*o); }};
 }
 

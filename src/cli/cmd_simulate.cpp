@@ -41,7 +41,7 @@ struct SimulateOptions {
   bool check = false;
   OutputFlags out;
   bool list = false;
-  TraceFlags trace;                // --trace FILE: replay it instead of the scenario's workload
+  TraceFlags trace;  // --trace FILE: replay it instead of the scenario's workload
 };
 
 std::string list_scenarios_text() {
@@ -63,13 +63,19 @@ Scenario apply_flags(Scenario s, const SimulateOptions& o) {
   };
   flag("model", o.model, "--model");
   flag("hardware", o.hw, "--hw");
-  if (!o.tp.empty()) flag("tensor-parallel-size", std::to_string(parse_int_in(o.tp, "--tensor-parallel-size", 1, kMaxParallelRanks)), "--tp");
+  if (!o.tp.empty())
+    flag("tensor-parallel-size",
+         std::to_string(parse_int_in(o.tp, "--tensor-parallel-size", 1, kMaxParallelRanks)), "--tp");
   if (!o.kv_offloading_size.empty()) {
-    flag("kv-offloading-size", fmt::format("{}", parse_gib_size(o.kv_offloading_size, "--kv-offloading-size")),
+    flag("kv-offloading-size",
+         fmt::format("{}", parse_gib_size(o.kv_offloading_size, "--kv-offloading-size")),
          "--kv-offloading-size");
   }
-  if (!o.requests.empty()) flag("workload.requests", std::to_string(parse_positive_int(o.requests, "--requests", false, kMaxRequests)), "--requests");
-  if (!o.seed.empty()) flag("seed", std::to_string(parse_positive_int(o.seed, "--seed", true, kMaxSeed)), "--seed");
+  if (!o.requests.empty())
+    flag("workload.requests",
+         std::to_string(parse_positive_int(o.requests, "--requests", false, kMaxRequests)), "--requests");
+  if (!o.seed.empty())
+    flag("seed", std::to_string(parse_positive_int(o.seed, "--seed", true, kMaxSeed)), "--seed");
   for (const auto& kv : o.set) {
     const auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) {
@@ -88,10 +94,12 @@ int run_simulate(const SimulateOptions& o) {
   auto scenario = apply_flags(load_scenario(o.scenario), o);
   if (!o.trace.file.empty()) {
     if (!o.requests.empty()) {
-      throw UsageError("--requests sets the generated workload's size; with --trace expected --trace-limit N");
+      throw UsageError(
+          "--requests sets the generated workload's size; with --trace expected --trace-limit N");
     }
     scenario.trace = TraceInput{o.trace.file, parse_trace_options(o.trace)};
-    TraceReader check(o.trace.file, scenario.trace->options);  // a missing or unreadable file: exit 2 before any run
+    TraceReader check(o.trace.file,
+                      scenario.trace->options);  // a missing or unreadable file: exit 2 before any run
   }
   if (!o.calibration.empty()) scenario.calibration = load_calibration(o.calibration);
   std::vector<SweepAxis> axes;
@@ -111,7 +119,8 @@ int run_simulate(const SimulateOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   const auto progress = [&](std::size_t done, std::size_t total) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (elapsed > 2.0 && done < total) std::fprintf(stderr, "kvbench: simulated %zu of %zu points (%.1f s)\n", done, total, elapsed);
+    if (elapsed > 2.0 && done < total)
+      std::fprintf(stderr, "kvbench: simulated %zu of %zu points (%.1f s)\n", done, total, elapsed);
   };
   const auto run = run_sweep(scenario, axes, link, sim, progress);
   const auto json_text = simulate_json(run).dump(1) + "\n";
@@ -130,21 +139,25 @@ Command register_simulate(CLI::App& parent) {
   app->add_option("--model", o->model, "override the scenario's model (catalog name, alias or config.json)");
   app->add_option("--hw,--hardware", o->hw, "override the scenario's GPU");
   app->add_option("--tp,--tensor-parallel-size", o->tp, "override the tensor-parallel size");
-  app->add_option("--kv-offloading-size", o->kv_offloading_size, "CPU tier GiB across all ranks (0 = an empty tier)");
+  app->add_option("--kv-offloading-size", o->kv_offloading_size,
+                  "CPU tier GiB across all ranks (0 = an empty tier)");
   app->add_option("--requests", o->requests, "override the number of requests");
   app->add_option("--seed", o->seed, "override the scenario's seed");
   app->add_option("--set", o->set, "KEY=VALUE: set any scenario key (dotted for nesting), repeatable");
-  app->add_option("--sweep", o->sweep, "KEY=V1,V2,...: sweep a scenario key; repeat for a product")->take_all();
+  app->add_option("--sweep", o->sweep, "KEY=V1,V2,...: sweep a scenario key; repeat for a product")
+      ->take_all();
   app->add_flag("--no-sweep", o->no_sweep, "ignore the scenario's default sweep: one point");
   app->add_option("--link-profile", o->link_profile, "kvbench dma JSON to take link bandwidth from");
   app->add_option("--calibration", o->calibration,
                   "YAML with compute-efficiency, memory-efficiency, step-overhead-us for the time model");
-  app->add_flag("--check", o->check, "audit the KV pool and CPU tier after every step (slow; exit 1 on a violation)");
+  app->add_flag("--check", o->check,
+                "audit the KV pool and CPU tier after every step (slow; exit 1 on a violation)");
   add_output_flags(app, o->out, {"table", "json"}, "kvbench/simulate/v1");
   app->add_flag("--list", o->list, "list the shipped scenarios");
-  app->add_option("--trace", o->trace.file,
-                  "replay this request trace (Mooncake JSONL, kvbench JSONL or CSV: docs/trace.md) instead of the "
-                  "scenario's workload; the scenario gives the server");
+  app->add_option(
+      "--trace", o->trace.file,
+      "replay this request trace (Mooncake JSONL, kvbench JSONL or CSV: docs/trace.md) instead of the "
+      "scenario's workload; the scenario gives the server");
   add_trace_reading_flags(app, o->trace);
   return Command{app, [o] { return run_simulate(*o); }};
 }

@@ -33,7 +33,7 @@ struct SizeOptions {
   std::string model;
   std::string hw = "h100";
   std::string max_model_len;
-  std::string tp;                  // empty: search (size/configuration_search.hpp)
+  std::string tp;  // empty: search (size/configuration_search.hpp)
   std::string pp = "1";
   std::string gpu_memory_utilization = "0.9";
   std::string kv_cache_memory;
@@ -57,13 +57,13 @@ struct SizeOptions {
   OutputFlags out;
   bool list_models = false;
   bool list_hardware = false;
-  std::string workload;            // a shipped workload or a scenario YAML: simulate the tier size
+  std::string workload;  // a shipped workload or a scenario YAML: simulate the tier size
   std::string objective = "balanced";
-  TraceFlags trace;                // --trace FILE: size the tier for this recorded traffic
+  TraceFlags trace;  // --trace FILE: size the tier for this recorded traffic
   std::string slo_ttft;
   std::string slo_tpot;
   std::string requests;
-  CLI::App* app = nullptr;         // to tell the flags given from their defaults
+  CLI::App* app = nullptr;  // to tell the flags given from their defaults
 };
 
 std::string list_models_text() {
@@ -75,12 +75,14 @@ std::string list_models_text() {
     ks.kv_cache_dtype = "bfloat16";
     ks.draft_layers = 0;
     const auto l = compute_kv_layout(m, hw, ks);
-    std::string attention = m.attention == AttentionKind::kMla ? (m.sparse_mla ? "sparse MLA" : "MLA") : "GQA";
+    std::string attention =
+        m.attention == AttentionKind::kMla ? (m.sparse_mla ? "sparse MLA" : "MLA") : "GQA";
     if (m.sliding_layers > 0) attention += fmt::format(" + {} sliding", m.sliding_layers);
     if (m.mamba_layers > 0) attention += fmt::format(" + {} Mamba", m.mamba_layers);
     t.add_row({m.name, join(m.aliases, ", "), std::to_string(m.num_hidden_layers), attention,
-               m.params_active_b < m.params_total_b ? fmt::format("{:g}B/{:g}B", m.params_total_b, m.params_active_b)
-                                                    : fmt::format("{:g}B", m.params_total_b),
+               m.params_active_b < m.params_total_b
+                   ? fmt::format("{:g}B/{:g}B", m.params_total_b, m.params_active_b)
+                   : fmt::format("{:g}B", m.params_total_b),
                format_count(l.kv_bytes_per_token())});
   }
   return t.render();
@@ -89,8 +91,9 @@ std::string list_models_text() {
 std::string list_hardware_text() {
   TextTable t({"hw", "description", "usable GiB", "HBM GB/s", "host link", "BF16 TFLOP/s", "GPUs/node"});
   for (const auto& h : hardware_catalog()) {
-    t.add_row({h.name, h.description, fmt::format("{:.2f}", h.usable_gib), fmt::format("{:.0f}", h.hbm_bandwidth_gbps),
-               h.link_description(), fmt::format("{:.0f}", h.bf16_tflops), std::to_string(h.gpus_per_node)});
+    t.add_row({h.name, h.description, fmt::format("{:.2f}", h.usable_gib),
+               fmt::format("{:.0f}", h.hbm_bandwidth_gbps), h.link_description(),
+               fmt::format("{:.0f}", h.bf16_tflops), std::to_string(h.gpus_per_node)});
   }
   return t.render();
 }
@@ -103,18 +106,22 @@ ServeSettings serve_settings(const SizeOptions& o) {
   v.tensor_parallel_auto = o.tp == "auto" || (o.tp.empty() && o.app->get_option("--pp")->count() == 0);
   // Ranges checked on the 64-bit value, before any narrowing: what the quantity can be.
   v.tensor_parallel_size =
-      v.tensor_parallel_auto || o.tp.empty() ? 1
-                                             : static_cast<int>(parse_int_in(o.tp, "--tensor-parallel-size", 1, kMaxParallelRanks));
-  v.pipeline_parallel_size = static_cast<int>(parse_int_in(o.pp, "--pipeline-parallel-size", 1, kMaxParallelRanks));
+      v.tensor_parallel_auto || o.tp.empty()
+          ? 1
+          : static_cast<int>(parse_int_in(o.tp, "--tensor-parallel-size", 1, kMaxParallelRanks));
+  v.pipeline_parallel_size =
+      static_cast<int>(parse_int_in(o.pp, "--pipeline-parallel-size", 1, kMaxParallelRanks));
   v.kv_cache_dtype = o.kv_cache_dtype;
   // vLLM's largest block is 256 tokens; hybrid models' larger pages are kvbench's to choose.
-  v.block_size = o.block_size.empty() ? 0 : static_cast<int>(parse_int_in(o.block_size, "--block-size", 1, 256));
+  v.block_size =
+      o.block_size.empty() ? 0 : static_cast<int>(parse_int_in(o.block_size, "--block-size", 1, 256));
   v.hybrid_kv_cache_manager = !o.disable_hybrid_manager;
   v.draft_layers = static_cast<int>(parse_int_in(o.draft_layers, "--draft-layers", 0, 16));
   v.max_num_batched_tokens = parse_token_count(o.max_num_batched_tokens, "--max-num-batched-tokens");
   v.max_num_seqs = parse_positive_int(o.max_num_seqs, "--max-num-seqs", false, kMaxNumSeqs);
   v.gpu_memory_utilization = parse_real_in(o.gpu_memory_utilization, "--gpu-memory-utilization", 0.0, 1.0);
-  if (!o.kv_cache_memory.empty()) v.kv_cache_memory = parse_bytes(o.kv_cache_memory, "--kv-cache-memory").bytes;
+  if (!o.kv_cache_memory.empty())
+    v.kv_cache_memory = parse_bytes(o.kv_cache_memory, "--kv-cache-memory").bytes;
   if (!o.max_model_len.empty()) v.max_model_len = parse_token_count(o.max_model_len, "--max-model-len");
   if (!o.kv_offloading_size.empty()) {
     v.kv_offloading_size = parse_gib_size(o.kv_offloading_size, "--kv-offloading-size");
@@ -129,7 +136,8 @@ NodeOverrides node_overrides(const SizeOptions& o) {
   const auto at_least_1gib = [](const std::string& text, const char* what) {
     const auto bytes = parse_bytes(text, what).bytes;
     if (static_cast<double>(bytes) < kGiB) {
-      throw UsageError(fmt::format("{} '{}': expected at least 1 GiB of memory (e.g. 80GiB, 1TB)", what, text));
+      throw UsageError(
+          fmt::format("{} '{}': expected at least 1 GiB of memory (e.g. 80GiB, 1TB)", what, text));
     }
     return static_cast<double>(bytes);
   };
@@ -143,7 +151,8 @@ NodeOverrides node_overrides(const SizeOptions& o) {
   n.calibration = o.calibration;
   n.engine = parse_engine(o.engine, "--engine");
   n.vllm_version = parse_vllm_version(o.vllm_version, "--vllm-version");
-  check_engine_and_backend(n.engine, parse_offloading_backend(o.kv_offloading_backend, "--kv-offloading-backend"));
+  check_engine_and_backend(n.engine,
+                           parse_offloading_backend(o.kv_offloading_backend, "--kv-offloading-backend"));
   return n;
 }
 
@@ -153,8 +162,9 @@ bool given(const SizeOptions& o, const char* flag) { return o.app->get_option(fl
 // names them) or a trace's, on the server the flags describe.
 WorkloadSizingRequest traffic_request(const SizeOptions& o) {
   if (o.model.find(',') != std::string::npos || o.hw.find(',') != std::string::npos) {
-    throw UsageError("--workload/--trace: expected one --model and one --hw (a table of configurations is not "
-                     "simulated)");
+    throw UsageError(
+        "--workload/--trace: expected one --model and one --hw (a table of configurations is not "
+        "simulated)");
   }
   if (!o.workload.empty() && !o.trace.file.empty()) {
     throw UsageError("--workload and --trace: expected one traffic, a workload or a trace");
@@ -166,7 +176,8 @@ WorkloadSizingRequest traffic_request(const SizeOptions& o) {
   r.node = node_overrides(o);
   if (!o.trace.file.empty()) {
     if (o.model.empty()) throw UsageError("--trace: expected --model (the trace holds no model)");
-    if (!o.requests.empty()) throw UsageError("--requests sets a generated workload's size; with --trace expected --trace-limit N");
+    if (!o.requests.empty())
+      throw UsageError("--requests sets a generated workload's size; with --trace expected --trace-limit N");
     r.scenario.name = std::filesystem::path(o.trace.file).filename().string();
     r.scenario.origin = o.trace.file;
     r.scenario.trace = TraceInput{o.trace.file, parse_trace_options(o.trace)};
@@ -176,7 +187,8 @@ WorkloadSizingRequest traffic_request(const SizeOptions& o) {
     return r;
   }
   r.scenario = load_scenario(o.workload);
-  if (!o.requests.empty()) r.scenario.workload.requests = parse_positive_int(o.requests, "--requests", false, kMaxRequests);
+  if (!o.requests.empty())
+    r.scenario.workload.requests = parse_positive_int(o.requests, "--requests", false, kMaxRequests);
   return r;
 }
 
@@ -188,17 +200,21 @@ std::pair<TierObjective, ServiceLevel> objective_and_slo(const SizeOptions& o) {
   if (!o.slo_tpot.empty()) slo.tpot_s = parse_seconds(o.slo_tpot, "--slo-tpot");
   const bool any_slo = slo.ttft_s || slo.tpot_s;
   if (any_slo && objective != TierObjective::kGoodput) {
-    throw UsageError(fmt::format("--slo-ttft/--slo-tpot: only --objective goodput reads them (got --objective {}); "
-                                 "expected --objective goodput",
-                                 o.objective));
+    throw UsageError(
+        fmt::format("--slo-ttft/--slo-tpot: only --objective goodput reads them (got --objective {}); "
+                    "expected --objective goodput",
+                    o.objective));
   }
   if (!any_slo && objective == TierObjective::kGoodput) {
-    throw UsageError("--objective goodput: expected --slo-ttft and/or --slo-tpot (e.g. --slo-ttft 2s --slo-tpot 50ms)");
+    throw UsageError(
+        "--objective goodput: expected --slo-ttft and/or --slo-tpot (e.g. --slo-ttft 2s --slo-tpot 50ms)");
   }
   const bool needs_workload = any_slo || given(o, "--objective") || !o.requests.empty();
   if (needs_workload && o.workload.empty() && o.trace.file.empty()) {
-    throw UsageError("--objective/--slo-ttft/--slo-tpot/--requests judge a simulated traffic: expected --workload NAME|FILE "
-                     "(kvbench simulate --list)");
+    throw UsageError(
+        "--objective/--slo-ttft/--slo-tpot/--requests judge a simulated traffic: expected --workload "
+        "NAME|FILE "
+        "(kvbench simulate --list)");
   }
   return {objective, slo};
 }
@@ -224,15 +240,16 @@ int run_size(const SizeOptions& o) {
     return kExitOk;
   }
   if (o.model.empty()) {
-    throw UsageError("--model is required: a catalog name (kvbench size --list-models), a comma-separated list, or a "
-                     "path to a config.json");
+    throw UsageError(
+        "--model is required: a catalog name (kvbench size --list-models), a comma-separated list, or a "
+        "path to a config.json");
   }
   std::vector<std::string> warnings;
   std::vector<ModelSpec> models;
   for (const auto& name : split(o.model, ',')) {
     if (name.empty()) {
-      throw UsageError(fmt::format("--model '{}': an empty name in the list; expected names separated by single commas",
-                                   o.model));
+      throw UsageError(fmt::format(
+          "--model '{}': an empty name in the list; expected names separated by single commas", o.model));
     }
     models.push_back(resolve_model(name, warnings));
   }
@@ -253,11 +270,13 @@ int run_size(const SizeOptions& o) {
   } else if (all.size() == 1) {
     text = sizing_text(all.front());
   } else if (models.size() == 1 && hws.size() == 1) {
-    text = sizing_text(all[0]) + "\n================ the same with --quantization fp8 (FP8 weights) ================\n\n" +
+    text = sizing_text(all[0]) +
+           "\n================ the same with --quantization fp8 (FP8 weights) ================\n\n" +
            sizing_text(all[1]);
   } else {
     text = "Computed from vLLM's KV arithmetic and the stated budget model; none of it measured.\n" +
-           sizing_summary_table(all) + "One model and one --hw give the full reasoning and the vLLM command.\n";
+           sizing_summary_table(all) +
+           "One model and one --hw give the full reasoning and the vLLM command.\n";
   }
   emit(o.out, text, json_text);
   return kExitOk;
@@ -267,22 +286,29 @@ int run_size(const SizeOptions& o) {
 
 Command register_size(CLI::App& parent) {
   auto opts = std::make_shared<SizeOptions>();
-  auto* app = parent.add_subcommand("size", "KV bytes per token, what fits on the GPU, and a recommended "
-                                            "--kv-offloading-size with the vLLM command line");
-  app->add_option("--model,-m", opts->model,
-                  "catalog name or alias (comma-separated for a table), or a path to a Hugging Face config.json");
-  app->add_option("--hw", opts->hw, "hardware: h100, h200, gh200, b200, gb200, mi300x, mi325x, mi355x (comma list ok)")
+  auto* app = parent.add_subcommand("size",
+                                    "KV bytes per token, what fits on the GPU, and a recommended "
+                                    "--kv-offloading-size with the vLLM command line");
+  app->add_option(
+      "--model,-m", opts->model,
+      "catalog name or alias (comma-separated for a table), or a path to a Hugging Face config.json");
+  app->add_option("--hw", opts->hw,
+                  "hardware: h100, h200, gh200, b200, gb200, mi300x, mi325x, mi355x (comma list ok)")
       ->capture_default_str();
   app->add_option("--max-model-len,--ctx", opts->max_model_len,
                   "context length: 131072, 128k (x1000), 128K (x1024), 1M (default: the model's own)");
-  app->add_option("--tensor-parallel-size,--tp", opts->tp, "TP ranks; without --tp and --pp (or with 'auto') the smallest configuration that fits one request: "
-                  "TP within a node, then FP8 weights, then pipeline stages across nodes");
+  app->add_option(
+      "--tensor-parallel-size,--tp", opts->tp,
+      "TP ranks; without --tp and --pp (or with 'auto') the smallest configuration that fits one request: "
+      "TP within a node, then FP8 weights, then pipeline stages across nodes");
   app->add_option("--pipeline-parallel-size,--pp", opts->pp, "PP stages")->capture_default_str();
-  app->add_option("--gpu-memory-utilization", opts->gpu_memory_utilization, "share of GPU memory vLLM may use")
+  app->add_option("--gpu-memory-utilization", opts->gpu_memory_utilization,
+                  "share of GPU memory vLLM may use")
       ->capture_default_str();
   app->add_option("--kv-cache-memory,--kv-cache-memory-bytes", opts->kv_cache_memory,
                   "KV bytes per rank, replacing the budget (e.g. 3.81GiB); vLLM's --kv-cache-memory-bytes");
-  app->add_option("--kv-cache-dtype", opts->kv_cache_dtype, "auto, bfloat16, float16, fp8, fp8_e4m3, fp8_e5m2, fp8_ds_mla")
+  app->add_option("--kv-cache-dtype", opts->kv_cache_dtype,
+                  "auto, bfloat16, float16, fp8, fp8_e4m3, fp8_e5m2, fp8_ds_mla")
       ->capture_default_str();
   app->add_option("--block-size", opts->block_size, "tokens per block (default: the attention backend's)");
   app->add_option("--max-num-batched-tokens", opts->max_num_batched_tokens, "tokens per scheduler step")
@@ -290,39 +316,51 @@ Command register_size(CLI::App& parent) {
   app->add_option("--max-num-seqs", opts->max_num_seqs, "sequences per step")->capture_default_str();
   app->add_option("--gpu-memory", opts->gpu_memory, "override the GPU's usable memory (e.g. 94GiB)");
   app->add_option("--host-memory", opts->host_memory, "override host DRAM per node (e.g. 1TB)");
-  app->add_option("--concurrency", opts->concurrency, "sessions of max-model-len to keep warm in the CPU tier");
-  app->add_option("--kv-offloading-size", opts->kv_offloading_size, "also evaluate this CPU tier size (GiB, all ranks)");
-  app->add_option("--kv-offloading-backend", opts->kv_offloading_backend, "native or lmcache")->capture_default_str();
-  app->add_option("--link-profile", opts->link_profile,
-                  "a kvbench dma --json result of this node: reloads use its fitted link (t0 + bytes/B per direction)");
-  app->add_option("--link-method", opts->link_method, "which method of --link-profile to fit: ce, ce-batch, kernel")
+  app->add_option("--concurrency", opts->concurrency,
+                  "sessions of max-model-len to keep warm in the CPU tier");
+  app->add_option("--kv-offloading-size", opts->kv_offloading_size,
+                  "also evaluate this CPU tier size (GiB, all ranks)");
+  app->add_option("--kv-offloading-backend", opts->kv_offloading_backend, "native or lmcache")
       ->capture_default_str();
-  app->add_option("--engine", opts->engine,
-                  "the server to write the command for: vllm (native offloading), sglang (HiCache), lmcache (vLLM + "
-                  "LMCache), dynamo (vLLM under NVIDIA Dynamo with KVBM's host tier)")
+  app->add_option(
+      "--link-profile", opts->link_profile,
+      "a kvbench dma --json result of this node: reloads use its fitted link (t0 + bytes/B per direction)");
+  app->add_option("--link-method", opts->link_method,
+                  "which method of --link-profile to fit: ce, ce-batch, kernel")
       ->capture_default_str();
-  app->add_option("--vllm-version", opts->vllm_version,
-                  "the vLLM release the tier's host memory is worked out for (how it allocates the tier changed: "
-                  "docs/host-memory.md)")
+  app->add_option(
+         "--engine", opts->engine,
+         "the server to write the command for: vllm (native offloading), sglang (HiCache), lmcache (vLLM + "
+         "LMCache), dynamo (vLLM under NVIDIA Dynamo with KVBM's host tier)")
       ->capture_default_str();
-  app->add_option("--calibration", opts->calibration,
-                  "YAML with compute-efficiency, memory-efficiency, step-overhead-us for the time model (as simulate)");
-  app->add_option("--quantization", opts->quantization, "weights: none (checkpoint dtype) or fp8")->capture_default_str();
+  app->add_option(
+         "--vllm-version", opts->vllm_version,
+         "the vLLM release the tier's host memory is worked out for (how it allocates the tier changed: "
+         "docs/host-memory.md)")
+      ->capture_default_str();
+  app->add_option(
+      "--calibration", opts->calibration,
+      "YAML with compute-efficiency, memory-efficiency, step-overhead-us for the time model (as simulate)");
+  app->add_option("--quantization", opts->quantization, "weights: none (checkpoint dtype) or fp8")
+      ->capture_default_str();
   app->add_option("--draft-layers", opts->draft_layers, "extra KV layers of a draft model (EAGLE 1, MTP 1)")
       ->capture_default_str();
   app->add_flag("--disable-hybrid-kv-cache-manager", opts->disable_hybrid_manager,
                 "size as vLLM does with the hybrid manager off");
   add_output_flags(app, opts->out, {"table", "json"}, "kvbench/size/v1");
-  app->add_option("--workload", opts->workload,
-                  "simulate this traffic to size the CPU tier: a shipped workload (kvbench simulate --list) or a "
-                  "scenario YAML; its traffic only: the server is the one these flags describe");
-  app->add_option("--trace", opts->trace.file,
-                  "size the CPU tier for this recorded traffic (Mooncake JSONL, kvbench JSONL or CSV: docs/trace.md): "
-                  "candidate sizes from its miss-ratio curve, each simulated");
+  app->add_option(
+      "--workload", opts->workload,
+      "simulate this traffic to size the CPU tier: a shipped workload (kvbench simulate --list) or a "
+      "scenario YAML; its traffic only: the server is the one these flags describe");
+  app->add_option(
+      "--trace", opts->trace.file,
+      "size the CPU tier for this recorded traffic (Mooncake JSONL, kvbench JSONL or CSV: docs/trace.md): "
+      "candidate sizes from its miss-ratio curve, each simulated");
   add_trace_reading_flags(app, opts->trace);
-  app->add_option("--objective", opts->objective,
-                  "what the tier size is judged by: balanced (TTFT p99 -10% or tok/s +2%, neither worse by 2%), "
-                  "throughput, ttft-p99, goodput")
+  app->add_option(
+         "--objective", opts->objective,
+         "what the tier size is judged by: balanced (TTFT p99 -10% or tok/s +2%, neither worse by 2%), "
+         "throughput, ttft-p99, goodput")
       ->capture_default_str();
   app->add_option("--slo-ttft", opts->slo_ttft, "goodput's TTFT target (e.g. 2s, 500ms)");
   app->add_option("--slo-tpot", opts->slo_tpot, "goodput's time-per-output-token target (e.g. 50ms)");

@@ -37,11 +37,14 @@ TraceKvCost kv_cost(const TraceCommandOptions& o) {
   std::vector<std::string> warnings;
   ServeSettings serve;
   serve.tensor_parallel_auto = o.tp.empty();
-  if (!o.tp.empty()) serve.tensor_parallel_size = static_cast<int>(parse_int_in(o.tp, "--tp", 1, kMaxParallelRanks));
-  const auto sizing = compute_sizing(make_sizing_inputs(resolve_model(o.model, warnings), resolve_hardware(o.hw), serve));
+  if (!o.tp.empty())
+    serve.tensor_parallel_size = static_cast<int>(parse_int_in(o.tp, "--tp", 1, kMaxParallelRanks));
+  const auto sizing =
+      compute_sizing(make_sizing_inputs(resolve_model(o.model, warnings), resolve_hardware(o.hw), serve));
   TraceKvCost cost{sizing.model_name, sizing.hw_name, sizing.tp, 0};
-  cost.kv_bytes_per_token = sizing.offload ? static_cast<double>(sizing.offload->cpu_block_bytes) / sizing.layout.block_size
-                                           : static_cast<double>(sizing.layout.kv_bytes_per_token() * sizing.world_size);
+  cost.kv_bytes_per_token =
+      sizing.offload ? static_cast<double>(sizing.offload->cpu_block_bytes) / sizing.layout.block_size
+                     : static_cast<double>(sizing.layout.kv_bytes_per_token() * sizing.world_size);
   return cost;
 }
 
@@ -59,12 +62,15 @@ int run_trace(const TraceCommandOptions& o) {
 
 Command register_trace(CLI::App& parent) {
   auto o = std::make_shared<TraceCommandOptions>();
-  auto* app = parent.add_subcommand("trace", "a request trace's statistics and the miss-ratio curve of a prefix cache "
-                                             "over it (Mooncake JSONL, kvbench JSONL or CSV)");
+  auto* app = parent.add_subcommand("trace",
+                                    "a request trace's statistics and the miss-ratio curve of a prefix cache "
+                                    "over it (Mooncake JSONL, kvbench JSONL or CSV)");
   app->add_option("file", o->trace.file, "the trace: one request per line")->required();
-  app->add_option("--model,-m", o->model, "model whose KV bytes per token size the curve (catalog name or config.json)");
+  app->add_option("--model,-m", o->model,
+                  "model whose KV bytes per token size the curve (catalog name or config.json)");
   app->add_option("--hw", o->hw, "hardware (sets TP when --tp is not given)")->capture_default_str();
-  app->add_option("--tensor-parallel-size,--tp", o->tp, "TP ranks (default: the smallest configuration that fits)");
+  app->add_option("--tensor-parallel-size,--tp", o->tp,
+                  "TP ranks (default: the smallest configuration that fits)");
   add_trace_reading_flags(app, o->trace);
   add_output_flags(app, o->out, {"table", "json"}, "kvbench/trace/v1");
   return Command{app, [o] { return run_trace(*o); }};

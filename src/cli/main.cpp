@@ -23,8 +23,10 @@ namespace {
 std::string option_with_empty_value(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
-    if (arg.size() > 3 && arg.substr(0, 2) == "--" && arg.back() == '=') return std::string(arg.substr(0, arg.size() - 1));
-    if (arg.empty()) return i > 1 && argv[i - 1][0] == '-' ? argv[i - 1] : std::string("argument ") + std::to_string(i);
+    if (arg.size() > 3 && arg.substr(0, 2) == "--" && arg.back() == '=')
+      return std::string(arg.substr(0, arg.size() - 1));
+    if (arg.empty())
+      return i > 1 && argv[i - 1][0] == '-' ? argv[i - 1] : std::string("argument ") + std::to_string(i);
   }
   return "";
 }
@@ -57,7 +59,8 @@ int run_command(const std::vector<kvb::Command>& commands) {
     }
     std::string names;
     for (const auto& c : commands) names += (names.empty() ? "" : ", ") + c.app->get_name();
-    std::fprintf(stderr, "kvbench: error: a subcommand is required: %s (see kvbench --help)\n", names.c_str());
+    std::fprintf(stderr, "kvbench: error: a subcommand is required: %s (see kvbench --help)\n",
+                 names.c_str());
     return kvb::kExitUsage;
   } catch (const kvb::Interrupted&) {
     // Nothing finished that could be kept (the output files on disk are untouched).
@@ -75,16 +78,16 @@ int run_command(const std::vector<kvb::Command>& commands) {
   } catch (const std::exception& e) {
     // Every input error is a UsageError where it is read (tests prove it per reader): reaching
     // this is a kvbench bug, said as such.
-    return report_error("internal error, please report it with the command line: ", e,
-                        kvb::kExitDevice);
+    return report_error("internal error, please report it with the command line: ", e, kvb::kExitDevice);
   }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"kvbench: how fast this node moves KV-cache blocks between GPU and CPU, whether vLLM's CPU "
-               "offloading pays off, and what --kv-offloading-size to give it."};
+  CLI::App app{
+      "kvbench: how fast this node moves KV-cache blocks between GPU and CPU, whether vLLM's CPU "
+      "offloading pays off, and what --kv-offloading-size to give it."};
   app.set_version_flag("--version", std::string("kvbench ") + KVBENCH_VERSION);
   app.require_subcommand(0, 1);
   std::vector<kvb::Command> commands;

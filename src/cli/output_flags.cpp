@@ -18,8 +18,9 @@ void add_output_flags(CLI::App* app, OutputFlags& flags, const std::vector<std::
                   fmt::format("what standard output shows: {} (json: {})", join(formats, ", "), json_schema))
       ->capture_default_str();
   app->add_flag("--json", flags.json, "same as --format json");
-  app->add_option("--output,-o", flags.output,
-                  "also write the machine-readable result here, atomically: the --format chosen, JSON for a table");
+  app->add_option(
+      "--output,-o", flags.output,
+      "also write the machine-readable result here, atomically: the --format chosen, JSON for a table");
 }
 
 std::string chosen_format(const OutputFlags& flags, const std::vector<std::string>& formats) {

@@ -5,7 +5,8 @@
 namespace kvb {
 
 void add_trace_reading_flags(CLI::App* app, TraceFlags& f) {
-  app->add_option("--trace-block-tokens", f.block_tokens, "tokens per hash id (Mooncake: 512)")->capture_default_str();
+  app->add_option("--trace-block-tokens", f.block_tokens, "tokens per hash id (Mooncake: 512)")
+      ->capture_default_str();
   app->add_option("--trace-speed", f.speed, "time scale: arrivals divided by this")->capture_default_str();
   app->add_option("--trace-sample", f.sample, "share of prefix trees kept, chosen by their first block")
       ->capture_default_str();

@@ -26,10 +26,12 @@ BenchmarkSet from_dma(const nlohmann::json& doc, const std::string& origin) {
     BenchmarkEntry e;
     // A copy kernel's CTA budget and the device index are part of what was measured: --device all
     // results compare device by device.
-    e.key = dma_identity(r.device.backend, r.device.name, method_label(c), to_string(c.direction), c.block_bytes,
-                         to_string(c.layout), c.layers, to_string(c.host_mem) + (c.with_compute ? "+compute" : "")) +
+    e.key = dma_identity(r.device.backend, r.device.name, method_label(c), to_string(c.direction),
+                         c.block_bytes, to_string(c.layout), c.layers,
+                         to_string(c.host_mem) + (c.with_compute ? "+compute" : "")) +
             fmt::format("\n#{}", r.device.index);
-    e.label = fmt::format("{} {} {}", method_label(c), to_string(c.direction), format_block_size(c.block_bytes));
+    e.label =
+        fmt::format("{} {} {}", method_label(c), to_string(c.direction), format_block_size(c.block_bytes));
     if (r.device.index != 0) e.label = fmt::format("dev {} {}", r.device.index, e.label);
     if (c.layout == Layout::kPerLayer) e.label += fmt::format(" /{}L", c.layers);
     if (c.host_mem != HostMemKind::kPinned) e.label += " " + to_string(c.host_mem);
@@ -37,11 +39,14 @@ BenchmarkSet from_dma(const nlohmann::json& doc, const std::string& origin) {
     e.unit = "GB/s";
     e.waived = r.waived;
     for (const double s : r.samples_s) {
-      if (!(s > 0)) throw UsageError(fmt::format("{}: record {} has a sample of {} s; expected positive times", origin, r.id, s));
+      if (!(s > 0))
+        throw UsageError(
+            fmt::format("{}: record {} has a sample of {} s; expected positive times", origin, r.id, s));
       e.samples.push_back(r.bytes / s / 1e9);
     }
     devices.insert(r.device.backend + " " + r.device.name);
-    if (const auto shared = describe_occupancy(r.device); !shared.empty() &&
+    if (const auto shared = describe_occupancy(r.device);
+        !shared.empty() &&
         std::find(set.disturbed.begin(), set.disturbed.end(), shared) == set.disturbed.end()) {
       set.disturbed.push_back(shared);
     }
@@ -65,11 +70,13 @@ BenchmarkSet from_google_benchmark(const nlohmann::json& doc, const std::string&
   set.origin = origin;
   set.kind = "Google Benchmark";
   const auto& ctx = doc.at("context");
-  set.setting = fmt::format("{} ({} CPUs)", ctx.value("host_name", std::string("unknown host")), ctx.value("num_cpus", 0));
+  set.setting = fmt::format("{} ({} CPUs)", ctx.value("host_name", std::string("unknown host")),
+                            ctx.value("num_cpus", 0));
   std::map<std::string, std::size_t> index;
   for (const auto& b : doc.at("benchmarks")) {
     if (b.value("run_type", std::string("iteration")) != "iteration") continue;
-    const auto name = b.contains("run_name") ? b.at("run_name").get<std::string>() : b.at("name").get<std::string>();
+    const auto name =
+        b.contains("run_name") ? b.at("run_name").get<std::string>() : b.at("name").get<std::string>();
     auto [it, inserted] = index.emplace(name, set.entries.size());
     if (inserted) {
       BenchmarkEntry e;
@@ -83,11 +90,12 @@ BenchmarkSet from_google_benchmark(const nlohmann::json& doc, const std::string&
       e.waived = true;
       continue;
     }
-    const double t = b.at("real_time").get<double>() * seconds_per_unit(b.value("time_unit", std::string("ns")), origin);
+    const double t =
+        b.at("real_time").get<double>() * seconds_per_unit(b.value("time_unit", std::string("ns")), origin);
     // A picosecond to four months: outside that a time is a broken file, not a measurement.
     if (!(t >= 1e-12 && t <= 1e7)) {
-      throw UsageError(fmt::format("{}: benchmark {} has real_time {:g} s; expected a time from 1e-12 to 1e7 s", origin,
-                                   name, t));
+      throw UsageError(fmt::format(
+          "{}: benchmark {} has real_time {:g} s; expected a time from 1e-12 to 1e7 s", origin, name, t));
     }
     e.samples.push_back(1.0 / t);
   }
@@ -97,10 +105,10 @@ BenchmarkSet from_google_benchmark(const nlohmann::json& doc, const std::string&
 }  // namespace
 
 std::string dma_identity(const std::string& backend, const std::string& device, const std::string& method,
-                         const std::string& direction, std::uint64_t block_bytes, const std::string& layout, int layers,
-                         const std::string& host_mem) {
-  return fmt::format("dma\n{}\n{}\n{}\n{}\n{}\n{}/{}\n{}", backend, device, method, direction, block_bytes, layout,
-                     layers, host_mem);
+                         const std::string& direction, std::uint64_t block_bytes, const std::string& layout,
+                         int layers, const std::string& host_mem) {
+  return fmt::format("dma\n{}\n{}\n{}\n{}\n{}\n{}/{}\n{}", backend, device, method, direction, block_bytes,
+                     layout, layers, host_mem);
 }
 
 BenchmarkSet benchmark_set_from_json(const nlohmann::json& doc, const std::string& origin) {
@@ -112,21 +120,25 @@ BenchmarkSet benchmark_set_from_json(const nlohmann::json& doc, const std::strin
       set = from_google_benchmark(doc, origin);
     } else {
       const std::string schema = schema_of(doc, "none");
-      throw UsageError(fmt::format("{}: schema '{}' cannot be compared; expected a kvbench dma result (\"schema\": "
-                                   "\"{}\") or Google Benchmark JSON (--benchmark_format=json)",
-                                   origin, schema, kDmaSchema));
+      throw UsageError(
+          fmt::format("{}: schema '{}' cannot be compared; expected a kvbench dma result (\"schema\": "
+                      "\"{}\") or Google Benchmark JSON (--benchmark_format=json)",
+                      origin, schema, kDmaSchema));
     }
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("{}: malformed {} ({})", origin,
-                                 doc.contains("benchmarks") ? "Google Benchmark JSON" : "kvbench dma result", e.what()));
+                                 doc.contains("benchmarks") ? "Google Benchmark JSON" : "kvbench dma result",
+                                 e.what()));
   }
   std::set<std::string> keys;
   for (const auto& e : set.entries) {
     if (!keys.insert(e.key).second) {
-      throw UsageError(fmt::format("{}: '{}' occurs twice; expected each case once per file", origin, e.label));
+      throw UsageError(
+          fmt::format("{}: '{}' occurs twice; expected each case once per file", origin, e.label));
     }
   }
-  if (set.entries.empty()) throw UsageError(fmt::format("{}: no records; expected at least one measured case", origin));
+  if (set.entries.empty())
+    throw UsageError(fmt::format("{}: no records; expected at least one measured case", origin));
   return set;
 }
 
@@ -138,9 +150,10 @@ void require_undisturbed(const BenchmarkSet& base, const BenchmarkSet& head, boo
   if (allow) return;
   for (const auto* set : {&base, &head}) {
     if (set->disturbed.empty()) continue;
-    throw UsageError(fmt::format("{}: {}; a regression is not called between runs where another process shared the "
-                                 "GPU (rerun on an idle GPU, or pass --allow-disturbed)",
-                                 set->origin, set->disturbed.front()));
+    throw UsageError(
+        fmt::format("{}: {}; a regression is not called between runs where another process shared the "
+                    "GPU (rerun on an idle GPU, or pass --allow-disturbed)",
+                    set->origin, set->disturbed.front()));
   }
 }
 

@@ -17,9 +17,9 @@ struct BenchmarkEntry {
 };
 
 struct BenchmarkSet {
-  std::string origin;  // the file, for messages
-  std::string kind;    // "kvbench dma" or "Google Benchmark"
-  std::string setting; // what ran it: devices for dma, the host for Google Benchmark
+  std::string origin;   // the file, for messages
+  std::string kind;     // "kvbench dma" or "Google Benchmark"
+  std::string setting;  // what ran it: devices for dma, the host for Google Benchmark
   std::vector<BenchmarkEntry> entries;
   // dma: devices another process shared while they were measured (describe_occupancy, one each).
   std::vector<std::string> disturbed;

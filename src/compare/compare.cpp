@@ -14,10 +14,14 @@ namespace kvb {
 
 std::string to_string(Verdict v) {
   switch (v) {
-    case Verdict::kSame: return "SAME";
-    case Verdict::kFaster: return "FASTER";
-    case Verdict::kSlower: return "SLOWER";
-    case Verdict::kInconclusive: break;
+    case Verdict::kSame:
+      return "SAME";
+    case Verdict::kFaster:
+      return "FASTER";
+    case Verdict::kSlower:
+      return "SLOWER";
+    case Verdict::kInconclusive:
+      break;
   }
   return "INCONCLUSIVE";
 }
@@ -36,7 +40,8 @@ CaseComparison compare_samples(const std::vector<double>& base, const std::vecto
   c.head_median = head.empty() ? 0 : summarize(head).median;
   if (base.size() < s.min_samples || head.size() < s.min_samples) {
     c.verdict = Verdict::kInconclusive;
-    c.why = fmt::format("{} and {} samples; at least {} each are needed", base.size(), head.size(), s.min_samples);
+    c.why = fmt::format("{} and {} samples; at least {} each are needed", base.size(), head.size(),
+                        s.min_samples);
     if (!base.empty() && !head.empty()) c.change = c.head_median / c.base_median - 1;
     return c;
   }
@@ -63,22 +68,24 @@ CaseComparison compare_samples(const std::vector<double>& base, const std::vecto
                         100 * c.change_low, 100 * c.change_high, 100 * s.min_effect);
   } else {
     c.verdict = Verdict::kInconclusive;
-    c.why = significant ? fmt::format("{:.0f}% interval [{:+.1f}%, {:+.1f}%] reaches +-{:g}% but the estimate "
-                                      "{:+.1f}% does not",
-                                      100 * (1 - s.alpha), 100 * c.change_low, 100 * c.change_high,
-                                      100 * s.min_effect, 100 * c.change)
-                        : fmt::format("p = {:.2g} >= {:g} and the {:.0f}% interval [{:+.1f}%, {:+.1f}%] reaches "
-                                      "+-{:g}%: too noisy to tell",
-                                      c.p_value, s.alpha, 100 * (1 - s.alpha), 100 * c.change_low,
-                                      100 * c.change_high, 100 * s.min_effect);
+    c.why = significant ? fmt::format(
+                              "{:.0f}% interval [{:+.1f}%, {:+.1f}%] reaches +-{:g}% but the estimate "
+                              "{:+.1f}% does not",
+                              100 * (1 - s.alpha), 100 * c.change_low, 100 * c.change_high,
+                              100 * s.min_effect, 100 * c.change)
+                        : fmt::format(
+                              "p = {:.2g} >= {:g} and the {:.0f}% interval [{:+.1f}%, {:+.1f}%] reaches "
+                              "+-{:g}%: too noisy to tell",
+                              c.p_value, s.alpha, 100 * (1 - s.alpha), 100 * c.change_low,
+                              100 * c.change_high, 100 * s.min_effect);
   }
   return c;
 }
 
 Comparison compare_sets(const BenchmarkSet& base, const BenchmarkSet& head, const CompareSettings& settings) {
   if (base.kind != head.kind) {
-    throw UsageError(fmt::format("{} is a {} result but {} is a {} result; expected two of the same kind", base.origin,
-                                 base.kind, head.origin, head.kind));
+    throw UsageError(fmt::format("{} is a {} result but {} is a {} result; expected two of the same kind",
+                                 base.origin, base.kind, head.origin, head.kind));
   }
   Comparison out;
   out.base_origin = base.origin;
@@ -112,9 +119,10 @@ Comparison compare_sets(const BenchmarkSet& base, const BenchmarkSet& head, cons
     if (!matched.count(b.key)) out.only_base.push_back(b.label);
   }
   if (out.cases.empty() && out.waived.empty()) {
-    throw UsageError(fmt::format("{} and {} share no case (base: {}; head: {}); expected results of the same device "
-                                 "and cases",
-                                 base.origin, head.origin, base.setting, head.setting));
+    throw UsageError(
+        fmt::format("{} and {} share no case (base: {}; head: {}); expected results of the same device "
+                    "and cases",
+                    base.origin, head.origin, base.setting, head.setting));
   }
   return out;
 }

@@ -21,11 +21,11 @@ struct CaseComparison {
   std::string key, label, unit;
   std::size_t base_n = 0, head_n = 0;
   double base_median = 0, head_median = 0;
-  double change = 0;                 // head vs base, relative (Hodges-Lehmann on log values)
+  double change = 0;                       // head vs base, relative (Hodges-Lehmann on log values)
   double change_low = 0, change_high = 0;  // its (1 - alpha) interval
   double p_value = 1;
   Verdict verdict = Verdict::kInconclusive;
-  std::string why;                   // one line: the rule that decided
+  std::string why;  // one line: the rule that decided
 };
 
 struct Comparison {
@@ -34,7 +34,7 @@ struct Comparison {
   std::vector<CaseComparison> cases;   // in head's order
   std::vector<std::string> only_base;  // labels with no match in head
   std::vector<std::string> only_head;
-  std::vector<std::string> waived;     // matched, but waived in one of them
+  std::vector<std::string> waived;  // matched, but waived in one of them
   std::size_t count(Verdict v) const;
 };
 

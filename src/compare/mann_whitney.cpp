@@ -115,7 +115,8 @@ RankSumTest mann_whitney_u(const std::vector<double>& a, const std::vector<doubl
   return r;
 }
 
-ShiftEstimate hodges_lehmann_shift(const std::vector<double>& a, const std::vector<double>& b, double confidence) {
+ShiftEstimate hodges_lehmann_shift(const std::vector<double>& a, const std::vector<double>& b,
+                                   double confidence) {
   const auto xa = thinned_sorted(a, kMaxPairSide);
   const auto xb = thinned_sorted(b, kMaxPairSide);
   std::vector<double> diffs;

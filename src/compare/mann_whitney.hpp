@@ -24,7 +24,8 @@ struct ShiftEstimate {
 // Hodges-Lehmann estimate of the shift from a to b, with a `confidence` interval (e.g. 0.95) from
 // the order statistics of the pairwise differences. Large samples are thinned evenly to keep the
 // pairs under about a million. Requires both samples non-empty.
-ShiftEstimate hodges_lehmann_shift(const std::vector<double>& a, const std::vector<double>& b, double confidence);
+ShiftEstimate hodges_lehmann_shift(const std::vector<double>& a, const std::vector<double>& b,
+                                   double confidence);
 
 // The standard normal quantile, for the interval's critical value.
 double normal_quantile(double p);

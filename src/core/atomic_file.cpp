@@ -38,9 +38,10 @@ void refuse_input_as_output(const std::string& given) {
   if (::stat(given.c_str(), &st) != 0) return;
   const std::lock_guard lock(inputs_mutex());
   if (inputs_read().count({st.st_dev, st.st_ino}) > 0) {
-    throw UsageError(fmt::format("output '{}': is one of this command's input files; expected another path (the "
-                                 "input is left as it was)",
-                                 given));
+    throw UsageError(
+        fmt::format("output '{}': is one of this command's input files; expected another path (the "
+                    "input is left as it was)",
+                    given));
   }
 }
 
@@ -65,7 +66,9 @@ OutputTarget classify_output(const std::string& path) {
     if (S_ISLNK(st.st_mode)) {
       char buf[4096];
       const ssize_t n = ::readlink(t.path.c_str(), buf, sizeof buf - 1);
-      if (n < 0) throw UsageError(fmt::format("output '{}': cannot read the symlink ({})", path, std::strerror(errno)));
+      if (n < 0)
+        throw UsageError(
+            fmt::format("output '{}': cannot read the symlink ({})", path, std::strerror(errno)));
       std::string target(buf, static_cast<std::size_t>(n));
       if (!target.empty() && target.front() != '/') {
         const auto slash = t.path.find_last_of('/');
@@ -80,7 +83,9 @@ OutputTarget classify_output(const std::string& path) {
       return t;
     }
     t.kind = OutputKind::kRefused;
-    t.what = S_ISDIR(st.st_mode) ? "is a directory" : S_ISSOCK(st.st_mode) ? "is a socket" : "is a block device";
+    t.what = S_ISDIR(st.st_mode)    ? "is a directory"
+             : S_ISSOCK(st.st_mode) ? "is a socket"
+                                    : "is a block device";
     t.what += "; expected a regular file (or a character device such as /dev/null, or a FIFO)";
     return t;
   }
@@ -109,7 +114,8 @@ void write_in_place(const std::string& path, const std::string& target, std::str
     ::close(fd);
     throw;
   }
-  if (::close(fd) != 0) throw UsageError(fmt::format("output '{}': write failed ({})", path, std::strerror(errno)));
+  if (::close(fd) != 0)
+    throw UsageError(fmt::format("output '{}': write failed ({})", path, std::strerror(errno)));
 }
 
 }  // namespace
@@ -164,7 +170,8 @@ void note_input_file(const std::string& path) {
 void write_file_atomically(const std::string& given, std::string_view content) {
   refuse_input_as_output(given);
   const auto target = classify_output(given);
-  if (target.kind == OutputKind::kRefused) throw UsageError(fmt::format("output '{}': {}", given, target.what));
+  if (target.kind == OutputKind::kRefused)
+    throw UsageError(fmt::format("output '{}': {}", given, target.what));
   if (target.kind == OutputKind::kStream) {
     write_in_place(given, target.path, content);
     return;
@@ -207,8 +214,9 @@ void require_writable_output(const std::string& given) {
   const auto slash = path.find_last_of('/');
   const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
   if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-    throw UsageError(fmt::format("output '{}': the directory '{}' does not exist; expected a path in an existing directory",
-                                 given, dir));
+    throw UsageError(fmt::format(
+        "output '{}': the directory '{}' does not exist; expected a path in an existing directory", given,
+        dir));
   }
   if (::access(dir.c_str(), W_OK | X_OK) != 0) {
     throw UsageError(fmt::format("output '{}': cannot create ({}); expected a writable directory", given,

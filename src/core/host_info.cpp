@@ -12,7 +12,8 @@ namespace kvb {
 
 std::string host_name() {
   char buf[256] = {};
-  return ::gethostname(buf, sizeof buf - 1) == 0 && buf[0] != '\0' ? std::string(buf) : std::string("unknown");
+  return ::gethostname(buf, sizeof buf - 1) == 0 && buf[0] != '\0' ? std::string(buf)
+                                                                   : std::string("unknown");
 }
 
 std::string host_cpu_model() {

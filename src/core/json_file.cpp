@@ -74,7 +74,8 @@ nlohmann::json read_json_file(const std::string& path, const std::string& what, 
   }
 }
 
-double json_number_in(const nlohmann::json& j, const char* key, double lo, double hi, const std::string& what) {
+double json_number_in(const nlohmann::json& j, const char* key, double lo, double hi,
+                      const std::string& what) {
   const auto it = j.is_object() ? j.find(key) : j.end();
   if (!j.is_object() || it == j.end()) throw UsageError(fmt::format("{}: missing field '{}'", what, key));
   if (!it->is_number()) throw UsageError(fmt::format("{}: field '{}' is not a number", what, key));
@@ -91,11 +92,13 @@ std::int64_t json_integer_in(const nlohmann::json& j, const char* key, std::int6
   const auto it = j.is_object() ? j.find(key) : j.end();
   if (!j.is_object() || it == j.end()) throw UsageError(fmt::format("{}: missing field '{}'", what, key));
   const auto refuse = [&](const std::string& got) {
-    return UsageError(fmt::format("{}: field '{}' is {}; expected a whole number from {} to {}", what, key, got, lo, hi));
+    return UsageError(
+        fmt::format("{}: field '{}' is {}; expected a whole number from {} to {}", what, key, got, lo, hi));
   };
   if (it->is_number_unsigned()) {
     const auto v = it->get<std::uint64_t>();
-    if (v > static_cast<std::uint64_t>(hi) || static_cast<std::int64_t>(v) < lo) throw refuse(std::to_string(v));
+    if (v > static_cast<std::uint64_t>(hi) || static_cast<std::int64_t>(v) < lo)
+      throw refuse(std::to_string(v));
     return static_cast<std::int64_t>(v);
   }
   if (it->is_number_integer()) {

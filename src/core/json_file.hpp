@@ -8,7 +8,7 @@ namespace kvb {
 
 // Size caps (README: Input limits): no input kvbench reads is near them, and /dev/zero or a
 // runaway file stops at the cap instead of filling memory.
-inline constexpr std::size_t kMaxTextInputBytes = 4u << 20;    // YAML scenarios, calibration, config.json
+inline constexpr std::size_t kMaxTextInputBytes = 4u << 20;     // YAML scenarios, calibration, config.json
 inline constexpr std::size_t kMaxResultInputBytes = 64u << 20;  // kvbench and Google Benchmark result JSON
 
 // The whole file, at most `max_bytes`; UsageError "<what> '<path>': ..." when it cannot be read
@@ -23,7 +23,8 @@ nlohmann::json read_json_file(const std::string& path, const std::string& what,
 // One reading rule for numbers in result files: the field must be a number in [lo, hi] (finite);
 // an integer field must also be whole and is read into 64 bits, so nothing narrows or wraps.
 // UsageError "<what>: field '<key>' ..." otherwise.
-double json_number_in(const nlohmann::json& j, const char* key, double lo, double hi, const std::string& what);
+double json_number_in(const nlohmann::json& j, const char* key, double lo, double hi,
+                      const std::string& what);
 std::int64_t json_integer_in(const nlohmann::json& j, const char* key, std::int64_t lo, std::int64_t hi,
                              const std::string& what);
 // The same for an optional field: `fallback` when it is absent.

@@ -13,12 +13,30 @@ double pcie_ceiling_gbps(int generation, int width) {
   double gts = 0;
   double encoding = 0;
   switch (generation) {
-    case 1: gts = 2.5; encoding = 8.0 / 10.0; break;
-    case 2: gts = 5.0; encoding = 8.0 / 10.0; break;
-    case 3: gts = 8.0; encoding = 128.0 / 130.0; break;
-    case 4: gts = 16.0; encoding = 128.0 / 130.0; break;
-    case 5: gts = 32.0; encoding = 128.0 / 130.0; break;
-    case 6: gts = 64.0; encoding = 242.0 / 256.0; break;
+    case 1:
+      gts = 2.5;
+      encoding = 8.0 / 10.0;
+      break;
+    case 2:
+      gts = 5.0;
+      encoding = 8.0 / 10.0;
+      break;
+    case 3:
+      gts = 8.0;
+      encoding = 128.0 / 130.0;
+      break;
+    case 4:
+      gts = 16.0;
+      encoding = 128.0 / 130.0;
+      break;
+    case 5:
+      gts = 32.0;
+      encoding = 128.0 / 130.0;
+      break;
+    case 6:
+      gts = 64.0;
+      encoding = 242.0 / 256.0;
+      break;
     default:
       throw UsageError(fmt::format("PCIe generation {} is unknown; expected 1 to 6", generation));
   }

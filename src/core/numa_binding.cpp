@@ -22,13 +22,15 @@ bool numa_supported() { return numa_available() >= 0; }
 
 void validate_numa_node(int node, const std::string& what) {
   if (!numa_supported()) {
-    throw UsageError(fmt::format("{} {}: NUMA memory policies are unavailable here (kernel or container); "
-                                 "expected the option left unset",
-                                 what, node));
+    throw UsageError(
+        fmt::format("{} {}: NUMA memory policies are unavailable here (kernel or container); "
+                    "expected the option left unset",
+                    what, node));
   }
   const int max = numa_max_node();
   if (node < 0 || node > max || numa_node_size64(node, nullptr) <= 0) {
-    throw UsageError(fmt::format("{} {}: no such NUMA node with memory; expected a node from 0 to {}", what, node, max));
+    throw UsageError(
+        fmt::format("{} {}: no such NUMA node with memory; expected a node from 0 to {}", what, node, max));
   }
 }
 
@@ -39,7 +41,8 @@ ScopedNumaBind::ScopedNumaBind(int node, bool required) {
   mask[static_cast<unsigned long>(node) / kWordBits] |= 1UL << (static_cast<unsigned long>(node) % kWordBits);
   if (get_mempolicy(&old_mode_, old_mask_, kMaskBits, nullptr, 0) != 0 ||
       set_mempolicy(MPOL_BIND, mask, kMaskBits) != 0) {
-    if (required) throw DeviceError(fmt::format("NUMA: cannot bind host memory to node {} (set_mempolicy failed)", node));
+    if (required)
+      throw DeviceError(fmt::format("NUMA: cannot bind host memory to node {} (set_mempolicy failed)", node));
     return;
   }
   active_ = true;
@@ -61,9 +64,10 @@ int numa_node_of(const void* p) {
 bool numa_supported() { return false; }
 
 void validate_numa_node(int node, const std::string& what) {
-  throw UsageError(fmt::format("{} {}: this kvbench was built without libnuma (install libnuma-dev and rebuild); "
-                               "expected the option left unset",
-                               what, node));
+  throw UsageError(
+      fmt::format("{} {}: this kvbench was built without libnuma (install libnuma-dev and rebuild); "
+                  "expected the option left unset",
+                  what, node));
 }
 
 ScopedNumaBind::ScopedNumaBind(int node, bool required) {

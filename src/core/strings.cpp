@@ -59,7 +59,8 @@ std::vector<std::string> split(std::string_view text, char sep) {
   std::size_t start = 0;
   while (true) {
     const auto pos = text.find(sep, start);
-    out.emplace_back(text.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start));
+    out.emplace_back(
+        text.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start));
     if (pos == std::string_view::npos) break;
     start = pos + 1;
   }
@@ -84,11 +85,16 @@ bool is_valid_utf8(std::string_view s) {
     const auto c = static_cast<unsigned char>(s[i]);
     std::size_t len = 0;
     std::uint32_t cp = 0;
-    if (c < 0x80) len = 1, cp = c;
-    else if ((c & 0xE0) == 0xC0) len = 2, cp = c & 0x1F;
-    else if ((c & 0xF0) == 0xE0) len = 3, cp = c & 0x0F;
-    else if ((c & 0xF8) == 0xF0) len = 4, cp = c & 0x07;
-    else return false;
+    if (c < 0x80)
+      len = 1, cp = c;
+    else if ((c & 0xE0) == 0xC0)
+      len = 2, cp = c & 0x1F;
+    else if ((c & 0xF0) == 0xE0)
+      len = 3, cp = c & 0x0F;
+    else if ((c & 0xF8) == 0xF0)
+      len = 4, cp = c & 0x07;
+    else
+      return false;
     if (i + len > s.size()) return false;
     for (std::size_t k = 1; k < len; ++k) {
       const auto cc = static_cast<unsigned char>(s[i + k]);

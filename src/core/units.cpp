@@ -88,7 +88,8 @@ ParsedBytes parse_bytes(std::string_view text, std::string_view what) {
     if (suffix == u.name) {
       // A fraction of a byte is a missing unit ('1.5' meant 1.5 GiB?), not something to round.
       if (u.factor == 1 && ns.value != std::floor(ns.value)) {
-        throw UsageError(fmt::format("{}: '{}' is not a whole number of bytes; expected {}", what, text, accepted));
+        throw UsageError(
+            fmt::format("{}: '{}' is not a whole number of bytes; expected {}", what, text, accepted));
       }
       const double bytes = std::floor(ns.value * u.factor);
       if (bytes < 1) {
@@ -103,8 +104,8 @@ ParsedBytes parse_bytes(std::string_view text, std::string_view what) {
       return out;
     }
   }
-  throw UsageError(fmt::format("{}: unknown unit '{}' in '{}'; expected {}", what, ns.suffix, text,
-                               accepted));
+  throw UsageError(
+      fmt::format("{}: unknown unit '{}' in '{}'; expected {}", what, ns.suffix, text, accepted));
 }
 
 std::int64_t parse_token_count(std::string_view text, std::string_view what) {
@@ -115,21 +116,28 @@ std::int64_t parse_token_count(std::string_view text, std::string_view what) {
   }
   double factor = 0;
   // vLLM's human-readable integers: lower case is decimal, upper case is binary.
-  if (ns.suffix.empty()) factor = 1;
-  else if (ns.suffix == "k") factor = 1e3;
-  else if (ns.suffix == "K") factor = 1024;
-  else if (ns.suffix == "m") factor = 1e6;
-  else if (ns.suffix == "M") factor = 1024.0 * 1024;
-  else if (ns.suffix == "g") factor = 1e9;
-  else if (ns.suffix == "G") factor = kGiB;
+  if (ns.suffix.empty())
+    factor = 1;
+  else if (ns.suffix == "k")
+    factor = 1e3;
+  else if (ns.suffix == "K")
+    factor = 1024;
+  else if (ns.suffix == "m")
+    factor = 1e6;
+  else if (ns.suffix == "M")
+    factor = 1024.0 * 1024;
+  else if (ns.suffix == "g")
+    factor = 1e9;
+  else if (ns.suffix == "G")
+    factor = kGiB;
   else {
-    throw UsageError(fmt::format("{}: unknown suffix '{}' in '{}'; expected {}", what, ns.suffix, text,
-                                 accepted));
+    throw UsageError(
+        fmt::format("{}: unknown suffix '{}' in '{}'; expected {}", what, ns.suffix, text, accepted));
   }
   const double tokens = ns.value * factor;
   if (tokens != std::floor(tokens)) {
-    throw UsageError(fmt::format("{}: '{}' is {} tokens, not a whole number; expected {}", what, text,
-                                 tokens, accepted));
+    throw UsageError(
+        fmt::format("{}: '{}' is {} tokens, not a whole number; expected {}", what, text, tokens, accepted));
   }
   if (tokens < 1) {
     throw UsageError(fmt::format("{}: '{}' is zero; expected a positive token count", what, text));
@@ -151,14 +159,17 @@ bool parse_integer(std::string_view text, std::int64_t& value) {
 
 }  // namespace
 
-std::int64_t parse_positive_int(std::string_view text, std::string_view what, bool allow_zero, std::int64_t hi) {
+std::int64_t parse_positive_int(std::string_view text, std::string_view what, bool allow_zero,
+                                std::int64_t hi) {
   std::int64_t v = 0;
   const std::int64_t lo = allow_zero ? 0 : 1;
   if (!parse_integer(text, v) || v < 0 || (v == 0 && !allow_zero)) {
-    throw UsageError(fmt::format("{}: '{}' is not a {} integer; expected a whole number from {} to {}", what, text,
-                                 allow_zero ? "non-negative" : "positive", lo, hi));
+    throw UsageError(fmt::format("{}: '{}' is not a {} integer; expected a whole number from {} to {}", what,
+                                 text, allow_zero ? "non-negative" : "positive", lo, hi));
   }
-  if (v > hi) throw UsageError(fmt::format("{}: '{}' is too large; expected a whole number from {} to {}", what, text, lo, hi));
+  if (v > hi)
+    throw UsageError(
+        fmt::format("{}: '{}' is too large; expected a whole number from {} to {}", what, text, lo, hi));
   return v;
 }
 
@@ -173,20 +184,22 @@ std::int64_t parse_int_in(std::string_view text, std::string_view what, std::int
 double parse_plain_real(std::string_view text, std::string_view what) {
   NumberAndSuffix ns;
   if (!split_number(text, ns) || !ns.suffix.empty()) {
-    throw UsageError(fmt::format("{}: '{}' is not a plain decimal number; expected e.g. 0.5 or 2 (no sign, no exponent)",
-                                 what, text));
+    throw UsageError(fmt::format(
+        "{}: '{}' is not a plain decimal number; expected e.g. 0.5 or 2 (no sign, no exponent)", what, text));
   }
   return ns.value;
 }
 
-double parse_real_in(std::string_view text, std::string_view what, double lo, double hi, std::string_view example) {
+double parse_real_in(std::string_view text, std::string_view what, double lo, double hi,
+                     std::string_view example) {
   NumberAndSuffix ns;
   if (!split_number(text, ns) || !ns.suffix.empty() || ns.value <= lo || ns.value > hi) {
     // The default example lies inside the range: its upper end, or the middle of a narrow one.
-    const std::string e = example.empty() ? fmt::format("{:g}", hi <= 1 ? hi : std::min(hi, std::max(1.0, (lo + hi) / 2)))
-                                          : std::string(example);
-    throw UsageError(fmt::format("{}: '{}' is not a number above {} and at most {}; expected e.g. {}", what, text,
-                                 format_plain_number(lo), format_plain_number(hi), e));
+    const std::string e = example.empty()
+                              ? fmt::format("{:g}", hi <= 1 ? hi : std::min(hi, std::max(1.0, (lo + hi) / 2)))
+                              : std::string(example);
+    throw UsageError(fmt::format("{}: '{}' is not a number above {} and at most {}; expected e.g. {}", what,
+                                 text, format_plain_number(lo), format_plain_number(hi), e));
   }
   return ns.value;
 }
@@ -194,8 +207,8 @@ double parse_real_in(std::string_view text, std::string_view what, double lo, do
 double parse_gib_size(std::string_view text, std::string_view what) {
   NumberAndSuffix ns;
   if (!split_number(text, ns) || !ns.suffix.empty() || !(ns.value >= 0) || ns.value > kMaxTierGib) {
-    throw UsageError(fmt::format("{}: '{}' is not a size in GiB; expected a number of GiB from 0 to 1000000 (e.g. 64)",
-                                 what, text));
+    throw UsageError(fmt::format(
+        "{}: '{}' is not a size in GiB; expected a number of GiB from 0 to 1000000 (e.g. 64)", what, text));
   }
   return ns.value;
 }
@@ -210,9 +223,10 @@ double parse_seconds(std::string_view text, std::string_view what) {
   }
   const double seconds = ns.value * scale;
   if (scale == 0 || !(seconds > 0) || seconds > 3600) {
-    throw UsageError(fmt::format("{}: '{}' is not a latency; expected a time above 0 and at most 1 hour, e.g. 2s, "
-                                 "500ms or 0.5 (seconds)",
-                                 what, text));
+    throw UsageError(
+        fmt::format("{}: '{}' is not a latency; expected a time above 0 and at most 1 hour, e.g. 2s, "
+                    "500ms or 0.5 (seconds)",
+                    what, text));
   }
   return seconds;
 }

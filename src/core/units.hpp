@@ -57,8 +57,10 @@ double parse_seconds(std::string_view text, std::string_view what);
 std::string format_bytes_binary(double bytes);   // "3.81 GiB", "2.00 MiB", "512 B", "0.4 B"
 std::string format_bytes_decimal(double bytes);  // "4.09 GB"
 std::string format_count(std::int64_t n);
-std::string format_plain_number(double v);        // a bound as a person writes it: 1000000, 0.01, 1e-05        // "31,232"
-std::string format_block_size(std::uint64_t bytes);  // "4 KiB", "2 MiB", "1000 B": exact, as block sizes are given
-std::string format_seconds(double seconds);      // "12.3 ms", "4.1 s", "850 us"
+std::string format_plain_number(
+    double v);  // a bound as a person writes it: 1000000, 0.01, 1e-05        // "31,232"
+std::string format_block_size(
+    std::uint64_t bytes);                    // "4 KiB", "2 MiB", "1000 B": exact, as block sizes are given
+std::string format_seconds(double seconds);  // "12.3 ms", "4.1 s", "850 us"
 
 }  // namespace kvb

@@ -12,7 +12,8 @@
 
 namespace kvb {
 
-YamlObject::YamlObject(YAML::Node node, std::string origin) : node_(std::move(node)), origin_(std::move(origin)) {
+YamlObject::YamlObject(YAML::Node node, std::string origin)
+    : node_(std::move(node)), origin_(std::move(origin)) {
   if (!node_.IsMap()) {
     throw UsageError(fmt::format("{}: expected a YAML mapping of key: value lines", origin_));
   }
@@ -32,14 +33,16 @@ class TreeCheck {
     // An alias inside its own anchor is a cycle: without a depth limit the walk (and any reader)
     // would recurse until the stack runs out. No kvbench file nests more than a few levels.
     if (depth > kMaxDepth) {
-      throw UsageError(fmt::format("{}: nested deeper than {} levels near line {} (or an alias inside its own "
-                                   "anchor); expected a flat file of key: value lines",
-                                   origin_, kMaxDepth, node.Mark().line + 1));
+      throw UsageError(
+          fmt::format("{}: nested deeper than {} levels near line {} (or an alias inside its own "
+                      "anchor); expected a flat file of key: value lines",
+                      origin_, kMaxDepth, node.Mark().line + 1));
     }
     if (++nodes_ > YamlObject::kMaxNodes) {
-      throw UsageError(fmt::format("{}: more than {} YAML nodes (aliases counted as expanded); expected a "
-                                   "smaller file",
-                                   origin_, YamlObject::kMaxNodes));
+      throw UsageError(
+          fmt::format("{}: more than {} YAML nodes (aliases counted as expanded); expected a "
+                      "smaller file",
+                      origin_, YamlObject::kMaxNodes));
     }
     if (node.IsScalar()) return utf8(node);
     if (node.IsSequence()) {
@@ -52,8 +55,9 @@ class TreeCheck {
       // Every reader names keys as strings: a list, a mapping or a null as a key ("? [a, b]: 1",
       // "sweep: {[x]: 1}") is refused here, once, not wherever a reader converts it.
       if (!kv.first.IsScalar()) {
-        throw UsageError(fmt::format("{}: line {} has a key that is not a plain name; expected key: value lines",
-                                     origin_, kv.first.Mark().line + 1));
+        throw UsageError(
+            fmt::format("{}: line {} has a key that is not a plain name; expected key: value lines", origin_,
+                        kv.first.Mark().line + 1));
       }
       walk(kv.first, depth + 1);
       if (!seen.insert(kv.first.Scalar()).second) {
@@ -67,8 +71,8 @@ class TreeCheck {
  private:
   void utf8(const YAML::Node& node) const {
     if (is_valid_utf8(node.Scalar())) return;
-    throw UsageError(fmt::format("{}: line {} holds text that is not valid UTF-8; expected UTF-8 text", origin_,
-                                 node.Mark().line + 1));
+    throw UsageError(fmt::format("{}: line {} holds text that is not valid UTF-8; expected UTF-8 text",
+                                 origin_, node.Mark().line + 1));
   }
 
   static constexpr int kMaxDepth = 64;
@@ -89,7 +93,9 @@ YamlObject YamlObject::parse(const std::string& text, const std::string& origin)
   return YamlObject(root, origin);
 }
 
-void YamlObject::check_tree(const YAML::Node& node, const std::string& origin) { TreeCheck(origin).walk(node); }
+void YamlObject::check_tree(const YAML::Node& node, const std::string& origin) {
+  TreeCheck(origin).walk(node);
+}
 
 bool YamlObject::has(const std::string& key) const { return static_cast<bool>(node_[key]); }
 
@@ -127,7 +133,8 @@ long long YamlObject::integer_or(const std::string& key, long long fallback) con
 double YamlObject::real(const std::string& key) const {
   const auto n = get(key);
   double v = 0;
-  if (!n.IsScalar() || !YAML::convert<double>::decode(n, v) || !std::isfinite(v)) type_error(key, "a finite number");
+  if (!n.IsScalar() || !YAML::convert<double>::decode(n, v) || !std::isfinite(v))
+    type_error(key, "a finite number");
   return v;
 }
 
@@ -140,10 +147,12 @@ double YamlObject::real_in(const std::string& key, double lo, double hi, double 
   return v;
 }
 
-long long YamlObject::integer_in(const std::string& key, long long lo, long long hi, long long fallback) const {
+long long YamlObject::integer_in(const std::string& key, long long lo, long long hi,
+                                 long long fallback) const {
   const long long v = integer_or(key, fallback);
   if (v < lo || v > hi) {
-    throw UsageError(fmt::format("{}: key '{}' is {}; expected a whole number from {} to {}", origin_, key, v, lo, hi));
+    throw UsageError(
+        fmt::format("{}: key '{}' is {}; expected a whole number from {} to {}", origin_, key, v, lo, hi));
   }
   return v;
 }

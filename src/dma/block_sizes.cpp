@@ -15,13 +15,15 @@ std::vector<std::uint64_t> parse_block_sizes(const std::string& text) {
     const auto lo = parse_bytes(text.substr(0, dots), "--block").bytes;
     const auto hi = parse_bytes(text.substr(dots + 2), "--block").bytes;
     if (hi < lo) {
-      throw UsageError(fmt::format("--block '{}': the range is reversed; expected LOW..HIGH such as 4KiB..64MiB", text));
+      throw UsageError(
+          fmt::format("--block '{}': the range is reversed; expected LOW..HIGH such as 4KiB..64MiB", text));
     }
     for (std::uint64_t b = lo; b <= hi; b *= 2) out.push_back(b);
   } else {
     for (const auto& part : split(text, ',')) out.push_back(parse_bytes(part, "--block").bytes);
   }
-  if (out.size() > 64) throw UsageError(fmt::format("--block '{}': {} sizes; expected at most 64", text, out.size()));
+  if (out.size() > 64)
+    throw UsageError(fmt::format("--block '{}': {} sizes; expected at most 64", text, out.size()));
   return out;
 }
 

@@ -20,7 +20,8 @@ DeviceLink resolve_device_link(const std::string& device_name, const std::option
   }
   if (!hw_name.empty()) {
     const auto hw = resolve_hardware(hw_name);
-    return {fmt::format("{} (hardware table: {}; sysfs shows no PCIe link, as in a VM)", hw.link_description(), hw.name),
+    return {fmt::format("{} (hardware table: {}; sysfs shows no PCIe link, as in a VM)",
+                        hw.link_description(), hw.name),
             hw.link_ceiling_gbps()};
   }
   return {"unknown (no PCIe link in sysfs and the GPU is not in the hardware catalog)", 0};

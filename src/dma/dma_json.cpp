@@ -18,7 +18,9 @@ void add_occupancy(nlohmann::json& j, const GpuOccupancy& o) {
   using nlohmann::json;
   json others = json::array();
   for (const auto& p : o.others) {
-    others.push_back({{"pid", p.pid}, {"name", p.name}, {"used_bytes", p.used_bytes >= 0 ? json(p.used_bytes) : json(nullptr)}});
+    others.push_back({{"pid", p.pid},
+                      {"name", p.name},
+                      {"used_bytes", p.used_bytes >= 0 ? json(p.used_bytes) : json(nullptr)}});
   }
   j["other_gpu_processes"] = others;
   j["gpu_utilization_percent"] = o.utilization_percent >= 0 ? json(o.utilization_percent) : json(nullptr);
@@ -31,7 +33,8 @@ GpuOccupancy occupancy_from_json(const nlohmann::json& j, const std::string& whe
   o.source = j.at("occupancy_source").get<std::string>();
   o.queried = j.value("occupancy_queried", false);
   const auto& u = j.value("gpu_utilization_percent", nlohmann::json(nullptr));
-  if (!u.is_null()) o.utilization_percent = static_cast<int>(json_integer_in(j, "gpu_utilization_percent", 0, 100, where));
+  if (!u.is_null())
+    o.utilization_percent = static_cast<int>(json_integer_in(j, "gpu_utilization_percent", 0, 100, where));
   for (const auto& p : j.value("other_gpu_processes", nlohmann::json::array())) {
     GpuProcess g;
     g.pid = static_cast<unsigned>(json_integer_in(p, "pid", 0, 1LL << 32, where));
@@ -98,8 +101,9 @@ void add_measurement(nlohmann::json& j, const DmaRecord& r) {
   if (c.direction == Direction::kBidir) {
     j["h2d_gbps"] = r.h2d_gbps;
     j["d2h_gbps"] = r.d2h_gbps;
-    j["bidir_note"] = "median_gbps is the sum of both directions (as TransferBench and vLLM's blog report); "
-                      "h2d_gbps and d2h_gbps are each direction over its own span (as nvbandwidth reports)";
+    j["bidir_note"] =
+        "median_gbps is the sum of both directions (as TransferBench and vLLM's blog report); "
+        "h2d_gbps and d2h_gbps are each direction over its own span (as nvbandwidth reports)";
   }
   if (c.with_compute) {
     j["compute_load"] = r.compute_load;
@@ -129,8 +133,9 @@ void add_aggregates(nlohmann::json& doc, const std::vector<DmaRecord>& records) 
                                    {"median_gbps", a.median_gbps},
                                    {"h2d_gbps", a.h2d_gbps},
                                    {"d2h_gbps", a.d2h_gbps},
-                                   {"note", "sum of each device's median, every sample taken while all devices "
-                                            "copied"}});
+                                   {"note",
+                                    "sum of each device's median, every sample taken while all devices "
+                                    "copied"}});
     }
   }
 }
@@ -159,7 +164,8 @@ nlohmann::json dma_json(const std::vector<DmaRecord>& records) {
 
 std::vector<DmaRecord> dma_records_from_json(const nlohmann::json& doc, const std::string& origin) {
   if (schema_of(doc) != kDmaSchema) {
-    throw UsageError(fmt::format("{}: not a kvbench dma result (expected \"schema\": \"{}\")", origin, kDmaSchema));
+    throw UsageError(
+        fmt::format("{}: not a kvbench dma result (expected \"schema\": \"{}\")", origin, kDmaSchema));
   }
   std::vector<DmaRecord> out;
   try {
@@ -188,7 +194,8 @@ std::vector<DmaRecord> dma_records_from_json(const nlohmann::json& doc, const st
       c.host_mem = parse_host_mem(j.at("host_mem").get<std::string>(), origin + ": host_mem");
       // Every count read into 64 bits and range-checked (core/json_file): nothing wraps.
       c.layers = static_cast<int>(json_integer_in(j, "layers", 1, 1024, where));
-      c.block_bytes = static_cast<std::uint64_t>(json_integer_in(j, "block_bytes", 1, std::int64_t{1} << 40, where));
+      c.block_bytes =
+          static_cast<std::uint64_t>(json_integer_in(j, "block_bytes", 1, std::int64_t{1} << 40, where));
       c.blocks = json_integer_in(j, "blocks", 1, kMaxCount, where);
       c.numa_node = static_cast<int>(json_integer_or(j, "numa_node", -1, 1 << 16, -1, where));
       c.ctas = static_cast<int>(json_integer_or(j, "ctas", 0, 1 << 20, 0, where));
@@ -226,9 +233,10 @@ std::vector<DmaRecord> dma_records_from_json(const nlohmann::json& doc, const st
       // Impossible figures are a broken file, not a measurement (a zero block would divide by zero
       // in every reader).
       if (c.blocks < 1 || c.layers < 1 || c.ctas < 0 || r.device.index < 0) {
-        throw UsageError(fmt::format("{}: record {} has blocks {}, layers {}, ctas {}, device_index {}; expected "
-                                     "positive counts",
-                                     origin, r.id, c.blocks, c.layers, c.ctas, r.device.index));
+        throw UsageError(
+            fmt::format("{}: record {} has blocks {}, layers {}, ctas {}, device_index {}; expected "
+                        "positive counts",
+                        origin, r.id, c.blocks, c.layers, c.ctas, r.device.index));
       }
       if (!r.waived) {
         // A sample must be a time a copy can take: above 1 ns, and fast enough for no link to beat it.
@@ -236,9 +244,10 @@ std::vector<DmaRecord> dma_records_from_json(const nlohmann::json& doc, const st
         const bool bad_sample = std::any_of(r.samples_s.begin(), r.samples_s.end(),
                                             [&](double x) { return !(x >= min_s) || !(x <= 1e7); });
         if (!(r.bytes > 0) || r.samples_s.empty() || bad_sample || !(r.median_gbps >= 0)) {
-          throw UsageError(fmt::format("{}: record {} has no positive samples or bytes_per_transfer; expected a "
-                                       "measured record (or \"waived\": true)",
-                                       origin, r.id));
+          throw UsageError(
+              fmt::format("{}: record {} has no positive samples or bytes_per_transfer; expected a "
+                          "measured record (or \"waived\": true)",
+                          origin, r.id));
         }
       }
       out.push_back(std::move(r));

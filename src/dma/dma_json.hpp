@@ -12,7 +12,6 @@ namespace kvb {
 // No HBM or host link moves 100 TB/s: a bandwidth past this in a result file is a broken file.
 inline constexpr double kMaxGbps = 1e5;
 
-
 inline constexpr const char* kDmaSchema = "kvbench/dma/v1";
 
 nlohmann::json dma_json(const std::vector<DmaRecord>& records);

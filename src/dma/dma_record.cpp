@@ -7,7 +7,8 @@
 
 namespace kvb {
 
-DmaRecord make_record(const TransferCase& c, const DeviceInfo& dev, const std::string& host_cpu, const CaseResult& r) {
+DmaRecord make_record(const TransferCase& c, const DeviceInfo& dev, const std::string& host_cpu,
+                      const CaseResult& r) {
   DmaRecord rec;
   rec.id = c.id();
   rec.tcase = c;
@@ -75,8 +76,9 @@ std::vector<DmaAggregate> aggregate_devices(const std::vector<DmaRecord>& record
     it->h2d_gbps += r.h2d_gbps;
     it->d2h_gbps += r.d2h_gbps;
   }
-  out.erase(std::remove_if(out.begin(), out.end(), [](const DmaAggregate& a) { return a.devices.size() < 2; }),
-            out.end());
+  out.erase(
+      std::remove_if(out.begin(), out.end(), [](const DmaAggregate& a) { return a.devices.size() < 2; }),
+      out.end());
   return out;
 }
 
@@ -94,8 +96,7 @@ std::string describe_occupancy(const DeviceInfo& device) {
   std::string who;
   for (const auto& p : o.others) {
     who += fmt::format("{}{} pid {}{}", who.empty() ? "" : "; ", p.name.empty() ? "a process" : p.name, p.pid,
-                       p.used_bytes >= 0 ? fmt::format(", {:.1f} GiB", p.used_bytes / kGiB)
-                                         : std::string());
+                       p.used_bytes >= 0 ? fmt::format(", {:.1f} GiB", p.used_bytes / kGiB) : std::string());
   }
   std::string out = fmt::format("GPU {} ({}) is shared: ", device.index, device.name);
   if (!o.others.empty()) {
@@ -107,6 +108,5 @@ std::string describe_occupancy(const DeviceInfo& device) {
   }
   return out + " (per " + o.source + "); its figures are not the link's alone";
 }
-
 
 }  // namespace kvb

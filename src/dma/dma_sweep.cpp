@@ -17,7 +17,8 @@
 
 namespace kvb {
 
-std::vector<TransferCase> plan_dma_cases(const DmaSweepSettings& o, bool gpu, std::vector<std::string>& notes) {
+std::vector<TransferCase> plan_dma_cases(const DmaSweepSettings& o, bool gpu,
+                                         std::vector<std::string>& notes) {
   const auto sizes = parse_block_sizes(o.block);
   std::vector<Method> methods;
   for (const auto& m : split(o.method, ',')) methods.push_back(parse_method(m, "--method"));
@@ -25,7 +26,8 @@ std::vector<TransferCase> plan_dma_cases(const DmaSweepSettings& o, bool gpu, st
   for (const auto& d : split(o.direction, ',')) directions.push_back(parse_direction(d, "--direction"));
   const Layout layout = parse_layout(o.layout, "--layout");
   const HostMemKind host_mem = parse_host_mem(o.host_mem, "--host-mem");
-  if (o.layers < 1 || o.layers > 1024) throw UsageError(fmt::format("--layers {}: expected 1 to 1024", o.layers));
+  if (o.layers < 1 || o.layers > 1024)
+    throw UsageError(fmt::format("--layers {}: expected 1 to 1024", o.layers));
   // Never accept a setting that would not be applied: the node must exist and be bindable.
   if (o.numa_node != -1) validate_numa_node(o.numa_node, "--numa-node");
   std::vector<int> cta_budgets;
@@ -34,17 +36,20 @@ std::vector<TransferCase> plan_dma_cases(const DmaSweepSettings& o, bool gpu, st
     if (n > 65535) throw UsageError(fmt::format("--ctas {}: expected 0 (all) or a count up to 65535", t));
     cta_budgets.push_back(static_cast<int>(n));
   }
-  if (cta_budgets.empty()) throw UsageError("--ctas '': expected 0 (all) or a comma list of CTA counts, e.g. 4,8,16,32");
+  if (cta_budgets.empty())
+    throw UsageError("--ctas '': expected 0 (all) or a comma list of CTA counts, e.g. 4,8,16,32");
   // 2 GiB per pool: four pools (a source and a destination on each side) are pinned and filled
   // once per run, about 2 s on an H100 host; a transfer of up to a quarter of a pool (512 MiB)
   // takes 10 ms at PCIe Gen5 speed, long enough to time.
-  const std::uint64_t pool = o.pool.empty() ? (gpu ? 2ULL << 30 : 256ULL << 20) : parse_bytes(o.pool, "--pool").bytes;
+  const std::uint64_t pool =
+      o.pool.empty() ? (gpu ? 2ULL << 30 : 256ULL << 20) : parse_bytes(o.pool, "--pool").bytes;
   const bool blocks_given = !o.blocks.empty();
   const std::int64_t want_blocks = blocks_given ? parse_positive_int(o.blocks, "--blocks") : 1000;
   std::vector<TransferCase> cases;
   for (const auto b : sizes) {
     const int frags = layout == Layout::kPerLayer ? o.layers : 1;
-    if (b % 16 != 0 || (b / static_cast<std::uint64_t>(frags)) % 16 != 0 || b / static_cast<std::uint64_t>(frags) == 0) {
+    if (b % 16 != 0 || (b / static_cast<std::uint64_t>(frags)) % 16 != 0 ||
+        b / static_cast<std::uint64_t>(frags) == 0) {
       throw UsageError(fmt::format("--block {}: expected a multiple of 16 bytes{} (16-byte copies)", b,
                                    frags > 1 ? fmt::format(" per layer fragment ({} layers)", frags) : ""));
     }
@@ -58,16 +63,18 @@ std::vector<TransferCase> plan_dma_cases(const DmaSweepSettings& o, bool gpu, st
     // By default a transfer takes at most a quarter of the pool, so its blocks stay scattered.
     if (!blocks_given && blocks > pool_blocks / 4 && pool_blocks >= 4) {
       blocks = pool_blocks / 4;
-      notes.push_back(fmt::format("{} blocks: {} per transfer (a quarter of the {} pool; --blocks or --pool to change)",
-                                  format_bytes_binary(static_cast<double>(b)), blocks,
-                                  format_bytes_binary(static_cast<double>(pool))));
+      notes.push_back(
+          fmt::format("{} blocks: {} per transfer (a quarter of the {} pool; --blocks or --pool to change)",
+                      format_bytes_binary(static_cast<double>(b)), blocks,
+                      format_bytes_binary(static_cast<double>(pool))));
     } else if (blocks > pool_blocks) {
       if (blocks_given) {
-        throw UsageError(fmt::format("--blocks {} of {} need {} but --pool is {}; expected fewer blocks or a larger "
-                                     "--pool",
-                                     blocks, format_bytes_binary(static_cast<double>(b)),
-                                     format_bytes_binary(static_cast<double>(b) * static_cast<double>(blocks)),
-                                     format_bytes_binary(static_cast<double>(pool))));
+        throw UsageError(
+            fmt::format("--blocks {} of {} need {} but --pool is {}; expected fewer blocks or a larger "
+                        "--pool",
+                        blocks, format_bytes_binary(static_cast<double>(b)),
+                        format_bytes_binary(static_cast<double>(b) * static_cast<double>(blocks)),
+                        format_bytes_binary(static_cast<double>(pool))));
       }
       blocks = pool_blocks;
       notes.push_back(fmt::format("{} blocks: {} per transfer (the {} pool holds no more)",
@@ -115,13 +122,15 @@ void validate_stopping_rule(const StoppingRule& r) {
     throw UsageError(fmt::format("--min-time {}: expected a finite number of seconds >= 0", r.min_seconds));
   }
   if (!(std::isfinite(r.max_seconds) && r.max_seconds > 0 && r.max_seconds >= r.min_seconds)) {
-    throw UsageError(fmt::format("--max-time {}: expected a finite number of seconds > 0 and >= --min-time {}",
-                                 r.max_seconds, r.min_seconds));
+    throw UsageError(
+        fmt::format("--max-time {}: expected a finite number of seconds > 0 and >= --min-time {}",
+                    r.max_seconds, r.min_seconds));
   }
   if (!(r.precision > 0 && r.precision < 1)) {
-    throw UsageError(fmt::format("--precision {}: expected a relative half-width between 0 and 1 (0.01 = the "
-                                 "median known to +-1% at 95% confidence)",
-                                 r.precision));
+    throw UsageError(
+        fmt::format("--precision {}: expected a relative half-width between 0 and 1 (0.01 = the "
+                    "median known to +-1% at 95% confidence)",
+                    r.precision));
   }
   if (r.min_samples < 1) throw UsageError("--min-samples: expected at least 1 timed transfer");
   if (r.warmups < 0) throw UsageError(fmt::format("--warmups {}: expected 0 or more", r.warmups));
@@ -143,8 +152,8 @@ std::vector<DmaRecord> run_dma_cases(TransferBackend& backend, const std::vector
 }
 
 std::vector<DmaRecord> run_dma_cases_concurrently(const std::vector<TransferBackend*>& backends,
-                                                  const std::vector<TransferCase>& cases, const StoppingRule& rule,
-                                                  const DmaProgress& progress) {
+                                                  const std::vector<TransferCase>& cases,
+                                                  const StoppingRule& rule, const DmaProgress& progress) {
   if (backends.size() == 1) return run_dma_cases(*backends.front(), cases, rule, progress);
   const auto cpu = host_cpu_model();
   std::vector<DmaRecord> records;
@@ -190,15 +199,17 @@ std::vector<int> parse_device_list(const std::string& text, int count) {
   for (const auto& t : split(text, ',')) {
     const auto d = parse_positive_int(t, "--device", true, 65535);
     if (d >= count) {
-      throw DeviceError(fmt::format("--device {}: this machine has {} device{}; expected 0 to {} or all", d, count,
-                                    count == 1 ? "" : "s", count - 1));
+      throw DeviceError(fmt::format("--device {}: this machine has {} device{}; expected 0 to {} or all", d,
+                                    count, count == 1 ? "" : "s", count - 1));
     }
     if (std::find(out.begin(), out.end(), static_cast<int>(d)) != out.end()) {
-      throw UsageError(fmt::format("--device {}: device {} is listed twice; expected distinct indices", text, d));
+      throw UsageError(
+          fmt::format("--device {}: device {} is listed twice; expected distinct indices", text, d));
     }
     out.push_back(static_cast<int>(d));
   }
-  if (out.empty()) throw UsageError("--device '': expected a device index, a comma list such as 0,2,5, or all");
+  if (out.empty())
+    throw UsageError("--device '': expected a device index, a comma list such as 0,2,5, or all");
   return out;
 }
 
@@ -206,14 +217,17 @@ void check_host_memory(const std::vector<TransferCase>& cases, std::size_t devic
                        std::uint64_t mem_available) {
   if (mem_available == 0) return;  // unknown (no /proc/meminfo): the allocation will say
   const auto [gpu, host] = largest_pools(cases);
-  const double need = static_cast<double>(devices) * 2.0 * static_cast<double>(host + (host_backend ? gpu : 0));
+  const double need =
+      static_cast<double>(devices) * 2.0 * static_cast<double>(host + (host_backend ? gpu : 0));
   const double usable = 0.9 * static_cast<double>(mem_available);
   if (need > usable) {
-    throw UsageError(fmt::format(
-        "--pool: the pools need {} of host memory ({} device{} x {} pools of {}), but MemAvailable is {}; expected "
-        "a smaller --pool or fewer devices",
-        format_bytes_binary(need), devices, devices == 1 ? "" : "s", host_backend ? 4 : 2,
-        format_bytes_binary(static_cast<double>(std::max(host, gpu))), format_bytes_binary(static_cast<double>(mem_available))));
+    throw UsageError(
+        fmt::format("--pool: the pools need {} of host memory ({} device{} x {} pools of {}), but "
+                    "MemAvailable is {}; expected "
+                    "a smaller --pool or fewer devices",
+                    format_bytes_binary(need), devices, devices == 1 ? "" : "s", host_backend ? 4 : 2,
+                    format_bytes_binary(static_cast<double>(std::max(host, gpu))),
+                    format_bytes_binary(static_cast<double>(mem_available))));
   }
 }
 

@@ -22,7 +22,7 @@ struct DmaSweepSettings {
   std::string host_mem = "pinned";
   int numa_node = -1;
   std::string ctas = "0";  // kernel method: a comma list of CTA budgets; 0 = every SM
-  std::string pool;  // empty: 2 GiB on a GPU, 256 MiB on the host backend
+  std::string pool;        // empty: 2 GiB on a GPU, 256 MiB on the host backend
   std::uint64_t seed = 1;
   bool with_compute = false;
   StoppingRule rule;
@@ -33,7 +33,8 @@ void apply_quick(DmaSweepSettings& s);
 
 // Validates every setting (UsageError naming the flag) and lists the cases; `notes` gains one line
 // per block size whose block count was reduced to fit the pool.
-std::vector<TransferCase> plan_dma_cases(const DmaSweepSettings& s, bool gpu, std::vector<std::string>& notes);
+std::vector<TransferCase> plan_dma_cases(const DmaSweepSettings& s, bool gpu,
+                                         std::vector<std::string>& notes);
 
 // Checks the stopping-rule settings (UsageError naming the flags).
 void validate_stopping_rule(const StoppingRule& rule);
@@ -48,8 +49,8 @@ std::vector<DmaRecord> run_dma_cases(TransferBackend& backend, const std::vector
 // timed runs started together and every recorded sample taken while all devices copy
 // (StoppingRule::group). Records are case by case, each case's devices in the given order.
 std::vector<DmaRecord> run_dma_cases_concurrently(const std::vector<TransferBackend*>& backends,
-                                                  const std::vector<TransferCase>& cases, const StoppingRule& rule,
-                                                  const DmaProgress& progress = {});
+                                                  const std::vector<TransferCase>& cases,
+                                                  const StoppingRule& rule, const DmaProgress& progress = {});
 
 // The devices of --device: "all" (every device of the backend, `count`) or a comma list of
 // indices, each below `count` (DeviceError naming the index otherwise: a device this machine lacks).

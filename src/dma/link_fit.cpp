@@ -13,7 +13,8 @@ namespace kvb {
 CopyCostFit fit_copy_cost(const std::vector<std::pair<double, double>>& points) {
   std::set<double> sizes;
   for (const auto& [b, t] : points) {
-    if (!(b > 0 && t > 0)) throw UsageError(fmt::format("link fit: a point ({} B, {} s) is not positive", b, t));
+    if (!(b > 0 && t > 0))
+      throw UsageError(fmt::format("link fit: a point ({} B, {} s) is not positive", b, t));
     sizes.insert(b);
   }
   if (sizes.size() < 2) throw UsageError("link fit: expected copies of at least two block sizes");
@@ -32,9 +33,11 @@ CopyCostFit fit_copy_cost(const std::vector<std::pair<double, double>>& points) 
   const double slope = (sw * sbt - sb * st) / det;
   f.per_copy_s = std::max(0.0, (st * sbb - sb * sbt) / det);
   f.gbps = slope > 0 ? 1.0 / slope / 1e9 : 0.0;
-  if (!(f.gbps > 0)) throw UsageError("link fit: copy time does not grow with block size; expected a link profile");
+  if (!(f.gbps > 0))
+    throw UsageError("link fit: copy time does not grow with block size; expected a link profile");
   f.points = points.size();
-  for (const auto& [b, t] : points) f.max_relative_error = std::max(f.max_relative_error, std::abs(f.seconds(b) - t) / t);
+  for (const auto& [b, t] : points)
+    f.max_relative_error = std::max(f.max_relative_error, std::abs(f.seconds(b) - t) / t);
   return f;
 }
 
@@ -44,7 +47,8 @@ CopyCostFit fit_copy_cost(const std::vector<DmaRecord>& records, Method method, 
   const DeviceInfo* device = nullptr;  // the first device's records only
   for (const auto& r : records) {
     const auto& c = r.tcase;
-    if (!is_plain_one_way(r) || c.method != method || c.direction != direction || r.median_gbps <= 0) continue;
+    if (!is_plain_one_way(r) || c.method != method || c.direction != direction || r.median_gbps <= 0)
+      continue;
     if (device == nullptr) device = &r.device;
     if (r.device.name != device->name || r.device.index != device->index) continue;
     points.emplace_back(static_cast<double>(c.block_bytes),
@@ -53,7 +57,8 @@ CopyCostFit fit_copy_cost(const std::vector<DmaRecord>& records, Method method, 
   try {
     return fit_copy_cost(points);
   } catch (const UsageError& e) {
-    throw UsageError(fmt::format("{}: cannot fit {} {}: {}", origin, to_string(method), to_string(direction), e.what()));
+    throw UsageError(
+        fmt::format("{}: cannot fit {} {}: {}", origin, to_string(method), to_string(direction), e.what()));
   }
 }
 

@@ -14,7 +14,7 @@ namespace kvb {
 
 struct CopyCostFit {
   double per_copy_s = 0;
-  double gbps = 0;          // B, 10^9 bytes per second
+  double gbps = 0;  // B, 10^9 bytes per second
   std::size_t points = 0;
   double max_relative_error = 0;  // of the fitted per-copy time over the points
   double seconds(double bytes) const { return per_copy_s + bytes / (gbps * 1e9); }

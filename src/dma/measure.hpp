@@ -13,8 +13,8 @@ namespace kvb {
 
 // One timed issue of a prepared case.
 struct IssueTiming {
-  TimedRun run;           // the whole transfer (bidir: both directions together)
-  double h2d_s = 0;       // bidir only: each direction's own span
+  TimedRun run;      // the whole transfer (bidir: both directions together)
+  double h2d_s = 0;  // bidir only: each direction's own span
   double d2h_s = 0;
 };
 

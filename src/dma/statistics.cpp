@@ -32,7 +32,8 @@ std::size_t median_interval_rank(std::size_t n) {
   if (n < 6) return 0;  // even (x(1), x(n)) covers the median with less than 95% below n = 6
   if (n > 200) {
     // Normal approximation: j = n/2 - 1.96 sqrt(n)/2, rounded down (conservative).
-    const double j = std::floor(static_cast<double>(n) / 2.0 - 1.959964 * std::sqrt(static_cast<double>(n)) / 2.0);
+    const double j =
+        std::floor(static_cast<double>(n) / 2.0 - 1.959964 * std::sqrt(static_cast<double>(n)) / 2.0);
     return static_cast<std::size_t>(std::max(1.0, j));
   }
   // Exact: add binomial(n, 1/2) probabilities P(B = i) while P(B <= i) stays within 2.5%.
@@ -93,8 +94,8 @@ RunResult run_until_stable(const std::function<TimedRun()>& once, const Stopping
     r.timed_seconds += std::max(t.wall_s, t.device_s);
     const bool enough = device.size() >= rule.min_samples && r.timed_seconds >= rule.min_seconds;
     // A signal ends the case at once (its caller drops it).
-    const bool capped = device.size() >= rule.max_samples || warmup_seconds + r.timed_seconds >= rule.max_seconds ||
-                        interrupt_requested();
+    const bool capped = device.size() >= rule.max_samples ||
+                        warmup_seconds + r.timed_seconds >= rule.max_seconds || interrupt_requested();
     if (enough && (device.size() >= next_check || capped)) {
       next_check = device.size() + std::max<std::size_t>(1, device.size() / 16);
       if (precise()) {

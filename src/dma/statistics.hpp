@@ -1,8 +1,8 @@
 #pragma once
 // Summary statistics of timing samples and the stopping rule: measure until the median is known
 // to a stated precision (its distribution-free 95% confidence interval), or a cap is reached.
-#include <cstdint>
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <vector>
@@ -37,10 +37,10 @@ struct StoppingRule {
   int warmups = 2;
   std::size_t min_samples = 10;
   std::size_t max_samples = 10000;
-  double min_seconds = 0.05;    // of timed work: a case of sub-millisecond transfers still runs long enough
-                                // that its fixed set-up and verification stay a small share
-  double max_seconds = 1.0;     // cap on a case: its set-up (not the pools built once), warm-ups and timed work
-  double precision = 0.01;      // stop once the median's 95% interval is within +-1% of it
+  double min_seconds = 0.05;  // of timed work: a case of sub-millisecond transfers still runs long enough
+                              // that its fixed set-up and verification stay a small share
+  double max_seconds = 1.0;   // cap on a case: its set-up (not the pools built once), warm-ups and timed work
+  double precision = 0.01;    // stop once the median's 95% interval is within +-1% of it
   // Several devices measuring one case at once (--device all): each member starts its timed runs
   // together with the others and keeps copying (unrecorded) until every member has its samples,
   // so every recorded sample saw all devices busy.
@@ -55,11 +55,11 @@ struct TimedRun {
 
 struct RunResult {
   std::vector<TimedRun> runs;
-  bool converged = false;       // precision met before a cap
-  double precision = 0;         // the median's relative 95% half-width at the stop (0: undefined)
-  std::size_t first_call = 0;   // calls of `once` before the first recorded run (warm-ups)
-  double timed_seconds = 0;     // sum over recorded runs of max(wall, device)
-  double loop_seconds = 0;      // wall time of the whole loop: warm-ups, timed and held runs
+  bool converged = false;      // precision met before a cap
+  double precision = 0;        // the median's relative 95% half-width at the stop (0: undefined)
+  std::size_t first_call = 0;  // calls of `once` before the first recorded run (warm-ups)
+  double timed_seconds = 0;    // sum over recorded runs of max(wall, device)
+  double loop_seconds = 0;     // wall time of the whole loop: warm-ups, timed and held runs
 };
 
 // Warm-ups, then timed runs until: at least min_samples and min_seconds, and the median known
@@ -90,8 +90,8 @@ class GroupTicket {
   ~GroupTicket();
   GroupTicket(const GroupTicket&) = delete;
   GroupTicket& operator=(const GroupTicket&) = delete;
-  void start();              // waits until every remaining member has warmed up
-  void finish();             // this member has its samples
+  void start();   // waits until every remaining member has warmed up
+  void finish();  // this member has its samples
   bool all_finished() const;
 
  private:

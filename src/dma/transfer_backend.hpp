@@ -23,11 +23,11 @@ struct GpuProcess {
 // What else was running on the device when kvbench measured it: a busy GPU shares its copy
 // engines, PCIe link and HBM, so its figures are not the link's (compare refuses them).
 struct GpuOccupancy {
-  bool queried = false;                 // the management library answered
-  std::string source;                   // "NVML", "ROCm SMI", or why it was not asked
-  std::vector<GpuProcess> others;       // compute processes other than kvbench itself
-  int utilization_percent = -1;         // the GPU's busy share over the last sample; -1 unknown
-  bool disturbed() const;               // others, or utilization at or above kBusyUtilizationPercent
+  bool queried = false;            // the management library answered
+  std::string source;              // "NVML", "ROCm SMI", or why it was not asked
+  std::vector<GpuProcess> others;  // compute processes other than kvbench itself
+  int utilization_percent = -1;    // the GPU's busy share over the last sample; -1 unknown
+  bool disturbed() const;          // others, or utilization at or above kBusyUtilizationPercent
 };
 
 // Busy enough before kvbench copies anything that the figures would be shared: half the time.
@@ -39,19 +39,19 @@ struct DeviceInfo;
 std::string describe_occupancy(const DeviceInfo& device);
 
 struct DeviceInfo {
-  std::string backend;         // host, cuda, hip
-  std::string name;            // e.g. "NVIDIA H100 80GB HBM3"
-  int index = 0;               // the device's index in its runtime (--device)
-  std::string driver_version;  // the kernel driver, e.g. "580.159.04" (NVIDIA), amdgpu's version
+  std::string backend;             // host, cuda, hip
+  std::string name;                // e.g. "NVIDIA H100 80GB HBM3"
+  int index = 0;                   // the device's index in its runtime (--device)
+  std::string driver_version;      // the kernel driver, e.g. "580.159.04" (NVIDIA), amdgpu's version
   std::string driver_api_version;  // what the runtime's driver query returns, e.g. "13.0"
   std::string runtime_version;     // e.g. "13.0"
-  std::string pci_bus_id;      // for sysfs link and NUMA lookups
+  std::string pci_bus_id;          // for sysfs link and NUMA lookups
   int numa_node = -1;
-  double link_ceiling_gbps = 0;  // per direction; 0 = unknown
-  std::string link;              // e.g. "PCIe Gen5 x16", or "memcpy (host backend)"
-  std::string timing;            // how durations are taken
+  double link_ceiling_gbps = 0;          // per direction; 0 = unknown
+  std::string link;                      // e.g. "PCIe Gen5 x16", or "memcpy (host backend)"
+  std::string timing;                    // how durations are taken
   std::vector<std::string> environment;  // settings that change what is measured, e.g. "HSA_ENABLE_SDMA=0"
-  GpuOccupancy occupancy;        // other work on the device when the run started (GPU backends)
+  GpuOccupancy occupancy;                // other work on the device when the run started (GPU backends)
 };
 
 struct CaseResult {
@@ -62,15 +62,15 @@ struct CaseResult {
   std::vector<double> d2h_s;
   bool converged = false;
   bool verified = false;
-  std::string verify_detail;   // first mismatch when not verified
-  int host_numa_node = -1;     // where the host pool's pages landed (read back), -1 unknown
+  std::string verify_detail;  // first mismatch when not verified
+  int host_numa_node = -1;    // where the host pool's pages landed (read back), -1 unknown
   // --with-compute: the compute load's work rate alone and while the copies ran (units per s).
   double compute_alone_per_s = 0;
   double compute_during_per_s = 0;
-  std::string compute_load;    // what the load is, e.g. "2 threads of dependent FMAs"
+  std::string compute_load;  // what the load is, e.g. "2 threads of dependent FMAs"
   // Where the case's time went (seconds): the whole measure() call, the recorded runs, the loop
   // (warm-ups, recorded runs, runs held for other devices), and building pools (first case only).
-  double precision = 0;        // the median's relative 95% half-width at the stop
+  double precision = 0;  // the median's relative 95% half-width at the stop
   double case_s = 0, timed_s = 0, loop_s = 0, pool_setup_s = 0;
 };
 
@@ -82,10 +82,10 @@ void take_runs(CaseResult& r, RunResult&& run, const std::vector<double>& h2d_sp
 // Pinning `bytes` of host memory one way an inference server does it, timed from allocation to
 // pinned (doctor's start-up cost of a CPU tier).
 struct PinningTiming {
-  std::string how;       // e.g. "cudaHostAlloc", "mmap + first touch + mlock (host)"
+  std::string how;  // e.g. "cudaHostAlloc", "mmap + first touch + mlock (host)"
   double bytes = 0;
   double seconds = 0;
-  std::string error;     // non-empty: it could not pin (the reason)
+  std::string error;         // non-empty: it could not pin (the reason)
   bool server_tier = false;  // vLLM's own way (its CPU tier cannot start where this fails)
 };
 
@@ -95,7 +95,8 @@ class TransferBackend {
   // The ways this backend's runtime pins host memory, each timed (GPU: cudaHostAlloc, and a file in
   // `shm_dir` mapped, touched and registered as vLLM's CPU tier does). Empty: the backend pins
   // nothing (the host backend; doctor then times mmap + mlock as the stand-in).
-  virtual std::vector<PinningTiming> measure_pinning(std::uint64_t /*bytes*/, const std::string& /*shm_dir*/) {
+  virtual std::vector<PinningTiming> measure_pinning(std::uint64_t /*bytes*/,
+                                                     const std::string& /*shm_dir*/) {
     return {};
   }
   const DeviceInfo& info() const { return info_; }

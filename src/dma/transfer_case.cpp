@@ -12,26 +12,35 @@ namespace kvb {
 
 std::string to_string(Direction d) {
   switch (d) {
-    case Direction::kH2D: return "h2d";
-    case Direction::kD2H: return "d2h";
-    case Direction::kBidir: return "bidir";
+    case Direction::kH2D:
+      return "h2d";
+    case Direction::kD2H:
+      return "d2h";
+    case Direction::kBidir:
+      return "bidir";
   }
   return "?";
 }
 std::string to_string(Method m) {
   switch (m) {
-    case Method::kCe: return "ce";
-    case Method::kCeBatch: return "ce-batch";
-    case Method::kKernel: return "kernel";
+    case Method::kCe:
+      return "ce";
+    case Method::kCeBatch:
+      return "ce-batch";
+    case Method::kKernel:
+      return "kernel";
   }
   return "?";
 }
 std::string to_string(Layout l) { return l == Layout::kContiguous ? "contiguous" : "per-layer"; }
 std::string to_string(HostMemKind k) {
   switch (k) {
-    case HostMemKind::kPinned: return "pinned";
-    case HostMemKind::kPageable: return "pageable";
-    case HostMemKind::kWriteCombined: return "write-combined";
+    case HostMemKind::kPinned:
+      return "pinned";
+    case HostMemKind::kPageable:
+      return "pageable";
+    case HostMemKind::kWriteCombined:
+      return "write-combined";
   }
   return "?";
 }
@@ -57,14 +66,15 @@ HostMemKind parse_host_mem(const std::string& s, const std::string& what) {
   if (s == "pinned") return HostMemKind::kPinned;
   if (s == "pageable") return HostMemKind::kPageable;
   if (s == "write-combined") return HostMemKind::kWriteCombined;
-  throw UsageError(fmt::format("{}: '{}' is not a host memory kind; expected pinned, pageable or write-combined",
-                               what, s));
+  throw UsageError(fmt::format(
+      "{}: '{}' is not a host memory kind; expected pinned, pageable or write-combined", what, s));
 }
 
 std::string TransferCase::id() const {
   return fmt::format("{}/{}/{}{}/{}B/x{}/{}{}{}", to_string(method), to_string(direction), to_string(layout),
                      layout == Layout::kPerLayer ? fmt::format("{}", layers) : "", block_bytes, blocks,
-                     to_string(host_mem), method == Method::kKernel && ctas > 0 ? fmt::format("/ctas{}", ctas) : "",
+                     to_string(host_mem),
+                     method == Method::kKernel && ctas > 0 ? fmt::format("/ctas{}", ctas) : "",
                      with_compute ? "/+compute" : "");
 }
 
@@ -72,9 +82,10 @@ BlockMap make_block_map(std::int64_t blocks, std::int64_t gpu_pool_blocks, std::
                         std::uint64_t seed) {
   if (blocks < 1) throw UsageError(fmt::format("--blocks {}: expected at least 1 block", blocks));
   if (gpu_pool_blocks < blocks || host_pool_blocks < blocks) {
-    throw UsageError(fmt::format("pool of {} GPU / {} host blocks cannot hold {} distinct blocks; expected a larger "
-                                 "--pool or fewer --blocks",
-                                 gpu_pool_blocks, host_pool_blocks, blocks));
+    throw UsageError(
+        fmt::format("pool of {} GPU / {} host blocks cannot hold {} distinct blocks; expected a larger "
+                    "--pool or fewer --blocks",
+                    gpu_pool_blocks, host_pool_blocks, blocks));
   }
   std::mt19937_64 rng(seed);
   // Partial Fisher-Yates: the first `blocks` entries are a uniform sample without repeats.

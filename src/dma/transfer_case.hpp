@@ -32,10 +32,10 @@ struct TransferCase {
   std::int64_t gpu_pool_blocks = 0;  // pool sizes, in blocks
   std::int64_t host_pool_blocks = 0;
   HostMemKind host_mem = HostMemKind::kPinned;
-  int numa_node = -1;                // -1: the GPU's node, or none
-  int ctas = 0;                      // kernel method: CTAs (GPU) or threads (host); 0 = all
+  int numa_node = -1;  // -1: the GPU's node, or none
+  int ctas = 0;        // kernel method: CTAs (GPU) or threads (host); 0 = all
   std::uint64_t seed = 1;
-  bool with_compute = false;         // a compute-bound load runs alongside; its slowdown is measured
+  bool with_compute = false;  // a compute-bound load runs alongside; its slowdown is measured
 
   std::uint64_t fragment_bytes() const { return block_bytes / static_cast<std::uint64_t>(layers); }
   std::uint64_t bytes_per_direction() const { return block_bytes * static_cast<std::uint64_t>(blocks); }

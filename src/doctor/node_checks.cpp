@@ -22,12 +22,14 @@ std::string vllm_label(const HostFootprint& f) { return "vLLM " + to_string(f.ve
 // vLLM's tier lives in /dev/shm from 0.27 (one mmap'ed region, PR #50094); earlier releases pin
 // tensors outside it, but a crashed server's leftovers there still take memory.
 CheckResult shm_check(const NodeFacts& f, const HostFootprint& tier) {
-  const char* source = "vLLM 0.27+ maps its native CPU tier from /dev/shm and refuses to start when it does not fit "
-                       "(PR #50358); containers often cap it (Docker's default is 64 MB)";
-  if (!f.shm.mounted) return check("shm", CheckStatus::kSkip, "/dev/shm is not mounted here", {}, {}, "bytes", source);
+  const char* source =
+      "vLLM 0.27+ maps its native CPU tier from /dev/shm and refuses to start when it does not fit "
+      "(PR #50358); containers often cap it (Docker's default is 64 MB)";
+  if (!f.shm.mounted)
+    return check("shm", CheckStatus::kSkip, "/dev/shm is not mounted here", {}, {}, "bytes", source);
   if (!f.shm.size_known) {
-    return check("shm", CheckStatus::kSkip, "/dev/shm's size unknown (no size= option and no MemTotal)", {}, {}, "bytes",
-                 source);
+    return check("shm", CheckStatus::kSkip, "/dev/shm's size unknown (no size= option and no MemTotal)", {},
+                 {}, "bytes", source);
   }
   const double free = std::max(0.0, f.shm.size_bytes - f.shm.used_bytes);
   const double need = tier.dev_shm_bytes;
@@ -35,8 +37,9 @@ CheckResult shm_check(const NodeFacts& f, const HostFootprint& tier) {
   for (const auto& [name, bytes] : f.shm.large_files) leftovers += fmt::format(" {} ({})", name, gib(bytes));
   const auto left_text =
       leftovers.empty() ? std::string() : "; large files left there (a crashed server's tier?):" + leftovers;
-  const auto size_text = fmt::format("/dev/shm {}{}, {} free", gib(f.shm.size_bytes),
-                                     f.shm.size_from_default ? " (tmpfs default: half of RAM)" : "", gib(free));
+  const auto size_text =
+      fmt::format("/dev/shm {}{}, {} free", gib(f.shm.size_bytes),
+                  f.shm.size_from_default ? " (tmpfs default: half of RAM)" : "", gib(free));
   if (need <= 0) {
     return check("shm", leftovers.empty() ? CheckStatus::kPass : CheckStatus::kWarn,
                  fmt::format("{}: {} keeps the tier in pinned tensors, outside /dev/shm{}", size_text,
@@ -45,120 +48,143 @@ CheckResult shm_check(const NodeFacts& f, const HostFootprint& tier) {
   }
   if (free < need) {
     return check("shm", CheckStatus::kFail,
-                 fmt::format("{}: {}'s {} tier region does not fit{}", size_text, vllm_label(tier), gib(need), left_text),
+                 fmt::format("{}: {}'s {} tier region does not fit{}", size_text, vllm_label(tier), gib(need),
+                             left_text),
                  free, need, "bytes", source);
   }
-  return check("shm", leftovers.empty() ? CheckStatus::kPass : CheckStatus::kWarn,
-               fmt::format("{}: {}'s {} tier region fits{}", size_text, vllm_label(tier), gib(need), left_text), free,
-               need, "bytes", source);
+  return check(
+      "shm", leftovers.empty() ? CheckStatus::kPass : CheckStatus::kWarn,
+      fmt::format("{}: {}'s {} tier region fits{}", size_text, vllm_label(tier), gib(need), left_text), free,
+      need, "bytes", source);
 }
 
 // The server is charged its tier and its processes; shared memory cannot be reclaimed, so past the
 // cgroup's limit the kernel kills it (vLLM issue #53042).
 CheckResult cgroup_check(const NodeFacts& f, const HostFootprint& tier) {
-  const char* source = "the memory cgroup's limit (v2 memory.max, v1 memory.limit_in_bytes; a pod's limit in "
-                       "Kubernetes) less what it already uses must hold the tier's real footprint and the server";
+  const char* source =
+      "the memory cgroup's limit (v2 memory.max, v1 memory.limit_in_bytes; a pod's limit in "
+      "Kubernetes) less what it already uses must hold the tier's real footprint and the server";
   const auto& c = f.cgroup;
   if (c.version == 0) return check("cgroup", CheckStatus::kSkip, c.problem, {}, {}, "bytes", source);
   const auto need = tier.total_bytes();
   if (!c.limit_bytes) {
     return check("cgroup", CheckStatus::kPass,
-                 fmt::format("cgroup v{} {}: no memory limit", c.version, c.path.empty() ? "/" : c.path), {}, need,
-                 "bytes", source);
+                 fmt::format("cgroup v{} {}: no memory limit", c.version, c.path.empty() ? "/" : c.path), {},
+                 need, "bytes", source);
   }
   const double room = c.headroom_bytes();
-  const auto detail = fmt::format("cgroup v{} limit {} ({}), {} in use: {} free for {} (the tier's {} on {} + "
-                                  "the server's {})",
-                                  c.version, gib(*c.limit_bytes), c.limit_file, gib(c.usage_bytes), gib(room), gib(need),
-                                  gib(tier.tier_host_bytes), vllm_label(tier), gib(tier.process_bytes));
+  const auto detail = fmt::format(
+      "cgroup v{} limit {} ({}), {} in use: {} free for {} (the tier's {} on {} + "
+      "the server's {})",
+      c.version, gib(*c.limit_bytes), c.limit_file, gib(c.usage_bytes), gib(room), gib(need),
+      gib(tier.tier_host_bytes), vllm_label(tier), gib(tier.process_bytes));
   if (room < need) {
-    return check("cgroup", CheckStatus::kFail, detail + ": the server would be OOM-killed", room, need, "bytes",
-                 source);
+    return check("cgroup", CheckStatus::kFail, detail + ": the server would be OOM-killed", room, need,
+                 "bytes", source);
   }
   return check("cgroup", CheckStatus::kPass, detail, room, need, "bytes", source);
 }
 
 CheckResult memlock_check(const NodeFacts& f, const HostFootprint& footprint) {
   const double tier = footprint.tier_host_bytes;
-  const char* source = "RLIMIT_MEMLOCK: pinning paths that lock pages (mlock, RDMA/UCX, some container runtimes) count "
-                       "against it; ulimit -l unlimited";
+  const char* source =
+      "RLIMIT_MEMLOCK: pinning paths that lock pages (mlock, RDMA/UCX, some container runtimes) count "
+      "against it; ulimit -l unlimited";
   if (!f.memlock_known) {
     return check("memlock", CheckStatus::kSkip,
-                 f.memlock_problem.empty() ? "proc/self/limits unreadable" : f.memlock_problem, {}, {}, "bytes", source);
+                 f.memlock_problem.empty() ? "proc/self/limits unreadable" : f.memlock_problem, {}, {},
+                 "bytes", source);
   }
-  if (!f.memlock_soft_bytes) return check("memlock", CheckStatus::kPass, "unlimited", {}, tier, "bytes", source);
+  if (!f.memlock_soft_bytes)
+    return check("memlock", CheckStatus::kPass, "unlimited", {}, tier, "bytes", source);
   const double limit = *f.memlock_soft_bytes;
   if (limit < tier) {
-    return check("memlock", CheckStatus::kWarn,
-                 fmt::format("max locked memory {} is below the {} tier: set it unlimited (ulimit -l unlimited; in "
-                             "Kubernetes/Docker the runtime's memlock ulimit)",
-                             format_bytes_binary(limit), gib(tier)),
-                 limit, tier, "bytes", source);
+    return check(
+        "memlock", CheckStatus::kWarn,
+        fmt::format("max locked memory {} is below the {} tier: set it unlimited (ulimit -l unlimited; in "
+                    "Kubernetes/Docker the runtime's memlock ulimit)",
+                    format_bytes_binary(limit), gib(tier)),
+        limit, tier, "bytes", source);
   }
-  return check("memlock", CheckStatus::kPass, fmt::format("max locked memory {}", format_bytes_binary(limit)), limit, tier,
-               "bytes", source);
+  return check("memlock", CheckStatus::kPass, fmt::format("max locked memory {}", format_bytes_binary(limit)),
+               limit, tier, "bytes", source);
 }
 
 CheckResult memory_check(const NodeFacts& f, const HostFootprint& footprint) {
   const double tier = footprint.total_bytes();
   // Reserve: 10% of RAM (at least 8 GiB) for the OS, the server's own process and page cache.
   const double reserve = std::max(8 * kGiB, 0.1 * f.mem_total_bytes);
-  const auto source = fmt::format("MemAvailable must hold the tier plus a reserve of {} (10% of RAM, at least 8 GiB)",
-                                  gib(reserve));
-  if (!f.meminfo_problem.empty()) return check("memory", CheckStatus::kSkip, f.meminfo_problem, {}, {}, "bytes", source);
-  const auto detail = fmt::format("MemAvailable {} of {}", gib(f.mem_available_bytes), gib(f.mem_total_bytes));
-  const auto needs = fmt::format("{} ({} tier on {} + the server's {})", gib(tier), gib(footprint.tier_host_bytes),
-                                 vllm_label(footprint), gib(footprint.process_bytes));
+  const auto source = fmt::format(
+      "MemAvailable must hold the tier plus a reserve of {} (10% of RAM, at least 8 GiB)", gib(reserve));
+  if (!f.meminfo_problem.empty())
+    return check("memory", CheckStatus::kSkip, f.meminfo_problem, {}, {}, "bytes", source);
+  const auto detail =
+      fmt::format("MemAvailable {} of {}", gib(f.mem_available_bytes), gib(f.mem_total_bytes));
+  const auto needs =
+      fmt::format("{} ({} tier on {} + the server's {})", gib(tier), gib(footprint.tier_host_bytes),
+                  vllm_label(footprint), gib(footprint.process_bytes));
   if (f.mem_available_bytes < tier) {
     return check("memory", CheckStatus::kFail, fmt::format("{}: {} does not fit", detail, needs),
                  f.mem_available_bytes, tier, "bytes", source);
   }
   if (f.mem_available_bytes < tier + reserve) {
-    return check("memory", CheckStatus::kWarn, fmt::format("{}: {} leaves less than the reserve", detail, needs),
-                 f.mem_available_bytes, tier + reserve, "bytes", source);
+    return check("memory", CheckStatus::kWarn,
+                 fmt::format("{}: {} leaves less than the reserve", detail, needs), f.mem_available_bytes,
+                 tier + reserve, "bytes", source);
   }
   return check("memory", CheckStatus::kPass, detail, f.mem_available_bytes, tier + reserve, "bytes", source);
 }
 
 CheckResult hugepages_check(const NodeFacts& f) {
-  const char* source = "transparent huge pages cut the first-touch and pinning cost of a large tier (fewer page faults "
-                       "and pages to register)";
-  if (f.thp_mode.empty()) return check("hugepages", CheckStatus::kSkip, "transparent_hugepage/enabled unreadable", {}, {}, "", source);
-  const auto detail = fmt::format("transparent huge pages: {}; reserved huge pages: {} x {}", f.thp_mode, f.hugepages_total,
-                                  format_bytes_binary(f.hugepage_bytes));
+  const char* source =
+      "transparent huge pages cut the first-touch and pinning cost of a large tier (fewer page faults "
+      "and pages to register)";
+  if (f.thp_mode.empty())
+    return check("hugepages", CheckStatus::kSkip, "transparent_hugepage/enabled unreadable", {}, {}, "",
+                 source);
+  const auto detail = fmt::format("transparent huge pages: {}; reserved huge pages: {} x {}", f.thp_mode,
+                                  f.hugepages_total, format_bytes_binary(f.hugepage_bytes));
   return check("hugepages", f.thp_mode == "never" ? CheckStatus::kWarn : CheckStatus::kPass,
-               f.thp_mode == "never" ? detail + " (4 KiB pages: pinning a large tier is slower)" : detail, {}, {}, "",
-               source);
+               f.thp_mode == "never" ? detail + " (4 KiB pages: pinning a large tier is slower)" : detail, {},
+               {}, "", source);
 }
 
 CheckResult iommu_check(const NodeFacts& f) {
-  const char* source = "DMA through IOMMU translation costs host-link bandwidth; iommu=pt (passthrough) avoids it";
+  const char* source =
+      "DMA through IOMMU translation costs host-link bandwidth; iommu=pt (passthrough) avoids it";
   if (!f.iommu_present) return check("iommu", CheckStatus::kPass, "no IOMMU active", {}, {}, "", source);
-  if (f.iommu_mode == "passthrough") return check("iommu", CheckStatus::kPass, "IOMMU in passthrough (iommu=pt)", {}, {}, "", source);
-  return check("iommu", CheckStatus::kWarn,
-               "IOMMU active in translated mode: GPU DMA goes through address translation (kernel command line "
-               "iommu=pt avoids it)",
-               {}, {}, "", source);
+  if (f.iommu_mode == "passthrough")
+    return check("iommu", CheckStatus::kPass, "IOMMU in passthrough (iommu=pt)", {}, {}, "", source);
+  return check(
+      "iommu", CheckStatus::kWarn,
+      "IOMMU active in translated mode: GPU DMA goes through address translation (kernel command line "
+      "iommu=pt avoids it)",
+      {}, {}, "", source);
 }
 
 CheckResult virtualization_check(const NodeFacts& f) {
-  const char* source = "a VM's figures depend on GPU passthrough and its NUMA layout; a container's on its limits";
+  const char* source =
+      "a VM's figures depend on GPU passthrough and its NUMA layout; a container's on its limits";
   std::vector<std::string> parts;
   if (f.hypervisor) parts.push_back("a virtual machine (the CPU reports a hypervisor)");
   if (!f.container.empty()) parts.push_back("a " + f.container + " container");
-  if (parts.empty()) return check("virtualization", CheckStatus::kPass, "bare metal, no container seen", {}, {}, "", source);
+  if (parts.empty())
+    return check("virtualization", CheckStatus::kPass, "bare metal, no container seen", {}, {}, "", source);
   std::string detail = "running in " + parts.front();
   if (parts.size() > 1) detail += " and " + parts[1];
-  return check("virtualization", f.hypervisor ? CheckStatus::kWarn : CheckStatus::kPass,
-               detail + (f.hypervisor ? ": link and pinning figures measured here may not hold on bare metal" : ""), {}, {},
-               "", source);
+  return check(
+      "virtualization", f.hypervisor ? CheckStatus::kWarn : CheckStatus::kPass,
+      detail + (f.hypervisor ? ": link and pinning figures measured here may not hold on bare metal" : ""),
+      {}, {}, "", source);
 }
 
 std::vector<CheckResult> link_checks(const NodeFacts& f, const std::string& gpu_skip_reason) {
-  const char* source = "sysfs current_link_* vs max_link_*; a GPU lowers its link speed when idle, its width stays";
+  const char* source =
+      "sysfs current_link_* vs max_link_*; a GPU lowers its link speed when idle, its width stays";
   std::vector<CheckResult> out;
   if (f.gpus.empty()) {
-    out.push_back(check("link", CheckStatus::kSkip, "no NVIDIA or AMD GPU on the PCI bus", {}, {}, "", source));
+    out.push_back(
+        check("link", CheckStatus::kSkip, "no NVIDIA or AMD GPU on the PCI bus", {}, {}, "", source));
     return out;
   }
   for (const auto& g : f.gpus) {
@@ -166,38 +192,44 @@ std::vector<CheckResult> link_checks(const NodeFacts& f, const std::string& gpu_
     const auto max = parse_pcie_link(g.max_speed, std::to_string(g.max_width));
     const auto name = "link " + g.bus_id;
     if (!cur || !max) {
-      out.push_back(check(name, CheckStatus::kSkip, fmt::format("{} GPU: link speed/width unreadable", g.vendor), {}, {}, "", source));
+      out.push_back(check(name, CheckStatus::kSkip,
+                          fmt::format("{} GPU: link speed/width unreadable", g.vendor), {}, {}, "", source));
       continue;
     }
-    const auto detail = fmt::format("{} GPU: PCIe Gen{} x{} now, Gen{} x{} max", g.vendor, cur->generation, cur->width,
-                                    max->generation, max->width);
+    const auto detail = fmt::format("{} GPU: PCIe Gen{} x{} now, Gen{} x{} max", g.vendor, cur->generation,
+                                    cur->width, max->generation, max->width);
     if (cur->width < max->width) {
-      out.push_back(check(name, CheckStatus::kFail,
-                          detail + fmt::format(": trained down to x{}, {:.0f} of {:.0f} GB/s per direction (reseat or "
-                                               "check the riser)",
-                                               cur->width, cur->ceiling_gbps, max->ceiling_gbps),
-                          cur->ceiling_gbps, max->ceiling_gbps, "GB/s", source));
+      out.push_back(
+          check(name, CheckStatus::kFail,
+                detail + fmt::format(": trained down to x{}, {:.0f} of {:.0f} GB/s per direction (reseat or "
+                                     "check the riser)",
+                                     cur->width, cur->ceiling_gbps, max->ceiling_gbps),
+                cur->ceiling_gbps, max->ceiling_gbps, "GB/s", source));
     } else if (cur->generation < max->generation) {
-      out.push_back(check(name, CheckStatus::kWarn,
-                          detail + ": below its generation now (normal when idle; a measured figure under load decides)",
-                          cur->ceiling_gbps, max->ceiling_gbps, "GB/s", source));
+      out.push_back(check(
+          name, CheckStatus::kWarn,
+          detail + ": below its generation now (normal when idle; a measured figure under load decides)",
+          cur->ceiling_gbps, max->ceiling_gbps, "GB/s", source));
     } else {
-      out.push_back(check(name, CheckStatus::kPass, detail, cur->ceiling_gbps, max->ceiling_gbps, "GB/s", source));
+      out.push_back(
+          check(name, CheckStatus::kPass, detail, cur->ceiling_gbps, max->ceiling_gbps, "GB/s", source));
     }
   }
   if (!gpu_skip_reason.empty()) {
-    out.push_back(check("link measured", CheckStatus::kSkip, "h2d/d2h at 2 MiB not measured: " + gpu_skip_reason, {}, {},
-                        "GB/s", "kvbench dma --block 2MiB"));
+    out.push_back(check("link measured", CheckStatus::kSkip,
+                        "h2d/d2h at 2 MiB not measured: " + gpu_skip_reason, {}, {}, "GB/s",
+                        "kvbench dma --block 2MiB"));
   }
   return out;
 }
 
 CheckResult numa_check(const NodeFacts& f) {
-  const char* source = "pinned host memory on the GPU's own NUMA node; a remote node costs bandwidth (kvbench dma "
-                       "--numa-node measures it)";
+  const char* source =
+      "pinned host memory on the GPU's own NUMA node; a remote node costs bandwidth (kvbench dma "
+      "--numa-node measures it)";
   if (f.numa_nodes <= 1) {
-    return check("numa", CheckStatus::kPass, f.numa_nodes == 1 ? "one NUMA node" : "NUMA topology unreadable", {}, {}, "",
-                 source);
+    return check("numa", CheckStatus::kPass, f.numa_nodes == 1 ? "one NUMA node" : "NUMA topology unreadable",
+                 {}, {}, "", source);
   }
   std::string detail = fmt::format("NUMA nodes: {}", f.numa_nodes);
   bool unknown = false;
@@ -205,21 +237,26 @@ CheckResult numa_check(const NodeFacts& f) {
     detail += fmt::format("; GPU {} on node {}", g.bus_id, g.numa_node);
     unknown = unknown || g.numa_node < 0;
   }
-  if (unknown) detail += " (-1: the firmware does not say; pin with numactl to the CPU socket of the GPU's root port)";
+  if (unknown)
+    detail += " (-1: the firmware does not say; pin with numactl to the CPU socket of the GPU's root port)";
   return check("numa", unknown ? CheckStatus::kWarn : CheckStatus::kPass,
-               detail + "; bind the server to the GPU's node (numactl --cpunodebind/--membind)", {}, {}, "", source);
+               detail + "; bind the server to the GPU's node (numactl --cpunodebind/--membind)", {}, {}, "",
+               source);
 }
 
 std::string describe_pinning(const PinningMeasurement& p) {
-  if (!p.error.empty()) return fmt::format("{} of {} failed: {}", p.how, format_bytes_binary(p.bytes), p.error);
+  if (!p.error.empty())
+    return fmt::format("{} of {} failed: {}", p.how, format_bytes_binary(p.bytes), p.error);
   const double s_per_gib = p.seconds / (p.bytes / kGiB);
-  return fmt::format("{}: {} in {:.3f} s ({:.2f} s/GiB, {:.1f} GiB/s)", p.how, format_bytes_binary(p.bytes), p.seconds,
-                     s_per_gib, 1 / s_per_gib);
+  return fmt::format("{}: {} in {:.3f} s ({:.2f} s/GiB, {:.1f} GiB/s)", p.how, format_bytes_binary(p.bytes),
+                     p.seconds, s_per_gib, 1 / s_per_gib);
 }
 
 CheckResult pinning_check(const DoctorRequest& r) {
-  const char* source = "the H100/H200 machines pinned at 0.24-0.30 s/GiB the way vLLM does (mmap + touch + "
-                       "cudaHostRegister), 0.35-0.54 s/GiB with cudaHostAlloc (gpu-runs/*/decode-and-pinning-ground-truth.json)";
+  const char* source =
+      "the H100/H200 machines pinned at 0.24-0.30 s/GiB the way vLLM does (mmap + touch + "
+      "cudaHostRegister), 0.35-0.54 s/GiB with cudaHostAlloc "
+      "(gpu-runs/*/decode-and-pinning-ground-truth.json)";
   if (r.pinning.empty()) return check("pinning", CheckStatus::kSkip, "not measured", {}, {}, "s", source);
   std::string detail;
   bool other_failed = false;
@@ -231,30 +268,34 @@ CheckResult pinning_check(const DoctorRequest& r) {
   if (!p.error.empty()) {
     // vLLM's tier registers its mapping at start-up: where that fails, the server does not start.
     return check("pinning", p.server_tier ? CheckStatus::kFail : CheckStatus::kWarn,
-                 detail + (p.server_tier ? ": vLLM's CPU tier pins this way and will not start" : ""), {}, {}, "s",
-                 source);
+                 detail + (p.server_tier ? ": vLLM's CPU tier pins this way and will not start" : ""), {}, {},
+                 "s", source);
   }
   const double startup = p.seconds / (p.bytes / kGiB) * r.tier_bytes / kGiB;
   return check("pinning", startup > 300 || other_failed ? CheckStatus::kWarn : CheckStatus::kPass,
-               fmt::format("{}; a {} tier takes about {:.0f} s at every server start", detail, gib(r.tier_bytes), startup),
+               fmt::format("{}; a {} tier takes about {:.0f} s at every server start", detail,
+                           gib(r.tier_bytes), startup),
                startup, 300, "s", source);
 }
 
 // Pinned host memory on a remote NUMA node crosses the socket interconnect on every copy.
 std::vector<CheckResult> numa_measured_checks(const DoctorRequest& r) {
-  const char* source = "kvbench dma --block 2MiB --direction h2d --method ce --numa-node N; a remote node more than "
-                       "10% slower means the server must be bound to the GPU's node";
+  const char* source =
+      "kvbench dma --block 2MiB --direction h2d --method ce --numa-node N; a remote node more than "
+      "10% slower means the server must be bound to the GPU's node";
   std::vector<CheckResult> out;
   for (const auto& m : r.numa) {
     const double loss = m.local_gbps > 0 ? 1 - m.remote_gbps / m.local_gbps : 0;
-    const auto detail = fmt::format("{}: h2d at 2 MiB {:.1f} GB/s from node {} (its own), {:.1f} GB/s from node {} "
-                                    "({:+.0f}%)",
-                                    m.device, m.local_gbps, m.local_node, m.remote_gbps, m.remote_node, -100 * loss);
+    const auto detail = fmt::format(
+        "{}: h2d at 2 MiB {:.1f} GB/s from node {} (its own), {:.1f} GB/s from node {} "
+        "({:+.0f}%)",
+        m.device, m.local_gbps, m.local_node, m.remote_gbps, m.remote_node, -100 * loss);
     out.push_back(check("numa measured", loss > 0.10 ? CheckStatus::kWarn : CheckStatus::kPass,
-                        loss > 0.10 ? detail + fmt::format(": bind vLLM to node {0} (numactl --cpunodebind={0} "
-                                                           "--membind={0})",
-                                                           m.local_node)
-                                    : detail,
+                        loss > 0.10
+                            ? detail + fmt::format(": bind vLLM to node {0} (numactl --cpunodebind={0} "
+                                                   "--membind={0})",
+                                                   m.local_node)
+                            : detail,
                         m.remote_gbps, 0.9 * m.local_gbps, "GB/s", source));
   }
   return out;
@@ -262,30 +303,35 @@ std::vector<CheckResult> numa_measured_checks(const DoctorRequest& r) {
 
 // Known failures of CPU offloading by driver, runtime and platform, each with its public report.
 CheckResult driver_check(const NodeFacts& f, const DoctorRequest& r) {
-  const char* source = "the kernel driver as /proc reports it; known failures: vllm-project/vllm#51080 (one "
-                       "cudaHostRegister of 512 GiB or more fails; chunked since #51081), #55428 (cudaHostRegister is not "
-                       "allowed under NVIDIA Confidential Computing, NVIDIA R580 TRD1 release notes)";
+  const char* source =
+      "the kernel driver as /proc reports it; known failures: vllm-project/vllm#51080 (one "
+      "cudaHostRegister of 512 GiB or more fails; chunked since #51081), #55428 (cudaHostRegister is not "
+      "allowed under NVIDIA Confidential Computing, NVIDIA R580 TRD1 release notes)";
   std::string driver;
   if (!f.nvidia_driver.empty()) driver = "NVIDIA driver " + f.nvidia_driver;
   if (!f.amdgpu_driver.empty()) driver = "amdgpu driver " + f.amdgpu_driver;
-  if (driver.empty()) return check("driver", CheckStatus::kSkip, "no NVIDIA or AMD GPU driver loaded", {}, {}, "", source);
+  if (driver.empty())
+    return check("driver", CheckStatus::kSkip, "no NVIDIA or AMD GPU driver loaded", {}, {}, "", source);
   std::vector<std::string> problems;
   auto status = CheckStatus::kPass;
   if (r.gpu_skip_reason.find("insufficient") != std::string::npos) {
-    problems.push_back("the CUDA runtime is newer than this driver supports (upgrade the driver, or use a CUDA build "
-                       "the driver supports)");
+    problems.push_back(
+        "the CUDA runtime is newer than this driver supports (upgrade the driver, or use a CUDA build "
+        "the driver supports)");
     status = CheckStatus::kFail;
   }
   if (!f.nvidia_driver.empty() && f.tdx_guest) {
-    problems.push_back("a TDX confidential-computing guest: with the GPU in CC mode cudaHostRegister is not allowed and "
-                       "vLLM's CPU tier fails at start (vllm#55428); cudaHostAlloc still works");
+    problems.push_back(
+        "a TDX confidential-computing guest: with the GPU in CC mode cudaHostRegister is not allowed and "
+        "vLLM's CPU tier fails at start (vllm#55428); cudaHostAlloc still works");
     status = std::max(status, CheckStatus::kWarn);
   }
   if (!f.nvidia_driver.empty() && r.tier_bytes >= 512 * kGiB) {
-    problems.push_back(fmt::format("a {} tier: one cudaHostRegister of 512 GiB or more fails with "
-                                   "cudaErrorMemoryAllocation (vllm#51080); use a vLLM that registers in chunks "
-                                   "(#51081)",
-                                   gib(r.tier_bytes)));
+    problems.push_back(
+        fmt::format("a {} tier: one cudaHostRegister of 512 GiB or more fails with "
+                    "cudaErrorMemoryAllocation (vllm#51080); use a vLLM that registers in chunks "
+                    "(#51081)",
+                    gib(r.tier_bytes)));
     status = std::max(status, CheckStatus::kWarn);
   }
   std::string detail = driver;
@@ -296,11 +342,12 @@ CheckResult driver_check(const NodeFacts& f, const DoctorRequest& r) {
 // Another process on a GPU shares its copy engines, link and HBM: the link figures measured here,
 // and a server started beside it, get less than the node can give.
 std::vector<CheckResult> busy_checks(const DoctorRequest& r) {
-  const char* source = "NVML's running compute processes and utilization (ROCm SMI on AMD), kvbench itself left out; "
-                       "busy at 50% utilization or more";
+  const char* source =
+      "NVML's running compute processes and utilization (ROCm SMI on AMD), kvbench itself left out; "
+      "busy at 50% utilization or more";
   if (r.gpus.empty()) {
-    return {check("busy", CheckStatus::kSkip,
-                  r.gpu_skip_reason.empty() ? "no GPU opened" : r.gpu_skip_reason, {}, {}, "", source)};
+    return {check("busy", CheckStatus::kSkip, r.gpu_skip_reason.empty() ? "no GPU opened" : r.gpu_skip_reason,
+                  {}, {}, "", source)};
   }
   std::vector<CheckResult> out;
   for (const auto& d : r.gpus) {
@@ -309,9 +356,11 @@ std::vector<CheckResult> busy_checks(const DoctorRequest& r) {
     const std::optional<double> util =
         o.utilization_percent >= 0 ? std::optional<double>(o.utilization_percent) : std::nullopt;
     if (!o.queried) {
-      out.push_back(check(name, CheckStatus::kSkip, o.source.empty() ? "not asked" : o.source, {}, {}, "", source));
+      out.push_back(
+          check(name, CheckStatus::kSkip, o.source.empty() ? "not asked" : o.source, {}, {}, "", source));
     } else if (o.disturbed()) {
-      out.push_back(check(name, CheckStatus::kWarn, describe_occupancy(d), util, kBusyUtilizationPercent, "%", source));
+      out.push_back(
+          check(name, CheckStatus::kWarn, describe_occupancy(d), util, kBusyUtilizationPercent, "%", source));
     } else {
       out.push_back(check(name, CheckStatus::kPass,
                           fmt::format("no other process on GPU {}{}", d.index,
@@ -326,10 +375,14 @@ std::vector<CheckResult> busy_checks(const DoctorRequest& r) {
 
 std::string to_string(CheckStatus s) {
   switch (s) {
-    case CheckStatus::kPass: return "pass";
-    case CheckStatus::kWarn: return "warn";
-    case CheckStatus::kFail: return "fail";
-    case CheckStatus::kSkip: return "skip";
+    case CheckStatus::kPass:
+      return "pass";
+    case CheckStatus::kWarn:
+      return "warn";
+    case CheckStatus::kFail:
+      return "fail";
+    case CheckStatus::kSkip:
+      return "skip";
   }
   return "skip";
 }

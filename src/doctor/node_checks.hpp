@@ -15,13 +15,14 @@ enum class CheckStatus { kPass, kWarn, kFail, kSkip };
 std::string to_string(CheckStatus s);
 
 struct CheckResult {
-  std::string name;      // link, numa, pinning, shm, memlock, memory, cgroup, busy, hugepages, iommu, virtualization, driver
+  std::string name;  // link, numa, pinning, shm, memlock, memory, cgroup, busy, hugepages, iommu,
+                     // virtualization, driver
   CheckStatus status = CheckStatus::kSkip;
-  std::string detail;    // one line an operator acts on
+  std::string detail;  // one line an operator acts on
   std::optional<double> value;
   std::optional<double> threshold;
-  std::string unit;      // "bytes", "GB/s", "s", ""
-  std::string source;    // where the threshold comes from
+  std::string unit;    // "bytes", "GB/s", "s", ""
+  std::string source;  // where the threshold comes from
 };
 
 // Pinning measured by the caller (doctor's pinning test): the backend's ways, or the host stand-in.
@@ -29,20 +30,20 @@ using PinningMeasurement = PinningTiming;
 
 // The host link at 2 MiB h2d with the host pool on the GPU's own NUMA node and on a remote one.
 struct NumaMeasurement {
-  std::string device;     // "GPU 0 (NVIDIA H100 80GB HBM3)"
+  std::string device;  // "GPU 0 (NVIDIA H100 80GB HBM3)"
   int local_node = -1, remote_node = -1;
   double local_gbps = 0, remote_gbps = 0;
 };
 
 struct DoctorRequest {
-  double tier_bytes = 0;                    // --tier-size
+  double tier_bytes = 0;  // --tier-size
   // The first is what the tier's start-up is projected from: vLLM's way where it was measured.
   std::vector<PinningMeasurement> pinning;
-  std::string gpu_skip_reason;              // non-empty: no GPU opened, GPU measurements skipped
-  std::vector<NumaMeasurement> numa;        // one per GPU, where the node has several NUMA nodes
+  std::string gpu_skip_reason;                     // non-empty: no GPU opened, GPU measurements skipped
+  std::vector<NumaMeasurement> numa;               // one per GPU, where the node has several NUMA nodes
   VllmVersion vllm_version = kNewestModelledVllm;  // --vllm-version
-  std::vector<DeviceInfo> gpus = {};        // the GPUs opened, with what else was running on them
-  int ranks = 1;                            // --tp: the ranks the tier is split across
+  std::vector<DeviceInfo> gpus = {};               // the GPUs opened, with what else was running on them
+  int ranks = 1;                                   // --tp: the ranks the tier is split across
 };
 
 // What the tier really takes for the request's vLLM release and ranks: the shm, memlock, memory and

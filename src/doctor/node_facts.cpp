@@ -151,7 +151,9 @@ void read_shm(NodeFacts& f) {
       auto size = text.substr(6);
       while (!size.empty() && std::isspace(static_cast<unsigned char>(size.back()))) size.pop_back();
       const auto recorded = kernel_number(size);
-      if (!recorded) f.malformed.push_back(fmt::format("dev/shm/{}: 'size: {}' is not a size", e.path().filename().string(), size));
+      if (!recorded)
+        f.malformed.push_back(
+            fmt::format("dev/shm/{}: 'size: {}' is not a size", e.path().filename().string(), size));
       bytes = recorded.value_or(bytes);
     }
     f.shm.used_bytes += bytes;
@@ -177,7 +179,8 @@ LimitReading read_limit(const std::string& path) {
     r.bytes = *v;
     return r;
   }
-  const bool huge = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos && text.size() >= 18;
+  const bool huge =
+      !text.empty() && text.find_first_not_of("0123456789") == std::string::npos && text.size() >= 18;
   r.malformed = !huge;
   return r;
 }
@@ -249,9 +252,12 @@ void read_gpus(NodeFacts& f) {
     if (cls.rfind("0x0300", 0) != 0 && cls.rfind("0x0302", 0) != 0) continue;
     const auto vendor = first_line(dir + "/vendor");
     GpuPciFacts g;
-    if (vendor == "0x10de") g.vendor = "nvidia";
-    else if (vendor == "0x1002") g.vendor = "amd";
-    else continue;
+    if (vendor == "0x10de")
+      g.vendor = "nvidia";
+    else if (vendor == "0x1002")
+      g.vendor = "amd";
+    else
+      continue;
     g.bus_id = e.path().filename().string();
     try {
       g.numa_node = std::stoi(first_line(dir + "/numa_node"));
@@ -275,9 +281,10 @@ NodeFacts read_node_facts(const std::string& root) {
   f.root = root == "/" ? "" : root;
   std::error_code ec;
   if (!fs::is_directory(f.root + "/proc", ec)) {
-    throw UsageError(fmt::format("--root '{}': no proc/ directory there; expected a node's root (/) or a recorded "
-                                 "tree holding proc/ and sys/",
-                                 root));
+    throw UsageError(
+        fmt::format("--root '{}': no proc/ directory there; expected a node's root (/) or a recorded "
+                    "tree holding proc/ and sys/",
+                    root));
   }
   read_meminfo(f);
   read_memlock(f);
@@ -286,9 +293,11 @@ NodeFacts read_node_facts(const std::string& root) {
   const auto thp = first_line(f.root + "/sys/kernel/mm/transparent_hugepage/enabled");
   const auto open = thp.find('['), close = thp.find(']');
   if (open != std::string::npos && close > open) f.thp_mode = thp.substr(open + 1, close - open - 1);
-  f.iommu_present = fs::exists(f.root + "/sys/class/iommu", ec) && !fs::is_empty(f.root + "/sys/class/iommu", ec);
+  f.iommu_present =
+      fs::exists(f.root + "/sys/class/iommu", ec) && !fs::is_empty(f.root + "/sys/class/iommu", ec);
   const auto cmdline = read_all(f.root + "/proc/cmdline");
-  if (cmdline.find("iommu=pt") != std::string::npos || cmdline.find("iommu.passthrough=1") != std::string::npos) {
+  if (cmdline.find("iommu=pt") != std::string::npos ||
+      cmdline.find("iommu.passthrough=1") != std::string::npos) {
     f.iommu_mode = "passthrough";
   } else if (f.iommu_present) {
     f.iommu_mode = "translated";
@@ -297,11 +306,14 @@ NodeFacts read_node_facts(const std::string& root) {
   f.hypervisor = cpuinfo.find(" hypervisor") != std::string::npos;
   f.tdx_guest = cpuinfo.find(" tdx_guest") != std::string::npos;
   const auto cgroup = read_all(f.root + "/proc/1/cgroup");
-  if (cgroup.find("kubepods") != std::string::npos) f.container = "kubernetes";
-  else if (cgroup.find("docker") != std::string::npos || fs::exists(f.root + "/.dockerenv", ec)) f.container = "docker";
+  if (cgroup.find("kubepods") != std::string::npos)
+    f.container = "kubernetes";
+  else if (cgroup.find("docker") != std::string::npos || fs::exists(f.root + "/.dockerenv", ec))
+    f.container = "docker";
   for (const auto& e : fs::directory_iterator(f.root + "/sys/devices/system/node", ec)) {
     const auto name = e.path().filename().string();
-    if (name.rfind("node", 0) == 0 && name.size() > 4 && std::isdigit(static_cast<unsigned char>(name[4]))) ++f.numa_nodes;
+    if (name.rfind("node", 0) == 0 && name.size() > 4 && std::isdigit(static_cast<unsigned char>(name[4])))
+      ++f.numa_nodes;
   }
   read_gpus(f);
   f.nvidia_driver = gpu_kernel_driver_version("cuda", root);

@@ -11,10 +11,10 @@ namespace kvb {
 
 struct ShmFacts {
   bool mounted = false;
-  bool size_known = false;          // false: no size= option and MemTotal unknown (the check skips)
-  double size_bytes = 0;            // the tmpfs size= option, else half of MemTotal (tmpfs' default)
+  bool size_known = false;  // false: no size= option and MemTotal unknown (the check skips)
+  double size_bytes = 0;    // the tmpfs size= option, else half of MemTotal (tmpfs' default)
   bool size_from_default = false;
-  double used_bytes = 0;            // the files in it (allocated blocks)
+  double used_bytes = 0;                                    // the files in it (allocated blocks)
   std::vector<std::pair<std::string, double>> large_files;  // name, bytes: 1 GiB or more
 };
 
@@ -31,8 +31,8 @@ struct CgroupMemoryFacts {
 };
 
 struct GpuPciFacts {
-  std::string bus_id;               // "0000:1b:00.0"
-  std::string vendor;               // "nvidia", "amd"
+  std::string bus_id;  // "0000:1b:00.0"
+  std::string vendor;  // "nvidia", "amd"
   int numa_node = -1;
   std::string current_speed, max_speed;  // "32.0 GT/s PCIe"
   int current_width = 0, max_width = 0;
@@ -45,20 +45,20 @@ struct NodeFacts {
   std::string meminfo_problem;
   std::optional<double> memlock_soft_bytes;  // nullopt = unlimited (or unreadable: memlock_known)
   bool memlock_known = false;
-  std::string memlock_problem;      // why it is unknown, when /proc/self/limits was read
+  std::string memlock_problem;  // why it is unknown, when /proc/self/limits was read
   ShmFacts shm;
   CgroupMemoryFacts cgroup;
-  std::string thp_mode;             // always, madvise, never; "" unknown
+  std::string thp_mode;  // always, madvise, never; "" unknown
   std::int64_t hugepages_total = 0;
   double hugepage_bytes = 0;
   bool iommu_present = false;
-  std::string iommu_mode;           // from the kernel command line: "passthrough", "translated", ""
-  bool hypervisor = false;          // the CPU flag a VM shows
-  bool tdx_guest = false;           // an Intel TDX confidential-computing guest (CPU flag tdx_guest)
-  std::string container;            // "docker", "kubernetes", "" (none seen)
+  std::string iommu_mode;   // from the kernel command line: "passthrough", "translated", ""
+  bool hypervisor = false;  // the CPU flag a VM shows
+  bool tdx_guest = false;   // an Intel TDX confidential-computing guest (CPU flag tdx_guest)
+  std::string container;    // "docker", "kubernetes", "" (none seen)
   int numa_nodes = 0;
   std::vector<GpuPciFacts> gpus;
-  std::string nvidia_driver;        // "580.159.04"; "" absent
+  std::string nvidia_driver;  // "580.159.04"; "" absent
   std::string amdgpu_driver;
   // Values that are present but not figures ("proc/meminfo: MemAvailable '1e400' is not a figure"):
   // on this node the check they feed says skip; in a recorded --root tree they are a broken input.

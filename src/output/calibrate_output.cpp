@@ -17,49 +17,57 @@ std::string ms(double s) { return fmt::format("{:.3f}", s * 1e3); }
 }  // namespace
 
 std::string calibration_text(const CalibrationResult& r) {
-  std::string out = fmt::format("kvbench calibrate: {} ({}), {} at TP {}, against {} (bf16 {:.0f} TFLOP/s, HBM {:.0f} GB/s)\n",
-                                r.device, r.runtime, r.model, r.tp, r.hw, r.peak_tflops, r.hbm_peak_gbps);
-  out += fmt::format("HBM: a {:.2f} GiB device-to-device copy moves {:.0f} GB/s (read + write), {:.0f}% of the table's peak\n\n",
-                     static_cast<double>(r.hbm_copy_bytes) / (1024.0 * 1024 * 1024), r.hbm_copy_gbps,
-                     100 * r.hbm_copy_gbps / r.hbm_peak_gbps);
-  TextTable t({"regime", "size", "GEMM/layer ms", "GEMM TFLOP/s", "forward ms", "compute eff", "memory eff", "bound",
-               "fitted ms", "error"});
+  std::string out = fmt::format(
+      "kvbench calibrate: {} ({}), {} at TP {}, against {} (bf16 {:.0f} TFLOP/s, HBM {:.0f} GB/s)\n",
+      r.device, r.runtime, r.model, r.tp, r.hw, r.peak_tflops, r.hbm_peak_gbps);
+  out += fmt::format(
+      "HBM: a {:.2f} GiB device-to-device copy moves {:.0f} GB/s (read + write), {:.0f}% of the table's "
+      "peak\n\n",
+      static_cast<double>(r.hbm_copy_bytes) / (1024.0 * 1024 * 1024), r.hbm_copy_gbps,
+      100 * r.hbm_copy_gbps / r.hbm_peak_gbps);
+  TextTable t({"regime", "size", "GEMM/layer ms", "GEMM TFLOP/s", "forward ms", "compute eff", "memory eff",
+               "bound", "fitted ms", "error"});
   for (const auto& p : r.points) {
     if (!p.skipped.empty()) {
       t.add_spanning_row({p.regime, point_label(p), "skipped: " + p.skipped});
       continue;
     }
     const double err = p.predicted_s / p.forward_s - 1;
-    t.add_row({p.regime, point_label(p), ms(p.layer_gemm_s), fmt::format("{:.0f}", p.gemm_tflops), ms(p.forward_s),
-               fmt::format("{:.3f}", p.compute_efficiency), fmt::format("{:.3f}", p.memory_efficiency), p.bound,
-               ms(p.predicted_s), fmt::format("{:+.1f}%", 100 * err)});
+    t.add_row({p.regime, point_label(p), ms(p.layer_gemm_s), fmt::format("{:.0f}", p.gemm_tflops),
+               ms(p.forward_s), fmt::format("{:.3f}", p.compute_efficiency),
+               fmt::format("{:.3f}", p.memory_efficiency), p.bound, ms(p.predicted_s),
+               fmt::format("{:+.1f}%", 100 * err)});
   }
   out += t.render();
-  out += fmt::format("\nfitted: compute-efficiency {:.3f} (compute-bound prefill points), memory-efficiency {:.3f} "
-                     "(memory-bound decode points), step-overhead-us {:.0f} ({})\n",
-                     r.fitted.compute_efficiency, r.fitted.memory_efficiency, r.fitted.step_overhead_s * 1e6,
-                     r.step_overhead_source);
-  out += fmt::format("without this file runs use: compute-efficiency {:.3f}, memory-efficiency {:.3f}, "
-                     "step-overhead-us {:.0f} ({})\n",
-                     r.reference.compute_efficiency, r.reference.memory_efficiency, r.reference.step_overhead_s * 1e6,
-                     r.reference.source);
+  out += fmt::format(
+      "\nfitted: compute-efficiency {:.3f} (compute-bound prefill points), memory-efficiency {:.3f} "
+      "(memory-bound decode points), step-overhead-us {:.0f} ({})\n",
+      r.fitted.compute_efficiency, r.fitted.memory_efficiency, r.fitted.step_overhead_s * 1e6,
+      r.step_overhead_source);
+  out += fmt::format(
+      "without this file runs use: compute-efficiency {:.3f}, memory-efficiency {:.3f}, "
+      "step-overhead-us {:.0f} ({})\n",
+      r.reference.compute_efficiency, r.reference.memory_efficiency, r.reference.step_overhead_s * 1e6,
+      r.reference.source);
   for (const auto& n : r.notes) out += "  - " + n + "\n";
   return out;
 }
 
 std::string vllm_fit_text(const VllmFit& fit) {
   const auto& c = fit.fitted;
-  std::string out = fmt::format("kvbench calibrate --from-vllm: {} run(s) replayed request by request, {} simulations\n"
-                                "fitted: compute-efficiency {:.3f}, memory-efficiency {:.3f}, step-overhead-us {:.0f}, "
-                                "request-overhead-us {:.0f}\n"
-                                "start ({}): compute-efficiency {:.3f}, memory-efficiency {:.3f}, step-overhead-us "
-                                "{:.0f}, request-overhead-us {:.0f}\n\n",
-                                fit.with_fit.size(), fit.evaluations, c.compute_efficiency, c.memory_efficiency,
-                                c.step_overhead_s * 1e6, c.request_overhead_s * 1e6, fit.start.source,
-                                fit.start.compute_efficiency, fit.start.memory_efficiency, fit.start.step_overhead_s * 1e6,
-                                fit.start.request_overhead_s * 1e6);
+  std::string out = fmt::format(
+      "kvbench calibrate --from-vllm: {} run(s) replayed request by request, {} simulations\n"
+      "fitted: compute-efficiency {:.3f}, memory-efficiency {:.3f}, step-overhead-us {:.0f}, "
+      "request-overhead-us {:.0f}\n"
+      "start ({}): compute-efficiency {:.3f}, memory-efficiency {:.3f}, step-overhead-us "
+      "{:.0f}, request-overhead-us {:.0f}\n\n",
+      fit.with_fit.size(), fit.evaluations, c.compute_efficiency, c.memory_efficiency,
+      c.step_overhead_s * 1e6, c.request_overhead_s * 1e6, fit.start.source, fit.start.compute_efficiency,
+      fit.start.memory_efficiency, fit.start.step_overhead_s * 1e6, fit.start.request_overhead_s * 1e6);
   TextTable t({"run", "requests", "metric", "measured", "fitted", "error", "start", "error"});
-  const auto pct = [](double sim, double real) { return real > 0 ? fmt::format("{:+.1f}%", 100 * (sim - real) / real) : "-"; };
+  const auto pct = [](double sim, double real) {
+    return real > 0 ? fmt::format("{:+.1f}%", 100 * (sim - real) / real) : "-";
+  };
   for (std::size_t i = 0; i < fit.with_fit.size(); ++i) {
     const auto& f = fit.with_fit[i];
     const auto& d = fit.with_start[i];
@@ -68,8 +76,8 @@ std::string vllm_fit_text(const VllmFit& fit) {
         {"TPOT mean", {f.measured_tpot, f.simulated_tpot, d.simulated_tpot}},
         {"E2E mean", {f.measured_e2e, f.simulated_e2e, d.simulated_e2e}}};
     for (const auto& [metric, v] : rows) {
-      t.add_row({f.path, format_count(f.requests), metric, format_seconds(v[0]), format_seconds(v[1]), pct(v[1], v[0]),
-                 format_seconds(v[2]), pct(v[2], v[0])});
+      t.add_row({f.path, format_count(f.requests), metric, format_seconds(v[0]), format_seconds(v[1]),
+                 pct(v[1], v[0]), format_seconds(v[2]), pct(v[2], v[0])});
     }
   }
   out += t.render();

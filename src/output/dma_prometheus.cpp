@@ -34,13 +34,15 @@ struct Metric {
 
 // One series per measured case; waived cases have no value and are left out.
 const Metric kMetrics[] = {
-    {"kvbench_dma_median_gbps", "Median bandwidth of a KV-block transfer, GB/s (10^9 B/s); bidir is both directions.",
+    {"kvbench_dma_median_gbps",
+     "Median bandwidth of a KV-block transfer, GB/s (10^9 B/s); bidir is both directions.",
      [](const DmaRecord& r) { return r.median_gbps; }},
     {"kvbench_dma_p10_gbps", "10th percentile bandwidth (slow tail), GB/s.",
      [](const DmaRecord& r) { return r.p10_gbps; }},
     {"kvbench_dma_wall_gbps", "Median bandwidth over host wall time including submission, GB/s.",
      [](const DmaRecord& r) { return r.wall_gbps; }},
-    {"kvbench_dma_link_utilization_ratio", "Median per-direction bandwidth over the link's theoretical ceiling.",
+    {"kvbench_dma_link_utilization_ratio",
+     "Median per-direction bandwidth over the link's theoretical ceiling.",
      [](const DmaRecord& r) { return r.link_utilization; }},
     {"kvbench_dma_verified", "1 when the copied data matched, 0 when it did not.",
      [](const DmaRecord& r) { return r.verified ? 1.0 : 0.0; }},
@@ -52,10 +54,11 @@ const Metric kMetrics[] = {
 std::string case_labels(const DmaRecord& r) {
   const auto& c = r.tcase;
   return fmt::format(
-      "backend=\"{}\",device=\"{}\",method=\"{}\",ctas=\"{}\",direction=\"{}\",layout=\"{}\",block_bytes=\"{}\","
+      "backend=\"{}\",device=\"{}\",method=\"{}\",ctas=\"{}\",direction=\"{}\",layout=\"{}\",block_bytes=\"{}"
+      "\","
       "blocks=\"{}\",host_mem=\"{}\",with_compute=\"{}\"",
-      prometheus_label_value(r.device.backend), prometheus_label_value(r.device.name), to_string(c.method), c.ctas,
-      to_string(c.direction), to_string(c.layout), c.block_bytes, c.blocks, to_string(c.host_mem),
+      prometheus_label_value(r.device.backend), prometheus_label_value(r.device.name), to_string(c.method),
+      c.ctas, to_string(c.direction), to_string(c.layout), c.block_bytes, c.blocks, to_string(c.host_mem),
       c.with_compute ? 1 : 0);
 }
 
@@ -79,17 +82,22 @@ std::string dma_prometheus(const std::vector<DmaRecord>& records) {
   // --device all: the node's aggregate per case (every device copying at once).
   const auto aggregates = aggregate_devices(records);
   if (!aggregates.empty()) {
-    out += "# HELP kvbench_dma_all_devices_median_gbps Sum of every device's median GB/s, all devices copying at "
-           "once (--device all).\n# TYPE kvbench_dma_all_devices_median_gbps gauge\n";
+    out +=
+        "# HELP kvbench_dma_all_devices_median_gbps Sum of every device's median GB/s, all devices copying "
+        "at "
+        "once (--device all).\n# TYPE kvbench_dma_all_devices_median_gbps gauge\n";
     for (const auto& a : aggregates) {
-      const auto& r = *std::find_if(records.begin(), records.end(), [&](const DmaRecord& x) { return x.id == a.id; });
+      const auto& r =
+          *std::find_if(records.begin(), records.end(), [&](const DmaRecord& x) { return x.id == a.id; });
       out += fmt::format("kvbench_dma_all_devices_median_gbps{{{},devices=\"{}\"}} {:.6g}\n", case_labels(r),
                          a.devices.size(), a.median_gbps);
     }
   }
   // The ceiling is per device, not per case: one series per distinct device.
-  out += "# HELP kvbench_dma_link_ceiling_gbps Theoretical per-direction ceiling of the host link, GB/s (absent when unknown).\n"
-         "# TYPE kvbench_dma_link_ceiling_gbps gauge\n";
+  out +=
+      "# HELP kvbench_dma_link_ceiling_gbps Theoretical per-direction ceiling of the host link, GB/s (absent "
+      "when unknown).\n"
+      "# TYPE kvbench_dma_link_ceiling_gbps gauge\n";
   std::vector<std::string> seen;
   for (const auto& r : records) {
     const auto key = r.device.backend + "\n" + r.device.name + "\n" + std::to_string(r.device.index);
@@ -97,7 +105,8 @@ std::string dma_prometheus(const std::vector<DmaRecord>& records) {
     if (r.device.link_ceiling_gbps <= 0 || std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
     seen.push_back(key);
     out += fmt::format(
-        "kvbench_dma_link_ceiling_gbps{{backend=\"{}\",device=\"{}\",device_index=\"{}\",link=\"{}\"}} {:.6g}\n",
+        "kvbench_dma_link_ceiling_gbps{{backend=\"{}\",device=\"{}\",device_index=\"{}\",link=\"{}\"}} "
+        "{:.6g}\n",
         prometheus_label_value(r.device.backend), prometheus_label_value(r.device.name), r.device.index,
         prometheus_label_value(r.device.link), r.device.link_ceiling_gbps);
   }

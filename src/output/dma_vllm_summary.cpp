@@ -23,7 +23,8 @@ bool one_way(const DmaRecord& r) { return !r.waived && r.verified && r.tcase.dir
 
 // "h2d: ce-batch 53.6 (ce 50.2, kernel 50.9)": the best method first, then the others.
 std::string ranked(std::vector<const DmaRecord*> rs) {
-  std::sort(rs.begin(), rs.end(), [](const DmaRecord* a, const DmaRecord* b) { return a->median_gbps > b->median_gbps; });
+  std::sort(rs.begin(), rs.end(),
+            [](const DmaRecord* a, const DmaRecord* b) { return a->median_gbps > b->median_gbps; });
   std::string out = fmt::format("{} {:.1f}", method_label(rs.front()->tcase), rs.front()->median_gbps);
   if (rs.size() > 1) {
     out += " (";
@@ -78,14 +79,16 @@ std::string dma_vllm_summary(const std::vector<DmaRecord>& records) {
       fragments.push_back(&r);
     }
   }
-  std::string out = "\nWhat this means for vLLM's CPU offloading (best method first, GB/s, measured above):\n";
+  std::string out =
+      "\nWhat this means for vLLM's CPU offloading (best method first, GB/s, measured above):\n";
   out += "  contiguous blocks (vLLM >= 0.12: one block of all layers, 0.5-2.5 MB):\n";
   out += contiguous.empty() ? "    not measured (add --block 512KiB,1MiB,2MiB)\n" : ranked_lines(contiguous);
   if (!per_layer.empty()) {
     out += "  per-layer fragments (before 0.12: one copy per layer):\n" + ranked_lines(per_layer);
   } else {
     out += "  per-layer fragments (before 0.12: one copy per layer of 8-72 KB; copies of that size):\n";
-    out += fragments.empty() ? "    not measured (add --block 16KiB,64KiB or --layout per-layer)\n" : ranked_lines(fragments);
+    out += fragments.empty() ? "    not measured (add --block 16KiB,64KiB or --layout per-layer)\n"
+                             : ranked_lines(fragments);
   }
   out += "  SM cost (compute slowdown while copying, --with-compute):";
   if (compute.empty()) {
@@ -101,7 +104,8 @@ std::string dma_vllm_summary(const std::vector<DmaRecord>& records) {
     for (const auto* r : compute) {
       const auto& c = r->tcase;
       const std::pair<int, int> key{static_cast<int>(c.method), c.ctas > 0 ? c.ctas : 1 << 30};
-      auto [it, fresh] = range.try_emplace(key, Range{method_label(c), r->compute_slowdown, r->compute_slowdown});
+      auto [it, fresh] =
+          range.try_emplace(key, Range{method_label(c), r->compute_slowdown, r->compute_slowdown});
       if (!fresh) {
         it->second.lo = std::min(it->second.lo, r->compute_slowdown);
         it->second.hi = std::max(it->second.hi, r->compute_slowdown);
@@ -111,13 +115,17 @@ std::string dma_vllm_summary(const std::vector<DmaRecord>& records) {
     std::size_t n = 0;
     for (const auto& [key, rg] : range) {
       out += n % 4 == 0 ? "    " : ", ";
-      out += rg.label + (key.first == static_cast<int>(Method::kKernel) && key.second == 1 << 30 ? " (every SM)" : "");
+      out += rg.label +
+             (key.first == static_cast<int>(Method::kKernel) && key.second == 1 << 30 ? " (every SM)" : "");
       out += rg.lo == rg.hi ? fmt::format(" {:.2f}x", rg.lo) : fmt::format(" {:.2f}-{:.2f}x", rg.lo, rg.hi);
       if (++n % 4 == 0 || n == range.size()) out += "\n";
     }
   }
-  out += "  vLLM's native offloading copies on the copy engines (ce; one batched call GPU->CPU in recent versions),\n"
-         "  which leave the SMs to the model; a copy kernel pays only where it is faster by more than its SM cost.\n";
+  out +=
+      "  vLLM's native offloading copies on the copy engines (ce; one batched call GPU->CPU in recent "
+      "versions),\n"
+      "  which leave the SMs to the model; a copy kernel pays only where it is faster by more than its SM "
+      "cost.\n";
   return out;
 }
 

@@ -18,21 +18,21 @@ std::string percent(double x) { return fmt::format("{:.1f}%", 100.0 * x); }
 
 std::string latency(const LatencySummary& l, double v) { return l.count > 0 ? format_seconds(v) : "-"; }
 
-
 // Where the figures come from: scenario, model, traffic, GPU blocks, link and time model.
 std::string run_header(const SweepRun& run) {
   std::string out;
   out += fmt::format("Scenario {} ({}){}\n", run.scenario.name, run.scenario.origin,
                      run.scenario.description.empty() ? "" : ": " + run.scenario.description);
-  out += fmt::format("Model {} on {} x{} (weights {}, KV {}), block size {}, {} per CPU block (all ranks)\n", run.model,
-                     run.hardware, run.tp, run.weight_dtype, run.kv_dtype, run.block_size,
+  out += fmt::format("Model {} on {} x{} (weights {}, KV {}), block size {}, {} per CPU block (all ranks)\n",
+                     run.model, run.hardware, run.tp, run.weight_dtype, run.kv_dtype, run.block_size,
                      format_bytes_binary(run.cpu_block_bytes));
   if (run.scenario.trace) {
     const auto& t = *run.scenario.trace;
-    out += fmt::format("Traffic: the trace {} ({} tokens per block id, speed x{:g}, sample {:g}{}); the scenario's "
-                       "workload keys are not used\n",
-                       t.path, t.options.block_tokens, t.options.speed, t.options.sample,
-                       t.options.limit > 0 ? fmt::format(", first {} requests", t.options.limit) : std::string());
+    out += fmt::format(
+        "Traffic: the trace {} ({} tokens per block id, speed x{:g}, sample {:g}{}); the scenario's "
+        "workload keys are not used\n",
+        t.path, t.options.block_tokens, t.options.speed, t.options.sample,
+        t.options.limit > 0 ? fmt::format(", first {} requests", t.options.limit) : std::string());
   }
   out += fmt::format("GPU KV blocks: {}\n", run.gpu_blocks_source);
   out += fmt::format("Link: {}\n", run.link_source);
@@ -49,9 +49,9 @@ std::string run_header(const SweepRun& run) {
 std::string points_table(const SweepRun& run) {
   std::vector<std::string> header;
   for (const auto& a : run.axes) header.push_back(a.key);
-  for (const char* h : {"GPU blk", "CPU blk", "out tok/s", "TTFT p50", "TTFT p99", "TPOT p50", "e2e p99", "preempt",
-                        "recomputed", "GPU hit", "CPU hit", "H2D GB", "D2H GB", "link util h2d/d2h", "KV occ",
-                        "vs no offload: tok/s", "TTFT p50", "TTFT p99"}) {
+  for (const char* h : {"GPU blk", "CPU blk", "out tok/s", "TTFT p50", "TTFT p99", "TPOT p50", "e2e p99",
+                        "preempt", "recomputed", "GPU hit", "CPU hit", "H2D GB", "D2H GB",
+                        "link util h2d/d2h", "KV occ", "vs no offload: tok/s", "TTFT p50", "TTFT p99"}) {
     header.emplace_back(h);
   }
   TextTable t(header);
@@ -74,7 +74,8 @@ std::string points_table(const SweepRun& run) {
     row.push_back(fmt::format("{:.2f}", r.d2h_bytes / kGB));
     row.push_back(fmt::format("{:.1f}/{:.1f}%", 100.0 * r.h2d_utilization, 100.0 * r.d2h_utilization));
     row.push_back(percent(r.kv_occupancy_mean));
-    row.push_back(p.offloading ? ratio_text(r.output_tokens_per_s, p.baseline.output_tokens_per_s) : "baseline");
+    row.push_back(p.offloading ? ratio_text(r.output_tokens_per_s, p.baseline.output_tokens_per_s)
+                               : "baseline");
     row.push_back(p.offloading ? ratio_text(r.ttft_s.p50, p.baseline.ttft_s.p50) : "baseline");
     row.push_back(p.offloading ? ratio_text(r.ttft_s.p99, p.baseline.ttft_s.p99) : "baseline");
     t.add_row(row);
@@ -86,24 +87,28 @@ std::string points_table(const SweepRun& run) {
 std::string run_footer(const SweepRun& run) {
   std::string out;
   if (run.interrupted) {
-    out += fmt::format("\nInterrupted during {}: {} point{} finished are shown; the rest were not simulated.\n",
-                       run.interrupted_during, run.points.size(), run.points.size() == 1 ? "" : "s");
+    out +=
+        fmt::format("\nInterrupted during {}: {} point{} finished are shown; the rest were not simulated.\n",
+                    run.interrupted_during, run.points.size(), run.points.size() == 1 ? "" : "s");
   }
   if (run.points.empty()) return out;
   const auto& first = run.points.front().result;
-  out += fmt::format("\n{} requests per point; prompt {} tokens, output {} tokens in all (first point). "
-                     "tok/s = output tokens / makespan; hit rates are shares of prompt tokens; util = link busy time / "
-                     "makespan, per rank.\n",
-                     format_count(first.requests), format_count(first.prompt_tokens), format_count(first.output_tokens));
+  out += fmt::format(
+      "\n{} requests per point; prompt {} tokens, output {} tokens in all (first point). "
+      "tok/s = output tokens / makespan; hit rates are shares of prompt tokens; util = link busy time / "
+      "makespan, per rank.\n",
+      format_count(first.requests), format_count(first.prompt_tokens), format_count(first.output_tokens));
   if (first.clipped_prompts > 0) {
-    out += fmt::format("{} first turns were longer than max-model-len and clipped to fit (workload over-length: clip); "
-                       "vLLM would reject them.\n",
-                       format_count(first.clipped_prompts));
+    out += fmt::format(
+        "{} first turns were longer than max-model-len and clipped to fit (workload over-length: clip); "
+        "vLLM would reject them.\n",
+        format_count(first.clipped_prompts));
   }
   if (first.rejected_requests > 0) {
-    out += fmt::format("{} trace requests were longer than max-model-len and refused, as vLLM refuses them (not "
-                       "counted above).\n",
-                       format_count(first.rejected_requests));
+    out += fmt::format(
+        "{} trace requests were longer than max-model-len and refused, as vLLM refuses them (not "
+        "counted above).\n",
+        format_count(first.rejected_requests));
   }
   return out;
 }

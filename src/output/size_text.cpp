@@ -22,23 +22,26 @@ std::string budget_lines(const Sizing& s) {
   const auto& b = s.budget;
   std::string out;
   if (b.from_kv_cache_memory && b.available_bytes > 0) {
-    out += fmt::format("  --kv-cache-memory-bytes gives {} for KV per rank (replaces the budget, as in vLLM)\n",
-                       format_bytes_binary(b.available_bytes));
+    out +=
+        fmt::format("  --kv-cache-memory-bytes gives {} for KV per rank (replaces the budget, as in vLLM)\n",
+                    format_bytes_binary(b.available_bytes));
     return out;
   }
   if (b.from_kv_cache_memory) {
     // Nothing is left for the KV cache: say what took the GPU, never a negative budget.
-    out += fmt::format("  --kv-cache-memory-bytes cannot be honoured: the rest needs {:.2f} GiB of the GPU's {:.2f} GiB\n",
-                       b.total_gib - b.available_bytes / kGiB, b.total_gib);
+    out += fmt::format(
+        "  --kv-cache-memory-bytes cannot be honoured: the rest needs {:.2f} GiB of the GPU's {:.2f} GiB\n",
+        b.total_gib - b.available_bytes / kGiB, b.total_gib);
     out += fmt::format("  - weights {:.2f} GiB ({} per-rank share)\n", b.weights_gib, s.weight_dtype);
     out += fmt::format("  - activation peak {:.2f} GiB (max-num-batched-tokens {})\n", b.activation_gib,
                        s.max_num_batched_tokens);
-    out += fmt::format("  - CUDA graphs {:.2f} GiB, non-torch {:.2f} GiB\n", b.cuda_graph_gib, b.non_torch_gib);
+    out +=
+        fmt::format("  - CUDA graphs {:.2f} GiB, non-torch {:.2f} GiB\n", b.cuda_graph_gib, b.non_torch_gib);
     out += "  = no GPU memory for KV cache: the model does not fit\n";
     return out;
   }
-  out += fmt::format("  total {:.2f} GiB x gpu-memory-utilization {:.2f} = {:.2f} GiB\n", b.total_gib, b.utilization,
-                     b.total_gib * b.utilization);
+  out += fmt::format("  total {:.2f} GiB x gpu-memory-utilization {:.2f} = {:.2f} GiB\n", b.total_gib,
+                     b.utilization, b.total_gib * b.utilization);
   out += fmt::format("  - weights {:.2f} GiB ({} per-rank share)\n", b.weights_gib, s.weight_dtype);
   out += fmt::format("  - activation peak {:.2f} GiB (max-num-batched-tokens {})\n", b.activation_gib,
                      s.max_num_batched_tokens);
@@ -58,34 +61,38 @@ std::string break_even_cell(const Sizing& s) {
 
 std::string simulated_tier_lines(const TierRecommendation& r) {
   const bool balanced = r.objective == "balanced";
-  std::string out = fmt::format("  simulated: workload {}, {} requests per point, objective {}{} (computed by the simulator "
-                                "from the stated time and link models, not measured)\n",
-                                r.workload, format_count(r.requests), r.objective,
-                                balanced ? " (TTFT p99 -10% or output tok/s +2%, neither worse by 2%)" : "");
+  std::string out = fmt::format(
+      "  simulated: workload {}, {} requests per point, objective {}{} (computed by the simulator "
+      "from the stated time and link models, not measured)\n",
+      r.workload, format_count(r.requests), r.objective,
+      balanced ? " (TTFT p99 -10% or output tok/s +2%, neither worse by 2%)" : "");
   out += fmt::format("  expected error against real vLLM: {}\n",
                      r.expected_error.empty() ? "not scored for this calibration" : r.expected_error);
   const std::string gain_header = balanced && !r.decided_by.empty() ? "gain (" + r.decided_by + ")" : "gain";
-  TextTable t({"kv-offloading-size", "out tok/s", "TTFT p50", "TTFT p99", "GPU hit", "CPU hit", "h2d util", gain_header,
-               "note"});
+  TextTable t({"kv-offloading-size", "out tok/s", "TTFT p50", "TTFT p99", "GPU hit", "CPU hit", "h2d util",
+               gain_header, "note"});
   for (const auto& c : r.curve) {
     std::string mark;
-    if (c.kv_offloading_size_gib == r.kv_offloading_size_gib && r.pays) mark = "<- recommended (" + r.bound + ")";
+    if (c.kv_offloading_size_gib == r.kv_offloading_size_gib && r.pays)
+      mark = "<- recommended (" + r.bound + ")";
     if (c.kv_offloading_size_gib == 0) mark = "no tier";
-    t.add_row({fmt::format("{:g} GiB", c.kv_offloading_size_gib), fmt::format("{:.0f}", c.output_tokens_per_s),
-               format_seconds(c.ttft_p50_s), format_seconds(c.ttft_p99_s), fmt::format("{:.1f}%", c.gpu_hit_rate * 100),
+    t.add_row({fmt::format("{:g} GiB", c.kv_offloading_size_gib),
+               fmt::format("{:.0f}", c.output_tokens_per_s), format_seconds(c.ttft_p50_s),
+               format_seconds(c.ttft_p99_s), fmt::format("{:.1f}%", c.gpu_hit_rate * 100),
                fmt::format("{:.1f}%", c.cpu_hit_rate * 100), fmt::format("{:.1f}%", c.h2d_utilization * 100),
                fmt::format("{:+.1f}%", c.gain * 100), mark});
   }
   for (const auto& line : split(t.render(), '\n')) {
     if (!line.empty()) out += "    " + line + "\n";
   }
-  out += fmt::format("  vLLM's floor {:.1f} GiB (the GPU KV pool, all ranks: a smaller tier only mirrors it); host-DRAM "
-                     "cap {:.0f} GiB\n",
-                     r.floor_gib, r.cap_gib);
+  out += fmt::format(
+      "  vLLM's floor {:.1f} GiB (the GPU KV pool, all ranks: a smaller tier only mirrors it); host-DRAM "
+      "cap {:.0f} GiB\n",
+      r.floor_gib, r.cap_gib);
   for (const auto& line : r.reasoning) out += "  " + line + "\n";
   const char* verdict = !r.interrupted_during.empty() ? "stopped"
-                        : r.pays                        ? "why"
-                                                        : "offloading does not pay for this traffic";
+                        : r.pays                      ? "why"
+                                                      : "offloading does not pay for this traffic";
   out += fmt::format("  {}: {}\n", verdict, r.why);
   return out;
 }
@@ -95,17 +102,19 @@ void kv_section(std::string& out, const Sizing& s) {
   const auto& l = s.layout;
   section(out, "KV cache per token, per rank");
   for (const auto& d : l.derivation) out += "  " + d + "\n";
-  out += fmt::format("  = {} B per token per rank ({}), kv-cache-dtype {}\n", format_count(l.kv_bytes_per_token()),
+  out += fmt::format("  = {} B per token per rank ({}), kv-cache-dtype {}\n",
+                     format_count(l.kv_bytes_per_token()),
                      format_bytes_binary(static_cast<double>(l.kv_bytes_per_token())), l.kv_dtype);
   if (l.kv_bytes_per_token_all_layers() != l.kv_bytes_per_token()) {
-    out += fmt::format("  ({} B per token counting the sliding-window layers, which stop growing at the window)\n",
-                       format_count(l.kv_bytes_per_token_all_layers()));
+    out += fmt::format(
+        "  ({} B per token counting the sliding-window layers, which stop growing at the window)\n",
+        format_count(l.kv_bytes_per_token_all_layers()));
   }
-  out += fmt::format("  block size {} ({}); {} KV cache group{} of {} layers; page {} per layer, {} per block\n",
-                     l.block_size, l.block_size_reason, l.num_groups, l.num_groups == 1 ? "" : "s", l.group_size,
-                     format_bytes_binary(static_cast<double>(l.page_bytes)),
-                     format_bytes_binary(static_cast<double>(l.block_bytes_all_layers())));
-
+  out +=
+      fmt::format("  block size {} ({}); {} KV cache group{} of {} layers; page {} per layer, {} per block\n",
+                  l.block_size, l.block_size_reason, l.num_groups, l.num_groups == 1 ? "" : "s", l.group_size,
+                  format_bytes_binary(static_cast<double>(l.page_bytes)),
+                  format_bytes_binary(static_cast<double>(l.block_bytes_all_layers())));
 }
 
 // The GPU budget and the KV cache vLLM would log for it.
@@ -118,25 +127,28 @@ void gpu_sections(std::string& out, const Sizing& s) {
   if (!s.weights_fit) {
     out += "  nothing: weights and overheads exceed the budget\n";
   } else {
-    out += fmt::format("  num_gpu_blocks {}  ->  GPU KV cache size: {} tokens{}\n", format_count(s.num_gpu_blocks),
-                       format_count(s.gpu_kv_tokens),
-                       l.uniform ? "" : fmt::format(" (num_blocks // {} groups x {}: a log figure, not a capacity)",
-                                                    l.num_groups, l.block_size));
+    out +=
+        fmt::format("  num_gpu_blocks {}  ->  GPU KV cache size: {} tokens{}\n",
+                    format_count(s.num_gpu_blocks), format_count(s.gpu_kv_tokens),
+                    l.uniform ? ""
+                              : fmt::format(" (num_blocks // {} groups x {}: a log figure, not a capacity)",
+                                            l.num_groups, l.block_size));
     if (!l.uniform) {
-      out += fmt::format("  full-attention context the pool holds: {} tokens\n", format_count(s.gpu_kv_tokens_capacity));
+      out += fmt::format("  full-attention context the pool holds: {} tokens\n",
+                         format_count(s.gpu_kv_tokens_capacity));
     }
     out += fmt::format("  Maximum concurrency for {} tokens per request: {:.2f}x ({} blocks per request)\n",
                        format_count(s.max_model_len), s.max_concurrency, format_count(s.blocks_per_request));
     if (!s.fits) {
-      out += fmt::format("  vLLM refuses to start: {:.2f} GiB KV cache is needed, which is larger than the available KV "
-                         "cache memory ({:.2f} GiB); the estimated maximum model length is {}\n",
-                         s.kv_gib_needed_per_request, s.kv_gib_available, format_count(s.estimated_max_model_len));
+      out += fmt::format(
+          "  vLLM refuses to start: {:.2f} GiB KV cache is needed, which is larger than the available KV "
+          "cache memory ({:.2f} GiB); the estimated maximum model length is {}\n",
+          s.kv_gib_needed_per_request, s.kv_gib_available, format_count(s.estimated_max_model_len));
     } else {
-      out += fmt::format("  one request of {} tokens needs {:.2f} GiB per rank\n", format_count(s.max_model_len),
-                         s.kv_gib_needed_per_request);
+      out += fmt::format("  one request of {} tokens needs {:.2f} GiB per rank\n",
+                         format_count(s.max_model_len), s.kv_gib_needed_per_request);
     }
   }
-
 }
 
 // The CPU tier: the recommendation, how it was reached, its start-up and host memory.
@@ -144,7 +156,8 @@ void tier_section(std::string& out, const Sizing& s) {
   if (s.offload) {
     const auto& o = *s.offload;
     section(out, s.offloading_backend == OffloadingBackend::kLmcache
-                     ? "CPU tier (LMCache's local CPU backend, --kv-offloading-backend lmcache; LMCache counts GiB per rank)"
+                     ? "CPU tier (LMCache's local CPU backend, --kv-offloading-backend lmcache; LMCache "
+                       "counts GiB per rank)"
                      : "CPU tier (vLLM native offloading, --kv-offloading-size is GiB across all ranks)");
     const bool simulated = s.recommendation && s.recommendation->basis == "simulation";
     if (simulated) {
@@ -156,22 +169,25 @@ void tier_section(std::string& out, const Sizing& s) {
     if (o.recommended_gib == 0) {
       out += "  recommended: no CPU tier (leave --kv-offloading-size out)\n";
     } else {
-      out += fmt::format("  recommended --kv-offloading-size {}  ->  num_cpu_blocks {}, {} tokens, {:.1f} GiB pinned per "
-                         "rank ({} basis)\n",
-                         o.recommended_gib, format_count(o.num_cpu_blocks), format_count(o.cpu_tokens),
-                         o.pinned_gib_per_rank, s.recommendation ? s.recommendation->basis : "rule");
+      out += fmt::format(
+          "  recommended --kv-offloading-size {}  ->  num_cpu_blocks {}, {} tokens, {:.1f} GiB pinned per "
+          "rank ({} basis)\n",
+          o.recommended_gib, format_count(o.num_cpu_blocks), format_count(o.cpu_tokens),
+          o.pinned_gib_per_rank, s.recommendation ? s.recommendation->basis : "rule");
     }
     if (s.recommendation && o.recommended_gib > 0) {
       const auto& r = *s.recommendation;
-      out += fmt::format("  start-up: pinning {} GiB takes about {:.0f}-{:.0f} s at every server start ({})\n",
-                         o.recommended_gib, r.pin_seconds_low, r.pin_seconds_high, r.pin_source);
+      out +=
+          fmt::format("  start-up: pinning {} GiB takes about {:.0f}-{:.0f} s at every server start ({})\n",
+                      o.recommended_gib, r.pin_seconds_low, r.pin_seconds_high, r.pin_source);
     }
     if (o.host_memory) {
       for (const auto& line : host_memory_lines(*o.host_memory)) out += "  " + line + "\n";
     }
     if (o.given_gib) {
-      out += fmt::format("  given --kv-offloading-size {:g}  ->  num_cpu_blocks {}, {} tokens\n", *o.given_gib,
-                         format_count(o.given_num_cpu_blocks), format_count(o.given_cpu_tokens));
+      out +=
+          fmt::format("  given --kv-offloading-size {:g}  ->  num_cpu_blocks {}, {} tokens\n", *o.given_gib,
+                      format_count(o.given_num_cpu_blocks), format_count(o.given_cpu_tokens));
     }
   }
 }
@@ -181,10 +197,12 @@ void reload_section(std::string& out, const Sizing& s) {
   if (s.reload) {
     const auto& r = *s.reload;
     section(out, "Reload from CPU vs recompute the prefill (computed, not measured)");
-    out += fmt::format("  reload: {} B/token/rank over {:.0f} GB/s plus {:.1f} us per block copy ({})\n",
-                       format_count(s.layout.kv_bytes_per_token()), r.link_gbps, r.per_copy_us, r.link_source);
-    out += fmt::format("  recompute: the prefill alone in {}-token chunks, each one engine step of the simulator's {}\n",
-                       format_count(r.chunk_tokens), r.recompute_model);
+    out +=
+        fmt::format("  reload: {} B/token/rank over {:.0f} GB/s plus {:.1f} us per block copy ({})\n",
+                    format_count(s.layout.kv_bytes_per_token()), r.link_gbps, r.per_copy_us, r.link_source);
+    out += fmt::format(
+        "  recompute: the prefill alone in {}-token chunks, each one engine step of the simulator's {}\n",
+        format_count(r.chunk_tokens), r.recompute_model);
     out += "  " + r.verdict + "\n";
     if (r.break_even_tokens && *r.break_even_tokens <= s.layout.block_size) {
       out += "  break-even: none needed; reloading is faster at every length\n";
@@ -238,9 +256,10 @@ void command_sections(std::string& out, const Sizing& s) {
 
 std::string sizing_text(const Sizing& s) {
   std::string out;
-  out += fmt::format("kvbench size: {} on {} x {} (TP {}, PP {}), max-model-len {}\n", s.model_name, s.world_size,
-                     s.hw_name, s.tp, s.pp, format_count(s.max_model_len));
-  out += "Every figure below is computed from vLLM's KV arithmetic and the stated models; none was measured.\n";
+  out += fmt::format("kvbench size: {} on {} x {} (TP {}, PP {}), max-model-len {}\n", s.model_name,
+                     s.world_size, s.hw_name, s.tp, s.pp, format_count(s.max_model_len));
+  out +=
+      "Every figure below is computed from vLLM's KV arithmetic and the stated models; none was measured.\n";
 
   kv_section(out, s);
   gpu_sections(out, s);
@@ -254,17 +273,17 @@ std::string sizing_text(const Sizing& s) {
 }
 
 std::string sizing_summary_table(const std::vector<Sizing>& all) {
-  TextTable t({"model", "hw", "TP x PP", "weights", "KV B/tok/rank", "KV GiB/rank", "GPU KV tokens", "conc@len", "fits",
-               "offload GiB", "break-even"});
+  TextTable t({"model", "hw", "TP x PP", "weights", "KV B/tok/rank", "KV GiB/rank", "GPU KV tokens",
+               "conc@len", "fits", "offload GiB", "break-even"});
   for (const auto& s : all) {
-    t.add_row({s.model_name, s.hw_name, s.pp > 1 ? fmt::format("{} x {}", s.tp, s.pp) : std::to_string(s.tp), s.weight_dtype,
-               format_count(s.layout.kv_bytes_per_token()),
-               s.weights_fit ? fmt::format("{:.1f}", s.kv_gib_available) : "-",
-               s.weights_fit ? format_count(s.layout.uniform ? s.gpu_kv_tokens : s.gpu_kv_tokens_capacity) : "-",
-               s.weights_fit ? fmt::format("{:.2f}x", s.max_concurrency) : "-",
-               s.fits ? "yes" : (s.weights_fit ? "no: context" : "no: weights"),
-               s.offload ? std::to_string(s.offload->recommended_gib) : "-",
-               break_even_cell(s)});
+    t.add_row(
+        {s.model_name, s.hw_name, s.pp > 1 ? fmt::format("{} x {}", s.tp, s.pp) : std::to_string(s.tp),
+         s.weight_dtype, format_count(s.layout.kv_bytes_per_token()),
+         s.weights_fit ? fmt::format("{:.1f}", s.kv_gib_available) : "-",
+         s.weights_fit ? format_count(s.layout.uniform ? s.gpu_kv_tokens : s.gpu_kv_tokens_capacity) : "-",
+         s.weights_fit ? fmt::format("{:.2f}x", s.max_concurrency) : "-",
+         s.fits ? "yes" : (s.weights_fit ? "no: context" : "no: weights"),
+         s.offload ? std::to_string(s.offload->recommended_gib) : "-", break_even_cell(s)});
   }
   return t.render();
 }

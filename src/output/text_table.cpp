@@ -7,7 +7,8 @@ namespace kvb {
 namespace {
 
 bool numeric_looking(const std::string& cell) {
-  return !cell.empty() && (std::isdigit(static_cast<unsigned char>(cell.front())) != 0 || cell.front() == '-');
+  return !cell.empty() &&
+         (std::isdigit(static_cast<unsigned char>(cell.front())) != 0 || cell.front() == '-');
 }
 
 }  // namespace
@@ -34,7 +35,8 @@ std::string TextTable::render() const {
   std::vector<std::size_t> width(rows_.front().size(), 0);
   for (std::size_t ri = 0; ri < rows_.size(); ++ri) {
     const auto& r = rows_[ri];
-    for (std::size_t i = 0; i < r.size() && i < spanning_cell_[ri]; ++i) width[i] = std::max(width[i], r[i].size());
+    for (std::size_t i = 0; i < r.size() && i < spanning_cell_[ri]; ++i)
+      width[i] = std::max(width[i], r[i].size());
   }
   std::string out;
   for (std::size_t ri = 0; ri < rows_.size(); ++ri) {
@@ -53,7 +55,8 @@ std::string TextTable::render() const {
     out += line + "\n";
     if (ri == 0) {
       std::string rule;
-      for (std::size_t i = 0; i < width.size(); ++i) rule += (i == 0 ? "" : "  ") + std::string(width[i], '-');
+      for (std::size_t i = 0; i < width.size(); ++i)
+        rule += (i == 0 ? "" : "  ") + std::string(width[i], '-');
       out += rule + "\n";
     }
   }

@@ -14,8 +14,8 @@ namespace {
 double fraction(const YamlObject& o, const std::string& key, double fallback) {
   const double v = o.real_or(key, fallback);
   if (!(v >= kMinEfficiency && v <= 1.0)) {
-    throw UsageError(fmt::format("{}: key '{}' is {:g}; expected a fraction of peak from {:g} to 1", o.origin(), key, v,
-                                 kMinEfficiency));
+    throw UsageError(fmt::format("{}: key '{}' is {:g}; expected a fraction of peak from {:g} to 1",
+                                 o.origin(), key, v, kMinEfficiency));
   }
   return v;
 }
@@ -35,11 +35,13 @@ Calibration parse_calibration(const YamlObject& o, const std::string& source) {
   c.source = source;
   if (o.has("measured")) {
     const auto m = o.object("measured");
-    c.source += fmt::format(" (kvbench calibrate on {}, {})", m.str_or("device", "an unnamed GPU"), m.str_or("model", "?"));
+    c.source += fmt::format(" (kvbench calibrate on {}, {})", m.str_or("device", "an unnamed GPU"),
+                            m.str_or("model", "?"));
   }
   // `measured`: what `kvbench calibrate` timed, kept with the figures for the reader; not read.
-  o.reject_unknown_keys({"compute-efficiency", "memory-efficiency", "step-overhead-us", "attention-efficiency",
-                         "request-overhead-us", "load-efficiency", "gemm-half-tokens", "measured"});
+  o.reject_unknown_keys({"compute-efficiency", "memory-efficiency", "step-overhead-us",
+                         "attention-efficiency", "request-overhead-us", "load-efficiency", "gemm-half-tokens",
+                         "measured"});
   return c;
 }
 
@@ -49,11 +51,12 @@ namespace {
 // tests/fidelity/fidelity.py writes from its last run (and a test re-checks).
 std::string statement_from(const CatalogEntry& e) {
   const auto y = YamlObject::parse(std::string(e.content), e.origin);
-  return fmt::format("TTFT mean within {:.1f}%, E2E mean within {:.1f}% (mean absolute error; worst {:.1f}% and "
-                     "{:.1f}%) on {} public vLLM runs ({}: tests/fidelity)",
-                     100 * y.real_in("ttft_mean_abs_error", 0, 10, 0), 100 * y.real_in("e2e_mean_abs_error", 0, 10, 0),
-                     100 * y.real_in("ttft_worst_abs_error", 0, 10, 0), 100 * y.real_in("e2e_worst_abs_error", 0, 10, 0),
-                     y.integer_in("runs", 1, 1000000, 1), y.str("runs_described"));
+  return fmt::format(
+      "TTFT mean within {:.1f}%, E2E mean within {:.1f}% (mean absolute error; worst {:.1f}% and "
+      "{:.1f}%) on {} public vLLM runs ({}: tests/fidelity)",
+      100 * y.real_in("ttft_mean_abs_error", 0, 10, 0), 100 * y.real_in("e2e_mean_abs_error", 0, 10, 0),
+      100 * y.real_in("ttft_worst_abs_error", 0, 10, 0), 100 * y.real_in("e2e_worst_abs_error", 0, 10, 0),
+      y.integer_in("runs", 1, 1000000, 1), y.str("runs_described"));
 }
 
 // Read once: default_calibration runs for every simulation set-up (each sweep point, each fit step).

@@ -28,10 +28,11 @@ LinkProfile link_profile_from_hardware(const HardwareSpec& hw) {
       p.kernel_compute_slowdown = hw.link_kernel_compute_slowdown;
       p.kernel_slowdown_source = fmt::format("hardware table ({}): kvbench dma --with-compute", hw.name);
     }
-    p.source = fmt::format("hardware table ({}), measured: h2d {:.1f} GB/s + {:.2f} us per block copy, d2h {:.1f} GB/s "
-                           "+ {:.2f} us ({})",
-                           hw.name, m.h2d_gbps, m.h2d_per_copy_us, m.d2h_gbps, m.d2h_per_copy_us,
-                           m.source.substr(0, m.source.find(" (")));
+    p.source = fmt::format(
+        "hardware table ({}), measured: h2d {:.1f} GB/s + {:.2f} us per block copy, d2h {:.1f} GB/s "
+        "+ {:.2f} us ({})",
+        hw.name, m.h2d_gbps, m.h2d_per_copy_us, m.d2h_gbps, m.d2h_per_copy_us,
+        m.source.substr(0, m.source.find(" (")));
     return p;
   }
   LinkCurve c;
@@ -39,14 +40,17 @@ LinkProfile link_profile_from_hardware(const HardwareSpec& hw) {
   c.per_copy_s = kDefaultPerCopySeconds;
   p.h2d = c;
   p.d2h = c;
-  p.source = fmt::format("hardware table ({}): {:.1f} GB/s per direction, {:.1f} us per block copy (datasheet figures, soft: not measured)",
-                         hw.name, c.gbps, c.per_copy_s * 1e6);
+  p.source = fmt::format(
+      "hardware table ({}): {:.1f} GB/s per direction, {:.1f} us per block copy (datasheet figures, soft: "
+      "not measured)",
+      hw.name, c.gbps, c.per_copy_s * 1e6);
   return p;
 }
 
 LinkProfile link_profile_from_dma_json(const std::string& path, const std::string& method) {
   const auto doc = read_json_file(path, fmt::format("--link-profile '{}'", path));
-  return link_profile_from_dma_records(dma_records_from_json(doc, path), method, fmt::format("--link-profile '{}'", path));
+  return link_profile_from_dma_records(dma_records_from_json(doc, path), method,
+                                       fmt::format("--link-profile '{}'", path));
 }
 
 LinkProfile link_profile_from_dma_records(const std::vector<DmaRecord>& records, const std::string& method,
@@ -60,9 +64,10 @@ LinkProfile link_profile_from_dma_records(const std::vector<DmaRecord>& records,
     (r.tcase.direction == Direction::kH2D ? h2d : d2h) = true;
   }
   if (first == nullptr || !h2d || !d2h) {
-    throw UsageError(fmt::format("{}: no verified h2d and d2h records for method '{}' "
-                                 "(run kvbench dma --method {} --direction h2d,d2h --json)",
-                                 origin, method, method));
+    throw UsageError(
+        fmt::format("{}: no verified h2d and d2h records for method '{}' "
+                    "(run kvbench dma --method {} --direction h2d,d2h --json)",
+                    origin, method, method));
   }
   const auto fit_h2d = fit_copy_cost(records, m, Direction::kH2D, origin);
   const auto fit_d2h = fit_copy_cost(records, m, Direction::kD2H, origin);
@@ -71,26 +76,30 @@ LinkProfile link_profile_from_dma_records(const std::vector<DmaRecord>& records,
   p.d2h = LinkCurve{fit_d2h.gbps, fit_d2h.per_copy_s};
   const auto& device = first->device.name;
   const auto& backend = first->device.backend;
-  p.source = fmt::format("measured: {} ({}, method {}, fitted t = t0 + bytes/B over {} block sizes: h2d {:.1f} GB/s + "
-                         "{:.2f} us per block copy, d2h {:.1f} GB/s + {:.2f} us)",
-                         origin, device, method, fit_h2d.points, fit_h2d.gbps, fit_h2d.per_copy_s * 1e6, fit_d2h.gbps,
-                         fit_d2h.per_copy_s * 1e6);
+  p.source = fmt::format(
+      "measured: {} ({}, method {}, fitted t = t0 + bytes/B over {} block sizes: h2d {:.1f} GB/s + "
+      "{:.2f} us per block copy, d2h {:.1f} GB/s + {:.2f} us)",
+      origin, device, method, fit_h2d.points, fit_h2d.gbps, fit_h2d.per_copy_s * 1e6, fit_d2h.gbps,
+      fit_d2h.per_copy_s * 1e6);
   // The kernel method's cost to the model: the median slowdown of its --with-compute records.
   std::vector<double> slowdowns;
   for (const auto& r : records) {
-    if (r.tcase.method == m && r.tcase.with_compute && r.compute_slowdown > 0) slowdowns.push_back(r.compute_slowdown);
+    if (r.tcase.method == m && r.tcase.with_compute && r.compute_slowdown > 0)
+      slowdowns.push_back(r.compute_slowdown);
   }
   if (m == Method::kKernel && !slowdowns.empty()) {
     std::sort(slowdowns.begin(), slowdowns.end());
     const auto n = slowdowns.size();
-    p.kernel_compute_slowdown = std::max(1.0, n % 2 ? slowdowns[n / 2] : (slowdowns[n / 2 - 1] + slowdowns[n / 2]) / 2);
+    p.kernel_compute_slowdown =
+        std::max(1.0, n % 2 ? slowdowns[n / 2] : (slowdowns[n / 2 - 1] + slowdowns[n / 2]) / 2);
     p.kernel_slowdown_source = fmt::format("{}: median of {} --with-compute records", origin, n);
   }
   if (backend == "host") {
     p.source += " [host backend: host-memory copies, not a GPU link]";
-    p.warning = fmt::format("{} was measured by the host backend: its figures are host-memory copies, not a GPU "
-                            "link; expected a kvbench dma result from a GPU",
-                            origin);
+    p.warning = fmt::format(
+        "{} was measured by the host backend: its figures are host-memory copies, not a GPU "
+        "link; expected a kvbench dma result from a GPU",
+        origin);
   }
   return p;
 }

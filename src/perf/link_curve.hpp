@@ -21,15 +21,15 @@ namespace kvb {
 inline constexpr double kDefaultPerCopySeconds = 3.5e-6;
 
 struct LinkCurve {
-  double gbps = 0;         // B, 10^9 bytes per second
-  double per_copy_s = 0;   // t0
+  double gbps = 0;        // B, 10^9 bytes per second
+  double per_copy_s = 0;  // t0
 
   double seconds(std::int64_t blocks, double block_bytes) const;
 };
 
 struct LinkProfile {
-  std::string source;  // where the figures came from, printed with every result
-  std::string warning; // set when the figures are not a GPU link (a host-backend profile)
+  std::string source;   // where the figures came from, printed with every result
+  std::string warning;  // set when the figures are not a GPU link (a host-backend profile)
   LinkCurve h2d;
   LinkCurve d2h;
   // What a copy kernel's SMs take from the model: a compute load's rate alone over its rate during

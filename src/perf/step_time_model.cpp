@@ -62,8 +62,8 @@ double StepTimeModel::all_reduce_seconds(const StepWork& w) const {
 }
 
 double StepTimeModel::flops(const StepWork& w) const {
-  return (linear_flops_per_token_ * static_cast<double>(w.tokens) + full_pair_flops_ * w.full_attention_pairs +
-          sliding_pair_flops_ * w.sliding_attention_pairs) /
+  return (linear_flops_per_token_ * static_cast<double>(w.tokens) +
+          full_pair_flops_ * w.full_attention_pairs + sliding_pair_flops_ * w.sliding_attention_pairs) /
          tp_;
 }
 
@@ -73,9 +73,11 @@ double StepTimeModel::bytes(const StepWork& w) const {
 
 double StepTimeModel::step_seconds(const StepWork& w) const {
   const double linear = linear_flops_per_token_ * static_cast<double>(w.tokens) / tp_;
-  const double attention = (full_pair_flops_ * w.full_attention_pairs + sliding_pair_flops_ * w.sliding_attention_pairs) / tp_;
+  const double attention =
+      (full_pair_flops_ * w.full_attention_pairs + sliding_pair_flops_ * w.sliding_attention_pairs) / tp_;
   const double tokens = static_cast<double>(w.tokens);
-  const double gemm_share = cal_.gemm_half_tokens > 0 && tokens > 0 ? tokens / (tokens + cal_.gemm_half_tokens) : 1.0;
+  const double gemm_share =
+      cal_.gemm_half_tokens > 0 && tokens > 0 ? tokens / (tokens + cal_.gemm_half_tokens) : 1.0;
   const double compute = linear / (peak_flops_ * cal_.compute_efficiency * gemm_share) +
                          attention / (peak_flops_ * cal_.attention());
   const double memory = bytes(w) / (hbm_bps_ * cal_.memory_efficiency);
@@ -93,24 +95,31 @@ double StepTimeModel::prefill_seconds(std::int64_t tokens, std::int64_t chunk_to
 }
 
 std::string StepTimeModel::describe() const {
-  std::string attention =
-      cal_.attention_efficiency ? fmt::format(" (attention FLOPs at x {:.2f})", *cal_.attention_efficiency) : "";
-  if (cal_.gemm_half_tokens > 0) attention += fmt::format(" (GEMMs x T / (T + {:.0f}) for T tokens)", cal_.gemm_half_tokens);
+  std::string attention = cal_.attention_efficiency
+                              ? fmt::format(" (attention FLOPs at x {:.2f})", *cal_.attention_efficiency)
+                              : "";
+  if (cal_.gemm_half_tokens > 0)
+    attention += fmt::format(" (GEMMs x T / (T + {:.0f}) for T tokens)", cal_.gemm_half_tokens);
   const std::string request =
-      cal_.request_overhead_s > 0 ? fmt::format(" + {:.1f} ms per request outside the steps", cal_.request_overhead_s * 1e3)
-                                  : "";
+      cal_.request_overhead_s > 0
+          ? fmt::format(" + {:.1f} ms per request outside the steps", cal_.request_overhead_s * 1e3)
+          : "";
   std::string comm;
   if (tp_ > 1) {
-    comm = fabric_bps_ > 0 ? fmt::format(" + TP {} all-reduces: 2 per layer of T x hidden x 2 B, ring over {:.0f} GB/s x {:.2f} + "
-                                         "{:.0f} us",
-                                         tp_, fabric_bps_ / kFabricEfficiency / 1e9, kFabricEfficiency, fabric_latency_s_ * 1e6)
-                           : " (TP communication not modelled: the GPU fabric is unknown)";
+    comm =
+        fabric_bps_ > 0
+            ? fmt::format(
+                  " + TP {} all-reduces: 2 per layer of T x hidden x 2 B, ring over {:.0f} GB/s x {:.2f} + "
+                  "{:.0f} us",
+                  tp_, fabric_bps_ / kFabricEfficiency / 1e9, kFabricEfficiency, fabric_latency_s_ * 1e6)
+            : " (TP communication not modelled: the GPU fabric is unknown)";
   }
-  return fmt::format("roofline per TP rank: max(FLOPs / ({:.0f} TFLOP/s x {:.2f}){}, bytes / ({:.0f} GB/s x {:.2f})){} + "
-                     "{:.0f} us per step{}; {} weights {:.2f} GiB per rank; calibration: {}",
-                     peak_flops_ / 1e12, cal_.compute_efficiency, attention, hbm_bps_ / 1e9, cal_.memory_efficiency, comm,
-                     cal_.step_overhead_s * 1e6, request, weight_dtype_, weight_bytes_ / (1024.0 * 1024 * 1024),
-                     cal_.source);
+  return fmt::format(
+      "roofline per TP rank: max(FLOPs / ({:.0f} TFLOP/s x {:.2f}){}, bytes / ({:.0f} GB/s x {:.2f})){} + "
+      "{:.0f} us per step{}; {} weights {:.2f} GiB per rank; calibration: {}",
+      peak_flops_ / 1e12, cal_.compute_efficiency, attention, hbm_bps_ / 1e9, cal_.memory_efficiency, comm,
+      cal_.step_overhead_s * 1e6, request, weight_dtype_, weight_bytes_ / (1024.0 * 1024 * 1024),
+      cal_.source);
 }
 
 }  // namespace kvb

@@ -25,7 +25,7 @@ struct StepWork {
   std::int64_t tokens = 0;          // new tokens processed (prefill chunk tokens + decodes)
   double full_attention_pairs = 0;  // sum over new tokens of their causal context length
   double sliding_attention_pairs = 0;
-  double kv_tokens_touched = 0;     // context read + new tokens written, summed over sequences
+  double kv_tokens_touched = 0;  // context read + new tokens written, summed over sequences
 
   // A request processes tokens [start, start + n) of its sequence.
   void add(std::int64_t start, std::int64_t n, int sliding_window);
@@ -42,12 +42,12 @@ class StepTimeModel {
   // MLP's down projection, vLLM's RowParallelLinear) of the step's activations, ring algorithm,
   // not overlapped with compute. 0 at TP 1 or where the GPU fabric is unknown.
   double all_reduce_seconds(const StepWork& w) const;
-  double flops(const StepWork& w) const;        // per rank
-  double bytes(const StepWork& w) const;        // per rank
+  double flops(const StepWork& w) const;  // per rank
+  double bytes(const StepWork& w) const;  // per rank
   // A prefill of `tokens` from an empty context, alone, in chunks of `chunk_tokens` (vLLM's
   // chunked prefill at max-num-batched-tokens): one step per chunk.
   double prefill_seconds(std::int64_t tokens, std::int64_t chunk_tokens) const;
-  std::string describe() const;                 // the model and factors, for the output
+  std::string describe() const;  // the model and factors, for the output
   int sliding_window() const { return sliding_window_; }
   const Calibration& calibration() const { return cal_; }
 
@@ -56,15 +56,15 @@ class StepTimeModel {
   double full_pair_flops_ = 0;         // per (query, key) pair over the full-attention layers
   double sliding_pair_flops_ = 0;
   int sliding_window_ = 0;
-  double weight_bytes_ = 0;          // all weights of the rank
-  WeightReads weight_reads_;         // what one step reads of them (MoE: the experts it touches)
+  double weight_bytes_ = 0;   // all weights of the rank
+  WeightReads weight_reads_;  // what one step reads of them (MoE: the experts it touches)
   double kv_bytes_per_token_ = 0;
   double peak_flops_ = 0;
   double hbm_bps_ = 0;
   int tp_ = 1;
   int layers_ = 0;
   double hidden_ = 0;
-  double fabric_bps_ = 0;         // GPU-to-GPU, per direction, x kFabricEfficiency
+  double fabric_bps_ = 0;  // GPU-to-GPU, per direction, x kFabricEfficiency
   double fabric_latency_s_ = 0;
   Calibration cal_;
   std::string weight_dtype_;

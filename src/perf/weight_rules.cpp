@@ -11,7 +11,9 @@ double weight_bytes_per_rank(const ModelSpec& m, const std::string& weight_dtype
     // matrix when tie_word_embeddings) stay 16-bit. Qwen2.5-7B-AWQ: 5.19 GiB, not 3.55.
     const double embed = static_cast<double>(m.vocab_size) * m.hidden_size * (m.tie_word_embeddings ? 1 : 2);
     const double quantized = std::max(0.0, m.params_total_b * 1e9 - embed);
-    return (quantized * weight_bytes_per_param(weight_dtype) + std::min(embed, m.params_total_b * 1e9) * 2.0) / ranks;
+    return (quantized * weight_bytes_per_param(weight_dtype) +
+            std::min(embed, m.params_total_b * 1e9) * 2.0) /
+           ranks;
   }
   return m.params_total_b * 1e9 * weight_bytes_per_param(weight_dtype) / ranks;
 }
@@ -38,11 +40,14 @@ WeightReads weight_reads_per_rank(const ModelSpec& m, const std::string& weight_
 double WeightReads::bytes_for_tokens(std::int64_t tokens) const {
   if (experts == 0) return dense_bytes;
   const double e = experts;
-  const double touched = e * (1.0 - std::pow(1.0 - experts_per_token / e, static_cast<double>(std::max<std::int64_t>(tokens, 1))));
+  const double touched = e * (1.0 - std::pow(1.0 - experts_per_token / e,
+                                             static_cast<double>(std::max<std::int64_t>(tokens, 1))));
   return dense_bytes + touched * expert_bytes;
 }
 
-bool computes_in_fp8(const std::string& weight_dtype) { return weight_dtype == "fp8" || weight_dtype == "mxfp4"; }
+bool computes_in_fp8(const std::string& weight_dtype) {
+  return weight_dtype == "fp8" || weight_dtype == "mxfp4";
+}
 
 double peak_tflops(const HardwareSpec& hw, const std::string& weight_dtype) {
   return computes_in_fp8(weight_dtype) ? hw.fp8_tflops : hw.bf16_tflops;

@@ -17,10 +17,10 @@ double weight_bytes_per_rank(const ModelSpec& m, const std::string& weight_dtype
 // experts touch E * (1 - (1 - k/E)^n) distinct experts per layer on average (uniform routing), so
 // a batch of 1 reads the active parameters and a long prefill reads them all. Dense models: all.
 struct WeightReads {
-  double dense_bytes = 0;    // per rank, read every step
-  double expert_bytes = 0;   // per rank, one routed expert across all layers
-  int experts = 0;           // E (0: a dense model)
-  int experts_per_token = 0; // k
+  double dense_bytes = 0;     // per rank, read every step
+  double expert_bytes = 0;    // per rank, one routed expert across all layers
+  int experts = 0;            // E (0: a dense model)
+  int experts_per_token = 0;  // k
   double bytes_for_tokens(std::int64_t tokens) const;
 };
 WeightReads weight_reads_per_rank(const ModelSpec& m, const std::string& weight_dtype, int ranks);

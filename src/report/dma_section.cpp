@@ -24,14 +24,16 @@ namespace {
 using GroupKey = std::tuple<std::string, std::string, std::string, int, std::string>;
 
 GroupKey group_of(const DmaRecord& r) {
-  return {r.device.backend, r.device.name, to_string(r.tcase.layout), r.tcase.layers, to_string(r.tcase.host_mem)};
+  return {r.device.backend, r.device.name, to_string(r.tcase.layout), r.tcase.layers,
+          to_string(r.tcase.host_mem)};
 }
 
 // The lowest device index among the records of r's device model and backend.
 int lowest_index(const std::vector<DmaRecord>& records, const DmaRecord& r) {
   int lowest = r.device.index;
   for (const auto& x : records) {
-    if (x.device.backend == r.device.backend && x.device.name == r.device.name) lowest = std::min(lowest, x.device.index);
+    if (x.device.backend == r.device.backend && x.device.name == r.device.name)
+      lowest = std::min(lowest, x.device.index);
   }
   return lowest;
 }
@@ -48,7 +50,8 @@ LineChart block_size_chart(std::string title, std::string y_label) {
 }
 
 LineChart direction_chart(const std::vector<const DmaRecord*>& group, Direction d, const std::string& title) {
-  auto c = block_size_chart(title, d == Direction::kBidir ? "GB/s, both directions summed" : "GB/s (10^9 B/s), median");
+  auto c = block_size_chart(
+      title, d == Direction::kBidir ? "GB/s, both directions summed" : "GB/s (10^9 B/s), median");
   std::map<std::string, ChartSeries> by_method;
   std::vector<std::string> order;
   for (const auto* r : group) {
@@ -58,15 +61,17 @@ LineChart direction_chart(const std::vector<const DmaRecord*>& group, Direction 
       order.push_back(m);
       by_method[m].name = m;
     }
-    by_method[m].points.push_back({static_cast<double>(r->tcase.block_bytes), r->median_gbps, r->p10_gbps, r->p90_gbps});
+    by_method[m].points.push_back(
+        {static_cast<double>(r->tcase.block_bytes), r->median_gbps, r->p10_gbps, r->p90_gbps});
   }
   for (const auto& m : order) c.series.push_back(by_method[m]);
   const auto& dev = group.front()->device;
   if (dev.link_ceiling_gbps > 0) {
     const double factor = d == Direction::kBidir ? 2 : 1;
-    c.references.push_back({factor * dev.link_ceiling_gbps,
-                            fmt::format("{} ceiling {:.1f} GB/s ({})", d == Direction::kBidir ? "both-ways" : "link",
-                                        factor * dev.link_ceiling_gbps, dev.link)});
+    c.references.push_back(
+        {factor * dev.link_ceiling_gbps,
+         fmt::format("{} ceiling {:.1f} GB/s ({})", d == Direction::kBidir ? "both-ways" : "link",
+                     factor * dev.link_ceiling_gbps, dev.link)});
   }
   return c;
 }
@@ -79,9 +84,10 @@ std::string best_method_table(const std::vector<const DmaRecord*>& group) {
     auto& slot = best[r->tcase.block_bytes][r->tcase.direction];
     if (!slot || r->median_gbps > slot->median_gbps) slot = r;
   }
-  std::string out = "<table class=\"data\"><thead><tr><th>block</th><th>h2d: best method</th><th>GB/s</th>"
-                    "<th>d2h: best method</th><th>GB/s</th><th>bidir: best method</th><th>GB/s (h2d + d2h)</th>"
-                    "</tr></thead><tbody>\n";
+  std::string out =
+      "<table class=\"data\"><thead><tr><th>block</th><th>h2d: best method</th><th>GB/s</th>"
+      "<th>d2h: best method</th><th>GB/s</th><th>bidir: best method</th><th>GB/s (h2d + d2h)</th>"
+      "</tr></thead><tbody>\n";
   for (const auto& [block, dirs] : best) {
     out += fmt::format("<tr><td>{}</td>", block_size_label(static_cast<double>(block)));
     for (const auto d : {Direction::kH2D, Direction::kD2H, Direction::kBidir}) {
@@ -115,18 +121,22 @@ std::string compute_slowdown_html(const std::vector<DmaRecord>& records) {
       index[name] = c.series.size();
       c.series.push_back({name, {}, false});
     }
-    c.series[index[name]].points.push_back({static_cast<double>(r.tcase.block_bytes), r.compute_slowdown, 0, 0});
+    c.series[index[name]].points.push_back(
+        {static_cast<double>(r.tcase.block_bytes), r.compute_slowdown, 0, 0});
     load = r.compute_load;
   }
   if (c.series.empty()) {
-    return out + "<p class=\"missing\">Not measured: none of these results ran with <code>kvbench dma "
-                 "--with-compute</code>, which runs a compute-bound load beside the copies. Nothing is drawn rather "
-                 "than a guess.</p>\n";
+    return out +
+           "<p class=\"missing\">Not measured: none of these results ran with <code>kvbench dma "
+           "--with-compute</code>, which runs a compute-bound load beside the copies. Nothing is drawn "
+           "rather "
+           "than a guess.</p>\n";
   }
   c.references.push_back({1.0, "1.0 = the load runs as fast as alone"});
-  out += fmt::format("<p>Measured: the load ({}) runs alone, then throughout the timed copies; the ratio of its "
-                     "rates is its slowdown.</p>\n",
-                     html_escape(load));
+  out += fmt::format(
+      "<p>Measured: the load ({}) runs alone, then throughout the timed copies; the ratio of its "
+      "rates is its slowdown.</p>\n",
+      html_escape(load));
   return out + "<div class=\"charts\">" + render_line_chart(c) + "</div>\n";
 }
 
@@ -140,9 +150,11 @@ std::string peer_comparison_html(const std::vector<DmaRecord>& records) {
   std::string out;
   for (const auto& [device, backends] : backends_of) {
     if (backends.size() < 2) continue;
-    out += fmt::format("<h3>{}: kvbench beside its peers</h3>\n<div class=\"charts\">\n", html_escape(device));
+    out +=
+        fmt::format("<h3>{}: kvbench beside its peers</h3>\n<div class=\"charts\">\n", html_escape(device));
     for (const Direction d : {Direction::kH2D, Direction::kD2H}) {
-      auto c = block_size_chart(fmt::format("{} by tool and method", to_string(d)), "GB/s (10^9 B/s), median");
+      auto c =
+          block_size_chart(fmt::format("{} by tool and method", to_string(d)), "GB/s (10^9 B/s), median");
       std::map<std::string, std::size_t> index;
       for (const auto& r : records) {
         if (r.device.name != device || r.waived || r.tcase.with_compute || r.tcase.direction != d ||
@@ -169,7 +181,8 @@ std::string peer_comparison_html(const std::vector<DmaRecord>& records) {
 std::string per_device_html(const std::vector<DmaRecord>& records) {
   std::map<std::pair<std::string, std::string>, std::set<int>> devices_of;
   for (const auto& r : records) {
-    if (!r.waived && !r.tcase.with_compute) devices_of[{r.device.backend, r.device.name}].insert(r.device.index);
+    if (!r.waived && !r.tcase.with_compute)
+      devices_of[{r.device.backend, r.device.name}].insert(r.device.index);
   }
   std::string out;
   for (const auto& [dev, indices] : devices_of) {
@@ -183,10 +196,11 @@ std::string per_device_html(const std::vector<DmaRecord>& records) {
     };
     bool have_ce = false;
     for (const auto& r : records) have_ce = have_ce || (in_device(r) && r.tcase.method == Method::kCe);
-    out += fmt::format("<h3>{}: {} devices copying at once (<code>--device all</code>)</h3>\n<p>Each device's median "
-                       "while every device copied (method {}); a shared PCIe switch, root port or NUMA node shows as "
-                       "devices below the others. The node's sum is drawn dashed.</p>\n<div class=\"charts\">\n",
-                       html_escape(name), indices.size(), have_ce ? "ce, as vLLM copies" : "as measured");
+    out += fmt::format(
+        "<h3>{}: {} devices copying at once (<code>--device all</code>)</h3>\n<p>Each device's median "
+        "while every device copied (method {}); a shared PCIe switch, root port or NUMA node shows as "
+        "devices below the others. The node's sum is drawn dashed.</p>\n<div class=\"charts\">\n",
+        html_escape(name), indices.size(), have_ce ? "ce, as vLLM copies" : "as measured");
     const auto aggregates = aggregate_devices(records);
     for (const Direction d : {Direction::kH2D, Direction::kD2H, Direction::kBidir}) {
       auto c = block_size_chart(fmt::format("{} per device", to_string(d)), "GB/s (10^9 B/s), median");
@@ -200,9 +214,11 @@ std::string per_device_html(const std::vector<DmaRecord>& records) {
         }
         c.series[index[r.device.index]].points.push_back(
             {static_cast<double>(r.tcase.block_bytes), r.median_gbps, r.p10_gbps, r.p90_gbps});
-        const auto a = std::find_if(aggregates.begin(), aggregates.end(), [&](const DmaAggregate& x) { return x.id == r.id; });
+        const auto a = std::find_if(aggregates.begin(), aggregates.end(),
+                                    [&](const DmaAggregate& x) { return x.id == r.id; });
         if (a != aggregates.end() && r.device.index == a->devices.front()) {
-          sum.points.push_back({static_cast<double>(r.tcase.block_bytes), a->median_gbps, a->median_gbps, a->median_gbps});
+          sum.points.push_back(
+              {static_cast<double>(r.tcase.block_bytes), a->median_gbps, a->median_gbps, a->median_gbps});
         }
       }
       if (c.series.empty()) continue;
@@ -217,13 +233,17 @@ std::string per_device_html(const std::vector<DmaRecord>& records) {
 }  // namespace
 
 std::string dma_section_html(const std::vector<DmaRecord>& records) {
-  std::string out = "<section id=\"dma\"><h2>GPU&#8596;CPU transfers (<code>kvbench dma</code>, measured)</h2>\n";
+  std::string out =
+      "<section id=\"dma\"><h2>GPU&#8596;CPU transfers (<code>kvbench dma</code>, measured)</h2>\n";
   if (records.empty()) {
-    return out + "<p class=\"missing\">No dma results in this report. Run <code>kvbench dma --json -o dma.json</code> "
-                 "and pass the file.</p></section>\n";
+    return out +
+           "<p class=\"missing\">No dma results in this report. Run <code>kvbench dma --json -o "
+           "dma.json</code> "
+           "and pass the file.</p></section>\n";
   }
-  out += "<p>Each point is the median of timed transfers of many scattered KV blocks (device events on a GPU); "
-         "whiskers span p10&#8211;p90. GB/s are decimal (10<sup>9</sup> B/s).</p>\n";
+  out +=
+      "<p>Each point is the median of timed transfers of many scattered KV blocks (device events on a GPU); "
+      "whiskers span p10&#8211;p90. GB/s are decimal (10<sup>9</sup> B/s).</p>\n";
   std::map<GroupKey, std::vector<const DmaRecord*>> groups;
   std::vector<GroupKey> order;
   for (const auto& r : records) {
@@ -238,19 +258,22 @@ std::string dma_section_html(const std::vector<DmaRecord>& records) {
     const auto& group = groups[key];
     const auto& first = *group.front();
     const auto& [backend, device, layout, layers, host_mem] = key;
-    std::string layout_text = layout == "per-layer" ? fmt::format("per-layer ({} fragments per block)", layers) : layout;
+    std::string layout_text =
+        layout == "per-layer" ? fmt::format("per-layer ({} fragments per block)", layers) : layout;
     out += fmt::format("<h3>{} &#8212; {} backend, {} layout, {} host memory</h3>\n", html_escape(device),
                        html_escape(backend), html_escape(layout_text), html_escape(host_mem));
-    out += fmt::format("<p>Link: {}{}. Timing: {}. {} blocks per transfer at the smallest size.</p>\n",
-                       html_escape(first.device.link.empty() ? "unknown" : first.device.link),
-                       first.device.link_ceiling_gbps > 0
-                           ? fmt::format(", theoretical ceiling {:.1f} GB/s per direction", first.device.link_ceiling_gbps)
-                           : std::string(", ceiling unknown"),
-                       html_escape(first.device.timing.empty() ? "not recorded" : first.device.timing),
-                       first.tcase.blocks);
+    out += fmt::format(
+        "<p>Link: {}{}. Timing: {}. {} blocks per transfer at the smallest size.</p>\n",
+        html_escape(first.device.link.empty() ? "unknown" : first.device.link),
+        first.device.link_ceiling_gbps > 0
+            ? fmt::format(", theoretical ceiling {:.1f} GB/s per direction", first.device.link_ceiling_gbps)
+            : std::string(", ceiling unknown"),
+        html_escape(first.device.timing.empty() ? "not recorded" : first.device.timing), first.tcase.blocks);
     if (backend == "host") {
-      out += "<p class=\"warn\">Host backend: copies between two host-memory pools with memcpy and threads. No GPU "
-             "link was measured; these figures show the tool working, not this node's PCIe or NVLink.</p>\n";
+      out +=
+          "<p class=\"warn\">Host backend: copies between two host-memory pools with memcpy and threads. No "
+          "GPU "
+          "link was measured; these figures show the tool working, not this node's PCIe or NVLink.</p>\n";
     }
     std::set<Direction> present;
     for (const auto* r : group) present.insert(r->tcase.direction);
@@ -262,7 +285,9 @@ std::string dma_section_html(const std::vector<DmaRecord>& records) {
       out += render_line_chart(direction_chart(group, Direction::kD2H, "device to host (d2h)"));
     }
     if (present.count(Direction::kBidir)) {
-      out += render_line_chart(direction_chart(group, Direction::kBidir, "both ways at once (bidir: both directions' bytes over the union of their spans)"));
+      out += render_line_chart(
+          direction_chart(group, Direction::kBidir,
+                          "both ways at once (bidir: both directions' bytes over the union of their spans)"));
     }
     out += "</div>\n";
     out += best_method_table(group);

@@ -21,13 +21,13 @@ std::string environment_section_html(const ReportInputs& in, const ReportContext
     row("device", fmt::format("{} ({} backend)", d.name, d.backend));
     row("driver / runtime", fmt::format("{} / {}", d.driver_version.empty() ? "-" : d.driver_version,
                                         d.runtime_version.empty() ? "-" : d.runtime_version));
-    row("host link", d.link_ceiling_gbps > 0 ? fmt::format("{} (ceiling {:.1f} GB/s per direction)", d.link,
-                                                           d.link_ceiling_gbps)
-                                             : (d.link.empty() ? std::string("unknown") : d.link));
+    row("host link", d.link_ceiling_gbps > 0
+                         ? fmt::format("{} (ceiling {:.1f} GB/s per direction)", d.link, d.link_ceiling_gbps)
+                         : (d.link.empty() ? std::string("unknown") : d.link));
     row("timing", d.timing.empty() ? "not recorded" : d.timing);
     row("host CPU", r.host_cpu.empty() ? "unknown" : r.host_cpu);
     const std::string asked = r.tcase.numa_node >= 0 ? fmt::format("node {} asked", r.tcase.numa_node)
-                                                      : std::string("no node asked");
+                                                     : std::string("no node asked");
     row("NUMA placement of host pools",
         r.host_numa_node >= 0 ? fmt::format("{}; pages on node {} (read back)", asked, r.host_numa_node)
                               : asked + "; placement not known");

@@ -37,7 +37,8 @@ std::string case_label(const DmaRecord& r) {
 
 }  // namespace
 
-std::vector<FleetNodeRow> fleet_rows(const std::vector<DmaRecord>& dma, const std::vector<DoctorView>& doctors) {
+std::vector<FleetNodeRow> fleet_rows(const std::vector<DmaRecord>& dma,
+                                     const std::vector<DoctorView>& doctors) {
   // node key: host + GPU; case key: the record id (every case parameter).
   std::map<std::string, std::map<std::string, const DmaRecord*>> by_node;
   for (const auto& r : dma) {
@@ -83,7 +84,8 @@ std::vector<FleetNodeRow> fleet_rows(const std::vector<DmaRecord>& dma, const st
       if (off > 1) row.outside_band.push_back(case_label(*r));
     }
     for (const auto& d : doctors) {
-      if (d.hostname == row.hostname) row.failed_checks.insert(row.failed_checks.end(), d.failed.begin(), d.failed.end());
+      if (d.hostname == row.hostname)
+        row.failed_checks.insert(row.failed_checks.end(), d.failed.begin(), d.failed.end());
     }
     row.outlier = !row.outside_band.empty() || !row.failed_checks.empty();
     rows.push_back(std::move(row));
@@ -95,20 +97,24 @@ std::string fleet_section_html(const std::vector<DmaRecord>& dma, const std::vec
   const auto rows = fleet_rows(dma, doctors);
   if (rows.empty()) return {};
   std::string out = "<section id=\"fleet\"><h2>Fleet (<code>kvbench dma</code> per node, measured)</h2>\n";
-  out += fmt::format("<p>{} node/GPU pairs. A node is an <strong>outlier</strong> when any case falls outside the "
-                     "fleet's robust band for it (median &#177; {:g} &#215; {:.4g} &#215; MAD, at least &#177;{:g}% of "
-                     "the median) or its <code>kvbench doctor</code> failed a check.</p>\n",
-                     rows.size(), kMadK, kMadToSigma, kMinBand * 100);
-  out += "<table class=\"data\"><thead><tr><th>node</th><th>GPU</th><th>PCI</th><th>cases</th><th>farthest from the "
-         "fleet</th><th>doctor failures</th><th>verdict</th></tr></thead><tbody>\n";
+  out += fmt::format(
+      "<p>{} node/GPU pairs. A node is an <strong>outlier</strong> when any case falls outside the "
+      "fleet's robust band for it (median &#177; {:g} &#215; {:.4g} &#215; MAD, at least &#177;{:g}% of "
+      "the median) or its <code>kvbench doctor</code> failed a check.</p>\n",
+      rows.size(), kMadK, kMadToSigma, kMinBand * 100);
+  out +=
+      "<table class=\"data\"><thead><tr><th>node</th><th>GPU</th><th>PCI</th><th>cases</th><th>farthest from "
+      "the "
+      "fleet</th><th>doctor failures</th><th>verdict</th></tr></thead><tbody>\n";
   for (const auto& r : rows) {
     std::string failures;
     for (const auto& f : r.failed_checks) failures += (failures.empty() ? "" : ", ") + html_escape(f);
-    out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td><td>{}</td>"
-                       "</tr>\n",
-                       html_escape(r.hostname), html_escape(r.device), html_escape(r.pci_bus_id), r.cases,
-                       html_escape(r.worst_case), failures.empty() ? "-" : failures,
-                       r.outlier ? "<strong>outlier</strong>" : "ok");
+    out += fmt::format(
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td><td>{}</td>"
+        "</tr>\n",
+        html_escape(r.hostname), html_escape(r.device), html_escape(r.pci_bus_id), r.cases,
+        html_escape(r.worst_case), failures.empty() ? "-" : failures,
+        r.outlier ? "<strong>outlier</strong>" : "ok");
   }
   return out + "</tbody></table></section>\n";
 }

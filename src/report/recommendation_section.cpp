@@ -26,7 +26,9 @@ LineChart tier_chart(const SizeRowView& r, const RecommendationView& v, std::str
   LineChart chart;
   chart.title = fmt::format("{} on {}: {} by tier size (simulated)", r.model, r.hardware, what);
   chart.x_label = "--kv-offloading-size (GiB, all ranks)";
-  if (v.pays) chart.markers.push_back({v.kv_offloading_size_gib, fmt::format("recommended {:g} GiB", v.kv_offloading_size_gib)});
+  if (v.pays)
+    chart.markers.push_back(
+        {v.kv_offloading_size_gib, fmt::format("recommended {:g} GiB", v.kv_offloading_size_gib)});
   chart.markers.push_back({v.floor_gib, fmt::format("vLLM floor {:.0f} GiB", v.floor_gib)});
   chart.markers.push_back({v.cap_gib, fmt::format("DRAM cap {:.0f} GiB", v.cap_gib)});
   return chart;
@@ -34,7 +36,8 @@ LineChart tier_chart(const SizeRowView& r, const RecommendationView& v, std::str
 
 // Two charts, one quantity each: the objective's change, and the share of prompt tokens the tier serves.
 std::string curve_charts(const SizeRowView& r, const RecommendationView& v) {
-  const auto& metric = v.decided_by.empty() ? v.objective : v.decided_by;  // files before decided_by: one metric
+  const auto& metric =
+      v.decided_by.empty() ? v.objective : v.decided_by;  // files before decided_by: one metric
   const auto axis = objective_axis(metric);
   auto change = tier_chart(r, v, "effect");
   change.y_label = axis.label;
@@ -43,7 +46,8 @@ std::string curve_charts(const SizeRowView& r, const RecommendationView& v) {
   hits.y_label = "CPU-tier hits (% of prompt tokens)";
   ChartSeries hit{.name = "CPU-tier hit rate", .points = {}, .dashed = true};
   for (const auto& p : v.curve) {
-    moved.points.push_back({.x = p.kv_offloading_size_gib, .y = axis.sign * 100 * p.gain, .low = 0, .high = 0});
+    moved.points.push_back(
+        {.x = p.kv_offloading_size_gib, .y = axis.sign * 100 * p.gain, .low = 0, .high = 0});
     hit.points.push_back({.x = p.kv_offloading_size_gib, .y = 100 * p.cpu_hit_rate, .low = 0, .high = 0});
   }
   change.series = {moved};
@@ -51,16 +55,19 @@ std::string curve_charts(const SizeRowView& r, const RecommendationView& v) {
   if (!v.trace_curve.empty()) {
     // size --trace: what the trace says a cache of each size serves, beside what the simulated
     // server served (GPU prefix cache + CPU tier) at each simulated size.
-    hits.title = fmt::format("{} on {}: prompt tokens served by tier size (trace curve counted, hits simulated)",
-                             r.model, r.hardware);
+    hits.title =
+        fmt::format("{} on {}: prompt tokens served by tier size (trace curve counted, hits simulated)",
+                    r.model, r.hardware);
     hits.y_label = "prompt tokens served (%)";
     ChartSeries served{.name = "GPU + CPU-tier hits (simulated)", .points = {}, .dashed = false};
-    ChartSeries counted{.name = "trace miss-ratio curve (counted)", .points = {}, .dashed = true, .x_ticks = false};
+    ChartSeries counted{
+        .name = "trace miss-ratio curve (counted)", .points = {}, .dashed = true, .x_ticks = false};
     for (const auto& p : v.curve) {
-      served.points.push_back({.x = p.kv_offloading_size_gib, .y = 100 * (p.gpu_hit_rate + p.cpu_hit_rate), .low = 0,
-                               .high = 0});
+      served.points.push_back(
+          {.x = p.kv_offloading_size_gib, .y = 100 * (p.gpu_hit_rate + p.cpu_hit_rate), .low = 0, .high = 0});
     }
-    for (const auto& [gib, rate] : v.trace_curve) counted.points.push_back({.x = gib, .y = 100 * rate, .low = 0, .high = 0});
+    for (const auto& [gib, rate] : v.trace_curve)
+      counted.points.push_back({.x = gib, .y = 100 * rate, .low = 0, .high = 0});
     hits.series = {served, counted, hit};
   }
   return render_line_chart(change) + render_line_chart(hits);
@@ -68,30 +75,32 @@ std::string curve_charts(const SizeRowView& r, const RecommendationView& v) {
 
 }  // namespace
 
-std::string recommendation_section_html(const std::vector<SizeRowView>& rows, const std::string& hardware_basis) {
+std::string recommendation_section_html(const std::vector<SizeRowView>& rows,
+                                        const std::string& hardware_basis) {
   // The simulated recommendation when there is one (it answers for the operator's traffic),
   // else the first rule-based one.
   const SizeRowView* pick = nullptr;
   for (const auto& r : rows) {
     if (!r.recommendation) continue;
-    if (!pick || (r.recommendation->basis == "simulation" && pick->recommendation->basis != "simulation")) pick = &r;
+    if (!pick || (r.recommendation->basis == "simulation" && pick->recommendation->basis != "simulation"))
+      pick = &r;
   }
   if (pick == nullptr) return {};
   const auto& v = *pick->recommendation;
   std::string out = "<section id=\"recommendation\"><h2>Recommendation</h2>\n";
   if (!hardware_basis.empty()) out += "<p class=\"basis\">" + html_escape(hardware_basis) + "</p>\n";
   out += "<p><strong>";
-  out += v.kv_offloading_size_gib > 0
-             ? fmt::format("--kv-offloading-size {:g}", v.kv_offloading_size_gib)
-             : std::string("No CPU tier: offloading does not pay for this traffic");
-  out += fmt::format("</strong> for {} on {} (TP {}) &#8212; basis: {}{}; bound: {}.</p>\n", html_escape(pick->model),
-                     html_escape(pick->hardware), pick->tp,
-                     v.basis == "simulation" ? "simulation of " + html_escape(v.workload) : std::string("sizing rule"),
-                     v.objective.empty() ? std::string() : ", objective " + html_escape(v.objective),
-                     html_escape(v.bound));
+  out += v.kv_offloading_size_gib > 0 ? fmt::format("--kv-offloading-size {:g}", v.kv_offloading_size_gib)
+                                      : std::string("No CPU tier: offloading does not pay for this traffic");
+  out += fmt::format(
+      "</strong> for {} on {} (TP {}) &#8212; basis: {}{}; bound: {}.</p>\n", html_escape(pick->model),
+      html_escape(pick->hardware), pick->tp,
+      v.basis == "simulation" ? "simulation of " + html_escape(v.workload) : std::string("sizing rule"),
+      v.objective.empty() ? std::string() : ", objective " + html_escape(v.objective), html_escape(v.bound));
   if (v.basis == "simulation") {
     out += "<p class=\"small\">Expected error against real vLLM: " +
-           html_escape(v.expected_error.empty() ? std::string("not scored for this calibration") : v.expected_error) +
+           html_escape(v.expected_error.empty() ? std::string("not scored for this calibration")
+                                                : v.expected_error) +
            "</p>\n";
   }
   out += "<p>" + html_escape(v.why) + "</p>\n";
@@ -99,8 +108,10 @@ std::string recommendation_section_html(const std::vector<SizeRowView>& rows, co
   if (!v.curve.empty()) {
     out += "<div class=\"charts\">" + curve_charts(*pick, v) + "</div>\n";
   } else {
-    out += "<p class=\"small\">No traffic was simulated for this figure: <code>kvbench size --workload NAME</code> "
-           "simulates yours and recommends the knee of the curve.</p>\n";
+    out +=
+        "<p class=\"small\">No traffic was simulated for this figure: <code>kvbench size --workload "
+        "NAME</code> "
+        "simulates yours and recommends the knee of the curve.</p>\n";
   }
   return out + "</section>\n";
 }

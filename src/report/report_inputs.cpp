@@ -5,9 +5,9 @@
 
 #include <algorithm>
 
+#include "calibrate/calibration_file.hpp"
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
-#include "calibrate/calibration_file.hpp"
 #include "dma/dma_json.hpp"
 #include "sim/sim_json.hpp"
 #include "size/size_json.hpp"
@@ -20,14 +20,15 @@ void add_report_document(ReportInputs& in, const nlohmann::json& doc, const std:
     if (schema == kDmaSchema) {
       auto records = dma_records_from_json(doc, origin);
       if (records.empty()) throw UsageError(fmt::format("{}: a dma result with no records", origin));
-      in.sources.push_back(fmt::format("{}: kvbench dma, {} records, {} {} (measured)", origin, records.size(),
-                                       records.front().device.backend, records.front().device.name));
+      in.sources.push_back(fmt::format("{}: kvbench dma, {} records, {} {} (measured)", origin,
+                                       records.size(), records.front().device.backend,
+                                       records.front().device.name));
       for (auto& r : records) in.dma.push_back(std::move(r));
     } else if (schema == kSimulateSchema) {
       in.simulations.push_back(sim_view_from_json(doc, origin));
       const auto& s = in.simulations.back();
-      in.sources.push_back(fmt::format("{}: kvbench simulate, scenario {}, {} points (simulated)", origin, s.scenario,
-                                       s.points.size()));
+      in.sources.push_back(fmt::format("{}: kvbench simulate, scenario {}, {} points (simulated)", origin,
+                                       s.scenario, s.points.size()));
     } else if (schema == kSizeSchema) {
       std::size_t n = 0;
       for (auto& row : size_rows_from_json(doc, origin)) {
@@ -38,20 +39,23 @@ void add_report_document(ReportInputs& in, const nlohmann::json& doc, const std:
     } else if (schema == kDoctorSchema) {
       in.doctors.push_back(doctor_view_from_json(doc));
       const auto& d = in.doctors.back();
-      in.sources.push_back(fmt::format("{}: kvbench doctor on {}, {} failed check{}", origin, d.hostname, d.failed.size(),
-                                       d.failed.size() == 1 ? "" : "s"));
+      in.sources.push_back(fmt::format("{}: kvbench doctor on {}, {} failed check{}", origin, d.hostname,
+                                       d.failed.size(), d.failed.size() == 1 ? "" : "s"));
     } else if (schema == kCalibrateSchema) {
       in.calibrations.push_back(calibration_from_json(doc, origin));
       const auto& c = in.calibrations.back();
-      in.sources.push_back(fmt::format("{}: kvbench calibrate on {}, {} (measured)", origin, c.device, c.model));
+      in.sources.push_back(
+          fmt::format("{}: kvbench calibrate on {}, {} (measured)", origin, c.device, c.model));
     } else if (schema == kTraceSchema) {
       in.traces.push_back(trace_view_from_json(doc, origin));
       const auto& t = in.traces.back();
-      in.sources.push_back(fmt::format("{}: kvbench trace of {}, {} requests (counted)", origin, t.trace, t.requests));
+      in.sources.push_back(
+          fmt::format("{}: kvbench trace of {}, {} requests (counted)", origin, t.trace, t.requests));
     } else {
-      throw UsageError(fmt::format("{}: schema '{}' is not a kvbench result; expected {}, {}, {}, {}, {} or {}", origin,
-                                   schema.empty() ? "none" : schema, kDmaSchema, kSimulateSchema, kSizeSchema,
-                                   kDoctorSchema, kCalibrateSchema, kTraceSchema));
+      throw UsageError(
+          fmt::format("{}: schema '{}' is not a kvbench result; expected {}, {}, {}, {}, {} or {}", origin,
+                      schema.empty() ? "none" : schema, kDmaSchema, kSimulateSchema, kSizeSchema,
+                      kDoctorSchema, kCalibrateSchema, kTraceSchema));
     }
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("{}: malformed {} document ({})", origin, schema, e.what()));

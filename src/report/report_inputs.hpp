@@ -1,6 +1,6 @@
 #pragma once
-// What a report is drawn from: kvbench result documents (dma, simulate, size, doctor, calibrate), read from files
-// or produced by the default assessment, checked once here so the sections only format.
+// What a report is drawn from: kvbench result documents (dma, simulate, size, doctor, calibrate), read from
+// files or produced by the default assessment, checked once here so the sections only format.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -18,12 +18,12 @@ struct ReportInputs {
   std::vector<DmaRecord> dma;
   std::vector<SimView> simulations;
   std::vector<SizeRowView> sizings;
-  std::vector<DoctorView> doctors;   // kvbench doctor results: the fleet section marks failing nodes
+  std::vector<DoctorView> doctors;  // kvbench doctor results: the fleet section marks failing nodes
   std::vector<CalibrationResult> calibrations;  // kvbench calibrate --json results
-  std::vector<TraceView> traces;     // kvbench trace --json results: the miss-ratio curve
-  std::vector<std::string> sources;  // one line per input: where it came from and what it holds
-  std::vector<std::string> notes;    // e.g. that dma figures are host figures
-  std::vector<std::string> files;    // the files read, by device and inode: one given twice counts once
+  std::vector<TraceView> traces;                // kvbench trace --json results: the miss-ratio curve
+  std::vector<std::string> sources;             // one line per input: where it came from and what it holds
+  std::vector<std::string> notes;               // e.g. that dma figures are host figures
+  std::vector<std::string> files;  // the files read, by device and inode: one given twice counts once
   // The hardware the sizing describes and why (the default assessment: the GPU measured here, or
   // the one assumed without a GPU); the recommendation's first line states it. Empty: from files.
   std::string hardware_basis;

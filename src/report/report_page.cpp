@@ -13,13 +13,17 @@ namespace kvb {
 namespace {
 
 constexpr const char* kStyle = R"(
-body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0 auto; max-width: 1500px;
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+       margin: 0 auto; max-width: 1500px;
        padding: 16px 24px; color: #1a1a1a; background: #fff; }
-h1 { font-size: 1.6em; margin-bottom: 0.2em; } h2 { border-bottom: 2px solid #0072B2; padding-bottom: 4px; margin-top: 2em; }
-nav a { margin-right: 1em; } code, pre { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 0.92em; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; }
+h2 { border-bottom: 2px solid #0072B2; padding-bottom: 4px; margin-top: 2em; }
+nav a { margin-right: 1em; }
+code, pre { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 0.92em; }
 pre { background: #f4f6f8; padding: 8px 12px; overflow-x: auto; }
 .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(520px, 1fr)); gap: 12px; }
-svg.chart { background: #fff; border: 1px solid #ddd; font-size: 12px; width: 100%; height: auto; box-sizing: border-box; }
+svg.chart { background: #fff; border: 1px solid #ddd; font-size: 12px; width: 100%; height: auto;
+            box-sizing: border-box; }
 svg.chart text { fill: #222; } svg.chart .chart-title { font-size: 15px; font-weight: 600; }
 svg.chart .grid { stroke: #e6e6e6; } svg.chart .axis { stroke: #444; }
 svg.chart .reference { stroke: #c0392b; stroke-width: 1.5; stroke-dasharray: 2 3; }
@@ -41,17 +45,20 @@ std::string glance(const ReportInputs& in) {
     const DmaRecord* best = nullptr;
     for (const auto& r : in.dma) {
       if (r.waived || !r.verified || r.tcase.direction != d || r.tcase.with_compute) continue;
-      const auto dist = [](const DmaRecord& x) { return std::fabs(std::log2(static_cast<double>(x.tcase.block_bytes)) - 21); };
-      if (!best || dist(r) < dist(*best) || (dist(r) == dist(*best) && r.median_gbps > best->median_gbps)) best = &r;
+      const auto dist = [](const DmaRecord& x) {
+        return std::fabs(std::log2(static_cast<double>(x.tcase.block_bytes)) - 21);
+      };
+      if (!best || dist(r) < dist(*best) || (dist(r) == dist(*best) && r.median_gbps > best->median_gbps))
+        best = &r;
     }
     if (best) {
-      lines.push_back(fmt::format("{} at {} blocks: {:.1f} GB/s with {} on {} ({}){} &#8212; measured",
-                                  to_string(d), block_size_label(static_cast<double>(best->tcase.block_bytes)),
-                                  best->median_gbps, to_string(best->tcase.method), html_escape(best->device.name),
-                                  html_escape(best->device.backend),
-                                  best->link_utilization > 0
-                                      ? fmt::format(", {:.0f}% of the link's ceiling", 100 * best->link_utilization)
-                                      : std::string()));
+      lines.push_back(fmt::format(
+          "{} at {} blocks: {:.1f} GB/s with {} on {} ({}){} &#8212; measured", to_string(d),
+          block_size_label(static_cast<double>(best->tcase.block_bytes)), best->median_gbps,
+          to_string(best->tcase.method), html_escape(best->device.name), html_escape(best->device.backend),
+          best->link_utilization > 0
+              ? fmt::format(", {:.0f}% of the link's ceiling", 100 * best->link_utilization)
+              : std::string()));
     }
   }
   // simulate: the largest TTFT p99 improvement any CPU tier gave.
@@ -59,24 +66,27 @@ std::string glance(const ReportInputs& in) {
     const SimPointView* best = nullptr;
     for (const auto& p : s.points) {
       if (!p.offloading || p.ttft_p99_s <= 0) continue;
-      if (!best || p.baseline_ttft_p99_s / p.ttft_p99_s > best->baseline_ttft_p99_s / best->ttft_p99_s) best = &p;
+      if (!best || p.baseline_ttft_p99_s / p.ttft_p99_s > best->baseline_ttft_p99_s / best->ttft_p99_s)
+        best = &p;
     }
     if (best) {
-      lines.push_back(fmt::format("{} ({} on {}): a {:g} GiB CPU tier takes TTFT p99 from {:.0f} ms to {:.0f} ms and "
-                                  "output throughput {:.2f}x &#8212; simulated",
-                                  html_escape(s.scenario), html_escape(s.model), html_escape(s.hardware), best->tier_gib,
-                                  1e3 * best->baseline_ttft_p99_s, 1e3 * best->ttft_p99_s,
-                                  best->baseline_output_tokens_per_s > 0
-                                      ? best->output_tokens_per_s / best->baseline_output_tokens_per_s
-                                      : 1.0));
+      lines.push_back(
+          fmt::format("{} ({} on {}): a {:g} GiB CPU tier takes TTFT p99 from {:.0f} ms to {:.0f} ms and "
+                      "output throughput {:.2f}x &#8212; simulated",
+                      html_escape(s.scenario), html_escape(s.model), html_escape(s.hardware), best->tier_gib,
+                      1e3 * best->baseline_ttft_p99_s, 1e3 * best->ttft_p99_s,
+                      best->baseline_output_tokens_per_s > 0
+                          ? best->output_tokens_per_s / best->baseline_output_tokens_per_s
+                          : 1.0));
     }
   }
   if (!in.sizings.empty()) {
     const auto recommended = std::count_if(in.sizings.begin(), in.sizings.end(),
                                            [](const SizeRowView& r) { return r.recommended_gib >= 0; });
-    lines.push_back(fmt::format("{} model/hardware configurations sized, {} with a recommended --kv-offloading-size "
-                                "&#8212; computed",
-                                in.sizings.size(), recommended));
+    lines.push_back(
+        fmt::format("{} model/hardware configurations sized, {} with a recommended --kv-offloading-size "
+                    "&#8212; computed",
+                    in.sizings.size(), recommended));
   }
   if (lines.empty()) return {};
   std::string out = "<h2 id=\"glance\">At a glance</h2>\n<ul class=\"glance\">\n";
@@ -88,16 +98,20 @@ std::string glance(const ReportInputs& in) {
 
 std::string report_html(const ReportInputs& in, const ReportContext& ctx) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
-  out += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
-         "img-src data:\">\n";
+  out +=
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+      "img-src data:\">\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   out += "<title>kvbench report</title>\n<style>" + std::string(kStyle) + "</style>\n</head>\n<body>\n";
   out += "<h1>kvbench report</h1>\n";
-  out += fmt::format("<p class=\"small\">{} &#183; {} &#183; {}. Every figure says whether it was measured, "
-                     "simulated or computed.</p>\n",
-                     html_escape(ctx.tool_version), html_escape(ctx.generated_utc), html_escape(ctx.how));
-  out += "<nav><a href=\"#recommendation\">recommendation</a><a href=\"#dma\">transfers</a><a href=\"#simulate\">simulation</a><a href=\"#size\">sizing</a>"
-         "<a href=\"#environment\">environment</a></nav>\n";
+  out += fmt::format(
+      "<p class=\"small\">{} &#183; {} &#183; {}. Every figure says whether it was measured, "
+      "simulated or computed.</p>\n",
+      html_escape(ctx.tool_version), html_escape(ctx.generated_utc), html_escape(ctx.how));
+  out +=
+      "<nav><a href=\"#recommendation\">recommendation</a><a href=\"#dma\">transfers</a><a "
+      "href=\"#simulate\">simulation</a><a href=\"#size\">sizing</a>"
+      "<a href=\"#environment\">environment</a></nav>\n";
   out += recommendation_section_html(in.sizings, in.hardware_basis);
   out += glance(in);
   out += fleet_section_html(in.dma, in.doctors);

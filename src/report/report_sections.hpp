@@ -9,10 +9,10 @@
 namespace kvb {
 
 struct ReportContext {
-  std::string tool_version;  // "kvbench 0.1.0"
-  std::string generated_utc; // "2026-11-21 10:00 UTC"
-  std::string host;          // uname: "Linux 6.1.0 x86_64"
-  std::string how;           // "from 3 files" or "default assessment run by kvbench report"
+  std::string tool_version;   // "kvbench 0.1.0"
+  std::string generated_utc;  // "2026-11-21 10:00 UTC"
+  std::string host;           // uname: "Linux 6.1.0 x86_64"
+  std::string how;            // "from 3 files" or "default assessment run by kvbench report"
 };
 
 std::string dma_section_html(const std::vector<DmaRecord>& records);
@@ -20,7 +20,8 @@ std::string simulation_section_html(const std::vector<SimView>& sims);
 std::string sizing_section_html(const std::vector<SizeRowView>& rows);
 // The first lines: the recommended tier size, its basis, the command and the curve (empty when
 // no sizing carries a recommendation).
-std::string recommendation_section_html(const std::vector<SizeRowView>& rows, const std::string& hardware_basis = "");
+std::string recommendation_section_html(const std::vector<SizeRowView>& rows,
+                                        const std::string& hardware_basis = "");
 // calibrate results: each point's measured forward and efficiencies, the fit beside what runs use
 // without it.
 std::string calibration_section_html(const std::vector<CalibrationResult>& calibrations);
@@ -31,12 +32,13 @@ std::string environment_section_html(const ReportInputs& in, const ReportContext
 struct FleetNodeRow {
   std::string hostname, device, pci_bus_id;
   std::size_t cases = 0;
-  std::string worst_case;                 // the case farthest from the fleet median, with the band
-  std::vector<std::string> outside_band;  // cases outside the robust band
-  std::vector<std::string> failed_checks; // from kvbench doctor results of that host
+  std::string worst_case;                  // the case farthest from the fleet median, with the band
+  std::vector<std::string> outside_band;   // cases outside the robust band
+  std::vector<std::string> failed_checks;  // from kvbench doctor results of that host
   bool outlier = false;
 };
-std::vector<FleetNodeRow> fleet_rows(const std::vector<DmaRecord>& dma, const std::vector<DoctorView>& doctors);
+std::vector<FleetNodeRow> fleet_rows(const std::vector<DmaRecord>& dma,
+                                     const std::vector<DoctorView>& doctors);
 std::string fleet_section_html(const std::vector<DmaRecord>& dma, const std::vector<DoctorView>& doctors);
 
 // The whole page: head (inline style, a Content-Security-Policy that allows no script and no

@@ -72,16 +72,19 @@ TierCharts tier_charts(const SimView& s) {
 }
 
 std::string points_table(const SimView& s) {
-  std::string out = "<table class=\"data\"><thead><tr><th>point</th><th>CPU tier</th><th>output tok/s</th>"
-                    "<th>vs no offload</th><th>TTFT p50</th><th>TTFT p99</th><th>p99 without tier</th>"
-                    "<th>GPU hits</th><th>CPU hits</th><th>preemptions</th><th>D2H</th><th>H2D</th></tr></thead><tbody>\n";
+  std::string out =
+      "<table class=\"data\"><thead><tr><th>point</th><th>CPU tier</th><th>output tok/s</th>"
+      "<th>vs no offload</th><th>TTFT p50</th><th>TTFT p99</th><th>p99 without tier</th>"
+      "<th>GPU hits</th><th>CPU hits</th><th>preemptions</th><th>D2H</th><th>H2D</th></tr></thead><tbody>\n";
   for (const auto& p : s.points) {
     std::string params;
     for (const auto& [k, v] : p.params) params += (params.empty() ? "" : ", ") + k + "=" + v;
     out += fmt::format(
         "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{:.1f}</td><td class=\"num\">{}</td>"
-        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.1f}%</td>"
-        "<td class=\"num\">{:.1f}%</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td "
+        "class=\"num\">{:.1f}%</td>"
+        "<td class=\"num\">{:.1f}%</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td "
+        "class=\"num\">{}</td></tr>\n",
         html_escape(params.empty() ? "(single point)" : params),
         p.offloading ? fmt::format("{:g} GiB", p.tier_gib) : std::string("off"), p.output_tokens_per_s,
         p.baseline_output_tokens_per_s > 0
@@ -98,32 +101,40 @@ std::string points_table(const SimView& s) {
 }  // namespace
 
 std::string simulation_section_html(const std::vector<SimView>& sims) {
-  std::string out = "<section id=\"simulate\"><h2>Serving simulation (<code>kvbench simulate</code>, simulated)</h2>\n";
+  std::string out =
+      "<section id=\"simulate\"><h2>Serving simulation (<code>kvbench simulate</code>, simulated)</h2>\n";
   if (sims.empty()) {
-    return out + "<p class=\"missing\">No simulate results in this report. Run <code>kvbench simulate --json -o "
-                 "sim.json</code> and pass the file.</p></section>\n";
+    return out +
+           "<p class=\"missing\">No simulate results in this report. Run <code>kvbench simulate --json -o "
+           "sim.json</code> and pass the file.</p></section>\n";
   }
-  out += "<p>Computed by a discrete-event model of a vLLM-like server (paged KV cache, preemption, prefix cache, "
-         "native CPU offloading); nothing in this section was measured on a GPU. Each point also runs without a CPU "
-         "tier, so the dashed lines show what offloading changes.</p>\n";
+  out +=
+      "<p>Computed by a discrete-event model of a vLLM-like server (paged KV cache, preemption, prefix "
+      "cache, "
+      "native CPU offloading); nothing in this section was measured on a GPU. Each point also runs without a "
+      "CPU "
+      "tier, so the dashed lines show what offloading changes.</p>\n";
   for (const auto& s : sims) {
     out += fmt::format("<h3>{}: {} on {} (TP {})</h3>\n", html_escape(s.scenario), html_escape(s.model),
                        html_escape(s.hardware), s.tp);
     if (!s.description.empty()) out += "<p>" + html_escape(s.description) + "</p>\n";
-    out += fmt::format("<p class=\"small\">Link model: {}<br>Step-time model: {}<br>Expected error against real vLLM: "
-                       "{}<br>Source: {}</p>\n",
-                       html_escape(s.link_model), html_escape(s.time_model),
-                       html_escape(s.expected_error.empty() ? std::string("not scored for this calibration")
-                                                            : s.expected_error),
-                       html_escape(s.origin));
+    out += fmt::format(
+        "<p class=\"small\">Link model: {}<br>Step-time model: {}<br>Expected error against real vLLM: "
+        "{}<br>Source: {}</p>\n",
+        html_escape(s.link_model), html_escape(s.time_model),
+        html_escape(s.expected_error.empty() ? std::string("not scored for this calibration")
+                                             : s.expected_error),
+        html_escape(s.origin));
     const bool tier_swept = std::find(s.axes.begin(), s.axes.end(), kTierAxis) != s.axes.end();
     if (tier_swept) {
       const auto c = tier_charts(s);
       out += "<div class=\"charts\">\n" + render_line_chart(c.throughput) + render_line_chart(c.ttft) +
              render_line_chart(c.hits) + "</div>\n";
     } else {
-      out += "<p>This run did not sweep <code>kv-offloading-size</code>, so there is no chart against tier size; "
-             "its points follow.</p>\n";
+      out +=
+          "<p>This run did not sweep <code>kv-offloading-size</code>, so there is no chart against tier "
+          "size; "
+          "its points follow.</p>\n";
     }
     out += points_table(s);
   }

@@ -14,7 +14,8 @@ namespace {
 // Why a row's tier is that size: a simulation of a workload (the same model may also have the
 // rule's row), or the sizing rule.
 std::string basis_of(const SizeRowView& r) {
-  if (r.recommendation && r.recommendation->basis == "simulation") return "simulated for " + r.recommendation->workload;
+  if (r.recommendation && r.recommendation->basis == "simulation")
+    return "simulated for " + r.recommendation->workload;
   return "rule (sessions kept warm)";
 }
 
@@ -23,27 +24,31 @@ std::string basis_of(const SizeRowView& r) {
 std::string sizing_section_html(const std::vector<SizeRowView>& rows) {
   std::string out = "<section id=\"size\"><h2>Sizing (<code>kvbench size</code>, computed)</h2>\n";
   if (rows.empty()) {
-    return out + "<p class=\"missing\">No size results in this report. Run <code>kvbench size --model M --hw H "
-                 "--json -o size.json</code> and pass the file.</p></section>\n";
+    return out +
+           "<p class=\"missing\">No size results in this report. Run <code>kvbench size --model M --hw H "
+           "--json -o size.json</code> and pass the file.</p></section>\n";
   }
-  out += "<p>Computed from vLLM's KV-cache arithmetic and a stated memory-budget model; none of it is measured. "
-         "The recommended tier keeps full-length sessions warm in host DRAM, capped by the node's memory.</p>\n";
-  out += "<table class=\"data\"><thead><tr><th>model</th><th>hw</th><th>TP</th><th>weights</th><th>KV dtype</th>"
-         "<th>KV B/token/rank</th><th>max-model-len</th><th>GPU KV tokens</th><th>full-length requests</th>"
-         "<th>--kv-offloading-size</th><th>basis</th><th>reload vs recompute</th></tr></thead><tbody>\n";
+  out +=
+      "<p>Computed from vLLM's KV-cache arithmetic and a stated memory-budget model; none of it is measured. "
+      "The recommended tier keeps full-length sessions warm in host DRAM, capped by the node's memory.</p>\n";
+  out +=
+      "<table class=\"data\"><thead><tr><th>model</th><th>hw</th><th>TP</th><th>weights</th><th>KV dtype</th>"
+      "<th>KV B/token/rank</th><th>max-model-len</th><th>GPU KV tokens</th><th>full-length requests</th>"
+      "<th>--kv-offloading-size</th><th>basis</th><th>reload vs recompute</th></tr></thead><tbody>\n";
   for (const auto& r : rows) {
     out += fmt::format(
         "<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td>{}</td><td>{}</td></tr>\n",
         html_escape(r.model), html_escape(r.hardware), r.tp,
-        html_escape(r.weights_fit ? r.weight_dtype : r.weight_dtype + " (do not fit)"), html_escape(r.kv_dtype),
+        html_escape(r.weights_fit ? r.weight_dtype : r.weight_dtype + " (do not fit)"),
+        html_escape(r.kv_dtype),
         // A configuration whose weights do not fit has no KV pool: "-", as the CLI prints, not 0.
         format_count(r.kv_bytes_per_token), format_count(r.max_model_len),
         r.weights_fit ? format_count(r.gpu_kv_tokens) : std::string("-"),
         r.weights_fit ? fmt::format("{:.2f}", r.max_concurrency) : std::string("-"),
-        r.recommended_gib < 0 ? std::string("-") : fmt::format("{:g} GiB", r.recommended_gib), html_escape(basis_of(r)),
-        html_escape(r.reload_verdict));
+        r.recommended_gib < 0 ? std::string("-") : fmt::format("{:g} GiB", r.recommended_gib),
+        html_escape(basis_of(r)), html_escape(r.reload_verdict));
   }
   out += "</tbody></table>\n<h3>vLLM command lines</h3>\n";
   std::set<std::string> shown;  // the workload's sizing and the table's row can be one configuration
@@ -52,9 +57,10 @@ std::string sizing_section_html(const std::vector<SizeRowView>& rows) {
     // Two commands for one model (the workload's simulated size and the rule's) say which is which.
     const auto size = r.recommended_gib < 0 ? std::string("no CPU tier")
                                             : fmt::format("--kv-offloading-size {:g}", r.recommended_gib);
-    out += fmt::format("<details><summary>{} on {} (TP {}, {} weights): {} ({})</summary><pre>{}</pre></details>\n",
-                       html_escape(r.model), html_escape(r.hardware), r.tp, html_escape(r.weight_dtype), size,
-                       html_escape(basis_of(r)), html_escape(r.vllm_command));
+    out += fmt::format(
+        "<details><summary>{} on {} (TP {}, {} weights): {} ({})</summary><pre>{}</pre></details>\n",
+        html_escape(r.model), html_escape(r.hardware), r.tp, html_escape(r.weight_dtype), size,
+        html_escape(basis_of(r)), html_escape(r.vllm_command));
   }
   return out + "</section>\n";
 }

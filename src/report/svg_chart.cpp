@@ -29,17 +29,19 @@ std::string num(double v) { return fmt::format("{:.1f}", v); }
 
 // Text widths without a font engine: the widest digits and lower-case letters of a sans-serif face
 // at these sizes stay under these advances, so an estimate from them never underestimates much.
-constexpr double kTickCharWidth = 7.0;    // 12 px tick labels
+constexpr double kTickCharWidth = 7.0;  // 12 px tick labels
 constexpr double kTickGap = 6;
-constexpr double kTitleCharWidth = 8.6;   // 15 px bold titles
+constexpr double kTitleCharWidth = 8.6;  // 15 px bold titles
 
 // The title, from the left edge; squeezed to the chart's width (textLength) when it would run off.
 std::string title_text(const std::string& title) {
   const double room = kWidth - 2 * kTitleLeft;
   const double estimate = kTitleCharWidth * static_cast<double>(title.size());
-  const std::string fit =
-      estimate > room ? fmt::format(" textLength=\"{}\" lengthAdjust=\"spacingAndGlyphs\"", num(room)) : std::string();
-  return fmt::format("<text class=\"chart-title\" x=\"{}\" y=\"24\"{}>{}</text>\n", kTitleLeft, fit, html_escape(title));
+  const std::string fit = estimate > room
+                              ? fmt::format(" textLength=\"{}\" lengthAdjust=\"spacingAndGlyphs\"", num(room))
+                              : std::string();
+  return fmt::format("<text class=\"chart-title\" x=\"{}\" y=\"24\"{}>{}</text>\n", kTitleLeft, fit,
+                     html_escape(title));
 }
 
 }  // namespace
@@ -57,7 +59,7 @@ namespace {
 struct ChartFrame {
   const LineChart& c;
   std::set<double> xs{}, all_x{};  // xs: where ticks go; all_x: the x range
-  double ymax = 0, ymin = 0;   // the axis always holds 0; below it only when a value is negative
+  double ymax = 0, ymin = 0;       // the axis always holds 0; below it only when a value is negative
   std::size_t drawn = 0;
   double y_step = 1, y_bottom = 0, y_top = 1, x_lo = 0, x_hi = 1;
 
@@ -66,7 +68,9 @@ struct ChartFrame {
   }
   double xcoord(double x) const { return c.log2_x ? std::log2(std::max(x, 1e-300)) : x; }
   std::string xlabel(double x) const { return c.x_format ? c.x_format(x) : fmt::format("{:g}", x); }
-  double px(double x) const { return kPlotLeft + (xcoord(x) - x_lo) / (x_hi - x_lo) * (kPlotRight - kPlotLeft); }
+  double px(double x) const {
+    return kPlotLeft + (xcoord(x) - x_lo) / (x_hi - x_lo) * (kPlotRight - kPlotLeft);
+  }
   double py(double y) const {
     return kPlotBottom - std::clamp((y - y_bottom) / (y_top - y_bottom), 0.0, 1.0) * (kPlotBottom - kPlotTop);
   }
@@ -112,35 +116,36 @@ void draw_axes(std::string& out, const ChartFrame& f) {
   const int y_ticks = static_cast<int>(std::lround((f.y_top - f.y_bottom) / f.y_step));
   for (int i = 0; i <= y_ticks; ++i) {
     const double v = f.y_bottom + f.y_step * i;
-    out += fmt::format("<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", kPlotLeft, num(f.py(v)),
-                       kPlotRight, num(f.py(v)));
-    out += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{:g}</text>\n", kPlotLeft - 6,
-                       num(f.py(v) + 4), v);
+    out += fmt::format("<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", kPlotLeft,
+                       num(f.py(v)), kPlotRight, num(f.py(v)));
+    out += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{:g}</text>\n",
+                       kPlotLeft - 6, num(f.py(v) + 4), v);
   }
   double last_right = -1e9;
   for (const double x : f.xs) {
     const auto label = f.xlabel(x);
     const double half = kTickCharWidth * static_cast<double>(label.size()) / 2;
-    out += fmt::format("<line class=\"axis\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>", num(f.px(x)), kPlotBottom,
-                       kPlotBottom + 5);
+    out += fmt::format("<line class=\"axis\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>", num(f.px(x)),
+                       kPlotBottom, kPlotBottom + 5);
     if (f.px(x) - half < last_right + kTickGap) continue;
     last_right = f.px(x) + half;
     out += fmt::format("<text class=\"tick tick-x\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
                        num(f.px(x)), kPlotBottom + 18, html_escape(label));
   }
   if (f.y_bottom < 0) {  // the zero line, where a signed quantity changes sign
-    out += fmt::format("<line class=\"axis\" x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\"/>\n", kPlotLeft, num(f.py(0)),
-                       kPlotRight);
+    out += fmt::format("<line class=\"axis\" x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\"/>\n", kPlotLeft,
+                       num(f.py(0)), kPlotRight);
   }
-  out += fmt::format("<line class=\"axis\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>", kPlotLeft, kPlotTop,
-                     kPlotBottom);
-  out += fmt::format("<line class=\"axis\" x1=\"{0}\" y1=\"{2}\" x2=\"{1}\" y2=\"{2}\"/>\n", kPlotLeft, kPlotRight,
-                     kPlotBottom);
+  out += fmt::format("<line class=\"axis\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>", kPlotLeft,
+                     kPlotTop, kPlotBottom);
+  out += fmt::format("<line class=\"axis\" x1=\"{0}\" y1=\"{2}\" x2=\"{1}\" y2=\"{2}\"/>\n", kPlotLeft,
+                     kPlotRight, kPlotBottom);
   out += fmt::format("<text class=\"axis-label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
                      (kPlotLeft + kPlotRight) / 2, kPlotBottom + 38, html_escape(c.x_label));
-  out += fmt::format("<text class=\"axis-label\" transform=\"translate(16 {}) rotate(-90)\" text-anchor=\"middle\">{}"
-                     "</text>\n",
-                     (kPlotTop + kPlotBottom) / 2, html_escape(c.y_label));
+  out += fmt::format(
+      "<text class=\"axis-label\" transform=\"translate(16 {}) rotate(-90)\" text-anchor=\"middle\">{}"
+      "</text>\n",
+      (kPlotTop + kPlotBottom) / 2, html_escape(c.y_label));
 }
 
 // Vertical markers (the knee, a floor, a cap) labelled at the top, and reference lines (link
@@ -153,14 +158,16 @@ void draw_markers(std::string& out, const ChartFrame& f) {
     const double x = std::clamp(f.px(m.x), kPlotLeft, kPlotRight);
     // Labels right of the line, or left of it in the plot's right half, so none runs off the chart.
     const bool left = x > (kPlotLeft + kPlotRight) / 2;
-    out += fmt::format("<line class=\"reference\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"><title>{3}</title></line>"
-                       "<text class=\"tick\" x=\"{4}\" y=\"{5}\" text-anchor=\"{6}\">{3}</text>\n",
-                       num(x), kPlotTop, kPlotBottom, html_escape(m.label), num(left ? x - 3 : x + 3),
-                       num(kPlotTop + 12 + 14 * static_cast<double>(i)), left ? "end" : "start");
+    out += fmt::format(
+        "<line class=\"reference\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"><title>{3}</title></line>"
+        "<text class=\"tick\" x=\"{4}\" y=\"{5}\" text-anchor=\"{6}\">{3}</text>\n",
+        num(x), kPlotTop, kPlotBottom, html_escape(m.label), num(left ? x - 3 : x + 3),
+        num(kPlotTop + 12 + 14 * static_cast<double>(i)), left ? "end" : "start");
   }
   for (const auto& r : c.references) {
-    out += fmt::format("<line class=\"reference\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"><title>{}</title></line>\n",
-                       kPlotLeft, num(f.py(r.y)), kPlotRight, num(f.py(r.y)), html_escape(r.label));
+    out += fmt::format(
+        "<line class=\"reference\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"><title>{}</title></line>\n",
+        kPlotLeft, num(f.py(r.y)), kPlotRight, num(f.py(r.y)), html_escape(r.label));
   }
 }
 
@@ -169,7 +176,8 @@ void draw_series(std::string& out, const ChartFrame& f) {
   const auto& c = f.c;
   for (std::size_t i = 0; i < c.series.size(); ++i) {
     auto s = c.series[i];
-    std::stable_sort(s.points.begin(), s.points.end(), [](const ChartPoint& a, const ChartPoint& b) { return a.x < b.x; });
+    std::stable_sort(s.points.begin(), s.points.end(),
+                     [](const ChartPoint& a, const ChartPoint& b) { return a.x < b.x; });
     const auto& color = series_color(i);
     std::string points;
     std::string marks;
@@ -177,17 +185,20 @@ void draw_series(std::string& out, const ChartFrame& f) {
       if (!f.drawable(p)) continue;
       points += fmt::format("{},{} ", num(f.px(p.x)), num(f.py(p.y)));
       if (p.high > p.low) {
-        marks += fmt::format("<line class=\"whisker\" stroke=\"{0}\" x1=\"{1}\" y1=\"{2}\" x2=\"{1}\" y2=\"{3}\"/>",
-                             color, num(f.px(p.x)), num(f.py(p.low)), num(f.py(p.high)));
+        marks += fmt::format(
+            "<line class=\"whisker\" stroke=\"{0}\" x1=\"{1}\" y1=\"{2}\" x2=\"{1}\" y2=\"{3}\"/>", color,
+            num(f.px(p.x)), num(f.py(p.low)), num(f.py(p.high)));
       }
-      marks += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"{}\"><title>{}: {} = {:.4g}</title></circle>",
-                           num(f.px(p.x)), num(f.py(p.y)), color, html_escape(s.name), html_escape(f.xlabel(p.x)), p.y);
+      marks += fmt::format(
+          "<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"{}\"><title>{}: {} = {:.4g}</title></circle>",
+          num(f.px(p.x)), num(f.py(p.y)), color, html_escape(s.name), html_escape(f.xlabel(p.x)), p.y);
     }
     if (points.empty()) continue;
     points.pop_back();
-    out += fmt::format("<polyline class=\"series\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{} points=\"{}\">"
-                       "<title>{}</title></polyline>\n",
-                       color, s.dashed ? " stroke-dasharray=\"6 4\"" : "", points, html_escape(s.name));
+    out += fmt::format(
+        "<polyline class=\"series\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{} points=\"{}\">"
+        "<title>{}</title></polyline>\n",
+        color, s.dashed ? " stroke-dasharray=\"6 4\"" : "", points, html_escape(s.name));
     out += marks + "\n";
   }
 }
@@ -202,17 +213,19 @@ void draw_legend(std::string& out, const LineChart& c) {
   };
   for (std::size_t i = 0; i < c.series.size(); ++i, ++slot) {
     const auto [lx, ly] = legend_xy(slot);
-    out += fmt::format("<g class=\"legend\"><line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" "
-                       "stroke-width=\"3\"{}/><text x=\"{}\" y=\"{}\">{}</text></g>\n",
-                       num(lx), num(ly - 4), num(lx + 22), num(ly - 4), series_color(i),
-                       c.series[i].dashed ? " stroke-dasharray=\"6 4\"" : "", num(lx + 28), num(ly),
-                       html_escape(c.series[i].name));
+    out += fmt::format(
+        "<g class=\"legend\"><line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" "
+        "stroke-width=\"3\"{}/><text x=\"{}\" y=\"{}\">{}</text></g>\n",
+        num(lx), num(ly - 4), num(lx + 22), num(ly - 4), series_color(i),
+        c.series[i].dashed ? " stroke-dasharray=\"6 4\"" : "", num(lx + 28), num(ly),
+        html_escape(c.series[i].name));
   }
   for (const auto& r : c.references) {
     const auto [lx, ly] = legend_xy(slot++);
-    out += fmt::format("<g class=\"legend\"><line class=\"reference\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>"
-                       "<text x=\"{}\" y=\"{}\">{}</text></g>\n",
-                       num(lx), num(ly - 4), num(lx + 22), num(ly - 4), num(lx + 28), num(ly), html_escape(r.label));
+    out += fmt::format(
+        "<g class=\"legend\"><line class=\"reference\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>"
+        "<text x=\"{}\" y=\"{}\">{}</text></g>\n",
+        num(lx), num(ly - 4), num(lx + 22), num(ly - 4), num(lx + 28), num(ly), html_escape(r.label));
   }
 }
 
@@ -224,7 +237,8 @@ std::string render_line_chart(const LineChart& c) {
                                        std::floor((kPlotRight - kPlotLeft) / kLegendItem));
   const double height = kLegendTop + std::max(1.0, legend_rows) * kLegendRow + 8;
   std::string out = fmt::format(
-      "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\" "
+      "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {} {}\" width=\"{}\" "
+      "height=\"{}\" "
       "role=\"img\" aria-label=\"{}\">\n<title>{}</title>\n",
       kWidth, num(height), kWidth, num(height), html_escape(c.title), html_escape(c.title));
   out += title_text(c.title);

@@ -37,7 +37,7 @@ struct LineChart {
   std::function<std::string(double)> x_format;  // tick labels; default "%g"
   std::vector<ChartSeries> series;
   std::vector<ReferenceLine> references;
-  std::vector<VerticalMarker> markers;          // drawn as labelled vertical lines at x
+  std::vector<VerticalMarker> markers;  // drawn as labelled vertical lines at x
 };
 
 // An <svg> element with class "chart"; each series is a <polyline class="series"> with circles

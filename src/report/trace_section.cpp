@@ -12,18 +12,22 @@ namespace {
 std::string one_trace(const TraceView& t) {
   std::string out = fmt::format("<h3>{} ({}): {} requests over {:.0f} s</h3>\n", html_escape(t.trace),
                                 html_escape(t.format), t.requests, t.duration_s);
-  out += fmt::format("<p>An unbounded prefix cache serves {:.1f}% of prompt tokens; holding every distinct block "
-                     "would take {:.0f} GiB for {} on {}.</p>\n",
-                     100 * t.unbounded_prefix_hit_rate, t.unbounded_cache_gib, html_escape(t.model),
-                     html_escape(t.hardware));
+  out += fmt::format(
+      "<p>An unbounded prefix cache serves {:.1f}% of prompt tokens; holding every distinct block "
+      "would take {:.0f} GiB for {} on {}.</p>\n",
+      100 * t.unbounded_prefix_hit_rate, t.unbounded_cache_gib, html_escape(t.model),
+      html_escape(t.hardware));
   LineChart chart;
   chart.title = fmt::format("{}: prefix cache size vs hit rate (counted)", t.model);
   chart.x_label = "cache size (GiB of KV, all ranks; log scale)";
   chart.y_label = "prefix hit rate (% of prompt tokens)";
   chart.log2_x = true;
-  chart.x_format = [](double gib) { return gib >= 10 ? fmt::format("{:.0f}", gib) : fmt::format("{:.2g}", gib); };
+  chart.x_format = [](double gib) {
+    return gib >= 10 ? fmt::format("{:.0f}", gib) : fmt::format("{:.2g}", gib);
+  };
   ChartSeries s{.name = "LRU prefix cache", .points = {}, .dashed = false};
-  for (const auto& [gib, rate] : t.curve) s.points.push_back({.x = gib, .y = 100 * rate, .low = 0, .high = 0});
+  for (const auto& [gib, rate] : t.curve)
+    s.points.push_back({.x = gib, .y = 100 * rate, .low = 0, .high = 0});
   chart.series = {s};
   return out + "<div class=\"charts\">" + render_line_chart(chart) + "</div>\n";
 }
@@ -33,9 +37,11 @@ std::string one_trace(const TraceView& t) {
 std::string trace_section_html(const std::vector<TraceView>& traces) {
   if (traces.empty()) return {};
   std::string out = "<section id=\"trace\"><h2>Traces (<code>kvbench trace</code>, counted)</h2>\n";
-  out += "<p>Counted from recorded requests: the share of prompt tokens an LRU prefix cache of each size would have "
-         "served, a block counting only when every block before it in its request hit. Nothing here is "
-         "simulated.</p>\n";
+  out +=
+      "<p>Counted from recorded requests: the share of prompt tokens an LRU prefix cache of each size would "
+      "have "
+      "served, a block counting only when every block before it in its request hit. Nothing here is "
+      "simulated.</p>\n";
   for (const auto& t : traces) out += one_trace(t);
   return out + "</section>\n";
 }

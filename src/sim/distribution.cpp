@@ -67,7 +67,8 @@ Distribution parse_distribution(const YAML::Node& node, const std::string& origi
   const std::string where = fmt::format("{}: key '{}'", origin, key);
   const auto check = [&](double v, const char* what) {
     if (!(v > 0) && !(allow_zero && v == 0)) {
-      throw UsageError(fmt::format("{}: {} must be {} (got {:g})", where, what, allow_zero ? ">= 0" : "> 0", v));
+      throw UsageError(
+          fmt::format("{}: {} must be {} (got {:g})", where, what, allow_zero ? ">= 0" : "> 0", v));
     }
     return v;
   };
@@ -75,13 +76,15 @@ Distribution parse_distribution(const YAML::Node& node, const std::string& origi
   if (node.IsScalar()) {
     double v = 0;
     if (!YAML::convert<double>::decode(node, v) || v != v) {
-      throw UsageError(fmt::format("{} has the wrong type; expected a number or a mapping with 'distribution'", where));
+      throw UsageError(
+          fmt::format("{} has the wrong type; expected a number or a mapping with 'distribution'", where));
     }
     d.value = check(v, "the value");
     return d;
   }
   if (!node.IsMap()) {
-    throw UsageError(fmt::format("{} has the wrong type; expected a number or a mapping with 'distribution'", where));
+    throw UsageError(
+        fmt::format("{} has the wrong type; expected a number or a mapping with 'distribution'", where));
   }
   const YamlObject o(node, fmt::format("{} ({})", origin, key));
   const auto kind = o.str("distribution");
@@ -105,15 +108,16 @@ Distribution parse_distribution(const YAML::Node& node, const std::string& origi
     }
     d.min = o.has("min") ? check(o.real("min"), "min") : 0;
     d.max = o.has("max") ? check(o.real("max"), "max") : 0;
-    if (d.max > 0 && d.max < d.min) throw UsageError(fmt::format("{}: max {:g} is below min {:g}", where, d.max, d.min));
+    if (d.max > 0 && d.max < d.min)
+      throw UsageError(fmt::format("{}: max {:g} is below min {:g}", where, d.max, d.min));
     if (kind == "lognormal") {
       o.reject_unknown_keys({"distribution", "median", "sigma", "min", "max"});
     } else {
       o.reject_unknown_keys({"distribution", "mean", "min", "max"});
     }
   } else {
-    throw UsageError(fmt::format("{}: unknown distribution '{}'; expected fixed, uniform, lognormal or exponential",
-                                 where, kind));
+    throw UsageError(fmt::format(
+        "{}: unknown distribution '{}'; expected fixed, uniform, lognormal or exponential", where, kind));
   }
   return d;
 }

@@ -4,8 +4,8 @@
 //   prompt: {distribution: uniform, min: 128, max: 2048}
 //   prompt: {distribution: lognormal, median: 900, sigma: 0.8, max: 32000}
 //   think-time: {distribution: exponential, mean: 20}
-#include <string>
 #include <yaml-cpp/yaml.h>
+#include <string>
 
 #include "core/rng.hpp"
 

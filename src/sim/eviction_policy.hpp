@@ -17,8 +17,8 @@ class EvictionPolicy {
   virtual void touched(std::uint64_t hash) = 0;   // a hit
   // The block to evict, skipping pinned ones; nothing when every block is pinned.
   virtual std::optional<std::uint64_t> victim(const std::function<bool(std::uint64_t)>& pinned) = 0;
-  virtual void erased(std::uint64_t hash) = 0;    // the victim left the tier
-  virtual std::size_t size() const = 0;           // resident blocks tracked
+  virtual void erased(std::uint64_t hash) = 0;  // the victim left the tier
+  virtual std::size_t size() const = 0;         // resident blocks tracked
 };
 
 // "lru" or "arc"; `capacity` in blocks (ARC adapts against it).

@@ -7,7 +7,9 @@
 namespace kvb {
 
 KvBlockManager::KvBlockManager(std::int64_t num_blocks, int block_size, bool prefix_caching)
-    : blocks_(static_cast<std::size_t>(num_blocks)), block_size_(block_size), prefix_caching_(prefix_caching) {
+    : blocks_(static_cast<std::size_t>(num_blocks)),
+      block_size_(block_size),
+      prefix_caching_(prefix_caching) {
   for (std::int32_t i = 0; i < static_cast<std::int32_t>(num_blocks); ++i) push_free_back(i);
 }
 
@@ -16,18 +18,24 @@ void KvBlockManager::push_free_back(std::int32_t id) {
   b.prev = tail_;
   b.next = -1;
   b.in_free_queue = true;
-  if (tail_ >= 0) blocks_[static_cast<std::size_t>(tail_)].next = id;
-  else head_ = id;
+  if (tail_ >= 0)
+    blocks_[static_cast<std::size_t>(tail_)].next = id;
+  else
+    head_ = id;
   tail_ = id;
   ++free_count_;
 }
 
 void KvBlockManager::unlink_free(std::int32_t id) {
   auto& b = blocks_[static_cast<std::size_t>(id)];
-  if (b.prev >= 0) blocks_[static_cast<std::size_t>(b.prev)].next = b.next;
-  else head_ = b.next;
-  if (b.next >= 0) blocks_[static_cast<std::size_t>(b.next)].prev = b.prev;
-  else tail_ = b.prev;
+  if (b.prev >= 0)
+    blocks_[static_cast<std::size_t>(b.prev)].next = b.next;
+  else
+    head_ = b.next;
+  if (b.next >= 0)
+    blocks_[static_cast<std::size_t>(b.next)].prev = b.prev;
+  else
+    tail_ = b.prev;
   b.prev = b.next = -1;
   b.in_free_queue = false;
   --free_count_;
@@ -60,7 +68,6 @@ std::vector<std::int32_t> KvBlockManager::find_prefix(const std::vector<std::uin
   return hits;
 }
 
-
 bool KvBlockManager::allocate(SimRequest& r, const std::vector<std::int32_t>& hits, std::int64_t tokens) {
   const auto needed = (tokens + block_size_ - 1) / block_size_;
   const auto held = static_cast<std::int64_t>(r.blocks.size());
@@ -68,7 +75,8 @@ bool KvBlockManager::allocate(SimRequest& r, const std::vector<std::int32_t>& hi
   const auto fresh = std::max<std::int64_t>(0, needed - have);
   std::int64_t hits_in_free_queue = 0;
   if (held == 0) {
-    for (const auto id : hits) hits_in_free_queue += blocks_[static_cast<std::size_t>(id)].in_free_queue ? 1 : 0;
+    for (const auto id : hits)
+      hits_in_free_queue += blocks_[static_cast<std::size_t>(id)].in_free_queue ? 1 : 0;
   }
   if (fresh + hits_in_free_queue > free_count_) return false;
   if (held == 0) {
@@ -136,9 +144,11 @@ std::string KvBlockManager::check(const std::vector<const SimRequest*>& holders)
   for (std::size_t h = 0; h < holders.size(); ++h) {
     const auto* r = holders[h];
     for (const auto id : r->blocks) {
-      if (id < 0 || static_cast<std::size_t>(id) >= blocks_.size()) return fmt::format("request {} holds block id {} out of range", r->id, id);
+      if (id < 0 || static_cast<std::size_t>(id) >= blocks_.size())
+        return fmt::format("request {} holds block id {} out of range", r->id, id);
       auto& last = last_holder[static_cast<std::size_t>(id)];
-      if (last == static_cast<std::int64_t>(h)) return fmt::format("request {} holds block {} twice", r->id, id);
+      if (last == static_cast<std::int64_t>(h))
+        return fmt::format("request {} holds block {} twice", r->id, id);
       last = static_cast<std::int64_t>(h);
       ++refs[static_cast<std::size_t>(id)];
     }
@@ -146,14 +156,18 @@ std::string KvBlockManager::check(const std::vector<const SimRequest*>& holders)
   std::int64_t free_seen = 0;
   for (auto id = head_; id >= 0; id = blocks_[static_cast<std::size_t>(id)].next) {
     ++free_seen;
-    if (refs[static_cast<std::size_t>(id)] != 0) return fmt::format("block {} is in the free queue and held", id);
+    if (refs[static_cast<std::size_t>(id)] != 0)
+      return fmt::format("block {} is in the free queue and held", id);
     if (free_seen > num_blocks()) return "the free queue has a cycle";
   }
-  if (free_seen != free_count_) return fmt::format("free queue holds {} blocks, count says {}", free_seen, free_count_);
+  if (free_seen != free_count_)
+    return fmt::format("free queue holds {} blocks, count says {}", free_seen, free_count_);
   for (std::size_t i = 0; i < blocks_.size(); ++i) {
     const auto& b = blocks_[i];
-    if (b.refs != refs[i]) return fmt::format("block {} has {} references but {} holders", i, b.refs, refs[i]);
-    if (b.in_free_queue != (b.refs == 0)) return fmt::format("block {} free-queue flag disagrees with its references", i);
+    if (b.refs != refs[i])
+      return fmt::format("block {} has {} references but {} holders", i, b.refs, refs[i]);
+    if (b.in_free_queue != (b.refs == 0))
+      return fmt::format("block {} free-queue flag disagrees with its references", i);
   }
   std::string problem;
   cached_.for_each([&](std::uint64_t hash, std::int32_t id) {

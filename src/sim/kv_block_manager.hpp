@@ -21,7 +21,8 @@ class KvBlockManager {
   int block_size() const { return block_size_; }
 
   // Leading blocks of `hashes` (at most `max_blocks`) found in the prefix cache.
-  std::vector<std::int32_t> find_prefix(const std::vector<std::uint64_t>& hashes, std::int64_t max_blocks) const;
+  std::vector<std::int32_t> find_prefix(const std::vector<std::uint64_t>& hashes,
+                                        std::int64_t max_blocks) const;
 
   // Gives `r` the prefix-hit blocks `hits` (when it holds none yet) and enough new blocks to
   // hold `tokens` tokens. All or nothing: false when the free queue is too short.

@@ -5,7 +5,9 @@
 namespace kvb {
 
 OffloadTier::OffloadTier(std::int64_t capacity_blocks, EvictionKind policy, int store_threshold)
-    : capacity_(capacity_blocks), store_threshold_(store_threshold), policy_(make_eviction_policy(policy, capacity_blocks)) {}
+    : capacity_(capacity_blocks),
+      store_threshold_(store_threshold),
+      policy_(make_eviction_policy(policy, capacity_blocks)) {}
 
 bool OffloadTier::ready(std::uint64_t hash) const {
   const auto* e = entries_.find(hash);

@@ -19,15 +19,15 @@ struct SimRequest {
   std::vector<std::uint64_t> block_hashes;
 
   RequestState state = RequestState::kPending;
-  std::int64_t computed = 0;        // tokens whose KV is in the GPU cache
-  std::int64_t generated = 0;       // output tokens produced so far
-  std::int64_t high_water = 0;      // most tokens ever computed (recompute accounting)
-  std::vector<std::int32_t> blocks; // GPU block ids, in token order
-  std::int64_t cached_blocks = 0;   // leading blocks already registered in the prefix cache
-  std::int64_t stored_blocks = 0;   // leading prompt blocks already offered to the CPU tier
-  int pending_stores = 0;           // store jobs still reading this request's GPU blocks
-  bool free_when_stored = false;    // finished while stores were in flight
-  bool prefix_checked = false;      // prefix hits looked up since the last (re)start
+  std::int64_t computed = 0;         // tokens whose KV is in the GPU cache
+  std::int64_t generated = 0;        // output tokens produced so far
+  std::int64_t high_water = 0;       // most tokens ever computed (recompute accounting)
+  std::vector<std::int32_t> blocks;  // GPU block ids, in token order
+  std::int64_t cached_blocks = 0;    // leading blocks already registered in the prefix cache
+  std::int64_t stored_blocks = 0;    // leading prompt blocks already offered to the CPU tier
+  int pending_stores = 0;            // store jobs still reading this request's GPU blocks
+  bool free_when_stored = false;     // finished while stores were in flight
+  bool prefix_checked = false;       // prefix hits looked up since the last (re)start
   double first_token_time = -1;
   double finish_time = -1;
   int preemptions = 0;

@@ -15,7 +15,6 @@
 namespace kvb {
 namespace {
 
-
 // `hi` bounds what a key can physically be; the message says the range.
 double positive(const YamlObject& o, const std::string& key, double fallback, bool allow_zero = false,
                 double hi = 1e15) {
@@ -28,12 +27,12 @@ double positive(const YamlObject& o, const std::string& key, double fallback, bo
 }
 
 // Read as 64 bits and range-checked before any narrowing, so 4294967297 is refused, never 1.
-std::int64_t positive_int(const YamlObject& o, const std::string& key, std::int64_t fallback, bool allow_zero = false,
-                          std::int64_t hi = kMaxCount) {
+std::int64_t positive_int(const YamlObject& o, const std::string& key, std::int64_t fallback,
+                          bool allow_zero = false, std::int64_t hi = kMaxCount) {
   const auto v = o.integer_or(key, fallback);
   if (v < 0 || (v == 0 && !allow_zero) || v > hi) {
-    throw UsageError(fmt::format("{}: key '{}' must be a whole number from {} to {} (got {})", o.origin(), key,
-                                 allow_zero ? 0 : 1, hi, v));
+    throw UsageError(fmt::format("{}: key '{}' must be a whole number from {} to {} (got {})", o.origin(),
+                                 key, allow_zero ? 0 : 1, hi, v));
   }
   return v;
 }
@@ -42,12 +41,14 @@ std::string one_of(const YamlObject& o, const std::string& key, const std::strin
                    const std::vector<std::string>& allowed) {
   const auto v = o.str_or(key, fallback);
   if (std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
-    throw UsageError(fmt::format("{}: key '{}' is '{}'; expected {}", o.origin(), key, v, join(allowed, ", ")));
+    throw UsageError(
+        fmt::format("{}: key '{}' is '{}'; expected {}", o.origin(), key, v, join(allowed, ", ")));
   }
   return v;
 }
 
-Distribution dist_or(const YamlObject& o, const std::string& key, const Distribution& fallback, bool allow_zero) {
+Distribution dist_or(const YamlObject& o, const std::string& key, const Distribution& fallback,
+                     bool allow_zero) {
   return o.has(key) ? parse_distribution(o.node()[key], o.origin(), key, allow_zero) : fallback;
 }
 
@@ -65,8 +66,8 @@ ArrivalSpec parse_arrival(const YamlObject& o) {
   }
   a.rate = positive(o, "rate", 0);
   if (a.rate < kMinArrivalRate || a.rate > kMaxArrivalRate) {
-    throw UsageError(fmt::format("{}: key 'rate' is {:g} requests/s; expected {:g} to {:g}", o.origin(), a.rate,
-                                 kMinArrivalRate, kMaxArrivalRate));
+    throw UsageError(fmt::format("{}: key 'rate' is {:g} requests/s; expected {:g} to {:g}", o.origin(),
+                                 a.rate, kMinArrivalRate, kMaxArrivalRate));
   }
   if (a.process == ArrivalProcess::kBursty) {
     a.burst_seconds = positive(o, "burst-seconds", 0);
@@ -92,21 +93,23 @@ WorkloadSpec parse_workload(const YamlObject& o) {
   w.documents = static_cast<int>(positive_int(o, "documents", 0, true, kMaxDocuments));
   w.document_tokens = dist_or(o, "document-tokens", w.document_tokens, true);
   w.document_zipf = positive(o, "document-zipf", 0, true);
-  w.documents_round_robin = one_of(o, "document-order", "popularity", {"popularity", "round-robin"}) == "round-robin";
+  w.documents_round_robin =
+      one_of(o, "document-order", "popularity", {"popularity", "round-robin"}) == "round-robin";
   w.repeat_share = positive(o, "repeat-share", 0, true);
   if (w.repeat_share >= 1) {
-    throw UsageError(fmt::format("{}: key 'repeat-share' is {}; expected a share from 0 to below 1 (e.g. 0.3)", o.origin(),
-                                 w.repeat_share));
+    throw UsageError(
+        fmt::format("{}: key 'repeat-share' is {}; expected a share from 0 to below 1 (e.g. 0.3)", o.origin(),
+                    w.repeat_share));
   }
   w.reset_prefix_cache = o.boolean_or("reset-prefix-cache", false);
   w.clip_long_prompts = one_of(o, "over-length", "reject", {"reject", "clip"}) == "clip";
   if (w.documents > 0 && w.document_tokens.expected() <= 0) {
-    throw UsageError(fmt::format("{}: key 'documents' is {} but 'document-tokens' is missing or 0", o.origin(),
-                                 w.documents));
+    throw UsageError(fmt::format("{}: key 'documents' is {} but 'document-tokens' is missing or 0",
+                                 o.origin(), w.documents));
   }
-  o.reject_unknown_keys({"requests", "arrival", "prompt", "output", "system-prefix", "system-prefixes", "turns",
-                         "think-time", "documents", "document-tokens", "document-zipf", "document-order", "repeat-share", "reset-prefix-cache",
-                         "over-length"});
+  o.reject_unknown_keys({"requests", "arrival", "prompt", "output", "system-prefix", "system-prefixes",
+                         "turns", "think-time", "documents", "document-tokens", "document-zipf",
+                         "document-order", "repeat-share", "reset-prefix-cache", "over-length"});
   return w;
 }
 
@@ -119,7 +122,8 @@ std::vector<SweepAxis> parse_sweep(const YamlObject& o) {
       throw UsageError(fmt::format("{}: key '{}' must be a non-empty list of values", o.origin(), a.key));
     }
     for (const auto& v : kv.second) {
-      if (!v.IsScalar()) throw UsageError(fmt::format("{}: key '{}' must list plain values", o.origin(), a.key));
+      if (!v.IsScalar())
+        throw UsageError(fmt::format("{}: key '{}' must list plain values", o.origin(), a.key));
       a.values.push_back(v.as<std::string>());
     }
     axes.push_back(std::move(a));
@@ -148,13 +152,15 @@ Scenario scenario_from_node(const YAML::Node& root, const std::string& origin) {
   if (!o.has("model")) throw UsageError(fmt::format("{}: missing required key 'model'", origin));
   v.model = o.str("model");
   v.hardware = o.str_or("hardware", v.hardware);
-  v.tensor_parallel_size = static_cast<int>(positive_int(o, "tensor-parallel-size", 1, false, kMaxParallelRanks));
+  v.tensor_parallel_size =
+      static_cast<int>(positive_int(o, "tensor-parallel-size", 1, false, kMaxParallelRanks));
   v.gpu_memory_utilization = positive(o, "gpu-memory-utilization", v.gpu_memory_utilization);
   if (v.gpu_memory_utilization > 1.0) {
     throw UsageError(fmt::format("{}: key 'gpu-memory-utilization' must be in (0, 1]", origin));
   }
   v.kv_cache_memory = bytes_or_none(o, "kv-cache-memory");
-  if (o.has("num-gpu-blocks-override")) v.num_gpu_blocks_override = positive_int(o, "num-gpu-blocks-override", 1);
+  if (o.has("num-gpu-blocks-override"))
+    v.num_gpu_blocks_override = positive_int(o, "num-gpu-blocks-override", 1);
   v.block_size = static_cast<int>(positive_int(o, "block-size", 0, true, 256));
   v.kv_cache_dtype = o.str_or("kv-cache-dtype", v.kv_cache_dtype);
   // Absent = the model's own length; given, it must be a length (0 is refused, as size --ctx 0).
@@ -165,7 +171,8 @@ Scenario scenario_from_node(const YAML::Node& root, const std::string& origin) {
   if (o.has("kv-offloading-size") && !o.node()["kv-offloading-size"].IsNull()) {
     v.kv_offloading_size = positive(o, "kv-offloading-size", 0, true, 1e6);
   }
-  v.eviction_policy = one_of(o, "eviction-policy", "lru", {"lru", "arc"}) == "arc" ? EvictionKind::kArc : EvictionKind::kLru;
+  v.eviction_policy =
+      one_of(o, "eviction-policy", "lru", {"lru", "arc"}) == "arc" ? EvictionKind::kArc : EvictionKind::kLru;
   v.store_threshold = static_cast<int>(positive_int(o, "store-threshold", 1));
   v.link_method = one_of(o, "link-method", "ce", {"ce", "ce-batch", "kernel"});
   if (o.has("calibration")) s.calibration = parse_calibration(o.object("calibration"), origin);
@@ -175,11 +182,28 @@ Scenario scenario_from_node(const YAML::Node& root, const std::string& origin) {
     s.sweep = parse_sweep(o.object("sweep"));
     check_sweep_points(s.sweep, fmt::format("{}: key 'sweep'", origin));
   }
-  o.reject_unknown_keys({"name", "description", "seed", "model", "hardware", "tensor-parallel-size",
-                         "gpu-memory-utilization", "kv-cache-memory", "num-gpu-blocks-override", "block-size",
-                         "kv-cache-dtype", "max-model-len", "max-num-batched-tokens", "max-num-seqs",
-                         "enable-prefix-caching", "kv-offloading-size", "eviction-policy", "store-threshold",
-                         "link-method", "calibration", "workload", "sweep"});
+  o.reject_unknown_keys({"name",
+                         "description",
+                         "seed",
+                         "model",
+                         "hardware",
+                         "tensor-parallel-size",
+                         "gpu-memory-utilization",
+                         "kv-cache-memory",
+                         "num-gpu-blocks-override",
+                         "block-size",
+                         "kv-cache-dtype",
+                         "max-model-len",
+                         "max-num-batched-tokens",
+                         "max-num-seqs",
+                         "enable-prefix-caching",
+                         "kv-offloading-size",
+                         "eviction-policy",
+                         "store-threshold",
+                         "link-method",
+                         "calibration",
+                         "workload",
+                         "sweep"});
   return s;
 }
 
@@ -198,21 +222,23 @@ Scenario load_scenario(const std::string& name_or_path) {
     if (e.name == name_or_path) return parse_scenario(std::string(e.content), e.origin);
   }
   if (std::error_code ec; std::filesystem::is_directory(name_or_path, ec)) {
-    throw UsageError(fmt::format("scenario '{}': is a directory; expected a shipped scenario name or a scenario YAML "
-                                 "file",
-                                 name_or_path));
+    throw UsageError(
+        fmt::format("scenario '{}': is a directory; expected a shipped scenario name or a scenario YAML "
+                    "file",
+                    name_or_path));
   }
   if (std::filesystem::is_regular_file(name_or_path)) {
     return parse_scenario(read_text_file(name_or_path, "scenario"), name_or_path);
   }
   const auto names = shipped_scenario_names();
   const auto near = closest_names(name_or_path, names, 1);
-  throw UsageError(fmt::format("scenario '{}': neither a shipped scenario nor a readable file{}; shipped: {}",
-                               name_or_path, near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near.front()),
-                               join(names, ", ")));
+  throw UsageError(fmt::format(
+      "scenario '{}': neither a shipped scenario nor a readable file{}; shipped: {}", name_or_path,
+      near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near.front()), join(names, ", ")));
 }
 
-Scenario with_override(const Scenario& s, const std::string& key, const std::string& value, const std::string& what) {
+Scenario with_override(const Scenario& s, const std::string& key, const std::string& value,
+                       const std::string& what) {
   YAML::Node root = YAML::Clone(s.source);
   const auto parts = split(key, '.');
   if (key.empty() || parts.empty()) throw UsageError(fmt::format("{}: empty key", what));
@@ -248,7 +274,8 @@ Scenario with_override(const Scenario& s, const std::string& key, const std::str
 SweepAxis parse_sweep_axis(const std::string& text) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {
-    throw UsageError(fmt::format("--sweep '{}': expected KEY=V1,V2,... (e.g. kv-offloading-size=0,16,64)", text));
+    throw UsageError(
+        fmt::format("--sweep '{}': expected KEY=V1,V2,... (e.g. kv-offloading-size=0,16,64)", text));
   }
   SweepAxis a;
   a.key = text.substr(0, eq);
@@ -264,9 +291,10 @@ void check_sweep_points(const std::vector<SweepAxis>& axes, const std::string& w
   for (const auto& a : axes) {
     points *= static_cast<std::int64_t>(std::max<std::size_t>(a.values.size(), 1));
     if (points > kMaxSweepPoints) {
-      throw UsageError(fmt::format("{}: the sweep has more than {} points; expected fewer values (each point is a "
-                                   "whole simulation)",
-                                   what, kMaxSweepPoints));
+      throw UsageError(
+          fmt::format("{}: the sweep has more than {} points; expected fewer values (each point is a "
+                      "whole simulation)",
+                      what, kMaxSweepPoints));
     }
   }
 }

@@ -1,11 +1,11 @@
 #pragma once
 // A simulation scenario (scenarios/workloads/*.yaml): the server as vLLM flags, the workload,
 // the time-model calibration, and an optional default sweep. Keys mirror vLLM's flag names.
+#include <yaml-cpp/yaml.h>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
-#include <yaml-cpp/yaml.h>
 
 #include "perf/calibration.hpp"
 #include "sim/distribution.hpp"
@@ -22,8 +22,8 @@ struct ServerSpec : ServeSettings {
   std::optional<std::int64_t> num_gpu_blocks_override;
   bool enable_prefix_caching = true;
   EvictionKind eviction_policy = EvictionKind::kLru;
-  int store_threshold = 1;                        // offload a block once seen this many times
-  std::string link_method = "ce";                 // which dma records to read from a link profile
+  int store_threshold = 1;         // offload a block once seen this many times
+  std::string link_method = "ce";  // which dma records to read from a link profile
 };
 // How sessions arrive: a Poisson process, bursts of one, one at a fixed rate, or a closed loop of
 // users who send the next turn when the last one is answered.
@@ -31,10 +31,10 @@ enum class ArrivalProcess { kPoisson, kBursty, kFixed, kClosed };
 
 struct ArrivalSpec {
   ArrivalProcess process = ArrivalProcess::kPoisson;
-  double rate = 1;                  // new sessions per second (poisson, fixed; bursty: during bursts)
-  double burst_seconds = 0;         // bursty: on period
-  double idle_seconds = 0;          // bursty: off period
-  int users = 0;                    // closed: sessions kept in flight
+  double rate = 1;           // new sessions per second (poisson, fixed; bursty: during bursts)
+  double burst_seconds = 0;  // bursty: on period
+  double idle_seconds = 0;   // bursty: off period
+  int users = 0;             // closed: sessions kept in flight
 };
 
 // Counts that size the simulation's memory and time, capped where they are read (the flag, a
@@ -51,17 +51,17 @@ inline constexpr double kMinArrivalRate = 1e-5;
 inline constexpr double kMaxArrivalRate = 1e6;
 
 struct WorkloadSpec {
-  std::int64_t requests = 1000;     // requests (turns) in total
+  std::int64_t requests = 1000;  // requests (turns) in total
   ArrivalSpec arrival;
   Distribution prompt = Distribution::fixed(512);  // new user tokens per turn
   Distribution output = Distribution::fixed(128);
   Distribution system_prefix = Distribution::fixed(0);  // shared prefix tokens
-  int system_prefixes = 1;          // distinct system prompts, picked uniformly per session
+  int system_prefixes = 1;  // distinct system prompts, picked uniformly per session
   Distribution turns = Distribution::fixed(1);
-  Distribution think_time = Distribution::fixed(0);    // seconds between a reply and the next turn
-  int documents = 0;                // a pool of documents reused across sessions
+  Distribution think_time = Distribution::fixed(0);  // seconds between a reply and the next turn
+  int documents = 0;                                 // a pool of documents reused across sessions
   Distribution document_tokens = Distribution::fixed(0);
-  double document_zipf = 0;         // popularity exponent; 0 = uniform
+  double document_zipf = 0;            // popularity exponent; 0 = uniform
   bool documents_round_robin = false;  // document-order: round-robin: session i reads document i mod N
   double repeat_share = 0;          // share of sessions that repeat an earlier session's first turn exactly
   bool reset_prefix_cache = false;  // vLLM's /reset_prefix_cache before each arrival
@@ -71,21 +71,21 @@ struct WorkloadSpec {
 };
 
 struct SweepAxis {
-  std::string key;                  // a scenario key, dotted for nesting: workload.arrival.rate
+  std::string key;  // a scenario key, dotted for nesting: workload.arrival.rate
   std::vector<std::string> values;
 };
 
 struct Scenario {
   std::string name;
   std::string description;
-  std::string origin;               // the file it came from
+  std::string origin;  // the file it came from
   std::uint64_t seed = 1;
   ServerSpec server;
   WorkloadSpec workload;
-  std::optional<TraceInput> trace;  // --trace: the traffic replays this file instead of `workload`
+  std::optional<TraceInput> trace;         // --trace: the traffic replays this file instead of `workload`
   std::optional<Calibration> calibration;  // absent: the GPU's default (perf/calibration.hpp)
-  std::vector<SweepAxis> sweep;     // the scenario's default sweep
-  YAML::Node source;                // the document, for overrides and sweeps
+  std::vector<SweepAxis> sweep;            // the scenario's default sweep
+  YAML::Node source;                       // the document, for overrides and sweeps
 };
 
 // Reads a scenario from YAML text; every error names `origin` and the key.
@@ -98,8 +98,8 @@ std::vector<std::string> shipped_scenario_names();
 
 // Sets `key` (dotted) to `value` (YAML text) in a copy of the scenario's document and re-reads
 // it; `what` names the flag in errors (e.g. "--set", "--sweep").
-Scenario with_override(const Scenario& s, const std::string& key, const std::string& value, const std::string& what);
-
+Scenario with_override(const Scenario& s, const std::string& key, const std::string& value,
+                       const std::string& what);
 
 // Parses "key=v1,v2,..." (the --sweep flag).
 SweepAxis parse_sweep_axis(const std::string& text);

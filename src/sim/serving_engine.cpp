@@ -36,13 +36,15 @@ ServingEngine::ServingEngine(const SimulationSetup& setup, const SimOptions& opt
     : setup_(setup),
       options_(options),
       block_size_(setup.block_size),
-      generator_(setup.scenario.workload, setup.scenario.seed, setup.block_size, setup.max_model_len, setup.scenario.origin),
+      generator_(setup.scenario.workload, setup.scenario.seed, setup.block_size, setup.max_model_len,
+                 setup.scenario.origin),
       kv_(setup.gpu_blocks, setup.block_size, setup.scenario.server.enable_prefix_caching) {
   if (setup.offloading) {
     tier_ = std::make_unique<OffloadTier>(setup.cpu_blocks, setup.scenario.server.eviction_policy,
                                           setup.scenario.server.store_threshold);
   }
-  if (setup.scenario.trace) trace_ = std::make_unique<TraceReader>(setup.scenario.trace->path, setup.scenario.trace->options);
+  if (setup.scenario.trace)
+    trace_ = std::make_unique<TraceReader>(setup.scenario.trace->path, setup.scenario.trace->options);
 }
 
 SimResult ServingEngine::run() {
@@ -95,7 +97,8 @@ void ServingEngine::start_session(double at) {
 void ServingEngine::admit_next_trace_request() {
   TraceRequest t;
   while (trace_->next(t)) {
-    if (t.prompt_tokens < 1 || t.prompt_tokens + std::max<std::int64_t>(1, t.output_tokens) > setup_.max_model_len) {
+    if (t.prompt_tokens < 1 ||
+        t.prompt_tokens + std::max<std::int64_t>(1, t.output_tokens) > setup_.max_model_len) {
       ++rejected_;
       continue;
     }
@@ -160,7 +163,8 @@ void ServingEngine::on_step_done() {
   if (any_finished) {
     running_.erase(std::remove_if(running_.begin(), running_.end(),
                                   [this](std::int64_t id) {
-                                    return requests_[static_cast<std::size_t>(id)].state == RequestState::kFinished;
+                                    return requests_[static_cast<std::size_t>(id)].state ==
+                                           RequestState::kFinished;
                                   }),
                    running_.end());
   }
@@ -184,7 +188,8 @@ void ServingEngine::finish(SimRequest& r) {
     const auto id = static_cast<std::int64_t>(requests_.size());
     requests_.push_back(generator_.make_request(s, next, at, id));
     events_.push(at, EventKind::kArrival, id);
-  } else if (setup_.scenario.workload.arrival.process == ArrivalProcess::kClosed && generator_.budget_left()) {
+  } else if (setup_.scenario.workload.arrival.process == ArrivalProcess::kClosed &&
+             generator_.budget_left()) {
     start_session(now_);
   }
 }
@@ -195,7 +200,8 @@ void ServingEngine::release_blocks(SimRequest& r) {
   r.block_hashes.shrink_to_fit();
 }
 
-void ServingEngine::start_load(SimRequest& r, const std::vector<std::int32_t>& gpu_hits, std::int64_t cpu_blocks) {
+void ServingEngine::start_load(SimRequest& r, const std::vector<std::int32_t>& gpu_hits,
+                               std::int64_t cpu_blocks) {
   const auto g = static_cast<std::int64_t>(gpu_hits.size());
   TransferJob job;
   job.request = r.id;
@@ -228,7 +234,8 @@ void ServingEngine::offer_stores(SimRequest& r) {
   // vLLM stores prompt blocks only, once each is full, and only those missing from the tier.
   const auto upto = std::min(r.computed, r.prompt_tokens) / block_size_;
   if (upto <= r.stored_blocks) return;
-  const std::vector<std::uint64_t> candidates(r.block_hashes.begin() + r.stored_blocks, r.block_hashes.begin() + upto);
+  const std::vector<std::uint64_t> candidates(r.block_hashes.begin() + r.stored_blocks,
+                                              r.block_hashes.begin() + upto);
   r.stored_blocks = upto;
   auto accepted = tier_->reserve(tier_->select_for_store(candidates));
   cpu_peak_ = std::max(cpu_peak_, tier_->size());
@@ -253,7 +260,8 @@ void ServingEngine::on_store_done(std::int64_t id) {
   }
 }
 
-void ServingEngine::note_progress(SimRequest& r, std::int64_t from, std::int64_t to, bool computed, bool from_cpu) {
+void ServingEngine::note_progress(SimRequest& r, std::int64_t from, std::int64_t to, bool computed,
+                                  bool from_cpu) {
   const auto fresh = std::max<std::int64_t>(0, to - std::max(from, r.high_water));
   const auto repeat = (to - from) - fresh;
   if (computed) {
@@ -281,15 +289,16 @@ void ServingEngine::audit() const {
   }
   auto problem = kv_.check(holders);
   if (problem.empty() && tier_) problem = tier_->check();
-  if (!problem.empty()) throw CheckFailed(fmt::format("simulator invariant violated at t={:.6f} s: {}", now_, problem));
+  if (!problem.empty())
+    throw CheckFailed(fmt::format("simulator invariant violated at t={:.6f} s: {}", now_, problem));
 }
 
 namespace {
 
 // 50 time bins, each the time-weighted mean of the step function the (time, used blocks) trace
 // describes, as a share of the pool.
-std::vector<std::pair<double, double>> binned_occupancy(const std::vector<std::pair<double, std::int64_t>>& trace,
-                                                        double start, double span, double blocks) {
+std::vector<std::pair<double, double>> binned_occupancy(
+    const std::vector<std::pair<double, std::int64_t>>& trace, double start, double span, double blocks) {
   constexpr int kBins = 50;
   const double width = span / kBins;
   std::vector<double> acc(kBins, 0.0);
@@ -304,7 +313,8 @@ std::vector<std::pair<double, double>> binned_occupancy(const std::vector<std::p
     }
   }
   std::vector<std::pair<double, double>> out;
-  for (int k = 0; k < kBins; ++k) out.emplace_back(k * width, acc[static_cast<std::size_t>(k)] / width / blocks);
+  for (int k = 0; k < kBins; ++k)
+    out.emplace_back(k * width, acc[static_cast<std::size_t>(k)] / width / blocks);
   return out;
 }
 
@@ -344,7 +354,8 @@ SimResult ServingEngine::summarize() const {
       tpot.push_back(per_token);
     }
     const auto& slo = options_.slo;
-    if ((!slo.ttft_s || first <= *slo.ttft_s) && (!slo.tpot_s || per_token <= *slo.tpot_s)) ++out.slo_met_requests;
+    if ((!slo.ttft_s || first <= *slo.ttft_s) && (!slo.tpot_s || per_token <= *slo.tpot_s))
+      ++out.slo_met_requests;
   }
   if (out.finished != out.requests) {
     // Say where they stuck: a deadlock in the scheduler shows as waiting requests with the engine idle.

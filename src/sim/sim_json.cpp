@@ -13,10 +13,10 @@ namespace {
 
 nlohmann::json latency_json(const LatencySummary& l) {
   if (l.count == 0) {
-    return {{"count", 0}, {"min", nullptr}, {"p50", nullptr}, {"p90", nullptr}, {"p99", nullptr}, {"max", nullptr},
-            {"mean", nullptr}};
+    return {{"count", 0},     {"min", nullptr}, {"p50", nullptr}, {"p90", nullptr},
+            {"p99", nullptr}, {"max", nullptr}, {"mean", nullptr}};
   }
-  return {{"count", l.count}, {"min", l.min}, {"p50", l.p50}, {"p90", l.p90},
+  return {{"count", l.count}, {"min", l.min}, {"p50", l.p50},  {"p90", l.p90},
           {"p99", l.p99},     {"max", l.max}, {"mean", l.mean}};
 }
 
@@ -86,7 +86,8 @@ nlohmann::json simulate_json(const SweepRun& run) {
   doc["gpu_blocks_source"] = run.gpu_blocks_source;
   doc["link_model"] = run.link_source;
   doc["time_model"] = run.time_model;
-  doc["expected_error"] = run.expected_error.empty() ? nlohmann::json(nullptr) : nlohmann::json(run.expected_error);
+  doc["expected_error"] =
+      run.expected_error.empty() ? nlohmann::json(nullptr) : nlohmann::json(run.expected_error);
   doc["notes"] = run.notes;
   if (run.interrupted) {  // a signal stopped the run: the points are those finished before it
     doc["interrupted"] = true;
@@ -101,13 +102,16 @@ nlohmann::json simulate_json(const SweepRun& run) {
     for (const auto& [k, v] : p.params) params[k] = v;
     nlohmann::json jp = {{"params", params},
                          {"offloading", p.offloading},
-                         {"kv_offloading_size_gib", p.offloading ? nlohmann::json(p.kv_offloading_gib) : nlohmann::json(nullptr)},
+                         {"kv_offloading_size_gib",
+                          p.offloading ? nlohmann::json(p.kv_offloading_gib) : nlohmann::json(nullptr)},
                          {"gpu_blocks", p.gpu_blocks},
                          {"cpu_blocks", p.cpu_blocks},
                          {"max_model_len", p.max_model_len},
                          {"metrics", result_json(p.result)}};
     jp["vs_no_offload"] = {
-        {"output_tokens_per_s_ratio", p.baseline.output_tokens_per_s > 0 ? p.result.output_tokens_per_s / p.baseline.output_tokens_per_s : 0.0},
+        {"output_tokens_per_s_ratio", p.baseline.output_tokens_per_s > 0
+                                          ? p.result.output_tokens_per_s / p.baseline.output_tokens_per_s
+                                          : 0.0},
         {"ttft_p50_ratio", p.baseline.ttft_s.p50 > 0 ? p.result.ttft_s.p50 / p.baseline.ttft_s.p50 : 0.0},
         {"ttft_p99_ratio", p.baseline.ttft_s.p99 > 0 ? p.result.ttft_s.p99 / p.baseline.ttft_s.p99 : 0.0},
         {"baseline_output_tokens_per_s", p.baseline.output_tokens_per_s},
@@ -127,7 +131,8 @@ SimView sim_view_from_json(const nlohmann::json& doc, const std::string& origin)
   v.tp = doc.value("tensor_parallel_size", 1);
   v.link_model = doc.value("link_model", std::string());
   v.time_model = doc.value("time_model", std::string());
-  if (const auto it = doc.find("expected_error"); it != doc.end() && it->is_string()) v.expected_error = it->get<std::string>();
+  if (const auto it = doc.find("expected_error"); it != doc.end() && it->is_string())
+    v.expected_error = it->get<std::string>();
   for (const auto& a : doc.at("sweep")) v.axes.push_back(a.at("key").get<std::string>());
   for (const auto& jp : doc.at("points")) {
     SimPointView p;
@@ -136,7 +141,9 @@ SimView sim_view_from_json(const nlohmann::json& doc, const std::string& origin)
     // Range-checked where read (core/json_file): the report draws what it reads.
     const auto& where = origin;
     // null: the point ran without a CPU tier (the writer's way of saying so).
-    p.tier_gib = jp.at("kv_offloading_size_gib").is_null() ? 0 : json_number_in(jp, "kv_offloading_size_gib", 0, kMaxTierGib, where);
+    p.tier_gib = jp.at("kv_offloading_size_gib").is_null()
+                     ? 0
+                     : json_number_in(jp, "kv_offloading_size_gib", 0, kMaxTierGib, where);
     const auto& m = jp.at("metrics");
     p.output_tokens_per_s = json_number_in(m, "output_tokens_per_s", 0, 1e12, where);
     p.ttft_p50_s = json_number_in(m.at("ttft_s"), "p50", 0, 1e9, where);

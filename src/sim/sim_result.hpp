@@ -16,31 +16,32 @@ struct LatencySummary {
 struct SimResult {
   std::int64_t requests = 0;
   std::int64_t finished = 0;
-  double makespan_s = 0;               // first arrival to last completion
+  double makespan_s = 0;  // first arrival to last completion
   std::int64_t steps = 0;
-  double engine_busy_s = 0;            // sum of step times: below the makespan when arrivals set the pace
-  std::int64_t prompt_tokens = 0;      // sum of prompt lengths
-  std::int64_t output_tokens = 0;      // sum of generated tokens
-  std::int64_t scheduled_tokens = 0;   // tokens the engine processed, recomputation included
+  double engine_busy_s = 0;           // sum of step times: below the makespan when arrivals set the pace
+  std::int64_t prompt_tokens = 0;     // sum of prompt lengths
+  std::int64_t output_tokens = 0;     // sum of generated tokens
+  std::int64_t scheduled_tokens = 0;  // tokens the engine processed, recomputation included
   double prompt_tokens_per_s = 0;
   double output_tokens_per_s = 0;
   LatencySummary ttft_s, tpot_s, e2e_s;
-  std::int64_t slo_met_requests = 0;    // finished within SimOptions::slo (all of them without one)
+  std::int64_t slo_met_requests = 0;  // finished within SimOptions::slo (all of them without one)
   std::int64_t preemptions = 0;
   std::int64_t recomputed_tokens = 0;  // processed again after a preemption
   std::int64_t clipped_prompts = 0;    // first turns clipped to max-model-len (over-length: clip)
-  std::int64_t rejected_requests = 0;  // trace requests longer than max-model-len, refused as vLLM refuses them
-  std::int64_t gpu_hit_tokens = 0;     // prompt tokens found in the GPU prefix cache
-  std::int64_t cpu_hit_tokens = 0;     // prompt tokens loaded from the CPU tier
-  double gpu_hit_rate = 0;             // of prompt tokens
+  std::int64_t rejected_requests =
+      0;                            // trace requests longer than max-model-len, refused as vLLM refuses them
+  std::int64_t gpu_hit_tokens = 0;  // prompt tokens found in the GPU prefix cache
+  std::int64_t cpu_hit_tokens = 0;  // prompt tokens loaded from the CPU tier
+  double gpu_hit_rate = 0;          // of prompt tokens
   double cpu_hit_rate = 0;
-  std::int64_t loads = 0, stores = 0;  // transfer jobs
-  double h2d_bytes = 0, d2h_bytes = 0; // all ranks
+  std::int64_t loads = 0, stores = 0;               // transfer jobs
+  double h2d_bytes = 0, d2h_bytes = 0;              // all ranks
   double h2d_utilization = 0, d2h_utilization = 0;  // busy time / makespan, per rank's link
-  std::int64_t gpu_evictions = 0;      // cached GPU blocks handed out again
+  std::int64_t gpu_evictions = 0;                   // cached GPU blocks handed out again
   std::int64_t cpu_evictions = 0;
   std::int64_t cpu_tier_peak_blocks = 0;
-  double kv_occupancy_mean = 0;        // time-weighted share of GPU blocks held by requests
+  double kv_occupancy_mean = 0;  // time-weighted share of GPU blocks held by requests
   double kv_occupancy_peak = 0;
   std::vector<std::pair<double, double>> kv_occupancy;  // (bin start s, mean share), 50 bins
 };

@@ -14,17 +14,18 @@
 namespace kvb {
 namespace {
 
-StepTimeModel make_predictor(const SizingInputs& in, const KvLayout& layout, const std::string& weight_dtype) {
-  return StepTimeModel(in.model, in.hw, static_cast<double>(layout.kv_bytes_per_token()), in.kv.tp, weight_dtype,
-                       in.calibration);
+StepTimeModel make_predictor(const SizingInputs& in, const KvLayout& layout,
+                             const std::string& weight_dtype) {
+  return StepTimeModel(in.model, in.hw, static_cast<double>(layout.kv_bytes_per_token()), in.kv.tp,
+                       weight_dtype, in.calibration);
 }
 
 }  // namespace
 
 SimulationSetup prepare_simulation(const Scenario& s, const std::optional<LinkProfile>& measured_link) {
   std::vector<std::string> model_warnings;
-  auto in = make_sizing_inputs(resolve_model(s.server.model, model_warnings), resolve_hardware(s.server.hardware),
-                               s.server);
+  auto in = make_sizing_inputs(resolve_model(s.server.model, model_warnings),
+                               resolve_hardware(s.server.hardware), s.server);
   if (s.calibration) in.calibration = *s.calibration;  // size's recompute and the steps share it
   auto out = prepare_simulation(s, in, compute_sizing(in), measured_link);
   for (const auto& w : model_warnings) out.notes.push_back(w);
@@ -38,17 +39,18 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
     // The explanation `kvbench size` gives, with its alternatives (more ranks, FP8 weights).
     std::string alternatives;
     for (const auto& a : sizing.alternatives) alternatives += "; " + a;
-    throw UsageError(fmt::format("{}: the {} weights of {} ({:.2f} GiB per rank) do not fit {} x {} ({:.2f} GiB each) at "
-                                 "tensor-parallel-size {}{}",
-                                 s.origin, sizing.weight_dtype, in.model.name, sizing.budget.weights_gib,
-                                 in.kv.tp, in.hw.name, sizing.budget.total_gib, in.kv.tp,
-                                 alternatives));
+    throw UsageError(
+        fmt::format("{}: the {} weights of {} ({:.2f} GiB per rank) do not fit {} x {} ({:.2f} GiB each) at "
+                    "tensor-parallel-size {}{}",
+                    s.origin, sizing.weight_dtype, in.model.name, sizing.budget.weights_gib, in.kv.tp,
+                    in.hw.name, sizing.budget.total_gib, in.kv.tp, alternatives));
   }
   if (sizing.budget.exceeds_gpu_gib > 0) {
-    throw UsageError(fmt::format("{}: kv-cache-memory {} beside {:.2f} GiB of weights per rank exceeds {}'s {:.2f} GiB "
-                                 "by {:.2f} GiB; expected a kv-cache-memory that fits",
-                                 s.origin, format_bytes_binary(sizing.budget.available_bytes), sizing.budget.weights_gib,
-                                 in.hw.name, sizing.budget.total_gib, sizing.budget.exceeds_gpu_gib));
+    throw UsageError(
+        fmt::format("{}: kv-cache-memory {} beside {:.2f} GiB of weights per rank exceeds {}'s {:.2f} GiB "
+                    "by {:.2f} GiB; expected a kv-cache-memory that fits",
+                    s.origin, format_bytes_binary(sizing.budget.available_bytes), sizing.budget.weights_gib,
+                    in.hw.name, sizing.budget.total_gib, sizing.budget.exceeds_gpu_gib));
   }
   const auto& layout = sizing.layout;
   SimulationSetup out{.scenario = s,
@@ -65,21 +67,23 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
     out.gpu_blocks_source = "num-gpu-blocks-override";
   } else if (layout.uniform) {
     out.gpu_blocks = sizing.num_gpu_blocks;
-    out.gpu_blocks_source = fmt::format("sizing engine: {} KV cache on {}", format_bytes_binary(sizing.kv_gib_available * kGiB),
-                                        in.hw.name);
+    out.gpu_blocks_source = fmt::format("sizing engine: {} KV cache on {}",
+                                        format_bytes_binary(sizing.kv_gib_available * kGiB), in.hw.name);
   } else {
     out.gpu_blocks = sizing.gpu_kv_tokens / bs;
     out.gpu_blocks_source = "sizing engine, hybrid layout folded into full-attention blocks";
-    out.notes.push_back("hybrid model: sliding-window and Mamba groups are folded into the full-attention block count "
-                        "vLLM logs; their per-request fixed blocks are not simulated separately");
+    out.notes.push_back(
+        "hybrid model: sliding-window and Mamba groups are folded into the full-attention block count "
+        "vLLM logs; their per-request fixed blocks are not simulated separately");
   }
   if (out.gpu_blocks <= 0) throw UsageError(fmt::format("{}: the GPU KV cache has no blocks left", s.origin));
   const auto pool_tokens = out.gpu_blocks * bs;
   if (v.max_model_len > 0) {
     if (v.max_model_len > pool_tokens) {
-      throw UsageError(fmt::format("{}: key 'max-model-len' {} does not fit the GPU KV cache ({} tokens); "
-                                   "vLLM would refuse to start — lower it or give more memory",
-                                   s.origin, v.max_model_len, format_count(pool_tokens)));
+      throw UsageError(
+          fmt::format("{}: key 'max-model-len' {} does not fit the GPU KV cache ({} tokens); "
+                      "vLLM would refuse to start — lower it or give more memory",
+                      s.origin, v.max_model_len, format_count(pool_tokens)));
     }
     out.max_model_len = v.max_model_len;
   } else {
@@ -97,20 +101,23 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
   }
   out.link = measured_link ? *measured_link : in.link ? *in.link : link_profile_from_hardware(in.hw);
   if (v.link_method == "kernel") {
-    out.notes.push_back(out.link.kernel_compute_slowdown > 1.0
-                            ? fmt::format("link-method kernel: engine steps that overlap a transfer run {:.2f}x slower, "
-                                          "the copy kernel's SMs taken from the model ({})",
-                                          out.link.kernel_compute_slowdown, out.link.kernel_slowdown_source)
-                            : "link-method kernel: what the copy kernel's SMs take from the model is unknown for this "
-                              "link (a --link-profile with kvbench dma --method kernel --with-compute records gives it)");
+    out.notes.push_back(
+        out.link.kernel_compute_slowdown > 1.0
+            ? fmt::format("link-method kernel: engine steps that overlap a transfer run {:.2f}x slower, "
+                          "the copy kernel's SMs taken from the model ({})",
+                          out.link.kernel_compute_slowdown, out.link.kernel_slowdown_source)
+            : "link-method kernel: what the copy kernel's SMs take from the model is unknown for this "
+              "link (a --link-profile with kvbench dma --method kernel --with-compute records gives it)");
   }
   if (in.kv.tp > 1) {
-    out.notes.push_back(in.hw.gpu_link_gbps > 0
-                            ? "tensor-parallel all-reduces are modelled from the fabric's datasheet figure, not fitted: "
-                              "no real vLLM run at TP > 1 has been scored"
-                            : "tensor-parallel communication is not in the time model (the GPU fabric is unknown)");
+    out.notes.push_back(
+        in.hw.gpu_link_gbps > 0
+            ? "tensor-parallel all-reduces are modelled from the fabric's datasheet figure, not fitted: "
+              "no real vLLM run at TP > 1 has been scored"
+            : "tensor-parallel communication is not in the time model (the GPU fabric is unknown)");
   }
-  if (sizing.pp > 1) out.notes.push_back("pipeline-parallel transfers between stages are not in the time model");
+  if (sizing.pp > 1)
+    out.notes.push_back("pipeline-parallel transfers between stages are not in the time model");
   return out;
 }
 

@@ -26,14 +26,14 @@ struct SimulationSetup {
   std::int64_t gpu_blocks = 0;
   std::string gpu_blocks_source{};
   std::int64_t max_model_len = 0;
-  double block_bytes_per_rank = 0;    // what each rank moves per block over its own link
+  double block_bytes_per_rank = 0;  // what each rank moves per block over its own link
   int world_size = 1;
   bool offloading = false;
-  std::int64_t cpu_blocks = 0;        // num_cpu_blocks of vLLM's CPU tier
-  double cpu_block_bytes = 0;         // one block across all ranks
+  std::int64_t cpu_blocks = 0;  // num_cpu_blocks of vLLM's CPU tier
+  double cpu_block_bytes = 0;   // one block across all ranks
   LinkProfile link{};
   StepTimeModel predictor;
-  std::vector<std::string> notes{};   // approximations that apply to this run
+  std::vector<std::string> notes{};  // approximations that apply to this run
 };
 
 // Throws UsageError for an impossible configuration (weights do not fit, a max-model-len the

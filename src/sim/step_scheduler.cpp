@@ -99,7 +99,8 @@ void ServingEngine::schedule_waiting(std::int64_t& budget) {
 
 const ServingEngine::PrefixLookup& ServingEngine::lookup_prefix(const SimRequest& r) {
   const std::uint64_t tier_version = tier_ ? tier_->version() : 0;
-  if (lookup_.request == r.id && lookup_.known_tokens == r.known_tokens() && lookup_.kv_version == kv_.version() && lookup_.tier_version == tier_version) {
+  if (lookup_.request == r.id && lookup_.known_tokens == r.known_tokens() &&
+      lookup_.kv_version == kv_.version() && lookup_.tier_version == tier_version) {
     return lookup_;
   }
   lookup_.request = r.id;

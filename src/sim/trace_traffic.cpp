@@ -15,7 +15,8 @@ constexpr std::uint64_t kTraceOwn = 6;
 
 }  // namespace
 
-SimRequest simulated_request(const TraceRequest& t, std::int64_t id, std::int64_t trace_block_tokens, int block_size) {
+SimRequest simulated_request(const TraceRequest& t, std::int64_t id, std::int64_t trace_block_tokens,
+                             int block_size) {
   std::vector<Segment> segments;
   segments.reserve(t.block_ids.size() + 2);
   std::int64_t covered = 0;
@@ -26,7 +27,8 @@ SimRequest simulated_request(const TraceRequest& t, std::int64_t id, std::int64_
     covered += tokens;
   }
   // Prompt tokens no block id covers (a format without ids): content of this request alone.
-  if (covered < t.prompt_tokens) segments.push_back({hash_mix(kTraceOwn, 2 * static_cast<std::uint64_t>(id)), t.prompt_tokens - covered});
+  if (covered < t.prompt_tokens)
+    segments.push_back({hash_mix(kTraceOwn, 2 * static_cast<std::uint64_t>(id)), t.prompt_tokens - covered});
   SimRequest r;
   r.id = id;
   r.session = -1;  // a trace request has no later turns to schedule: the trace holds them

@@ -11,6 +11,7 @@ namespace kvb {
 
 // `trace_block_tokens`: tokens per trace block id (--trace-block-tokens); `block_size`: the
 // simulated KV block. The reply is content of its own (no trace records output reuse).
-SimRequest simulated_request(const TraceRequest& t, std::int64_t id, std::int64_t trace_block_tokens, int block_size);
+SimRequest simulated_request(const TraceRequest& t, std::int64_t id, std::int64_t trace_block_tokens,
+                             int block_size);
 
 }  // namespace kvb

@@ -14,7 +14,8 @@ namespace {
 enum SegmentTag : std::uint64_t { kSystem = 1, kDocument = 2, kUser = 3, kOutput = 4 };
 
 std::uint64_t segment_id(SegmentTag tag, std::int64_t a, std::int64_t b = 0) {
-  return hash_mix(hash_mix(static_cast<std::uint64_t>(tag), static_cast<std::uint64_t>(a)), static_cast<std::uint64_t>(b));
+  return hash_mix(hash_mix(static_cast<std::uint64_t>(tag), static_cast<std::uint64_t>(a)),
+                  static_cast<std::uint64_t>(b));
 }
 
 }  // namespace
@@ -30,7 +31,8 @@ std::vector<std::uint64_t> block_hashes(const std::vector<Segment>& segments, in
     std::int64_t offset = 0;
     while (offset < seg.tokens) {
       const std::int64_t piece = std::min(seg.tokens - offset, block_size - filled);
-      h = hash_mix(hash_mix(hash_mix(h, seg.id), static_cast<std::uint64_t>(offset)), static_cast<std::uint64_t>(piece));
+      h = hash_mix(hash_mix(hash_mix(h, seg.id), static_cast<std::uint64_t>(offset)),
+                   static_cast<std::uint64_t>(piece));
       offset += piece;
       filled += piece;
       if (filled == block_size) {
@@ -52,7 +54,8 @@ WorkloadGenerator::WorkloadGenerator(const WorkloadSpec& spec, std::uint64_t see
       content_(Rng::derive(seed, 2)),
       remaining_requests_(spec.requests) {
   Rng fixed_content(Rng::derive(seed, 3));
-  for (int p = 0; p < spec_.system_prefixes; ++p) prefix_tokens_.push_back(spec_.system_prefix.sample_count(fixed_content, 0));
+  for (int p = 0; p < spec_.system_prefixes; ++p)
+    prefix_tokens_.push_back(spec_.system_prefix.sample_count(fixed_content, 0));
   double total_weight = 0;
   for (int d = 0; d < spec_.documents; ++d) {
     document_tokens_.push_back(spec_.document_tokens.sample_count(fixed_content, 1));
@@ -91,8 +94,9 @@ Session WorkloadGenerator::repeat_of(std::int64_t id, const FirstTurn& earlier) 
   std::int64_t context = 0;
   for (const auto& seg : s.context) context += seg.tokens;
   // The reply may be drawn longer than the earlier one; it still has to fit max-model-len.
-  s.output_tokens.push_back(std::clamp<std::int64_t>(spec_.output.sample_count(content_, 1), 1,
-                                                     std::max<std::int64_t>(1, max_model_len_ - context - earlier.user_tokens)));
+  s.output_tokens.push_back(
+      std::clamp<std::int64_t>(spec_.output.sample_count(content_, 1), 1,
+                               std::max<std::int64_t>(1, max_model_len_ - context - earlier.user_tokens)));
   s.think_seconds.push_back(0);
   s.turns = 1;
   --remaining_requests_;
@@ -120,7 +124,8 @@ Session WorkloadGenerator::start_session() {
   } else if (!document_cdf_.empty()) {
     const double u = content_.uniform();
     const auto it = std::lower_bound(document_cdf_.begin(), document_cdf_.end(), u);
-    const auto d = std::min<std::ptrdiff_t>(it - document_cdf_.begin(), static_cast<std::ptrdiff_t>(document_cdf_.size()) - 1);
+    const auto d = std::min<std::ptrdiff_t>(it - document_cdf_.begin(),
+                                            static_cast<std::ptrdiff_t>(document_cdf_.size()) - 1);
     s.context.push_back({segment_id(kDocument, d), document_tokens_[static_cast<std::size_t>(d)]});
   }
   const int drawn_turns = static_cast<int>(spec_.turns.sample_count(content_, 1));
@@ -136,10 +141,11 @@ Session WorkloadGenerator::start_session() {
       // a client truncating its prompt would, and counted.
       if (t > 0) break;
       if (!spec_.clip_long_prompts) {
-        throw UsageError(fmt::format("{}: a first turn of {} tokens (context {} + prompt {} + output {}) exceeds "
-                                     "max-model-len {}, which vLLM rejects; expected a max-model-len that holds the "
-                                     "workload, shorter prompts, or workload key over-length: clip",
-                                     origin_, total + user + out, total, user, out, max_model_len_));
+        throw UsageError(
+            fmt::format("{}: a first turn of {} tokens (context {} + prompt {} + output {}) exceeds "
+                        "max-model-len {}, which vLLM rejects; expected a max-model-len that holds the "
+                        "workload, shorter prompts, or workload key over-length: clip",
+                        origin_, total + user + out, total, user, out, max_model_len_));
       }
       ++clipped_prompts_;
       out = std::min<std::int64_t>(out, std::max<std::int64_t>(1, max_model_len_ / 4));
@@ -157,11 +163,13 @@ Session WorkloadGenerator::start_session() {
     --remaining_requests_;
   }
   s.turns = static_cast<int>(s.user_tokens.size());
-  if (spec_.repeat_share > 0 && s.turns > 0) first_turns_.push_back({s.context, s.user_tokens.front(), s.content_id});
+  if (spec_.repeat_share > 0 && s.turns > 0)
+    first_turns_.push_back({s.context, s.user_tokens.front(), s.content_id});
   return s;
 }
 
-SimRequest WorkloadGenerator::make_request(const Session& s, int turn, double arrival, std::int64_t request_id) const {
+SimRequest WorkloadGenerator::make_request(const Session& s, int turn, double arrival,
+                                           std::int64_t request_id) const {
   std::vector<Segment> segs = s.context;
   for (int j = 0; j < turn; ++j) {
     segs.push_back({segment_id(kUser, s.content_id, j), s.user_tokens[static_cast<std::size_t>(j)]});

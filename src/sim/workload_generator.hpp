@@ -12,13 +12,13 @@
 namespace kvb {
 
 struct Segment {
-  std::uint64_t id = 0;     // content identity: equal ids are equal tokens
+  std::uint64_t id = 0;  // content identity: equal ids are equal tokens
   std::int64_t tokens = 0;
 };
 
 struct Session {
   std::int64_t id = 0;
-  std::int64_t content_id = 0;              // whose user turns these are: an earlier session's for a repeat
+  std::int64_t content_id = 0;  // whose user turns these are: an earlier session's for a repeat
   int turns = 1;
   std::vector<Segment> context;             // shared head: system prefix, then document
   std::vector<std::int64_t> user_tokens;    // per turn
@@ -65,7 +65,7 @@ class WorkloadGenerator {
     std::int64_t user_tokens = 0;
     std::int64_t content_id = 0;
   };
-  std::vector<FirstTurn> first_turns_;         // what a repeat (repeat-share) may replay
+  std::vector<FirstTurn> first_turns_;  // what a repeat (repeat-share) may replay
   Session repeat_of(std::int64_t id, const FirstTurn& earlier);
 };
 

@@ -58,8 +58,8 @@ std::string configuration_flags(const SizingInputs& in) {
   if (in.quantization == Quantization::kFp8 && fp8_shrinks(in.model)) flags += " --quantization fp8";
   const int gpus = in.kv.tp * in.kv.pp;
   const int nodes = (gpus + in.hw.gpus_per_node - 1) / in.hw.gpus_per_node;
-  return fmt::format("{} ({} GPU{}, {} {} node{})", flags, gpus, gpus == 1 ? "" : "s", nodes == 1 ? "one" : std::to_string(nodes),
-                     in.hw.name, nodes == 1 ? "" : "s");
+  return fmt::format("{} ({} GPU{}, {} {} node{})", flags, gpus, gpus == 1 ? "" : "s",
+                     nodes == 1 ? "one" : std::to_string(nodes), in.hw.name, nodes == 1 ? "" : "s");
 }
 
 ConfigurationSearch search_configuration(const SizingInputs& base) {
@@ -73,7 +73,8 @@ ConfigurationSearch search_configuration(const SizingInputs& base) {
     in.search_alternatives = false;  // the search's own candidates name no further alternatives
     auto s = compute_sizing(in);
     if (s.fits) {
-      out.tried = fmt::format("{}{} fits one request of {} tokens", failed.empty() ? "" : "tried " + join(failed, ", ") + " (too small); ",
+      out.tried = fmt::format("{}{} fits one request of {} tokens",
+                              failed.empty() ? "" : "tried " + join(failed, ", ") + " (too small); ",
                               short_label(c, base.model), format_count(s.max_model_len));
       out.found = FoundConfiguration{std::move(in), std::move(s)};
       return out;

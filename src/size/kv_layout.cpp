@@ -19,7 +19,8 @@ std::int64_t mamba_state_bytes(const ModelSpec& m, int tp, int dtype_bytes) {
   const std::int64_t inner = static_cast<std::int64_t>(m.mamba.num_heads) * m.mamba.head_dim;
   const std::int64_t conv_dim = inner + 2LL * m.mamba.n_groups * m.mamba.state_size;
   const std::int64_t conv = conv_dim / tp * (m.mamba.conv_kernel - 1);
-  const std::int64_t ssm = static_cast<std::int64_t>(m.mamba.num_heads) / tp * m.mamba.head_dim * m.mamba.state_size;
+  const std::int64_t ssm =
+      static_cast<std::int64_t>(m.mamba.num_heads) / tp * m.mamba.head_dim * m.mamba.state_size;
   return (conv + ssm) * dtype_bytes;
 }
 
@@ -39,7 +40,8 @@ int default_block_size(const ModelSpec& m, const HardwareSpec& hw, std::string& 
 }  // namespace
 
 // Sliding-window layers hold at most the window plus one scheduling step, plus one block.
-static std::int64_t sliding_blocks(const KvLayout& l, std::int64_t tokens, std::int64_t max_num_batched_tokens) {
+static std::int64_t sliding_blocks(const KvLayout& l, std::int64_t tokens,
+                                   std::int64_t max_num_batched_tokens) {
   const std::int64_t span = std::min<std::int64_t>(l.sliding_window - 1 + max_num_batched_tokens, tokens);
   return cdiv(span, l.block_size) + 1;
 }
@@ -51,9 +53,10 @@ int kv_dtype_bytes(const std::string& kv_cache_dtype, const std::string& model_d
       kv_cache_dtype == "fp8_inc" || kv_cache_dtype == "fp8_ds_mla") {
     return 1;
   }
-  throw UsageError(fmt::format("--kv-cache-dtype '{}' is unknown; expected auto, bfloat16, float16, fp8, fp8_e4m3, "
-                               "fp8_e5m2 or fp8_ds_mla",
-                               kv_cache_dtype));
+  throw UsageError(
+      fmt::format("--kv-cache-dtype '{}' is unknown; expected auto, bfloat16, float16, fp8, fp8_e4m3, "
+                  "fp8_e5m2 or fp8_ds_mla",
+                  kv_cache_dtype));
 }
 
 std::int64_t KvLayout::kv_bytes_per_token() const {
@@ -71,15 +74,18 @@ std::int64_t KvLayout::kv_bytes_per_token_all_layers() const {
 }
 
 KvLayout compute_kv_layout(const ModelSpec& m, const HardwareSpec& hw, const KvSettings& s) {
-  if (s.tp < 1 || s.pp < 1) throw UsageError("--tensor-parallel-size and --pipeline-parallel-size must be at least 1");
+  if (s.tp < 1 || s.pp < 1)
+    throw UsageError("--tensor-parallel-size and --pipeline-parallel-size must be at least 1");
   if (m.num_attention_heads % s.tp != 0) {
-    throw UsageError(fmt::format("--tensor-parallel-size {}: {} has {} attention heads, which {} does not divide; "
-                                 "expected a divisor of {} (vLLM refuses to start otherwise)",
-                                 s.tp, m.name, m.num_attention_heads, s.tp, m.num_attention_heads));
+    throw UsageError(
+        fmt::format("--tensor-parallel-size {}: {} has {} attention heads, which {} does not divide; "
+                    "expected a divisor of {} (vLLM refuses to start otherwise)",
+                    s.tp, m.name, m.num_attention_heads, s.tp, m.num_attention_heads));
   }
   if (s.pp > m.num_hidden_layers) {
-    throw UsageError(fmt::format("--pipeline-parallel-size {} exceeds the {} layers of {}; expected at most {}", s.pp,
-                                 m.num_hidden_layers, m.name, m.num_hidden_layers));
+    throw UsageError(
+        fmt::format("--pipeline-parallel-size {} exceeds the {} layers of {}; expected at most {}", s.pp,
+                    m.num_hidden_layers, m.name, m.num_hidden_layers));
   }
   if (s.draft_layers < 0 || s.draft_layers > 16) {
     throw UsageError(fmt::format("--draft-layers {}: expected 0 to 16 extra KV layers", s.draft_layers));
@@ -94,29 +100,31 @@ KvLayout compute_kv_layout(const ModelSpec& m, const HardwareSpec& hw, const KvS
   if (m.attention == AttentionKind::kMla) {
     const bool ds_fp8 = m.sparse_mla && dt == 1;
     if (s.kv_cache_dtype == "fp8_ds_mla" && !m.sparse_mla) {
-      throw UsageError(fmt::format("--kv-cache-dtype fp8_ds_mla is only for sparse-MLA models (DeepSeek V3.2, "
-                                   "GLM-5); {} is not one; expected fp8 or auto",
-                                   m.name));
+      throw UsageError(
+          fmt::format("--kv-cache-dtype fp8_ds_mla is only for sparse-MLA models (DeepSeek V3.2, "
+                      "GLM-5); {} is not one; expected fp8 or auto",
+                      m.name));
     }
     if (ds_fp8) {
       // fp8_ds_mla: 512 fp8 latent values, 4 fp32 scales, 64 bf16 RoPE values.
       full_bytes = m.mla.kv_lora_rank + m.mla.kv_lora_rank / 128 * 4 + m.mla.qk_rope_head_dim * 2;
       out.kv_dtype = "fp8_ds_mla";
-      out.derivation.push_back(fmt::format("MLA, fp8_ds_mla: {} fp8 latent + {} B scales + {} bf16 RoPE = {} B per "
-                                           "layer",
-                                           m.mla.kv_lora_rank, m.mla.kv_lora_rank / 128 * 4, m.mla.qk_rope_head_dim,
-                                           full_bytes));
+      out.derivation.push_back(
+          fmt::format("MLA, fp8_ds_mla: {} fp8 latent + {} B scales + {} bf16 RoPE = {} B per "
+                      "layer",
+                      m.mla.kv_lora_rank, m.mla.kv_lora_rank / 128 * 4, m.mla.qk_rope_head_dim, full_bytes));
     } else {
       full_bytes = static_cast<std::int64_t>(m.mla.kv_lora_rank + m.mla.qk_rope_head_dim) * dt;
-      out.derivation.push_back(fmt::format("MLA: (kv_lora_rank {} + qk_rope_head_dim {}) x {} B = {} B per layer (no "
-                                           "K/V pair)",
-                                           m.mla.kv_lora_rank, m.mla.qk_rope_head_dim, dt, full_bytes));
+      out.derivation.push_back(
+          fmt::format("MLA: (kv_lora_rank {} + qk_rope_head_dim {}) x {} B = {} B per layer (no "
+                      "K/V pair)",
+                      m.mla.kv_lora_rank, m.mla.qk_rope_head_dim, dt, full_bytes));
     }
     if (m.indexer_head_dim > 0) {
       const std::int64_t idx = m.indexer_head_dim + m.indexer_head_dim / 128 * 4;
       full_bytes += idx;
-      out.derivation.push_back(fmt::format("DSA indexer K cache: {} fp8 + {} B scale = {} B per layer", m.indexer_head_dim,
-                                           m.indexer_head_dim / 128 * 4, idx));
+      out.derivation.push_back(fmt::format("DSA indexer K cache: {} fp8 + {} B scale = {} B per layer",
+                                           m.indexer_head_dim, m.indexer_head_dim / 128 * 4, idx));
     }
     if (s.tp > 1) {
       out.replicated = true;
@@ -126,30 +134,31 @@ KvLayout compute_kv_layout(const ModelSpec& m, const HardwareSpec& hw, const KvS
   } else {
     out.kv_heads_per_rank = std::max(1, m.num_kv_heads / s.tp);
     full_bytes = 2LL * out.kv_heads_per_rank * m.head_dim * dt;
-    out.derivation.push_back(fmt::format("{}: 2 (K,V) x {} KV head{}/rank (max(1, {} // TP {})) x head_dim {} x {} B = "
-                                         "{} B per layer",
-                                         m.num_kv_heads == m.num_attention_heads ? "MHA" : "GQA",
-                                         out.kv_heads_per_rank, out.kv_heads_per_rank == 1 ? "" : "s", m.num_kv_heads,
-                                         s.tp, m.head_dim, dt, full_bytes));
+    out.derivation.push_back(
+        fmt::format("{}: 2 (K,V) x {} KV head{}/rank (max(1, {} // TP {})) x head_dim {} x {} B = "
+                    "{} B per layer",
+                    m.num_kv_heads == m.num_attention_heads ? "MHA" : "GQA", out.kv_heads_per_rank,
+                    out.kv_heads_per_rank == 1 ? "" : "s", m.num_kv_heads, s.tp, m.head_dim, dt, full_bytes));
     if (m.num_kv_heads < s.tp) {
       out.replicated = true;
-      out.replication_reason = fmt::format("{} KV heads < TP {}: each head is replicated on {} ranks", m.num_kv_heads,
-                                           s.tp, s.tp / m.num_kv_heads);
+      out.replication_reason = fmt::format("{} KV heads < TP {}: each head is replicated on {} ranks",
+                                           m.num_kv_heads, s.tp, s.tp / m.num_kv_heads);
     }
   }
 
   // Layers on the busiest pipeline stage.
   auto per_stage = [&](int n) { return cdiv_int(n, s.pp); };
   const bool treat_sliding_as_full = !s.hybrid_manager;
-  const int full_layers = per_stage(m.full_attention_layers() + (treat_sliding_as_full ? m.sliding_layers : 0)) +
-                          s.draft_layers;
+  const int full_layers =
+      per_stage(m.full_attention_layers() + (treat_sliding_as_full ? m.sliding_layers : 0)) + s.draft_layers;
   const int sliding_layers = treat_sliding_as_full ? 0 : per_stage(m.sliding_layers);
   const int mamba_layers = per_stage(m.mamba_layers);
   if (mamba_layers > 0 && !s.hybrid_manager) {
-    throw UsageError(fmt::format("--disable-hybrid-kv-cache-manager: {} has Mamba layers and vLLM fails with \"Hybrid KV "
-                                 "cache manager is disabled but failed to convert the KV cache specs to one unified "
-                                 "type\"; expected the hybrid manager on",
-                                 m.name));
+    throw UsageError(
+        fmt::format("--disable-hybrid-kv-cache-manager: {} has Mamba layers and vLLM fails with \"Hybrid KV "
+                    "cache manager is disabled but failed to convert the KV cache specs to one unified "
+                    "type\"; expected the hybrid manager on",
+                    m.name));
   }
   if (full_layers > 0) out.types.push_back({KvGroupKind::kFull, full_layers, full_bytes, 0, 0});
   if (sliding_layers > 0) out.types.push_back({KvGroupKind::kSliding, sliding_layers, full_bytes, 0, 0});
@@ -160,7 +169,8 @@ KvLayout compute_kv_layout(const ModelSpec& m, const HardwareSpec& hw, const KvS
   if (s.block_size != 0) {
     static constexpr std::array<int, 7> allowed{1, 8, 16, 32, 64, 128, 256};
     if (std::find(allowed.begin(), allowed.end(), s.block_size) == allowed.end()) {
-      throw UsageError(fmt::format("--block-size {}: expected one of 1, 8, 16, 32, 64, 128, 256", s.block_size));
+      throw UsageError(
+          fmt::format("--block-size {}: expected one of 1, 8, 16, 32, 64, 128, 256", s.block_size));
     }
     out.block_size = s.block_size;
     out.block_size_reason = "--block-size";
@@ -211,7 +221,8 @@ KvLayout compute_kv_layout(const ModelSpec& m, const HardwareSpec& hw, const KvS
   return out;
 }
 
-std::int64_t blocks_per_request(const KvLayout& layout, std::int64_t tokens, std::int64_t max_num_batched_tokens) {
+std::int64_t blocks_per_request(const KvLayout& layout, std::int64_t tokens,
+                                std::int64_t max_num_batched_tokens) {
   const std::int64_t bs = layout.block_size;
   std::int64_t blocks = 0;
   for (const auto& t : layout.types) {

@@ -1,6 +1,6 @@
 #pragma once
-// vLLM's per-rank KV cache arithmetic (vllm/v1/kv_cache_interface.py, vllm/config/model.py): bytes per token per layer for
-// each attention kind, the page (block) layout, the hybrid allocator's layer groups, and how
+// vLLM's per-rank KV cache arithmetic (vllm/v1/kv_cache_interface.py, vllm/config/model.py): bytes per token
+// per layer for each attention kind, the page (block) layout, the hybrid allocator's layer groups, and how
 // many blocks one request of a given length needs.
 #include <cstdint>
 #include <string>
@@ -15,9 +15,9 @@ struct KvSettings {
   std::string kv_cache_dtype = "auto";  // vLLM's --kv-cache-dtype
   int tp = 1;
   int pp = 1;
-  int block_size = 0;                   // 0 = the attention backend's default
-  bool hybrid_manager = true;           // false = --disable-hybrid-kv-cache-manager
-  int draft_layers = 0;                 // EAGLE / MTP layers that hold KV
+  int block_size = 0;          // 0 = the attention backend's default
+  bool hybrid_manager = true;  // false = --disable-hybrid-kv-cache-manager
+  int draft_layers = 0;        // EAGLE / MTP layers that hold KV
   std::int64_t max_num_batched_tokens = 8192;
 };
 
@@ -33,19 +33,19 @@ struct KvLayerType {
 };
 
 struct KvLayout {
-  std::string kv_dtype;        // resolved name, e.g. "bfloat16", "fp8", "fp8_ds_mla"
+  std::string kv_dtype;  // resolved name, e.g. "bfloat16", "fp8", "fp8_ds_mla"
   int kv_dtype_bytes = 2;
   int block_size = 16;
   std::string block_size_reason;
   std::vector<KvLayerType> types;
-  int group_size = 0;          // layers per KV cache group (tensors sharing one block id)
+  int group_size = 0;  // layers per KV cache group (tensors sharing one block id)
   int num_groups = 0;
-  std::int64_t page_bytes = 0; // one block of one layer, after page-size unification
-  bool uniform = true;         // one group type: num_blocks = available // (page * layers)
-  bool replicated = false;     // the same KV on every TP rank (MLA, or kv heads < TP)
+  std::int64_t page_bytes = 0;  // one block of one layer, after page-size unification
+  bool uniform = true;          // one group type: num_blocks = available // (page * layers)
+  bool replicated = false;      // the same KV on every TP rank (MLA, or kv heads < TP)
   std::string replication_reason;
-  int kv_heads_per_rank = 0;   // GQA/MHA only
-  int sliding_window = 0;      // tokens, for sliding layers
+  int kv_heads_per_rank = 0;            // GQA/MHA only
+  int sliding_window = 0;               // tokens, for sliding layers
   std::vector<std::string> derivation;  // how the per-token figure was computed, line by line
 
   // Bytes per token per rank that grow with context (full-attention layers, indexer, drafts).
@@ -61,7 +61,8 @@ struct KvLayout {
 KvLayout compute_kv_layout(const ModelSpec& model, const HardwareSpec& hw, const KvSettings& s);
 
 // Blocks one request of `tokens` tokens holds at its peak, summed over groups.
-std::int64_t blocks_per_request(const KvLayout& layout, std::int64_t tokens, std::int64_t max_num_batched_tokens);
+std::int64_t blocks_per_request(const KvLayout& layout, std::int64_t tokens,
+                                std::int64_t max_num_batched_tokens);
 
 // vLLM's "KV cache needed" for one request: each layer's max_memory_usage_bytes, summed.
 std::int64_t request_bytes(const KvLayout& layout, std::int64_t tokens, std::int64_t max_num_batched_tokens);

@@ -18,11 +18,13 @@ MemoryBudget estimate_budget(const ModelSpec& m, const BudgetInputs& in) {
                      m.hidden_size * 2.0 / kGiB;
   const double layers_per_stage = std::ceil(static_cast<double>(m.num_hidden_layers) / in.pp);
   b.cuda_graph_gib = layers_per_stage * (m.num_experts > 0 ? BudgetModel::kGraphGibPerLayerMoe
-                                                             : BudgetModel::kGraphGibPerLayerDense);
+                                                           : BudgetModel::kGraphGibPerLayerDense);
   b.non_torch_gib = BudgetModel::kNonTorchBaseGib + BudgetModel::kNonTorchPerPeerGib * (ranks - 1);
   b.model_note =
-      "estimate: weights = params x bytes/param / ranks; activations = 20 x max-num-batched-tokens x hidden x 2 B; "
-      "CUDA graphs 0.017 GiB/layer dense, 0.037 MoE; non-torch 0.06 + 0.02/extra rank GiB (fitted to two public "
+      "estimate: weights = params x bytes/param / ranks; activations = 20 x max-num-batched-tokens x hidden "
+      "x 2 B; "
+      "CUDA graphs 0.017 GiB/layer dense, 0.037 MoE; non-torch 0.06 + 0.02/extra rank GiB (fitted to two "
+      "public "
       "vLLM logs; pass --kv-cache-memory-bytes for vLLM's exact figure)";
   if (in.kv_cache_memory_bytes) {
     // vLLM takes the KV cache size as given (gpu-memory-utilization no longer applies), but the
@@ -39,7 +41,8 @@ MemoryBudget estimate_budget(const ModelSpec& m, const BudgetInputs& in) {
     return b;
   }
   b.available_bytes =
-      (b.total_gib * b.utilization - b.weights_gib - b.activation_gib - b.cuda_graph_gib - b.non_torch_gib) * kGiB;
+      (b.total_gib * b.utilization - b.weights_gib - b.activation_gib - b.cuda_graph_gib - b.non_torch_gib) *
+      kGiB;
   return b;
 }
 

@@ -2,7 +2,8 @@
 // The GPU memory vLLM leaves for KV cache on each rank (vllm/v1/worker/gpu_worker.py):
 //   available = total x gpu_memory_utilization - (weights + activation peak + CUDA graphs + non-torch)
 // Weights follow from the parameter count; the other three terms are a stated model fitted to
-// two public vLLM logs (the budget itself: vllm/v1/worker/gpu_worker.py). --kv-cache-memory replaces the whole estimate.
+// two public vLLM logs (the budget itself: vllm/v1/worker/gpu_worker.py). --kv-cache-memory replaces the
+// whole estimate.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -13,11 +14,11 @@
 namespace kvb {
 
 struct BudgetInputs {
-  double total_gib = 0;                  // per GPU
+  double total_gib = 0;  // per GPU
   double gpu_memory_utilization = 0.9;
   int tp = 1;
   int pp = 1;
-  std::string weight_dtype = "bf16";     // after --quantization
+  std::string weight_dtype = "bf16";  // after --quantization
   std::int64_t max_num_batched_tokens = 8192;
   std::optional<std::uint64_t> kv_cache_memory_bytes;
 };
@@ -34,7 +35,7 @@ struct MemoryBudget {
   // --kv-cache-memory beside the weights, activations and graphs: by how much they exceed the
   // whole GPU (vLLM then fails to allocate); 0 when they fit.
   double exceeds_gpu_gib = 0;
-  std::string model_note;      // which estimate was used
+  std::string model_note;  // which estimate was used
 };
 
 // Calibration constants of the estimate, exposed for the tests that check them against logs.
@@ -43,7 +44,7 @@ struct BudgetModel {
   static constexpr double kGraphGibPerLayerDense = 0.0171;   // 0.48 GiB / 28 layers
   static constexpr double kGraphGibPerLayerMoe = 0.0367;     // 3.45 GiB / 94 layers
   static constexpr double kNonTorchBaseGib = 0.06;
-  static constexpr double kNonTorchPerPeerGib = 0.02;        // NCCL buffers per extra rank
+  static constexpr double kNonTorchPerPeerGib = 0.02;  // NCCL buffers per extra rank
 };
 
 MemoryBudget estimate_budget(const ModelSpec& model, const BudgetInputs& in);

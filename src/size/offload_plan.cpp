@@ -29,7 +29,8 @@ double raise_to_floor(double gib, double floor_gib, double cap_gib) {
 }
 
 std::optional<HostFootprint> tier_footprint(const Sizing& s, const SizingInputs& in, double gib) {
-  if (in.engine != EngineKind::kVllm || in.offloading_backend != OffloadingBackend::kNative || gib <= 0) return {};
+  if (in.engine != EngineKind::kVllm || in.offloading_backend != OffloadingBackend::kNative || gib <= 0)
+    return {};
   return tier_host_footprint(gib * kGiB, s.world_size, cpu_tensors_per_rank(s.layout, in.vllm_version),
                              in.vllm_version);
 }
@@ -57,9 +58,10 @@ OffloadPlan plan_offload(const Sizing& s, const SizingInputs& in) {
     // it holds more than the GPU pool. Twice the GPU's full-length sessions (SGLang HiCache's
     // default host pool is 2x the device pool; Dynamo wants the CPU tier larger than the GPU).
     p.sessions = std::max(1, static_cast<int>(std::ceil(2.0 * s.max_concurrency)));
-    p.sessions_reason = fmt::format("default: 2 x the {:.2f} full-length sessions the GPU pool holds (the tier is "
-                                    "write-through, so it must exceed the GPU pool to add anything)",
-                                    s.max_concurrency);
+    p.sessions_reason = fmt::format(
+        "default: 2 x the {:.2f} full-length sessions the GPU pool holds (the tier is "
+        "write-through, so it must exceed the GPU pool to add anything)",
+        s.max_concurrency);
   }
   p.wanted_gib = request_gib * p.sessions;
   const double host_gb = in.host_memory_gb.value_or(in.hw.host_dram_gb);
@@ -82,39 +84,43 @@ OffloadPlan plan_offload(const Sizing& s, const SizingInputs& in) {
   p.lmcache_gib_per_rank = p.pinned_gib_per_rank;
   p.host_memory = tier_footprint(s, in, p.recommended_gib);
 
-  p.reasoning.push_back(fmt::format("one {}-token CPU block = {} across {} rank{}{}; {} tokens per GiB", l.block_size,
-                                    format_bytes_binary(static_cast<double>(p.cpu_block_bytes)), s.world_size,
-                                    s.world_size == 1 ? "" : "s", l.replicated ? " (replicated copies included)" : "",
+  p.reasoning.push_back(fmt::format("one {}-token CPU block = {} across {} rank{}{}; {} tokens per GiB",
+                                    l.block_size, format_bytes_binary(static_cast<double>(p.cpu_block_bytes)),
+                                    s.world_size, s.world_size == 1 ? "" : "s",
+                                    l.replicated ? " (replicated copies included)" : "",
                                     format_count(static_cast<std::int64_t>(p.tokens_per_gib))));
-  p.reasoning.push_back(fmt::format("one {}-token session = {:.2f} GiB in the CPU tier; sessions to keep warm: {} ({})",
-                                    format_count(s.max_model_len), request_gib, p.sessions, p.sessions_reason));
-  p.reasoning.push_back(fmt::format("cap: {:.0f}% of {:.0f} GB host DRAM{} = {:.0f} GiB", in.host_dram_fraction * 100,
-                                    host_gb,
-                                    share < 1.0   ? fmt::format(" x this instance's {}/{} GPUs", s.world_size,
-                                                                in.hw.gpus_per_node)
-                                    : share > 1.0 ? fmt::format(" per node x {:g} nodes ({} GPUs of {} per node)", share,
-                                                                s.world_size, in.hw.gpus_per_node)
-                                                  : "",
-                                    p.cap_gib));
+  p.reasoning.push_back(
+      fmt::format("one {}-token session = {:.2f} GiB in the CPU tier; sessions to keep warm: {} ({})",
+                  format_count(s.max_model_len), request_gib, p.sessions, p.sessions_reason));
+  p.reasoning.push_back(fmt::format(
+      "cap: {:.0f}% of {:.0f} GB host DRAM{} = {:.0f} GiB", in.host_dram_fraction * 100, host_gb,
+      share < 1.0   ? fmt::format(" x this instance's {}/{} GPUs", s.world_size, in.hw.gpus_per_node)
+      : share > 1.0 ? fmt::format(" per node x {:g} nodes ({} GPUs of {} per node)", share, s.world_size,
+                                  in.hw.gpus_per_node)
+                    : "",
+      p.cap_gib));
   if (p.capped) {
     const auto fit_sessions = static_cast<int>(std::floor(p.recommended_gib / request_gib));
-    p.reasoning.push_back(fmt::format("wanted {:.0f} GiB exceeds the cap: recommend {} GiB, which keeps {} sessions warm",
-                                      p.wanted_gib, p.recommended_gib, fit_sessions));
+    p.reasoning.push_back(
+        fmt::format("wanted {:.0f} GiB exceeds the cap: recommend {} GiB, which keeps {} sessions warm",
+                    p.wanted_gib, p.recommended_gib, fit_sessions));
   } else {
-    p.reasoning.push_back(fmt::format("{} x {:.2f} GiB = {:.1f} GiB, rounded up: --kv-offloading-size {} ({:.1f} GiB "
-                                      "pinned per rank)",
-                                      p.sessions, request_gib, p.wanted_gib, p.recommended_gib,
-                                      p.pinned_gib_per_rank));
+    p.reasoning.push_back(
+        fmt::format("{} x {:.2f} GiB = {:.1f} GiB, rounded up: --kv-offloading-size {} ({:.1f} GiB "
+                    "pinned per rank)",
+                    p.sessions, request_gib, p.wanted_gib, p.recommended_gib, p.pinned_gib_per_rank));
   }
   if (below_floor) {
     p.reasoning.push_back(
         p.recommended_gib > p.floor_gib
-            ? fmt::format("raised to {} GiB: vLLM's floor is the {:.1f} GiB GPU KV pool (all ranks), which a smaller "
-                          "write-through tier only mirrors",
-                          p.recommended_gib, p.floor_gib)
-            : fmt::format("the cap is below vLLM's floor, the {:.1f} GiB GPU KV pool (all ranks): a tier this small "
-                          "only mirrors the GPU cache",
-                          p.floor_gib));
+            ? fmt::format(
+                  "raised to {} GiB: vLLM's floor is the {:.1f} GiB GPU KV pool (all ranks), which a smaller "
+                  "write-through tier only mirrors",
+                  p.recommended_gib, p.floor_gib)
+            : fmt::format(
+                  "the cap is below vLLM's floor, the {:.1f} GiB GPU KV pool (all ranks): a tier this small "
+                  "only mirrors the GPU cache",
+                  p.floor_gib));
   }
   if (in.kv_offloading_size_gib) {
     p.given_gib = *in.kv_offloading_size_gib;
@@ -130,9 +136,10 @@ void set_pinning(TierRecommendation& r, const std::string& hw) {
   const auto cost = pinning_cost(hw);
   r.pin_seconds_low = r.kv_offloading_size_gib * cost.register_s_per_gib;
   r.pin_seconds_high = r.kv_offloading_size_gib * cost.host_alloc_s_per_gib;
-  r.pin_source = fmt::format("{:.2f} s/GiB mmap + first touch + cudaHostRegister (vLLM's way), {:.2f} s/GiB "
-                             "cudaHostAlloc; {}",
-                             cost.register_s_per_gib, cost.host_alloc_s_per_gib, cost.source);
+  r.pin_source = fmt::format(
+      "{:.2f} s/GiB mmap + first touch + cudaHostRegister (vLLM's way), {:.2f} s/GiB "
+      "cudaHostAlloc; {}",
+      cost.register_s_per_gib, cost.host_alloc_s_per_gib, cost.source);
 }
 
 }  // namespace
@@ -145,8 +152,9 @@ TierRecommendation rule_recommendation(const Sizing& s, const SizingInputs& in) 
   r.floor_gib = p.floor_gib;
   r.cap_gib = p.cap_gib;
   r.bound = p.capped ? "dram-cap" : (p.recommended_gib > std::ceil(p.wanted_gib) ? "floor" : "rule");
-  r.why = fmt::format("{} full-length session{} kept warm ({}); no traffic simulated (size --workload simulates it)",
-                      p.sessions, p.sessions == 1 ? "" : "s", p.sessions_reason);
+  r.why = fmt::format(
+      "{} full-length session{} kept warm ({}); no traffic simulated (size --workload simulates it)",
+      p.sessions, p.sessions == 1 ? "" : "s", p.sessions_reason);
   r.reasoning = p.reasoning;
   set_pinning(r, in.hw.name);
   return r;

@@ -7,7 +7,7 @@
 namespace kvb {
 
 struct PinningCost {
-  double register_s_per_gib = 0;  // mmap of /dev/shm + first touch + cudaHostRegister (vLLM's way)
+  double register_s_per_gib = 0;    // mmap of /dev/shm + first touch + cudaHostRegister (vLLM's way)
   double host_alloc_s_per_gib = 0;  // cudaHostAlloc (torch pin_memory)
   std::string source;
 };

@@ -20,11 +20,12 @@ ReloadVsRecompute compare_reload_recompute(const Sizing& s, const SizingInputs& 
   out.peak_tflops = peak_tflops(in.hw, s.weight_dtype);
   // Only the full-attention layers grow with context; the CPU tier holds those blocks.
   const auto block_size = s.layout.block_size;
-  const double block_bytes = static_cast<double>(s.layout.kv_bytes_per_token()) * static_cast<double>(block_size);
+  const double block_bytes =
+      static_cast<double>(s.layout.kv_bytes_per_token()) * static_cast<double>(block_size);
   out.link_gbps = h2d.gbps;
   out.per_copy_us = h2d.per_copy_s * 1e6;
-  const StepTimeModel steps(in.model, in.hw, static_cast<double>(s.layout.kv_bytes_per_token()), s.tp, s.weight_dtype,
-                            in.calibration);
+  const StepTimeModel steps(in.model, in.hw, static_cast<double>(s.layout.kv_bytes_per_token()), s.tp,
+                            s.weight_dtype, in.calibration);
   const auto chunk = std::max<std::int64_t>(1, s.max_num_batched_tokens);
   out.chunk_tokens = chunk;
   out.recompute_model = steps.describe();
@@ -52,10 +53,10 @@ ReloadVsRecompute compare_reload_recompute(const Sizing& s, const SizingInputs& 
                               format_count(out.tokens), format_seconds(out.reload_s), ratio,
                               format_seconds(out.recompute_s));
   } else {
-    out.verdict = fmt::format("recomputing a {}-token request ({}) is {:.1f}x faster than reloading it ({}): "
-                              "offloading does not pay at this length",
-                              format_count(out.tokens), format_seconds(out.recompute_s), 1.0 / ratio,
-                              format_seconds(out.reload_s));
+    out.verdict = fmt::format(
+        "recomputing a {}-token request ({}) is {:.1f}x faster than reloading it ({}): "
+        "offloading does not pay at this length",
+        format_count(out.tokens), format_seconds(out.recompute_s), 1.0 / ratio, format_seconds(out.reload_s));
   }
   return out;
 }

@@ -24,10 +24,14 @@ OffloadingBackend parse_offloading_backend(const std::string& text, const std::s
 
 std::string to_string(EngineKind e) {
   switch (e) {
-    case EngineKind::kVllm: return "vllm";
-    case EngineKind::kLmcache: return "lmcache";
-    case EngineKind::kSglang: return "sglang";
-    case EngineKind::kDynamo: return "dynamo";
+    case EngineKind::kVllm:
+      return "vllm";
+    case EngineKind::kLmcache:
+      return "lmcache";
+    case EngineKind::kSglang:
+      return "sglang";
+    case EngineKind::kDynamo:
+      return "dynamo";
   }
   return "vllm";
 }
@@ -42,13 +46,15 @@ EngineKind parse_engine(const std::string& text, const std::string& what) {
 void check_engine_and_backend(EngineKind engine, OffloadingBackend backend) {
   // SGLang's host tier is HiCache; LMCache's vLLM connector cannot be part of an SGLang command.
   if (engine == EngineKind::kSglang && backend == OffloadingBackend::kLmcache) {
-    throw UsageError("--engine sglang with --kv-offloading-backend lmcache: SGLang's CPU tier is HiCache, LMCache's "
-                     "connector is vLLM's; expected --engine lmcache (vLLM with LMCache) or --kv-offloading-backend "
-                     "native with --engine sglang");
+    throw UsageError(
+        "--engine sglang with --kv-offloading-backend lmcache: SGLang's CPU tier is HiCache, LMCache's "
+        "connector is vLLM's; expected --engine lmcache (vLLM with LMCache) or --kv-offloading-backend "
+        "native with --engine sglang");
   }
   if (engine == EngineKind::kDynamo && backend == OffloadingBackend::kLmcache) {
-    throw UsageError("--engine dynamo with --kv-offloading-backend lmcache: Dynamo's host tier here is KVBM's; "
-                     "expected --kv-offloading-backend native with --engine dynamo (or --engine lmcache)");
+    throw UsageError(
+        "--engine dynamo with --kv-offloading-backend lmcache: Dynamo's host tier here is KVBM's; "
+        "expected --kv-offloading-backend native with --engine dynamo (or --engine lmcache)");
   }
 }
 

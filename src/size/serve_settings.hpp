@@ -10,7 +10,7 @@
 
 namespace kvb {
 
-enum class Quantization { kNone, kFp8 };            // --quantization: the checkpoint's dtype, or fp8
+enum class Quantization { kNone, kFp8 };             // --quantization: the checkpoint's dtype, or fp8
 enum class OffloadingBackend { kNative, kLmcache };  // --kv-offloading-backend
 // The server the command line is written for: vLLM (native offloading), vLLM with LMCache's
 // connector, SGLang with HiCache, or vLLM under NVIDIA Dynamo with KVBM's host tier.
@@ -34,32 +34,33 @@ inline constexpr std::int64_t kMaxNumSeqs = 1'000'000;
 
 struct ServeSettings {
   int tensor_parallel_size = 1;
-  bool tensor_parallel_auto = false;              // --tp auto: the smallest TP at which one request fits
+  bool tensor_parallel_auto = false;  // --tp auto: the smallest TP at which one request fits
   int pipeline_parallel_size = 1;
   double gpu_memory_utilization = 0.9;
-  std::optional<std::uint64_t> kv_cache_memory;   // bytes, as vLLM's --kv-cache-memory-bytes
+  std::optional<std::uint64_t> kv_cache_memory;  // bytes, as vLLM's --kv-cache-memory-bytes
   std::string kv_cache_dtype = "auto";
-  int block_size = 0;                             // 0 = the attention backend's default
-  std::int64_t max_model_len = 0;                 // 0 = the model's maximum
+  int block_size = 0;              // 0 = the attention backend's default
+  std::int64_t max_model_len = 0;  // 0 = the model's maximum
   std::int64_t max_num_batched_tokens = 8192;
   std::int64_t max_num_seqs = 256;
-  std::optional<double> kv_offloading_size;       // GiB across ranks; absent = no CPU tier
+  std::optional<double> kv_offloading_size;  // GiB across ranks; absent = no CPU tier
   OffloadingBackend kv_offloading_backend = OffloadingBackend::kNative;
   Quantization quantization = Quantization::kNone;
-  int draft_layers = 0;                           // EAGLE / MTP layers that hold KV
-  bool hybrid_kv_cache_manager = true;            // false = --disable-hybrid-kv-cache-manager
+  int draft_layers = 0;                 // EAGLE / MTP layers that hold KV
+  bool hybrid_kv_cache_manager = true;  // false = --disable-hybrid-kv-cache-manager
 };
 
 // What kvbench asks beyond vLLM's flags: the node it sizes for and the sessions to keep warm.
 struct NodeOverrides {
-  std::optional<double> gpu_memory_gib;           // --gpu-memory
-  std::optional<double> host_memory_gb;           // --host-memory, per node
-  std::optional<int> concurrency;                 // sessions of max-model-len for the CPU tier
-  std::string link_profile;                       // --link-profile: a kvbench dma JSON of this node
-  std::string link_method = "ce";                 // which of its methods to fit
-  std::string calibration;                        // --calibration: the time model's efficiencies (YAML)
-  EngineKind engine = EngineKind::kVllm;          // --engine: which server's command line to write
-  VllmVersion vllm_version = kNewestModelledVllm;  // --vllm-version: the release the tier's host memory is for
+  std::optional<double> gpu_memory_gib;   // --gpu-memory
+  std::optional<double> host_memory_gb;   // --host-memory, per node
+  std::optional<int> concurrency;         // sessions of max-model-len for the CPU tier
+  std::string link_profile;               // --link-profile: a kvbench dma JSON of this node
+  std::string link_method = "ce";         // which of its methods to fit
+  std::string calibration;                // --calibration: the time model's efficiencies (YAML)
+  EngineKind engine = EngineKind::kVllm;  // --engine: which server's command line to write
+  VllmVersion vllm_version =
+      kNewestModelledVllm;  // --vllm-version: the release the tier's host memory is for
 };
 
 }  // namespace kvb

@@ -38,19 +38,22 @@ nlohmann::json recommendation_to_json(const TierRecommendation& r) {
             {"cap_gib", r.cap_gib},
             {"curve", curve},
             {"reasoning", r.reasoning},
-            {"startup_pinning_s", {{"low", r.pin_seconds_low}, {"high", r.pin_seconds_high}, {"source", r.pin_source}}}};
+            {"startup_pinning_s",
+             {{"low", r.pin_seconds_low}, {"high", r.pin_seconds_high}, {"source", r.pin_source}}}};
   if (!r.interrupted_during.empty()) j["interrupted_during"] = r.interrupted_during;
   if (r.basis == "simulation") {
     j["decided_by"] = r.decided_by;
     j["expected_error"] = r.expected_error.empty() ? json(nullptr) : json(r.expected_error);
     if (!r.trace_curve.empty()) {
       json trace = json::array();
-      for (const auto& [gib, hit] : r.trace_curve) trace.push_back({{"size_gib", gib}, {"prefix_hit_rate", hit}});
+      for (const auto& [gib, hit] : r.trace_curve)
+        trace.push_back({{"size_gib", gib}, {"prefix_hit_rate", hit}});
       j["trace_curve"] = trace;
     }
     j["workload"] = r.workload;
     j["requests_per_point"] = r.requests;
-    j["model"] = "computed: kvbench's discrete-event simulator over the stated time and link models, not measured";
+    j["model"] =
+        "computed: kvbench's discrete-event simulator over the stated time and link models, not measured";
   }
   return j;
 }
@@ -87,8 +90,9 @@ nlohmann::json reload_to_json(const ReloadVsRecompute& r) {
           {"efficiency", r.efficiency},
           {"break_even_tokens", r.break_even_tokens ? json(*r.break_even_tokens) : json(nullptr)},
           {"verdict", r.verdict},
-          {"model", "computed: the simulator's roofline step model over the hardware table (perf/step_time_model), "
-                    "not measured"},
+          {"model",
+           "computed: the simulator's roofline step model over the hardware table (perf/step_time_model), "
+           "not measured"},
           {"recompute_model", r.recompute_model},
           {"chunk_tokens", r.chunk_tokens}};
 }
@@ -101,13 +105,15 @@ void add_engine(nlohmann::json& j, const Sizing& s) {
     j["engine_notes"] = s.engine_notes;
   }
   if (s.engine == EngineKind::kDynamo && s.kvbm_cpu_cache_gb > 0) {
-    j["dynamo"] = {{"kvbm_cpu_cache_gb", s.kvbm_cpu_cache_gb},
-                   {"kvbm_host_blocks", s.kvbm_host_blocks},
-                   {"kvbm_leader_worker_init_timeout_s",
-                    s.kvbm_init_timeout_s > 0 ? nlohmann::json(s.kvbm_init_timeout_s) : nlohmann::json(nullptr)}};
+    j["dynamo"] = {
+        {"kvbm_cpu_cache_gb", s.kvbm_cpu_cache_gb},
+        {"kvbm_host_blocks", s.kvbm_host_blocks},
+        {"kvbm_leader_worker_init_timeout_s",
+         s.kvbm_init_timeout_s > 0 ? nlohmann::json(s.kvbm_init_timeout_s) : nlohmann::json(nullptr)}};
   }
   if (s.engine == EngineKind::kSglang && s.hicache_size_gb_per_rank > 0) {
-    j["sglang"] = {{"hicache_size_gb_per_rank", s.hicache_size_gb_per_rank}, {"hicache_ratio", s.hicache_ratio}};
+    j["sglang"] = {{"hicache_size_gb_per_rank", s.hicache_size_gb_per_rank},
+                   {"hicache_ratio", s.hicache_ratio}};
   }
 }
 
@@ -154,7 +160,8 @@ nlohmann::json sizing_to_json(const Sizing& s) {
   j["num_cpu_blocks"] = s.offload ? json(s.offload->num_cpu_blocks) : json(nullptr);
   if (s.offload) j["offload"] = offload_to_json(*s.offload);
   // The recommended tier's real host footprint for --vllm-version (native vLLM tier only).
-  j["host_memory"] = s.offload && s.offload->host_memory ? host_memory_json(*s.offload->host_memory) : json(nullptr);
+  j["host_memory"] =
+      s.offload && s.offload->host_memory ? host_memory_json(*s.offload->host_memory) : json(nullptr);
   if (s.recommendation) j["recommendation"] = recommendation_to_json(*s.recommendation);
   if (s.reload) j["reload_vs_recompute"] = reload_to_json(*s.reload);
   add_engine(j, s);
@@ -200,8 +207,10 @@ SizeRowView size_row_from_json(const nlohmann::json& j, const std::string& origi
   r.max_model_len = json_integer_in(j, "max_model_len", 1, kMaxTokens, where);
   r.max_concurrency = json_number_in(j, "max_concurrency", 0, kMaxTokens, where);
   const auto& rec = j.at("recommended_kv_offloading_size_gib");
-  r.recommended_gib = rec.is_null() ? -1 : json_number_in(j, "recommended_kv_offloading_size_gib", 0, kMaxTierGib, where);
-  if (j.contains("reload_vs_recompute")) r.reload_verdict = j.at("reload_vs_recompute").value("verdict", std::string());
+  r.recommended_gib =
+      rec.is_null() ? -1 : json_number_in(j, "recommended_kv_offloading_size_gib", 0, kMaxTierGib, where);
+  if (j.contains("reload_vs_recompute"))
+    r.reload_verdict = j.at("reload_vs_recompute").value("verdict", std::string());
   r.vllm_command = j.at("vllm_command").get<std::string>();
   if (j.contains("recommendation")) {
     const auto& k = j.at("recommendation");
@@ -209,7 +218,8 @@ SizeRowView size_row_from_json(const nlohmann::json& j, const std::string& origi
     v.basis = k.at("basis").get<std::string>();
     v.objective = k.at("objective").is_null() ? std::string() : k.at("objective").get<std::string>();
     v.decided_by = k.value("decided_by", v.objective);
-    if (const auto it = k.find("expected_error"); it != k.end() && it->is_string()) v.expected_error = it->get<std::string>();
+    if (const auto it = k.find("expected_error"); it != k.end() && it->is_string())
+      v.expected_error = it->get<std::string>();
     v.why = k.at("why").get<std::string>();
     v.bound = k.at("bound").get<std::string>();
     v.workload = k.value("workload", std::string());

@@ -21,11 +21,12 @@ nlohmann::json sizings_document(const std::vector<Sizing>& all);
 
 // A result's recommendation as the report shows it (absent in files written before it existed).
 struct RecommendationView {
-  std::string basis, objective, decided_by, why, bound, workload, expected_error;  // decided_by: the metric of the curve's gains
+  std::string basis, objective, decided_by, why, bound, workload,
+      expected_error;  // decided_by: the metric of the curve's gains
   double kv_offloading_size_gib = 0;
   bool pays = true;
   double floor_gib = 0, cap_gib = 0;
-  std::vector<TierCurvePoint> curve;  // simulation basis only
+  std::vector<TierCurvePoint> curve;                   // simulation basis only
   std::vector<std::pair<double, double>> trace_curve;  // size --trace: (GiB, prefix hit rate), counted
 };
 

@@ -23,19 +23,19 @@ struct SizingInputs {
   KvSettings kv;
   double gpu_memory_utilization = 0.9;
   std::optional<std::uint64_t> kv_cache_memory_bytes;
-  std::optional<double> gpu_memory_gib;    // --gpu-memory override
-  std::optional<double> host_memory_gb;    // --host-memory override, per node
+  std::optional<double> gpu_memory_gib;  // --gpu-memory override
+  std::optional<double> host_memory_gb;  // --host-memory override, per node
   std::optional<std::int64_t> max_model_len;
   std::int64_t max_num_seqs = 256;
   Quantization quantization = Quantization::kNone;
-  std::optional<int> concurrency;          // sessions to keep warm in the CPU tier
+  std::optional<int> concurrency;                // sessions to keep warm in the CPU tier
   std::optional<double> kv_offloading_size_gib;  // evaluate a given size too
   OffloadingBackend offloading_backend = OffloadingBackend::kNative;
   EngineKind engine = EngineKind::kVllm;
   VllmVersion vllm_version = kNewestModelledVllm;  // --vllm-version: how the tier takes host memory
-  double host_dram_fraction = 0.6;         // at most this share of host DRAM for KV
-  Calibration calibration;                 // the time model's efficiencies: make_sizing_inputs sets the GPU's default
-  std::optional<LinkProfile> link;         // --link-profile: the node's measured link, else the hardware table's
+  double host_dram_fraction = 0.6;                 // at most this share of host DRAM for KV
+  Calibration calibration;  // the time model's efficiencies: make_sizing_inputs sets the GPU's default
+  std::optional<LinkProfile> link;  // --link-profile: the node's measured link, else the hardware table's
   // Without --tp: what the configuration search tried (size/configuration_search.hpp), one line.
   std::string configuration_search;
   // A configuration that does not fit names the one that does (false inside the search itself).
@@ -43,29 +43,29 @@ struct SizingInputs {
 };
 
 struct OffloadPlan {
-  std::int64_t cpu_block_bytes = 0;        // one offloaded block across all ranks
-  double tokens_per_gib = 0;               // tokens the CPU tier holds per GiB given
-  int sessions = 0;                        // sessions the recommendation keeps warm
+  std::int64_t cpu_block_bytes = 0;  // one offloaded block across all ranks
+  double tokens_per_gib = 0;         // tokens the CPU tier holds per GiB given
+  int sessions = 0;                  // sessions the recommendation keeps warm
   std::string sessions_reason;
-  double wanted_gib = 0;                   // before the host-DRAM cap
-  double cap_gib = 0;                      // host DRAM x fraction x this instance's share
-  double floor_gib = 0;                    // the aggregate GPU KV pool: a tier this small only mirrors it
+  double wanted_gib = 0;  // before the host-DRAM cap
+  double cap_gib = 0;     // host DRAM x fraction x this instance's share
+  double floor_gib = 0;   // the aggregate GPU KV pool: a tier this small only mirrors it
   bool capped = false;
-  int recommended_gib = 0;                 // --kv-offloading-size, total across ranks
-  std::int64_t num_cpu_blocks = 0;         // for the recommended size
+  int recommended_gib = 0;          // --kv-offloading-size, total across ranks
+  std::int64_t num_cpu_blocks = 0;  // for the recommended size
   std::int64_t cpu_tokens = 0;
   double pinned_gib_per_rank = 0;
   // What the recommended tier really takes on the host for --vllm-version (native vLLM tier only).
   std::optional<HostFootprint> host_memory;
-  double lmcache_gib_per_rank = 0;         // what older vLLM passed to LMCache
-  std::optional<double> given_gib;         // --kv-offloading-size as given
+  double lmcache_gib_per_rank = 0;  // what older vLLM passed to LMCache
+  std::optional<double> given_gib;  // --kv-offloading-size as given
   std::int64_t given_num_cpu_blocks = 0;
   std::int64_t given_cpu_tokens = 0;
   std::vector<std::string> reasoning;
 };
 
 struct ReloadVsRecompute {
-  std::int64_t tokens = 0;                 // the request length compared (max-model-len)
+  std::int64_t tokens = 0;  // the request length compared (max-model-len)
   double reload_s = 0;
   double recompute_s = 0;
   double link_gbps = 0;
@@ -73,8 +73,8 @@ struct ReloadVsRecompute {
   std::string link_source;
   double peak_tflops = 0;
   double efficiency = 0;
-  std::int64_t chunk_tokens = 0;           // prefill chunk (max-num-batched-tokens)
-  std::string recompute_model;             // the step model and its factors, as the simulator prints it
+  std::int64_t chunk_tokens = 0;  // prefill chunk (max-num-batched-tokens)
+  std::string recompute_model;    // the step model and its factors, as the simulator prints it
   std::optional<std::int64_t> break_even_tokens;  // reload wins from here on
   std::string verdict;
 };
@@ -95,8 +95,8 @@ struct Sizing {
   MemoryBudget budget;
   bool weights_fit = true;
   std::int64_t num_gpu_blocks = 0;
-  std::int64_t gpu_kv_tokens = 0;          // vLLM's logged "GPU KV cache size"
-  std::int64_t gpu_kv_tokens_capacity = 0; // tokens of full-attention context the pool holds
+  std::int64_t gpu_kv_tokens = 0;           // vLLM's logged "GPU KV cache size"
+  std::int64_t gpu_kv_tokens_capacity = 0;  // tokens of full-attention context the pool holds
   std::int64_t blocks_per_request = 0;
   double max_concurrency = 0;
   bool fits = false;
@@ -109,15 +109,15 @@ struct Sizing {
   std::string vllm_version_note;
   std::string vllm_command;
   std::string vllm_command_legacy;
-  std::string rocm_docker_command;         // AMD hardware only
+  std::string rocm_docker_command;  // AMD hardware only
   EngineKind engine = EngineKind::kVllm;
-  std::string engine_command;              // --engine sglang / lmcache: that server's command line
-  std::vector<std::string> engine_notes;   // the engine's sizing facts, with their sources
-  double hicache_size_gb_per_rank = 0;     // --engine sglang: --hicache-size (GB = 10^9, per rank)
-  double hicache_ratio = 0;                // the same as --hicache-ratio (host pool / device pool)
-  double kvbm_cpu_cache_gb = 0;            // --engine dynamo: DYN_KVBM_CPU_CACHE_GB (GB = 10^9, per instance)
-  std::int64_t kvbm_host_blocks = 0;       // the blocks KVBM makes of it
-  int kvbm_init_timeout_s = 0;             // DYN_KVBM_LEADER_WORKER_INIT_TIMEOUT_SECS when pinning needs more than 120 s
+  std::string engine_command;             // --engine sglang / lmcache: that server's command line
+  std::vector<std::string> engine_notes;  // the engine's sizing facts, with their sources
+  double hicache_size_gb_per_rank = 0;    // --engine sglang: --hicache-size (GB = 10^9, per rank)
+  double hicache_ratio = 0;               // the same as --hicache-ratio (host pool / device pool)
+  double kvbm_cpu_cache_gb = 0;           // --engine dynamo: DYN_KVBM_CPU_CACHE_GB (GB = 10^9, per instance)
+  std::int64_t kvbm_host_blocks = 0;      // the blocks KVBM makes of it
+  int kvbm_init_timeout_s = 0;  // DYN_KVBM_LEADER_WORKER_INIT_TIMEOUT_SECS when pinning needs more than 120 s
   std::vector<std::string> warnings;
   std::vector<std::string> alternatives;
   std::vector<std::string> notes;

@@ -27,8 +27,10 @@ std::int64_t max_len_that_fits(const KvLayout& l, double available, std::int64_t
   std::int64_t hi = upper;
   while (lo < hi) {
     const std::int64_t mid = lo + (hi - lo + 1) / 2;
-    if (static_cast<double>(request_bytes(l, mid, mnbt)) <= available) lo = mid;
-    else hi = mid - 1;
+    if (static_cast<double>(request_bytes(l, mid, mnbt)) <= available)
+      lo = mid;
+    else
+      hi = mid - 1;
   }
   return lo;
 }
@@ -37,56 +39,62 @@ std::int64_t max_len_that_fits(const KvLayout& l, double available, std::int64_t
 void model_warnings(Sizing& s, const SizingInputs& in) {
   const auto& m = in.model;
   if (s.max_model_len > m.max_position_embeddings) {
-    s.warnings.push_back(fmt::format("--max-model-len {} exceeds {}'s max_position_embeddings {}: vLLM refuses it "
-                                     "unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1, and quality beyond the trained length "
-                                     "is not guaranteed",
-                                     s.max_model_len, m.name, m.max_position_embeddings));
+    s.warnings.push_back(
+        fmt::format("--max-model-len {} exceeds {}'s max_position_embeddings {}: vLLM refuses it "
+                    "unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1, and quality beyond the trained length "
+                    "is not guaranteed",
+                    s.max_model_len, m.name, m.max_position_embeddings));
   }
   if (s.layout.replicated) {
-    s.warnings.push_back(fmt::format("replicated KV: {}; the CPU tier stores {} copies too", s.layout.replication_reason,
-                                     s.tp));
+    s.warnings.push_back(fmt::format("replicated KV: {}; the CPU tier stores {} copies too",
+                                     s.layout.replication_reason, s.tp));
     if (m.attention == AttentionKind::kMla) {
-      s.alternatives.push_back(fmt::format("data-parallel attention stores each latent once: `--data-parallel-size {} "
-                                           "--enable-expert-parallel` (TP 1 per attention rank) gives each rank its "
-                                           "own KV pool instead of {} copies of one",
-                                           s.tp, s.tp));
+      s.alternatives.push_back(
+          fmt::format("data-parallel attention stores each latent once: `--data-parallel-size {} "
+                      "--enable-expert-parallel` (TP 1 per attention rank) gives each rank its "
+                      "own KV pool instead of {} copies of one",
+                      s.tp, s.tp));
     } else {
-      s.alternatives.push_back(fmt::format("keep TP at or below the {} KV heads (--tensor-parallel-size {}) and scale "
-                                           "out with --data-parallel-size, so no KV head is replicated",
-                                           m.num_kv_heads, m.num_kv_heads));
+      s.alternatives.push_back(
+          fmt::format("keep TP at or below the {} KV heads (--tensor-parallel-size {}) and scale "
+                      "out with --data-parallel-size, so no KV head is replicated",
+                      m.num_kv_heads, m.num_kv_heads));
     }
   }
   if (m.mamba_layers > 0) {
-    s.warnings.push_back("hybrid Mamba model: vLLM's OffloadingConnector before its hybrid-aware version disables the "
-                         "hybrid KV cache manager and fails with \"Hybrid KV cache manager is disabled but failed to "
-                         "convert the KV cache specs to one unified type\"; use a vLLM whose connector supports hybrid "
-                         "models, or serve without offloading");
+    s.warnings.push_back(
+        "hybrid Mamba model: vLLM's OffloadingConnector before its hybrid-aware version disables the "
+        "hybrid KV cache manager and fails with \"Hybrid KV cache manager is disabled but failed to "
+        "convert the KV cache specs to one unified type\"; use a vLLM whose connector supports hybrid "
+        "models, or serve without offloading");
   }
   if (m.sliding_layers > 0 && !in.kv.hybrid_manager) {
-    s.warnings.push_back(fmt::format("--disable-hybrid-kv-cache-manager treats the {} sliding-window layers as full "
-                                     "attention: KV per token grows from {} to {} B (x{:.2f})",
-                                     m.sliding_layers, (m.full_attention_layers()) * s.layout.types[0].bytes_per_token_layer,
-                                     s.layout.kv_bytes_per_token(),
-                                     static_cast<double>(s.layout.kv_bytes_per_token()) /
-                                         static_cast<double>(m.full_attention_layers() *
-                                                             s.layout.types[0].bytes_per_token_layer)));
+    s.warnings.push_back(fmt::format(
+        "--disable-hybrid-kv-cache-manager treats the {} sliding-window layers as full "
+        "attention: KV per token grows from {} to {} B (x{:.2f})",
+        m.sliding_layers, (m.full_attention_layers()) * s.layout.types[0].bytes_per_token_layer,
+        s.layout.kv_bytes_per_token(),
+        static_cast<double>(s.layout.kv_bytes_per_token()) /
+            static_cast<double>(m.full_attention_layers() * s.layout.types[0].bytes_per_token_layer)));
   } else if (m.sliding_layers > 0) {
-    s.notes.push_back(fmt::format("{} of {} layers slide over {} tokens: they hold at most {} blocks per request; the "
-                                  "logged 'GPU KV cache size' is num_blocks // {} groups x block_size, not a capacity",
-                                  m.sliding_layers, m.num_hidden_layers, m.sliding_window,
-                                  blocks_per_request(s.layout, s.max_model_len, s.max_num_batched_tokens) -
-                                      (s.max_model_len + s.layout.block_size - 1) / s.layout.block_size,
-                                  s.layout.num_groups));
+    s.notes.push_back(
+        fmt::format("{} of {} layers slide over {} tokens: they hold at most {} blocks per request; the "
+                    "logged 'GPU KV cache size' is num_blocks // {} groups x block_size, not a capacity",
+                    m.sliding_layers, m.num_hidden_layers, m.sliding_window,
+                    blocks_per_request(s.layout, s.max_model_len, s.max_num_batched_tokens) -
+                        (s.max_model_len + s.layout.block_size - 1) / s.layout.block_size,
+                    s.layout.num_groups));
   }
 }
 
 // The CPU tier as given: LMCache's per-rank size, a tier past the host's DRAM or its cap.
 void tier_warnings(Sizing& s, const SizingInputs& in) {
   if (in.offloading_backend == OffloadingBackend::kLmcache && s.offload) {
-    s.warnings.push_back(fmt::format("--kv-offloading-backend lmcache: LMCache sizes its CPU cache per rank, "
-                                     "LMCACHE_MAX_LOCAL_CPU_SIZE={:.1f} (GiB = {} / {} ranks); newer vLLM leaves the size "
-                                     "to LMCache's own setting, so set it there",
-                                     s.offload->lmcache_gib_per_rank, s.offload->recommended_gib, s.world_size));
+    s.warnings.push_back(
+        fmt::format("--kv-offloading-backend lmcache: LMCache sizes its CPU cache per rank, "
+                    "LMCACHE_MAX_LOCAL_CPU_SIZE={:.1f} (GiB = {} / {} ranks); newer vLLM leaves the size "
+                    "to LMCache's own setting, so set it there",
+                    s.offload->lmcache_gib_per_rank, s.offload->recommended_gib, s.world_size));
   }
   if (s.offload && s.offload->given_gib) {
     // A tier larger than the node's host DRAM cannot be pinned; beyond the cap it starves the host.
@@ -95,14 +103,16 @@ void tier_warnings(Sizing& s, const SizingInputs& in) {
     const double host_gib = nodes * in.host_memory_gb.value_or(in.hw.host_dram_gb) * 1e9 / kGiB;
     const double given = *s.offload->given_gib;
     if (given > host_gib) {
-      s.warnings.push_back(fmt::format("--kv-offloading-size {} GiB exceeds the {:.0f} GiB of host DRAM this instance's "
-                                       "nodes have: vLLM cannot pin it (give --host-memory if a node has more)",
-                                       given, host_gib));
+      s.warnings.push_back(
+          fmt::format("--kv-offloading-size {} GiB exceeds the {:.0f} GiB of host DRAM this instance's "
+                      "nodes have: vLLM cannot pin it (give --host-memory if a node has more)",
+                      given, host_gib));
     } else if (given > s.offload->cap_gib) {
-      s.warnings.push_back(fmt::format("--kv-offloading-size {} GiB exceeds the {:.0f} GiB cap ({:.0f}% of host DRAM "
-                                       "for this instance's GPUs): the host may swap or the OOM killer may end the "
-                                       "server",
-                                       given, s.offload->cap_gib, in.host_dram_fraction * 100));
+      s.warnings.push_back(
+          fmt::format("--kv-offloading-size {} GiB exceeds the {:.0f} GiB cap ({:.0f}% of host DRAM "
+                      "for this instance's GPUs): the host may swap or the OOM killer may end the "
+                      "server",
+                      given, s.offload->cap_gib, in.host_dram_fraction * 100));
     }
   }
 }
@@ -110,14 +120,15 @@ void tier_warnings(Sizing& s, const SizingInputs& in) {
 // What would fit, or fit more: FP8 KV, a shorter context, the configuration the search finds.
 void fit_alternatives(Sizing& s, const SizingInputs& in) {
   if (in.kv.kv_cache_dtype == "auto" && s.layout.kv_dtype_bytes == 2 && s.fits && s.weights_fit) {
-    s.alternatives.push_back(fmt::format("--kv-cache-dtype fp8 halves KV per token ({} -> {} B/rank): about {} GPU "
-                                         "tokens",
-                                         format_count(s.layout.kv_bytes_per_token()),
-                                         format_count(s.layout.kv_bytes_per_token() / 2),
-                                         format_count(s.gpu_kv_tokens_capacity * 2)));
+    s.alternatives.push_back(fmt::format(
+        "--kv-cache-dtype fp8 halves KV per token ({} -> {} B/rank): about {} GPU "
+        "tokens",
+        format_count(s.layout.kv_bytes_per_token()), format_count(s.layout.kv_bytes_per_token() / 2),
+        format_count(s.gpu_kv_tokens_capacity * 2)));
   }
   if (!s.fits && s.weights_fit && s.estimated_max_model_len > 0) {
-    s.alternatives.push_back(fmt::format("a shorter context fits: --max-model-len {}", s.estimated_max_model_len));
+    s.alternatives.push_back(
+        fmt::format("a shorter context fits: --max-model-len {}", s.estimated_max_model_len));
   }
   if (!s.fits && in.search_alternatives) {
     // Not "more GPUs would help" but the configuration that does fit, computed (it may need FP8
@@ -126,8 +137,9 @@ void fit_alternatives(Sizing& s, const SizingInputs& in) {
     if (search.found) {
       const auto& f = search.found->sizing;
       s.alternatives.push_back(fmt::format("{} fits: {} GPU blocks ({} tokens), weights {:.1f} GiB per GPU",
-                                           configuration_flags(search.found->inputs), format_count(f.num_gpu_blocks),
-                                           format_count(f.gpu_kv_tokens), f.budget.weights_gib));
+                                           configuration_flags(search.found->inputs),
+                                           format_count(f.num_gpu_blocks), format_count(f.gpu_kv_tokens),
+                                           f.budget.weights_gib));
     } else {
       s.alternatives.push_back(search.tried);
     }
@@ -137,16 +149,18 @@ void fit_alternatives(Sizing& s, const SizingInputs& in) {
 // A --kv-cache-memory the GPU cannot hold beside the rest; ranks beyond one node.
 void budget_warnings(Sizing& s, const SizingInputs& in) {
   if (s.budget.exceeds_gpu_gib > 0) {
-    s.warnings.push_back(fmt::format("--kv-cache-memory {} plus weights, activations and graphs ({:.2f} GiB) "
-                                     "exceed the GPU's {:.2f} GiB by {:.2f} GiB: vLLM would fail to allocate it",
-                                     format_bytes_binary(s.budget.available_bytes), s.budget.weights_gib +
-                                         s.budget.activation_gib + s.budget.cuda_graph_gib + s.budget.non_torch_gib,
-                                     s.budget.total_gib, s.budget.exceeds_gpu_gib));
+    s.warnings.push_back(fmt::format(
+        "--kv-cache-memory {} plus weights, activations and graphs ({:.2f} GiB) "
+        "exceed the GPU's {:.2f} GiB by {:.2f} GiB: vLLM would fail to allocate it",
+        format_bytes_binary(s.budget.available_bytes),
+        s.budget.weights_gib + s.budget.activation_gib + s.budget.cuda_graph_gib + s.budget.non_torch_gib,
+        s.budget.total_gib, s.budget.exceeds_gpu_gib));
   }
   if (s.world_size > in.hw.gpus_per_node) {
-    s.warnings.push_back(fmt::format("{} ranks exceed the {} GPUs of one {} node: the host DRAM cap and link figures "
-                                     "are per node",
-                                     s.world_size, in.hw.gpus_per_node, in.hw.name));
+    s.warnings.push_back(
+        fmt::format("{} ranks exceed the {} GPUs of one {} node: the host DRAM cap and link figures "
+                    "are per node",
+                    s.world_size, in.hw.gpus_per_node, in.hw.name));
   }
 }
 
@@ -165,9 +179,11 @@ Sizing compute_sizing(const SizingInputs& in) {
   Sizing s;
   s.model_name = m.name;
   s.hf_id = m.hf_id;
-  if (in.quantization == Quantization::kFp8 && m.weight_dtype != "fp8" && m.hf_id.find("FP8") == std::string::npos) {
-    s.notes.push_back("--quantization fp8 quantizes the bf16 checkpoint at load time; an FP8 checkpoint, where one "
-                      "is published, gives the same memory");
+  if (in.quantization == Quantization::kFp8 && m.weight_dtype != "fp8" &&
+      m.hf_id.find("FP8") == std::string::npos) {
+    s.notes.push_back(
+        "--quantization fp8 quantizes the bf16 checkpoint at load time; an FP8 checkpoint, where one "
+        "is published, gives the same memory");
   }
   s.hw_name = in.hw.name;
   s.tp = in.kv.tp;
@@ -214,9 +230,11 @@ Sizing compute_sizing(const SizingInputs& in) {
   s.kv_gib_needed_per_request = needed / kGiB;
   s.fits = s.weights_fit && needed <= available;
   s.estimated_max_model_len =
-      s.fits ? s.max_model_len : max_len_that_fits(s.layout, available, s.max_num_batched_tokens, s.max_model_len);
+      s.fits ? s.max_model_len
+             : max_len_that_fits(s.layout, available, s.max_num_batched_tokens, s.max_model_len);
 
-  if (!s.fits && s.weights_fit && s.estimated_max_model_len > 0 && s.estimated_max_model_len < s.max_model_len) {
+  if (!s.fits && s.weights_fit && s.estimated_max_model_len > 0 &&
+      s.estimated_max_model_len < s.max_model_len) {
     // The command suggests the shorter context that fits; its CPU tier is sized for that length,
     // so the suggested command keeps the offloading flags. The shorter length fits by
     // construction (and is strictly shorter), so this recurses once at most.
@@ -226,9 +244,10 @@ Sizing compute_sizing(const SizingInputs& in) {
     if (shorter.fits && shorter.offload) {
       s.offload = shorter.offload;
       s.recommendation = shorter.recommendation;
-      s.offload->reasoning.insert(s.offload->reasoning.begin(),
-                                  fmt::format("sized for the suggested --max-model-len {} (the requested {} does not fit)",
-                                              format_count(s.estimated_max_model_len), format_count(s.max_model_len)));
+      s.offload->reasoning.insert(
+          s.offload->reasoning.begin(),
+          fmt::format("sized for the suggested --max-model-len {} (the requested {} does not fit)",
+                      format_count(s.estimated_max_model_len), format_count(s.max_model_len)));
     }
   }
   if (s.fits) {
@@ -242,9 +261,10 @@ Sizing compute_sizing(const SizingInputs& in) {
     if (in.link) {
       source = link.source;
     } else if (measured.source.empty()) {
-      source = fmt::format("{} practical pinned-copy figure from the hardware table (soft); `kvbench dma` measures "
-                           "this node",
-                           in.hw.name);
+      source = fmt::format(
+          "{} practical pinned-copy figure from the hardware table (soft); `kvbench dma` measures "
+          "this node",
+          in.hw.name);
     } else {
       source = fmt::format("{} h2d link measured by kvbench dma, {}", in.hw.name,
                            measured.source.substr(0, measured.source.find(" (")));

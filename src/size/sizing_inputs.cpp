@@ -46,18 +46,20 @@ SizingInputs make_sizing_inputs(const ModelSpec& model, const HardwareSpec& hw, 
   return in;
 }
 
-std::vector<Sizing> size_configurations(const std::vector<ModelSpec>& models, const std::vector<HardwareSpec>& hws,
-                                        const ServeSettings& serve, const NodeOverrides& node,
-                                        const std::string& max_model_len_text) {
-  const bool suffixed = !max_model_len_text.empty() && max_model_len_text.find_first_not_of("0123456789") != std::string::npos;
+std::vector<Sizing> size_configurations(const std::vector<ModelSpec>& models,
+                                        const std::vector<HardwareSpec>& hws, const ServeSettings& serve,
+                                        const NodeOverrides& node, const std::string& max_model_len_text) {
+  const bool suffixed =
+      !max_model_len_text.empty() && max_model_len_text.find_first_not_of("0123456789") != std::string::npos;
   std::vector<Sizing> all;
   for (const auto& hw : hws) {
     for (const auto& m : models) {
       all.push_back(compute_sizing(make_sizing_inputs(m, hw, serve, node)));
       if (suffixed) {
-        all.back().notes.push_back(fmt::format("--max-model-len '{}' = {} tokens (vLLM reads k/m as x1000/x10^6 and "
-                                               "K/M as x1024/x2^20)",
-                                               max_model_len_text, format_count(all.back().max_model_len)));
+        all.back().notes.push_back(
+            fmt::format("--max-model-len '{}' = {} tokens (vLLM reads k/m as x1000/x10^6 and "
+                        "K/M as x1024/x2^20)",
+                        max_model_len_text, format_count(all.back().max_model_len)));
       }
     }
   }

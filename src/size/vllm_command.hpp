@@ -5,9 +5,9 @@
 namespace kvb {
 
 struct VllmCommands {
-  std::string serve;         // flag form: --kv-offloading-backend / --kv-offloading-size
-  std::string legacy;        // --kv-transfer-config with num_cpu_blocks (before the flag existed)
-  std::string rocm_docker;   // empty on NVIDIA
+  std::string serve;        // flag form: --kv-offloading-backend / --kv-offloading-size
+  std::string legacy;       // --kv-transfer-config with num_cpu_blocks (before the flag existed)
+  std::string rocm_docker;  // empty on NVIDIA
   std::string version_note;
 };
 

@@ -6,7 +6,8 @@
 
 namespace kvb {
 
-PrefixMissRatio::PrefixMissRatio(std::int64_t block_tokens) : block_tokens_(block_tokens), fenwick_(1025, 0) {}
+PrefixMissRatio::PrefixMissRatio(std::int64_t block_tokens)
+    : block_tokens_(block_tokens), fenwick_(1025, 0) {}
 
 void PrefixMissRatio::fenwick_add(std::size_t pos, int delta) {
   for (; pos < fenwick_.size(); pos += pos & (~pos + 1)) fenwick_[pos] += delta;
@@ -68,7 +69,8 @@ void PrefixMissRatio::add(const TraceRequest& r) {
 double PrefixMissRatio::hit_rate_at(std::int64_t blocks) const {
   if (prompt_tokens_ <= 0) return 0;
   double hit = 0;
-  const auto end = std::min<std::size_t>(tokens_at_distance_.size(), static_cast<std::size_t>(std::max<std::int64_t>(blocks, 0)) + 1);
+  const auto end = std::min<std::size_t>(tokens_at_distance_.size(),
+                                         static_cast<std::size_t>(std::max<std::int64_t>(blocks, 0)) + 1);
   for (std::size_t d = 1; d < end; ++d) hit += tokens_at_distance_[d];
   return hit / prompt_tokens_;
 }
@@ -83,10 +85,12 @@ std::vector<MissRatioPoint> PrefixMissRatio::curve(int points) const {
   if (largest < 1 || prompt_tokens_ <= 0) return out;
   // One running sum over the distances, read off at geometric capacities.
   std::vector<double> cumulative(tokens_at_distance_.size(), 0.0);
-  for (std::size_t d = 1; d < tokens_at_distance_.size(); ++d) cumulative[d] = cumulative[d - 1] + tokens_at_distance_[d];
+  for (std::size_t d = 1; d < tokens_at_distance_.size(); ++d)
+    cumulative[d] = cumulative[d - 1] + tokens_at_distance_[d];
   std::int64_t previous = 0;
   for (int i = 0; i <= points; ++i) {
-    const auto blocks = static_cast<std::int64_t>(std::llround(std::pow(static_cast<double>(largest), i / static_cast<double>(points))));
+    const auto blocks = static_cast<std::int64_t>(
+        std::llround(std::pow(static_cast<double>(largest), i / static_cast<double>(points))));
     if (blocks <= previous) continue;
     previous = blocks;
     out.push_back({blocks, cumulative[static_cast<std::size_t>(blocks)] / prompt_tokens_});

@@ -14,8 +14,8 @@
 namespace kvb {
 
 struct MissRatioPoint {
-  std::int64_t blocks = 0;      // cache capacity in blocks of block_tokens
-  double prefix_hit_rate = 0;   // share of all prompt tokens a cache this large serves
+  std::int64_t blocks = 0;     // cache capacity in blocks of block_tokens
+  double prefix_hit_rate = 0;  // share of all prompt tokens a cache this large serves
 };
 
 class PrefixMissRatio {
@@ -40,10 +40,10 @@ class PrefixMissRatio {
 
   std::int64_t block_tokens_;
   std::unordered_map<std::uint64_t, std::size_t> last_access_;  // block -> its latest time slot
-  std::vector<int> fenwick_;                                     // 1 at each block's latest slot
+  std::vector<int> fenwick_;                                    // 1 at each block's latest slot
   std::size_t now_ = 0;
   std::int64_t live_ = 0;
-  std::vector<double> tokens_at_distance_;                       // index: effective distance
+  std::vector<double> tokens_at_distance_;  // index: effective distance
   double prompt_tokens_ = 0;
 };
 

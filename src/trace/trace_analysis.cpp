@@ -24,12 +24,14 @@ class LogHistogram {
     std::int64_t seen = 0;
     for (std::size_t b = 0; b < counts_.size(); ++b) {
       seen += counts_[b];
-      if (seen >= std::max<std::int64_t>(rank, 1)) return std::min(max_, std::exp2((static_cast<double>(b) + 0.5) / kPerDoubling) - 1);
+      if (seen >= std::max<std::int64_t>(rank, 1))
+        return std::min(max_, std::exp2((static_cast<double>(b) + 0.5) / kPerDoubling) - 1);
     }
     return max_;
   }
   LengthSummary summary() const {
-    return {n_ > 0 ? sum_ / static_cast<double>(n_) : 0, percentile(0.5), percentile(0.9), percentile(0.99), max_};
+    return {n_ > 0 ? sum_ / static_cast<double>(n_) : 0, percentile(0.5), percentile(0.9), percentile(0.99),
+            max_};
   }
 
  private:
@@ -75,7 +77,8 @@ TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options
     const auto span = per_minute.rbegin()->first - per_minute.begin()->first + 1;
     const auto quiet = span - static_cast<std::int64_t>(busy.size());
     const auto middle = span / 2;
-    a.median_minute_rate = middle < quiet ? 0.0 : static_cast<double>(busy[static_cast<std::size_t>(middle - quiet)]) / 60;
+    a.median_minute_rate =
+        middle < quiet ? 0.0 : static_cast<double>(busy[static_cast<std::size_t>(middle - quiet)]) / 60;
     a.peak_minute_rate = static_cast<double>(busy.back()) / 60;
   }
   a.prompt = prompt.summary();

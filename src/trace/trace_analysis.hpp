@@ -21,11 +21,11 @@ struct TraceAnalysis {
   TraceFormat format = TraceFormat::kMooncake;
   TraceOptions options;
   std::int64_t requests = 0, lines = 0, skipped_by_sample = 0;
-  double duration_s = 0, mean_rate = 0;            // requests per second over the trace
+  double duration_s = 0, mean_rate = 0;                 // requests per second over the trace
   double median_minute_rate = 0, peak_minute_rate = 0;  // per-minute arrival counts, as req/s
   LengthSummary prompt, output;
   std::int64_t distinct_blocks = 0;
-  double unbounded_prefix_hit_rate = 0;            // 0 where the format records no reuse
+  double unbounded_prefix_hit_rate = 0;  // 0 where the format records no reuse
   bool reuse_recorded = true;
   std::vector<MissRatioPoint> curve;
 };

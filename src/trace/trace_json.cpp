@@ -30,7 +30,9 @@ nlohmann::json trace_json(const TraceAnalysis& a, const TraceKvCost& cost) {
           {"format", to_string(a.format)},
           {"reuse_recorded", a.reuse_recorded},
           {"options",
-           {{"block_tokens", a.options.block_tokens}, {"speed", a.options.speed}, {"sample", a.options.sample},
+           {{"block_tokens", a.options.block_tokens},
+            {"speed", a.options.speed},
+            {"sample", a.options.sample},
             {"limit", a.options.limit}}},
           {"model", cost.model},
           {"hardware", cost.hardware},
@@ -61,7 +63,8 @@ TraceView trace_view_from_json(const nlohmann::json& doc, const std::string& ori
   v.unbounded_prefix_hit_rate = json_number_in(doc, "unbounded_prefix_hit_rate", 0, 1, origin);
   v.unbounded_cache_gib = json_number_in(doc, "unbounded_cache_gib", 0, 1e12, origin);
   for (const auto& p : doc.at("miss_ratio_curve")) {
-    v.curve.emplace_back(json_number_in(p, "size_gib", 0, 1e12, origin), json_number_in(p, "prefix_hit_rate", 0, 1, origin));
+    v.curve.emplace_back(json_number_in(p, "size_gib", 0, 1e12, origin),
+                         json_number_in(p, "prefix_hit_rate", 0, 1, origin));
   }
   return v;
 }

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
@@ -46,21 +46,24 @@ bool bounded_getline(std::istream& in, std::string& line, bool& too_long) {
   return any;
 }
 
-std::int64_t tokens_field(const nlohmann::json& j, const char* key, std::int64_t lo, const std::string& where) {
+std::int64_t tokens_field(const nlohmann::json& j, const char* key, std::int64_t lo,
+                          const std::string& where) {
   const auto it = j.find(key);
   if (it == j.end() || !it->is_number_integer()) {
     throw UsageError(fmt::format("{}: '{}' is missing or not a whole number", where, key));
   }
   const auto v = it->get<std::int64_t>();
   if (v < lo || v > kMaxTraceTokens) {
-    throw UsageError(fmt::format("{}: '{}' is {}; expected {} to {} tokens", where, key, v, lo, kMaxTraceTokens));
+    throw UsageError(
+        fmt::format("{}: '{}' is {}; expected {} to {} tokens", where, key, v, lo, kMaxTraceTokens));
   }
   return v;
 }
 
 double seconds_field(const nlohmann::json& j, const char* key, double scale, const std::string& where) {
   const auto it = j.find(key);
-  if (it == j.end() || !it->is_number()) throw UsageError(fmt::format("{}: '{}' is missing or not a number", where, key));
+  if (it == j.end() || !it->is_number())
+    throw UsageError(fmt::format("{}: '{}' is missing or not a number", where, key));
   const double v = it->get<double>() * scale;
   if (!std::isfinite(v) || v < 0 || v > 1e9) {
     throw UsageError(fmt::format("{}: '{}' is not a time from 0 to 1e9 s", where, key));
@@ -73,13 +76,15 @@ void hash_ids(const nlohmann::json& j, TraceRequest& r, std::int64_t block_token
   if (!ids.is_array()) throw UsageError(fmt::format("{}: 'hash_ids' is not a list", where));
   const auto blocks = (r.prompt_tokens + block_tokens - 1) / block_tokens;
   if (static_cast<std::int64_t>(ids.size()) != blocks) {
-    throw UsageError(fmt::format("{}: {} hash_ids for {} prompt tokens; expected {} (one per {} tokens: "
-                                 "--trace-block-tokens)",
-                                 where, ids.size(), r.prompt_tokens, blocks, block_tokens));
+    throw UsageError(
+        fmt::format("{}: {} hash_ids for {} prompt tokens; expected {} (one per {} tokens: "
+                    "--trace-block-tokens)",
+                    where, ids.size(), r.prompt_tokens, blocks, block_tokens));
   }
   r.block_ids.clear();
   for (const auto& id : ids) {
-    if (!id.is_number_integer() || id.get<std::int64_t>() < 0 || id.get<std::int64_t>() >= static_cast<std::int64_t>(kSessionIds)) {
+    if (!id.is_number_integer() || id.get<std::int64_t>() < 0 ||
+        id.get<std::int64_t>() >= static_cast<std::int64_t>(kSessionIds)) {
       throw UsageError(fmt::format("{}: a hash id that is not a whole number from 0 to 2^62", where));
     }
     r.block_ids.push_back(id.get<std::uint64_t>());
@@ -90,11 +95,13 @@ void own_blocks(TraceRequest& r, std::uint64_t base, std::int64_t block_tokens, 
   r.block_ids.clear();
   const auto blocks = (r.prompt_tokens + block_tokens - 1) / block_tokens;
   if (blocks > kMaxGeneratedBlocks) {
-    throw UsageError(fmt::format("{}: a prompt of {} tokens is {} blocks of {} tokens; expected at most {} per request "
-                                 "(a larger --trace-block-tokens)",
-                                 where, r.prompt_tokens, blocks, block_tokens, kMaxGeneratedBlocks));
+    throw UsageError(
+        fmt::format("{}: a prompt of {} tokens is {} blocks of {} tokens; expected at most {} per request "
+                    "(a larger --trace-block-tokens)",
+                    where, r.prompt_tokens, blocks, block_tokens, kMaxGeneratedBlocks));
   }
-  for (std::int64_t b = 0; b < blocks; ++b) r.block_ids.push_back(base | mix(mix(base) ^ static_cast<std::uint64_t>(b)) >> 2);
+  for (std::int64_t b = 0; b < blocks; ++b)
+    r.block_ids.push_back(base | mix(mix(base) ^ static_cast<std::uint64_t>(b)) >> 2);
 }
 
 // "2023-11-16 18:15:46.6805900" (the Azure trace) or plain seconds -> seconds.
@@ -102,8 +109,8 @@ std::optional<double> csv_time(const std::string& text) {
   int y = 0, mo = 0, d = 0, h = 0, mi = 0;
   double s = 0;
   if (std::sscanf(text.c_str(), "%d-%d-%d %d:%d:%lf", &y, &mo, &d, &h, &mi, &s) == 6) {
-    if (y < 1970 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 ||
-        !(s >= 0 && s < 61)) {
+    if (y < 1970 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 ||
+        mi > 59 || !(s >= 0 && s < 61)) {
       return std::nullopt;
     }
     // Days from the civil date (H. Hinnant's algorithm), so no time zone or locale takes part.
@@ -125,16 +132,21 @@ std::optional<double> csv_time(const std::string& text) {
 
 std::string to_string(TraceFormat f) {
   switch (f) {
-    case TraceFormat::kMooncake: return "Mooncake JSONL";
-    case TraceFormat::kKvbench: return "kvbench JSONL";
-    case TraceFormat::kCsv: return "CSV (arrival, prompt and output tokens; no reuse recorded)";
+    case TraceFormat::kMooncake:
+      return "Mooncake JSONL";
+    case TraceFormat::kKvbench:
+      return "kvbench JSONL";
+    case TraceFormat::kCsv:
+      return "CSV (arrival, prompt and output tokens; no reuse recorded)";
   }
   return "";
 }
 
-TraceReader::TraceReader(const std::string& path, const TraceOptions& options) : path_(path), options_(options) {
+TraceReader::TraceReader(const std::string& path, const TraceOptions& options)
+    : path_(path), options_(options) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw UsageError(fmt::format("trace '{}': is a directory; expected a trace file", path));
+  if (std::filesystem::is_directory(path, ec))
+    throw UsageError(fmt::format("trace '{}': is a directory; expected a trace file", path));
   in_.open(path, std::ios::binary);
   if (!in_) throw UsageError(fmt::format("trace '{}': cannot read the file", path));
   note_input_file(path);
@@ -147,12 +159,14 @@ TraceReader::TraceReader(const std::string& path, const TraceOptions& options) :
       break;
     }
   }
-  if (!have_pending_) throw UsageError(fmt::format("trace '{}': no records; expected one request per line", path));
+  if (!have_pending_)
+    throw UsageError(fmt::format("trace '{}': no records; expected one request per line", path));
   const auto first = trim_copy(pending_);
   if (first.front() == '{') {
-    format_ = first.find("\"hash_ids\"") != std::string::npos && first.find("\"timestamp\"") != std::string::npos
-                  ? TraceFormat::kMooncake
-                  : TraceFormat::kKvbench;
+    format_ =
+        first.find("\"hash_ids\"") != std::string::npos && first.find("\"timestamp\"") != std::string::npos
+            ? TraceFormat::kMooncake
+            : TraceFormat::kKvbench;
     return;
   }
   format_ = TraceFormat::kCsv;
@@ -164,10 +178,11 @@ TraceReader::TraceReader(const std::string& path, const TraceOptions& options) :
     if (c == "generatedtokens" || c == "output_tokens" || c == "output_length") csv_output_ = i;
   }
   if (csv_arrival_ < 0 || csv_prompt_ < 0 || csv_output_ < 0) {
-    throw UsageError(fmt::format("{}:{}: neither a JSON record nor a CSV header naming arrival (TIMESTAMP), prompt "
-                                 "(ContextTokens) and output (GeneratedTokens) columns; expected Mooncake JSONL, "
-                                 "kvbench JSONL or such a CSV",
-                                 path_, line_number_));
+    throw UsageError(
+        fmt::format("{}:{}: neither a JSON record nor a CSV header naming arrival (TIMESTAMP), prompt "
+                    "(ContextTokens) and output (GeneratedTokens) columns; expected Mooncake JSONL, "
+                    "kvbench JSONL or such a CSV",
+                    path_, line_number_));
   }
   have_pending_ = false;  // the header is not a request
 }
@@ -189,7 +204,8 @@ bool TraceReader::parse_line(const std::string& line, TraceRequest& r) {
     // core's one integer rule (64-bit, range-checked), the message naming the file and line.
     r.prompt_tokens = parse_int_in(cell(csv_prompt_), where + ": prompt tokens", 1, kMaxTraceTokens);
     r.output_tokens = parse_int_in(cell(csv_output_), where + ": output tokens", 0, kMaxTraceTokens);
-    own_blocks(r, kPrivateIds | (static_cast<std::uint64_t>(line_number_) << 20), options_.block_tokens, where);
+    own_blocks(r, kPrivateIds | (static_cast<std::uint64_t>(line_number_) << 20), options_.block_tokens,
+               where);
     return true;
   }
   nlohmann::json j;
@@ -214,7 +230,8 @@ bool TraceReader::parse_line(const std::string& line, TraceRequest& r) {
     hash_ids(j, r, options_.block_tokens, where);
   } else if (j.contains("session")) {
     const auto& s = j.at("session");
-    if (!s.is_string() && !s.is_number_integer()) throw UsageError(fmt::format("{}: 'session' is not a string or an integer", where));
+    if (!s.is_string() && !s.is_number_integer())
+      throw UsageError(fmt::format("{}: 'session' is not a string or an integer", where));
     const auto key = s.is_string() ? s.get<std::string>() : std::to_string(s.get<std::int64_t>());
     const auto [it, added] = sessions_.try_emplace(key, sessions_.size());
     (void)added;
@@ -258,9 +275,10 @@ bool TraceReader::next(TraceRequest& out) {
     const double previous = returned_ > 0 || skipped_ > 0 ? last_arrival_ : 0;
     if (!read_record(out)) return false;
     if (out.arrival_s + 1e-9 < previous) {
-      throw UsageError(fmt::format("{}:{}: arrival {:.3f} s is before the previous record's {:.3f} s; expected records "
-                                   "in arrival order",
-                                   path_, line_number_, out.arrival_s, previous));
+      throw UsageError(
+          fmt::format("{}:{}: arrival {:.3f} s is before the previous record's {:.3f} s; expected records "
+                      "in arrival order",
+                      path_, line_number_, out.arrival_s, previous));
     }
     last_arrival_ = out.arrival_s;
     if (!kept(out)) {

@@ -64,7 +64,7 @@ class TraceReader {
   TraceFormat format_ = TraceFormat::kMooncake;
   std::int64_t line_number_ = 0, returned_ = 0, skipped_ = 0;
   double last_arrival_ = 0;
-  std::string pending_;                 // the first record, read to detect the format
+  std::string pending_;  // the first record, read to detect the format
   bool have_pending_ = false;
   int csv_arrival_ = -1, csv_prompt_ = -1, csv_output_ = -1;
   double csv_first_arrival_ = -1;

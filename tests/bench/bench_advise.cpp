@@ -13,7 +13,8 @@ void BM_TierRecommendation(benchmark::State& state, const char* workload) {
   // Llama-3.1-8B on one H100 (the shipped workloads' server): the floor is the scenario's GPU pool,
   // the cap 60% of the H100 node's host DRAM over 8 GPUs (143 GiB), as size computes them.
   const auto scenario = load_scenario(workload);
-  TierAdviceRequest req{.scenario = scenario, .objective = TierObjective::kTtftP99, .floor_gib = 8, .cap_gib = 143};
+  TierAdviceRequest req{
+      .scenario = scenario, .objective = TierObjective::kTtftP99, .floor_gib = 8, .cap_gib = 143};
   std::size_t points = 0;
   for (auto _ : state) {
     const auto rec = advise_tier_size(req);
@@ -22,10 +23,16 @@ void BM_TierRecommendation(benchmark::State& state, const char* workload) {
   }
   state.counters["points"] = static_cast<double>(points);
 }
-BENCHMARK_CAPTURE(BM_TierRecommendation, chat_multi_turn, "chat-multi-turn")->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK_CAPTURE(BM_TierRecommendation, chat_multi_turn, "chat-multi-turn")
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
 BENCHMARK_CAPTURE(BM_TierRecommendation, doc_qa, "doc-qa")->Unit(benchmark::kSecond)->Iterations(1);
-BENCHMARK_CAPTURE(BM_TierRecommendation, bursty_long_context, "bursty-long-context")->Unit(benchmark::kSecond)->Iterations(1);
-BENCHMARK_CAPTURE(BM_TierRecommendation, coding_agent, "coding-agent")->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK_CAPTURE(BM_TierRecommendation, bursty_long_context, "bursty-long-context")
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_TierRecommendation, coding_agent, "coding-agent")
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
 
 }  // namespace
 }  // namespace kvb

@@ -54,11 +54,13 @@ void BM_HostCaseOverhead(benchmark::State& state) {
   auto backend = make_host_backend();
   TransferCase c;
   c.block_bytes = static_cast<std::uint64_t>(state.range(0));
-  c.direction = state.range(1) == 0 ? Direction::kH2D : state.range(1) == 1 ? Direction::kD2H : Direction::kBidir;
+  c.direction = state.range(1) == 0   ? Direction::kH2D
+                : state.range(1) == 1 ? Direction::kD2H
+                                      : Direction::kBidir;
   c.blocks = std::min<std::int64_t>(1000, (64 << 20) / state.range(0));
   c.gpu_pool_blocks = c.blocks * 4;
   c.host_pool_blocks = c.blocks * 4;
-  StoppingRule rule;  // the defaults `kvbench dma` runs with
+  StoppingRule rule;                // the defaults `kvbench dma` runs with
   (void)backend->measure(c, rule);  // builds the pools
   double overhead = 0, timed = 0, wall = 0;
   for (auto _ : state) {
@@ -97,7 +99,8 @@ void BM_HostPoolSetup(benchmark::State& state) {
     rule.warmups = 0;
     setup += backend->measure(c, rule).pool_setup_s;
   }
-  state.counters["s_per_gib"] = setup / static_cast<double>(state.iterations()) / (4.0 * static_cast<double>(pool) / (1 << 30));
+  state.counters["s_per_gib"] =
+      setup / static_cast<double>(state.iterations()) / (4.0 * static_cast<double>(pool) / (1 << 30));
 }
 BENCHMARK(BM_HostPoolSetup)->Arg(64)->Arg(256)->Unit(benchmark::kMillisecond)->Iterations(2);
 

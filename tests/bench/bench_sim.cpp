@@ -93,7 +93,12 @@ void BM_SimulateChatRequests(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
   state.SetComplexityN(state.range(0));
 }
-BENCHMARK(BM_SimulateChatRequests)->Arg(1000)->Arg(10000)->Arg(100000)->Iterations(1)->Unit(benchmark::kMillisecond)
+BENCHMARK(BM_SimulateChatRequests)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond)
     ->Complexity();
 
 // The same 10,000 requests against GPU pools of different sizes.
@@ -108,7 +113,12 @@ void BM_SimulateChatGpuBlocks(benchmark::State& state) {
   state.counters["steps"] = static_cast<double>(steps);
   state.SetItemsProcessed(state.iterations() * 10000);
 }
-BENCHMARK(BM_SimulateChatGpuBlocks)->Arg(2048)->Arg(8192)->Arg(32768)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SimulateChatGpuBlocks)
+    ->Arg(2048)
+    ->Arg(8192)
+    ->Arg(32768)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace kvb

@@ -33,7 +33,9 @@ const fs::path& tree() {
   return root;
 }
 
-void put(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary | std::ios::trunc) << text; }
+void put(const fs::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary | std::ios::trunc) << text;
+}
 
 }  // namespace
 
@@ -41,8 +43,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<std::string> parts(4);
   std::size_t k = 0;
   for (std::size_t i = 0; i < size; ++i) {
-    if (data[i] == 0 && k + 1 < parts.size()) ++k;
-    else parts[k].push_back(static_cast<char>(data[i]));
+    if (data[i] == 0 && k + 1 < parts.size())
+      ++k;
+    else
+      parts[k].push_back(static_cast<char>(data[i]));
   }
   const auto& root = tree();
   put(root / "proc/meminfo", parts[0]);

@@ -1,7 +1,7 @@
-// libFuzzer target: every reader of a kvbench result document (dma, simulate, size, doctor, calibrate), compare's
-// benchmark sets and --link-profile. Valid JSON of any shape must end in a result or a
-// UsageError / nlohmann::json::exception (which the commands turn into exit 2 naming the file),
-// never a crash, undefined behaviour or another exception.
+// libFuzzer target: every reader of a kvbench result document (dma, simulate, size, doctor, calibrate),
+// compare's benchmark sets and --link-profile. Valid JSON of any shape must end in a result or a UsageError /
+// nlohmann::json::exception (which the commands turn into exit 2 naming the file), never a crash, undefined
+// behaviour or another exception.
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>

@@ -19,7 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // What reaches JSON output must be UTF-8 (dump throws otherwise), and the counts that size a
     // run must be within their caps (issue 26 §2, §3).
     (void)nlohmann::json({s.name, s.description, s.server.model}).dump();
-    if (s.workload.requests > kvb::kMaxRequests || s.workload.arrival.users > kvb::kMaxClosedUsers) std::abort();
+    if (s.workload.requests > kvb::kMaxRequests || s.workload.arrival.users > kvb::kMaxClosedUsers)
+      std::abort();
   } catch (const kvb::UsageError&) {
   }
   try {

@@ -53,8 +53,8 @@ TEST(CalibrateGpu, GemmAndCopyRatesAreUnderThePeaks) {
   const GemmOp square{"square", 8192, 8192, 8192, 1, GemmOp::Form::kLinear};
   const auto t = g.timer->time_sequence({square}, 1, 10);
   const double tflops = square.flops() / t.seconds / 1e12;
-  std::printf("%s: bf16 GEMM 8192^3 %.0f TFLOP/s (table %.0f), spread %.3f\n", g.timer->device_name().c_str(), tflops,
-              g.hw.bf16_tflops, t.spread);
+  std::printf("%s: bf16 GEMM 8192^3 %.0f TFLOP/s (table %.0f), spread %.3f\n", g.timer->device_name().c_str(),
+              tflops, g.hw.bf16_tflops, t.spread);
   EXPECT_LE(tflops, g.hw.bf16_tflops * 1.02);
   EXPECT_GE(tflops, g.hw.bf16_tflops * 0.3);
   const std::uint64_t bytes = 1ull << 30;

@@ -37,16 +37,19 @@ int main() {
   std::vector<unsigned char> pattern(kBlock * kBlocks);
   fill_pattern(pattern.data(), pattern.size(), kSeed, 1);
   std::vector<CopyOp> ops;
-  for (std::uint64_t i = 0; i < 64; ++i) ops.push_back(CopyOp{((i * 37) % kBlocks) * kBlock, (i * 3) * kBlock, kBlock});
+  for (std::uint64_t i = 0; i < 64; ++i)
+    ops.push_back(CopyOp{((i * 37) % kBlocks) * kBlock, (i * 3) * kBlock, kBlock});
   gpuStream_t stream{};
   check(gpuStreamCreateWithFlags(&stream, gpuStreamNonBlocking), "stream");
   for (const auto kind : {GpuBuffer::Kind::kDevice, GpuBuffer::Kind::kPinned}) {
-    const std::string where = kind == GpuBuffer::Kind::kDevice ? "device memory" : "mapped pinned host memory";
+    const std::string where =
+        kind == GpuBuffer::Kind::kDevice ? "device memory" : "mapped pinned host memory";
     GpuBuffer dst(kind, kBlock * kBlocks);
     DeviceCopyTable table(ops);
     const auto copy_all = [&] {
       for (const auto& o : ops) {
-        check(gpuMemcpy(dst.get() + o.dst_offset, pattern.data() + o.src_offset, kBlock, gpuMemcpyDefault), "copy");
+        check(gpuMemcpy(dst.get() + o.dst_offset, pattern.data() + o.src_offset, kBlock, gpuMemcpyDefault),
+              "copy");
       }
     };
     const auto verdict = [&] { return verify_on_device(ops, table, dst, kSeed, 1, 8, stream); };

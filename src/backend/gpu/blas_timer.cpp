@@ -51,7 +51,8 @@ using blasStatus_t = cublasStatus_t;
 #define blasSetStream cublasSetStream
 #define blasGemmEx cublasGemmEx
 #define blasGemmStridedBatchedEx cublasGemmStridedBatchedEx
-#define KVB_BLAS_NAME "cuBLAS " KVB_STR(CUBLAS_VER_MAJOR) "." KVB_STR(CUBLAS_VER_MINOR) "." KVB_STR(CUBLAS_VER_PATCH)
+#define KVB_BLAS_NAME \
+  "cuBLAS " KVB_STR(CUBLAS_VER_MAJOR) "." KVB_STR(CUBLAS_VER_MINOR) "." KVB_STR(CUBLAS_VER_PATCH)
 #define KVB_STR2(x) #x
 #define KVB_STR(x) KVB_STR2(x)
 #endif
@@ -76,8 +77,8 @@ class BlasTimer final : public OperatorTimer {
     // The transfer backend's count: one wording for "no GPU here" (not "driver insufficient").
     const int count = std::string(KVB_GPU_RUNTIME) == "cuda" ? cuda_device_count() : hip_device_count();
     if (device < 0 || device >= count) {
-      throw DeviceError(fmt::format("--device {}: this machine has {} device{}; expected 0 to {}", device, count,
-                                    count == 1 ? "" : "s", count - 1));
+      throw DeviceError(fmt::format("--device {}: this machine has {} device{}; expected 0 to {}", device,
+                                    count, count == 1 ? "" : "s", count - 1));
     }
     check(gpuSetDevice(device), "selecting the device");
     gpuDeviceProp props{};
@@ -126,7 +127,8 @@ class BlasTimer final : public OperatorTimer {
     }
     const auto pass = [&] {
       for (const auto& s : sets) {
-        for (std::size_t i = 0; i < ops.size(); ++i) run_gemm(ops[i], s.x[i]->get(), s.w[i]->get(), s.y[i]->get());
+        for (std::size_t i = 0; i < ops.size(); ++i)
+          run_gemm(ops[i], s.x[i]->get(), s.w[i]->get(), s.y[i]->get());
       }
     };
     // Warm-up: the library picks and loads its kernels, clocks ramp.
@@ -153,8 +155,9 @@ class BlasTimer final : public OperatorTimer {
     auto src = filled(bytes);
     auto dst = device_buffer(bytes);
     const auto copy = [&] {
-      check(gpuMemcpyAsync(dst->get(), src->get(), static_cast<std::size_t>(bytes), gpuMemcpyDefault, stream_),
-            "device-to-device copy");
+      check(
+          gpuMemcpyAsync(dst->get(), src->get(), static_cast<std::size_t>(bytes), gpuMemcpyDefault, stream_),
+          "device-to-device copy");
     };
     copy();
     check(gpuStreamSynchronize(stream_), "the warm-up copy");
@@ -203,8 +206,8 @@ class BlasTimer final : public OperatorTimer {
     auto b = device_buffer(bytes);
     for (std::uint64_t off = 0; off < bytes; off += kSeedBytes) {
       const std::uint64_t n = std::min(kSeedBytes, bytes - off);
-      check(gpuMemcpyAsync(b->get() + off, seed_->get(), static_cast<std::size_t>(n),
-                           gpuMemcpyDefault, stream_),
+      check(gpuMemcpyAsync(b->get() + off, seed_->get(), static_cast<std::size_t>(n), gpuMemcpyDefault,
+                           stream_),
             "filling an operand");
     }
     check(gpuStreamSynchronize(stream_), "filling the operands");
@@ -219,15 +222,16 @@ class BlasTimer final : public OperatorTimer {
     const int m = static_cast<int>(op.n), n = static_cast<int>(op.m), k = static_cast<int>(op.k);
     const int lda = linear ? k : m;
     if (op.batch == 1) {
-      check_blas(blasGemmEx(handle_, ta, BLAS_OP_N, m, n, k, &alpha, w, BLAS_BF16, lda, x, BLAS_BF16, k, &beta, y,
-                            BLAS_BF16, m, BLAS_COMPUTE_32F, BLAS_GEMM_DEFAULT),
+      check_blas(blasGemmEx(handle_, ta, BLAS_OP_N, m, n, k, &alpha, w, BLAS_BF16, lda, x, BLAS_BF16, k,
+                            &beta, y, BLAS_BF16, m, BLAS_COMPUTE_32F, BLAS_GEMM_DEFAULT),
                  "GEMM " + op.label);
       return;
     }
-    check_blas(blasGemmStridedBatchedEx(handle_, ta, BLAS_OP_N, m, n, k, &alpha, w, BLAS_BF16, lda, op.n * op.k, x,
-                                        BLAS_BF16, k, op.m * op.k, &beta, y, BLAS_BF16, m, op.m * op.n,
-                                        static_cast<int>(op.batch), BLAS_COMPUTE_32F, BLAS_GEMM_DEFAULT),
-               "batched GEMM " + op.label);
+    check_blas(
+        blasGemmStridedBatchedEx(handle_, ta, BLAS_OP_N, m, n, k, &alpha, w, BLAS_BF16, lda, op.n * op.k, x,
+                                 BLAS_BF16, k, op.m * op.k, &beta, y, BLAS_BF16, m, op.m * op.n,
+                                 static_cast<int>(op.batch), BLAS_COMPUTE_32F, BLAS_GEMM_DEFAULT),
+        "batched GEMM " + op.label);
   }
 
   std::string name_;
@@ -242,9 +246,13 @@ class BlasTimer final : public OperatorTimer {
 }  // namespace
 
 #if defined(KVBENCH_HIP)
-std::unique_ptr<OperatorTimer> make_hip_operator_timer(int device) { return std::make_unique<BlasTimer>(device); }
+std::unique_ptr<OperatorTimer> make_hip_operator_timer(int device) {
+  return std::make_unique<BlasTimer>(device);
+}
 #else
-std::unique_ptr<OperatorTimer> make_cuda_operator_timer(int device) { return std::make_unique<BlasTimer>(device); }
+std::unique_ptr<OperatorTimer> make_cuda_operator_timer(int device) {
+  return std::make_unique<BlasTimer>(device);
+}
 #endif
 
 }  // namespace kvb

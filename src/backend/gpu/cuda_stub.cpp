@@ -6,8 +6,9 @@
 namespace kvb {
 namespace {
 [[noreturn]] void not_compiled_in() {
-  throw DeviceError("--backend cuda: the CUDA backend is not compiled in (rebuild with the CUDA toolkit's nvcc on "
-                    "PATH); use --backend host or auto");
+  throw DeviceError(
+      "--backend cuda: the CUDA backend is not compiled in (rebuild with the CUDA toolkit's nvcc on "
+      "PATH); use --backend host or auto");
 }
 }  // namespace
 

@@ -24,8 +24,8 @@
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
 #include "dma/device_link.hpp"
-#include "dma/sysfs_link.hpp"
 #include "dma/measure.hpp"
+#include "dma/sysfs_link.hpp"
 #include "dma/transfer_backend.hpp"
 #include "gpu_alias.hpp"
 #include "gpu_kernels.hpp"
@@ -68,10 +68,10 @@ struct Plan {
   std::vector<CopyOp> ops;
   const GpuBuffer* src = nullptr;
   GpuBuffer* dst = nullptr;
-  std::unique_ptr<DeviceCopyTable> table;  // the copy list on the device (copy kernel, verification)
+  std::unique_ptr<DeviceCopyTable> table;   // the copy list on the device (copy kernel, verification)
   const unsigned char* src_view = nullptr;  // kernel method: the pools as the kernel sees them
   unsigned char* dst_view = nullptr;
-  std::vector<void*> dsts;       // ce-batch
+  std::vector<void*> dsts;  // ce-batch
   std::vector<const void*> srcs;
   std::vector<std::size_t> sizes;
 };
@@ -82,8 +82,8 @@ class GpuBackend final : public TransferBackend {
     const int count = device_count();
     if (device < 0 || device >= count) {
       // A device this machine lacks is a device error (exit 3), like a missing GPU.
-      throw DeviceError("--device " + std::to_string(device) + ": this machine has " + std::to_string(count) + " " +
-                        KVB_GPU_RUNTIME + " device" + (count == 1 ? "" : "s") + "; expected 0 to " +
+      throw DeviceError("--device " + std::to_string(device) + ": this machine has " + std::to_string(count) +
+                        " " + KVB_GPU_RUNTIME + " device" + (count == 1 ? "" : "s") + "; expected 0 to " +
                         std::to_string(count - 1) + " or all");
     }
     check(gpuSetDevice(device), "selecting the device");
@@ -110,7 +110,8 @@ class GpuBackend final : public TransferBackend {
     const auto link = resolve_device_link(info_.name, read_pcie_link(info_.pci_bus_id));
     info_.link = link.description;
     info_.link_ceiling_gbps = link.ceiling_gbps;
-    info_.timing = std::string(KVB_GPU_RUNTIME) + " events around each transfer; wall time includes submission";
+    info_.timing =
+        std::string(KVB_GPU_RUNTIME) + " events around each transfer; wall time includes submission";
 #if defined(KVBENCH_HIP)
     // ROCm copies host<->device with SDMA engines unless HSA_ENABLE_SDMA=0 makes it use blit
     // kernels on the SMs (CUs): a different copy path, so the setting travels with the results.
@@ -133,9 +134,10 @@ class GpuBackend final : public TransferBackend {
       // the driver": where no kernel driver is loaded at all, say that there is no GPU instead.
       const bool no_driver = gpu_kernel_driver_version(KVB_GPU_RUNTIME).empty();
       const std::string why = err == gpuSuccess ? "device count 0"
-                              : no_driver       ? std::string("no ") + (std::string(KVB_GPU_RUNTIME) == "cuda" ? "NVIDIA" : "AMD") +
-                                              " GPU driver is loaded: no GPU on this machine"
-                                                : gpuGetErrorString(err);
+                              : no_driver       ? std::string("no ") +
+                                                (std::string(KVB_GPU_RUNTIME) == "cuda" ? "NVIDIA" : "AMD") +
+                                                " GPU driver is loaded: no GPU on this machine"
+                                          : gpuGetErrorString(err);
       throw DeviceError(std::string("no ") + KVB_GPU_RUNTIME + " device (" + why + ")");
     }
     return count;
@@ -144,7 +146,8 @@ class GpuBackend final : public TransferBackend {
  protected:
   std::string do_waive(const TransferCase& c) override {
     if (c.method == Method::kCeBatch && !kHaveBatchCopy) {
-      return std::string("this build's ") + KVB_GPU_RUNTIME + " runtime has no batched copy API (CUDA >= 12.8, HIP >= 7)";
+      return std::string("this build's ") + KVB_GPU_RUNTIME +
+             " runtime has no batched copy API (CUDA >= 12.8, HIP >= 7)";
     }
     if (c.method == Method::kKernel && c.host_mem == HostMemKind::kPageable) {
       return "the copy kernel needs mapped (pinned) host memory";
@@ -154,9 +157,9 @@ class GpuBackend final : public TransferBackend {
 
   std::unique_ptr<PreparedCase> do_prepare(const TransferCase& c, CaseResult& r) override {
     check(gpuSetDevice(device_), "selecting the device");
-    const auto host_kind = c.host_mem == HostMemKind::kPinned      ? GpuBuffer::Kind::kPinned
+    const auto host_kind = c.host_mem == HostMemKind::kPinned     ? GpuBuffer::Kind::kPinned
                            : c.host_mem == HostMemKind::kPageable ? GpuBuffer::Kind::kPageable
-                                                                   : GpuBuffer::Kind::kWriteCombined;
+                                                                  : GpuBuffer::Kind::kWriteCombined;
     const auto setup_start = std::chrono::steady_clock::now();
     GpuPoolSet& pools = pools_.acquire(c, host_kind, info_.numa_node);
     r.pool_setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
@@ -196,7 +199,9 @@ class GpuBackend final : public TransferBackend {
     return std::make_unique<Prepared>(*this, c, std::move(plans));
   }
 
-  std::unique_ptr<ComputeLoad> do_compute_load() override { return std::make_unique<Load>(device_, sm_count_); }
+  std::unique_ptr<ComputeLoad> do_compute_load() override {
+    return std::make_unique<Load>(device_, sm_count_);
+  }
 
   // Refuses pools the device cannot hold before anything is allocated (a source and a
   // destination pool on the device), then remembers the sweep's largest.
@@ -205,9 +210,9 @@ class GpuBackend final : public TransferBackend {
     std::size_t free_bytes = 0, total_bytes = 0;
     check(gpuMemGetInfo(&free_bytes, &total_bytes), "reading free device memory");
     if (2.0 * static_cast<double>(gpu_bytes) > 0.95 * static_cast<double>(free_bytes)) {
-      throw UsageError("--pool: the device pools need 2 x " + std::to_string(gpu_bytes >> 20) + " MiB but device " +
-                       std::to_string(device_) + " has " + std::to_string(free_bytes >> 20) +
-                       " MiB free; expected a smaller --pool");
+      throw UsageError("--pool: the device pools need 2 x " + std::to_string(gpu_bytes >> 20) +
+                       " MiB but device " + std::to_string(device_) + " has " +
+                       std::to_string(free_bytes >> 20) + " MiB free; expected a smaller --pool");
     }
     pools_.reserve(gpu_bytes, host_bytes);
   }
@@ -233,7 +238,8 @@ class GpuBackend final : public TransferBackend {
       for (std::size_t i = 0; i < plans_.size(); ++i) {
         check(gpuEventRecord(streams[i]->stop, streams[i]->stream), "event record");
       }
-      for (std::size_t i = 0; i < plans_.size(); ++i) check(gpuStreamSynchronize(streams[i]->stream), "waiting for the copies");
+      for (std::size_t i = 0; i < plans_.size(); ++i)
+        check(gpuStreamSynchronize(streams[i]->stream), "waiting for the copies");
       IssueTiming t;
       t.run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       // At most two directions: no allocation in the timed loop.
@@ -305,7 +311,8 @@ class GpuBackend final : public TransferBackend {
     if (err == gpuSuccess) err = gpuStreamSynchronize(stream);
     if (batch_copy_unsupported(err)) {
       (void)gpuGetLastError();  // clear it: the error is the answer, not a fault
-      return std::string("the ") + KVB_GPU_RUNTIME + " driver refused the batched copy API: " + gpuGetErrorString(err);
+      return std::string("the ") + KVB_GPU_RUNTIME +
+             " driver refused the batched copy API: " + gpuGetErrorString(err);
     }
     check(err, "batched copy");
 #else
@@ -316,8 +323,8 @@ class GpuBackend final : public TransferBackend {
   }
 
   static void copy_one(const Plan& p, const CopyOp& o, gpuStream_t stream) {
-    check(gpuMemcpyAsync(p.dst->get() + o.dst_offset, p.src->get() + o.src_offset, static_cast<std::size_t>(o.bytes),
-                         gpuMemcpyDefault, stream),
+    check(gpuMemcpyAsync(p.dst->get() + o.dst_offset, p.src->get() + o.src_offset,
+                         static_cast<std::size_t>(o.bytes), gpuMemcpyDefault, stream),
           "gpuMemcpyAsync");
   }
 
@@ -367,7 +374,8 @@ class GpuBackend final : public TransferBackend {
         continue;
       }
       for (const auto& o : p.ops) {
-        check(gpuMemsetAsync(p.dst->get() + o.dst_offset, 0, static_cast<std::size_t>(o.bytes), streams[i]->stream),
+        check(gpuMemsetAsync(p.dst->get() + o.dst_offset, 0, static_cast<std::size_t>(o.bytes),
+                             streams[i]->stream),
               "clearing for verification");
       }
     }
@@ -407,7 +415,9 @@ class GpuBackend final : public TransferBackend {
 std::unique_ptr<TransferBackend> make_hip_backend(int device) { return std::make_unique<GpuBackend>(device); }
 int hip_device_count() { return GpuBackend::device_count(); }
 #else
-std::unique_ptr<TransferBackend> make_cuda_backend(int device) { return std::make_unique<GpuBackend>(device); }
+std::unique_ptr<TransferBackend> make_cuda_backend(int device) {
+  return std::make_unique<GpuBackend>(device);
+}
 int cuda_device_count() { return GpuBackend::device_count(); }
 #endif
 

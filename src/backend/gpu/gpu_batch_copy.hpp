@@ -37,7 +37,8 @@ inline gpuError_t batch_copy(void** dsts, const void** srcs, std::size_t* sizes,
   std::size_t attr_index = 0;
 #if defined(KVB_BATCH_FAIL_INDEX)
   std::size_t fail_index = 0;
-  return gpuMemcpyBatchAsync(dsts, const_cast<void**>(srcs), sizes, count, &attr, &attr_index, 1, &fail_index, stream);
+  return gpuMemcpyBatchAsync(dsts, const_cast<void**>(srcs), sizes, count, &attr, &attr_index, 1, &fail_index,
+                             stream);
 #else
   return gpuMemcpyBatchAsync(dsts, srcs, sizes, count, &attr, &attr_index, 1, stream);
 #endif

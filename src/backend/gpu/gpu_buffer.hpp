@@ -19,10 +19,15 @@ class GpuBuffer {
   GpuBuffer(Kind kind, std::uint64_t bytes) : kind_(kind), bytes_(bytes) {
     const std::size_t n = static_cast<std::size_t>(bytes);
     switch (kind) {
-      case Kind::kDevice: check(gpuMalloc(&ptr_, n), "device allocation"); break;
-      case Kind::kPinned: check(gpuHostAlloc(&ptr_, n, gpuHostAllocMapped), "pinned host allocation"); break;
+      case Kind::kDevice:
+        check(gpuMalloc(&ptr_, n), "device allocation");
+        break;
+      case Kind::kPinned:
+        check(gpuHostAlloc(&ptr_, n, gpuHostAllocMapped), "pinned host allocation");
+        break;
       case Kind::kWriteCombined:
-        check(gpuHostAlloc(&ptr_, n, gpuHostAllocMapped | gpuHostAllocWriteCombined), "write-combined allocation");
+        check(gpuHostAlloc(&ptr_, n, gpuHostAllocMapped | gpuHostAllocWriteCombined),
+              "write-combined allocation");
         break;
       case Kind::kPageable:
         ptr_ = std::aligned_alloc(4096, (n + 4095) / 4096 * 4096);
@@ -32,9 +37,12 @@ class GpuBuffer {
   }
   ~GpuBuffer() {
     if (ptr_ == nullptr) return;
-    if (kind_ == Kind::kDevice) (void)gpuFree(ptr_);
-    else if (kind_ == Kind::kPageable) std::free(ptr_);
-    else (void)gpuFreeHost(ptr_);
+    if (kind_ == Kind::kDevice)
+      (void)gpuFree(ptr_);
+    else if (kind_ == Kind::kPageable)
+      std::free(ptr_);
+    else
+      (void)gpuFreeHost(ptr_);
   }
   GpuBuffer(const GpuBuffer&) = delete;
   GpuBuffer& operator=(const GpuBuffer&) = delete;

@@ -27,7 +27,8 @@ class GpuComputeLoad {
  public:
   GpuComputeLoad(int device, int sm_count) : device_(device), grid_(kWaves * 2 * sm_count) {
     check(gpuStreamCreateWithFlags(&stream_, gpuStreamNonBlocking), "compute stream creation");
-    check(gpuMalloc(reinterpret_cast<void**>(&sink_), static_cast<std::size_t>(grid_) * kThreads * sizeof(float)),
+    check(gpuMalloc(reinterpret_cast<void**>(&sink_),
+                    static_cast<std::size_t>(grid_) * kThreads * sizeof(float)),
           "compute sink allocation");
     // About 2 ms per launch (~0.1 ms per CTA): long enough to time with events, short enough to
     // sample often.
@@ -63,8 +64,9 @@ class GpuComputeLoad {
   }
 
   std::string description() const {
-    return std::to_string(grid_) + " CTAs (" + std::to_string(kWaves) + " waves) x " + std::to_string(kThreads) +
-           " threads of dependent FMAs (" + std::to_string(iterations_) + " per thread per launch)";
+    return std::to_string(grid_) + " CTAs (" + std::to_string(kWaves) + " waves) x " +
+           std::to_string(kThreads) + " threads of dependent FMAs (" + std::to_string(iterations_) +
+           " per thread per launch)";
   }
 
  private:

@@ -46,8 +46,8 @@ PinningTiming time_host_alloc(std::uint64_t bytes) {
 PinningTiming time_shm_register(std::uint64_t bytes, const std::string& shm_dir) {
   PinningTiming p;
   const bool hip = std::string(KVB_GPU_RUNTIME) == "hip";
-  p.how = std::string("mmap of a ") + shm_dir + " file + first touch + " + (hip ? "hipHostRegister" : "cudaHostRegister") +
-          " (vLLM's CPU tier)";
+  p.how = std::string("mmap of a ") + shm_dir + " file + first touch + " +
+          (hip ? "hipHostRegister" : "cudaHostRegister") + " (vLLM's CPU tier)";
   p.bytes = static_cast<double>(bytes);
   p.server_tier = true;
   const std::string path = shm_dir + "/kvbench-doctor-pinning-" + std::to_string(::getpid());

@@ -43,26 +43,30 @@ class DeviceCopyTable {
 // Checks on `stream` that the copies `ops` (table `table`) landed in `dst`; returns "" or the first
 // mismatch (re-read on the host for its byte offset). Work queued on `stream` before it is
 // finished first.
-inline std::string verify_on_device(const std::vector<CopyOp>& ops, const DeviceCopyTable& table, const GpuBuffer& dst,
-                                    std::uint64_t seed, std::uint64_t src_pool, int grid, gpuStream_t stream) {
+inline std::string verify_on_device(const std::vector<CopyOp>& ops, const DeviceCopyTable& table,
+                                    const GpuBuffer& dst, std::uint64_t seed, std::uint64_t src_pool,
+                                    int grid, gpuStream_t stream) {
   GpuBuffer flag(GpuBuffer::Kind::kDevice, sizeof(unsigned long long));
-  check(gpuMemsetAsync(flag.get(), 0xff, sizeof(unsigned long long), stream), "clearing the verification flag");
+  check(gpuMemsetAsync(flag.get(), 0xff, sizeof(unsigned long long), stream),
+        "clearing the verification flag");
   verify_blocks_kernel<<<grid, 256, 0, stream>>>(dst.device_view(), table.ops(), table.size(), seed, src_pool,
                                                  reinterpret_cast<unsigned long long*>(flag.get()));
   check(gpuGetLastError(), "launching the verification kernel");
   unsigned long long first_bad = ULLONG_MAX;
-  check(gpuMemcpyAsync(&first_bad, flag.get(), sizeof first_bad, gpuMemcpyDefault, stream), "reading the verdict");
+  check(gpuMemcpyAsync(&first_bad, flag.get(), sizeof first_bad, gpuMemcpyDefault, stream),
+        "reading the verdict");
   check(gpuStreamSynchronize(stream), "verification kernel");
   if (first_bad == ULLONG_MAX) return "";
   if (first_bad >= ops.size()) return "the verification kernel reported a copy index out of range";
   // Read the failing block back and describe it as the host check would.
   const auto& o = ops[static_cast<std::size_t>(first_bad)];
   std::vector<unsigned char> block(static_cast<std::size_t>(o.bytes));
-  check(gpuMemcpy(block.data(), dst.get() + o.dst_offset, block.size(), gpuMemcpyDefault), "reading back a bad copy");
+  check(gpuMemcpy(block.data(), dst.get() + o.dst_offset, block.size(), gpuMemcpyDefault),
+        "reading back a bad copy");
   const std::string detail = verify_copies({CopyOp{o.src_offset, 0, o.bytes}}, block.data(), seed, src_pool);
-  return "copy " + std::to_string(first_bad) + " (src offset " + std::to_string(o.src_offset) + ", dst offset " +
-         std::to_string(o.dst_offset) + "): " +
-         (detail.empty() ? std::string("differs on the device") : detail.substr(detail.find("byte")));
+  return "copy " + std::to_string(first_bad) + " (src offset " + std::to_string(o.src_offset) +
+         ", dst offset " + std::to_string(o.dst_offset) +
+         "): " + (detail.empty() ? std::string("differs on the device") : detail.substr(detail.find("byte")));
 }
 
 }  // namespace

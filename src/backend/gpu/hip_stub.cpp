@@ -6,8 +6,9 @@
 namespace kvb {
 namespace {
 [[noreturn]] void not_compiled_in() {
-  throw DeviceError("--backend hip: the HIP backend is not compiled in (install hipcc and libamdhip64-dev, then "
-                    "rebuild); use --backend host or auto");
+  throw DeviceError(
+      "--backend hip: the HIP backend is not compiled in (install hipcc and libamdhip64-dev, then "
+      "rebuild); use --backend host or auto");
 }
 }  // namespace
 

@@ -44,8 +44,8 @@ Buffer allocate(std::uint64_t bytes, const char* what) {
   const std::uint64_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
   void* p = std::aligned_alloc(kHuge, rounded);
   if (p == nullptr) {
-    throw DeviceError(fmt::format("host backend: cannot allocate {} bytes for the {} pool; expected a smaller --pool",
-                                  bytes, what));
+    throw DeviceError(fmt::format(
+        "host backend: cannot allocate {} bytes for the {} pool; expected a smaller --pool", bytes, what));
   }
   (void)::madvise(p, rounded, MADV_HUGEPAGE);
   return Buffer(static_cast<unsigned char*>(p));
@@ -55,16 +55,18 @@ Buffer allocate(std::uint64_t bytes, const char* what) {
 // again, as a memset would, doubles the cost of a pool for nothing.
 // Spread over the host's threads: the kernel's zeroing runs in the faulting thread.
 void touch_pages(unsigned char* p, std::uint64_t bytes) {
-  parallel_ranges(static_cast<std::size_t>(bytes / 4096), std::size_t{2048}, [p](std::size_t begin, std::size_t end) {
-    for (std::size_t page = begin; page < end; ++page) p[page * 4096] = 0;
-  });
+  parallel_ranges(static_cast<std::size_t>(bytes / 4096), std::size_t{2048},
+                  [p](std::size_t begin, std::size_t end) {
+                    for (std::size_t page = begin; page < end; ++page) p[page * 4096] = 0;
+                  });
 }
 
 void copy_serial(const std::vector<CopyOp>& ops, const unsigned char* src, unsigned char* dst) {
   for (const auto& op : ops) std::memcpy(dst + op.dst_offset, src + op.src_offset, op.bytes);
 }
 
-void copy_threaded(const std::vector<CopyOp>& ops, const unsigned char* src, unsigned char* dst, int threads) {
+void copy_threaded(const std::vector<CopyOp>& ops, const unsigned char* src, unsigned char* dst,
+                   int threads) {
   std::vector<std::thread> pool;
   const auto n = static_cast<std::size_t>(threads);
   for (std::size_t t = 0; t < n; ++t) {
@@ -96,8 +98,13 @@ struct HostPoolSet {
 class HostPreparedCase final : public PreparedCase {
  public:
   HostPreparedCase(const TransferCase& c, const HostPoolSet& pools, int threads)
-      : direction_(c.direction), seed_(c.seed), threads_(threads), host_src_(pools.host_src.get()),
-        gpu_src_(pools.gpu_src.get()), h2d_dst_(pools.gpu_dst.get()), d2h_dst_(pools.host_dst.get()) {
+      : direction_(c.direction),
+        seed_(c.seed),
+        threads_(threads),
+        host_src_(pools.host_src.get()),
+        gpu_src_(pools.gpu_src.get()),
+        h2d_dst_(pools.gpu_dst.get()),
+        d2h_dst_(pools.host_dst.get()) {
     const auto map = make_block_map(c.blocks, c.gpu_pool_blocks, c.host_pool_blocks, c.seed);
     h2d_ = copy_ops(c, map, Direction::kH2D);
     d2h_ = copy_ops(c, map, Direction::kD2H);
@@ -129,7 +136,8 @@ class HostPreparedCase final : public PreparedCase {
       up.join();
       t.h2d_s = std::chrono::duration<double>(up_end - up_start).count();
       t.d2h_s = std::chrono::duration<double>(down_end - down_start).count();
-      t.run.device_s = std::chrono::duration<double>(std::max(up_end, down_end) - std::min(up_start, down_start)).count();
+      t.run.device_s =
+          std::chrono::duration<double>(std::max(up_end, down_end) - std::min(up_start, down_start)).count();
       t.run.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
       return t;
     }
@@ -147,8 +155,10 @@ class HostPreparedCase final : public PreparedCase {
 
  private:
   void run(const std::vector<CopyOp>& ops, const unsigned char* src, unsigned char* dst) const {
-    if (threads_ == 1) copy_serial(ops, src, dst);
-    else copy_threaded(ops, src, dst, threads_);
+    if (threads_ == 1)
+      copy_serial(ops, src, dst);
+    else
+      copy_threaded(ops, src, dst, threads_);
   }
 
   Direction direction_;

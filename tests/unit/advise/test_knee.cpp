@@ -49,7 +49,8 @@ TierCurvePoint point(double gib, double tok_s, double ttft_p99, double goodput) 
 }
 
 TEST(Objective, GainsAgainstTheNoTierPoint) {
-  const std::vector<TierCurvePoint> curve{point(0, 100, 2.0, 4), point(8, 110, 1.0, 5), point(16, 100, 0.5, 8)};
+  const std::vector<TierCurvePoint> curve{point(0, 100, 2.0, 4), point(8, 110, 1.0, 5),
+                                          point(16, 100, 0.5, 8)};
   const auto t = objective_gains(curve, TierObjective::kThroughput);
   EXPECT_NEAR(t[1], 0.10, 1e-12);
   EXPECT_DOUBLE_EQ(t[2], 0.0);

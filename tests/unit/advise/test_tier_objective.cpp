@@ -24,7 +24,8 @@ std::vector<TierCurvePoint> curve(std::initializer_list<std::tuple<double, doubl
 bool pays(const JudgedCurve& j) { return find_knee(j.knee_gains, 0.95, j.pays_gain).has_value(); }
 
 TEST(BalancedObjective, ATenPercentTtftCutPaysAtFlatThroughput) {
-  const auto j = judge_curve(curve({{0, 100, 1.0}, {20, 100, 0.85}, {40, 100.5, 0.60}}), TierObjective::kBalanced);
+  const auto j =
+      judge_curve(curve({{0, 100, 1.0}, {20, 100, 0.85}, {40, 100.5, 0.60}}), TierObjective::kBalanced);
   EXPECT_EQ(j.metric, TierObjective::kTtftP99);
   EXPECT_NEAR(j.gains[2], 0.40, 1e-12);  // 1 - 0.60 / 1.0
   EXPECT_DOUBLE_EQ(j.pays_gain, kBalancedTtftGain);
@@ -58,13 +59,15 @@ TEST(BalancedObjective, AGainThatCostsTheOtherMetricMoreThanTwoPercentIsRefused)
 
 TEST(BalancedObjective, TheKneeIsOnTheMetricThatMovedMostAgainstItsThreshold) {
   // +3% tok/s (1.5x its 2%) against -40% TTFT p99 (4x its 10%): TTFT decides.
-  const auto j = judge_curve(curve({{0, 100, 1.0}, {20, 103, 0.80}, {40, 103, 0.60}}), TierObjective::kBalanced);
+  const auto j =
+      judge_curve(curve({{0, 100, 1.0}, {20, 103, 0.80}, {40, 103, 0.60}}), TierObjective::kBalanced);
   EXPECT_EQ(j.metric, TierObjective::kTtftP99);
   // +8% tok/s (4x) against -20% TTFT (2x): throughput decides.
   const auto k = judge_curve(curve({{0, 100, 1.0}, {20, 108, 0.80}}), TierObjective::kBalanced);
   EXPECT_EQ(k.metric, TierObjective::kThroughput);
   // A refused size does not count toward what moved: its -60% TTFT comes with -10% tok/s.
-  const auto m = judge_curve(curve({{0, 100, 1.0}, {20, 103, 0.95}, {40, 90, 0.40}}), TierObjective::kBalanced);
+  const auto m =
+      judge_curve(curve({{0, 100, 1.0}, {20, 103, 0.95}, {40, 90, 0.40}}), TierObjective::kBalanced);
   EXPECT_EQ(m.metric, TierObjective::kThroughput);
   EXPECT_EQ(find_knee(m.knee_gains, 0.95, m.pays_gain)->index, 1u);
 }

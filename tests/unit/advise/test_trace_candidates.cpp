@@ -18,11 +18,13 @@ TEST(TraceCandidates, SizesWhereTheCurveReachesSharesOfTheCapsHitRate) {
   // One block = 1 GiB. The cap (100 GiB) holds the 60-block point: 45%. 50% of that (22.5%) is first
   // reached at 20 GiB, 80% (36%) at 40, 90%/95%/99% (40.5..44.6%) at 60; the floor + 1 is 11; the
   // curve still rises past the cap (45% < 99% of 50%), so the cap is a candidate too.
-  const auto c = trace_candidates(analysis({{5, 0.1}, {20, 0.3}, {40, 0.4}, {60, 0.45}, {200, 0.5}}, 0.5), 1.0, 10, 100);
+  const auto c =
+      trace_candidates(analysis({{5, 0.1}, {20, 0.3}, {40, 0.4}, {60, 0.45}, {200, 0.5}}, 0.5), 1.0, 10, 100);
   EXPECT_EQ(c.sizes_gib, (std::vector<int>{11, 20, 40, 60, 100}));
   EXPECT_DOUBLE_EQ(c.hit_rate_at_cap, 0.45);
   ASSERT_EQ(c.reasons.size(), 2u);
-  EXPECT_NE(c.reasons[1].find("40 GiB (80% of the cap's hit rate: 40.0%)"), std::string::npos) << c.reasons[1];
+  EXPECT_NE(c.reasons[1].find("40 GiB (80% of the cap's hit rate: 40.0%)"), std::string::npos)
+      << c.reasons[1];
 }
 
 TEST(TraceCandidates, EverySizeIsAboveTheFloorAndWithinTheCap) {
@@ -39,7 +41,8 @@ TEST(TraceCandidates, EverySizeIsAboveTheFloorAndWithinTheCap) {
 TEST(TraceCandidates, NoReuseLeavesOnlyTheSmallestTier) {
   const auto c = trace_candidates(analysis({}, 0), 1.0, 10, 100);
   EXPECT_EQ(c.sizes_gib, std::vector<int>{11});
-  EXPECT_TRUE(trace_candidates(analysis({}, 0), 1.0, 10, 10.5).sizes_gib.empty());  // no whole GiB above the floor
+  EXPECT_TRUE(
+      trace_candidates(analysis({}, 0), 1.0, 10, 10.5).sizes_gib.empty());  // no whole GiB above the floor
 }
 
 }  // namespace

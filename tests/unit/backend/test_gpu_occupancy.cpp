@@ -113,7 +113,8 @@ TEST_F(FakeNvml, RecordedInDmaJsonAndRefusedByCompare) {
   EXPECT_DOUBLE_EQ(o.others[0].used_bytes, 2147483648.0);
   EXPECT_EQ(o.utilization_percent, 88);
   const auto again = dma_json(back).at("records").at(0);  // write, read, write: the same fields
-  for (const char* key : {"other_gpu_processes", "gpu_utilization_percent", "occupancy_queried", "occupancy_source"}) {
+  for (const char* key :
+       {"other_gpu_processes", "gpu_utilization_percent", "occupancy_queried", "occupancy_source"}) {
     EXPECT_EQ(again.at(key), j.at(key)) << key;
   }
 

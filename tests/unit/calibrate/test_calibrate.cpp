@@ -3,19 +3,19 @@
 // known: the fit must find those efficiencies again, less the modelled elementwise share.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fmt/format.h>
 
 #include "calibrate/calibration_file.hpp"
 #include "calibrate/calibration_fit.hpp"
 #include "calibrate/calibration_run.hpp"
 #include "calibrate/operator_plan.hpp"
 #include "core/errors.hpp"
-#include "output/calibrate_output.hpp"
 #include "core/yaml_reader.hpp"
+#include "output/calibrate_output.hpp"
 #include "perf/calibration.hpp"
 #include "test_helpers.hpp"
 
@@ -28,7 +28,10 @@ namespace {
 class RooflineGpu final : public OperatorTimer {
  public:
   RooflineGpu(const HardwareSpec& hw, double compute, double memory, double copy = 0.9)
-      : peak_(hw.bf16_tflops * 1e12), hbm_(hw.hbm_bandwidth_gbps * 1e9), compute_(compute), memory_(memory),
+      : peak_(hw.bf16_tflops * 1e12),
+        hbm_(hw.hbm_bandwidth_gbps * 1e9),
+        compute_(compute),
+        memory_(memory),
         copy_(copy) {}
   std::string device_name() const override { return "roofline GPU"; }
   std::string runtime() const override { return "test"; }
@@ -74,7 +77,8 @@ TEST(CalibrateShapes, CatalogWidthsGiveThePublishedParameterCounts) {
   for (const auto& m : model_catalog()) {
     if (m.intermediate_size == 0) continue;
     const double h = m.hidden_size, d = m.head_dim;
-    const double per_layer = h * d * (2.0 * m.num_attention_heads + 2.0 * m.num_kv_heads) + 3.0 * h * m.intermediate_size;
+    const double per_layer =
+        h * d * (2.0 * m.num_attention_heads + 2.0 * m.num_kv_heads) + 3.0 * h * m.intermediate_size;
     const double embeddings = static_cast<double>(m.vocab_size) * h * (m.tie_word_embeddings ? 1 : 2);
     const double params = per_layer * m.num_hidden_layers + embeddings;
     EXPECT_NEAR(params / (m.params_total_b * 1e9), 1.0, 0.02) << m.name;
@@ -96,10 +100,10 @@ TEST(CalibrateShapes, OneTokenThroughEveryLayerIsTwoFlopsPerWeight) {
 
 TEST(CalibrateShapes, TensorParallelRanksGetTheirShare) {
   const auto s = layer_shapes(test::model("llama-3.1-70b"), 8);
-  EXPECT_EQ(s.heads, 8);     // 64 / 8
-  EXPECT_EQ(s.kv_heads, 1);  // 8 / 8
-  EXPECT_EQ(s.ffn, 3584);    // 28,672 / 8
-  EXPECT_EQ(s.vocab, 16032); // 128,256 / 8
+  EXPECT_EQ(s.heads, 8);      // 64 / 8
+  EXPECT_EQ(s.kv_heads, 1);   // 8 / 8
+  EXPECT_EQ(s.ffn, 3584);     // 28,672 / 8
+  EXPECT_EQ(s.vocab, 16032);  // 128,256 / 8
 }
 
 TEST(CalibrateShapes, FfnWidthDerivedFromParametersWhenNotStated) {
@@ -226,13 +230,15 @@ TEST(CalibrateFile, TextShowsEveryPointTheFitAndWhatWasModelled) {
   const auto text = calibration_text(out);
   EXPECT_NE(text.find("32768 tokens"), std::string::npos);
   EXPECT_NE(text.find("batch 256 @ 1024"), std::string::npos);
-  EXPECT_NE(text.find(fmt::format("fitted: compute-efficiency {:.3f}", out.fitted.compute_efficiency)), std::string::npos);
+  EXPECT_NE(text.find(fmt::format("fitted: compute-efficiency {:.3f}", out.fitted.compute_efficiency)),
+            std::string::npos);
   EXPECT_NE(text.find("modelled, not timed"), std::string::npos);
   // Beside the fit, what runs use without it: h100's default (fitted to real vLLM servers).
   const auto ref = default_calibration(r.hw);
-  EXPECT_NE(text.find(fmt::format("without this file runs use: compute-efficiency {:.3f}, memory-efficiency {:.3f}",
-                                  ref.compute_efficiency, ref.memory_efficiency)),
-            std::string::npos)
+  EXPECT_NE(
+      text.find(fmt::format("without this file runs use: compute-efficiency {:.3f}, memory-efficiency {:.3f}",
+                            ref.compute_efficiency, ref.memory_efficiency)),
+      std::string::npos)
       << text;
   if (std::getenv("KVBENCH_SHOW")) std::fputs(text.c_str(), stdout);
 }

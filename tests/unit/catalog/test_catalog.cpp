@@ -12,12 +12,21 @@
 using namespace kvb;
 
 TEST(ModelCatalog, Bf16KvBytesPerTokenMatchReferenceTable) {
-  const std::map<std::string, std::int64_t> expected = {
-      {"llama-3.1-8b", 131072},      {"llama-3.1-70b", 327680},      {"llama-3.1-405b", 516096},
-      {"llama-3.2-1b", 32768},       {"qwen3-32b", 262144},          {"qwen3-235b-a22b", 192512},
-      {"qwen3-vl-235b-a22b", 192512}, {"deepseek-v3", 70272},         {"deepseek-r1", 70272},
-      {"kimi-k2", 70272},            {"glm-4.5", 376832},            {"minimax-m2", 253952},
-      {"nemotron-3-nano-30b-a3b", 6144}, {"gpt-oss-120b", 36864},    {"mistral-large-2407", 360448}};
+  const std::map<std::string, std::int64_t> expected = {{"llama-3.1-8b", 131072},
+                                                        {"llama-3.1-70b", 327680},
+                                                        {"llama-3.1-405b", 516096},
+                                                        {"llama-3.2-1b", 32768},
+                                                        {"qwen3-32b", 262144},
+                                                        {"qwen3-235b-a22b", 192512},
+                                                        {"qwen3-vl-235b-a22b", 192512},
+                                                        {"deepseek-v3", 70272},
+                                                        {"deepseek-r1", 70272},
+                                                        {"kimi-k2", 70272},
+                                                        {"glm-4.5", 376832},
+                                                        {"minimax-m2", 253952},
+                                                        {"nemotron-3-nano-30b-a3b", 6144},
+                                                        {"gpt-oss-120b", 36864},
+                                                        {"mistral-large-2407", 360448}};
   const auto hw = resolve_hardware("h100");
   for (const auto& [name, bytes] : expected) {
     KvSettings s;
@@ -44,10 +53,11 @@ TEST(ModelCatalog, EveryReferenceModelIsPresentWithUniqueNames) {
     for (const auto& a : m.aliases) EXPECT_TRUE(seen.insert(a).second) << "duplicate alias " << a;
     EXPECT_FALSE(m.source.empty()) << m.name;
   }
-  for (const char* n : {"llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b", "llama-3.2-1b", "qwen3-32b",
-                        "qwen3-235b-a22b", "qwen3-vl-235b-a22b", "deepseek-v3", "deepseek-r1", "deepseek-v3.2",
-                        "kimi-k2", "glm-4.5", "glm-5", "minimax-m2", "nemotron-3-nano-30b-a3b", "gpt-oss-120b",
-                        "mistral-large-2407", "llama-405b", "qwen3-235b"}) {
+  for (const char* n :
+       {"llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b", "llama-3.2-1b", "qwen3-32b", "qwen3-235b-a22b",
+        "qwen3-vl-235b-a22b", "deepseek-v3", "deepseek-r1", "deepseek-v3.2", "kimi-k2", "glm-4.5", "glm-5",
+        "minimax-m2", "nemotron-3-nano-30b-a3b", "gpt-oss-120b", "mistral-large-2407", "llama-405b",
+        "qwen3-235b"}) {
     EXPECT_NO_THROW((void)test::model(n)) << n;
   }
 }

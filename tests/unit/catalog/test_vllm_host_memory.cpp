@@ -60,7 +60,8 @@ TEST(VllmHostMemory, VersionsParseOrNameTheFlag) {
   try {
     (void)parse_vllm_version("0.9", "--vllm-version");
   } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("--vllm-version '0.9': older than the native CPU tier"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("--vllm-version '0.9': older than the native CPU tier"),
+              std::string::npos)
         << e.what();
   }
 }

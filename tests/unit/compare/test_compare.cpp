@@ -82,14 +82,16 @@ std::vector<double> samples(std::uint64_t seed, std::size_t n, double level, dou
 // Every verdict must hold for many seeds, so none is a lucky draw.
 void expect_verdict_for_seeds(double shift, double noise, std::size_t n, Verdict want) {
   for (std::uint64_t seed = 1; seed <= 25; ++seed) {
-    const auto c = compare_samples(samples(seed, n, 100, noise), samples(seed + 1000, n, 100 * (1 + shift), noise),
-                                   CompareSettings{});
+    const auto c = compare_samples(samples(seed, n, 100, noise),
+                                   samples(seed + 1000, n, 100 * (1 + shift), noise), CompareSettings{});
     EXPECT_EQ(to_string(c.verdict), to_string(want)) << "seed " << seed << ": " << c.why;
   }
 }
 
 TEST(CompareVerdicts, NoShiftIsSame) { expect_verdict_for_seeds(0.0, 0.01, 30, Verdict::kSame); }
-TEST(CompareVerdicts, SmallShiftBelowTheMinimumEffectIsSame) { expect_verdict_for_seeds(-0.015, 0.01, 30, Verdict::kSame); }
+TEST(CompareVerdicts, SmallShiftBelowTheMinimumEffectIsSame) {
+  expect_verdict_for_seeds(-0.015, 0.01, 30, Verdict::kSame);
+}
 TEST(CompareVerdicts, LargeDropIsSlower) { expect_verdict_for_seeds(-0.20, 0.02, 30, Verdict::kSlower); }
 TEST(CompareVerdicts, LargeGainIsFaster) { expect_verdict_for_seeds(0.25, 0.02, 30, Verdict::kFaster); }
 TEST(CompareVerdicts, NoisySamplesAreInconclusive) {
@@ -98,7 +100,8 @@ TEST(CompareVerdicts, NoisySamplesAreInconclusive) {
   // leaves room for binomial spread; a broken test (p-values too small) decides far more often.
   int decided = 0;
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
-    const auto c = compare_samples(samples(seed, 8, 100, 0.3), samples(seed + 1000, 8, 100, 0.3), CompareSettings{});
+    const auto c =
+        compare_samples(samples(seed, 8, 100, 0.3), samples(seed + 1000, 8, 100, 0.3), CompareSettings{});
     EXPECT_NE(c.verdict, Verdict::kSame) << "seed " << seed << ": " << c.why;
     if (c.verdict != Verdict::kInconclusive) ++decided;
   }
@@ -123,18 +126,26 @@ TEST(CompareVerdicts, ChangeIsTheRatioOfMedians) {
   EXPECT_EQ(c.verdict, Verdict::kSlower);
 }
 
-nlohmann::json gbench(const std::string& host, const std::vector<std::pair<std::string, std::vector<double>>>& runs_ms) {
+nlohmann::json gbench(const std::string& host,
+                      const std::vector<std::pair<std::string, std::vector<double>>>& runs_ms) {
   nlohmann::json doc;
   doc["context"] = {{"host_name", host}, {"num_cpus", 2}};
   doc["benchmarks"] = nlohmann::json::array();
   for (const auto& [name, times] : runs_ms) {
     for (const double t : times) {
-      doc["benchmarks"].push_back({{"name", name}, {"run_name", name}, {"run_type", "iteration"}, {"real_time", t},
-                                   {"cpu_time", t}, {"time_unit", "ms"}});
+      doc["benchmarks"].push_back({{"name", name},
+                                   {"run_name", name},
+                                   {"run_type", "iteration"},
+                                   {"real_time", t},
+                                   {"cpu_time", t},
+                                   {"time_unit", "ms"}});
     }
     // Aggregates repeat the data and must not become samples.
-    doc["benchmarks"].push_back({{"name", name + "_mean"}, {"run_name", name}, {"run_type", "aggregate"},
-                                 {"real_time", 999.0}, {"time_unit", "ms"}});
+    doc["benchmarks"].push_back({{"name", name + "_mean"},
+                                 {"run_name", name},
+                                 {"run_type", "aggregate"},
+                                 {"real_time", 999.0},
+                                 {"time_unit", "ms"}});
   }
   return doc;
 }
@@ -144,7 +155,7 @@ TEST(BenchmarkSet, GoogleBenchmarkRepetitionsBecomeRunsPerSecond) {
   ASSERT_EQ(set.entries.size(), 2u);
   EXPECT_EQ(set.kind, "Google Benchmark");
   EXPECT_EQ(set.entries[0].label, "BM_A");
-  ASSERT_EQ(set.entries[0].samples.size(), 3u);  // the aggregate is not a sample
+  ASSERT_EQ(set.entries[0].samples.size(), 3u);        // the aggregate is not a sample
   EXPECT_DOUBLE_EQ(set.entries[0].samples[0], 500.0);  // 2 ms -> 500 runs/s
   EXPECT_DOUBLE_EQ(set.entries[0].samples[2], 200.0);
   EXPECT_DOUBLE_EQ(set.entries[1].samples[0], 100.0);
@@ -152,10 +163,13 @@ TEST(BenchmarkSet, GoogleBenchmarkRepetitionsBecomeRunsPerSecond) {
 
 TEST(BenchmarkSet, WrongSchemaNamesTheFile) {
   try {
-    benchmark_set_from_json(nlohmann::json{{"schema", "kvbench/size/v1"}, {"results", nlohmann::json::array()}}, "s.json");
+    benchmark_set_from_json(
+        nlohmann::json{{"schema", "kvbench/size/v1"}, {"results", nlohmann::json::array()}}, "s.json");
     FAIL() << "accepted a size result";
   } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("s.json: schema 'kvbench/size/v1' cannot be compared"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("s.json: schema 'kvbench/size/v1' cannot be compared"),
+              std::string::npos)
+        << e.what();
   }
   EXPECT_THROW(benchmark_set_from_json(nlohmann::json::array(), "a.json"), UsageError);
   // Malformed: a benchmark without real_time.
@@ -197,8 +211,10 @@ TEST(CompareSets, KindsMustMatchAndShareACase) {
 }
 
 TEST(CompareSets, UnmatchedCasesAreListedNotCompared) {
-  const auto base = benchmark_set_from_json(gbench("a", {{"BM_A", {1, 1.1, 1.2}}, {"BM_OLD", {1, 1, 1}}}), "b.json");
-  const auto head = benchmark_set_from_json(gbench("a", {{"BM_A", {2, 2.2, 2.4}}, {"BM_NEW", {1, 1, 1}}}), "h.json");
+  const auto base =
+      benchmark_set_from_json(gbench("a", {{"BM_A", {1, 1.1, 1.2}}, {"BM_OLD", {1, 1, 1}}}), "b.json");
+  const auto head =
+      benchmark_set_from_json(gbench("a", {{"BM_A", {2, 2.2, 2.4}}, {"BM_NEW", {1, 1, 1}}}), "h.json");
   const auto c = compare_sets(base, head, CompareSettings{});
   ASSERT_EQ(c.cases.size(), 1u);
   EXPECT_EQ(c.only_base, std::vector<std::string>{"BM_OLD"});
@@ -213,7 +229,8 @@ TEST(CompareSets, DuplicateIdentityIsRejected) {
     benchmark_set_from_json(doc, "dup.json");
     FAIL() << "a case twice was accepted";
   } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("dup.json: 'ce h2d 4 KiB' occurs twice"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("dup.json: 'ce h2d 4 KiB' occurs twice"), std::string::npos)
+        << e.what();
   }
   auto empty = nlohmann::json::parse(R"({"schema":"kvbench/dma/v1","records":[]})");
   EXPECT_THROW(benchmark_set_from_json(empty, "empty.json"), UsageError);

@@ -20,7 +20,8 @@ TEST(AtomicFile, ReplacesContentAndLeavesNoTemporary) {
   std::stringstream ss;
   ss << in.rdbuf();
   EXPECT_EQ(ss.str(), "second");
-  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()), 1);
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()),
+            1);
   std::filesystem::remove_all(dir);
 }
 
@@ -34,7 +35,7 @@ TEST(AtomicFile, OutputIsCheckedUpFrontWithoutCreatingAnything) {
   std::filesystem::create_directories(dir);
   const auto file = (dir / "result.json").string();
   EXPECT_NO_THROW(require_writable_output(file));
-  EXPECT_FALSE(std::filesystem::exists(file));  // a check, not a write
+  EXPECT_FALSE(std::filesystem::exists(file));                      // a check, not a write
   EXPECT_THROW(require_writable_output(dir.string()), UsageError);  // a directory is not a file path
   EXPECT_THROW(require_writable_output((dir / "missing" / "x.json").string()), UsageError);
   EXPECT_NO_THROW(require_writable_output("relative-name.json"));  // the current directory

@@ -52,11 +52,11 @@ TEST(InputRules, RealRangeMessagesSuggestAValueInsideTheRange) {
 TEST(InputRules, Utf8FollowsRfc3629) {
   EXPECT_TRUE(is_valid_utf8("plain ascii"));
   EXPECT_TRUE(is_valid_utf8("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"));  // 2, 3 and 4 bytes
-  EXPECT_FALSE(is_valid_utf8("caf\xe9"));                  // Latin-1
-  EXPECT_FALSE(is_valid_utf8("\xc0\xaf"));                 // overlong '/'
-  EXPECT_FALSE(is_valid_utf8("\xed\xa0\x80"));             // a UTF-16 surrogate
-  EXPECT_FALSE(is_valid_utf8("\xf4\x90\x80\x80"));         // past U+10FFFF
-  EXPECT_FALSE(is_valid_utf8("\xe2\x82"));                 // cut short
+  EXPECT_FALSE(is_valid_utf8("caf\xe9"));                                   // Latin-1
+  EXPECT_FALSE(is_valid_utf8("\xc0\xaf"));                                  // overlong '/'
+  EXPECT_FALSE(is_valid_utf8("\xed\xa0\x80"));                              // a UTF-16 surrogate
+  EXPECT_FALSE(is_valid_utf8("\xf4\x90\x80\x80"));                          // past U+10FFFF
+  EXPECT_FALSE(is_valid_utf8("\xe2\x82"));                                  // cut short
 }
 
 std::string alias_bomb(int levels, int width) {
@@ -73,7 +73,8 @@ TEST(InputRules, AliasesCountAsExpanded) {
   // Width 10: level k expands to 10^k leaves; 4 levels (about 11k nodes) pass, 5 (111k) do not.
   EXPECT_NO_THROW(YamlObject::parse(alias_bomb(4, 10), "small.yaml"));
   EXPECT_THROW(YamlObject::parse(alias_bomb(5, 10), "bomb.yaml"), UsageError);
-  EXPECT_THROW(YamlObject::parse(alias_bomb(30, 10), "bomb.yaml"), UsageError);  // stops at the budget, at once
+  EXPECT_THROW(YamlObject::parse(alias_bomb(30, 10), "bomb.yaml"),
+               UsageError);  // stops at the budget, at once
 }
 
 TEST(InputRules, KeysMustBePlainNames) {
@@ -99,7 +100,8 @@ TEST(InputRules, YamlNumbersMustBeFinite) {
 }
 
 TEST(InputRules, JsonFieldsAreRangeCheckedBeforeNarrowing) {
-  const auto j = nlohmann::json::parse(R"({"tp": 10000000000, "neg": -5, "half": 0.5, "ok": 8, "big": 1e300})");
+  const auto j =
+      nlohmann::json::parse(R"({"tp": 10000000000, "neg": -5, "half": 0.5, "ok": 8, "big": 1e300})");
   EXPECT_THROW((void)json_integer_in(j, "tp", 1, 1024, "f"), UsageError);  // 10^10 would narrow to 1410065408
   EXPECT_THROW((void)json_integer_in(j, "neg", 0, 10, "f"), UsageError);
   EXPECT_THROW((void)json_integer_in(j, "half", 0, 10, "f"), UsageError);
@@ -122,7 +124,8 @@ TEST(InputRules, JunkKernelFiguresMakeChecksSkipNeverPassOrFail) {
   fs::create_directories(root / "proc/self");
   fs::create_directories(root / "dev/shm");
   std::ofstream(root / "proc/meminfo") << "MemTotal: -527000000 kB\nMemAvailable: 1e400 kB\n";
-  std::ofstream(root / "proc/self/limits") << "Max locked memory         nan                  nan                  bytes\n";
+  std::ofstream(root / "proc/self/limits")
+      << "Max locked memory         nan                  nan                  bytes\n";
   std::ofstream(root / "proc/mounts") << "shm /dev/shm tmpfs rw,size=-1e15 0 0\n";
   const auto facts = read_node_facts(root.string());
   EXPECT_EQ(facts.malformed.size(), 4u);  // MemTotal, MemAvailable, memlock, the shm size

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <thread>
 #include <limits>
 #include <set>
+#include <thread>
 #include <vector>
 
 #include "backend/backend_registry.hpp"
@@ -81,7 +81,12 @@ TEST(StoppingRule, StopsOnceTheMedianIsPreciseOrAtACap) {
   rule.max_samples = 500;
   rule.max_seconds = 1e9;
   int calls = 0;
-  const auto steady = run_until_stable([&] { ++calls; return TimedRun{1.0, 1.0}; }, rule);
+  const auto steady = run_until_stable(
+      [&] {
+        ++calls;
+        return TimedRun{1.0, 1.0};
+      },
+      rule);
   EXPECT_TRUE(steady.converged);
   EXPECT_EQ(steady.runs.size(), 10u);
   EXPECT_EQ(calls, 12);  // warm-ups are not recorded
@@ -140,15 +145,25 @@ TEST(ConcurrentGroup, FastMembersHoldTheLinkUntilEveryMemberIsDoneAndLeaversNeve
     GroupTicket t(group);
     StoppingRule r = rule;
     r.group = &t;
-    fast = run_until_stable([&] { ++fast_calls; return TimedRun{1.0, 1.0}; }, r);
+    fast = run_until_stable(
+        [&] {
+          ++fast_calls;
+          return TimedRun{1.0, 1.0};
+        },
+        r);
   });
   std::thread b([&] {
     GroupTicket t(group);
     StoppingRule r = rule;
     r.group = &t;
     int i = 0;  // never precise: runs to the sample cap
-    slow = run_until_stable([&] { ++slow_calls; std::this_thread::sleep_for(std::chrono::microseconds(200));
-                                  return TimedRun{(++i % 2) ? 1.0 : 2.0, 0}; }, r);
+    slow = run_until_stable(
+        [&] {
+          ++slow_calls;
+          std::this_thread::sleep_for(std::chrono::microseconds(200));
+          return TimedRun{(++i % 2) ? 1.0 : 2.0, 0};
+        },
+        r);
   });
   std::thread c([&] { GroupTicket t(group); });  // a waived member: leaves at once
   a.join();
@@ -310,7 +325,8 @@ TEST(DmaRecord, GbpsFromBytesOverMedianAndJsonRoundTrip) {
   EXPECT_EQ(back[0].samples_s, rec.samples_s);
   EXPECT_DOUBLE_EQ(back[0].median_gbps, rec.median_gbps);
   EXPECT_EQ(back[0].device.name, dev.name);
-  EXPECT_THROW((void)dma_records_from_json(nlohmann::json{{"schema", "kvbench/size/v1"}}, "x.json"), UsageError);
+  EXPECT_THROW((void)dma_records_from_json(nlohmann::json{{"schema", "kvbench/size/v1"}}, "x.json"),
+               UsageError);
 }
 
 // bidir: the pair's figure is both directions' bytes over the union of their spans. Directions

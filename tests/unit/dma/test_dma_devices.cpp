@@ -41,10 +41,10 @@ TEST(HostMemory, PoolsBeyondMemAvailableAreRefusedBeforeAllocation) {
   c.gpu_pool_blocks = 4000;  // 4000 MiB per pool
   c.host_pool_blocks = 4000;
   const std::uint64_t gib = 1ULL << 30;
-  EXPECT_NO_THROW(check_host_memory({c}, 1, false, 10 * gib));   // 2 x 3.9 GiB = 7.8 < 9
+  EXPECT_NO_THROW(check_host_memory({c}, 1, false, 10 * gib));           // 2 x 3.9 GiB = 7.8 < 9
   EXPECT_THROW(check_host_memory({c}, 2, false, 10 * gib), UsageError);  // 2 devices: 15.6 GiB
   EXPECT_THROW(check_host_memory({c}, 1, true, 10 * gib), UsageError);   // host backend: 4 pools
-  EXPECT_NO_THROW(check_host_memory({c}, 8, true, 0));  // unknown: the allocation will say
+  EXPECT_NO_THROW(check_host_memory({c}, 8, true, 0));                   // unknown: the allocation will say
   const auto root = std::filesystem::temp_directory_path() / "kvb-meminfo";
   std::filesystem::create_directories(root / "proc");
   std::ofstream(root / "proc/meminfo") << "MemTotal:       131072000 kB\nMemFree:        1000 kB\n"
@@ -58,7 +58,8 @@ TEST(DriverVersion, ReadFromSysfsOrProcfsAndRuntimeAsMajorMinor) {
   std::filesystem::remove_all(root);
   std::filesystem::create_directories(root / "proc/driver/nvidia");
   std::ofstream(root / "proc/driver/nvidia/version")
-      << "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build  (dvs-builder@U16)\n"
+      << "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build  "
+         "(dvs-builder@U16)\n"
          "GCC version:  gcc version 13.3.0\n";
   EXPECT_EQ(gpu_kernel_driver_version("cuda", root.string()), "580.159.04");
   std::filesystem::create_directories(root / "sys/module/nvidia");
@@ -153,7 +154,8 @@ TEST(ConcurrentDevices, EveryHostDeviceVerifiesAndTheAggregateSumsThem) {
   const auto all = aggregate_devices(records);
   ASSERT_EQ(all.size(), 2u);  // the ce cases; waived ones are left out
   EXPECT_EQ(all[0].devices, (std::vector<int>{0, 1, 2}));
-  EXPECT_DOUBLE_EQ(all[0].median_gbps, records[0].median_gbps + records[1].median_gbps + records[2].median_gbps);
+  EXPECT_DOUBLE_EQ(all[0].median_gbps,
+                   records[0].median_gbps + records[1].median_gbps + records[2].median_gbps);
   const auto doc = dma_json(records);
   ASSERT_TRUE(doc.contains("aggregates"));
   const auto back = dma_records_from_json(doc, "mem");
@@ -172,7 +174,8 @@ TEST(ConcurrentDevices, EveryHostDeviceVerifiesAndTheAggregateSumsThem) {
 
 TEST(VllmSummary, RanksMethodsPerBlockSizeAndSaysWhatWasNotMeasured) {
   std::vector<DmaRecord> records;
-  const auto add = [&](Method m, std::uint64_t block, double gbps, int ctas = 0, bool compute = false, double slowdown = 0) {
+  const auto add = [&](Method m, std::uint64_t block, double gbps, int ctas = 0, bool compute = false,
+                       double slowdown = 0) {
     DmaRecord r;
     r.tcase.method = m;
     r.tcase.direction = Direction::kH2D;

@@ -60,8 +60,8 @@ void expect_hardware_matches_baseline(const std::string& hw_name, const std::str
   // The simulator's link without a --link-profile uses them and says they were measured.
   const auto profile = link_profile_from_hardware(hw);
   EXPECT_NE(profile.source.find("measured"), std::string::npos);
-  EXPECT_NEAR(profile.d2h.seconds(1000, 2097152.0), 1000 * (m.d2h_per_copy_us * 1e-6 + 2097152.0 / (m.d2h_gbps * 1e9)),
-              1e-9);
+  EXPECT_NEAR(profile.d2h.seconds(1000, 2097152.0),
+              1000 * (m.d2h_per_copy_us * 1e-6 + 2097152.0 / (m.d2h_gbps * 1e9)), 1e-9);
 }
 
 }  // namespace

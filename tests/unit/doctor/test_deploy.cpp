@@ -24,21 +24,25 @@ TEST(KubernetesManifest, DaemonSetHasGpuShmMemlockAndTextfileCollector) {
   const auto c = pod["containers"][0];
   EXPECT_EQ(c["resources"]["limits"]["nvidia.com/gpu"].as<int>(), 1);
   bool ipc_lock = false;
-  for (const auto& cap : c["securityContext"]["capabilities"]["add"]) ipc_lock |= cap.as<std::string>() == "IPC_LOCK";
+  for (const auto& cap : c["securityContext"]["capabilities"]["add"])
+    ipc_lock |= cap.as<std::string>() == "IPC_LOCK";
   EXPECT_TRUE(ipc_lock);
   // /dev/shm is a memory-backed volume; the textfile directory is the host's.
   std::map<std::string, std::string> mounts;
-  for (const auto& m : c["volumeMounts"]) mounts[m["name"].as<std::string>()] = m["mountPath"].as<std::string>();
+  for (const auto& m : c["volumeMounts"])
+    mounts[m["name"].as<std::string>()] = m["mountPath"].as<std::string>();
   bool shm = false, textfile = false;
   for (const auto& v : pod["volumes"]) {
     const auto name = v["name"].as<std::string>();
-    if (v["emptyDir"] && v["emptyDir"]["medium"].as<std::string>() == "Memory" && mounts[name] == "/dev/shm") shm = true;
+    if (v["emptyDir"] && v["emptyDir"]["medium"].as<std::string>() == "Memory" && mounts[name] == "/dev/shm")
+      shm = true;
     if (v["hostPath"] && v["hostPath"]["path"].as<std::string>().find("textfile") != std::string::npos) {
       textfile = true;
       // Both commands write where that volume is mounted, in Prometheus text.
       const auto script = c["args"][0].as<std::string>();
-      EXPECT_NE(script.find("doctor --tier-size \"$KVBENCH_TIER_GIB\" --format prom -o " + mounts[name] + "/"),
-                std::string::npos);
+      EXPECT_NE(
+          script.find("doctor --tier-size \"$KVBENCH_TIER_GIB\" --format prom -o " + mounts[name] + "/"),
+          std::string::npos);
       EXPECT_NE(script.find("dma --quick --format prom -o " + mounts[name] + "/"), std::string::npos);
     }
   }

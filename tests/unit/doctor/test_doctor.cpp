@@ -30,7 +30,7 @@ TEST(NodeFacts, ReadsTheRecordedHealthyNode) {
   EXPECT_DOUBLE_EQ(f.mem_total_bytes, 527'000'000.0 * 1024);
   EXPECT_DOUBLE_EQ(f.shm.size_bytes, f.mem_total_bytes / 2);  // tmpfs default: no size= option
   EXPECT_TRUE(f.shm.size_from_default);
-  EXPECT_FALSE(f.memlock_soft_bytes.has_value());            // unlimited
+  EXPECT_FALSE(f.memlock_soft_bytes.has_value());  // unlimited
   EXPECT_TRUE(f.memlock_known);
   EXPECT_EQ(f.thp_mode, "madvise");
   EXPECT_EQ(f.iommu_mode, "passthrough");
@@ -43,7 +43,8 @@ TEST(NodeFacts, ReadsTheRecordedHealthyNode) {
 TEST(NodeChecks, ShmFailsForTheTierAndNamesTheLeftoverFile) {
   const auto f = read_node_facts(node("small-shm"));
   EXPECT_DOUBLE_EQ(f.shm.size_bytes, 65536.0 * 1024);  // size=65536k, Docker's default 64 MB
-  const auto checks = run_node_checks(f, {.tier_bytes = 16 * kGiB, .pinning = {}, .gpu_skip_reason = "test", .numa = {}});
+  const auto checks =
+      run_node_checks(f, {.tier_bytes = 16 * kGiB, .pinning = {}, .gpu_skip_reason = "test", .numa = {}});
   const auto& shm = find(checks, "shm");
   EXPECT_EQ(shm.status, CheckStatus::kFail);
   EXPECT_NE(shm.detail.find("vllm_cpu_kv_tier_rank0"), std::string::npos);
@@ -57,18 +58,27 @@ TEST(NodeChecks, MemoryThresholdIsTheTierPlusTenPercentOfRam) {
   // The tier (exact on the default vLLM: a /dev/shm region) plus the server's 3 GiB process.
   const double server = kServerProcessGibPerRank * kGiB;
   // Just fits with the reserve, then into the reserve, then not at all.
-  EXPECT_EQ(find(run_node_checks(f, {.tier_bytes = available - reserve - server - kGiB, .pinning = {},
-                                     .gpu_skip_reason = "", .numa = {}}),
-                 "memory").status,
+  EXPECT_EQ(find(run_node_checks(f, {.tier_bytes = available - reserve - server - kGiB,
+                                     .pinning = {},
+                                     .gpu_skip_reason = "",
+                                     .numa = {}}),
+                 "memory")
+                .status,
             CheckStatus::kPass);
-  EXPECT_EQ(find(run_node_checks(f, {.tier_bytes = available - server - kGiB, .pinning = {}, .gpu_skip_reason = "",
-                                     .numa = {}}),
-                 "memory").status,
-            CheckStatus::kWarn);
-  EXPECT_EQ(find(run_node_checks(f, {.tier_bytes = available - server + kGiB, .pinning = {}, .gpu_skip_reason = "",
-                                     .numa = {}}),
-                 "memory").status,
-            CheckStatus::kFail);
+  EXPECT_EQ(
+      find(
+          run_node_checks(
+              f, {.tier_bytes = available - server - kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {}}),
+          "memory")
+          .status,
+      CheckStatus::kWarn);
+  EXPECT_EQ(
+      find(
+          run_node_checks(
+              f, {.tier_bytes = available - server + kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {}}),
+          "memory")
+          .status,
+      CheckStatus::kFail);
 }
 
 // A pod's cgroup v2 limit (100 GiB at the pod level, "max" at the container's), 2 GiB in use.
@@ -126,9 +136,11 @@ TEST(NodeChecks, ShmHoldsTheTierOnlyWhereVllmPutsItThere) {
 
 TEST(NodeChecks, PinningProjectsTheTiersStartUp) {
   // 1 GiB in 0.26 s -> a 280 GiB tier takes 72.8 s.
-  const PinningMeasurement m{.how = "test", .bytes = kGiB, .seconds = 0.26, .error = "", .server_tier = false};
+  const PinningMeasurement m{
+      .how = "test", .bytes = kGiB, .seconds = 0.26, .error = "", .server_tier = false};
   const auto f = read_node_facts(node("healthy"));
-  const auto checks = run_node_checks(f, {.tier_bytes = 280 * kGiB, .pinning = {m}, .gpu_skip_reason = "", .numa = {}});
+  const auto checks =
+      run_node_checks(f, {.tier_bytes = 280 * kGiB, .pinning = {m}, .gpu_skip_reason = "", .numa = {}});
   const auto& p = find(checks, "pinning");  // a reference into `checks`, which outlives it
   ASSERT_TRUE(p.value.has_value());
   EXPECT_NEAR(*p.value, 72.8, 1e-9);
@@ -138,25 +150,33 @@ TEST(NodeChecks, PinningProjectsTheTiersStartUp) {
 // vLLM's tier registers a /dev/shm mapping at start-up: where that fails, the server cannot start.
 TEST(NodeChecks, PinningFailsWhenVllmsRegistrationFails) {
   const auto f = read_node_facts(node("healthy"));
-  const PinningMeasurement vllm{.how = "mmap of a /dev/shm file + first touch + cudaHostRegister (vLLM's CPU tier)",
-                                .bytes = kGiB, .seconds = 0.1, .error = "cudaHostRegister: operation not supported",
-                                .server_tier = true};
-  const PinningMeasurement alloc{.how = "cudaHostAlloc", .bytes = kGiB, .seconds = 0.4, .error = "", .server_tier = false};
-  auto checks = run_node_checks(f, {.tier_bytes = 64 * kGiB, .pinning = {vllm, alloc}, .gpu_skip_reason = "", .numa = {}});
+  const PinningMeasurement vllm{
+      .how = "mmap of a /dev/shm file + first touch + cudaHostRegister (vLLM's CPU tier)",
+      .bytes = kGiB,
+      .seconds = 0.1,
+      .error = "cudaHostRegister: operation not supported",
+      .server_tier = true};
+  const PinningMeasurement alloc{
+      .how = "cudaHostAlloc", .bytes = kGiB, .seconds = 0.4, .error = "", .server_tier = false};
+  auto checks = run_node_checks(
+      f, {.tier_bytes = 64 * kGiB, .pinning = {vllm, alloc}, .gpu_skip_reason = "", .numa = {}});
   const auto failed = find(checks, "pinning");
   EXPECT_EQ(failed.status, CheckStatus::kFail);
   EXPECT_NE(failed.detail.find("will not start"), std::string::npos) << failed.detail;
   EXPECT_NE(failed.detail.find("cudaHostAlloc: 1.00 GiB in 0.400 s"), std::string::npos) << failed.detail;
   // Both ways pinned: the start-up comes from the first (vLLM's), 0.26 s/GiB x 64 GiB.
-  const PinningMeasurement ok{.how = vllm.how, .bytes = kGiB, .seconds = 0.26, .error = "", .server_tier = true};
-  checks = run_node_checks(f, {.tier_bytes = 64 * kGiB, .pinning = {ok, alloc}, .gpu_skip_reason = "", .numa = {}});
+  const PinningMeasurement ok{
+      .how = vllm.how, .bytes = kGiB, .seconds = 0.26, .error = "", .server_tier = true};
+  checks = run_node_checks(
+      f, {.tier_bytes = 64 * kGiB, .pinning = {ok, alloc}, .gpu_skip_reason = "", .numa = {}});
   const auto passed = find(checks, "pinning");
   EXPECT_EQ(passed.status, CheckStatus::kPass);
   EXPECT_NEAR(*passed.value, 0.26 * 64, 1e-9);
   // The other way failing is worth a warning, not a failure.
-  const PinningMeasurement alloc_failed{.how = "cudaHostAlloc", .bytes = kGiB, .seconds = 0, .error = "out of memory",
-                                        .server_tier = false};
-  checks = run_node_checks(f, {.tier_bytes = 64 * kGiB, .pinning = {ok, alloc_failed}, .gpu_skip_reason = "", .numa = {}});
+  const PinningMeasurement alloc_failed{
+      .how = "cudaHostAlloc", .bytes = kGiB, .seconds = 0, .error = "out of memory", .server_tier = false};
+  checks = run_node_checks(
+      f, {.tier_bytes = 64 * kGiB, .pinning = {ok, alloc_failed}, .gpu_skip_reason = "", .numa = {}});
   EXPECT_EQ(find(checks, "pinning").status, CheckStatus::kWarn);
 }
 
@@ -164,9 +184,12 @@ TEST(NodeChecks, PinningFailsWhenVllmsRegistrationFails) {
 // binding to use, 52 of 53 (-2%) passes.
 TEST(NodeChecks, NumaMeasuredWarnsWhenTheRemoteNodeIsSlower) {
   const auto f = read_node_facts(node("healthy"));
-  const NumaMeasurement slow{.device = "GPU 0", .local_node = 1, .remote_node = 0, .local_gbps = 53, .remote_gbps = 40};
-  const NumaMeasurement close{.device = "GPU 1", .local_node = 0, .remote_node = 1, .local_gbps = 53, .remote_gbps = 52};
-  const auto checks = run_node_checks(f, {.tier_bytes = 64 * kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {slow, close}});
+  const NumaMeasurement slow{
+      .device = "GPU 0", .local_node = 1, .remote_node = 0, .local_gbps = 53, .remote_gbps = 40};
+  const NumaMeasurement close{
+      .device = "GPU 1", .local_node = 0, .remote_node = 1, .local_gbps = 53, .remote_gbps = 52};
+  const auto checks = run_node_checks(
+      f, {.tier_bytes = 64 * kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {slow, close}});
   std::vector<CheckResult> numa;
   for (const auto& c : checks) {
     if (c.name == "numa measured") numa.push_back(c);
@@ -185,18 +208,25 @@ TEST(NodeChecks, DriverNamesKnownOffloadingFailures) {
   const auto guest = read_node_facts(node("cc-guest"));
   EXPECT_TRUE(guest.tdx_guest);
   EXPECT_FALSE(read_node_facts(node("healthy")).tdx_guest);
-  auto d = find(run_node_checks(guest, {.tier_bytes = 64 * kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {}}), "driver");
+  auto d = find(
+      run_node_checks(guest, {.tier_bytes = 64 * kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {}}),
+      "driver");
   EXPECT_EQ(d.status, CheckStatus::kWarn);
   EXPECT_NE(d.detail.find("vllm#55428"), std::string::npos);
   const auto f = read_node_facts(node("healthy"));
-  d = find(run_node_checks(f, {.tier_bytes = 511 * kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {}}), "driver");
+  d = find(run_node_checks(f, {.tier_bytes = 511 * kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {}}),
+           "driver");
   EXPECT_EQ(d.status, CheckStatus::kPass);
-  d = find(run_node_checks(f, {.tier_bytes = 512 * kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {}}), "driver");
+  d = find(run_node_checks(f, {.tier_bytes = 512 * kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {}}),
+           "driver");
   EXPECT_EQ(d.status, CheckStatus::kWarn);
   EXPECT_NE(d.detail.find("vllm#51080"), std::string::npos);
-  d = find(run_node_checks(f, {.tier_bytes = 64 * kGiB, .pinning = {},
-                               .gpu_skip_reason = "no GPU found (cuda: CUDA driver version is insufficient for CUDA runtime version)",
-                               .numa = {}}),
+  d = find(run_node_checks(
+               f, {.tier_bytes = 64 * kGiB,
+                   .pinning = {},
+                   .gpu_skip_reason =
+                       "no GPU found (cuda: CUDA driver version is insufficient for CUDA runtime version)",
+                   .numa = {}}),
            "driver");
   EXPECT_EQ(d.status, CheckStatus::kFail);
 }
@@ -209,10 +239,12 @@ TEST(HostPinning, TouchesAndTimesASmallRegion) {
 
 TEST(DoctorPrometheus, ParsesBackWithTheHostEscaped) {
   const auto f = read_node_facts(node("downtrained"));
-  const auto checks = run_node_checks(f, {.tier_bytes = 64 * kGiB, .pinning = {}, .gpu_skip_reason = "test", .numa = {}});
+  const auto checks =
+      run_node_checks(f, {.tier_bytes = 64 * kGiB, .pinning = {}, .gpu_skip_reason = "test", .numa = {}});
   const auto text = doctor_prometheus(checks, "node \"7\"\\a");
   // Every sample line: name{labels} value, label values quoted with \" and \\ escaped.
-  const std::regex sample(R"re(^kvbench_doctor_check_(status|value)\{host="(?:[^"\\]|\\.)*",check="[^"]*"(,unit="[^"]*")?\} -?[0-9.e+]+$)re");
+  const std::regex sample(R"re(^kvbench_doctor_check_(status|value)\{host="(?:[^"\\]|\\.)*",)re"
+                          R"re(check="[^"]*"(,unit="[^"]*")?\} -?[0-9.e+]+$)re");
   std::istringstream in(text);
   std::string line;
   int samples = 0, failed_link = 0;

@@ -23,7 +23,8 @@ nlohmann::json ground_truth(const std::string& hw, const std::string& file) {
 }
 
 Calibration standin(const std::string& hw) {
-  return load_calibration(std::string(KVBENCH_BASELINES) + "/../calibrations/" + hw + "-pytorch-standin.yaml");
+  return load_calibration(std::string(KVBENCH_BASELINES) + "/../calibrations/" + hw +
+                          "-pytorch-standin.yaml");
 }
 
 class MeasuredTimeModel : public ::testing::TestWithParam<std::string> {};
@@ -32,7 +33,8 @@ TEST_P(MeasuredTimeModel, PrefillWithinFivePercentFrom2KTo32K) {
   const auto hw = resolve_hardware(GetParam());
   const StepTimeModel steps(test::model("llama-3.1-8b"), hw, 131072, 1, "bf16", standin(GetParam()));
   int checked = 0;
-  const auto truth = ground_truth(GetParam(), "prefill-ground-truth.json");  // a named value: the loop refers into it
+  const auto truth =
+      ground_truth(GetParam(), "prefill-ground-truth.json");  // a named value: the loop refers into it
   for (const auto& p : truth.at("points")) {
     const auto tokens = p.at("tokens").get<std::int64_t>();
     if (tokens < 2048) continue;  // 512 tokens: eager PyTorch's launch cost dominates (17 ms per forward)

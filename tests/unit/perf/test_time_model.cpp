@@ -31,8 +31,8 @@ TEST(StepTimeModel, PrefillInOneChunkIsOneRooflineStep) {
   const double l = 4096;
   const double flops = 2 * 8.03e9 * l + 2.0 * 32 * (128 + 128) * 32 * l * (l + 1) / 2;
   const double bytes = 8.03e9 * 2 + 131072.0 * l;
-  EXPECT_NEAR(steps.prefill_seconds(4096, 8192), std::max(flops / (989e12 * 0.5), bytes / (3350e9 * 0.75)) + 500e-6,
-              1e-12);
+  EXPECT_NEAR(steps.prefill_seconds(4096, 8192),
+              std::max(flops / (989e12 * 0.5), bytes / (3350e9 * 0.75)) + 500e-6, 1e-12);
 }
 
 TEST(StepTimeModel, ChunksPayTheirOverheadAndAttendToEarlierChunks) {
@@ -85,7 +85,8 @@ TEST(WeightRules, Int4KeepsEmbeddingsAndLmHeadAt16Bits) {
   EXPECT_NEAR(expected / (1024.0 * 1024 * 1024), 5.19, 0.01);
   // Tied: one matrix at 16 bits; TP splits everything evenly.
   m.tie_word_embeddings = true;
-  EXPECT_NEAR(weight_bytes_per_rank(m, "int4", 2), ((7.615e9 - embed / 2) * (0.5 + 2.5 / 128) + embed) / 2, 1.0);
+  EXPECT_NEAR(weight_bytes_per_rank(m, "int4", 2), ((7.615e9 - embed / 2) * (0.5 + 2.5 / 128) + embed) / 2,
+              1.0);
   // Other dtypes: every parameter at the dtype's size.
   EXPECT_DOUBLE_EQ(weight_bytes_per_rank(m, "bf16", 1), 7.615e9 * 2);
 }

@@ -28,7 +28,8 @@ std::size_t count_of(const std::string& text, const std::string& needle) {
 }
 
 std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
 }
 
@@ -120,7 +121,8 @@ ReportInputs inputs_with_device(const std::string& device) {
 
 TEST(ReportPage, DeviceNameWithScriptIsEscaped) {
   const auto in = inputs_with_device("<script>alert(1)</script>");
-  const auto html = report_html(in, ReportContext{"kvbench test", "now", "<img src=x onerror=alert(2)>", "test"});
+  const auto html =
+      report_html(in, ReportContext{"kvbench test", "now", "<img src=x onerror=alert(2)>", "test"});
   EXPECT_EQ(lower(html).find("<script"), std::string::npos);
   EXPECT_EQ(lower(html).find("<img"), std::string::npos);
   EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
@@ -195,13 +197,15 @@ TEST(ReportInputs, UnknownOrMalformedDocumentsNameTheFile) {
     add_report_document(in, nlohmann::json{{"schema", "other/v9"}}, "x.json");
     FAIL();
   } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("x.json: schema 'other/v9' is not a kvbench result"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("x.json: schema 'other/v9' is not a kvbench result"),
+              std::string::npos);
   }
   try {
     add_report_document(in, nlohmann::json{{"schema", "kvbench/simulate/v1"}, {"points", 3}}, "sim.json");
     FAIL();
   } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("sim.json: malformed kvbench/simulate/v1"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("sim.json: malformed kvbench/simulate/v1"), std::string::npos)
+        << e.what();
   }
   // A schema that is not a string (found by mutating result files): a usage error naming the
   // file, not a JSON type error escaping as exit 3.
@@ -308,10 +312,11 @@ TEST(RecommendationSection, TraceCurveDrawnBesideTheSimulatedHits) {
   const auto html = recommendation_section_html({row});
   EXPECT_NE(html.find("trace miss-ratio curve (counted)"), std::string::npos);
   EXPECT_NE(html.find("GPU + CPU-tier hits (simulated)"), std::string::npos);
-  EXPECT_EQ(html.find(">2.7</text>"), std::string::npos);    // a curve size: no tick label
-  EXPECT_NE(html.find(">143</text>"), std::string::npos);    // a simulated size: ticked
+  EXPECT_EQ(html.find(">2.7</text>"), std::string::npos);  // a curve size: no tick label
+  EXPECT_NE(html.find(">143</text>"), std::string::npos);  // a simulated size: ticked
   // The simulated basis states how far the simulator is from real vLLM (or that it was not scored).
-  EXPECT_NE(html.find("Expected error against real vLLM: not scored for this calibration"), std::string::npos);
+  EXPECT_NE(html.find("Expected error against real vLLM: not scored for this calibration"),
+            std::string::npos);
   // Without a trace curve the hits chart is the CPU tier's alone.
   const auto plain = recommendation_section_html({recommended_row("m", "simulation")});
   EXPECT_EQ(plain.find("counted"), std::string::npos);
@@ -371,7 +376,6 @@ TEST(FleetSection, FlagsTheSlowNodeAndTheOneThatFailedDoctor) {
 TEST(FleetSection, OneNodeIsNoFleet) {
   EXPECT_EQ(fleet_section_html({node_record("solo", "H100", Direction::kH2D, 53)}, {}), "");
 }
-
 
 // A calibrate result (kvbench/calibrate/v1) gets its own section, the device name escaped, each
 // point's forward and the fitted error computed from it.

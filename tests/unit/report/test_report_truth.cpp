@@ -39,7 +39,8 @@ LineChart tier_sizes(const std::vector<double>& xs) {
 
 TEST(ReportTruth, TickLabelsThatWouldTouchAreThinned) {
   // The tier-size grid that printed "3943": 39 and 43 GiB are 4 GiB apart on a 0..143 axis (13 px).
-  const auto labels = x_tick_labels(render_line_chart(tier_sizes({0, 4, 6, 9, 13, 20, 29, 39, 43, 65, 96, 143})));
+  const auto labels =
+      x_tick_labels(render_line_chart(tier_sizes({0, 4, 6, 9, 13, 20, 29, 39, 43, 65, 96, 143})));
   ASSERT_GE(labels.size(), 4u);
   for (std::size_t i = 1; i < labels.size(); ++i) {
     // Centred labels of n and m characters at 7 px each need (n + m) / 2 x 7 px between centres.
@@ -52,12 +53,14 @@ TEST(ReportTruth, TickLabelsThatWouldTouchAreThinned) {
 
 TEST(ReportTruth, NegativeValuesAreDrawnBelowAZeroLine) {
   auto c = tier_sizes({0, 10, 20});
-  c.series[0].points = {{.x = 0, .y = 0, .low = 0, .high = 0}, {.x = 10, .y = -40, .low = 0, .high = 0},
+  c.series[0].points = {{.x = 0, .y = 0, .low = 0, .high = 0},
+                        {.x = 10, .y = -40, .low = 0, .high = 0},
                         {.x = 20, .y = -80, .low = 0, .high = 0}};
   const auto svg = render_line_chart(c);
   const std::regex circle("<circle cx=\"[0-9.]+\" cy=\"([0-9.]+)\"");
   std::vector<double> ys;
-  for (std::sregex_iterator it(svg.begin(), svg.end(), circle), end; it != end; ++it) ys.push_back(std::stod((*it)[1]));
+  for (std::sregex_iterator it(svg.begin(), svg.end(), circle), end; it != end; ++it)
+    ys.push_back(std::stod((*it)[1]));
   ASSERT_EQ(ys.size(), 3u);
   EXPECT_LT(ys[0], ys[1]);  // SVG y grows downwards: -40 below 0, -80 below -40
   EXPECT_LT(ys[1], ys[2]);
@@ -103,11 +106,13 @@ SizeRowView simulated_row() {
 }
 
 TEST(ReportTruth, EachAxisCarriesOneQuantityWithItsSign) {
-  const auto html = recommendation_section_html({simulated_row()}, "Assumed hardware: h100 (no GPU found on this node)");
+  const auto html =
+      recommendation_section_html({simulated_row()}, "Assumed hardware: h100 (no GPU found on this node)");
   EXPECT_NE(html.find("TTFT p99 vs no tier (%, below 0 = faster)"), std::string::npos);
   EXPECT_NE(html.find("CPU-tier hits (% of prompt tokens)"), std::string::npos);
   EXPECT_EQ(html.find("gain vs no tier"), std::string::npos);
-  EXPECT_NE(html.find("ttft-p99: 41 = -79.6"), std::string::npos);  // the cut drawn negative, as the text says
+  EXPECT_NE(html.find("ttft-p99: 41 = -79.6"),
+            std::string::npos);  // the cut drawn negative, as the text says
   // The first line says which hardware was assumed, before the recommendation.
   EXPECT_LT(html.find("Assumed hardware: h100"), html.find("--kv-offloading-size 41"));
 }
@@ -129,7 +134,8 @@ TEST(ReportTruth, RowsThatDoNotFitSayDashAndCommandsAreListedOnce) {
   EXPECT_EQ(row.substr(0, row.find("</tr>")).find(">0<"), std::string::npos);
   EXPECT_NE(row.substr(0, row.find("</tr>")).find(">-<"), std::string::npos);
   std::size_t listed = 0;
-  for (auto p = html.find("<summary>llama-3.1-8b"); p != std::string::npos; p = html.find("<summary>llama-3.1-8b", p + 1)) {
+  for (auto p = html.find("<summary>llama-3.1-8b"); p != std::string::npos;
+       p = html.find("<summary>llama-3.1-8b", p + 1)) {
     ++listed;
   }
   EXPECT_EQ(listed, 1u);

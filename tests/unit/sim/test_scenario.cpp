@@ -60,7 +60,8 @@ TEST(Scenario, BadFilesNameTheKeyAndFile) {
   bad_dist.replace(bad_dist.find("lognormal"), 9, "gaussian");
   EXPECT_NE(error_of(bad_dist).find("unknown distribution 'gaussian'"), std::string::npos);
   EXPECT_NE(error_of(kGood + "eviction-policy: fifo\n").find("expected lru, arc"), std::string::npos);
-  EXPECT_NE(error_of(kGood + "kv-offloading-size: -1\n").find("'kv-offloading-size' must be >= 0"), std::string::npos);
+  EXPECT_NE(error_of(kGood + "kv-offloading-size: -1\n").find("'kv-offloading-size' must be >= 0"),
+            std::string::npos);
 }
 
 TEST(Scenario, OverridesReachNestedKeysAndAreRevalidated) {

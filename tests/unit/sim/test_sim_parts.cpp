@@ -43,8 +43,8 @@ TEST(Rng, SameSeedSameStreamAndSaneMoments) {
     sum += r.uniform();
     sum_exp += r.exponential(3.0);
   }
-  EXPECT_NEAR(sum / n, 0.5, 0.005);      // mean of U(0,1)
-  EXPECT_NEAR(sum_exp / n, 3.0, 0.05);   // mean of Exp(mean 3)
+  EXPECT_NEAR(sum / n, 0.5, 0.005);     // mean of U(0,1)
+  EXPECT_NEAR(sum_exp / n, 3.0, 0.05);  // mean of Exp(mean 3)
 }
 
 TEST(BlockHashes, SharedPrefixSharesExactlyTheFullBlocksItCovers) {
@@ -176,7 +176,8 @@ TEST(OffloadTier, LruHitsNeverFallAsCapacityGrows) {
     previous = hits;
   }
   OffloadTier all(2000, EvictionKind::kLru, 1);
-  EXPECT_EQ(replay_hits(all, trace), 20000 - static_cast<std::int64_t>(std::set<std::uint64_t>(trace.begin(), trace.end()).size()));
+  EXPECT_EQ(replay_hits(all, trace),
+            20000 - static_cast<std::int64_t>(std::set<std::uint64_t>(trace.begin(), trace.end()).size()));
 }
 
 TEST(OffloadTier, ArcKeepsFrequentBlocksThroughAScan) {
@@ -191,8 +192,8 @@ TEST(OffloadTier, ArcKeepsFrequentBlocksThroughAScan) {
   OffloadTier lru(20, EvictionKind::kLru, 1), arc(20, EvictionKind::kArc, 1);
   const auto lru_hits = replay_hits(lru, trace);
   const auto arc_hits = replay_hits(arc, trace);
-  EXPECT_EQ(lru_hits, 20);      // 4 repeat rounds x 5, the final round misses
-  EXPECT_EQ(arc_hits, 25);      // the final round hits too
+  EXPECT_EQ(lru_hits, 20);  // 4 repeat rounds x 5, the final round misses
+  EXPECT_EQ(arc_hits, 25);  // the final round hits too
 }
 
 TEST(OffloadTier, PinnedAndInFlightBlocksAreNotEvicted) {

@@ -97,7 +97,8 @@ TEST(Simulator, ZeroSizeTierEqualsNoOffloading) {
   auto base = load_scenario("chat-multi-turn");
   base = with_override(base, "workload.requests", "400", "test");
   const auto off = run_simulation(prepare_simulation(base, std::nullopt));
-  const auto zero = run_simulation(prepare_simulation(with_override(base, "kv-offloading-size", "0", "test"), std::nullopt));
+  const auto zero = run_simulation(
+      prepare_simulation(with_override(base, "kv-offloading-size", "0", "test"), std::nullopt));
   EXPECT_EQ(off.steps, zero.steps);
   EXPECT_EQ(off.makespan_s, zero.makespan_s);
   EXPECT_EQ(off.ttft_s.p99, zero.ttft_s.p99);
@@ -113,7 +114,8 @@ TEST(Simulator, SameInputsSameOutputByteForByte) {
   const auto a = simulate_json(run_sweep(s, axes, std::nullopt, {})).dump();
   const auto b = simulate_json(run_sweep(s, axes, std::nullopt, {})).dump();
   EXPECT_EQ(a, b);
-  const auto other_seed = simulate_json(run_sweep(with_override(s, "seed", "12", "test"), axes, std::nullopt, {})).dump();
+  const auto other_seed =
+      simulate_json(run_sweep(with_override(s, "seed", "12", "test"), axes, std::nullopt, {})).dump();
   EXPECT_NE(a, other_seed);
 }
 
@@ -121,7 +123,8 @@ class ShippedScenario : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ShippedScenario, InvariantsHoldAndTokensAreConserved) {
   auto s = load_scenario(GetParam());
-  s = with_override(s, "workload.requests", std::to_string(std::min<std::int64_t>(s.workload.requests, 60)), "test");
+  s = with_override(s, "workload.requests", std::to_string(std::min<std::int64_t>(s.workload.requests, 60)),
+                    "test");
   for (const char* size : {"null", "4"}) {
     const auto point = with_override(s, "kv-offloading-size", size, "test");
     const auto setup = prepare_simulation(point, std::nullopt);
@@ -131,8 +134,8 @@ TEST_P(ShippedScenario, InvariantsHoldAndTokensAreConserved) {
     EXPECT_EQ(r.finished, r.requests);
     EXPECT_EQ(r.requests, s.workload.requests);
     // Every token but each request's last is processed once, or came from a cache, or was redone.
-    EXPECT_EQ(r.scheduled_tokens, r.prompt_tokens + r.output_tokens - r.requests - r.gpu_hit_tokens - r.cpu_hit_tokens +
-                                      r.recomputed_tokens);
+    EXPECT_EQ(r.scheduled_tokens, r.prompt_tokens + r.output_tokens - r.requests - r.gpu_hit_tokens -
+                                      r.cpu_hit_tokens + r.recomputed_tokens);
     EXPECT_LE(r.cpu_tier_peak_blocks, setup.cpu_blocks);
     EXPECT_LE(r.kv_occupancy_peak, 1.0);
     if (!setup.offloading) {
@@ -147,10 +150,12 @@ TEST_P(ShippedScenario, InvariantsHoldAndTokensAreConserved) {
 // that pressure (doc-qa at 4 GiB loses 0.5 points of GPU hits).
 TEST_P(ShippedScenario, LargerLruTierNeverLowersTheCpuHitRate) {
   auto s = load_scenario(GetParam());
-  s = with_override(s, "workload.requests", std::to_string(std::min<std::int64_t>(s.workload.requests, 400)), "test");
+  s = with_override(s, "workload.requests", std::to_string(std::min<std::int64_t>(s.workload.requests, 400)),
+                    "test");
   double previous = -1;
   for (const char* gib : {"0", "4", "16", "64", "256"}) {
-    const auto r = run_simulation(prepare_simulation(with_override(s, "kv-offloading-size", gib, "test"), std::nullopt));
+    const auto r =
+        run_simulation(prepare_simulation(with_override(s, "kv-offloading-size", gib, "test"), std::nullopt));
     const double hit = r.cpu_hit_rate;
     EXPECT_GE(hit, previous - 1e-12) << GetParam() << " at " << gib << " GiB";
     previous = hit;
@@ -158,7 +163,8 @@ TEST_P(ShippedScenario, LargerLruTierNeverLowersTheCpuHitRate) {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, ShippedScenario,
-                         ::testing::Values("chat-multi-turn", "doc-qa", "bursty-long-context", "ttft-reload"));
+                         ::testing::Values("chat-multi-turn", "doc-qa", "bursty-long-context",
+                                           "ttft-reload"));
 
 TEST(Simulator, TinyPoolPreemptsAndRecomputes) {
   auto s = load_scenario("bursty-long-context");
@@ -172,7 +178,8 @@ TEST(Simulator, OffloadingTurnsGpuMissesIntoCpuHitsOnChat) {
   auto s = load_scenario("chat-multi-turn");
   s = with_override(s, "workload.requests", "600", "test");
   const auto off = run_simulation(prepare_simulation(s, std::nullopt));
-  const auto on = run_simulation(prepare_simulation(with_override(s, "kv-offloading-size", "64", "test"), std::nullopt));
+  const auto on =
+      run_simulation(prepare_simulation(with_override(s, "kv-offloading-size", "64", "test"), std::nullopt));
   EXPECT_GT(on.cpu_hit_rate, 0.05);
   EXPECT_LT(on.ttft_s.p99, off.ttft_s.p99);
   EXPECT_GT(on.d2h_bytes, 0.0);
@@ -181,9 +188,11 @@ TEST(Simulator, OffloadingTurnsGpuMissesIntoCpuHitsOnChat) {
 TEST(Simulator, ImpossibleConfigurationsAreUsageErrors) {
   // 1 GiB of KV holds 8,192 tokens: a 128K max-model-len cannot start, as vLLM refuses it.
   const auto small = with_override(scenario(kLoneRequest), "kv-cache-memory", "1GiB", "t");
-  EXPECT_THROW(prepare_simulation(with_override(small, "max-model-len", "131072", "t"), std::nullopt), UsageError);
-  EXPECT_THROW(prepare_simulation(with_override(scenario(kLoneRequest), "model", "llama-405b", "t"), std::nullopt),
-               UsageError);  // 405B bf16 weights on one H100
+  EXPECT_THROW(prepare_simulation(with_override(small, "max-model-len", "131072", "t"), std::nullopt),
+               UsageError);
+  EXPECT_THROW(
+      prepare_simulation(with_override(scenario(kLoneRequest), "model", "llama-405b", "t"), std::nullopt),
+      UsageError);  // 405B bf16 weights on one H100
 }
 
 TEST(Simulator, EveryRequestFinishesWhenLoadedRequestsHoldThePool) {

@@ -2,10 +2,10 @@
 // where the trace says two prompts share a prefix, and a replay counts what a hand count says.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 #include "sim/scenario.hpp"
 #include "sim/simulation_setup.hpp"
@@ -27,7 +27,8 @@ TraceRequest trace_request(double at, std::int64_t prompt, std::vector<std::uint
 // How many leading block hashes two requests share.
 std::size_t shared_blocks(const SimRequest& a, const SimRequest& b) {
   std::size_t n = 0;
-  while (n < a.block_hashes.size() && n < b.block_hashes.size() && a.block_hashes[n] == b.block_hashes[n]) ++n;
+  while (n < a.block_hashes.size() && n < b.block_hashes.size() && a.block_hashes[n] == b.block_hashes[n])
+    ++n;
   return n;
 }
 
@@ -57,14 +58,17 @@ workload:
 )";
 
 TEST(TraceReplay, CountsWhatAHandCountSays) {
-  const auto path = std::filesystem::temp_directory_path() / ("kvbench-trace-replay-" + std::to_string(::getpid()) + ".jsonl");
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("kvbench-trace-replay-" + std::to_string(::getpid()) + ".jsonl");
   {
     std::ofstream f(path);
     // Mooncake records: ms, lengths, one hash id per 512 tokens. The second request shares the
     // first's first block and arrives long after it finished; the third is longer than
     // max-model-len (16,384) and is refused.
-    f << R"({"timestamp": 0, "input_length": 1024, "output_length": 20, "hash_ids": [1, 2]})" << "\n";
-    f << R"({"timestamp": 100000, "input_length": 1024, "output_length": 20, "hash_ids": [1, 3]})" << "\n";
+    f << R"({"timestamp": 0, "input_length": 1024, "output_length": 20, "hash_ids": [1, 2]})"
+      << "\n";
+    f << R"({"timestamp": 100000, "input_length": 1024, "output_length": 20, "hash_ids": [1, 3]})"
+      << "\n";
     f << R"({"timestamp": 200000, "input_length": 20000, "output_length": 20, "hash_ids": [)";
     for (int i = 0; i < 40; ++i) f << (i ? ", " : "") << 100 + i;
     f << "]}\n";

@@ -1,5 +1,6 @@
-// The overhead model against the two published vLLM budget breakdowns (Qwen2.5-7B-AWQ under vLLM 0.26, Qwen3-235B-FP8 TP8 under vLLM 0.10.2).
-// Weights are not compared: those checkpoints' exact byte counts are not in the catalog.
+// The overhead model against the two published vLLM budget breakdowns (Qwen2.5-7B-AWQ under vLLM 0.26,
+// Qwen3-235B-FP8 TP8 under vLLM 0.10.2). Weights are not compared: those checkpoints' exact byte counts are
+// not in the catalog.
 #include <gtest/gtest.h>
 
 #include "core/units.hpp"
@@ -49,7 +50,8 @@ TEST(MemoryBudget, TermsAddUpAndKvCacheMemoryReplacesThem) {
   BudgetInputs in;
   in.total_gib = 79.19;
   const auto b = estimate_budget(test::model("llama-3.1-8b"), in);
-  const double sum = b.total_gib * 0.9 - b.weights_gib - b.activation_gib - b.cuda_graph_gib - b.non_torch_gib;
+  const double sum =
+      b.total_gib * 0.9 - b.weights_gib - b.activation_gib - b.cuda_graph_gib - b.non_torch_gib;
   EXPECT_NEAR(b.available_bytes / kGiB, sum, 1e-9);
   in.kv_cache_memory_bytes = 1u << 30;
   EXPECT_DOUBLE_EQ(estimate_budget(test::model("llama-3.1-8b"), in).available_bytes, kGiB);
@@ -92,7 +94,8 @@ TEST(MemoryBudget, ResidencyLoggedPoolDoesNotFitUtilizationPointNine) {
   EXPECT_NEAR(b.weights_gib, 27.51, 0.1);  // the catalog counts 14.8e9 parameters (27.57 GiB)
   EXPECT_GT(logged_pool_gib + b.weights_gib, 0.90 * in.total_gib);
   // The utilization the logged pool implies with kvbench's overheads (2.3 GiB here): about 0.93.
-  const double implied = (logged_pool_gib + b.weights_gib + b.activation_gib + b.cuda_graph_gib + b.non_torch_gib) /
-                         in.total_gib;
+  const double implied =
+      (logged_pool_gib + b.weights_gib + b.activation_gib + b.cuda_graph_gib + b.non_torch_gib) /
+      in.total_gib;
   EXPECT_NEAR(implied, 0.932, 0.005);
 }

@@ -30,7 +30,8 @@ TEST(ConfigurationSearch, Llama405bAt128kOnH100NeedsFp8AtTp8) {
   EXPECT_EQ(s.found->inputs.quantization, Quantization::kFp8);
   EXPECT_TRUE(s.found->sizing.fits);
   EXPECT_NEAR(s.found->sizing.budget.weights_gib, 405e9 / 8 / kGiB, 405e9 / 8 / kGiB * 0.05);
-  EXPECT_NE(s.tried.find("TP 8, TP 1 fp8"), std::string::npos) << s.tried;  // bf16 TP 8 tried and refused first
+  EXPECT_NE(s.tried.find("TP 8, TP 1 fp8"), std::string::npos)
+      << s.tried;  // bf16 TP 8 tried and refused first
 }
 
 TEST(ConfigurationSearch, EachFoundConfigurationIsTheFirstThatFits) {
@@ -42,9 +43,12 @@ TEST(ConfigurationSearch, EachFoundConfigurationIsTheFirstThatFits) {
     ASSERT_TRUE(s.found) << name << ": " << s.tried;
     EXPECT_TRUE(s.found->sizing.fits) << name;
     auto smaller = s.found->inputs;
-    if (smaller.kv.pp > 1) smaller.kv.pp /= 2;
-    else if (smaller.kv.tp > 1) smaller.kv.tp /= 2;
-    else continue;
+    if (smaller.kv.pp > 1)
+      smaller.kv.pp /= 2;
+    else if (smaller.kv.tp > 1)
+      smaller.kv.tp /= 2;
+    else
+      continue;
     smaller.search_alternatives = false;
     EXPECT_FALSE(compute_sizing(smaller).fits) << name << " also fits with half the ranks";
   }
@@ -59,7 +63,9 @@ TEST(ConfigurationSearch, ANonFittingConfigurationNamesOneThatFits) {
   const auto s = compute_sizing(in);
   ASSERT_FALSE(s.weights_fit);
   bool named = false;
-  for (const auto& a : s.alternatives) named |= a.find("--tensor-parallel-size 4 (4 GPUs, one h100 node) fits") == 0;
+  for (const auto& a : s.alternatives)
+    named |= a.find("--tensor-parallel-size 4 (4 GPUs, one h100 node) fits") == 0;
   EXPECT_TRUE(named);
-  for (const auto& a : s.alternatives) EXPECT_EQ(a.find("halve"), std::string::npos) << "a step that may still fail: " << a;
+  for (const auto& a : s.alternatives)
+    EXPECT_EQ(a.find("halve"), std::string::npos) << "a step that may still fail: " << a;
 }

@@ -28,7 +28,8 @@ TEST(EngineCommands, SglangHicacheSizeIsGbPerRank) {
   // GiB across 4 ranks -> GB (10^9) on each rank, rounded up: 280 GiB -> 75.16 -> 76.
   const double per_rank_gb = s.offload->recommended_gib * kGiB / 4 / 1e9;
   EXPECT_DOUBLE_EQ(s.hicache_size_gb_per_rank, std::ceil(per_rank_gb));
-  EXPECT_NE(s.engine_command.find(fmt::format("--hicache-size {:.0f}", std::ceil(per_rank_gb))), std::string::npos);
+  EXPECT_NE(s.engine_command.find(fmt::format("--hicache-size {:.0f}", std::ceil(per_rank_gb))),
+            std::string::npos);
   EXPECT_NE(s.engine_command.find("--tp-size 4"), std::string::npos);
   EXPECT_NE(s.engine_command.find("--enable-hierarchical-cache"), std::string::npos);
   // --hicache-ratio is host pool over device pool, both per rank.
@@ -48,7 +49,8 @@ TEST(EngineCommands, LmcacheSizeIsGibPerRankInTheEnvironment) {
   auto s = compute_sizing(llama70b_tp4(EngineKind::kLmcache));
   ASSERT_TRUE(s.offload);
   const double per_rank = s.offload->recommended_gib / 4.0;
-  EXPECT_NE(s.engine_command.find(fmt::format("LMCACHE_MAX_LOCAL_CPU_SIZE={:.1f} ", per_rank)), std::string::npos);
+  EXPECT_NE(s.engine_command.find(fmt::format("LMCACHE_MAX_LOCAL_CPU_SIZE={:.1f} ", per_rank)),
+            std::string::npos);
   EXPECT_NE(s.engine_command.find("LMCacheConnectorV1"), std::string::npos);
 }
 

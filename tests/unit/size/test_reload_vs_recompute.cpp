@@ -5,9 +5,9 @@
 
 #include <algorithm>
 
+#include "perf/calibration.hpp"
 #include "perf/link_curve.hpp"
 #include "perf/step_time_model.hpp"
-#include "perf/calibration.hpp"
 #include "sim/scenario.hpp"
 #include "sim/simulation_setup.hpp"
 #include "sim/simulator.hpp"

@@ -13,7 +13,8 @@ TEST(SizeJson, ASimulatedRecommendationReadsBackWithItsTraceCurve) {
   std::vector<std::string> warnings;
   ServeSettings serve;
   serve.max_model_len = 32768;
-  auto s = compute_sizing(make_sizing_inputs(resolve_model("llama-3.1-8b", warnings), resolve_hardware("h100"), serve));
+  auto s = compute_sizing(
+      make_sizing_inputs(resolve_model("llama-3.1-8b", warnings), resolve_hardware("h100"), serve));
   TierRecommendation rec;
   rec.basis = "simulation";
   rec.objective = "balanced";

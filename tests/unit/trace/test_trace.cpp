@@ -8,12 +8,12 @@
 #include <string>
 
 #include "core/errors.hpp"
-#include "trace/miss_ratio.hpp"
-#include "trace/trace_analysis.hpp"
-#include "trace/trace_reader.hpp"
-#include "trace/trace_json.hpp"
 #include "report/report_inputs.hpp"
 #include "report/report_sections.hpp"
+#include "trace/miss_ratio.hpp"
+#include "trace/trace_analysis.hpp"
+#include "trace/trace_json.hpp"
+#include "trace/trace_reader.hpp"
 
 namespace kvb {
 namespace {
@@ -29,13 +29,15 @@ TraceRequest request(std::int64_t tokens, std::vector<std::uint64_t> ids) {
 
 // A cache of `capacity` blocks, LRU: a block is served when it and every block before it in the
 // request are cached; then every block of the request becomes most recent, in order.
-double naive_hit_rate(const std::vector<TraceRequest>& requests, std::size_t capacity, std::int64_t block_tokens) {
+double naive_hit_rate(const std::vector<TraceRequest>& requests, std::size_t capacity,
+                      std::int64_t block_tokens) {
   std::list<std::uint64_t> lru;  // front = most recent
   double hit = 0, total = 0;
   for (const auto& r : requests) {
     bool prefix = true;
     for (std::size_t b = 0; b < r.block_ids.size(); ++b) {
-      const double tokens = static_cast<double>(std::min(block_tokens, r.prompt_tokens - static_cast<std::int64_t>(b) * block_tokens));
+      const double tokens = static_cast<double>(
+          std::min(block_tokens, r.prompt_tokens - static_cast<std::int64_t>(b) * block_tokens));
       total += tokens;
       const auto it = std::find(lru.begin(), lru.end(), r.block_ids[b]);
       prefix = prefix && it != lru.end();
@@ -80,12 +82,14 @@ TEST(PrefixMissRatio, EqualsANaiveLruAtEverySize) {
     const auto tree = rng() % 12, length = 1 + rng() % 10;
     std::vector<std::uint64_t> ids;
     for (std::uint64_t b = 0; b < length; ++b) ids.push_back(b < 4 ? tree * 100 + b : 10'000 + rng() % 300);
-    requests.push_back(request(static_cast<std::int64_t>(length) * 64 - static_cast<std::int64_t>(rng() % 64), ids));
+    requests.push_back(
+        request(static_cast<std::int64_t>(length) * 64 - static_cast<std::int64_t>(rng() % 64), ids));
   }
   PrefixMissRatio m(64);
   for (const auto& r : requests) m.add(r);
   for (const std::size_t c : {1u, 3u, 10u, 40u, 120u, 400u, 5000u}) {
-    EXPECT_NEAR(m.hit_rate_at(static_cast<std::int64_t>(c)), naive_hit_rate(requests, c, 64), 1e-12) << c << " blocks";
+    EXPECT_NEAR(m.hit_rate_at(static_cast<std::int64_t>(c)), naive_hit_rate(requests, c, 64), 1e-12)
+        << c << " blocks";
   }
 }
 
@@ -120,8 +124,8 @@ TEST(TraceJson, TheReportReadsWhatTraceWritesAndDrawsTheCurve) {
   const TraceKvCost cost{"llama-3.1-8b", "h100", 1, 131072};
   const auto doc = trace_json(a, cost);
   EXPECT_EQ(doc.at("schema"), kTraceSchema);
-  EXPECT_NEAR(doc.at("unbounded_cache_gib").get<double>(), static_cast<double>(a.distinct_blocks) * 512 * 131072 / (1 << 30),
-              1e-6);
+  EXPECT_NEAR(doc.at("unbounded_cache_gib").get<double>(),
+              static_cast<double>(a.distinct_blocks) * 512 * 131072 / (1 << 30), 1e-6);
   ReportInputs in;
   add_report_document(in, doc, "trace.json");
   ASSERT_EQ(in.traces.size(), 1u);
