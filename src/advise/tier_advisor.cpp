@@ -144,7 +144,7 @@ std::optional<Knee> judged_knee(const std::vector<TierCurvePoint>& curve, const 
 
 void store_gains(TierRecommendation& rec, const JudgedCurve& j) {
   for (std::size_t i = 0; i < j.gains.size(); ++i) rec.curve[i].gain = j.gains[i];
-  rec.decided_by = to_string(j.metric);
+  rec.decided_by = j.metric;
 }
 
 std::string pays_rule(TierObjective o) {
@@ -161,7 +161,7 @@ std::string pays_rule(TierObjective o) {
 void explain_no_tier(TierRecommendation& rec, const TierAdviceRequest& req, const JudgedCurve& j) {
   rec.pays = false;
   rec.kv_offloading_size_gib = 0;
-  rec.bound = "none";
+  rec.bound = TierBound::kNone;
   rec.gain = 0;
   double best = 0;
   for (std::size_t i = 1; i < j.knee_gains.size(); ++i) best = std::max(best, j.knee_gains[i]);
@@ -173,9 +173,9 @@ void explain_no_tier(TierRecommendation& rec, const TierAdviceRequest& req, cons
           ? fmt::format(
                 "best gain {} ({}) comes with no CPU-tier hits, so it is not the tier's doing: recommend no "
                 "CPU tier",
-                describe_gain(best, j.metric), rec.objective)
+                describe_gain(best, j.metric), to_string(req.objective))
           : fmt::format("best gain {} ({}): {}: recommend no CPU tier", describe_gain(best, j.metric),
-                        rec.objective, pays_rule(req.objective)));
+                        to_string(req.objective), pays_rule(req.objective)));
   for (auto other : {TierObjective::kBalanced, TierObjective::kTtftP99, TierObjective::kThroughput}) {
     if (other == req.objective || req.objective == TierObjective::kBalanced) continue;
     const auto alt = judge_curve(rec.curve, other);
@@ -247,7 +247,7 @@ void recommend_knee(TierRecommendation& rec, TierCurve& sim, const TierAdviceReq
   rec.pays = true;
   rec.kv_offloading_size_gib = at.kv_offloading_size_gib;
   rec.gain = j.gains[knee.index];
-  rec.bound = "knee";
+  rec.bound = TierBound::kKnee;
   rec.why = fmt::format(
       "the knee: {:g} GiB reaches {} of the best gain ({} at {:g} GiB), with {} of prompt tokens "
       "from the CPU tier",
@@ -258,7 +258,7 @@ void recommend_knee(TierRecommendation& rec, TierCurve& sim, const TierAdviceReq
   if (const double raised = raise_to_floor(rec.kv_offloading_size_gib, req.floor_gib, req.cap_gib);
       raised != rec.kv_offloading_size_gib) {
     rec.kv_offloading_size_gib = raised;
-    rec.bound = "floor";
+    rec.bound = TierBound::kFloor;
     const auto& p = sim.at(static_cast<int>(rec.kv_offloading_size_gib));
     rec.gain = objective_gains({none, p}, j.metric)[1];
     rec.reasoning.push_back(
@@ -269,7 +269,7 @@ void recommend_knee(TierRecommendation& rec, TierCurve& sim, const TierAdviceReq
     j = judge_curve(rec.curve, req.objective);
     store_gains(rec, j);
   } else if (still_rising) {
-    rec.bound = "dram-cap";
+    rec.bound = TierBound::kDramCap;
     rec.reasoning.push_back(
         fmt::format("the gain is still rising at the {:.0f} GiB host-DRAM cap: more host memory "
                     "would pay (--host-memory)",
@@ -279,7 +279,7 @@ void recommend_knee(TierRecommendation& rec, TierCurve& sim, const TierAdviceReq
   rec.reasoning.push_back(
       fmt::format("recommend {:g} GiB ({}; bound: {}): TTFT p99 {} -> {}, output {:.0f} -> "
                   "{:.0f} tok/s, CPU-tier hits {} of prompt tokens{}",
-                  rec.kv_offloading_size_gib, describe_gain(rec.gain, j.metric), rec.bound,
+                  rec.kv_offloading_size_gib, describe_gain(rec.gain, j.metric), to_string(rec.bound),
                   format_seconds(none.ttft_p99_s), format_seconds(chosen.ttft_p99_s),
                   none.output_tokens_per_s, chosen.output_tokens_per_s, percent(chosen.cpu_hit_rate),
                   req.objective == TierObjective::kGoodput
@@ -315,8 +315,8 @@ TierRecommendation advise_tier_size(const TierAdviceRequest& req) {
   TierCurve sim(std::move(base), options);
 
   TierRecommendation rec;
-  rec.basis = "simulation";
-  rec.objective = to_string(req.objective);
+  rec.basis = RecommendationBasis::kSimulation;
+  rec.objective = req.objective;
   rec.floor_gib = req.floor_gib;
   rec.cap_gib = req.cap_gib;
   rec.workload = scenario.name;
@@ -332,7 +332,7 @@ TierRecommendation advise_tier_size(const TierAdviceRequest& req) {
     rec.requests = sim.requests();
     rec.interrupted_during = fmt::format("the {} GiB tier's simulation", sim.running_gib());
     rec.pays = false;
-    rec.bound = "interrupted";
+    rec.bound = TierBound::kInterrupted;
     rec.why = fmt::format(
         "interrupted ({}) during {} after {} tier size{}: no size recommended from a partial curve",
         interrupt_signal_name(), rec.interrupted_during, rec.curve.size(), rec.curve.size() == 1 ? "" : "s");

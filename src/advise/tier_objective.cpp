@@ -4,31 +4,7 @@
 
 #include <algorithm>
 
-#include "core/errors.hpp"
-
 namespace kvb {
-
-std::string to_string(TierObjective o) {
-  switch (o) {
-    case TierObjective::kBalanced:
-      return "balanced";
-    case TierObjective::kThroughput:
-      return "throughput";
-    case TierObjective::kTtftP99:
-      return "ttft-p99";
-    case TierObjective::kGoodput:
-      return "goodput";
-  }
-  return "throughput";
-}
-
-TierObjective parse_tier_objective(const std::string& text, const std::string& what) {
-  for (auto o : {TierObjective::kBalanced, TierObjective::kThroughput, TierObjective::kTtftP99,
-                 TierObjective::kGoodput}) {
-    if (text == to_string(o)) return o;
-  }
-  throw UsageError(fmt::format("{} '{}': expected balanced, throughput, ttft-p99 or goodput", what, text));
-}
 
 std::vector<double> objective_gains(const std::vector<TierCurvePoint>& curve, TierObjective o) {
   std::vector<double> gains(curve.size(), 0.0);

@@ -9,14 +9,8 @@
 
 namespace kvb {
 
-enum class TierObjective { kBalanced, kThroughput, kTtftP99, kGoodput };
-
-// What pays. The default (balanced): a size pays when TTFT p99 falls by at least 10% or output
-// throughput rises by at least 2%, and neither gets worse by more than 2%. A named objective pays
-// at a 2% gain in it alone. Below 2% a gain does not cover pinning the tier and its store traffic.
-inline constexpr double kPaysGain = 0.02;
-inline constexpr double kBalancedTtftGain = 0.10;
-inline constexpr double kBalancedMaxLoss = 0.02;
+// TierObjective and the thresholds that pay (kPaysGain, kBalancedTtftGain, kBalancedMaxLoss) are
+// the recommendation's data: size/tier_recommendation.hpp.
 
 // A curve judged by an objective: the metric that decides (balanced: the one that moved most
 // against its own threshold, among sizes that keep the other within 2%), its gains at every size,
@@ -29,10 +23,6 @@ struct JudgedCurve {
   double pays_gain = kPaysGain;
 };
 JudgedCurve judge_curve(const std::vector<TierCurvePoint>& curve, TierObjective o);
-
-std::string to_string(TierObjective o);
-// UsageError naming `what` and the accepted values.
-TierObjective parse_tier_objective(const std::string& text, const std::string& what);
 
 // Gains of every point over `curve[0]` (the point without a tier), larger is better:
 // throughput and goodput as a ratio - 1, TTFT p99 as the share cut. A goodput of zero without a

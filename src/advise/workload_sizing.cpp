@@ -76,18 +76,18 @@ Sizing size_with_workload(const WorkloadSizingRequest& request) {
   if (request.link) in.link = request.link;
   if (scenario.calibration) in.calibration = *scenario.calibration;
   // --tp auto is resolved once, so the simulator's step model runs at the same TP as the sizing.
-  scenario.server.tensor_parallel_size = in.kv.tp;
-  scenario.server.tensor_parallel_auto = false;
-  scenario.server.pipeline_parallel_size = in.kv.pp;
+  scenario = with_resolved_parallelism(std::move(scenario), in);
   auto s = compute_sizing(in);
   for (const auto& w : model_warnings) s.notes.push_back(w);
   for (const auto& w : warnings) s.warnings.push_back(w);
   if (!s.fits || !s.offload) {
-    s.recommendation.reset();
-    s.warnings.push_back(fmt::format("workload {} not simulated: {}", scenario.name,
-                                     s.weights_fit
-                                         ? "one request of max-model-len does not fit the GPU KV cache"
-                                         : "the weights do not fit"));
+    const auto why = fmt::format("workload {} not simulated: {}", scenario.name,
+                                 s.weights_fit ? "one request of max-model-len does not fit the GPU KV cache"
+                                               : "the weights do not fit");
+    s.warnings.push_back(why);
+    // A tier planned for the suggested shorter context keeps the rule's size, saying why it is
+    // not a simulated one (basis rule, never a simulated size by default).
+    if (s.offload) s.offload->recommendation.why = why + "; " + s.offload->recommendation.why;
     return s;
   }
   TierAdviceRequest advice{.scenario = scenario,
@@ -101,9 +101,7 @@ Sizing size_with_workload(const WorkloadSizingRequest& request) {
   if (scenario.trace) trace_curve = add_trace_candidates(advice, scenario, s);
   auto rec = advise_tier_size(advice);
   rec.trace_curve = std::move(trace_curve);
-  const auto pinned = static_cast<int>(rec.kv_offloading_size_gib);
-  s.recommendation = std::move(rec);
-  set_recommended_size(s, in, pinned);
+  set_recommendation(s, in, std::move(rec));
   return s;
 }
 

@@ -92,7 +92,7 @@ DeviceInfo measure_dma(const AssessmentSettings& s, BackendKind kind, ReportInpu
     log("notice: " + notice);
     in.notes.push_back(notice);
   }
-  const bool gpu = backend->info().backend != "host";
+  const bool gpu = backend_kind_of(backend->info()) != BackendKind::kHost;
   const auto cases = plan_dma_cases(s.dma, gpu, notes);
   for (const auto& n : notes) in.notes.push_back("dma: " + n);
   log(fmt::format("dma: {} cases on {} ({})", cases.size(), backend->info().name, backend->info().backend));
@@ -119,17 +119,11 @@ DeviceInfo measure_dma(const AssessmentSettings& s, BackendKind kind, ReportInpu
 
 }  // namespace
 
-ReportInputs run_default_assessment(const AssessmentSettings& s, const AssessmentLog& log) {
-  ReportInputs in;
-  const auto kind = parse_backend(s.backend);
-  check_before_measuring(s, kind != BackendKind::kHost);
+namespace {
 
-  // 1. dma on the best backend present (its memory is freed before the simulation runs).
-  const DeviceInfo device = measure_dma(s, kind, in, log);
-  const bool gpu = device.backend != "host";
-  save(s, "dma.json", dma_json(in.dma), log);
-
-  // 2. The hardware the sizing and simulation assume.
+// The hardware the sizing and simulation assume: --hw, else this node's GPU, else h100, said so.
+std::string choose_hardware(const AssessmentSettings& s, const DeviceInfo& device, bool gpu,
+                            ReportInputs& in) {
   std::string hw = s.hw;
   if (hw.empty()) hw = gpu ? hardware_for_device_name(device.name) : std::string();
   if (hw.empty()) {
@@ -147,7 +141,16 @@ ReportInputs run_default_assessment(const AssessmentSettings& s, const Assessmen
                                     : "no GPU found on this node")
                           : fmt::format("Sized for this node's GPU: {} ({}).", device.name, hw);
 
-  // 3. The default simulation sweep, on the measured link when a GPU's link was measured.
+  return hw;
+}
+
+// The shipped scenario's sweep on `hw`, on this run's measured link where a GPU's link was measured.
+struct DefaultSimulation {
+  Scenario scenario;
+  std::optional<LinkProfile> link;
+};
+DefaultSimulation simulate_default(const AssessmentSettings& s, const std::string& hw, bool gpu,
+                                   ReportInputs& in, const AssessmentLog& log) {
   auto scenario = with_override(load_scenario(s.scenario), "hardware", hw, "--hw");
   std::optional<LinkProfile> link;
   if (gpu) {
@@ -166,7 +169,15 @@ ReportInputs run_default_assessment(const AssessmentSettings& s, const Assessmen
   add_report_document(in, sim_doc, "kvbench simulate, run now");
   save(s, "simulate.json", sim_doc, log);
 
-  // 4. Sizing for the main models.
+  return {scenario, link};
+}
+
+// The main models sized on `hw`, and the tier size for the scenario's own traffic simulated on the
+// same link (listed first: the report's first lines state it).
+void size_default(const AssessmentSettings& s, const std::string& hw, const DefaultSimulation& simulated,
+                  ReportInputs& in, const AssessmentLog& log) {
+  const auto& scenario = simulated.scenario;
+  const auto& link = simulated.link;
   ServeSettings serve;
   serve.max_model_len = parse_token_count(s.max_model_len, "--max-model-len");
   serve.tensor_parallel_auto = true;
@@ -176,8 +187,6 @@ ReportInputs run_default_assessment(const AssessmentSettings& s, const Assessmen
     sizings.push_back(
         compute_sizing(make_sizing_inputs(resolve_model(name, warnings), resolve_hardware(hw), serve)));
   }
-  // 5. The tier size for the scenario's own traffic, simulated on the same link (listed first:
-  // the report's first lines state it).
   log(fmt::format("size --workload {}: simulating the tier-size curve", scenario.name));
   // The scenario's traffic on the server the sizing section describes: its server-only keys
   // (a deliberately small kv-cache-memory, its context length) would otherwise reach the command.
@@ -193,6 +202,22 @@ ReportInputs run_default_assessment(const AssessmentSettings& s, const Assessmen
   const auto size_doc = sizings_document(sizings);
   add_report_document(in, size_doc, "kvbench size, computed now");
   save(s, "size.json", size_doc, log);
+}
+
+}  // namespace
+
+ReportInputs run_default_assessment(const AssessmentSettings& s, const AssessmentLog& log) {
+  ReportInputs in;
+  const auto kind = parse_backend(s.backend);
+  check_before_measuring(s, kind != BackendKind::kHost);
+  // 1. dma on the best backend present (its memory is freed before the simulation runs).
+  const DeviceInfo device = measure_dma(s, kind, in, log);
+  const bool gpu = backend_kind_of(device) != BackendKind::kHost;
+  save(s, "dma.json", dma_json(in.dma), log);
+  // 2. The hardware the sizing and simulation assume; 3. the default simulation sweep; 4. sizing.
+  const auto hw = choose_hardware(s, device, gpu, in);
+  const auto simulated = simulate_default(s, hw, gpu, in, log);
+  size_default(s, hw, simulated, in, log);
   return in;
 }
 

@@ -1,26 +1,52 @@
 #include <fmt/format.h>
 
+#include <array>
+#include <utility>
+
 #include "backend/backend_registry.hpp"
 #include "core/errors.hpp"
 #include "dma/transfer_backend.hpp"
 
 namespace kvb {
 
+namespace {
+
+// The one spelling of each kind: --backend, DeviceInfo::backend and the JSON's "backend".
+constexpr std::array<std::pair<BackendKind, const char*>, 4> kSpellings{{
+    {BackendKind::kAuto, "auto"},
+    {BackendKind::kHost, "host"},
+    {BackendKind::kCuda, "cuda"},
+    {BackendKind::kHip, "hip"},
+}};
+
+}  // namespace
+
 BackendKind parse_backend(const std::string& s) {
-  if (s == "auto") return BackendKind::kAuto;
-  if (s == "host") return BackendKind::kHost;
-  if (s == "cuda") return BackendKind::kCuda;
-  if (s == "hip") return BackendKind::kHip;
+  for (const auto& [kind, text] : kSpellings)
+    if (s == text) return kind;
   throw UsageError(fmt::format("--backend '{}': expected auto, cuda, hip or host", s));
 }
 
-std::vector<std::string> compiled_gpu_backends() {
-  std::vector<std::string> out;
+std::string to_string(BackendKind k) {
+  for (const auto& [kind, text] : kSpellings)
+    if (k == kind) return text;
+  return "auto";
+}
+
+BackendKind backend_kind_of(const DeviceInfo& device) {
+  for (const auto kind : {BackendKind::kHost, BackendKind::kCuda, BackendKind::kHip})
+    if (device.backend == to_string(kind)) return kind;
+  throw DeviceError(fmt::format("device {} reports runtime '{}'; expected host, cuda or hip", device.index,
+                                device.backend));
+}
+
+std::vector<BackendKind> compiled_gpu_backends() {
+  std::vector<BackendKind> out;
 #ifdef KVBENCH_HAVE_CUDA
-  out.push_back("cuda");
+  out.push_back(BackendKind::kCuda);
 #endif
 #ifdef KVBENCH_HAVE_HIP
-  out.push_back("hip");
+  out.push_back(BackendKind::kHip);
 #endif
   return out;
 }
@@ -38,8 +64,8 @@ std::unique_ptr<TransferBackend> make_backend(BackendKind kind, int device, std:
   }
   std::string why;
   auto gpu = open_first_gpu_runtime(
-      [device](const std::string& name) {
-        return name == "cuda" ? make_cuda_backend(device) : make_hip_backend(device);
+      [device](BackendKind runtime) {
+        return runtime == BackendKind::kCuda ? make_cuda_backend(device) : make_hip_backend(device);
       },
       why);
   if (gpu) return std::move(*gpu);
@@ -61,7 +87,10 @@ int device_count(BackendKind kind) {
   }
   std::string why;
   const auto count = open_first_gpu_runtime(
-      [](const std::string& name) { return name == "cuda" ? cuda_device_count() : hip_device_count(); }, why);
+      [](BackendKind runtime) {
+        return runtime == BackendKind::kCuda ? cuda_device_count() : hip_device_count();
+      },
+      why);
   return count.value_or(1);  // auto falls back to one host device, as make_backend does
 }
 

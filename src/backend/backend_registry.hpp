@@ -12,7 +12,11 @@
 namespace kvb {
 
 enum class BackendKind { kAuto, kHost, kCuda, kHip };
-BackendKind parse_backend(const std::string& s);
+BackendKind parse_backend(const std::string& s);  // UsageError naming --backend and the accepted names
+std::string to_string(BackendKind k);
+// The runtime an opened backend runs on (DeviceInfo::backend as it wrote it); DeviceError for a
+// name no backend writes, never a guess.
+BackendKind backend_kind_of(const DeviceInfo& device);
 
 // kAuto: the first GPU backend compiled in that finds a device, else the host backend with
 // `notice` set. An explicit GPU kind without a device throws DeviceError (exit 3).
@@ -23,16 +27,17 @@ std::unique_ptr<TransferBackend> make_backend(BackendKind kind, int device, std:
 // fails or finds none.
 int device_count(BackendKind kind);
 
-// Which GPU backends this binary was built with, e.g. {"cuda", "hip"}.
-std::vector<std::string> compiled_gpu_backends();
+// Which GPU backends this binary was built with: kCuda, kHip or both.
+std::vector<BackendKind> compiled_gpu_backends();
 
-// --backend auto: `open(runtime)` for each compiled GPU runtime in turn ("cuda", "hip"); the first
+// --backend auto: `open(runtime)` for each compiled GPU runtime in turn (CUDA, then HIP); the first
 // that does not throw DeviceError wins. None: nullopt, and `why` lists each runtime's error.
 template <class Open>
-auto open_first_gpu_runtime(Open open, std::string& why) -> std::optional<decltype(open(std::string()))> {
-  for (const auto& name : compiled_gpu_backends()) {
+auto open_first_gpu_runtime(Open open, std::string& why)
+    -> std::optional<decltype(open(BackendKind::kCuda))> {
+  for (const auto kind : compiled_gpu_backends()) {
     try {
-      return open(name);
+      return open(kind);
     } catch (const DeviceError& e) {
       why += (why.empty() ? "" : "; ") + std::string(e.what());
     }

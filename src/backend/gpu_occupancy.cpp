@@ -10,6 +10,8 @@
 #include <fstream>
 #include <vector>
 
+#include "backend/backend_registry.hpp"
+
 namespace kvb {
 namespace {
 
@@ -167,15 +169,22 @@ GpuOccupancy probe_rocm_smi(const DeviceInfo& d, const std::string& name) {
 }  // namespace
 
 GpuOccupancy probe_gpu_occupancy(const DeviceInfo& device, const std::string& library) {
-  if (device.backend == "cuda") return probe_nvml(device, library.empty() ? "libnvidia-ml.so.1" : library);
-  if (device.backend == "hip") return probe_rocm_smi(device, library.empty() ? "librocm_smi64.so" : library);
+  switch (backend_kind_of(device)) {
+    case BackendKind::kCuda:
+      return probe_nvml(device, library.empty() ? "libnvidia-ml.so.1" : library);
+    case BackendKind::kHip:
+      return probe_rocm_smi(device, library.empty() ? "librocm_smi64.so" : library);
+    case BackendKind::kHost:
+    case BackendKind::kAuto:
+      break;
+  }
   GpuOccupancy o;
   o.source = "not a GPU (" + device.backend + ")";
   return o;
 }
 
 void record_occupancy(TransferBackend& backend, std::vector<std::string>& warnings) {
-  if (backend.info().backend != "cuda" && backend.info().backend != "hip") return;
+  if (backend_kind_of(backend.info()) == BackendKind::kHost) return;
   backend.set_occupancy(probe_gpu_occupancy(backend.info()));
   if (auto w = describe_occupancy(backend.info()); !w.empty()) warnings.push_back(std::move(w));
 }

@@ -21,8 +21,9 @@ std::unique_ptr<OperatorTimer> make_operator_timer(BackendKind kind, int device)
   }
   std::string why;
   auto timer = open_first_gpu_runtime(
-      [device](const std::string& name) {
-        return name == "cuda" ? make_cuda_operator_timer(device) : make_hip_operator_timer(device);
+      [device](BackendKind runtime) {
+        return runtime == BackendKind::kCuda ? make_cuda_operator_timer(device)
+                                             : make_hip_operator_timer(device);
       },
       why);
   if (timer) return std::move(*timer);

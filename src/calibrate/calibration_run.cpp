@@ -52,6 +52,176 @@ std::string point_label(const CalibrationPoint& p) {
                                : fmt::format("batch {} @ {}", p.tokens, p.context);
 }
 
+namespace {
+
+// One calibration run: the request's shapes and the time model's own FLOP and byte counts, the
+// timer, and the result as its points are timed.
+class CalibrationRun {
+ public:
+  CalibrationRun(OperatorTimer& timer, const CalibrationRequest& r, const LayerShapes& shapes,
+                 const StepTimeModel& model)
+      : timer_(timer), r_(r), shapes_(shapes), model_(model) {
+    out_.device = timer.device_name();
+    out_.runtime = timer.runtime();
+    out_.model = r.model.name;
+    out_.hw = r.hw.name;
+    out_.tp = r.tp;
+    out_.ffn_source = shapes.ffn_source;
+    out_.peak_tflops = peak_tflops(r.hw, "bf16");
+    out_.hbm_peak_gbps = r.hw.hbm_bandwidth_gbps;
+    out_.step_overhead_source = r.step_overhead_source;
+    peak_ = out_.peak_tflops * 1e12;
+    hbm_ = out_.hbm_peak_gbps * 1e9;
+  }
+
+  // HBM: a 1 GiB copy (less on a nearly full device) reads and writes every byte once.
+  void measure_hbm_copy() {
+    const double copy_room = (static_cast<double>(timer_.free_bytes()) - kReserveBytes) / 4;
+    out_.hbm_copy_bytes =
+        static_cast<std::uint64_t>(std::clamp(copy_room, 64.0 * 1024 * 1024, kGiBytes)) & ~0xFFFFFull;
+    const double copy_s = timer_.time_device_copy(out_.hbm_copy_bytes, r_.repetitions);
+    out_.hbm_copy_gbps = 2.0 * static_cast<double>(out_.hbm_copy_bytes) / copy_s / 1e9;
+  }
+
+  void prefill_point(std::int64_t tokens) {
+    CalibrationPoint p;
+    p.regime = "prefill";
+    p.tokens = tokens;
+    const auto ops = linear_layer_ops(shapes_, tokens);
+    if (!time_layer(ops, p)) return;
+    const double rate = operand_flops(ops) / p.layer_gemm_s;
+    p.gemm_tflops = rate / 1e12;
+    p.attention_s = prefill_attention_flops(shapes_, tokens) / rate;
+    p.elementwise_s = elementwise_bytes_per_token(shapes_) * static_cast<double>(tokens) / copy_bps();
+    p.lm_head_s = time_lm_head(1);  // vLLM computes logits for the last position only
+    p.forward_s = shapes_.layers * (p.layer_gemm_s + p.attention_s + p.elementwise_s) + p.lm_head_s;
+    StepWork w;
+    w.add(0, tokens, 0);
+    finish(p, w);
+  }
+
+  void decode_point(std::int64_t batch) {
+    CalibrationPoint p;
+    p.regime = "decode";
+    p.tokens = batch;
+    p.context = r_.decode_context;
+    const auto ops = decode_layer_ops(shapes_, batch, r_.decode_context);
+    if (!time_layer(ops, p)) return;
+    p.gemm_tflops = operand_flops(ops) / p.layer_gemm_s / 1e12;
+    p.elementwise_s = elementwise_bytes_per_token(shapes_) * static_cast<double>(batch) / copy_bps();
+    p.lm_head_s = time_lm_head(batch);
+    p.forward_s = shapes_.layers * (p.layer_gemm_s + p.elementwise_s) + p.lm_head_s;
+    StepWork w;
+    for (std::int64_t i = 0; i < batch; ++i) w.add(r_.decode_context, 1, 0);
+    finish(p, w);
+  }
+
+  // The efficiencies from the compute-bound prefills and the memory-bound decodes, and each
+  // point's prediction under them.
+  void fit() {
+    std::vector<double> compute, memory;
+    for (const auto& p : out_.points) {
+      if (!p.skipped.empty()) continue;
+      if (p.regime == "prefill" && p.bound == "compute") compute.push_back(p.compute_efficiency);
+      if (p.regime == "decode" && p.bound == "memory") memory.push_back(p.memory_efficiency);
+      check_below_peak(p);
+    }
+    require_both_regimes(compute, memory);
+    out_.fitted.compute_efficiency = std::min(1.0, fit_efficiency(compute));
+    out_.fitted.memory_efficiency = std::min(1.0, fit_efficiency(memory));
+    out_.fitted.step_overhead_s = r_.step_overhead_us * 1e-6;
+    out_.fitted.source = fmt::format("kvbench calibrate on {} ({})", out_.device, out_.model);
+    out_.reference = default_calibration(r_.hw);
+    for (auto& p : out_.points) {
+      if (!p.skipped.empty()) continue;
+      p.predicted_s = roofline_seconds(p.flops, p.bytes, peak_, hbm_, out_.fitted.compute_efficiency,
+                                       out_.fitted.memory_efficiency);
+    }
+  }
+
+  CalibrationResult result() {
+    out_.notes.push_back("GEMMs: " + out_.runtime +
+                         ", bf16 in and out, fp32 accumulation, PyTorch's linear layout");
+    out_.notes.push_back("FFN width: " + shapes_.ffn_source);
+    out_.notes.push_back(
+        "modelled, not timed: prefill attention at each point's GEMM rate (flash attention is not in the "
+        "BLAS "
+        "library), elementwise work at the measured copy bandwidth, tensor-parallel communication (not in "
+        "the "
+        "time model)");
+    out_.notes.push_back("step overhead (not measurable from operators): " + r_.step_overhead_source);
+    return out_;
+  }
+
+ private:
+  double copy_bps() const { return out_.hbm_copy_gbps * 1e9; }
+
+  double time_lm_head(std::int64_t rows) {
+    const std::vector<GemmOp> ops{lm_head_op(shapes_, rows)};
+    const int sets = weight_sets_for(operand_bytes(ops), timer_, 2);
+    return sets > 0 ? timer_.time_sequence(ops, sets, r_.repetitions).seconds : 0.0;
+  }
+
+  // One layer's GEMMs timed into `p`; false (and why in p.skipped) when they do not fit.
+  bool time_layer(const std::vector<GemmOp>& ops, CalibrationPoint& p) {
+    const double set_bytes = operand_bytes(ops);
+    p.weight_sets = weight_sets_for(set_bytes, timer_, shapes_.layers);
+    if (p.weight_sets == 0) {
+      p.skipped = no_room(set_bytes, timer_);
+      out_.points.push_back(p);
+      return false;
+    }
+    const auto t = timer_.time_sequence(ops, p.weight_sets, r_.repetitions);
+    p.layer_gemm_s = t.seconds;
+    p.spread = t.spread;
+    return true;
+  }
+
+  void finish(CalibrationPoint& p, const StepWork& w) {
+    p.flops = model_.flops(w);
+    p.bytes = model_.bytes(w);
+    p.compute_efficiency = p.flops / (peak_ * p.forward_s);
+    p.memory_efficiency = p.bytes / (hbm_ * p.forward_s);
+    p.bound = p.flops / peak_ >= p.bytes / hbm_ ? "compute" : "memory";
+    out_.points.push_back(p);
+  }
+
+  // Beyond the table's peak: the hardware file is not this GPU (or its peak is wrong).
+  void check_below_peak(const CalibrationPoint& p) const {
+    const double over = std::max(p.compute_efficiency, p.memory_efficiency);
+    if (over > 1.02) {
+      throw UsageError(fmt::format(
+          "--hw {}: {} {} measured {:.0f}% of the table's peak ({:.0f} TFLOP/s, {:.0f} GB/s) on "
+          "{}; is --hw this GPU?",
+          r_.hw.name, p.regime, p.tokens, over * 100, out_.peak_tflops, out_.hbm_peak_gbps, out_.device));
+    }
+  }
+
+  void require_both_regimes(const std::vector<double>& compute, const std::vector<double>& memory) const {
+    if (compute.empty()) {
+      throw UsageError(
+          fmt::format("--prefill: no timed prefill point is compute-bound for {} on {}; add a larger token "
+                      "count (e.g. 8192)",
+                      r_.model.name, r_.hw.name));
+    }
+    if (memory.empty()) {
+      throw UsageError(
+          fmt::format("--decode-batch: no timed decode point is memory-bound for {} on {}; add a smaller "
+                      "batch (e.g. 1)",
+                      r_.model.name, r_.hw.name));
+    }
+  }
+
+  OperatorTimer& timer_;
+  const CalibrationRequest& r_;
+  const LayerShapes& shapes_;
+  const StepTimeModel& model_;
+  CalibrationResult out_;
+  double peak_ = 0, hbm_ = 0;
+};
+
+}  // namespace
+
 CalibrationResult run_calibration(OperatorTimer& timer, const CalibrationRequest& r) {
   const auto shapes = layer_shapes(r.model, r.tp);
   const auto prefill = checked(r.prefill_tokens, "--prefill");
@@ -71,140 +241,18 @@ CalibrationResult run_calibration(OperatorTimer& timer, const CalibrationRequest
   unit.step_overhead_s = 0;
   const StepTimeModel model(r.model, r.hw, static_cast<double>(layout.kv_bytes_per_token()), r.tp, "bf16",
                             unit);
-
-  CalibrationResult out;
-  out.device = timer.device_name();
-  out.runtime = timer.runtime();
-  out.model = r.model.name;
-  out.hw = r.hw.name;
-  out.tp = r.tp;
-  out.ffn_source = shapes.ffn_source;
-  out.peak_tflops = peak_tflops(r.hw, "bf16");
-  out.hbm_peak_gbps = r.hw.hbm_bandwidth_gbps;
-  out.step_overhead_source = r.step_overhead_source;
-  const double peak = out.peak_tflops * 1e12, hbm = out.hbm_peak_gbps * 1e9;
-
-  // HBM: a 1 GiB copy (less on a nearly full device) reads and writes every byte once.
-  const double copy_room = (static_cast<double>(timer.free_bytes()) - kReserveBytes) / 4;
-  out.hbm_copy_bytes =
-      static_cast<std::uint64_t>(std::clamp(copy_room, 64.0 * 1024 * 1024, kGiBytes)) & ~0xFFFFFull;
-  const double copy_s = timer.time_device_copy(out.hbm_copy_bytes, r.repetitions);
-  out.hbm_copy_gbps = 2.0 * static_cast<double>(out.hbm_copy_bytes) / copy_s / 1e9;
-  const double copy_bps = out.hbm_copy_gbps * 1e9;
-  const double elementwise_per_token = elementwise_bytes_per_token(shapes);
-  const double layers = shapes.layers;
-
-  const auto time_lm_head = [&](std::int64_t rows) {
-    const std::vector<GemmOp> ops{lm_head_op(shapes, rows)};
-    const int sets = weight_sets_for(operand_bytes(ops), timer, 2);
-    return sets > 0 ? timer.time_sequence(ops, sets, r.repetitions).seconds : 0.0;
-  };
-  const auto finish = [&](CalibrationPoint& p, const StepWork& w) {
-    p.flops = model.flops(w);
-    p.bytes = model.bytes(w);
-    p.compute_efficiency = p.flops / (peak * p.forward_s);
-    p.memory_efficiency = p.bytes / (hbm * p.forward_s);
-    p.bound = p.flops / peak >= p.bytes / hbm ? "compute" : "memory";
-  };
-
-  // One layer's GEMMs timed into `p`; false (and why in p.skipped) when they do not fit.
-  const auto time_layer = [&](const std::vector<GemmOp>& ops, CalibrationPoint& p) {
-    const double set_bytes = operand_bytes(ops);
-    p.weight_sets = weight_sets_for(set_bytes, timer, shapes.layers);
-    if (p.weight_sets == 0) {
-      p.skipped = no_room(set_bytes, timer);
-      out.points.push_back(p);
-      return false;
-    }
-    const auto t = timer.time_sequence(ops, p.weight_sets, r.repetitions);
-    p.layer_gemm_s = t.seconds;
-    p.spread = t.spread;
-    return true;
-  };
-
+  CalibrationRun run(timer, r, shapes, model);
+  run.measure_hbm_copy();
   for (const auto tokens : prefill) {
     throw_if_interrupted();  // a partial fit would be a wrong calibration: nothing is written
-    CalibrationPoint p;
-    p.regime = "prefill";
-    p.tokens = tokens;
-    const auto ops = linear_layer_ops(shapes, tokens);
-    if (!time_layer(ops, p)) continue;
-    const double rate = operand_flops(ops) / p.layer_gemm_s;
-    p.gemm_tflops = rate / 1e12;
-    p.attention_s = prefill_attention_flops(shapes, tokens) / rate;
-    p.elementwise_s = elementwise_per_token * static_cast<double>(tokens) / copy_bps;
-    p.lm_head_s = time_lm_head(1);  // vLLM computes logits for the last position only
-    p.forward_s = layers * (p.layer_gemm_s + p.attention_s + p.elementwise_s) + p.lm_head_s;
-    StepWork w;
-    w.add(0, tokens, 0);
-    finish(p, w);
-    out.points.push_back(p);
+    run.prefill_point(tokens);
   }
-
   for (const auto batch : decode) {
     throw_if_interrupted();
-    CalibrationPoint p;
-    p.regime = "decode";
-    p.tokens = batch;
-    p.context = r.decode_context;
-    const auto ops = decode_layer_ops(shapes, batch, r.decode_context);
-    if (!time_layer(ops, p)) continue;
-    p.gemm_tflops = operand_flops(ops) / p.layer_gemm_s / 1e12;
-    p.elementwise_s = elementwise_per_token * static_cast<double>(batch) / copy_bps;
-    p.lm_head_s = time_lm_head(batch);
-    p.forward_s = layers * (p.layer_gemm_s + p.elementwise_s) + p.lm_head_s;
-    StepWork w;
-    for (std::int64_t i = 0; i < batch; ++i) w.add(r.decode_context, 1, 0);
-    finish(p, w);
-    out.points.push_back(p);
+    run.decode_point(batch);
   }
-
-  std::vector<double> compute, memory;
-  for (const auto& p : out.points) {
-    if (!p.skipped.empty()) continue;
-    if (p.regime == "prefill" && p.bound == "compute") compute.push_back(p.compute_efficiency);
-    if (p.regime == "decode" && p.bound == "memory") memory.push_back(p.memory_efficiency);
-    // Beyond the table's peak: the hardware file is not this GPU (or its peak is wrong).
-    const double over = std::max(p.compute_efficiency, p.memory_efficiency);
-    if (over > 1.02) {
-      throw UsageError(fmt::format(
-          "--hw {}: {} {} measured {:.0f}% of the table's peak ({:.0f} TFLOP/s, {:.0f} GB/s) on "
-          "{}; is --hw this GPU?",
-          r.hw.name, p.regime, p.tokens, over * 100, out.peak_tflops, out.hbm_peak_gbps, out.device));
-    }
-  }
-  if (compute.empty()) {
-    throw UsageError(
-        fmt::format("--prefill: no timed prefill point is compute-bound for {} on {}; add a larger token "
-                    "count (e.g. 8192)",
-                    r.model.name, r.hw.name));
-  }
-  if (memory.empty()) {
-    throw UsageError(
-        fmt::format("--decode-batch: no timed decode point is memory-bound for {} on {}; add a smaller "
-                    "batch (e.g. 1)",
-                    r.model.name, r.hw.name));
-  }
-  out.fitted.compute_efficiency = std::min(1.0, fit_efficiency(compute));
-  out.fitted.memory_efficiency = std::min(1.0, fit_efficiency(memory));
-  out.fitted.step_overhead_s = r.step_overhead_us * 1e-6;
-  out.fitted.source = fmt::format("kvbench calibrate on {} ({})", out.device, out.model);
-  out.reference = default_calibration(r.hw);
-  for (auto& p : out.points) {
-    if (!p.skipped.empty()) continue;
-    p.predicted_s = roofline_seconds(p.flops, p.bytes, peak, hbm, out.fitted.compute_efficiency,
-                                     out.fitted.memory_efficiency);
-  }
-  out.notes.push_back("GEMMs: " + out.runtime +
-                      ", bf16 in and out, fp32 accumulation, PyTorch's linear layout");
-  out.notes.push_back("FFN width: " + shapes.ffn_source);
-  out.notes.push_back(
-      "modelled, not timed: prefill attention at each point's GEMM rate (flash attention is not in the BLAS "
-      "library), "
-      "elementwise work at the measured copy bandwidth, tensor-parallel communication (not in the time "
-      "model)");
-  out.notes.push_back("step overhead (not measurable from operators): " + r.step_overhead_source);
-  return out;
+  run.fit();
+  return run.result();
 }
 
 }  // namespace kvb

@@ -47,7 +47,10 @@ const std::vector<std::string> kHardwareKeys = {"name",
                                                 "time_model_attention_efficiency",
                                                 "time_model_request_overhead_us",
                                                 "time_model_load_efficiency",
-                                                "time_model_gemm_half_tokens"};
+                                                "time_model_gemm_half_tokens",
+                                                "pinning_register_s_per_gib",
+                                                "pinning_host_alloc_s_per_gib",
+                                                "pinning_source"};
 
 double positive(const YamlObject& y, const char* key) {
   const double v = y.real(key);
@@ -68,24 +71,16 @@ std::string HardwareSpec::link_description() const {
   return fmt::format("NVLink-C2C, {:.0f} GB/s per direction", c2c_gbps_per_direction);
 }
 
-HardwareSpec hardware_from_yaml(const std::string& text, const std::string& origin) {
-  const auto y = YamlObject::parse(text, origin);
-  y.reject_unknown_keys(kHardwareKeys);
-  HardwareSpec h;
-  h.name = y.str("name");
-  h.aliases = y.str_list_or("aliases");
-  h.description = y.str("description");
-  h.source = y.str("source");
+namespace {
+
+void read_vendor_and_link(const YamlObject& y, HardwareSpec& h) {
   const auto vendor = y.str("vendor");
   if (vendor == "nvidia")
     h.vendor = GpuVendor::kNvidia;
   else if (vendor == "amd")
     h.vendor = GpuVendor::kAmd;
   else
-    throw UsageError(fmt::format("{}: key 'vendor' is '{}'; expected nvidia or amd", origin, vendor));
-  h.hbm_gb = positive(y, "hbm_gb");
-  h.usable_gib = positive(y, "usable_gib");
-  h.hbm_bandwidth_gbps = positive(y, "hbm_bandwidth_gbps");
+    throw UsageError(fmt::format("{}: key 'vendor' is '{}'; expected nvidia or amd", y.origin(), vendor));
   const auto link = y.str("host_link");
   if (link == "pcie") {
     h.link = HostLinkKind::kPcie;
@@ -96,8 +91,83 @@ HardwareSpec hardware_from_yaml(const std::string& text, const std::string& orig
     h.link = HostLinkKind::kNvlinkC2C;
     h.c2c_gbps_per_direction = positive(y, "c2c_gbps_per_direction");
   } else {
-    throw UsageError(fmt::format("{}: key 'host_link' is '{}'; expected pcie or nvlink-c2c", origin, link));
+    throw UsageError(
+        fmt::format("{}: key 'host_link' is '{}'; expected pcie or nvlink-c2c", y.origin(), link));
   }
+}
+
+// All five together: a measured link says where it was measured.
+void read_measured_link(const YamlObject& y, HardwareSpec& h) {
+  if (!y.has("link_measured_source")) {
+    if (y.has("link_measured_h2d_gbps") || y.has("link_measured_d2h_gbps")) {
+      throw UsageError(fmt::format(
+          "{}: link_measured_* figures need 'link_measured_source' (where they were measured)", y.origin()));
+    }
+    return;
+  }
+  auto& m = h.measured_link;
+  m.source = y.str("link_measured_source");
+  m.h2d_gbps = positive(y, "link_measured_h2d_gbps");
+  m.d2h_gbps = positive(y, "link_measured_d2h_gbps");
+  m.h2d_per_copy_us = positive(y, "link_measured_h2d_per_copy_us");
+  m.d2h_per_copy_us = positive(y, "link_measured_d2h_per_copy_us");
+  if (std::max(m.h2d_gbps, m.d2h_gbps) > h.link_ceiling_gbps()) {
+    throw UsageError(fmt::format("{}: a measured link figure exceeds the link ceiling {:.1f} GB/s",
+                                 y.origin(), h.link_ceiling_gbps()));
+  }
+}
+
+// The required four together: fitted figures say which measurements they were fitted to.
+void read_measured_time_model(const YamlObject& y, HardwareSpec& h) {
+  if (!y.has("time_model_source")) {
+    if (y.has("time_model_compute_efficiency") || y.has("time_model_memory_efficiency")) {
+      throw UsageError(fmt::format(
+          "{}: time_model_* figures need 'time_model_source' (what they were fitted to)", y.origin()));
+    }
+    return;
+  }
+  auto& t = h.measured_time_model;
+  t.source = y.str("time_model_source");
+  t.compute_efficiency = positive(y, "time_model_compute_efficiency");
+  t.memory_efficiency = positive(y, "time_model_memory_efficiency");
+  t.step_overhead_us = positive(y, "time_model_step_overhead_us");
+  if (y.has("time_model_attention_efficiency"))
+    t.attention_efficiency = positive(y, "time_model_attention_efficiency");
+  if (y.has("time_model_request_overhead_us"))
+    t.request_overhead_us = positive(y, "time_model_request_overhead_us");
+  if (y.has("time_model_load_efficiency")) t.load_efficiency = positive(y, "time_model_load_efficiency");
+  if (y.has("time_model_gemm_half_tokens")) t.gemm_half_tokens = positive(y, "time_model_gemm_half_tokens");
+  if (t.compute_efficiency > 1 || t.memory_efficiency > 1 || t.attention_efficiency > 1 ||
+      t.load_efficiency > 1) {
+    throw UsageError(fmt::format("{}: time_model_*_efficiency is a fraction of peak in (0, 1]", y.origin()));
+  }
+}
+
+// Both figures and their source together: a pinning time says where it was measured.
+void read_measured_pinning(const YamlObject& y, HardwareSpec& h) {
+  const bool any =
+      y.has("pinning_source") || y.has("pinning_register_s_per_gib") || y.has("pinning_host_alloc_s_per_gib");
+  if (!any) return;
+  auto& p = h.measured_pinning;
+  p.source = y.str("pinning_source");
+  p.register_s_per_gib = positive(y, "pinning_register_s_per_gib");
+  p.host_alloc_s_per_gib = positive(y, "pinning_host_alloc_s_per_gib");
+}
+
+}  // namespace
+
+HardwareSpec hardware_from_yaml(const std::string& text, const std::string& origin) {
+  const auto y = YamlObject::parse(text, origin);
+  y.reject_unknown_keys(kHardwareKeys);
+  HardwareSpec h;
+  h.name = y.str("name");
+  h.aliases = y.str_list_or("aliases");
+  h.description = y.str("description");
+  h.source = y.str("source");
+  read_vendor_and_link(y, h);
+  h.hbm_gb = positive(y, "hbm_gb");
+  h.usable_gib = positive(y, "usable_gib");
+  h.hbm_bandwidth_gbps = positive(y, "hbm_bandwidth_gbps");
   h.link_practical_gbps = positive(y, "link_practical_gbps");
   h.bf16_tflops = positive(y, "bf16_tflops");
   h.fp8_tflops = positive(y, "fp8_tflops");
@@ -115,43 +185,9 @@ HardwareSpec hardware_from_yaml(const std::string& text, const std::string& orig
   if (h.mla_block_size < 1)
     throw UsageError(fmt::format("{}: key 'mla_block_size' must be positive", origin));
   h.notes = y.str_list_or("notes");
-  if (y.has("link_measured_source")) {
-    // All five together: a measured link says where it was measured.
-    auto& m = h.measured_link;
-    m.source = y.str("link_measured_source");
-    m.h2d_gbps = positive(y, "link_measured_h2d_gbps");
-    m.d2h_gbps = positive(y, "link_measured_d2h_gbps");
-    m.h2d_per_copy_us = positive(y, "link_measured_h2d_per_copy_us");
-    m.d2h_per_copy_us = positive(y, "link_measured_d2h_per_copy_us");
-    if (std::max(m.h2d_gbps, m.d2h_gbps) > h.link_ceiling_gbps()) {
-      throw UsageError(fmt::format("{}: a measured link figure exceeds the link ceiling {:.1f} GB/s", origin,
-                                   h.link_ceiling_gbps()));
-    }
-  } else if (y.has("link_measured_h2d_gbps") || y.has("link_measured_d2h_gbps")) {
-    throw UsageError(fmt::format(
-        "{}: link_measured_* figures need 'link_measured_source' (where they were measured)", origin));
-  }
-  if (y.has("time_model_source")) {
-    // All four together: fitted figures say which measurements they were fitted to.
-    auto& t = h.measured_time_model;
-    t.source = y.str("time_model_source");
-    t.compute_efficiency = positive(y, "time_model_compute_efficiency");
-    t.memory_efficiency = positive(y, "time_model_memory_efficiency");
-    t.step_overhead_us = positive(y, "time_model_step_overhead_us");
-    if (y.has("time_model_attention_efficiency"))
-      t.attention_efficiency = positive(y, "time_model_attention_efficiency");
-    if (y.has("time_model_request_overhead_us"))
-      t.request_overhead_us = positive(y, "time_model_request_overhead_us");
-    if (y.has("time_model_load_efficiency")) t.load_efficiency = positive(y, "time_model_load_efficiency");
-    if (y.has("time_model_gemm_half_tokens")) t.gemm_half_tokens = positive(y, "time_model_gemm_half_tokens");
-    if (t.compute_efficiency > 1 || t.memory_efficiency > 1 || t.attention_efficiency > 1 ||
-        t.load_efficiency > 1) {
-      throw UsageError(fmt::format("{}: time_model_*_efficiency is a fraction of peak in (0, 1]", origin));
-    }
-  } else if (y.has("time_model_compute_efficiency") || y.has("time_model_memory_efficiency")) {
-    throw UsageError(
-        fmt::format("{}: time_model_* figures need 'time_model_source' (what they were fitted to)", origin));
-  }
+  read_measured_link(y, h);
+  read_measured_time_model(y, h);
+  read_measured_pinning(y, h);
   if (h.link_practical_gbps > h.link_ceiling_gbps()) {
     throw UsageError(fmt::format("{}: link_practical_gbps {} exceeds the link ceiling {:.1f} GB/s", origin,
                                  h.link_practical_gbps, h.link_ceiling_gbps()));
@@ -167,6 +203,12 @@ const std::vector<HardwareSpec>& hardware_catalog() {
     return out;
   }();
   return catalog;
+}
+
+std::vector<std::string> hardware_names() {
+  std::vector<std::string> names;
+  for (const auto& h : hardware_catalog()) names.push_back(h.name);
+  return names;
 }
 
 HardwareSpec resolve_hardware(const std::string& name) {

@@ -37,6 +37,13 @@ struct HardwareSpec {
     double gemm_half_tokens = 0;
     std::string source;
   } measured_time_model;
+  // Pinning a CPU tier at every server start, measured on this GPU's node (seconds per GiB):
+  // /dev/shm mmap + first touch + cudaHostRegister (vLLM's native tier) and cudaHostAlloc (torch
+  // pin_memory). Absent (source empty) = not measured here.
+  struct MeasuredPinning {
+    double register_s_per_gib = 0, host_alloc_s_per_gib = 0;
+    std::string source;
+  } measured_pinning;
   double bf16_tflops = 0;  // dense
   double fp8_tflops = 0;   // dense
   int gpus_per_node = 8;
@@ -55,6 +62,8 @@ struct HardwareSpec {
 };
 
 const std::vector<HardwareSpec>& hardware_catalog();
+// The catalog's names in its order, for help texts: a new GPU is one YAML file, nothing else.
+std::vector<std::string> hardware_names();
 
 // Resolves --hw by name or alias (case-insensitive); unknown names list the closest.
 HardwareSpec resolve_hardware(const std::string& name);

@@ -152,8 +152,7 @@ std::string weight_dtype_from(ConfigFields& f, const Json& top, const std::strin
   return dtype;
 }
 
-ModelSpec read_hf_config(const std::string& json_text, const std::string& origin,
-                         std::vector<std::string>& warnings) {
+Json parse_config_json(const std::string& json_text, const std::string& origin) {
   Json top;
   try {
     top = Json::parse(json_text);
@@ -162,14 +161,11 @@ ModelSpec read_hf_config(const std::string& json_text, const std::string& origin
         "{}: malformed or truncated JSON (byte {}); expected a Hugging Face config.json", origin, e.byte));
   }
   if (!top.is_object()) throw UsageError(fmt::format("{}: expected a JSON object (a config.json)", origin));
-  // Vision-language models keep the language model under text_config.
-  const bool nested = top.contains("text_config") && top.at("text_config").is_object();
-  const Json& j = nested ? top.at("text_config") : top;
-  ConfigFields f(j, origin);
+  return top;
+}
 
-  ModelSpec m;
-  m.name = origin;
-  m.source = fmt::format("{} (parameter counts estimated from the shapes)", origin);
+// The architecture and the HF id, which only the top level carries.
+void read_identity(const Json& top, ConfigFields& f, ModelSpec& m) {
   if (top.contains("architectures") && top.at("architectures").is_array() &&
       !top.at("architectures").empty() && top.at("architectures")[0].is_string()) {
     m.architecture = top.at("architectures")[0].get<std::string>();
@@ -180,7 +176,10 @@ ModelSpec read_hf_config(const std::string& json_text, const std::string& origin
   if (m.hf_id.empty()) m.hf_id = "<path-or-hf-id-of-this-model>";
   f.mark("architectures");
   f.mark("_name_or_path");
+}
 
+// Layers, heads, context and dtypes: what every decoder has.
+void read_shape(const Json& top, bool nested, ConfigFields& f, ModelSpec& m, const std::string& origin) {
   m.num_hidden_layers = f.required_int("num_hidden_layers");
   m.hidden_size = f.required_int("hidden_size");
   m.num_attention_heads = f.required_int("num_attention_heads");
@@ -200,75 +199,80 @@ ModelSpec read_hf_config(const std::string& json_text, const std::string& origin
   if (m.dtype == "float16") m.dtype = "fp16";
   if (m.dtype == "float32") m.dtype = "fp32";
   m.weight_dtype = weight_dtype_from(f, top, m.dtype);
+}
 
-  // MLA (DeepSeek V2/V3, Kimi K2, GLM-5): a latent plus a RoPE key per token.
-  if (f.has("kv_lora_rank") && f.integer("kv_lora_rank", 0) > 0) {
-    m.attention = AttentionKind::kMla;
-    m.mla.kv_lora_rank = f.small_int("kv_lora_rank", 0);
-    m.mla.qk_rope_head_dim = f.small_int("qk_rope_head_dim", 64);
-    m.mla.qk_nope_head_dim = f.small_int("qk_nope_head_dim", 128);
-    m.mla.v_head_dim = f.small_int("v_head_dim", 128);
-    m.head_dim = m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim;
-    if (f.has("index_head_dim") && f.integer("index_head_dim", 0) > 0) {
-      m.sparse_mla = true;
-      m.indexer_head_dim = f.small_int("index_head_dim", 0);
-      f.mark("index_n_heads");
-      f.mark("index_topk");
-    }
+// MLA (DeepSeek V2/V3, Kimi K2, GLM-5): a latent plus a RoPE key per token.
+void read_mla(ConfigFields& f, ModelSpec& m) {
+  if (!f.has("kv_lora_rank") || f.integer("kv_lora_rank", 0) <= 0) return;
+  m.attention = AttentionKind::kMla;
+  m.mla.kv_lora_rank = f.small_int("kv_lora_rank", 0);
+  m.mla.qk_rope_head_dim = f.small_int("qk_rope_head_dim", 64);
+  m.mla.qk_nope_head_dim = f.small_int("qk_nope_head_dim", 128);
+  m.mla.v_head_dim = f.small_int("v_head_dim", 128);
+  m.head_dim = m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim;
+  if (f.has("index_head_dim") && f.integer("index_head_dim", 0) > 0) {
+    m.sparse_mla = true;
+    m.indexer_head_dim = f.small_int("index_head_dim", 0);
+    f.mark("index_n_heads");
+    f.mark("index_topk");
   }
-  const int q_lora_rank = f.small_int("q_lora_rank", 0);
+}
 
-  // Layer mix: layer_types (gpt-oss, Gemma-style) or a hybrid pattern string (Nemotron-H).
-  int moe_layers_from_pattern = -1;
-  if (f.has("layer_types")) {
-    const auto& types = f.raw("layer_types");
-    if (!types.is_array())
-      throw UsageError(fmt::format("{}: field 'layer_types' must be a list of strings", origin));
-    std::set<std::string> unknown;
-    for (const auto& t : types) {
-      const auto s = t.is_string() ? t.get<std::string>() : t.dump();
-      if (s == "sliding_attention")
-        ++m.sliding_layers;
-      else if (s == "full_attention")
-        continue;
-      else
-        unknown.insert(s);
-    }
-    if (!unknown.empty()) {
-      warnings.push_back(
-          fmt::format("{}: layer_types has kinds kvbench does not size ({}); they are counted as "
-                      "full attention, which overstates their KV",
-                      origin, join(std::vector<std::string>(unknown.begin(), unknown.end()), ", ")));
+// layer_types (gpt-oss, Gemma-style): sliding and full attention layers.
+void read_layer_types(ConfigFields& f, ModelSpec& m, const std::string& origin,
+                      std::vector<std::string>& warnings) {
+  if (!f.has("layer_types")) return;
+  const auto& types = f.raw("layer_types");
+  if (!types.is_array())
+    throw UsageError(fmt::format("{}: field 'layer_types' must be a list of strings", origin));
+  std::set<std::string> unknown;
+  for (const auto& t : types) {
+    const auto s = t.is_string() ? t.get<std::string>() : t.dump();
+    if (s == "sliding_attention")
+      ++m.sliding_layers;
+    else if (s == "full_attention")
+      continue;
+    else
+      unknown.insert(s);
+  }
+  if (!unknown.empty()) {
+    warnings.push_back(
+        fmt::format("{}: layer_types has kinds kvbench does not size ({}); they are counted as "
+                    "full attention, which overstates their KV",
+                    origin, join(std::vector<std::string>(unknown.begin(), unknown.end()), ", ")));
+  }
+}
+
+// A hybrid pattern string (Nemotron-H): Mamba, attention, MLP and MoE layers. Returns the MoE
+// layers it names, or -1 when the config has no pattern.
+int read_hybrid_pattern(ConfigFields& f, ModelSpec& m, const std::string& origin) {
+  if (!f.has("hybrid_override_pattern")) return -1;
+  const auto pattern = f.string("hybrid_override_pattern", "");
+  int moe = 0;
+  for (const char c : pattern) {
+    if (c == 'M') {
+      ++m.mamba_layers;
+    } else if (c == '-' || c == 'E') {
+      ++m.mlp_only_layers;
+      if (c == 'E') ++moe;
+    } else if (c != '*') {
+      throw UsageError(
+          fmt::format("{}: hybrid_override_pattern has '{}'; expected only M, *, - and E", origin, c));
     }
   }
-  if (f.has("hybrid_override_pattern")) {
-    const auto pattern = f.string("hybrid_override_pattern", "");
-    int attn = 0;
-    int moe = 0;
-    for (const char c : pattern) {
-      if (c == 'M')
-        ++m.mamba_layers;
-      else if (c == '*')
-        ++attn;
-      else if (c == '-' || c == 'E') {
-        ++m.mlp_only_layers;
-        if (c == 'E') ++moe;
-      } else {
-        throw UsageError(
-            fmt::format("{}: hybrid_override_pattern has '{}'; expected only M, *, - and E", origin, c));
-      }
-    }
-    if (static_cast<int>(pattern.size()) != m.num_hidden_layers) {
-      throw UsageError(fmt::format("{}: hybrid_override_pattern has {} layers but num_hidden_layers is {}",
-                                   origin, pattern.size(), m.num_hidden_layers));
-    }
-    moe_layers_from_pattern = moe;
-    m.mamba.num_heads = f.small_int("mamba_num_heads", 0);
-    m.mamba.head_dim = f.small_int("mamba_head_dim", 0);
-    m.mamba.state_size = f.small_int("ssm_state_size", 0);
-    m.mamba.n_groups = f.small_int("n_groups", 1);
-    m.mamba.conv_kernel = f.small_int("conv_kernel", 4);
+  if (static_cast<int>(pattern.size()) != m.num_hidden_layers) {
+    throw UsageError(fmt::format("{}: hybrid_override_pattern has {} layers but num_hidden_layers is {}",
+                                 origin, pattern.size(), m.num_hidden_layers));
   }
+  m.mamba.num_heads = f.small_int("mamba_num_heads", 0);
+  m.mamba.head_dim = f.small_int("mamba_head_dim", 0);
+  m.mamba.state_size = f.small_int("ssm_state_size", 0);
+  m.mamba.n_groups = f.small_int("n_groups", 1);
+  m.mamba.conv_kernel = f.small_int("conv_kernel", 4);
+  return moe;
+}
+
+void read_sliding_window(ConfigFields& f, ModelSpec& m) {
   const bool use_sliding = !f.has("use_sliding_window") || f.raw("use_sliding_window") == true;
   if (f.has("sliding_window") && f.raw("sliding_window").is_number_integer()) {
     const int w = f.small_int("sliding_window", 0);
@@ -281,9 +285,23 @@ ModelSpec read_hf_config(const std::string& json_text, const std::string& origin
     }
   }
   f.mark("max_window_layers");
-  m.mtp_layers = f.small_int("num_nextn_predict_layers", 0);
+}
 
-  // Parameter estimate from the shapes.
+// Attention parameters of one layer: MLA's low-rank projections, or GQA's q, k, v and o.
+double attention_params(const ModelSpec& m, int q_lora_rank) {
+  const double hidden = m.hidden_size;
+  const double heads = m.num_attention_heads;
+  if (m.attention != AttentionKind::kMla)
+    return hidden * heads * m.head_dim * 2 + 2 * hidden * m.num_kv_heads * m.head_dim;
+  const double qk = m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim;
+  const double q = q_lora_rank > 0 ? hidden * q_lora_rank + q_lora_rank * heads * qk : hidden * heads * qk;
+  const double kv = hidden * (m.mla.kv_lora_rank + m.mla.qk_rope_head_dim) +
+                    m.mla.kv_lora_rank * heads * (m.mla.qk_nope_head_dim + m.mla.v_head_dim);
+  return q + kv + heads * m.mla.v_head_dim * hidden;
+}
+
+// Total and active parameters estimated from the shapes (no checkpoint is read).
+void estimate_params(ConfigFields& f, ModelSpec& m, int q_lora_rank, int moe_layers_from_pattern) {
   m.num_experts =
       f.small_int("n_routed_experts", f.small_int("num_experts", f.small_int("num_local_experts", 0)));
   m.experts_per_token = f.small_int("num_experts_per_tok", f.small_int("experts_per_token", 0));
@@ -295,17 +313,7 @@ ModelSpec read_hf_config(const std::string& json_text, const std::string& origin
   const double moe_inter = f.small_int("moe_intermediate_size", static_cast<int>(inter));
   const bool tied = f.boolean("tie_word_embeddings", false);
   m.tie_word_embeddings = tied;
-  const double heads = m.num_attention_heads;
-  double attn_params = 0;
-  if (m.attention == AttentionKind::kMla) {
-    const double qk = m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim;
-    const double q = q_lora_rank > 0 ? hidden * q_lora_rank + q_lora_rank * heads * qk : hidden * heads * qk;
-    const double kv = hidden * (m.mla.kv_lora_rank + m.mla.qk_rope_head_dim) +
-                      m.mla.kv_lora_rank * heads * (m.mla.qk_nope_head_dim + m.mla.v_head_dim);
-    attn_params = q + kv + heads * m.mla.v_head_dim * hidden;
-  } else {
-    attn_params = hidden * heads * m.head_dim * 2 + 2 * hidden * m.num_kv_heads * m.head_dim;
-  }
+  const double attn_params = attention_params(m, q_lora_rank);
   const double dense_mlp = 3 * hidden * inter;
   const double expert = 3 * hidden * moe_inter;
   const int attn_layers = m.full_attention_layers() + m.sliding_layers;
@@ -334,7 +342,27 @@ ModelSpec read_hf_config(const std::string& json_text, const std::string& origin
       common - (tied ? 0 : input_embed) + moe_layers * (m.experts_per_token + shared) * expert;
   m.params_total_b = total / 1e9;
   m.params_active_b = active / 1e9;
+}
 
+ModelSpec read_hf_config(const std::string& json_text, const std::string& origin,
+                         std::vector<std::string>& warnings) {
+  const Json top = parse_config_json(json_text, origin);
+  // Vision-language models keep the language model under text_config.
+  const bool nested = top.contains("text_config") && top.at("text_config").is_object();
+  const Json& j = nested ? top.at("text_config") : top;
+  ConfigFields f(j, origin);
+  ModelSpec m;
+  m.name = origin;
+  m.source = fmt::format("{} (parameter counts estimated from the shapes)", origin);
+  read_identity(top, f, m);
+  read_shape(top, nested, f, m, origin);
+  read_mla(f, m);
+  const int q_lora_rank = f.small_int("q_lora_rank", 0);
+  read_layer_types(f, m, origin, warnings);
+  const int moe_layers_from_pattern = read_hybrid_pattern(f, m, origin);
+  read_sliding_window(f, m);
+  m.mtp_layers = f.small_int("num_nextn_predict_layers", 0);
+  estimate_params(f, m, q_lora_rank, moe_layers_from_pattern);
   for (const char* k : {"intermediate_size", "moe_intermediate_size", "first_k_dense_replace",
                         "n_shared_experts", "num_experts_per_tok", "num_attention_heads"}) {
     f.mark(k);

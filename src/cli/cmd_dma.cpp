@@ -140,10 +140,10 @@ int run_dma(DmaOptions o, const CLI::App& app) {
   for (auto* b : backends) record_occupancy(*b, shared);
   for (const auto& w : shared) std::fprintf(stderr, "kvbench: warning: %s\n", w.c_str());
   notes.clear();
-  const auto cases = plan_dma_cases(o.sweep, backends.front()->info().backend != "host", notes);
+  const bool host = backend_kind_of(backends.front()->info()) == BackendKind::kHost;
+  const auto cases = plan_dma_cases(o.sweep, !host, notes);
   for (const auto& n : notes) std::fprintf(stderr, "kvbench: note: %s\n", n.c_str());
-  check_host_memory(cases, backends.size(), backends.front()->info().backend == "host",
-                    host_memory_available());
+  check_host_memory(cases, backends.size(), host, host_memory_available());
 
   // Progress from the first case: a sweep is tens of cases.
   const auto progress = [&](std::size_t i, std::size_t total, const std::string& id) {

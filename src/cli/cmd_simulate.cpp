@@ -63,9 +63,12 @@ Scenario apply_flags(Scenario s, const SimulateOptions& o) {
   };
   flag("model", o.model, "--model");
   flag("hardware", o.hw, "--hw");
-  if (!o.tp.empty())
+  if (!o.tp.empty()) {
     flag("tensor-parallel-size",
-         std::to_string(parse_int_in(o.tp, "--tensor-parallel-size", 1, kMaxParallelRanks)), "--tp");
+         o.tp == "auto" ? o.tp
+                        : std::to_string(parse_int_in(o.tp, "--tensor-parallel-size", 1, kMaxParallelRanks)),
+         "--tp");
+  }
   if (!o.kv_offloading_size.empty()) {
     flag("kv-offloading-size",
          fmt::format("{}", parse_gib_size(o.kv_offloading_size, "--kv-offloading-size")),
@@ -138,7 +141,10 @@ Command register_simulate(CLI::App& parent) {
       ->capture_default_str();
   app->add_option("--model", o->model, "override the scenario's model (catalog name, alias or config.json)");
   app->add_option("--hw,--hardware", o->hw, "override the scenario's GPU");
-  app->add_option("--tp,--tensor-parallel-size", o->tp, "override the tensor-parallel size");
+  app->add_option(
+      "--tp,--tensor-parallel-size", o->tp,
+      "override the tensor-parallel size; auto: the smallest configuration that fits one request, "
+      "as size --tp auto");
   app->add_option("--kv-offloading-size", o->kv_offloading_size,
                   "CPU tier GiB across all ranks (0 = an empty tier)");
   app->add_option("--requests", o->requests, "override the number of requests");

@@ -19,8 +19,8 @@
 #include "core/errors.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
+#include "output/catalog_text.hpp"
 #include "output/size_text.hpp"
-#include "output/text_table.hpp"
 #include "sim/scenario.hpp"
 #include "size/size_json.hpp"
 #include "size/sizing_engine.hpp"
@@ -66,38 +66,6 @@ struct SizeOptions {
   CLI::App* app = nullptr;  // to tell the flags given from their defaults
 };
 
-std::string list_models_text() {
-  TextTable t({"model", "aliases", "layers", "attention", "params", "bf16 KV B/token (TP1)"});
-  for (const auto& m : model_catalog()) {
-    std::vector<std::string> w;
-    const auto hw = hardware_catalog().front();
-    KvSettings ks;
-    ks.kv_cache_dtype = "bfloat16";
-    ks.draft_layers = 0;
-    const auto l = compute_kv_layout(m, hw, ks);
-    std::string attention =
-        m.attention == AttentionKind::kMla ? (m.sparse_mla ? "sparse MLA" : "MLA") : "GQA";
-    if (m.sliding_layers > 0) attention += fmt::format(" + {} sliding", m.sliding_layers);
-    if (m.mamba_layers > 0) attention += fmt::format(" + {} Mamba", m.mamba_layers);
-    t.add_row({m.name, join(m.aliases, ", "), std::to_string(m.num_hidden_layers), attention,
-               m.params_active_b < m.params_total_b
-                   ? fmt::format("{:g}B/{:g}B", m.params_total_b, m.params_active_b)
-                   : fmt::format("{:g}B", m.params_total_b),
-               format_count(l.kv_bytes_per_token())});
-  }
-  return t.render();
-}
-
-std::string list_hardware_text() {
-  TextTable t({"hw", "description", "usable GiB", "HBM GB/s", "host link", "BF16 TFLOP/s", "GPUs/node"});
-  for (const auto& h : hardware_catalog()) {
-    t.add_row({h.name, h.description, fmt::format("{:.2f}", h.usable_gib),
-               fmt::format("{:.0f}", h.hbm_bandwidth_gbps), h.link_description(),
-               fmt::format("{:.0f}", h.bf16_tflops), std::to_string(h.gpus_per_node)});
-  }
-  return t.render();
-}
-
 // Parses the options into vLLM's flags and kvbench's node overrides; size/ does the rest.
 ServeSettings serve_settings(const SizeOptions& o) {
   ServeSettings v;
@@ -127,6 +95,7 @@ ServeSettings serve_settings(const SizeOptions& o) {
     v.kv_offloading_size = parse_gib_size(o.kv_offloading_size, "--kv-offloading-size");
   }
   v.kv_offloading_backend = parse_offloading_backend(o.kv_offloading_backend, "--kv-offloading-backend");
+  v.link_method = o.link_method;
   return v;
 }
 
@@ -147,7 +116,6 @@ NodeOverrides node_overrides(const SizeOptions& o) {
     n.concurrency = static_cast<int>(parse_positive_int(o.concurrency, "--concurrency", false, 1'000'000));
   }
   n.link_profile = o.link_profile;
-  n.link_method = o.link_method;
   n.calibration = o.calibration;
   n.engine = parse_engine(o.engine, "--engine");
   n.vllm_version = parse_vllm_version(o.vllm_version, "--vllm-version");
@@ -221,11 +189,11 @@ std::pair<TierObjective, ServiceLevel> objective_and_slo(const SizeOptions& o) {
 
 int run_size(const SizeOptions& o) {
   if (o.list_models) {
-    std::fputs(list_models_text().c_str(), stdout);
+    std::fputs(models_table_text().c_str(), stdout);
     return kExitOk;
   }
   if (o.list_hardware) {
-    std::fputs(list_hardware_text().c_str(), stdout);
+    std::fputs(hardware_table_text().c_str(), stdout);
     return kExitOk;
   }
   const auto format = chosen_format(o.out, {"table", "json"});
@@ -257,11 +225,10 @@ int run_size(const SizeOptions& o) {
   for (const auto& name : split(o.hw, ',')) hws.push_back(resolve_hardware(name));
   for (const auto& w : warnings) std::fprintf(stderr, "kvbench: warning: %s\n", w.c_str());
 
-  const auto all = size_configurations(models, hws, serve_settings(o), node_overrides(o), o.max_model_len);
+  const auto sized = size_configurations(models, hws, serve_settings(o), node_overrides(o), o.max_model_len);
+  const auto& all = sized.results;
   for (const auto& s : all) {
-    for (const auto& w : s.warnings) {
-      if (w.rfind("--max-model-len", 0) == 0) std::fprintf(stderr, "kvbench: warning: %s\n", w.c_str());
-    }
+    for (const auto& w : s.start_refusals) std::fprintf(stderr, "kvbench: warning: %s\n", w.c_str());
   }
   const std::string json_text = sizings_document(all).dump(2) + "\n";
   std::string text;
@@ -269,7 +236,7 @@ int run_size(const SizeOptions& o) {
     text = json_text;
   } else if (all.size() == 1) {
     text = sizing_text(all.front());
-  } else if (models.size() == 1 && hws.size() == 1) {
+  } else if (sized.fp8_retry) {
     text = sizing_text(all[0]) +
            "\n================ the same with --quantization fp8 (FP8 weights) ================\n\n" +
            sizing_text(all[1]);
@@ -282,6 +249,87 @@ int run_size(const SizeOptions& o) {
   return kExitOk;
 }
 
+// vLLM's own flags: the server being sized.
+void add_server_flags(CLI::App* app, SizeOptions& o) {
+  app->add_option("--max-model-len,--ctx", o.max_model_len,
+                  "context length: 131072, 128k (x1000), 128K (x1024), 1M (default: the model's own)");
+  app->add_option(
+      "--tensor-parallel-size,--tp", o.tp,
+      "TP ranks; without --tp and --pp (or with 'auto') the smallest configuration that fits one request: "
+      "TP within a node, then FP8 weights, then pipeline stages across nodes");
+  app->add_option("--pipeline-parallel-size,--pp", o.pp, "PP stages")->capture_default_str();
+  app->add_option("--gpu-memory-utilization", o.gpu_memory_utilization, "share of GPU memory vLLM may use")
+      ->capture_default_str();
+  app->add_option("--kv-cache-memory,--kv-cache-memory-bytes", o.kv_cache_memory,
+                  "KV bytes per rank, replacing the budget (e.g. 3.81GiB); vLLM's --kv-cache-memory-bytes");
+  app->add_option("--kv-cache-dtype", o.kv_cache_dtype,
+                  "auto, bfloat16, float16, fp8, fp8_e4m3, fp8_e5m2, fp8_ds_mla")
+      ->capture_default_str();
+  app->add_option("--block-size", o.block_size, "tokens per block (default: the attention backend's)");
+  app->add_option("--max-num-batched-tokens", o.max_num_batched_tokens, "tokens per scheduler step")
+      ->capture_default_str();
+  app->add_option("--max-num-seqs", o.max_num_seqs, "sequences per step")->capture_default_str();
+  app->add_option("--quantization", o.quantization, "weights: none (checkpoint dtype) or fp8")
+      ->capture_default_str();
+  app->add_option("--draft-layers", o.draft_layers, "extra KV layers of a draft model (EAGLE 1, MTP 1)")
+      ->capture_default_str();
+  app->add_flag("--disable-hybrid-kv-cache-manager", o.disable_hybrid_manager,
+                "size as vLLM does with the hybrid manager off");
+}
+
+// What kvbench needs beyond vLLM's flags: the node, the tier's sessions, the link, the engine.
+void add_node_flags(CLI::App* app, SizeOptions& o) {
+  app->add_option("--gpu-memory", o.gpu_memory, "override the GPU's usable memory (e.g. 94GiB)");
+  app->add_option("--host-memory", o.host_memory, "override host DRAM per node (e.g. 1TB)");
+  app->add_option("--concurrency", o.concurrency, "sessions of max-model-len to keep warm in the CPU tier");
+  app->add_option("--kv-offloading-size", o.kv_offloading_size,
+                  "also evaluate this CPU tier size (GiB, all ranks)");
+  app->add_option("--kv-offloading-backend", o.kv_offloading_backend, "native or lmcache")
+      ->capture_default_str();
+  app->add_option(
+      "--link-profile", o.link_profile,
+      "a kvbench dma --json result of this node: reloads use its fitted link (t0 + bytes/B per direction)");
+  app->add_option("--link-method", o.link_method,
+                  "which method of --link-profile to fit: ce, ce-batch, kernel")
+      ->capture_default_str();
+  app->add_option(
+         "--engine", o.engine,
+         "the server to write the command for: vllm (native offloading), sglang (HiCache), lmcache (vLLM + "
+         "LMCache), dynamo (vLLM under NVIDIA Dynamo with KVBM's host tier)")
+      ->capture_default_str();
+  app->add_option(
+         "--vllm-version", o.vllm_version,
+         "the vLLM release the tier's host memory is worked out for (how it allocates the tier changed: "
+         "docs/host-memory.md)")
+      ->capture_default_str();
+  app->add_option(
+      "--calibration", o.calibration,
+      "YAML with compute-efficiency, memory-efficiency, step-overhead-us for the time model (as simulate)");
+}
+
+// --workload / --trace: the traffic the tier size is simulated for, and what judges it.
+void add_traffic_flags(CLI::App* app, SizeOptions& o) {
+  app->add_option(
+      "--workload", o.workload,
+      "simulate this traffic to size the CPU tier: a shipped workload (kvbench simulate --list) or a "
+      "scenario YAML; its traffic only: the server is the one these flags describe");
+  app->add_option(
+      "--trace", o.trace.file,
+      "size the CPU tier for this recorded traffic (Mooncake JSONL, kvbench JSONL or CSV: docs/trace.md): "
+      "candidate sizes from its miss-ratio curve, each simulated");
+  add_trace_reading_flags(app, o.trace);
+  app->add_option(
+         "--objective", o.objective,
+         fmt::format(
+             "what the tier size is judged by: balanced (TTFT p99 -{:.0f}% or tok/s +{:.0f}%, neither "
+             "worse by {:.0f}%), throughput, ttft-p99, goodput",
+             kBalancedTtftGain * 100, kPaysGain * 100, kBalancedMaxLoss * 100))
+      ->capture_default_str();
+  app->add_option("--slo-ttft", o.slo_ttft, "goodput's TTFT target (e.g. 2s, 500ms)");
+  app->add_option("--slo-tpot", o.slo_tpot, "goodput's time-per-output-token target (e.g. 50ms)");
+  app->add_option("--requests", o.requests, "requests per simulated point (default: the workload's)");
+}
+
 }  // namespace
 
 Command register_size(CLI::App& parent) {
@@ -292,79 +340,12 @@ Command register_size(CLI::App& parent) {
   app->add_option(
       "--model,-m", opts->model,
       "catalog name or alias (comma-separated for a table), or a path to a Hugging Face config.json");
-  app->add_option("--hw", opts->hw,
-                  "hardware: h100, h200, gh200, b200, gb200, mi300x, mi325x, mi355x (comma list ok)")
+  app->add_option("--hw", opts->hw, "hardware: " + join(hardware_names(), ", ") + " (comma list ok)")
       ->capture_default_str();
-  app->add_option("--max-model-len,--ctx", opts->max_model_len,
-                  "context length: 131072, 128k (x1000), 128K (x1024), 1M (default: the model's own)");
-  app->add_option(
-      "--tensor-parallel-size,--tp", opts->tp,
-      "TP ranks; without --tp and --pp (or with 'auto') the smallest configuration that fits one request: "
-      "TP within a node, then FP8 weights, then pipeline stages across nodes");
-  app->add_option("--pipeline-parallel-size,--pp", opts->pp, "PP stages")->capture_default_str();
-  app->add_option("--gpu-memory-utilization", opts->gpu_memory_utilization,
-                  "share of GPU memory vLLM may use")
-      ->capture_default_str();
-  app->add_option("--kv-cache-memory,--kv-cache-memory-bytes", opts->kv_cache_memory,
-                  "KV bytes per rank, replacing the budget (e.g. 3.81GiB); vLLM's --kv-cache-memory-bytes");
-  app->add_option("--kv-cache-dtype", opts->kv_cache_dtype,
-                  "auto, bfloat16, float16, fp8, fp8_e4m3, fp8_e5m2, fp8_ds_mla")
-      ->capture_default_str();
-  app->add_option("--block-size", opts->block_size, "tokens per block (default: the attention backend's)");
-  app->add_option("--max-num-batched-tokens", opts->max_num_batched_tokens, "tokens per scheduler step")
-      ->capture_default_str();
-  app->add_option("--max-num-seqs", opts->max_num_seqs, "sequences per step")->capture_default_str();
-  app->add_option("--gpu-memory", opts->gpu_memory, "override the GPU's usable memory (e.g. 94GiB)");
-  app->add_option("--host-memory", opts->host_memory, "override host DRAM per node (e.g. 1TB)");
-  app->add_option("--concurrency", opts->concurrency,
-                  "sessions of max-model-len to keep warm in the CPU tier");
-  app->add_option("--kv-offloading-size", opts->kv_offloading_size,
-                  "also evaluate this CPU tier size (GiB, all ranks)");
-  app->add_option("--kv-offloading-backend", opts->kv_offloading_backend, "native or lmcache")
-      ->capture_default_str();
-  app->add_option(
-      "--link-profile", opts->link_profile,
-      "a kvbench dma --json result of this node: reloads use its fitted link (t0 + bytes/B per direction)");
-  app->add_option("--link-method", opts->link_method,
-                  "which method of --link-profile to fit: ce, ce-batch, kernel")
-      ->capture_default_str();
-  app->add_option(
-         "--engine", opts->engine,
-         "the server to write the command for: vllm (native offloading), sglang (HiCache), lmcache (vLLM + "
-         "LMCache), dynamo (vLLM under NVIDIA Dynamo with KVBM's host tier)")
-      ->capture_default_str();
-  app->add_option(
-         "--vllm-version", opts->vllm_version,
-         "the vLLM release the tier's host memory is worked out for (how it allocates the tier changed: "
-         "docs/host-memory.md)")
-      ->capture_default_str();
-  app->add_option(
-      "--calibration", opts->calibration,
-      "YAML with compute-efficiency, memory-efficiency, step-overhead-us for the time model (as simulate)");
-  app->add_option("--quantization", opts->quantization, "weights: none (checkpoint dtype) or fp8")
-      ->capture_default_str();
-  app->add_option("--draft-layers", opts->draft_layers, "extra KV layers of a draft model (EAGLE 1, MTP 1)")
-      ->capture_default_str();
-  app->add_flag("--disable-hybrid-kv-cache-manager", opts->disable_hybrid_manager,
-                "size as vLLM does with the hybrid manager off");
+  add_server_flags(app, *opts);
+  add_node_flags(app, *opts);
   add_output_flags(app, opts->out, {"table", "json"}, "kvbench/size/v1");
-  app->add_option(
-      "--workload", opts->workload,
-      "simulate this traffic to size the CPU tier: a shipped workload (kvbench simulate --list) or a "
-      "scenario YAML; its traffic only: the server is the one these flags describe");
-  app->add_option(
-      "--trace", opts->trace.file,
-      "size the CPU tier for this recorded traffic (Mooncake JSONL, kvbench JSONL or CSV: docs/trace.md): "
-      "candidate sizes from its miss-ratio curve, each simulated");
-  add_trace_reading_flags(app, opts->trace);
-  app->add_option(
-         "--objective", opts->objective,
-         "what the tier size is judged by: balanced (TTFT p99 -10% or tok/s +2%, neither worse by 2%), "
-         "throughput, ttft-p99, goodput")
-      ->capture_default_str();
-  app->add_option("--slo-ttft", opts->slo_ttft, "goodput's TTFT target (e.g. 2s, 500ms)");
-  app->add_option("--slo-tpot", opts->slo_tpot, "goodput's time-per-output-token target (e.g. 50ms)");
-  app->add_option("--requests", opts->requests, "requests per simulated point (default: the workload's)");
+  add_traffic_flags(app, *opts);
   app->add_flag("--list-models", opts->list_models, "list the model catalog");
   app->add_flag("--list-hardware", opts->list_hardware, "list the hardware catalog");
   opts->app = app;

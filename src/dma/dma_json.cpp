@@ -162,6 +162,116 @@ nlohmann::json dma_json(const std::vector<DmaRecord>& records) {
   return doc;
 }
 
+namespace {
+
+// The device and host a record was measured on (the keys record_identity writes).
+void read_device(const nlohmann::json& j, DmaRecord& r, const std::string& where) {
+  r.device.backend = j.at("backend").get<std::string>();
+  r.device.name = j.at("device").get<std::string>();
+  r.device.index = static_cast<int>(json_integer_or(j, "device_index", 0, 1 << 16, 0, where));
+  r.device.pci_bus_id = j.value("pci_bus_id", std::string());
+  r.device.driver_version = j.value("driver_version", std::string());
+  r.device.driver_api_version = j.value("driver_api_version", std::string());
+  r.device.environment = j.value("environment", std::vector<std::string>());
+  if (j.contains("occupancy_source")) r.device.occupancy = occupancy_from_json(j, where);
+  r.device.runtime_version = j.value("runtime_version", std::string());
+  r.device.link = j.value("link", std::string());
+  r.device.timing = j.value("timing", std::string());
+  r.device.link_ceiling_gbps = json_number_or(j, "link_ceiling_gbps", 0, kMaxGbps, 0.0, where);
+  r.host_cpu = j.value("host_cpu", std::string());
+  r.hostname = j.value("hostname", std::string());
+  r.host_numa_node = static_cast<int>(json_integer_or(j, "host_numa_node", -1, 1 << 16, -1, where));
+}
+
+// The case as planned. Every count read into 64 bits and range-checked (core/json_file): nothing wraps.
+void read_case(const nlohmann::json& j, TransferCase& c, const std::string& where) {
+  c.method = parse_method(j.at("method").get<std::string>(), where + ": method");
+  c.direction = parse_direction(j.at("direction").get<std::string>(), where + ": direction");
+  c.layout = parse_layout(j.at("layout").get<std::string>(), where + ": layout");
+  c.host_mem = parse_host_mem(j.at("host_mem").get<std::string>(), where + ": host_mem");
+  c.layers = static_cast<int>(json_integer_in(j, "layers", 1, 1024, where));
+  c.block_bytes =
+      static_cast<std::uint64_t>(json_integer_in(j, "block_bytes", 1, std::int64_t{1} << 40, where));
+  c.blocks = json_integer_in(j, "blocks", 1, kMaxCount, where);
+  c.numa_node = static_cast<int>(json_integer_or(j, "numa_node", -1, 1 << 16, -1, where));
+  c.ctas = static_cast<int>(json_integer_or(j, "ctas", 0, 1 << 20, 0, where));
+  c.gpu_pool_blocks = json_integer_or(j, "gpu_pool_blocks", 0, kMaxCount, 0, where);
+  c.host_pool_blocks = json_integer_or(j, "host_pool_blocks", 0, kMaxCount, 0, where);
+  // The data pattern's seed: the full 64 bits, as the writer wrote them.
+  if (const auto it = j.find("seed"); it != j.end() && it->is_number_unsigned())
+    c.seed = it->get<std::uint64_t>();
+  c.with_compute = j.value("with_compute", false);
+}
+
+// A measured record's samples and figures (the keys add_measurement writes).
+void read_measurement(const nlohmann::json& j, DmaRecord& r, const std::string& where) {
+  r.bytes = json_number_in(j, "bytes_per_transfer", 1, 1e15, where);
+  r.samples_s = j.at("samples").get<std::vector<double>>();
+  r.wall_samples_s = j.value("wall_samples", std::vector<double>());
+  r.time = summarize(r.samples_s);
+  r.median_gbps = json_number_in(j, "median_gbps", 0, kMaxGbps, where);
+  r.p10_gbps = json_number_in(j, "p10_gbps", 0, kMaxGbps, where);
+  r.p90_gbps = json_number_in(j, "p90_gbps", 0, kMaxGbps, where);
+  r.min_gbps = json_number_or(j, "min_gbps", 0, kMaxGbps, 0.0, where);
+  r.max_gbps = json_number_or(j, "max_gbps", 0, kMaxGbps, 0.0, where);
+  r.wall_gbps = json_number_or(j, "wall_gbps", 0, kMaxGbps, 0.0, where);
+  r.h2d_gbps = json_number_or(j, "h2d_gbps", 0, kMaxGbps, 0.0, where);
+  r.d2h_gbps = json_number_or(j, "d2h_gbps", 0, kMaxGbps, 0.0, where);
+  r.link_utilization = json_number_or(j, "link_utilization", 0, 100, 0.0, where);
+  r.compute_load = j.value("compute_load", std::string());
+  r.compute_alone_per_s = j.value("compute_alone_per_s", 0.0);
+  r.compute_during_per_s = j.value("compute_during_per_s", 0.0);
+  r.compute_slowdown = j.value("compute_slowdown", 0.0);
+  r.converged = j.value("converged", false);
+  r.precision = j.value("median_precision", 0.0);
+  r.timed_s = j.value("timed_seconds", 0.0);
+  r.loop_s = j.value("loop_seconds", 0.0);
+  r.verified = j.at("verified").get<bool>();
+  r.verify_detail = j.value("verify_detail", std::string());
+}
+
+// Impossible figures are a broken file, not a measurement (a zero block would divide by zero in
+// every reader; a sample must be a time a copy can take: above 1 ns, and no link beats it).
+void check_record(const DmaRecord& r, const std::string& origin) {
+  const auto& c = r.tcase;
+  if (c.blocks < 1 || c.layers < 1 || c.ctas < 0 || r.device.index < 0) {
+    throw UsageError(
+        fmt::format("{}: record {} has blocks {}, layers {}, ctas {}, device_index {}; expected "
+                    "positive counts",
+                    origin, r.id, c.blocks, c.layers, c.ctas, r.device.index));
+  }
+  if (r.waived) return;
+  const double min_s = std::max(1e-9, r.bytes / (kMaxGbps * 1e9));
+  const bool bad_sample = std::any_of(r.samples_s.begin(), r.samples_s.end(),
+                                      [&](double x) { return !(x >= min_s) || !(x <= 1e7); });
+  if (!(r.bytes > 0) || r.samples_s.empty() || bad_sample || !(r.median_gbps >= 0)) {
+    throw UsageError(
+        fmt::format("{}: record {} has no positive samples or bytes_per_transfer; expected a "
+                    "measured record (or \"waived\": true)",
+                    origin, r.id));
+  }
+}
+
+DmaRecord record_from_json(const nlohmann::json& j, const std::string& origin) {
+  DmaRecord r;
+  r.id = j.at("id").get<std::string>();
+  const auto where = fmt::format("{}: record {}", origin, r.id);
+  read_device(j, r, where);
+  read_case(j, r.tcase, where);
+  r.case_s = json_number_or(j, "case_seconds", 0, 1e7, 0.0, where);
+  r.pool_setup_s = json_number_or(j, "pool_setup_seconds", 0, 1e7, 0.0, where);
+  r.waived = j.at("waived").get<bool>();
+  if (r.waived) {
+    r.waive_reason = j.value("waive_reason", std::string());
+  } else {
+    read_measurement(j, r, where);
+  }
+  check_record(r, origin);
+  return r;
+}
+
+}  // namespace
+
 std::vector<DmaRecord> dma_records_from_json(const nlohmann::json& doc, const std::string& origin) {
   if (schema_of(doc) != kDmaSchema) {
     throw UsageError(
@@ -169,89 +279,7 @@ std::vector<DmaRecord> dma_records_from_json(const nlohmann::json& doc, const st
   }
   std::vector<DmaRecord> out;
   try {
-    for (const auto& j : doc.at("records")) {
-      DmaRecord r;
-      r.id = j.at("id").get<std::string>();
-      r.device.backend = j.at("backend").get<std::string>();
-      r.device.name = j.at("device").get<std::string>();
-      const auto where = fmt::format("{}: record {}", origin, r.id);
-      r.device.index = static_cast<int>(json_integer_or(j, "device_index", 0, 1 << 16, 0, where));
-      r.device.pci_bus_id = j.value("pci_bus_id", std::string());
-      r.device.driver_version = j.value("driver_version", std::string());
-      r.device.driver_api_version = j.value("driver_api_version", std::string());
-      r.device.environment = j.value("environment", std::vector<std::string>());
-      if (j.contains("occupancy_source")) r.device.occupancy = occupancy_from_json(j, where);
-      r.device.runtime_version = j.value("runtime_version", std::string());
-      r.device.link = j.value("link", std::string());
-      r.device.timing = j.value("timing", std::string());
-      r.device.link_ceiling_gbps = json_number_or(j, "link_ceiling_gbps", 0, kMaxGbps, 0.0, where);
-      r.host_cpu = j.value("host_cpu", std::string());
-      r.hostname = j.value("hostname", std::string());
-      auto& c = r.tcase;
-      c.method = parse_method(j.at("method").get<std::string>(), origin + ": method");
-      c.direction = parse_direction(j.at("direction").get<std::string>(), origin + ": direction");
-      c.layout = parse_layout(j.at("layout").get<std::string>(), origin + ": layout");
-      c.host_mem = parse_host_mem(j.at("host_mem").get<std::string>(), origin + ": host_mem");
-      // Every count read into 64 bits and range-checked (core/json_file): nothing wraps.
-      c.layers = static_cast<int>(json_integer_in(j, "layers", 1, 1024, where));
-      c.block_bytes =
-          static_cast<std::uint64_t>(json_integer_in(j, "block_bytes", 1, std::int64_t{1} << 40, where));
-      c.blocks = json_integer_in(j, "blocks", 1, kMaxCount, where);
-      c.numa_node = static_cast<int>(json_integer_or(j, "numa_node", -1, 1 << 16, -1, where));
-      c.ctas = static_cast<int>(json_integer_or(j, "ctas", 0, 1 << 20, 0, where));
-      c.gpu_pool_blocks = json_integer_or(j, "gpu_pool_blocks", 0, kMaxCount, 0, where);
-      c.host_pool_blocks = json_integer_or(j, "host_pool_blocks", 0, kMaxCount, 0, where);
-      r.case_s = json_number_or(j, "case_seconds", 0, 1e7, 0.0, where);
-      r.pool_setup_s = json_number_or(j, "pool_setup_seconds", 0, 1e7, 0.0, where);
-      r.host_numa_node = static_cast<int>(json_integer_or(j, "host_numa_node", -1, 1 << 16, -1, where));
-      c.with_compute = j.value("with_compute", false);
-      r.waived = j.at("waived").get<bool>();
-      if (r.waived) {
-        r.waive_reason = j.value("waive_reason", std::string());
-      } else {
-        r.bytes = json_number_in(j, "bytes_per_transfer", 1, 1e15, where);
-        r.samples_s = j.at("samples").get<std::vector<double>>();
-        r.wall_samples_s = j.value("wall_samples", std::vector<double>());
-        r.time = summarize(r.samples_s);
-        r.median_gbps = json_number_in(j, "median_gbps", 0, kMaxGbps, where);
-        r.p10_gbps = json_number_in(j, "p10_gbps", 0, kMaxGbps, where);
-        r.p90_gbps = json_number_in(j, "p90_gbps", 0, kMaxGbps, where);
-        r.wall_gbps = json_number_or(j, "wall_gbps", 0, kMaxGbps, 0.0, where);
-        r.h2d_gbps = json_number_or(j, "h2d_gbps", 0, kMaxGbps, 0.0, where);
-        r.d2h_gbps = json_number_or(j, "d2h_gbps", 0, kMaxGbps, 0.0, where);
-        r.link_utilization = json_number_or(j, "link_utilization", 0, 100, 0.0, where);
-        r.compute_load = j.value("compute_load", std::string());
-        r.compute_alone_per_s = j.value("compute_alone_per_s", 0.0);
-        r.compute_during_per_s = j.value("compute_during_per_s", 0.0);
-        r.compute_slowdown = j.value("compute_slowdown", 0.0);
-        r.converged = j.value("converged", false);
-        r.precision = j.value("median_precision", 0.0);
-        r.timed_s = j.value("timed_seconds", 0.0);
-        r.loop_s = j.value("loop_seconds", 0.0);
-        r.verified = j.at("verified").get<bool>();
-      }
-      // Impossible figures are a broken file, not a measurement (a zero block would divide by zero
-      // in every reader).
-      if (c.blocks < 1 || c.layers < 1 || c.ctas < 0 || r.device.index < 0) {
-        throw UsageError(
-            fmt::format("{}: record {} has blocks {}, layers {}, ctas {}, device_index {}; expected "
-                        "positive counts",
-                        origin, r.id, c.blocks, c.layers, c.ctas, r.device.index));
-      }
-      if (!r.waived) {
-        // A sample must be a time a copy can take: above 1 ns, and fast enough for no link to beat it.
-        const double min_s = std::max(1e-9, r.bytes / (kMaxGbps * 1e9));
-        const bool bad_sample = std::any_of(r.samples_s.begin(), r.samples_s.end(),
-                                            [&](double x) { return !(x >= min_s) || !(x <= 1e7); });
-        if (!(r.bytes > 0) || r.samples_s.empty() || bad_sample || !(r.median_gbps >= 0)) {
-          throw UsageError(
-              fmt::format("{}: record {} has no positive samples or bytes_per_transfer; expected a "
-                          "measured record (or \"waived\": true)",
-                          origin, r.id));
-        }
-      }
-      out.push_back(std::move(r));
-    }
+    for (const auto& j : doc.at("records")) out.push_back(record_from_json(j, origin));
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("{}: malformed dma record ({})", origin, e.what()));
   }

@@ -6,6 +6,7 @@
 
 #include "core/units.hpp"
 #include "dma/sysfs_link.hpp"
+#include "doctor/link_measurement.hpp"
 
 namespace kvb {
 namespace {
@@ -254,9 +255,9 @@ std::string describe_pinning(const PinningMeasurement& p) {
 
 CheckResult pinning_check(const DoctorRequest& r) {
   const char* source =
-      "the H100/H200 machines pinned at 0.24-0.30 s/GiB the way vLLM does (mmap + touch + "
+      "an H100 and an H200 node pinned at 0.24-0.30 s/GiB the way vLLM does (mmap + touch + "
       "cudaHostRegister), 0.35-0.54 s/GiB with cudaHostAlloc "
-      "(gpu-runs/*/decode-and-pinning-ground-truth.json)";
+      "(tests/data/gpu-runs/*/decode-and-pinning-ground-truth.json)";
   if (r.pinning.empty()) return check("pinning", CheckStatus::kSkip, "not measured", {}, {}, "s", source);
   std::string detail;
   bool other_failed = false;
@@ -394,6 +395,7 @@ HostFootprint doctor_footprint(const DoctorRequest& request) {
 std::vector<CheckResult> run_node_checks(const NodeFacts& facts, const DoctorRequest& request) {
   const auto footprint = doctor_footprint(request);
   std::vector<CheckResult> out = link_checks(facts, request.gpu_skip_reason);
+  for (auto& c : link_measured_checks(request.link_records)) out.push_back(std::move(c));
   for (auto& c : busy_checks(request)) out.push_back(std::move(c));
   out.push_back(numa_check(facts));
   for (auto& c : numa_measured_checks(request)) out.push_back(std::move(c));

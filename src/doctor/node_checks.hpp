@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "catalog/vllm_host_memory.hpp"
+#include "dma/dma_record.hpp"
 #include "dma/transfer_backend.hpp"
 #include "doctor/node_facts.hpp"
 
@@ -44,6 +45,7 @@ struct DoctorRequest {
   VllmVersion vllm_version = kNewestModelledVllm;  // --vllm-version
   std::vector<DeviceInfo> gpus = {};               // the GPUs opened, with what else was running on them
   int ranks = 1;                                   // --tp: the ranks the tier is split across
+  std::vector<DmaRecord> link_records = {};        // 2 MiB h2d and d2h per GPU (link_measurement)
 };
 
 // What the tier really takes for the request's vLLM release and ranks: the shm, memlock, memory and

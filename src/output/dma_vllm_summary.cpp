@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "core/units.hpp"
+#include "dma/method_ranking.hpp"
 #include "output/dma_output.hpp"
 
 namespace kvb {
@@ -19,12 +20,8 @@ constexpr std::uint64_t kContiguousMax = 2'500'000;
 constexpr std::uint64_t kFragmentMin = 8'000;
 constexpr std::uint64_t kFragmentMax = 72ULL << 10;
 
-bool one_way(const DmaRecord& r) { return !r.waived && r.verified && r.tcase.direction != Direction::kBidir; }
-
 // "h2d: ce-batch 53.6 (ce 50.2, kernel 50.9)": the best method first, then the others.
-std::string ranked(std::vector<const DmaRecord*> rs) {
-  std::sort(rs.begin(), rs.end(),
-            [](const DmaRecord* a, const DmaRecord* b) { return a->median_gbps > b->median_gbps; });
+std::string ranked(const std::vector<const DmaRecord*>& rs) {
   std::string out = fmt::format("{} {:.1f}", method_label(rs.front()->tcase), rs.front()->median_gbps);
   if (rs.size() > 1) {
     out += " (";
@@ -38,13 +35,10 @@ std::string ranked(std::vector<const DmaRecord*> rs) {
 
 // One line per block size (and layout) among `rs`: each direction's methods ranked.
 std::string ranked_lines(const std::vector<const DmaRecord*>& rs) {
-  std::map<std::tuple<std::uint64_t, int>, std::map<Direction, std::vector<const DmaRecord*>>> by_block;
-  for (const auto* r : rs) by_block[{r->tcase.block_bytes, r->tcase.layers}][r->tcase.direction].push_back(r);
   std::string out;
-  for (const auto& [key, dirs] : by_block) {
-    const auto [bytes, layers] = key;
-    std::string label = format_block_size(bytes);
-    if (layers > 1) label += fmt::format(" /{}L", layers);
+  for (const auto& [block, dirs] : rank_methods(rs)) {
+    std::string label = format_block_size(block.block_bytes);
+    if (block.layers > 1) label += fmt::format(" /{}L", block.layers);
     out += fmt::format("    {:<12}", label);
     bool first = true;
     for (const auto& [dir, list] : dirs) {
@@ -69,7 +63,7 @@ std::string dma_vllm_summary(const std::vector<DmaRecord>& records) {
       if (!r.waived && r.compute_slowdown > 0) compute.push_back(&r);
       continue;
     }
-    if (!one_way(r)) continue;
+    if (!counts_in_ranking(r) || r.tcase.direction == Direction::kBidir) continue;  // one way only
     const auto& c = r.tcase;
     if (c.layout == Layout::kPerLayer) {
       per_layer.push_back(&r);

@@ -6,6 +6,7 @@
 #include "core/units.hpp"
 #include "output/host_memory_text.hpp"
 #include "output/text_table.hpp"
+#include "size/offload_plan.hpp"
 
 namespace kvb {
 namespace {
@@ -60,21 +61,24 @@ std::string break_even_cell(const Sizing& s) {
 }
 
 std::string simulated_tier_lines(const TierRecommendation& r) {
-  const bool balanced = r.objective == "balanced";
+  const bool balanced = r.objective == TierObjective::kBalanced;
   std::string out = fmt::format(
       "  simulated: workload {}, {} requests per point, objective {}{} (computed by the simulator "
       "from the stated time and link models, not measured)\n",
-      r.workload, format_count(r.requests), r.objective,
-      balanced ? " (TTFT p99 -10% or output tok/s +2%, neither worse by 2%)" : "");
+      r.workload, format_count(r.requests), r.objective ? to_string(*r.objective) : "-",
+      balanced ? fmt::format(" (TTFT p99 -{:.0f}% or output tok/s +{:.0f}%, neither worse by {:.0f}%)",
+                             kBalancedTtftGain * 100, kPaysGain * 100, kBalancedMaxLoss * 100)
+               : "");
   out += fmt::format("  expected error against real vLLM: {}\n",
                      r.expected_error.empty() ? "not scored for this calibration" : r.expected_error);
-  const std::string gain_header = balanced && !r.decided_by.empty() ? "gain (" + r.decided_by + ")" : "gain";
+  const std::string gain_header =
+      balanced && r.decided_by ? "gain (" + to_string(*r.decided_by) + ")" : "gain";
   TextTable t({"kv-offloading-size", "out tok/s", "TTFT p50", "TTFT p99", "GPU hit", "CPU hit", "h2d util",
                gain_header, "note"});
   for (const auto& c : r.curve) {
     std::string mark;
     if (c.kv_offloading_size_gib == r.kv_offloading_size_gib && r.pays)
-      mark = "<- recommended (" + r.bound + ")";
+      mark = "<- recommended (" + to_string(r.bound) + ")";
     if (c.kv_offloading_size_gib == 0) mark = "no tier";
     t.add_row({fmt::format("{:g} GiB", c.kv_offloading_size_gib),
                fmt::format("{:.0f}", c.output_tokens_per_s), format_seconds(c.ttft_p50_s),
@@ -159,27 +163,26 @@ void tier_section(std::string& out, const Sizing& s) {
                      ? "CPU tier (LMCache's local CPU backend, --kv-offloading-backend lmcache; LMCache "
                        "counts GiB per rank)"
                      : "CPU tier (vLLM native offloading, --kv-offloading-size is GiB across all ranks)");
-    const bool simulated = s.recommendation && s.recommendation->basis == "simulation";
-    if (simulated) {
-      if (!o.reasoning.empty()) out += "  " + o.reasoning.front() + "\n";  // the block and tokens per GiB
-      out += simulated_tier_lines(*s.recommendation);
+    if (o.recommendation.simulated()) {
+      out += "  " + describe_cpu_block(o, s) + "\n";
+      out += simulated_tier_lines(o.recommendation);
     } else {
       for (const auto& r : o.reasoning) out += "  " + r + "\n";
     }
-    if (o.recommended_gib == 0) {
+    if (o.recommended_gib() == 0) {
       out += "  recommended: no CPU tier (leave --kv-offloading-size out)\n";
     } else {
       out += fmt::format(
           "  recommended --kv-offloading-size {}  ->  num_cpu_blocks {}, {} tokens, {:.1f} GiB pinned per "
           "rank ({} basis)\n",
-          o.recommended_gib, format_count(o.num_cpu_blocks), format_count(o.cpu_tokens),
-          o.pinned_gib_per_rank, s.recommendation ? s.recommendation->basis : "rule");
+          o.recommended_gib(), format_count(o.num_cpu_blocks), format_count(o.cpu_tokens),
+          o.pinned_gib_per_rank, to_string(o.recommendation.basis));
     }
-    if (s.recommendation && o.recommended_gib > 0) {
-      const auto& r = *s.recommendation;
+    if (o.recommended_gib() > 0) {
+      const auto& r = o.recommendation;
       out +=
           fmt::format("  start-up: pinning {} GiB takes about {:.0f}-{:.0f} s at every server start ({})\n",
-                      o.recommended_gib, r.pin_seconds_low, r.pin_seconds_high, r.pin_source);
+                      o.recommended_gib(), r.pin_seconds_low, r.pin_seconds_high, r.pin_source);
     }
     if (o.host_memory) {
       for (const auto& line : host_memory_lines(*o.host_memory)) out += "  " + line + "\n";
@@ -283,7 +286,7 @@ std::string sizing_summary_table(const std::vector<Sizing>& all) {
          s.weights_fit ? format_count(s.layout.uniform ? s.gpu_kv_tokens : s.gpu_kv_tokens_capacity) : "-",
          s.weights_fit ? fmt::format("{:.2f}x", s.max_concurrency) : "-",
          s.fits ? "yes" : (s.weights_fit ? "no: context" : "no: weights"),
-         s.offload ? std::to_string(s.offload->recommended_gib) : "-", break_even_cell(s)});
+         s.offload ? fmt::format("{:g}", s.offload->recommended_gib()) : "-", break_even_cell(s)});
   }
   return t.render();
 }

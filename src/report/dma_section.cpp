@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "core/units.hpp"
+#include "dma/method_ranking.hpp"
 #include "output/dma_output.hpp"
 #include "report/html_escape.hpp"
 #include "report/report_sections.hpp"
@@ -76,27 +77,23 @@ LineChart direction_chart(const std::vector<const DmaRecord*>& group, Direction 
   return c;
 }
 
-// For each block size and direction, the fastest method (median GB/s).
+// For each block (and layer split) and direction, the fastest method (median GB/s).
 std::string best_method_table(const std::vector<const DmaRecord*>& group) {
-  std::map<std::uint64_t, std::map<Direction, const DmaRecord*>> best;
-  for (const auto* r : group) {
-    if (r->waived || !r->verified) continue;
-    auto& slot = best[r->tcase.block_bytes][r->tcase.direction];
-    if (!slot || r->median_gbps > slot->median_gbps) slot = r;
-  }
   std::string out =
       "<table class=\"data\"><thead><tr><th>block</th><th>h2d: best method</th><th>GB/s</th>"
       "<th>d2h: best method</th><th>GB/s</th><th>bidir: best method</th><th>GB/s (h2d + d2h)</th>"
       "</tr></thead><tbody>\n";
-  for (const auto& [block, dirs] : best) {
-    out += fmt::format("<tr><td>{}</td>", block_size_label(static_cast<double>(block)));
+  for (const auto& [block, dirs] : rank_methods(group)) {
+    std::string label = block_size_label(static_cast<double>(block.block_bytes));
+    if (block.layers > 1) label += fmt::format(" /{}L", block.layers);
+    out += fmt::format("<tr><td>{}</td>", label);
     for (const auto d : {Direction::kH2D, Direction::kD2H, Direction::kBidir}) {
       const auto it = dirs.find(d);
       if (it == dirs.end()) {
         out += "<td></td><td></td>";
         continue;
       }
-      const auto* r = it->second;
+      const auto* r = it->second.front();
       std::string value = fmt::format("{:.2f}", r->median_gbps);
       if (d == Direction::kBidir) value += fmt::format(" ({:.1f} + {:.1f})", r->h2d_gbps, r->d2h_gbps);
       if (r->link_utilization > 0) value += fmt::format(", {:.0f}% of link", 100 * r->link_utilization);

@@ -16,13 +16,13 @@ struct ObjectiveAxis {
   double sign;
 };
 
-ObjectiveAxis objective_axis(const std::string& objective) {
-  if (objective == "ttft-p99") return {"TTFT p99 vs no tier (%, below 0 = faster)", -1};
-  if (objective == "goodput") return {"goodput vs no tier (%)", 1};
+ObjectiveAxis objective_axis(std::optional<TierObjective> objective) {
+  if (objective == TierObjective::kTtftP99) return {"TTFT p99 vs no tier (%, below 0 = faster)", -1};
+  if (objective == TierObjective::kGoodput) return {"goodput vs no tier (%)", 1};
   return {"output tok/s vs no tier (%)", 1};
 }
 
-LineChart tier_chart(const SizeRowView& r, const RecommendationView& v, std::string what) {
+LineChart tier_chart(const SizeRowView& r, const TierRecommendation& v, std::string what) {
   LineChart chart;
   chart.title = fmt::format("{} on {}: {} by tier size (simulated)", r.model, r.hardware, what);
   chart.x_label = "--kv-offloading-size (GiB, all ranks)";
@@ -35,13 +35,13 @@ LineChart tier_chart(const SizeRowView& r, const RecommendationView& v, std::str
 }
 
 // Two charts, one quantity each: the objective's change, and the share of prompt tokens the tier serves.
-std::string curve_charts(const SizeRowView& r, const RecommendationView& v) {
-  const auto& metric =
-      v.decided_by.empty() ? v.objective : v.decided_by;  // files before decided_by: one metric
+std::string curve_charts(const SizeRowView& r, const TierRecommendation& v) {
+  const auto metric = v.decided_by;  // the reader falls back to the objective for older files
   const auto axis = objective_axis(metric);
   auto change = tier_chart(r, v, "effect");
   change.y_label = axis.label;
-  ChartSeries moved{.name = metric.empty() ? std::string("change") : metric, .points = {}, .dashed = false};
+  ChartSeries moved{
+      .name = metric ? to_string(*metric) : std::string("change"), .points = {}, .dashed = false};
   auto hits = tier_chart(r, v, "CPU-tier hits");
   hits.y_label = "CPU-tier hits (% of prompt tokens)";
   ChartSeries hit{.name = "CPU-tier hit rate", .points = {}, .dashed = true};
@@ -82,8 +82,7 @@ std::string recommendation_section_html(const std::vector<SizeRowView>& rows,
   const SizeRowView* pick = nullptr;
   for (const auto& r : rows) {
     if (!r.recommendation) continue;
-    if (!pick || (r.recommendation->basis == "simulation" && pick->recommendation->basis != "simulation"))
-      pick = &r;
+    if (!pick || (r.recommendation->simulated() && !pick->recommendation->simulated())) pick = &r;
   }
   if (pick == nullptr) return {};
   const auto& v = *pick->recommendation;
@@ -92,12 +91,12 @@ std::string recommendation_section_html(const std::vector<SizeRowView>& rows,
   out += "<p><strong>";
   out += v.kv_offloading_size_gib > 0 ? fmt::format("--kv-offloading-size {:g}", v.kv_offloading_size_gib)
                                       : std::string("No CPU tier: offloading does not pay for this traffic");
-  out += fmt::format(
-      "</strong> for {} on {} (TP {}) &#8212; basis: {}{}; bound: {}.</p>\n", html_escape(pick->model),
-      html_escape(pick->hardware), pick->tp,
-      v.basis == "simulation" ? "simulation of " + html_escape(v.workload) : std::string("sizing rule"),
-      v.objective.empty() ? std::string() : ", objective " + html_escape(v.objective), html_escape(v.bound));
-  if (v.basis == "simulation") {
+  out += fmt::format("</strong> for {} on {} (TP {}) &#8212; basis: {}{}; bound: {}.</p>\n",
+                     html_escape(pick->model), html_escape(pick->hardware), pick->tp,
+                     v.simulated() ? "simulation of " + html_escape(v.workload) : std::string("sizing rule"),
+                     v.objective ? ", objective " + html_escape(to_string(*v.objective)) : std::string(),
+                     html_escape(to_string(v.bound)));
+  if (v.simulated()) {
     out += "<p class=\"small\">Expected error against real vLLM: " +
            html_escape(v.expected_error.empty() ? std::string("not scored for this calibration")
                                                 : v.expected_error) +

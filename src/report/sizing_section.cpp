@@ -14,8 +14,7 @@ namespace {
 // Why a row's tier is that size: a simulation of a workload (the same model may also have the
 // rule's row), or the sizing rule.
 std::string basis_of(const SizeRowView& r) {
-  if (r.recommendation && r.recommendation->basis == "simulation")
-    return "simulated for " + r.recommendation->workload;
+  if (r.recommendation && r.recommendation->simulated()) return "simulated for " + r.recommendation->workload;
   return "rule (sessions kept warm)";
 }
 

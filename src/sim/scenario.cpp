@@ -140,20 +140,23 @@ std::optional<std::uint64_t> bytes_or_none(const YamlObject& o, const std::strin
 
 }  // namespace
 
-Scenario scenario_from_node(const YAML::Node& root, const std::string& origin) {
-  const YamlObject o(root, origin);
-  Scenario s;
-  s.origin = origin;
-  s.source = YAML::Clone(root);
-  s.name = o.str_or("name", std::filesystem::path(origin).stem().string());
-  s.description = o.str_or("description", "");
-  s.seed = static_cast<std::uint64_t>(positive_int(o, "seed", 1, true, kMaxSeed));
-  auto& v = s.server;
+namespace {
+
+// The server keys: the model, the GPU and vLLM's flags, and the simulator's own (eviction, store
+// threshold, link method).
+ServerSpec parse_server(const YamlObject& o, const std::string& origin) {
+  ServerSpec v;
   if (!o.has("model")) throw UsageError(fmt::format("{}: missing required key 'model'", origin));
   v.model = o.str("model");
   v.hardware = o.str_or("hardware", v.hardware);
-  v.tensor_parallel_size =
-      static_cast<int>(positive_int(o, "tensor-parallel-size", 1, false, kMaxParallelRanks));
+  // 'auto': the smallest configuration that fits one request, as `size --tp auto` (resolved in
+  // prepare_simulation by the same configuration search).
+  if (o.has("tensor-parallel-size") && o.str("tensor-parallel-size") == "auto") {
+    v.tensor_parallel_auto = true;
+  } else {
+    v.tensor_parallel_size =
+        static_cast<int>(positive_int(o, "tensor-parallel-size", 1, false, kMaxParallelRanks));
+  }
   v.gpu_memory_utilization = positive(o, "gpu-memory-utilization", v.gpu_memory_utilization);
   if (v.gpu_memory_utilization > 1.0) {
     throw UsageError(fmt::format("{}: key 'gpu-memory-utilization' must be in (0, 1]", origin));
@@ -175,6 +178,20 @@ Scenario scenario_from_node(const YAML::Node& root, const std::string& origin) {
       one_of(o, "eviction-policy", "lru", {"lru", "arc"}) == "arc" ? EvictionKind::kArc : EvictionKind::kLru;
   v.store_threshold = static_cast<int>(positive_int(o, "store-threshold", 1));
   v.link_method = one_of(o, "link-method", "ce", {"ce", "ce-batch", "kernel"});
+  return v;
+}
+
+}  // namespace
+
+Scenario scenario_from_node(const YAML::Node& root, const std::string& origin) {
+  const YamlObject o(root, origin);
+  Scenario s;
+  s.origin = origin;
+  s.source = YAML::Clone(root);
+  s.name = o.str_or("name", std::filesystem::path(origin).stem().string());
+  s.description = o.str_or("description", "");
+  s.seed = static_cast<std::uint64_t>(positive_int(o, "seed", 1, true, kMaxSeed));
+  s.server = parse_server(o, origin);
   if (o.has("calibration")) s.calibration = parse_calibration(o.object("calibration"), origin);
   if (!o.has("workload")) throw UsageError(fmt::format("{}: missing required key 'workload'", origin));
   s.workload = parse_workload(o.object("workload"));

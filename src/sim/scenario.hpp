@@ -22,8 +22,7 @@ struct ServerSpec : ServeSettings {
   std::optional<std::int64_t> num_gpu_blocks_override;
   bool enable_prefix_caching = true;
   EvictionKind eviction_policy = EvictionKind::kLru;
-  int store_threshold = 1;         // offload a block once seen this many times
-  std::string link_method = "ce";  // which dma records to read from a link profile
+  int store_threshold = 1;  // offload a block once seen this many times
 };
 // How sessions arrive: a Poisson process, bursts of one, one at a fixed rate, or a closed loop of
 // users who send the next turn when the last one is answered.

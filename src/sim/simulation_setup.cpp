@@ -22,12 +22,19 @@ StepTimeModel make_predictor(const SizingInputs& in, const KvLayout& layout,
 
 }  // namespace
 
+Scenario with_resolved_parallelism(Scenario s, const SizingInputs& in) {
+  s.server.tensor_parallel_size = in.kv.tp;
+  s.server.tensor_parallel_auto = false;
+  s.server.pipeline_parallel_size = in.kv.pp;
+  return s;
+}
+
 SimulationSetup prepare_simulation(const Scenario& s, const std::optional<LinkProfile>& measured_link) {
   std::vector<std::string> model_warnings;
   auto in = make_sizing_inputs(resolve_model(s.server.model, model_warnings),
                                resolve_hardware(s.server.hardware), s.server);
   if (s.calibration) in.calibration = *s.calibration;  // size's recompute and the steps share it
-  auto out = prepare_simulation(s, in, compute_sizing(in), measured_link);
+  auto out = prepare_simulation(with_resolved_parallelism(s, in), in, compute_sizing(in), measured_link);
   for (const auto& w : model_warnings) out.notes.push_back(w);
   return out;
 }

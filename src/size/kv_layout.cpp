@@ -73,7 +73,10 @@ std::int64_t KvLayout::kv_bytes_per_token_all_layers() const {
   return sum;
 }
 
-KvLayout compute_kv_layout(const ModelSpec& m, const HardwareSpec& hw, const KvSettings& s) {
+namespace {
+
+// What vLLM refuses at start: a TP that does not divide the heads, more stages than layers.
+void check_parallelism(const ModelSpec& m, const KvSettings& s) {
   if (s.tp < 1 || s.pp < 1)
     throw UsageError("--tensor-parallel-size and --pipeline-parallel-size must be at least 1");
   if (m.num_attention_heads % s.tp != 0) {
@@ -90,63 +93,70 @@ KvLayout compute_kv_layout(const ModelSpec& m, const HardwareSpec& hw, const KvS
   if (s.draft_layers < 0 || s.draft_layers > 16) {
     throw UsageError(fmt::format("--draft-layers {}: expected 0 to 16 extra KV layers", s.draft_layers));
   }
-  KvLayout out;
-  out.kv_dtype_bytes = kv_dtype_bytes(s.kv_cache_dtype, m.dtype);
-  out.kv_dtype = s.kv_cache_dtype == "auto" ? fmt::format("auto ({})", m.dtype) : s.kv_cache_dtype;
+}
+
+// MLA: one latent (plus the RoPE key, an fp8_ds_mla scale block, a DSA indexer key) per token
+// and layer, replicated on every TP rank. Returns the per-token bytes of one layer on one rank.
+std::int64_t mla_bytes_per_token(const ModelSpec& m, const KvSettings& s, KvLayout& out) {
   const int dt = out.kv_dtype_bytes;
-
-  // Per-token bytes of one full-attention layer on one rank.
   std::int64_t full_bytes = 0;
-  if (m.attention == AttentionKind::kMla) {
-    const bool ds_fp8 = m.sparse_mla && dt == 1;
-    if (s.kv_cache_dtype == "fp8_ds_mla" && !m.sparse_mla) {
-      throw UsageError(
-          fmt::format("--kv-cache-dtype fp8_ds_mla is only for sparse-MLA models (DeepSeek V3.2, "
-                      "GLM-5); {} is not one; expected fp8 or auto",
-                      m.name));
-    }
-    if (ds_fp8) {
-      // fp8_ds_mla: 512 fp8 latent values, 4 fp32 scales, 64 bf16 RoPE values.
-      full_bytes = m.mla.kv_lora_rank + m.mla.kv_lora_rank / 128 * 4 + m.mla.qk_rope_head_dim * 2;
-      out.kv_dtype = "fp8_ds_mla";
-      out.derivation.push_back(
-          fmt::format("MLA, fp8_ds_mla: {} fp8 latent + {} B scales + {} bf16 RoPE = {} B per "
-                      "layer",
-                      m.mla.kv_lora_rank, m.mla.kv_lora_rank / 128 * 4, m.mla.qk_rope_head_dim, full_bytes));
-    } else {
-      full_bytes = static_cast<std::int64_t>(m.mla.kv_lora_rank + m.mla.qk_rope_head_dim) * dt;
-      out.derivation.push_back(
-          fmt::format("MLA: (kv_lora_rank {} + qk_rope_head_dim {}) x {} B = {} B per layer (no "
-                      "K/V pair)",
-                      m.mla.kv_lora_rank, m.mla.qk_rope_head_dim, dt, full_bytes));
-    }
-    if (m.indexer_head_dim > 0) {
-      const std::int64_t idx = m.indexer_head_dim + m.indexer_head_dim / 128 * 4;
-      full_bytes += idx;
-      out.derivation.push_back(fmt::format("DSA indexer K cache: {} fp8 + {} B scale = {} B per layer",
-                                           m.indexer_head_dim, m.indexer_head_dim / 128 * 4, idx));
-    }
-    if (s.tp > 1) {
-      out.replicated = true;
-      out.replication_reason =
-          fmt::format("MLA keeps one latent per token, replicated on each of the {} TP ranks", s.tp);
-    }
-  } else {
-    out.kv_heads_per_rank = std::max(1, m.num_kv_heads / s.tp);
-    full_bytes = 2LL * out.kv_heads_per_rank * m.head_dim * dt;
-    out.derivation.push_back(
-        fmt::format("{}: 2 (K,V) x {} KV head{}/rank (max(1, {} // TP {})) x head_dim {} x {} B = "
-                    "{} B per layer",
-                    m.num_kv_heads == m.num_attention_heads ? "MHA" : "GQA", out.kv_heads_per_rank,
-                    out.kv_heads_per_rank == 1 ? "" : "s", m.num_kv_heads, s.tp, m.head_dim, dt, full_bytes));
-    if (m.num_kv_heads < s.tp) {
-      out.replicated = true;
-      out.replication_reason = fmt::format("{} KV heads < TP {}: each head is replicated on {} ranks",
-                                           m.num_kv_heads, s.tp, s.tp / m.num_kv_heads);
-    }
+  const bool ds_fp8 = m.sparse_mla && dt == 1;
+  if (s.kv_cache_dtype == "fp8_ds_mla" && !m.sparse_mla) {
+    throw UsageError(
+        fmt::format("--kv-cache-dtype fp8_ds_mla is only for sparse-MLA models (DeepSeek V3.2, "
+                    "GLM-5); {} is not one; expected fp8 or auto",
+                    m.name));
   }
+  if (ds_fp8) {
+    // fp8_ds_mla: 512 fp8 latent values, 4 fp32 scales, 64 bf16 RoPE values.
+    full_bytes = m.mla.kv_lora_rank + m.mla.kv_lora_rank / 128 * 4 + m.mla.qk_rope_head_dim * 2;
+    out.kv_dtype = "fp8_ds_mla";
+    out.derivation.push_back(
+        fmt::format("MLA, fp8_ds_mla: {} fp8 latent + {} B scales + {} bf16 RoPE = {} B per "
+                    "layer",
+                    m.mla.kv_lora_rank, m.mla.kv_lora_rank / 128 * 4, m.mla.qk_rope_head_dim, full_bytes));
+  } else {
+    full_bytes = static_cast<std::int64_t>(m.mla.kv_lora_rank + m.mla.qk_rope_head_dim) * dt;
+    out.derivation.push_back(
+        fmt::format("MLA: (kv_lora_rank {} + qk_rope_head_dim {}) x {} B = {} B per layer (no "
+                    "K/V pair)",
+                    m.mla.kv_lora_rank, m.mla.qk_rope_head_dim, dt, full_bytes));
+  }
+  if (m.indexer_head_dim > 0) {
+    const std::int64_t idx = m.indexer_head_dim + m.indexer_head_dim / 128 * 4;
+    full_bytes += idx;
+    out.derivation.push_back(fmt::format("DSA indexer K cache: {} fp8 + {} B scale = {} B per layer",
+                                         m.indexer_head_dim, m.indexer_head_dim / 128 * 4, idx));
+  }
+  if (s.tp > 1) {
+    out.replicated = true;
+    out.replication_reason =
+        fmt::format("MLA keeps one latent per token, replicated on each of the {} TP ranks", s.tp);
+  }
+  return full_bytes;
+}
 
-  // Layers on the busiest pipeline stage.
+// GQA/MHA: K and V of this rank's KV heads (at least one: heads are replicated past TP = heads).
+std::int64_t gqa_bytes_per_token(const ModelSpec& m, const KvSettings& s, KvLayout& out) {
+  const int dt = out.kv_dtype_bytes;
+  out.kv_heads_per_rank = std::max(1, m.num_kv_heads / s.tp);
+  const std::int64_t full_bytes = 2LL * out.kv_heads_per_rank * m.head_dim * dt;
+  out.derivation.push_back(
+      fmt::format("{}: 2 (K,V) x {} KV head{}/rank (max(1, {} // TP {})) x head_dim {} x {} B = "
+                  "{} B per layer",
+                  m.num_kv_heads == m.num_attention_heads ? "MHA" : "GQA", out.kv_heads_per_rank,
+                  out.kv_heads_per_rank == 1 ? "" : "s", m.num_kv_heads, s.tp, m.head_dim, dt, full_bytes));
+  if (m.num_kv_heads < s.tp) {
+    out.replicated = true;
+    out.replication_reason = fmt::format("{} KV heads < TP {}: each head is replicated on {} ranks",
+                                         m.num_kv_heads, s.tp, s.tp / m.num_kv_heads);
+  }
+  return full_bytes;
+}
+
+// The layer kinds on the busiest pipeline stage (sliding counted as full without the hybrid
+// manager; draft layers as full).
+void add_layer_types(const ModelSpec& m, const KvSettings& s, std::int64_t full_bytes, KvLayout& out) {
   auto per_stage = [&](int n) { return cdiv_int(n, s.pp); };
   const bool treat_sliding_as_full = !s.hybrid_manager;
   const int full_layers =
@@ -163,9 +173,12 @@ KvLayout compute_kv_layout(const ModelSpec& m, const HardwareSpec& hw, const KvS
   if (full_layers > 0) out.types.push_back({KvGroupKind::kFull, full_layers, full_bytes, 0, 0});
   if (sliding_layers > 0) out.types.push_back({KvGroupKind::kSliding, sliding_layers, full_bytes, 0, 0});
   if (mamba_layers > 0) {
-    out.types.push_back({KvGroupKind::kMamba, mamba_layers, 0, mamba_state_bytes(m, s.tp, dt), 0});
+    out.types.push_back(
+        {KvGroupKind::kMamba, mamba_layers, 0, mamba_state_bytes(m, s.tp, out.kv_dtype_bytes), 0});
   }
+}
 
+void choose_block_size(const ModelSpec& m, const HardwareSpec& hw, const KvSettings& s, KvLayout& out) {
   if (s.block_size != 0) {
     static constexpr std::array<int, 7> allowed{1, 8, 16, 32, 64, 128, 256};
     if (std::find(allowed.begin(), allowed.end(), s.block_size) == allowed.end()) {
@@ -177,20 +190,11 @@ KvLayout compute_kv_layout(const ModelSpec& m, const HardwareSpec& hw, const KvS
   } else {
     out.block_size = default_block_size(m, hw, out.block_size_reason);
   }
+}
 
-  out.sliding_window = m.sliding_window;
-  out.uniform = out.types.size() == 1;
-  if (out.uniform) {
-    out.group_size = out.types[0].layers;
-    out.num_groups = 1;
-    out.types[0].groups = 1;
-    out.page_bytes = out.types[0].kind == KvGroupKind::kMamba
-                         ? out.types[0].state_bytes_layer
-                         : static_cast<std::int64_t>(out.block_size) * out.types[0].bytes_per_token_layer;
-    return out;
-  }
-
-  // Hybrid allocator: groups of equal layer count so every group shares one block pool.
+// Hybrid allocator: groups of equal layer count so every group shares one block pool; with Mamba
+// layers the attention block grows until one page holds a Mamba state.
+void group_hybrid_layers(std::int64_t full_bytes, KvLayout& out) {
   int min_layers = out.types[0].layers;
   int max_layers = out.types[0].layers;
   for (const auto& t : out.types) {
@@ -205,7 +209,7 @@ KvLayout compute_kv_layout(const ModelSpec& m, const HardwareSpec& hw, const KvS
     out.num_groups += t.groups;
   }
   std::int64_t attn_page = static_cast<std::int64_t>(out.block_size) * full_bytes;
-  if (mamba_layers > 0) {
+  if (out.types.back().kind == KvGroupKind::kMamba) {
     // Attention blocks grow until one attention page holds a Mamba state (16-token steps).
     const std::int64_t state = out.types.back().state_bytes_layer;
     if (attn_page < state) {
@@ -218,6 +222,32 @@ KvLayout compute_kv_layout(const ModelSpec& m, const HardwareSpec& hw, const KvS
     }
   }
   out.page_bytes = attn_page;
+}
+
+}  // namespace
+
+KvLayout compute_kv_layout(const ModelSpec& m, const HardwareSpec& hw, const KvSettings& s) {
+  check_parallelism(m, s);
+  KvLayout out;
+  out.kv_dtype_bytes = kv_dtype_bytes(s.kv_cache_dtype, m.dtype);
+  out.kv_dtype = s.kv_cache_dtype == "auto" ? fmt::format("auto ({})", m.dtype) : s.kv_cache_dtype;
+  // Per-token bytes of one full-attention layer on one rank.
+  const std::int64_t full_bytes =
+      m.attention == AttentionKind::kMla ? mla_bytes_per_token(m, s, out) : gqa_bytes_per_token(m, s, out);
+  add_layer_types(m, s, full_bytes, out);
+  choose_block_size(m, hw, s, out);
+  out.sliding_window = m.sliding_window;
+  out.uniform = out.types.size() == 1;
+  if (out.uniform) {
+    out.group_size = out.types[0].layers;
+    out.num_groups = 1;
+    out.types[0].groups = 1;
+    out.page_bytes = out.types[0].kind == KvGroupKind::kMamba
+                         ? out.types[0].state_bytes_layer
+                         : static_cast<std::int64_t>(out.block_size) * out.types[0].bytes_per_token_layer;
+    return out;
+  }
+  group_hybrid_layers(full_bytes, out);
   return out;
 }
 
@@ -258,6 +288,13 @@ std::int64_t request_bytes(const KvLayout& layout, std::int64_t tokens, std::int
     }
   }
   return bytes;
+}
+
+std::int64_t reference_kv_bytes_per_token(const ModelSpec& model) {
+  KvSettings bf16;
+  bf16.kv_cache_dtype = "bfloat16";
+  bf16.draft_layers = 0;
+  return compute_kv_layout(model, resolve_hardware(kReferenceHardware), bf16).kv_bytes_per_token();
 }
 
 }  // namespace kvb

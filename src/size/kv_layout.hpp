@@ -70,4 +70,9 @@ std::int64_t request_bytes(const KvLayout& layout, std::int64_t tokens, std::int
 // Resolves --kv-cache-dtype to bytes per element, following the model dtype for "auto".
 int kv_dtype_bytes(const std::string& kv_cache_dtype, const std::string& model_dtype);
 
+// BF16 KV bytes per token at TP 1 on an H100 (vLLM's default block sizes): the catalog listing's
+// column. Per-token bytes do not depend on the GPU; the layout needs one, so the listing names it.
+inline constexpr const char* kReferenceHardware = "h100";
+std::int64_t reference_kv_bytes_per_token(const ModelSpec& model);
+
 }  // namespace kvb

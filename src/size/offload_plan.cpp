@@ -40,16 +40,59 @@ std::int64_t cpu_blocks_for(double gib, std::int64_t cpu_block_bytes) {
   return static_cast<std::int64_t>(std::floor(gib * kGiB / static_cast<double>(cpu_block_bytes)));
 }
 
-OffloadPlan plan_offload(const Sizing& s, const SizingInputs& in) {
-  OffloadPlan p;
-  const auto& l = s.layout;
-  // One offloaded block (block_size_factor 1: the lcm of one GPU block size is itself) holds
-  // the block of every layer on every rank; replicated layouts store one copy per rank.
-  p.cpu_block_bytes = l.block_bytes_all_layers() * s.world_size;
-  p.tokens_per_gib = kGiB / static_cast<double>(p.cpu_block_bytes) * l.block_size;
-  const std::int64_t request_blocks = std::max<std::int64_t>(1, s.blocks_per_request);
-  const double request_gib = static_cast<double>(request_blocks) * l.block_size / p.tokens_per_gib;
+namespace {
 
+void set_pinning(TierRecommendation& r, const HardwareSpec& hw) {
+  const auto cost = pinning_cost(hw);
+  r.pin_seconds_low = r.kv_offloading_size_gib * cost.register_s_per_gib;
+  r.pin_seconds_high = r.kv_offloading_size_gib * cost.host_alloc_s_per_gib;
+  r.pin_source = fmt::format(
+      "{:.2f} s/GiB mmap + first touch + cudaHostRegister (vLLM's way), {:.2f} s/GiB "
+      "cudaHostAlloc; {}",
+      cost.register_s_per_gib, cost.host_alloc_s_per_gib, cost.source);
+}
+
+// The rule's recommendation: `gib` for the sessions kept warm, raised to the floor or capped.
+TierRecommendation rule_recommendation(const OffloadPlan& p, int gib) {
+  TierRecommendation r;
+  r.basis = RecommendationBasis::kRule;
+  r.kv_offloading_size_gib = gib;
+  r.floor_gib = p.floor_gib;
+  r.cap_gib = p.cap_gib;
+  r.bound =
+      p.capped ? TierBound::kDramCap : (gib > std::ceil(p.wanted_gib) ? TierBound::kFloor : TierBound::kRule);
+  r.why = fmt::format(
+      "{} full-length session{} kept warm ({}); no traffic simulated (size --workload simulates it)",
+      p.sessions, p.sessions == 1 ? "" : "s", p.sessions_reason);
+  r.reasoning = p.reasoning;
+  return r;
+}
+
+// Every figure that follows from the one recommended size: blocks, tokens, per-rank GiB, the
+// host footprint and the pinning time at start-up.
+void apply_recommended_size(OffloadPlan& p, const Sizing& s, const SizingInputs& in) {
+  const double gib = p.recommended_gib();
+  p.num_cpu_blocks = cpu_blocks_for(gib, p.cpu_block_bytes);
+  p.cpu_tokens = p.num_cpu_blocks * s.layout.block_size;
+  p.pinned_gib_per_rank = gib / s.world_size;
+  p.lmcache_gib_per_rank = p.pinned_gib_per_rank;
+  p.host_memory = tier_footprint(s, in, gib);
+  set_pinning(p.recommendation, in.hw);
+}
+
+}  // namespace
+
+std::string describe_cpu_block(const OffloadPlan& p, const Sizing& s) {
+  return fmt::format("one {}-token CPU block = {} across {} rank{}{}; {} tokens per GiB", s.layout.block_size,
+                     format_bytes_binary(static_cast<double>(p.cpu_block_bytes)), s.world_size,
+                     s.world_size == 1 ? "" : "s", s.layout.replicated ? " (replicated copies included)" : "",
+                     format_count(static_cast<std::int64_t>(p.tokens_per_gib)));
+}
+
+namespace {
+
+// The sessions of max-model-len the tier keeps warm: --concurrency, else twice the GPU pool's.
+void choose_sessions(OffloadPlan& p, const Sizing& s, const SizingInputs& in) {
   if (in.concurrency) {
     p.sessions = *in.concurrency;
     p.sessions_reason = fmt::format("--concurrency {}", p.sessions);
@@ -63,32 +106,21 @@ OffloadPlan plan_offload(const Sizing& s, const SizingInputs& in) {
         "write-through, so it must exceed the GPU pool to add anything)",
         s.max_concurrency);
   }
-  p.wanted_gib = request_gib * p.sessions;
-  const double host_gb = in.host_memory_gb.value_or(in.hw.host_dram_gb);
-  // This instance's share of the nodes it spans: 4/8 of one 8-GPU node, or 4 whole nodes for TP 4
-  // on GH200 (one GPU per node), each with its own host DRAM.
-  const double share = static_cast<double>(s.world_size) / in.hw.gpus_per_node;
-  p.cap_gib = host_gb * 1e9 * in.host_dram_fraction * share / kGiB;
-  p.capped = p.wanted_gib > p.cap_gib;
-  const double chosen = p.capped ? p.cap_gib : p.wanted_gib;
-  p.recommended_gib = std::max(1, static_cast<int>(p.capped ? std::floor(chosen) : std::ceil(chosen)));
-  // vLLM's floor: the tier is write-through, so one no larger than the GPU pool holds only copies
-  // of what the GPU holds (the vLLM blog on the offloading connector: size it above the GPU KV cache).
-  const std::int64_t gpu_blocks = l.uniform ? s.num_gpu_blocks : s.gpu_kv_tokens / l.block_size;
-  p.floor_gib = static_cast<double>(gpu_blocks) * static_cast<double>(p.cpu_block_bytes) / kGiB;
-  const bool below_floor = p.recommended_gib <= p.floor_gib;
-  p.recommended_gib = static_cast<int>(raise_to_floor(p.recommended_gib, p.floor_gib, p.cap_gib));
-  p.num_cpu_blocks = cpu_blocks_for(p.recommended_gib, p.cpu_block_bytes);
-  p.cpu_tokens = p.num_cpu_blocks * l.block_size;
-  p.pinned_gib_per_rank = static_cast<double>(p.recommended_gib) / s.world_size;
-  p.lmcache_gib_per_rank = p.pinned_gib_per_rank;
-  p.host_memory = tier_footprint(s, in, p.recommended_gib);
+}
 
-  p.reasoning.push_back(fmt::format("one {}-token CPU block = {} across {} rank{}{}; {} tokens per GiB",
-                                    l.block_size, format_bytes_binary(static_cast<double>(p.cpu_block_bytes)),
-                                    s.world_size, s.world_size == 1 ? "" : "s",
-                                    l.replicated ? " (replicated copies included)" : "",
-                                    format_count(static_cast<std::int64_t>(p.tokens_per_gib))));
+// This instance's share of the nodes it spans: 4/8 of one 8-GPU node, or 4 whole nodes for TP 4
+// on GH200 (one GPU per node), each with its own host DRAM.
+double node_share(const Sizing& s, const SizingInputs& in) {
+  return static_cast<double>(s.world_size) / in.hw.gpus_per_node;
+}
+
+// The rule's steps as the operator reads them: block, session, cap, the size and the floor.
+void add_rule_reasoning(OffloadPlan& p, const Sizing& s, const SizingInputs& in, double request_gib, int gib,
+                        bool below_floor) {
+  const double host_gb = in.host_memory_gb.value_or(in.hw.host_dram_gb);
+  const double share = node_share(s, in);
+  const double pinned_per_rank = static_cast<double>(gib) / s.world_size;
+  p.reasoning.push_back(describe_cpu_block(p, s));
   p.reasoning.push_back(
       fmt::format("one {}-token session = {:.2f} GiB in the CPU tier; sessions to keep warm: {} ({})",
                   format_count(s.max_model_len), request_gib, p.sessions, p.sessions_reason));
@@ -100,78 +132,69 @@ OffloadPlan plan_offload(const Sizing& s, const SizingInputs& in) {
                     : "",
       p.cap_gib));
   if (p.capped) {
-    const auto fit_sessions = static_cast<int>(std::floor(p.recommended_gib / request_gib));
+    const auto fit_sessions = static_cast<int>(std::floor(gib / request_gib));
     p.reasoning.push_back(
         fmt::format("wanted {:.0f} GiB exceeds the cap: recommend {} GiB, which keeps {} sessions warm",
-                    p.wanted_gib, p.recommended_gib, fit_sessions));
+                    p.wanted_gib, gib, fit_sessions));
   } else {
     p.reasoning.push_back(
         fmt::format("{} x {:.2f} GiB = {:.1f} GiB, rounded up: --kv-offloading-size {} ({:.1f} GiB "
                     "pinned per rank)",
-                    p.sessions, request_gib, p.wanted_gib, p.recommended_gib, p.pinned_gib_per_rank));
+                    p.sessions, request_gib, p.wanted_gib, gib, pinned_per_rank));
   }
   if (below_floor) {
     p.reasoning.push_back(
-        p.recommended_gib > p.floor_gib
+        gib > p.floor_gib
             ? fmt::format(
                   "raised to {} GiB: vLLM's floor is the {:.1f} GiB GPU KV pool (all ranks), which a smaller "
                   "write-through tier only mirrors",
-                  p.recommended_gib, p.floor_gib)
+                  gib, p.floor_gib)
             : fmt::format(
                   "the cap is below vLLM's floor, the {:.1f} GiB GPU KV pool (all ranks): a tier this small "
                   "only mirrors the GPU cache",
                   p.floor_gib));
   }
+}
+
+}  // namespace
+
+OffloadPlan plan_offload(const Sizing& s, const SizingInputs& in) {
+  OffloadPlan p;
+  const auto& l = s.layout;
+  // One offloaded block (block_size_factor 1: the lcm of one GPU block size is itself) holds
+  // the block of every layer on every rank; replicated layouts store one copy per rank.
+  p.cpu_block_bytes = l.block_bytes_all_layers() * s.world_size;
+  p.tokens_per_gib = kGiB / static_cast<double>(p.cpu_block_bytes) * l.block_size;
+  const std::int64_t request_blocks = std::max<std::int64_t>(1, s.blocks_per_request);
+  const double request_gib = static_cast<double>(request_blocks) * l.block_size / p.tokens_per_gib;
+  choose_sessions(p, s, in);
+  p.wanted_gib = request_gib * p.sessions;
+  const double host_gb = in.host_memory_gb.value_or(in.hw.host_dram_gb);
+  p.cap_gib = host_gb * 1e9 * in.host_dram_fraction * node_share(s, in) / kGiB;
+  p.capped = p.wanted_gib > p.cap_gib;
+  const double chosen = p.capped ? p.cap_gib : p.wanted_gib;
+  int gib = std::max(1, static_cast<int>(p.capped ? std::floor(chosen) : std::ceil(chosen)));
+  // vLLM's floor: the tier is write-through, so one no larger than the GPU pool holds only copies
+  // of what the GPU holds (the vLLM blog on the offloading connector: size it above the GPU KV cache).
+  const std::int64_t gpu_blocks = l.uniform ? s.num_gpu_blocks : s.gpu_kv_tokens / l.block_size;
+  p.floor_gib = static_cast<double>(gpu_blocks) * static_cast<double>(p.cpu_block_bytes) / kGiB;
+  const bool below_floor = gib <= p.floor_gib;
+  gib = static_cast<int>(raise_to_floor(gib, p.floor_gib, p.cap_gib));
+  add_rule_reasoning(p, s, in, request_gib, gib, below_floor);
   if (in.kv_offloading_size_gib) {
     p.given_gib = *in.kv_offloading_size_gib;
     p.given_num_cpu_blocks = cpu_blocks_for(*p.given_gib, p.cpu_block_bytes);
     p.given_cpu_tokens = p.given_num_cpu_blocks * l.block_size;
   }
+  p.recommendation = rule_recommendation(p, gib);
+  apply_recommended_size(p, s, in);
   return p;
 }
 
-namespace {
-
-void set_pinning(TierRecommendation& r, const std::string& hw) {
-  const auto cost = pinning_cost(hw);
-  r.pin_seconds_low = r.kv_offloading_size_gib * cost.register_s_per_gib;
-  r.pin_seconds_high = r.kv_offloading_size_gib * cost.host_alloc_s_per_gib;
-  r.pin_source = fmt::format(
-      "{:.2f} s/GiB mmap + first touch + cudaHostRegister (vLLM's way), {:.2f} s/GiB "
-      "cudaHostAlloc; {}",
-      cost.register_s_per_gib, cost.host_alloc_s_per_gib, cost.source);
-}
-
-}  // namespace
-
-TierRecommendation rule_recommendation(const Sizing& s, const SizingInputs& in) {
-  TierRecommendation r;
-  const auto& p = *s.offload;
-  r.basis = "rule";
-  r.kv_offloading_size_gib = p.recommended_gib;
-  r.floor_gib = p.floor_gib;
-  r.cap_gib = p.cap_gib;
-  r.bound = p.capped ? "dram-cap" : (p.recommended_gib > std::ceil(p.wanted_gib) ? "floor" : "rule");
-  r.why = fmt::format(
-      "{} full-length session{} kept warm ({}); no traffic simulated (size --workload simulates it)",
-      p.sessions, p.sessions == 1 ? "" : "s", p.sessions_reason);
-  r.reasoning = p.reasoning;
-  set_pinning(r, in.hw.name);
-  return r;
-}
-
-void set_recommended_size(Sizing& s, const SizingInputs& in, int gib) {
+void set_recommendation(Sizing& s, const SizingInputs& in, TierRecommendation r) {
   auto& p = *s.offload;
-  p.recommended_gib = gib;
-  p.num_cpu_blocks = cpu_blocks_for(gib, p.cpu_block_bytes);
-  p.cpu_tokens = p.num_cpu_blocks * s.layout.block_size;
-  p.pinned_gib_per_rank = static_cast<double>(gib) / s.world_size;
-  p.lmcache_gib_per_rank = p.pinned_gib_per_rank;
-  p.host_memory = tier_footprint(s, in, gib);
-  if (s.recommendation) {
-    s.recommendation->kv_offloading_size_gib = gib;
-    set_pinning(*s.recommendation, in.hw.name);
-  }
+  p.recommendation = std::move(r);
+  apply_recommended_size(p, s, in);
   set_commands(s, in);
 }
 

@@ -4,15 +4,16 @@
 
 namespace kvb {
 
-// Needs `s.layout`, `s.world_size`, `s.max_model_len`, `s.max_concurrency` already set.
+// Needs `s.layout`, `s.world_size`, `s.max_model_len`, `s.max_concurrency` already set. The plan
+// carries the rule's recommendation (basis rule) and the figures that follow from its size.
 OffloadPlan plan_offload(const Sizing& s, const SizingInputs& in);
 
-// The rule's recommendation (basis "rule"), for a plan of `s`.
-TierRecommendation rule_recommendation(const Sizing& s, const SizingInputs& in);
+// "one 16-token CPU block = 2.5 MiB across 1 rank; 6,553 tokens per GiB": the plan's first reason.
+std::string describe_cpu_block(const OffloadPlan& p, const Sizing& s);
 
-// Sets the recommended size (0 = no CPU tier) and what follows from it: blocks, tokens, per-rank
-// figures, the pinning time and the vLLM commands. For a recommendation from elsewhere (advise/).
-void set_recommended_size(Sizing& s, const SizingInputs& in, int gib);
+// Replaces the plan's recommendation (a simulated one, from advise/) and sets what follows from
+// its size (0 = no CPU tier): blocks, tokens, per-rank figures, the pinning time, the commands.
+void set_recommendation(Sizing& s, const SizingInputs& in, TierRecommendation r);
 
 // CPU tensors one rank allocates for the tier (the pinned-tensor path rounds each one).
 int cpu_tensors_per_rank(const KvLayout& layout, const VllmVersion& v);

@@ -4,23 +4,21 @@
 
 namespace kvb {
 
-PinningCost pinning_cost(const std::string& hardware) {
-  // ../shared/gpu-runs/<machine>/decode-and-pinning-ground-truth.json, the 32 GiB rows (the
-  // largest measured; 1 and 8 GiB agree within 15%): seconds / GiB.
-  if (hardware == "h200") {
-    return {7.666 / 32, 13.651 / 32,
-            "measured on the H200 machine, 32 GiB "
-            "(gpu-runs/h200-2026-11-22/decode-and-pinning-ground-truth.json)"};
-  }
-  PinningCost h100{
-      8.25 / 32, 12.633 / 32,
-      "measured on the H100 machine, 32 GiB (gpu-runs/h100-2026-11-22/decode-and-pinning-ground-truth.json)"};
-  if (hardware != "h100") {
-    h100.source =
-        fmt::format("{}; not measured on {}: pinning is host work, so the H100 node's figure stands in",
-                    h100.source, hardware);
-  }
-  return h100;
+namespace {
+
+PinningCost from(const HardwareSpec::MeasuredPinning& m) {
+  return {m.register_s_per_gib, m.host_alloc_s_per_gib, m.source};
+}
+
+}  // namespace
+
+PinningCost pinning_cost(const HardwareSpec& hw) {
+  if (!hw.measured_pinning.source.empty()) return from(hw.measured_pinning);
+  auto stand_in = from(resolve_hardware("h100").measured_pinning);
+  stand_in.source =
+      fmt::format("{}; not measured on {}: pinning is host work, so the H100 node's figure stands in",
+                  stand_in.source, hw.name);
+  return stand_in;
 }
 
 }  // namespace kvb

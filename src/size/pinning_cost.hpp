@@ -1,8 +1,10 @@
 #pragma once
 // What pinning a CPU tier costs at every server start: vLLM's native tier maps and first-touches
 // its memory and registers it with the driver (cudaHostRegister); torch-style pools use
-// cudaHostAlloc. Measured figures only, each with its file.
+// cudaHostAlloc. Measured figures only, each with its file: the hardware table's pinning_* keys.
 #include <string>
+
+#include "catalog/hardware_spec.hpp"
 
 namespace kvb {
 
@@ -12,8 +14,8 @@ struct PinningCost {
   std::string source;
 };
 
-// The node's own figure for h100 and h200 (measured at 32 GiB); other GPUs get the H100 node's,
-// said so in `source`.
-PinningCost pinning_cost(const std::string& hardware);
+// The GPU's own measured figure where its hardware file has one; otherwise the H100 node's,
+// said so in `source` (pinning is host work: the GPU hardly matters, the host's memory does).
+PinningCost pinning_cost(const HardwareSpec& hw);
 
 }  // namespace kvb

@@ -48,6 +48,10 @@ struct ServeSettings {
   Quantization quantization = Quantization::kNone;
   int draft_layers = 0;                 // EAGLE / MTP layers that hold KV
   bool hybrid_kv_cache_manager = true;  // false = --disable-hybrid-kv-cache-manager
+  // How the server's CPU tier copies (ce: vLLM's native tier, one cudaMemcpyAsync per block;
+  // ce-batch; kernel): which records of a --link-profile describe its link, and whether its
+  // transfers take SMs from the engine's steps. One field for size and simulate alike.
+  std::string link_method = "ce";
 };
 
 // What kvbench asks beyond vLLM's flags: the node it sizes for and the sessions to keep warm.
@@ -55,8 +59,8 @@ struct NodeOverrides {
   std::optional<double> gpu_memory_gib;   // --gpu-memory
   std::optional<double> host_memory_gb;   // --host-memory, per node
   std::optional<int> concurrency;         // sessions of max-model-len for the CPU tier
-  std::string link_profile;               // --link-profile: a kvbench dma JSON of this node
-  std::string link_method = "ce";         // which of its methods to fit
+  std::string link_profile;               // --link-profile: a kvbench dma JSON of this node (its
+                                          // ServeSettings::link_method records are fitted)
   std::string calibration;                // --calibration: the time model's efficiencies (YAML)
   EngineKind engine = EngineKind::kVllm;  // --engine: which server's command line to write
   VllmVersion vllm_version =

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "core/json_file.hpp"
 #include "core/units.hpp"
 
@@ -11,29 +13,82 @@ namespace kvb {
 
 namespace {
 
+nlohmann::json curve_point_to_json(const TierCurvePoint& c) {
+  return {{"kv_offloading_size_gib", c.kv_offloading_size_gib},
+          {"output_tokens_per_s", c.output_tokens_per_s},
+          {"ttft_p50_s", c.ttft_p50_s},
+          {"ttft_p99_s", c.ttft_p99_s},
+          {"cpu_hit_rate", c.cpu_hit_rate},
+          {"gpu_hit_rate", c.gpu_hit_rate},
+          {"goodput_rps", c.goodput_rps},
+          {"h2d_utilization", c.h2d_utilization},
+          {"d2h_utilization", c.d2h_utilization},
+          {"engine_busy_share", c.engine_busy_share},
+          {"gain", c.gain}};
+}
+
+TierCurvePoint curve_point_from_json(const nlohmann::json& c, const std::string& where) {
+  TierCurvePoint p;
+  p.kv_offloading_size_gib = json_number_in(c, "kv_offloading_size_gib", 0, kMaxTierGib, where);
+  p.output_tokens_per_s = json_number_in(c, "output_tokens_per_s", 0, 1e12, where);
+  p.ttft_p50_s = json_number_in(c, "ttft_p50_s", 0, 1e9, where);
+  p.ttft_p99_s = json_number_in(c, "ttft_p99_s", 0, 1e9, where);
+  p.cpu_hit_rate = json_number_in(c, "cpu_hit_rate", 0, 1, where);
+  p.gpu_hit_rate = json_number_in(c, "gpu_hit_rate", 0, 1, where);
+  // Files written before these were recorded read as zero.
+  p.goodput_rps = json_number_or(c, "goodput_rps", 0, 1e12, 0, where);
+  p.h2d_utilization = json_number_or(c, "h2d_utilization", 0, 1, 0, where);
+  p.d2h_utilization = json_number_or(c, "d2h_utilization", 0, 1, 0, where);
+  p.engine_busy_share = json_number_or(c, "engine_busy_share", 0, 1, 0, where);
+  p.gain = json_number_in(c, "gain", -1e6, 1e6, where);
+  return p;
+}
+
+// The simulated recommendation's own keys: its workload, the deciding metric, the trace's curve.
+void add_simulation_keys(nlohmann::json& j, const TierRecommendation& r) {
+  using nlohmann::json;
+  j["decided_by"] = r.decided_by ? json(to_string(*r.decided_by)) : json(nullptr);
+  j["expected_error"] = r.expected_error.empty() ? json(nullptr) : json(r.expected_error);
+  if (!r.trace_curve.empty()) {
+    json trace = json::array();
+    for (const auto& [gib, hit] : r.trace_curve)
+      trace.push_back({{"size_gib", gib}, {"prefix_hit_rate", hit}});
+    j["trace_curve"] = trace;
+  }
+  j["workload"] = r.workload;
+  j["requests_per_point"] = r.requests;
+  j["model"] =
+      "computed: kvbench's discrete-event simulator over the stated time and link models, not measured";
+}
+
+void read_simulation_keys(const nlohmann::json& k, TierRecommendation& r, const std::string& where) {
+  r.decided_by = r.objective;  // files before decided_by: one metric, the objective's
+  if (const auto it = k.find("decided_by"); it != k.end() && it->is_string())
+    r.decided_by = parse_tier_objective(it->get<std::string>(), where + ": decided_by");
+  if (const auto it = k.find("expected_error"); it != k.end() && it->is_string())
+    r.expected_error = it->get<std::string>();
+  if (k.contains("trace_curve")) {
+    for (const auto& c : k.at("trace_curve"))
+      r.trace_curve.emplace_back(json_number_in(c, "size_gib", 0, kMaxTierGib, where),
+                                 json_number_in(c, "prefix_hit_rate", 0, 1, where));
+  }
+  r.workload = k.value("workload", std::string());
+  r.requests = json_integer_or(k, "requests_per_point", 0, kMaxTokens, 0, where);
+}
+
+}  // namespace
+
 nlohmann::json recommendation_to_json(const TierRecommendation& r) {
   using nlohmann::json;
   json curve = json::array();
-  for (const auto& c : r.curve) {
-    curve.push_back({{"kv_offloading_size_gib", c.kv_offloading_size_gib},
-                     {"output_tokens_per_s", c.output_tokens_per_s},
-                     {"ttft_p50_s", c.ttft_p50_s},
-                     {"ttft_p99_s", c.ttft_p99_s},
-                     {"cpu_hit_rate", c.cpu_hit_rate},
-                     {"gpu_hit_rate", c.gpu_hit_rate},
-                     {"goodput_rps", c.goodput_rps},
-                     {"h2d_utilization", c.h2d_utilization},
-                     {"d2h_utilization", c.d2h_utilization},
-                     {"engine_busy_share", c.engine_busy_share},
-                     {"gain", c.gain}});
-  }
-  json j = {{"basis", r.basis},
-            {"objective", r.objective.empty() ? json(nullptr) : json(r.objective)},
+  for (const auto& c : r.curve) curve.push_back(curve_point_to_json(c));
+  json j = {{"basis", to_string(r.basis)},
+            {"objective", r.objective ? json(to_string(*r.objective)) : json(nullptr)},
             {"kv_offloading_size_gib", r.kv_offloading_size_gib},
             {"pays", r.pays},
             {"gain", r.gain},
             {"why", r.why},
-            {"bound", r.bound},
+            {"bound", to_string(r.bound)},
             {"floor_gib", r.floor_gib},
             {"cap_gib", r.cap_gib},
             {"curve", curve},
@@ -41,22 +96,35 @@ nlohmann::json recommendation_to_json(const TierRecommendation& r) {
             {"startup_pinning_s",
              {{"low", r.pin_seconds_low}, {"high", r.pin_seconds_high}, {"source", r.pin_source}}}};
   if (!r.interrupted_during.empty()) j["interrupted_during"] = r.interrupted_during;
-  if (r.basis == "simulation") {
-    j["decided_by"] = r.decided_by;
-    j["expected_error"] = r.expected_error.empty() ? json(nullptr) : json(r.expected_error);
-    if (!r.trace_curve.empty()) {
-      json trace = json::array();
-      for (const auto& [gib, hit] : r.trace_curve)
-        trace.push_back({{"size_gib", gib}, {"prefix_hit_rate", hit}});
-      j["trace_curve"] = trace;
-    }
-    j["workload"] = r.workload;
-    j["requests_per_point"] = r.requests;
-    j["model"] =
-        "computed: kvbench's discrete-event simulator over the stated time and link models, not measured";
-  }
+  if (r.simulated()) add_simulation_keys(j, r);
   return j;
 }
+
+TierRecommendation recommendation_from_json(const nlohmann::json& k, const std::string& where) {
+  TierRecommendation r;
+  r.basis = parse_recommendation_basis(k.at("basis").get<std::string>(), where + ": basis");
+  if (!k.at("objective").is_null())
+    r.objective = parse_tier_objective(k.at("objective").get<std::string>(), where + ": objective");
+  r.kv_offloading_size_gib = json_number_in(k, "kv_offloading_size_gib", 0, kMaxTierGib, where);
+  r.pays = k.at("pays").get<bool>();
+  r.gain = json_number_or(k, "gain", -1e6, 1e6, 0, where);
+  r.why = k.at("why").get<std::string>();
+  r.bound = parse_tier_bound(k.at("bound").get<std::string>(), where + ": bound");
+  r.floor_gib = json_number_in(k, "floor_gib", 0, kMaxTierGib, where);
+  r.cap_gib = json_number_in(k, "cap_gib", 0, kMaxTierGib, where);
+  for (const auto& c : k.at("curve")) r.curve.push_back(curve_point_from_json(c, where));
+  r.reasoning = k.value("reasoning", std::vector<std::string>{});
+  if (const auto it = k.find("startup_pinning_s"); it != k.end()) {
+    r.pin_seconds_low = json_number_in(*it, "low", 0, 1e9, where);
+    r.pin_seconds_high = json_number_in(*it, "high", 0, 1e9, where);
+    r.pin_source = it->value("source", std::string());
+  }
+  r.interrupted_during = k.value("interrupted_during", std::string());
+  if (r.simulated()) read_simulation_keys(k, r, where);
+  return r;
+}
+
+namespace {
 
 // The CPU tier as planned: its blocks, the sessions it keeps warm, the cap, a given size.
 nlohmann::json offload_to_json(const OffloadPlan& o) {
@@ -156,13 +224,15 @@ nlohmann::json sizing_to_json(const Sizing& s) {
   j["kv_offloading_backend"] = to_string(s.offloading_backend);
   j["kv_gib_needed_per_request"] = s.kv_gib_needed_per_request;
   j["estimated_max_model_len"] = s.estimated_max_model_len;
-  j["recommended_kv_offloading_size_gib"] = s.offload ? json(s.offload->recommended_gib) : json(nullptr);
+  // Whole GiB by construction (the rule rounds, the simulated grid is whole GiB): written as an integer.
+  j["recommended_kv_offloading_size_gib"] =
+      s.offload ? json(std::llround(s.offload->recommended_gib())) : json(nullptr);
   j["num_cpu_blocks"] = s.offload ? json(s.offload->num_cpu_blocks) : json(nullptr);
   if (s.offload) j["offload"] = offload_to_json(*s.offload);
   // The recommended tier's real host footprint for --vllm-version (native vLLM tier only).
   j["host_memory"] =
       s.offload && s.offload->host_memory ? host_memory_json(*s.offload->host_memory) : json(nullptr);
-  if (s.recommendation) j["recommendation"] = recommendation_to_json(*s.recommendation);
+  if (s.offload) j["recommendation"] = recommendation_to_json(s.offload->recommendation);
   if (s.reload) j["reload_vs_recompute"] = reload_to_json(*s.reload);
   add_engine(j, s);
   j["vllm_command"] = s.vllm_command;
@@ -184,7 +254,7 @@ nlohmann::json sizings_document(const std::vector<Sizing>& all) {
   for (const auto& s : all) {
     doc["results"].push_back(sizing_to_json(s));
     // A signal stopped a tier-size sweep: the document says so at its top too.
-    if (s.recommendation && !s.recommendation->interrupted_during.empty()) doc["interrupted"] = true;
+    if (s.offload && !s.offload->recommendation.interrupted_during.empty()) doc["interrupted"] = true;
   }
   return doc;
 }
@@ -212,40 +282,8 @@ SizeRowView size_row_from_json(const nlohmann::json& j, const std::string& origi
   if (j.contains("reload_vs_recompute"))
     r.reload_verdict = j.at("reload_vs_recompute").value("verdict", std::string());
   r.vllm_command = j.at("vllm_command").get<std::string>();
-  if (j.contains("recommendation")) {
-    const auto& k = j.at("recommendation");
-    RecommendationView v;
-    v.basis = k.at("basis").get<std::string>();
-    v.objective = k.at("objective").is_null() ? std::string() : k.at("objective").get<std::string>();
-    v.decided_by = k.value("decided_by", v.objective);
-    if (const auto it = k.find("expected_error"); it != k.end() && it->is_string())
-      v.expected_error = it->get<std::string>();
-    v.why = k.at("why").get<std::string>();
-    v.bound = k.at("bound").get<std::string>();
-    v.workload = k.value("workload", std::string());
-    v.kv_offloading_size_gib = json_number_in(k, "kv_offloading_size_gib", 0, kMaxTierGib, where);
-    v.pays = k.at("pays").get<bool>();
-    v.floor_gib = json_number_in(k, "floor_gib", 0, kMaxTierGib, where);
-    v.cap_gib = json_number_in(k, "cap_gib", 0, kMaxTierGib, where);
-    for (const auto& c : k.at("curve")) {
-      TierCurvePoint p;
-      p.kv_offloading_size_gib = json_number_in(c, "kv_offloading_size_gib", 0, kMaxTierGib, where);
-      p.output_tokens_per_s = json_number_in(c, "output_tokens_per_s", 0, 1e12, where);
-      p.ttft_p50_s = json_number_in(c, "ttft_p50_s", 0, 1e9, where);
-      p.ttft_p99_s = json_number_in(c, "ttft_p99_s", 0, 1e9, where);
-      p.cpu_hit_rate = json_number_in(c, "cpu_hit_rate", 0, 1, where);
-      p.gpu_hit_rate = json_number_in(c, "gpu_hit_rate", 0, 1, where);
-      p.gain = json_number_in(c, "gain", -1e6, 1e6, where);
-      v.curve.push_back(p);
-    }
-    if (k.contains("trace_curve")) {
-      for (const auto& c : k.at("trace_curve")) {
-        v.trace_curve.emplace_back(json_number_in(c, "size_gib", 0, kMaxTierGib, where),
-                                   json_number_in(c, "prefix_hit_rate", 0, 1, where));
-      }
-    }
-    r.recommendation = std::move(v);
-  }
+  if (j.contains("recommendation"))
+    r.recommendation = recommendation_from_json(j.at("recommendation"), where);
   return r;
 }
 

@@ -19,16 +19,10 @@ nlohmann::json sizing_to_json(const Sizing& s);
 // One document: {"schema": ..., "tool": ..., "results": [ ... ]}.
 nlohmann::json sizings_document(const std::vector<Sizing>& all);
 
-// A result's recommendation as the report shows it (absent in files written before it existed).
-struct RecommendationView {
-  std::string basis, objective, decided_by, why, bound, workload,
-      expected_error;  // decided_by: the metric of the curve's gains
-  double kv_offloading_size_gib = 0;
-  bool pays = true;
-  double floor_gib = 0, cap_gib = 0;
-  std::vector<TierCurvePoint> curve;                   // simulation basis only
-  std::vector<std::pair<double, double>> trace_curve;  // size --trace: (GiB, prefix hit rate), counted
-};
+// A result's recommendation, every field; the reader range-checks each figure (UsageError naming
+// `where`). Public so that a round trip (write, read, write) can be tested byte for byte.
+nlohmann::json recommendation_to_json(const TierRecommendation& r);
+TierRecommendation recommendation_from_json(const nlohmann::json& k, const std::string& where);
 
 // What a reader of the document needs (the report's sizing table), one per result.
 struct SizeRowView {
@@ -37,8 +31,8 @@ struct SizeRowView {
   bool weights_fit = true;
   std::int64_t kv_bytes_per_token = 0, gpu_kv_tokens = 0, max_model_len = 0;
   double max_concurrency = 0;
-  double recommended_gib = -1;  // -1: no recommendation (the weights do not fit)
-  std::optional<RecommendationView> recommendation;
+  double recommended_gib = -1;                       // -1: no recommendation (the weights do not fit)
+  std::optional<TierRecommendation> recommendation;  // absent in files written before it
 };
 
 // Throws nlohmann::json::exception for a malformed document.

@@ -51,8 +51,12 @@ struct OffloadPlan {
   double cap_gib = 0;     // host DRAM x fraction x this instance's share
   double floor_gib = 0;   // the aggregate GPU KV pool: a tier this small only mirrors it
   bool capped = false;
-  int recommended_gib = 0;          // --kv-offloading-size, total across ranks
-  std::int64_t num_cpu_blocks = 0;  // for the recommended size
+  // The one recommended --kv-offloading-size (recommendation.kv_offloading_size_gib) and how it
+  // was reached: the rule's (plan_offload), or a simulation's (set_recommendation).
+  TierRecommendation recommendation;
+  double recommended_gib() const { return recommendation.kv_offloading_size_gib; }
+  // What follows from the recommended size (apply_recommended_size keeps them in step).
+  std::int64_t num_cpu_blocks = 0;
   std::int64_t cpu_tokens = 0;
   double pinned_gib_per_rank = 0;
   // What the recommended tier really takes on the host for --vllm-version (native vLLM tier only).
@@ -105,7 +109,6 @@ struct Sizing {
   std::int64_t estimated_max_model_len = 0;
   std::optional<OffloadPlan> offload;
   std::optional<ReloadVsRecompute> reload;
-  std::optional<TierRecommendation> recommendation;  // how offload->recommended_gib was reached
   std::string vllm_version_note;
   std::string vllm_command;
   std::string vllm_command_legacy;
@@ -119,6 +122,9 @@ struct Sizing {
   std::int64_t kvbm_host_blocks = 0;      // the blocks KVBM makes of it
   int kvbm_init_timeout_s = 0;  // DYN_KVBM_LEADER_WORKER_INIT_TIMEOUT_SECS when pinning needs more than 120 s
   std::vector<std::string> warnings;
+  // The warnings about a command vLLM refuses to start (also in `warnings`): said on stderr even
+  // when the result goes to a file, since the command would fail.
+  std::vector<std::string> start_refusals;
   std::vector<std::string> alternatives;
   std::vector<std::string> notes;
 };

@@ -44,6 +44,7 @@ void model_warnings(Sizing& s, const SizingInputs& in) {
                     "unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1, and quality beyond the trained length "
                     "is not guaranteed",
                     s.max_model_len, m.name, m.max_position_embeddings));
+    s.start_refusals.push_back(s.warnings.back());
   }
   if (s.layout.replicated) {
     s.warnings.push_back(fmt::format("replicated KV: {}; the CPU tier stores {} copies too",
@@ -94,7 +95,7 @@ void tier_warnings(Sizing& s, const SizingInputs& in) {
         fmt::format("--kv-offloading-backend lmcache: LMCache sizes its CPU cache per rank, "
                     "LMCACHE_MAX_LOCAL_CPU_SIZE={:.1f} (GiB = {} / {} ranks); newer vLLM leaves the size "
                     "to LMCache's own setting, so set it there",
-                    s.offload->lmcache_gib_per_rank, s.offload->recommended_gib, s.world_size));
+                    s.offload->lmcache_gib_per_rank, s.offload->recommended_gib(), s.world_size));
   }
   if (s.offload && s.offload->given_gib) {
     // A tier larger than the node's host DRAM cannot be pinned; beyond the cap it starves the host.
@@ -174,9 +175,11 @@ void add_warnings(Sizing& s, const SizingInputs& in) {
 
 }  // namespace
 
-Sizing compute_sizing(const SizingInputs& in) {
+namespace {
+
+// Who and what is sized: the model, the GPU, the ranks, the lengths, the KV layout.
+void describe_server(Sizing& s, const SizingInputs& in) {
   const auto& m = in.model;
-  Sizing s;
   s.model_name = m.name;
   s.hf_id = m.hf_id;
   if (in.quantization == Quantization::kFp8 && m.weight_dtype != "fp8" &&
@@ -196,7 +199,11 @@ Sizing compute_sizing(const SizingInputs& in) {
   s.weight_dtype = effective_weight_dtype(m, in.quantization);
   s.offloading_backend = in.offloading_backend;
   s.layout = compute_kv_layout(m, in.hw, in.kv);
+}
 
+// The GPU memory budget per rank: what is left for the KV cache.
+void estimate_gpu_budget(Sizing& s, const SizingInputs& in) {
+  const auto& m = in.model;
   BudgetInputs bi;
   bi.total_gib = in.gpu_memory_gib.value_or(in.hw.usable_gib);
   bi.gpu_memory_utilization = in.gpu_memory_utilization;
@@ -208,7 +215,11 @@ Sizing compute_sizing(const SizingInputs& in) {
   s.budget = estimate_budget(m, bi);
   s.kv_gib_available = std::max(0.0, s.budget.available_bytes) / kGiB;
   s.weights_fit = s.budget.available_bytes > 0;
+}
 
+// The GPU KV pool: blocks, tokens, full-length requests it holds, and the full-attention context
+// it holds with every group's blocks accounted for.
+void count_gpu_pool(Sizing& s) {
   const double available = std::max(0.0, s.budget.available_bytes);
   const auto group_block_bytes = static_cast<double>(s.layout.page_bytes * s.layout.group_size);
   s.num_gpu_blocks = static_cast<std::int64_t>(std::floor(available / group_block_bytes));
@@ -216,7 +227,6 @@ Sizing compute_sizing(const SizingInputs& in) {
   s.gpu_kv_tokens = s.layout.uniform ? s.num_gpu_blocks * bs : s.num_gpu_blocks / s.layout.num_groups * bs;
   s.blocks_per_request = blocks_per_request(s.layout, s.max_model_len, s.max_num_batched_tokens);
   s.max_concurrency = static_cast<double>(s.num_gpu_blocks) / static_cast<double>(s.blocks_per_request);
-  // Full-attention context the pool holds with every group's blocks accounted for.
   std::int64_t full_groups = 0;
   std::int64_t fixed_blocks = 0;
   for (const auto& t : s.layout.types) {
@@ -225,14 +235,41 @@ Sizing compute_sizing(const SizingInputs& in) {
   fixed_blocks = s.blocks_per_request - full_groups * ((s.max_model_len + bs - 1) / bs);
   s.gpu_kv_tokens_capacity =
       full_groups > 0 ? std::max<std::int64_t>(0, s.num_gpu_blocks - fixed_blocks) / full_groups * bs : 0;
+}
 
+// Whether one request of max-model-len fits, and the longest that does.
+void fit_one_request(Sizing& s) {
+  const double available = std::max(0.0, s.budget.available_bytes);
   const auto needed = static_cast<double>(request_bytes(s.layout, s.max_model_len, s.max_num_batched_tokens));
   s.kv_gib_needed_per_request = needed / kGiB;
   s.fits = s.weights_fit && needed <= available;
   s.estimated_max_model_len =
       s.fits ? s.max_model_len
              : max_len_that_fits(s.layout, available, s.max_num_batched_tokens, s.max_model_len);
+}
 
+// Where the reload figure's link comes from: --link-profile's fit, else the hardware table's
+// link (measured for h100/h200, else its soft practical figure).
+std::string reload_link_source(const SizingInputs& in, const LinkProfile& link) {
+  if (in.link) return link.source;
+  const auto& measured = in.hw.measured_link;
+  if (measured.source.empty()) {
+    return fmt::format(
+        "{} practical pinned-copy figure from the hardware table (soft); `kvbench dma` measures this node",
+        in.hw.name);
+  }
+  return fmt::format("{} h2d link measured by kvbench dma, {}", in.hw.name,
+                     measured.source.substr(0, measured.source.find(" (")));
+}
+
+}  // namespace
+
+Sizing compute_sizing(const SizingInputs& in) {
+  Sizing s;
+  describe_server(s, in);
+  estimate_gpu_budget(s, in);
+  count_gpu_pool(s);
+  fit_one_request(s);
   if (!s.fits && s.weights_fit && s.estimated_max_model_len > 0 &&
       s.estimated_max_model_len < s.max_model_len) {
     // The command suggests the shorter context that fits; its CPU tier is sized for that length,
@@ -243,7 +280,6 @@ Sizing compute_sizing(const SizingInputs& in) {
     const auto shorter = compute_sizing(shorter_in);
     if (shorter.fits && shorter.offload) {
       s.offload = shorter.offload;
-      s.recommendation = shorter.recommendation;
       s.offload->reasoning.insert(
           s.offload->reasoning.begin(),
           fmt::format("sized for the suggested --max-model-len {} (the requested {} does not fit)",
@@ -252,24 +288,9 @@ Sizing compute_sizing(const SizingInputs& in) {
   }
   if (s.fits) {
     s.offload = plan_offload(s, in);
-    s.recommendation = rule_recommendation(s, in);
-    // A reload is host to device: --link-profile's fit, else the hardware table's link (measured
-    // for h100/h200).
+    // A reload is host to device.
     const auto link = in.link ? *in.link : link_profile_from_hardware(in.hw);
-    const auto& measured = in.hw.measured_link;
-    std::string source;
-    if (in.link) {
-      source = link.source;
-    } else if (measured.source.empty()) {
-      source = fmt::format(
-          "{} practical pinned-copy figure from the hardware table (soft); `kvbench dma` measures "
-          "this node",
-          in.hw.name);
-    } else {
-      source = fmt::format("{} h2d link measured by kvbench dma, {}", in.hw.name,
-                           measured.source.substr(0, measured.source.find(" (")));
-    }
-    s.reload = compare_reload_recompute(s, in, link.h2d, source);
+    s.reload = compare_reload_recompute(s, in, link.h2d, reload_link_source(in, link));
     if (in.link && !in.link->warning.empty()) s.warnings.push_back(in.link->warning);
   }
   add_warnings(s, in);

@@ -34,7 +34,7 @@ SizingInputs make_sizing_inputs(const ModelSpec& model, const HardwareSpec& hw, 
   in.vllm_version = node.vllm_version;
   if (node.engine == EngineKind::kLmcache) in.offloading_backend = OffloadingBackend::kLmcache;
   in.calibration = node.calibration.empty() ? default_calibration(hw) : load_calibration(node.calibration);
-  if (!node.link_profile.empty()) in.link = link_profile_from_dma_json(node.link_profile, node.link_method);
+  if (!node.link_profile.empty()) in.link = link_profile_from_dma_json(node.link_profile, serve.link_method);
   if (!serve.tensor_parallel_auto) return in;
   // No --tp (or --tp auto): the smallest configuration that holds the weights and one request.
   const auto search = search_configuration(in);
@@ -46,7 +46,7 @@ SizingInputs make_sizing_inputs(const ModelSpec& model, const HardwareSpec& hw, 
   return in;
 }
 
-std::vector<Sizing> size_configurations(const std::vector<ModelSpec>& models,
+SizedConfigurations size_configurations(const std::vector<ModelSpec>& models,
                                         const std::vector<HardwareSpec>& hws, const ServeSettings& serve,
                                         const NodeOverrides& node, const std::string& max_model_len_text) {
   const bool suffixed =
@@ -70,9 +70,12 @@ std::vector<Sizing> size_configurations(const std::vector<ModelSpec>& models,
     auto fp8 = serve;
     fp8.quantization = Quantization::kFp8;
     auto alt = compute_sizing(make_sizing_inputs(models.front(), hws.front(), fp8, node));
-    if (alt.weight_dtype != all.front().weight_dtype) all.push_back(std::move(alt));
+    if (alt.weight_dtype != all.front().weight_dtype) {
+      all.push_back(std::move(alt));
+      return {std::move(all), true};
+    }
   }
-  return all;
+  return {std::move(all), false};
 }
 
 }  // namespace kvb

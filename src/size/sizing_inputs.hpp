@@ -19,7 +19,11 @@ SizingInputs make_sizing_inputs(const ModelSpec& model, const HardwareSpec& hw, 
 // Every model on every GPU. `max_model_len_text` is the length as the user wrote it: where it
 // used k/m/K/M, each result notes what vLLM reads it as. One configuration whose weights do not
 // fit in their checkpoint dtype is followed by the same with FP8 weights, when that differs.
-std::vector<Sizing> size_configurations(const std::vector<ModelSpec>& models,
+struct SizedConfigurations {
+  std::vector<Sizing> results;
+  bool fp8_retry = false;  // results[1] is results[0] again with FP8 weights
+};
+SizedConfigurations size_configurations(const std::vector<ModelSpec>& models,
                                         const std::vector<HardwareSpec>& hws, const ServeSettings& serve,
                                         const NodeOverrides& node, const std::string& max_model_len_text);
 

@@ -1,12 +1,38 @@
 #pragma once
 // The recommended CPU tier size and how it was reached: from a simulation of the operator's
 // traffic (advise/tier_advisor) or, without a workload, from the sizing rule (offload_plan).
-// Data only: size/ writes it, advise/ fills the simulated kind, output/ prints it.
+// Data only: size/ writes it, advise/ fills the simulated kind, output/ and report/ word it.
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace kvb {
+
+// What a CPU tier size is judged by (`size --objective`): output throughput, TTFT p99, or
+// goodput (requests meeting --slo-ttft / --slo-tpot per second); balanced weighs the first two.
+enum class TierObjective { kBalanced, kThroughput, kTtftP99, kGoodput };
+std::string to_string(TierObjective o);
+// UsageError naming `what` and the accepted values.
+TierObjective parse_tier_objective(const std::string& text, const std::string& what);
+
+// What pays. The default (balanced): a size pays when TTFT p99 falls by at least 10% or output
+// throughput rises by at least 2%, and neither gets worse by more than 2%. A named objective pays
+// at a 2% gain in it alone. Below 2% a gain does not cover pinning the tier and its store traffic.
+inline constexpr double kPaysGain = 0.02;
+inline constexpr double kBalancedTtftGain = 0.10;
+inline constexpr double kBalancedMaxLoss = 0.02;
+
+// Where the size came from: the operator's traffic simulated, or the sessions-kept-warm rule.
+enum class RecommendationBasis { kRule, kSimulation };
+std::string to_string(RecommendationBasis b);
+RecommendationBasis parse_recommendation_basis(const std::string& text, const std::string& what);
+
+// What decided the size: the rule's sessions, the simulated curve's knee, vLLM's floor (the GPU
+// pool), the host-DRAM cap, nothing paid (none), or a signal stopped the sweep (interrupted).
+enum class TierBound { kRule, kKnee, kFloor, kDramCap, kNone, kInterrupted };
+std::string to_string(TierBound b);
+TierBound parse_tier_bound(const std::string& text, const std::string& what);
 
 // One simulated tier size of a recommendation's curve. Computed by the simulator, not measured.
 struct TierCurvePoint {
@@ -24,14 +50,16 @@ struct TierCurvePoint {
 };
 
 struct TierRecommendation {
-  std::string basis = "rule";         // "simulation" or "rule"
-  std::string objective;              // balanced, throughput, ttft-p99, goodput; empty for the rule
-  std::string decided_by;             // the metric the gains are in (balanced: the one that moved most)
-  double kv_offloading_size_gib = 0;  // 0 = do not offload
+  RecommendationBasis basis = RecommendationBasis::kRule;
+  std::optional<TierObjective> objective;   // simulation only
+  std::optional<TierObjective> decided_by;  // the metric the gains are in (balanced: the one that moved most)
+  // THE recommended --kv-offloading-size, total across ranks, in whole GiB; 0 = do not offload.
+  // Every figure of the tier (blocks, per-rank GiB, host footprint, commands) follows from it.
+  double kv_offloading_size_gib = 0;
   bool pays = true;
-  double gain = 0;             // at the recommended size, in the objective
-  std::string why;             // one line: why this size (or why none)
-  std::string bound;           // what decided: knee, floor, dram-cap, rule, none
+  double gain = 0;  // at the recommended size, in the objective
+  std::string why;  // one line: why this size (or why none)
+  TierBound bound = TierBound::kRule;
   double floor_gib = 0;        // vLLM's floor: the aggregate GPU KV pool, which a smaller tier only mirrors
   double cap_gib = 0;          // the host-DRAM cap
   std::string workload;        // the simulated scenario
@@ -43,12 +71,14 @@ struct TierRecommendation {
   std::vector<std::pair<double, double>> trace_curve;
   std::vector<std::string> reasoning;
   // A signal stopped the tier-size sweep during this simulation: the curve holds the sizes before
-  // it and no size is recommended (bound "interrupted").
+  // it and no size is recommended (bound interrupted).
   std::string interrupted_during;
   // Start-up: pinning the tier at every server start (size/pinning_cost.hpp).
   double pin_seconds_low = 0;
   double pin_seconds_high = 0;
   std::string pin_source;
+
+  bool simulated() const { return basis == RecommendationBasis::kSimulation; }
 };
 
 }  // namespace kvb

@@ -47,10 +47,10 @@ VllmCommands vllm_commands(const Sizing& s, const SizingInputs& in) {
   auto flags = serve_flags(s, in);
   auto flag_form = flags;
   auto legacy_form = flags;
-  const bool tier = s.offload && s.offload->recommended_gib > 0;  // 0: offloading does not pay
+  const bool tier = s.offload && s.offload->recommended_gib() > 0;  // 0: offloading does not pay
   if (tier) {
     flag_form.push_back(fmt::format("--kv-offloading-backend {}", to_string(in.offloading_backend)));
-    flag_form.push_back(fmt::format("--kv-offloading-size {}", s.offload->recommended_gib));
+    flag_form.push_back(fmt::format("--kv-offloading-size {}", s.offload->recommended_gib()));
     if (in.offloading_backend == OffloadingBackend::kLmcache) {
       // LMCache's connector; its local CPU backend takes its size per rank in GiB from the
       // environment (LMCache multiplies max_local_cpu_size by 1024**3).
@@ -99,7 +99,7 @@ std::string sglang_command(Sizing& s, const SizingInputs& in) {
   f.push_back(fmt::format("--context-length {}", s.fits ? s.max_model_len : s.estimated_max_model_len));
   if (in.kv.kv_cache_dtype.rfind("fp8", 0) == 0) f.push_back("--kv-cache-dtype fp8_e4m3");
   if (in.quantization == Quantization::kFp8) f.push_back("--quantization fp8");
-  const int gib = s.offload ? s.offload->recommended_gib : 0;
+  const double gib = s.offload ? s.offload->recommended_gib() : 0;
   s.engine_notes.clear();
   if (gib > 0) {
     const double device_gb = s.kv_gib_available * (1024.0 * 1024 * 1024) / 1e9;  // per rank
@@ -148,7 +148,7 @@ std::string dynamo_command(Sizing& s, const SizingInputs& in) {
   s.kvbm_cpu_cache_gb = 0;
   s.kvbm_host_blocks = 0;
   s.kvbm_init_timeout_s = 0;
-  const int gib = s.offload ? s.offload->recommended_gib : 0;
+  const double gib = s.offload ? s.offload->recommended_gib() : 0;
   if (gib > 0) {
     const auto& o = *s.offload;
     s.kvbm_cpu_cache_gb = std::ceil(gib * kGiB / 1e9);
@@ -173,11 +173,10 @@ std::string dynamo_command(Sizing& s, const SizingInputs& in) {
           "a smaller CPU cache churns); their rule of thumb of 100 GB or more is "
           "generic, this size is from the model's KV{}",
           o.floor_gib,
-          s.recommendation && s.recommendation->basis == "simulation" ? " and the simulated traffic"
-                                                                      : " and the sessions kept warm"));
+          o.recommendation.simulated() ? " and the simulated traffic" : " and the sessions kept warm"));
     }
     // KVBM allocates and pins the whole tier while its leader waits for the workers (120 s by default).
-    const double pin_s = s.recommendation ? s.recommendation->pin_seconds_high : 0;
+    const double pin_s = o.recommendation.pin_seconds_high;
     if (pin_s > 60) {
       s.kvbm_init_timeout_s = static_cast<int>(std::ceil(std::max(120.0, 2 * pin_s) / 60) * 60);
       env.push_back(fmt::format("DYN_KVBM_LEADER_WORKER_INIT_TIMEOUT_SECS={}", s.kvbm_init_timeout_s));
@@ -215,13 +214,13 @@ void set_commands(Sizing& s, const SizingInputs& in) {
   s.engine_notes.clear();
   if (in.engine == EngineKind::kSglang) s.engine_command = sglang_command(s, in);
   if (in.engine == EngineKind::kDynamo) s.engine_command = dynamo_command(s, in);
-  if (in.engine == EngineKind::kLmcache && s.offload && s.offload->recommended_gib > 0) {
+  if (in.engine == EngineKind::kLmcache && s.offload && s.offload->recommended_gib() > 0) {
     // The connector form with LMCache's own size key works on every vLLM version.
     s.engine_command = cmds.legacy;
     s.engine_notes.push_back(
         fmt::format("LMCACHE_MAX_LOCAL_CPU_SIZE is GiB per rank (LMCache multiplies it by 1024**3 "
                     "in each worker): {} GiB / {} rank{}",
-                    s.offload->recommended_gib, s.world_size, s.world_size == 1 ? "" : "s"));
+                    s.offload->recommended_gib(), s.world_size, s.world_size == 1 ? "" : "s"));
     s.engine_notes.push_back(
         "set in the environment, it holds whether or not your vLLM passes --kv-offloading-size on "
         "to LMCache (reported ignored with --kv-offloading-backend lmcache on newer vLLM; not "

@@ -261,11 +261,11 @@ SizeRowView recommended_row(const std::string& model, const std::string& basis) 
   r.model = model;
   r.hardware = "h100";
   r.vllm_command = "vllm serve x \\\n    --kv-offloading-size 45";
-  RecommendationView v;
-  v.basis = basis;
-  v.objective = basis == "simulation" ? "ttft-p99" : "";
+  TierRecommendation v;
+  v.basis = parse_recommendation_basis(basis, "test");
+  if (v.simulated()) v.objective = v.decided_by = TierObjective::kTtftP99;
   v.workload = "chat-multi-turn";
-  v.bound = "knee";
+  v.bound = TierBound::kKnee;
   v.why = "the knee";
   v.kv_offloading_size_gib = 45;
   v.floor_gib = 8;

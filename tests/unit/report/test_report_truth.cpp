@@ -86,10 +86,10 @@ SizeRowView simulated_row() {
   r.gpu_kv_tokens = 446'096;
   r.max_concurrency = 13.6;
   r.vllm_command = "vllm serve m \\\n    --kv-offloading-size 41";
-  RecommendationView v;
-  v.basis = "simulation";
+  TierRecommendation v;
+  v.basis = RecommendationBasis::kSimulation;
   v.workload = "chat-multi-turn";
-  v.objective = "ttft-p99";
+  v.objective = v.decided_by = TierObjective::kTtftP99;
   v.kv_offloading_size_gib = 41;
   v.pays = true;
   v.floor_gib = 8;

@@ -20,13 +20,21 @@ SizingInputs llama70b_tp4(EngineKind engine) {
   return in;
 }
 
+// A recommendation from elsewhere (as advise/ hands one over) of `gib`.
+TierRecommendation with_size(double gib) {
+  TierRecommendation r;
+  r.basis = RecommendationBasis::kSimulation;
+  r.kv_offloading_size_gib = gib;
+  return r;
+}
+
 }  // namespace
 
 TEST(EngineCommands, SglangHicacheSizeIsGbPerRank) {
   auto s = compute_sizing(llama70b_tp4(EngineKind::kSglang));
   ASSERT_TRUE(s.offload);
   // GiB across 4 ranks -> GB (10^9) on each rank, rounded up: 280 GiB -> 75.16 -> 76.
-  const double per_rank_gb = s.offload->recommended_gib * kGiB / 4 / 1e9;
+  const double per_rank_gb = s.offload->recommended_gib() * kGiB / 4 / 1e9;
   EXPECT_DOUBLE_EQ(s.hicache_size_gb_per_rank, std::ceil(per_rank_gb));
   EXPECT_NE(s.engine_command.find(fmt::format("--hicache-size {:.0f}", std::ceil(per_rank_gb))),
             std::string::npos);
@@ -39,7 +47,7 @@ TEST(EngineCommands, SglangHicacheSizeIsGbPerRank) {
 TEST(EngineCommands, SglangHostPoolMustExceedTheDevicePool) {
   const auto in = llama70b_tp4(EngineKind::kSglang);
   auto s = compute_sizing(in);
-  set_recommended_size(s, in, 4);  // 1 GiB per rank: far below the ~37 GB device pool per rank
+  set_recommendation(s, in, with_size(4));  // 1 GiB per rank: far below the ~37 GB device pool per rank
   const double device_gb = s.kv_gib_available * kGiB / 1e9;
   EXPECT_DOUBLE_EQ(s.hicache_size_gb_per_rank, std::floor(device_gb) + 1);
   EXPECT_GT(s.hicache_ratio, 1.0);
@@ -48,7 +56,7 @@ TEST(EngineCommands, SglangHostPoolMustExceedTheDevicePool) {
 TEST(EngineCommands, LmcacheSizeIsGibPerRankInTheEnvironment) {
   auto s = compute_sizing(llama70b_tp4(EngineKind::kLmcache));
   ASSERT_TRUE(s.offload);
-  const double per_rank = s.offload->recommended_gib / 4.0;
+  const double per_rank = s.offload->recommended_gib() / 4.0;
   EXPECT_NE(s.engine_command.find(fmt::format("LMCACHE_MAX_LOCAL_CPU_SIZE={:.1f} ", per_rank)),
             std::string::npos);
   EXPECT_NE(s.engine_command.find("LMCacheConnectorV1"), std::string::npos);
@@ -57,7 +65,7 @@ TEST(EngineCommands, LmcacheSizeIsGibPerRankInTheEnvironment) {
 TEST(EngineCommands, NoTierNoOffloadingFlags) {
   auto in = llama70b_tp4(EngineKind::kSglang);
   auto s = compute_sizing(in);
-  set_recommended_size(s, in, 0);
+  set_recommendation(s, in, with_size(0));
   EXPECT_EQ(s.engine_command.find("hicache"), std::string::npos);
   EXPECT_EQ(s.vllm_command.find("--kv-offloading"), std::string::npos);
 }

@@ -21,7 +21,7 @@ TEST(OffloadPlan, CpuBlocksFollowSpecPy) {
   EXPECT_EQ(s.offload->given_num_cpu_blocks, static_cast<std::int64_t>(100 * kGiB / 5'242'880.0));
   EXPECT_EQ(s.offload->given_cpu_tokens, s.offload->given_num_cpu_blocks * 16);
   // Each rank pins its share of the recommended total.
-  EXPECT_DOUBLE_EQ(s.offload->pinned_gib_per_rank, s.offload->recommended_gib / 4.0);
+  EXPECT_DOUBLE_EQ(s.offload->pinned_gib_per_rank, s.offload->recommended_gib() / 4.0);
 }
 
 TEST(OffloadPlan, ReplicatedMlaStoresOneCopyPerRank) {
@@ -41,14 +41,14 @@ TEST(OffloadPlan, ConcurrencySetsSizeAndHostDramCaps) {
   const auto s = compute_sizing(in);
   ASSERT_TRUE(s.offload);
   // 10 sessions x 131,072 tokens x 131,072 B = 160 GiB exactly.
-  EXPECT_EQ(s.offload->recommended_gib, 160);
+  EXPECT_EQ(s.offload->recommended_gib(), 160);
   EXPECT_FALSE(s.offload->capped);
   in.concurrency = 1000;
   in.host_memory_gb = 512;
   const auto capped = compute_sizing(in);
   // One of 8 GPUs: 512 GB x 0.6 / 8 = 38.4 GB = 35.76 GiB -> 35.
   EXPECT_TRUE(capped.offload->capped);
-  EXPECT_EQ(capped.offload->recommended_gib, static_cast<int>(std::floor(512e9 * 0.6 / 8 / kGiB)));
+  EXPECT_EQ(capped.offload->recommended_gib(), static_cast<int>(std::floor(512e9 * 0.6 / 8 / kGiB)));
 }
 
 TEST(OffloadPlan, DefaultKeepsTwiceTheGpuSessions) {
@@ -57,7 +57,7 @@ TEST(OffloadPlan, DefaultKeepsTwiceTheGpuSessions) {
   const auto s = compute_sizing(in);
   EXPECT_EQ(s.offload->sessions, static_cast<int>(std::ceil(2 * s.max_concurrency)));
   // The tier must exceed the GPU pool it copies.
-  EXPECT_GT(s.offload->recommended_gib * kGiB, static_cast<double>(s.num_gpu_blocks) * 16 * 131072);
+  EXPECT_GT(s.offload->recommended_gib() * kGiB, static_cast<double>(s.num_gpu_blocks) * 16 * 131072);
 }
 
 TEST(OffloadPlan, RuleIsRaisedToVllmsFloorTheGpuPool) {
@@ -67,15 +67,15 @@ TEST(OffloadPlan, RuleIsRaisedToVllmsFloorTheGpuPool) {
   in.max_model_len = 32768;
   in.concurrency = 1;
   const auto s = compute_sizing(in);
-  ASSERT_TRUE(s.offload && s.recommendation);
+  ASSERT_TRUE(s.offload);
+  const auto& rec = s.offload->recommendation;
   const double floor_gib = static_cast<double>(s.num_gpu_blocks) * 2.0 * 1024 * 1024 / kGiB;
   EXPECT_DOUBLE_EQ(s.offload->floor_gib, floor_gib);
   EXPECT_GT(floor_gib, 4.0);
-  EXPECT_EQ(s.offload->recommended_gib, static_cast<int>(std::floor(floor_gib)) + 1);
-  EXPECT_EQ(s.recommendation->basis, "rule");
-  EXPECT_EQ(s.recommendation->bound, "floor");
-  EXPECT_EQ(s.recommendation->kv_offloading_size_gib, s.offload->recommended_gib);
+  EXPECT_EQ(s.offload->recommended_gib(), static_cast<int>(std::floor(floor_gib)) + 1);
+  EXPECT_EQ(rec.basis, RecommendationBasis::kRule);
+  EXPECT_EQ(rec.bound, TierBound::kFloor);
   // Pinning at every start: the H100 machine's 32 GiB rows, 8.25 s and 12.633 s.
-  EXPECT_NEAR(s.recommendation->pin_seconds_low, s.offload->recommended_gib * 8.25 / 32, 1e-9);
-  EXPECT_NEAR(s.recommendation->pin_seconds_high, s.offload->recommended_gib * 12.633 / 32, 1e-9);
+  EXPECT_NEAR(rec.pin_seconds_low, s.offload->recommended_gib() * 8.25 / 32, 1e-9);
+  EXPECT_NEAR(rec.pin_seconds_high, s.offload->recommended_gib() * 12.633 / 32, 1e-9);
 }

@@ -1,7 +1,9 @@
-// kvbench/size/v1 read back beside its writer: a simulated recommendation's fields survive the trip.
+// kvbench/size/v1 read back beside its writer: every field of a recommendation survives the trip.
 #include <gtest/gtest.h>
 
 #include "catalog/model_catalog.hpp"
+#include "core/errors.hpp"
+#include "size/offload_plan.hpp"
 #include "size/size_json.hpp"
 #include "size/sizing_engine.hpp"
 #include "size/sizing_inputs.hpp"
@@ -9,40 +11,95 @@
 namespace kvb {
 namespace {
 
-TEST(SizeJson, ASimulatedRecommendationReadsBackWithItsTraceCurve) {
+SizingInputs llama8b_32k() {
   std::vector<std::string> warnings;
   ServeSettings serve;
   serve.max_model_len = 32768;
-  auto s = compute_sizing(
-      make_sizing_inputs(resolve_model("llama-3.1-8b", warnings), resolve_hardware("h100"), serve));
+  return make_sizing_inputs(resolve_model("llama-3.1-8b", warnings), resolve_hardware("h100"), serve);
+}
+
+// Every field set to a value no default has, so a field the reader drops shows as a difference.
+TierRecommendation simulated_recommendation() {
   TierRecommendation rec;
-  rec.basis = "simulation";
-  rec.objective = "balanced";
-  rec.decided_by = "ttft-p99";
+  rec.basis = RecommendationBasis::kSimulation;
+  rec.objective = TierObjective::kBalanced;
+  rec.decided_by = TierObjective::kTtftP99;
   rec.kv_offloading_size_gib = 64;
-  rec.bound = "knee";
+  rec.pays = false;
+  rec.gain = 0.375;
+  rec.why = "the knee";
+  rec.bound = TierBound::kKnee;
   rec.floor_gib = 54.5;
   rec.cap_gib = 143;
-  TierCurvePoint p;
-  p.kv_offloading_size_gib = 64;
-  p.gpu_hit_rate = 0.25;
-  p.cpu_hit_rate = 0.125;
-  p.gain = 0.5;
-  rec.curve = {p};
-  rec.trace_curve = {{1.5, 0.1}, {64, 0.375}};
+  rec.workload = "chat-multi-turn";
   rec.expected_error = "TTFT mean within 4.0%";
-  s.recommendation = rec;
-  const auto rows = size_rows_from_json(sizings_document({s}), "test");
+  rec.requests = 1234;
+  rec.curve = {{.kv_offloading_size_gib = 64,
+                .output_tokens_per_s = 1500.5,
+                .ttft_p50_s = 0.25,
+                .ttft_p99_s = 1.5,
+                .cpu_hit_rate = 0.125,
+                .gpu_hit_rate = 0.25,
+                .goodput_rps = 3.5,
+                .h2d_utilization = 0.0625,
+                .d2h_utilization = 0.03125,
+                .engine_busy_share = 0.875,
+                .gain = 0.5}};
+  rec.trace_curve = {{1.5, 0.1}, {64, 0.375}};
+  rec.reasoning = {"first", "second"};
+  rec.interrupted_during = "tier size 96 GiB";
+  rec.pin_seconds_low = 16.5;
+  rec.pin_seconds_high = 25.25;
+  rec.pin_source = "measured";
+  return rec;
+}
+
+TEST(SizeJson, ASimulatedRecommendationRoundTripsByteForByte) {
+  const auto rec = simulated_recommendation();
+  const auto written = recommendation_to_json(rec);
+  const auto read = recommendation_from_json(written, "test");
+  EXPECT_EQ(recommendation_to_json(read).dump(), written.dump());
+  EXPECT_EQ(read.objective, TierObjective::kBalanced);
+  EXPECT_EQ(read.decided_by, TierObjective::kTtftP99);
+  EXPECT_EQ(read.requests, 1234);
+  EXPECT_DOUBLE_EQ(read.curve.at(0).engine_busy_share, 0.875);
+}
+
+TEST(SizeJson, TheRulesRecommendationRoundTripsThroughTheWholeDocument) {
+  const auto s = compute_sizing(llama8b_32k());
+  ASSERT_TRUE(s.offload);
+  const auto doc = sizings_document({s});
+  const auto rows = size_rows_from_json(doc, "test");
   ASSERT_EQ(rows.size(), 1u);
   ASSERT_TRUE(rows[0].recommendation);
-  const auto& v = *rows[0].recommendation;
-  EXPECT_EQ(v.objective, "balanced");
-  EXPECT_EQ(v.decided_by, "ttft-p99");
-  ASSERT_EQ(v.curve.size(), 1u);
-  EXPECT_DOUBLE_EQ(v.curve[0].gpu_hit_rate, 0.25);
-  EXPECT_DOUBLE_EQ(v.curve[0].cpu_hit_rate, 0.125);
-  EXPECT_EQ(v.trace_curve, rec.trace_curve);
-  EXPECT_EQ(v.expected_error, rec.expected_error);
+  EXPECT_EQ(recommendation_to_json(*rows[0].recommendation).dump(),
+            doc.at("results").at(0).at("recommendation").dump());
+  // The one size: the document's top-level figure is the recommendation's.
+  EXPECT_EQ(rows[0].recommended_gib, rows[0].recommendation->kv_offloading_size_gib);
+  EXPECT_EQ(rows[0].recommendation->basis, RecommendationBasis::kRule);
+}
+
+TEST(SizeJson, ASimulatedRecommendationHandedToTheSizingMovesEveryFigureOfTheTier) {
+  const auto in = llama8b_32k();
+  auto s = compute_sizing(in);
+  set_recommendation(s, in, simulated_recommendation());
+  const auto j = sizing_to_json(s);
+  EXPECT_EQ(j.at("recommended_kv_offloading_size_gib"), 64);
+  // vllm/v1/kv_offload/cpu/spec.py: 64 GiB // one 16-token block of 32 layers x 2 x 8 x 128 x 2 B.
+  EXPECT_EQ(j.at("num_cpu_blocks"), 64LL * (1LL << 30) / (32LL * 2 * 8 * 128 * 2 * 16));
+  EXPECT_NE(s.vllm_command.find("--kv-offloading-size 64"), std::string::npos);
+}
+
+TEST(SizeJson, AnUnknownBoundIsRefusedNamingTheFile) {
+  auto written = recommendation_to_json(simulated_recommendation());
+  written["bound"] = "elbow";
+  try {
+    (void)recommendation_from_json(written, "run.json: result llama on h100");
+    FAIL() << "an unknown bound was read";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("run.json: result llama on h100: bound 'elbow'"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("knee"), std::string::npos);
+  }
 }
 
 }  // namespace
