@@ -15,8 +15,9 @@ MethodRanking rank_methods(const std::vector<const DmaRecord*>& records) {
   for (auto& [block, directions] : ranking) {
     for (auto& [direction, list] : directions) {
       // Ties keep the records' order (the methods as measured), so the output is stable.
-      std::stable_sort(list.begin(), list.end(),
-                       [](const DmaRecord* a, const DmaRecord* b) { return a->median_gbps > b->median_gbps; });
+      std::stable_sort(list.begin(), list.end(), [](const DmaRecord* a, const DmaRecord* b) {
+        return a->median_gbps > b->median_gbps;
+      });
     }
   }
   return ranking;

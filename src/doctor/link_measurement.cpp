@@ -61,7 +61,9 @@ CheckResult link_check(const DmaRecord& r) {
 
 }  // namespace
 
-std::vector<DmaRecord> measure_link_2mib(TransferBackend& backend) { return measure_2mib(backend, "h2d,d2h", -1); }
+std::vector<DmaRecord> measure_link_2mib(TransferBackend& backend) {
+  return measure_2mib(backend, "h2d,d2h", -1);
+}
 
 std::optional<NumaMeasurement> measure_numa(TransferBackend& backend, const NodeFacts& facts) {
   const int local = backend.info().numa_node;
@@ -74,7 +76,9 @@ std::optional<NumaMeasurement> measure_numa(TransferBackend& backend, const Node
   const auto far = measure_2mib(backend, "h2d", m.remote_node);
   if (near.empty() || far.empty() || near[0].waived || far[0].waived) return std::nullopt;
   // Pages that did not land where asked (a full node, a policy that would not bind) compare nothing.
-  const auto landed = [](const DmaRecord& r, int node) { return r.host_numa_node < 0 || r.host_numa_node == node; };
+  const auto landed = [](const DmaRecord& r, int node) {
+    return r.host_numa_node < 0 || r.host_numa_node == node;
+  };
   if (!landed(near[0], m.local_node) || !landed(far[0], m.remote_node)) return std::nullopt;
   m.local_gbps = near[0].median_gbps;
   m.remote_gbps = far[0].median_gbps;

@@ -101,8 +101,11 @@ TEST(MethodRanking, FastestFirstPerBlockAndLayerSplitWithUnverifiedAndWaivedLeft
   unverified.verified = false;
   auto waived = make(Method::kCe, 1, 98);
   waived.waived = true;
-  const std::vector<DmaRecord> rs = {make(Method::kCe, 1, 40), make(Method::kKernel, 1, 55),
-                                     make(Method::kCeBatch, 1, 50), make(Method::kCe, 4, 20), unverified,
+  const std::vector<DmaRecord> rs = {make(Method::kCe, 1, 40),
+                                     make(Method::kKernel, 1, 55),
+                                     make(Method::kCeBatch, 1, 50),
+                                     make(Method::kCe, 4, 20),
+                                     unverified,
                                      waived};
   std::vector<const DmaRecord*> ptrs;
   for (const auto& r : rs) ptrs.push_back(&r);
