@@ -9,7 +9,7 @@ if [ -z "$format" ]; then
   echo "check-format: clang-format-14 is not installed (scripts/setup.sh --tests installs it)" >&2
   exit 2
 fi
-mapfile -t files < <(git ls-files 'src/*.cpp' 'src/*.hpp' 'src/*.cu' 'tests/*.cpp' 'tests/*.hpp' 'kernels/*.hpp' \
+mapfile -t files < <(git ls-files --cached --others --exclude-standard 'src/*.cpp' 'src/*.hpp' 'src/*.cu' 'tests/*.cpp' 'tests/*.hpp' 'kernels/*.hpp' \
   'kernels/*.cu' 'kernels/*.cpp')
 if [ "${1:-}" = "--fix" ]; then
   "$format" -i "${files[@]}"
