@@ -32,7 +32,7 @@ Scenario on_flags_server(const WorkloadSizingRequest& r, std::vector<std::string
   static_cast<ServeSettings&>(server) = *r.serve;
   server.model = r.model.value_or(scenario.server.model);
   server.hardware = r.hardware.value_or(scenario.server.hardware);
-  scenario.server = server;
+  scenario = with_server(scenario, server);  // the document too: overrides and sweeps keep this server
   scenario.calibration.reset();  // the file's calibration is a server key too: --calibration gives the flags'
   return scenario;
 }
@@ -76,7 +76,7 @@ Sizing size_with_workload(const WorkloadSizingRequest& request) {
   if (request.link) in.link = request.link;
   if (scenario.calibration) in.calibration = *scenario.calibration;
   // --tp auto is resolved once, so the simulator's step model runs at the same TP as the sizing.
-  scenario = with_resolved_parallelism(std::move(scenario), in);
+  scenario = with_resolved_parallelism(scenario, in);
   auto s = compute_sizing(in);
   for (const auto& w : model_warnings) s.notes.push_back(w);
   for (const auto& w : warnings) s.warnings.push_back(w);

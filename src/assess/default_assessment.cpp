@@ -190,11 +190,12 @@ void size_default(const AssessmentSettings& s, const std::string& hw, const Defa
   log(fmt::format("size --workload {}: simulating the tier-size curve", scenario.name));
   // The scenario's traffic on the server the sizing section describes: its server-only keys
   // (a deliberately small kv-cache-memory, its context length) would otherwise reach the command.
-  auto traffic = scenario;
-  traffic.server.kv_cache_memory.reset();
-  traffic.server.num_gpu_blocks_override.reset();
-  traffic.server.max_model_len = serve.max_model_len;
-  traffic.server.gpu_memory_utilization = serve.gpu_memory_utilization;
+  auto server = scenario.server;
+  server.kv_cache_memory.reset();
+  server.num_gpu_blocks_override.reset();
+  server.max_model_len = serve.max_model_len;
+  server.gpu_memory_utilization = serve.gpu_memory_utilization;
+  const auto traffic = with_server(scenario, server);
   sizings.insert(
       sizings.begin(),
       size_with_workload(

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 
 #include "catalog/embedded_files.hpp"
@@ -142,6 +143,29 @@ std::optional<std::uint64_t> bytes_or_none(const YamlObject& o, const std::strin
 
 namespace {
 
+// The keys server_to_yaml writes and parse_server reads, in the order they are written.
+constexpr std::array<const char*, 21> kServerKeys = {"model",
+                                                     "hardware",
+                                                     "tensor-parallel-size",
+                                                     "pipeline-parallel-size",
+                                                     "gpu-memory-utilization",
+                                                     "kv-cache-memory",
+                                                     "num-gpu-blocks-override",
+                                                     "block-size",
+                                                     "kv-cache-dtype",
+                                                     "max-model-len",
+                                                     "max-num-batched-tokens",
+                                                     "max-num-seqs",
+                                                     "enable-prefix-caching",
+                                                     "kv-offloading-size",
+                                                     "kv-offloading-backend",
+                                                     "quantization",
+                                                     "draft-layers",
+                                                     "hybrid-kv-cache-manager",
+                                                     "eviction-policy",
+                                                     "store-threshold",
+                                                     "link-method"};
+
 // The server keys: the model, the GPU and vLLM's flags, and the simulator's own (eviction, store
 // threshold, link method).
 ServerSpec parse_server(const YamlObject& o, const std::string& origin) {
@@ -178,6 +202,14 @@ ServerSpec parse_server(const YamlObject& o, const std::string& origin) {
       one_of(o, "eviction-policy", "lru", {"lru", "arc"}) == "arc" ? EvictionKind::kArc : EvictionKind::kLru;
   v.store_threshold = static_cast<int>(positive_int(o, "store-threshold", 1));
   v.link_method = one_of(o, "link-method", "ce", {"ce", "ce-batch", "kernel"});
+  // size's flags, so a scenario describes every server size does.
+  v.pipeline_parallel_size =
+      static_cast<int>(positive_int(o, "pipeline-parallel-size", 1, false, kMaxParallelRanks));
+  v.quantization = parse_quantization(o.str_or("quantization", "none"), origin + ": key 'quantization'");
+  v.draft_layers = static_cast<int>(positive_int(o, "draft-layers", 0, true, 16));
+  v.hybrid_kv_cache_manager = o.boolean_or("hybrid-kv-cache-manager", true);
+  v.kv_offloading_backend = parse_offloading_backend(o.str_or("kv-offloading-backend", "native"),
+                                                     origin + ": key 'kv-offloading-backend'");
   return v;
 }
 
@@ -199,28 +231,9 @@ Scenario scenario_from_node(const YAML::Node& root, const std::string& origin) {
     s.sweep = parse_sweep(o.object("sweep"));
     check_sweep_points(s.sweep, fmt::format("{}: key 'sweep'", origin));
   }
-  o.reject_unknown_keys({"name",
-                         "description",
-                         "seed",
-                         "model",
-                         "hardware",
-                         "tensor-parallel-size",
-                         "gpu-memory-utilization",
-                         "kv-cache-memory",
-                         "num-gpu-blocks-override",
-                         "block-size",
-                         "kv-cache-dtype",
-                         "max-model-len",
-                         "max-num-batched-tokens",
-                         "max-num-seqs",
-                         "enable-prefix-caching",
-                         "kv-offloading-size",
-                         "eviction-policy",
-                         "store-threshold",
-                         "link-method",
-                         "calibration",
-                         "workload",
-                         "sweep"});
+  std::vector<std::string> keys(kServerKeys.begin(), kServerKeys.end());
+  for (const char* k : {"name", "description", "seed", "calibration", "workload", "sweep"}) keys.push_back(k);
+  o.reject_unknown_keys(keys);
   return s;
 }
 
@@ -286,6 +299,54 @@ Scenario with_override(const Scenario& s, const std::string& key, const std::str
   } catch (const UsageError& e) {
     throw UsageError(fmt::format("{} {}={}: {}", what, key, value, e.what()));
   }
+}
+
+bool is_server_key(const std::string& key) {
+  return std::find(kServerKeys.begin(), kServerKeys.end(), key) != kServerKeys.end();
+}
+
+YAML::Node server_to_yaml(const ServerSpec& v) {
+  YAML::Node n;
+  n["model"] = v.model;
+  n["hardware"] = v.hardware;
+  if (v.tensor_parallel_auto) {
+    n["tensor-parallel-size"] = "auto";
+  } else {
+    n["tensor-parallel-size"] = v.tensor_parallel_size;
+  }
+  n["pipeline-parallel-size"] = v.pipeline_parallel_size;
+  n["gpu-memory-utilization"] = v.gpu_memory_utilization;
+  if (v.kv_cache_memory) n["kv-cache-memory"] = std::to_string(*v.kv_cache_memory);
+  if (v.num_gpu_blocks_override) n["num-gpu-blocks-override"] = *v.num_gpu_blocks_override;
+  n["block-size"] = v.block_size;
+  n["kv-cache-dtype"] = v.kv_cache_dtype;
+  if (v.max_model_len > 0) n["max-model-len"] = v.max_model_len;
+  n["max-num-batched-tokens"] = v.max_num_batched_tokens;
+  n["max-num-seqs"] = v.max_num_seqs;
+  n["enable-prefix-caching"] = v.enable_prefix_caching;
+  if (v.kv_offloading_size) {
+    n["kv-offloading-size"] = *v.kv_offloading_size;
+  } else {
+    n["kv-offloading-size"] = YAML::Null;
+  }
+  n["kv-offloading-backend"] = to_string(v.kv_offloading_backend);
+  n["quantization"] = to_string(v.quantization);
+  n["draft-layers"] = v.draft_layers;
+  n["hybrid-kv-cache-manager"] = v.hybrid_kv_cache_manager;
+  n["eviction-policy"] = v.eviction_policy == EvictionKind::kArc ? "arc" : "lru";
+  n["store-threshold"] = v.store_threshold;
+  n["link-method"] = v.link_method;
+  return n;
+}
+
+Scenario with_server(const Scenario& s, const ServerSpec& server) {
+  YAML::Node root = YAML::Clone(s.source);
+  for (const char* key : kServerKeys) root.remove(key);
+  for (const auto& kv : server_to_yaml(server)) root[kv.first.as<std::string>()] = kv.second;
+  auto out = scenario_from_node(root, s.origin);
+  out.calibration = s.calibration;
+  out.trace = s.trace;
+  return out;
 }
 
 SweepAxis parse_sweep_axis(const std::string& text) {

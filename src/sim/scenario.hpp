@@ -100,6 +100,16 @@ std::vector<std::string> shipped_scenario_names();
 Scenario with_override(const Scenario& s, const std::string& key, const std::string& value,
                        const std::string& what);
 
+// The one description of a server as scenario keys: every field of ServerSpec, so that a server
+// set from flags (`size --workload`) survives every later override and sweep point (which re-read
+// the document). parse_server(server_to_yaml(v)) == v.
+YAML::Node server_to_yaml(const ServerSpec& v);
+// The scenario on `server`: its document's server keys replaced by server_to_yaml(server) and
+// re-read, so Scenario::server and Scenario::source never disagree.
+Scenario with_server(const Scenario& s, const ServerSpec& server);
+// The scenario keys that describe the server (all but name, description, seed, workload, sweep).
+bool is_server_key(const std::string& key);
+
 // Parses "key=v1,v2,..." (the --sweep flag).
 SweepAxis parse_sweep_axis(const std::string& text);
 // UsageError naming `what` when the axes' product passes kMaxSweepPoints (each point is a whole

@@ -22,11 +22,17 @@ StepTimeModel make_predictor(const SizingInputs& in, const KvLayout& layout,
 
 }  // namespace
 
-Scenario with_resolved_parallelism(Scenario s, const SizingInputs& in) {
-  s.server.tensor_parallel_size = in.kv.tp;
-  s.server.tensor_parallel_auto = false;
-  s.server.pipeline_parallel_size = in.kv.pp;
-  return s;
+Scenario with_resolved_parallelism(const Scenario& s, const SizingInputs& in) {
+  if (!s.server.tensor_parallel_auto && s.server.tensor_parallel_size == in.kv.tp &&
+      s.server.pipeline_parallel_size == in.kv.pp && s.server.quantization == in.quantization) {
+    return s;
+  }
+  auto server = s.server;
+  server.tensor_parallel_size = in.kv.tp;
+  server.tensor_parallel_auto = false;
+  server.pipeline_parallel_size = in.kv.pp;
+  server.quantization = in.quantization;  // the search may have picked FP8 weights
+  return with_server(s, server);
 }
 
 SimulationSetup prepare_simulation(const Scenario& s, const std::optional<LinkProfile>& measured_link) {

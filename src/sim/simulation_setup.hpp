@@ -40,9 +40,10 @@ struct SimulationSetup {
 // pool cannot hold), naming the scenario key.
 SimulationSetup prepare_simulation(const Scenario& s, const std::optional<LinkProfile>& measured_link);
 
-// The scenario at the TP and PP its sizing inputs resolved (tensor-parallel-size auto: the
-// configuration search's pick), so the step model and the printed server are the sized ones.
-Scenario with_resolved_parallelism(Scenario s, const SizingInputs& in);
+// The scenario at the TP, PP and weights its sizing inputs resolved (tensor-parallel-size auto:
+// the configuration search's pick), so the step model, the printed server and every later sweep
+// point are the sized ones.
+Scenario with_resolved_parallelism(const Scenario& s, const SizingInputs& in);
 
 // The same from a sizing already computed (`size --workload/--trace`): the simulated GPU pool,
 // time model and TP are exactly the ones the sizing printed (its --gpu-memory and other node

@@ -6,6 +6,8 @@
 #include "core/errors.hpp"
 #include "sim/scenario.hpp"
 
+#include <yaml-cpp/yaml.h>
+
 namespace kvb {
 namespace {
 
@@ -80,6 +82,60 @@ TEST(Scenario, OverridesReachNestedKeysAndAreRevalidated) {
     EXPECT_NE(std::string(e.what()).find("--sweep workload.arival.rate=8"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("'arival'"), std::string::npos) << e.what();
   }
+}
+
+// A server with every field away from its default: what flags can set, the document can hold.
+ServerSpec every_field_set() {
+  ServerSpec v;
+  v.model = "llama-3.1-70b";
+  v.hardware = "h200";
+  v.tensor_parallel_size = 4;
+  v.pipeline_parallel_size = 2;
+  v.gpu_memory_utilization = 0.85;
+  v.kv_cache_memory = 40ULL << 30;
+  v.num_gpu_blocks_override = 1234;
+  v.block_size = 32;
+  v.kv_cache_dtype = "fp8";
+  v.max_model_len = 65536;
+  v.max_num_batched_tokens = 4096;
+  v.max_num_seqs = 128;
+  v.enable_prefix_caching = false;
+  v.kv_offloading_size = 96.5;
+  v.kv_offloading_backend = OffloadingBackend::kLmcache;
+  v.quantization = Quantization::kFp8;
+  v.draft_layers = 1;
+  v.hybrid_kv_cache_manager = false;
+  v.eviction_policy = EvictionKind::kArc;
+  v.store_threshold = 2;
+  v.link_method = "kernel";
+  return v;
+}
+
+std::string emitted(const ServerSpec& v) {
+  YAML::Emitter e;
+  e << server_to_yaml(v);
+  return e.c_str();
+}
+
+TEST(Scenario, EveryServerFieldSurvivesTheDocumentAndLaterOverrides) {
+  const auto base = parse_scenario(kGood, "good.yaml");
+  const auto wanted = every_field_set();
+  const auto s = with_server(base, wanted);
+  EXPECT_EQ(emitted(s.server), emitted(wanted));
+  EXPECT_EQ(s.server.quantization, Quantization::kFp8);
+  EXPECT_EQ(s.server.pipeline_parallel_size, 2);
+  EXPECT_EQ(*s.server.kv_cache_memory, 40ULL << 30);
+  // A sweep point re-reads the document: the server set from flags is still the one simulated.
+  const auto point = with_override(s, "workload.requests", "20", "--sweep");
+  EXPECT_EQ(emitted(point.server), emitted(wanted));
+  EXPECT_EQ(point.workload.requests, 20);
+  // No CPU tier and TP auto are written too (null, "auto").
+  auto plain = wanted;
+  plain.kv_offloading_size.reset();
+  plain.tensor_parallel_auto = true;
+  const auto back = with_server(base, plain);
+  EXPECT_FALSE(back.server.kv_offloading_size.has_value());
+  EXPECT_TRUE(back.server.tensor_parallel_auto);
 }
 
 TEST(Scenario, SweepAxisSyntax) {
