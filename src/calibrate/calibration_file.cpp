@@ -60,6 +60,35 @@ nlohmann::json point_json(const CalibrationPoint& p) {
   return j;
 }
 
+// One point, every key point_json writes (files written before spread, weight_sets and the
+// modelled terms were recorded read them as zero).
+CalibrationPoint point_from_json(const nlohmann::json& j, const std::string& origin) {
+  CalibrationPoint p;
+  p.regime = j.at("regime").get<std::string>();
+  if (p.regime != "prefill" && p.regime != "decode") {
+    throw UsageError(fmt::format("{}: point regime '{}'; expected prefill or decode", origin, p.regime));
+  }
+  p.tokens = json_integer_in(j, p.regime == "prefill" ? "tokens" : "batch", 1, kMaxTokens, origin);
+  p.context = json_integer_or(j, "context", 0, kMaxTokens, 0, origin);
+  p.skipped = j.value("skipped", "");
+  if (!p.skipped.empty()) return p;
+  p.layer_gemm_s = json_number_in(j, "layer_gemm_ms", 0, 1e9, origin) / 1e3;
+  p.gemm_tflops = json_number_in(j, "gemm_tflops", 0, 1e5, origin);
+  p.attention_s = json_number_or(j, "attention_ms_modelled", 0, 1e9, 0, origin) / 1e3;
+  p.elementwise_s = json_number_or(j, "elementwise_ms_modelled", 0, 1e9, 0, origin) / 1e3;
+  p.lm_head_s = json_number_or(j, "lm_head_ms", 0, 1e9, 0, origin) / 1e3;
+  p.forward_s = json_number_in(j, "forward_ms", 1e-9, 1e9, origin) / 1e3;
+  p.predicted_s = json_number_in(j, "predicted_ms", 0, 1e12, origin) / 1e3;
+  p.compute_efficiency = json_number_in(j, "compute_efficiency", 0, 1e3, origin);
+  p.memory_efficiency = json_number_in(j, "memory_efficiency", 0, 1e3, origin);
+  p.bound = j.at("bound").get<std::string>();
+  p.spread = json_number_or(j, "spread", 0, 1e6, 0, origin);
+  p.weight_sets = static_cast<int>(json_integer_or(j, "weight_sets", 0, 1 << 20, 0, origin));
+  if (!(p.forward_s > 0))
+    throw UsageError(fmt::format("{}: a point with forward_ms {:g}", origin, p.forward_s * 1e3));
+  return p;
+}
+
 }  // namespace
 
 nlohmann::json calibration_json(const CalibrationResult& r) {
@@ -121,28 +150,9 @@ CalibrationResult calibration_from_json(const nlohmann::json& doc, const std::st
   r.peak_tflops = json_number_in(doc, "peak_tflops", 1e-3, 1e5, origin);
   r.hbm_peak_gbps = json_number_in(doc, "hbm_peak_gbps", 1e-3, 1e5, origin);
   r.hbm_copy_gbps = json_number_in(doc, "hbm_copy_gbps", 0, 1e5, origin);
-  for (const auto& j : doc.at("points")) {
-    CalibrationPoint p;
-    p.regime = j.at("regime").get<std::string>();
-    if (p.regime != "prefill" && p.regime != "decode") {
-      throw UsageError(fmt::format("{}: point regime '{}'; expected prefill or decode", origin, p.regime));
-    }
-    p.tokens = json_integer_in(j, p.regime == "prefill" ? "tokens" : "batch", 1, kMaxTokens, origin);
-    p.context = json_integer_or(j, "context", 0, kMaxTokens, 0, origin);
-    p.skipped = j.value("skipped", "");
-    if (p.skipped.empty()) {
-      p.layer_gemm_s = json_number_in(j, "layer_gemm_ms", 0, 1e9, origin) / 1e3;
-      p.gemm_tflops = json_number_in(j, "gemm_tflops", 0, 1e5, origin);
-      p.forward_s = json_number_in(j, "forward_ms", 1e-9, 1e9, origin) / 1e3;
-      p.predicted_s = json_number_in(j, "predicted_ms", 0, 1e12, origin) / 1e3;
-      p.compute_efficiency = json_number_in(j, "compute_efficiency", 0, 1e3, origin);
-      p.memory_efficiency = json_number_in(j, "memory_efficiency", 0, 1e3, origin);
-      p.bound = j.at("bound").get<std::string>();
-      if (!(p.forward_s > 0))
-        throw UsageError(fmt::format("{}: a point with forward_ms {:g}", origin, p.forward_s * 1e3));
-    }
-    r.points.push_back(p);
-  }
+  r.hbm_copy_bytes =
+      static_cast<std::uint64_t>(json_integer_or(doc, "hbm_copy_bytes", 0, 1LL << 50, 0, origin));
+  for (const auto& j : doc.at("points")) r.points.push_back(point_from_json(j, origin));
   for (const auto& n : doc.value("notes", std::vector<std::string>{})) r.notes.push_back(n);
   return r;
 }

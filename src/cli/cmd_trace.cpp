@@ -36,8 +36,8 @@ TraceKvCost kv_cost(const TraceCommandOptions& o) {
   if (o.model.empty()) throw UsageError("--model is required: the KV bytes per token turn blocks into GiB");
   std::vector<std::string> warnings;
   ServeSettings serve;
-  serve.tensor_parallel_auto = o.tp.empty();
-  if (!o.tp.empty())
+  serve.tensor_parallel_auto = o.tp.empty() || o.tp == "auto";  // as size: empty and auto alike
+  if (!serve.tensor_parallel_auto)
     serve.tensor_parallel_size = static_cast<int>(parse_int_in(o.tp, "--tp", 1, kMaxParallelRanks));
   const auto sizing =
       compute_sizing(make_sizing_inputs(resolve_model(o.model, warnings), resolve_hardware(o.hw), serve));
@@ -70,7 +70,7 @@ Command register_trace(CLI::App& parent) {
                   "model whose KV bytes per token size the curve (catalog name or config.json)");
   app->add_option("--hw", o->hw, "hardware (sets TP when --tp is not given)")->capture_default_str();
   app->add_option("--tensor-parallel-size,--tp", o->tp,
-                  "TP ranks (default: the smallest configuration that fits)");
+                  "TP ranks; auto (the default): the smallest configuration that fits, as size");
   add_trace_reading_flags(app, o->trace);
   add_output_flags(app, o->out, {"table", "json"}, "kvbench/trace/v1");
   return Command{app, [o] { return run_trace(*o); }};
