@@ -11,6 +11,7 @@
 
 #include "cli/command.hpp"
 #include "cli/output_flags.hpp"
+#include "cli/server_flags.hpp"
 #include "cli/trace_flags.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
@@ -29,8 +30,7 @@ struct SimulateOptions {
   std::string scenario = "chat-multi-turn";
   std::string model;
   std::string hw;
-  std::string tp;
-  std::string kv_offloading_size;
+  ServerFlags server;  // every server flag size takes (cli/server_flags)
   std::string requests;
   std::string seed;
   std::vector<std::string> set;
@@ -63,16 +63,11 @@ Scenario apply_flags(Scenario s, const SimulateOptions& o) {
   };
   flag("model", o.model, "--model");
   flag("hardware", o.hw, "--hw");
-  if (!o.tp.empty()) {
-    flag("tensor-parallel-size",
-         o.tp == "auto" ? o.tp
-                        : std::to_string(parse_int_in(o.tp, "--tensor-parallel-size", 1, kMaxParallelRanks)),
-         "--tp");
-  }
-  if (!o.kv_offloading_size.empty()) {
-    flag("kv-offloading-size",
-         fmt::format("{}", parse_gib_size(o.kv_offloading_size, "--kv-offloading-size")),
-         "--kv-offloading-size");
+  if (any_server_flag(o.server)) {
+    // The same flags and the same function as size, written back into the scenario's document.
+    ServerSpec server = s.server;
+    apply_server_flags(o.server, server);
+    s = with_server(s, server);
   }
   if (!o.requests.empty())
     flag("workload.requests",
@@ -141,12 +136,7 @@ Command register_simulate(CLI::App& parent) {
       ->capture_default_str();
   app->add_option("--model", o->model, "override the scenario's model (catalog name, alias or config.json)");
   app->add_option("--hw,--hardware", o->hw, "override the scenario's GPU");
-  app->add_option(
-      "--tp,--tensor-parallel-size", o->tp,
-      "override the tensor-parallel size; auto: the smallest configuration that fits one request, "
-      "as size --tp auto");
-  app->add_option("--kv-offloading-size", o->kv_offloading_size,
-                  "CPU tier GiB across all ranks (0 = an empty tier)");
+  add_server_flags(app, o->server);  // each overrides its scenario key
   app->add_option("--requests", o->requests, "override the number of requests");
   app->add_option("--seed", o->seed, "override the scenario's seed");
   app->add_option("--set", o->set, "KEY=VALUE: set any scenario key (dotted for nesting), repeatable");

@@ -14,6 +14,7 @@
 #include "catalog/model_catalog.hpp"
 #include "cli/command.hpp"
 #include "cli/output_flags.hpp"
+#include "cli/server_flags.hpp"
 #include "cli/trace_flags.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
@@ -32,28 +33,14 @@ namespace {
 struct SizeOptions {
   std::string model;
   std::string hw = "h100";
-  std::string max_model_len;
-  std::string tp;  // empty: search (size/configuration_search.hpp)
-  std::string pp = "1";
-  std::string gpu_memory_utilization = "0.9";
-  std::string kv_cache_memory;
-  std::string kv_cache_dtype = "auto";
-  std::string block_size;
-  std::string max_num_batched_tokens = "8192";
-  std::string max_num_seqs = "256";
+  ServerFlags server;  // vLLM's flags and the tier's (cli/server_flags)
   std::string gpu_memory;
   std::string host_memory;
   std::string concurrency;
-  std::string kv_offloading_size;
-  std::string kv_offloading_backend = "native";
   std::string link_profile;
-  std::string link_method = "ce";
   std::string calibration;
   std::string engine = "vllm";
   std::string vllm_version = to_string(kNewestModelledVllm);
-  std::string quantization = "none";
-  std::string draft_layers = "0";
-  bool disable_hybrid_manager = false;
   OutputFlags out;
   bool list_models = false;
   bool list_hardware = false;
@@ -66,36 +53,12 @@ struct SizeOptions {
   CLI::App* app = nullptr;  // to tell the flags given from their defaults
 };
 
-// Parses the options into vLLM's flags and kvbench's node overrides; size/ does the rest.
+// The flags' server on vLLM's defaults; size/ does the rest.
 ServeSettings serve_settings(const SizeOptions& o) {
   ServeSettings v;
-  v.quantization = parse_quantization(o.quantization, "--quantization");
-  // Neither --tp nor --pp: the configuration search picks TP, PP and FP8 weights; --tp auto too.
-  v.tensor_parallel_auto = o.tp == "auto" || (o.tp.empty() && o.app->get_option("--pp")->count() == 0);
-  // Ranges checked on the 64-bit value, before any narrowing: what the quantity can be.
-  v.tensor_parallel_size =
-      v.tensor_parallel_auto || o.tp.empty()
-          ? 1
-          : static_cast<int>(parse_int_in(o.tp, "--tensor-parallel-size", 1, kMaxParallelRanks));
-  v.pipeline_parallel_size =
-      static_cast<int>(parse_int_in(o.pp, "--pipeline-parallel-size", 1, kMaxParallelRanks));
-  v.kv_cache_dtype = o.kv_cache_dtype;
-  // vLLM's largest block is 256 tokens; hybrid models' larger pages are kvbench's to choose.
-  v.block_size =
-      o.block_size.empty() ? 0 : static_cast<int>(parse_int_in(o.block_size, "--block-size", 1, 256));
-  v.hybrid_kv_cache_manager = !o.disable_hybrid_manager;
-  v.draft_layers = static_cast<int>(parse_int_in(o.draft_layers, "--draft-layers", 0, 16));
-  v.max_num_batched_tokens = parse_token_count(o.max_num_batched_tokens, "--max-num-batched-tokens");
-  v.max_num_seqs = parse_positive_int(o.max_num_seqs, "--max-num-seqs", false, kMaxNumSeqs);
-  v.gpu_memory_utilization = parse_real_in(o.gpu_memory_utilization, "--gpu-memory-utilization", 0.0, 1.0);
-  if (!o.kv_cache_memory.empty())
-    v.kv_cache_memory = parse_bytes(o.kv_cache_memory, "--kv-cache-memory").bytes;
-  if (!o.max_model_len.empty()) v.max_model_len = parse_token_count(o.max_model_len, "--max-model-len");
-  if (!o.kv_offloading_size.empty()) {
-    v.kv_offloading_size = parse_gib_size(o.kv_offloading_size, "--kv-offloading-size");
-  }
-  v.kv_offloading_backend = parse_offloading_backend(o.kv_offloading_backend, "--kv-offloading-backend");
-  v.link_method = o.link_method;
+  // Neither --tp nor --pp: the configuration search picks TP, PP and FP8 weights (as --tp auto).
+  v.tensor_parallel_auto = o.server.tp.empty() && !pp_given(o.server);
+  apply_server_flags(o.server, v);
   return v;
 }
 
@@ -119,8 +82,7 @@ NodeOverrides node_overrides(const SizeOptions& o) {
   n.calibration = o.calibration;
   n.engine = parse_engine(o.engine, "--engine");
   n.vllm_version = parse_vllm_version(o.vllm_version, "--vllm-version");
-  check_engine_and_backend(n.engine,
-                           parse_offloading_backend(o.kv_offloading_backend, "--kv-offloading-backend"));
+  check_engine_and_backend(n.engine, serve_settings(o).kv_offloading_backend);
   return n;
 }
 
@@ -225,7 +187,8 @@ int run_size(const SizeOptions& o) {
   for (const auto& name : split(o.hw, ',')) hws.push_back(resolve_hardware(name));
   for (const auto& w : warnings) std::fprintf(stderr, "kvbench: warning: %s\n", w.c_str());
 
-  const auto sized = size_configurations(models, hws, serve_settings(o), node_overrides(o), o.max_model_len);
+  const auto sized =
+      size_configurations(models, hws, serve_settings(o), node_overrides(o), o.server.max_model_len);
   const auto& all = sized.results;
   for (const auto& s : all) {
     for (const auto& w : s.start_refusals) std::fprintf(stderr, "kvbench: warning: %s\n", w.c_str());
@@ -249,49 +212,14 @@ int run_size(const SizeOptions& o) {
   return kExitOk;
 }
 
-// vLLM's own flags: the server being sized.
-void add_server_flags(CLI::App* app, SizeOptions& o) {
-  app->add_option("--max-model-len,--ctx", o.max_model_len,
-                  "context length: 131072, 128k (x1000), 128K (x1024), 1M (default: the model's own)");
-  app->add_option(
-      "--tensor-parallel-size,--tp", o.tp,
-      "TP ranks; without --tp and --pp (or with 'auto') the smallest configuration that fits one request: "
-      "TP within a node, then FP8 weights, then pipeline stages across nodes");
-  app->add_option("--pipeline-parallel-size,--pp", o.pp, "PP stages")->capture_default_str();
-  app->add_option("--gpu-memory-utilization", o.gpu_memory_utilization, "share of GPU memory vLLM may use")
-      ->capture_default_str();
-  app->add_option("--kv-cache-memory,--kv-cache-memory-bytes", o.kv_cache_memory,
-                  "KV bytes per rank, replacing the budget (e.g. 3.81GiB); vLLM's --kv-cache-memory-bytes");
-  app->add_option("--kv-cache-dtype", o.kv_cache_dtype,
-                  "auto, bfloat16, float16, fp8, fp8_e4m3, fp8_e5m2, fp8_ds_mla")
-      ->capture_default_str();
-  app->add_option("--block-size", o.block_size, "tokens per block (default: the attention backend's)");
-  app->add_option("--max-num-batched-tokens", o.max_num_batched_tokens, "tokens per scheduler step")
-      ->capture_default_str();
-  app->add_option("--max-num-seqs", o.max_num_seqs, "sequences per step")->capture_default_str();
-  app->add_option("--quantization", o.quantization, "weights: none (checkpoint dtype) or fp8")
-      ->capture_default_str();
-  app->add_option("--draft-layers", o.draft_layers, "extra KV layers of a draft model (EAGLE 1, MTP 1)")
-      ->capture_default_str();
-  app->add_flag("--disable-hybrid-kv-cache-manager", o.disable_hybrid_manager,
-                "size as vLLM does with the hybrid manager off");
-}
-
 // What kvbench needs beyond vLLM's flags: the node, the tier's sessions, the link, the engine.
 void add_node_flags(CLI::App* app, SizeOptions& o) {
   app->add_option("--gpu-memory", o.gpu_memory, "override the GPU's usable memory (e.g. 94GiB)");
   app->add_option("--host-memory", o.host_memory, "override host DRAM per node (e.g. 1TB)");
   app->add_option("--concurrency", o.concurrency, "sessions of max-model-len to keep warm in the CPU tier");
-  app->add_option("--kv-offloading-size", o.kv_offloading_size,
-                  "also evaluate this CPU tier size (GiB, all ranks)");
-  app->add_option("--kv-offloading-backend", o.kv_offloading_backend, "native or lmcache")
-      ->capture_default_str();
   app->add_option(
       "--link-profile", o.link_profile,
       "a kvbench dma --json result of this node: reloads use its fitted link (t0 + bytes/B per direction)");
-  app->add_option("--link-method", o.link_method,
-                  "which method of --link-profile to fit: ce, ce-batch, kernel")
-      ->capture_default_str();
   app->add_option(
          "--engine", o.engine,
          "the server to write the command for: vllm (native offloading), sglang (HiCache), lmcache (vLLM + "
@@ -342,7 +270,7 @@ Command register_size(CLI::App& parent) {
       "catalog name or alias (comma-separated for a table), or a path to a Hugging Face config.json");
   app->add_option("--hw", opts->hw, "hardware: " + join(hardware_names(), ", ") + " (comma list ok)")
       ->capture_default_str();
-  add_server_flags(app, *opts);
+  add_server_flags(app, opts->server);
   add_node_flags(app, *opts);
   add_output_flags(app, opts->out, {"table", "json"}, "kvbench/size/v1");
   add_traffic_flags(app, *opts);

@@ -10,6 +10,7 @@
 #include "catalog/model_catalog.hpp"
 #include "cli/command.hpp"
 #include "cli/output_flags.hpp"
+#include "cli/server_flags.hpp"
 #include "cli/trace_flags.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
@@ -27,7 +28,7 @@ struct TraceCommandOptions {
   TraceFlags trace;
   std::string model;
   std::string hw = "h100";
-  std::string tp;  // empty: the smallest configuration that fits (as size)
+  ServerFlags server;  // --tp and --pp (cli/server_flags)
   OutputFlags out;
 };
 
@@ -36,9 +37,8 @@ TraceKvCost kv_cost(const TraceCommandOptions& o) {
   if (o.model.empty()) throw UsageError("--model is required: the KV bytes per token turn blocks into GiB");
   std::vector<std::string> warnings;
   ServeSettings serve;
-  serve.tensor_parallel_auto = o.tp.empty() || o.tp == "auto";  // as size: empty and auto alike
-  if (!serve.tensor_parallel_auto)
-    serve.tensor_parallel_size = static_cast<int>(parse_int_in(o.tp, "--tp", 1, kMaxParallelRanks));
+  serve.tensor_parallel_auto = o.server.tp.empty() && !pp_given(o.server);  // as size
+  apply_server_flags(o.server, serve);
   const auto sizing =
       compute_sizing(make_sizing_inputs(resolve_model(o.model, warnings), resolve_hardware(o.hw), serve));
   TraceKvCost cost{sizing.model_name, sizing.hw_name, sizing.tp, 0};
@@ -69,8 +69,7 @@ Command register_trace(CLI::App& parent) {
   app->add_option("--model,-m", o->model,
                   "model whose KV bytes per token size the curve (catalog name or config.json)");
   app->add_option("--hw", o->hw, "hardware (sets TP when --tp is not given)")->capture_default_str();
-  app->add_option("--tensor-parallel-size,--tp", o->tp,
-                  "TP ranks; auto (the default): the smallest configuration that fits, as size");
+  add_parallelism_flags(app, o->server);
   add_trace_reading_flags(app, o->trace);
   add_output_flags(app, o->out, {"table", "json"}, "kvbench/trace/v1");
   return Command{app, [o] { return run_trace(*o); }};

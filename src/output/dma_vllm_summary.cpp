@@ -50,6 +50,37 @@ std::string ranked_lines(const std::vector<const DmaRecord*>& rs) {
   return out;
 }
 
+// "ce 1.00x, kernel/16 1.48-1.65x, ...": the range of slowdowns per method over the measured blocks,
+// in method order and CTA budget order (a kernel on every SM last): an operator picks a CTA
+// budget from this line.
+std::string slowdown_lines(const std::vector<const DmaRecord*>& compute) {
+  struct Range {
+    std::string label;
+    double lo, hi;
+  };
+  std::map<std::pair<int, int>, Range> range;
+  for (const auto* r : compute) {
+    const auto& c = r->tcase;
+    const std::pair<int, int> key{static_cast<int>(c.method), c.ctas > 0 ? c.ctas : 1 << 30};
+    auto [it, fresh] =
+        range.try_emplace(key, Range{method_label(c), r->compute_slowdown, r->compute_slowdown});
+    if (!fresh) {
+      it->second.lo = std::min(it->second.lo, r->compute_slowdown);
+      it->second.hi = std::max(it->second.hi, r->compute_slowdown);
+    }
+  }
+  std::string out = "\n";
+  std::size_t n = 0;
+  for (const auto& [key, rg] : range) {
+    out += n % 4 == 0 ? "    " : ", ";
+    out += rg.label +
+           (key.first == static_cast<int>(Method::kKernel) && key.second == 1 << 30 ? " (every SM)" : "");
+    out += rg.lo == rg.hi ? fmt::format(" {:.2f}x", rg.lo) : fmt::format(" {:.2f}-{:.2f}x", rg.lo, rg.hi);
+    if (++n % 4 == 0 || n == range.size()) out += "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string dma_vllm_summary(const std::vector<DmaRecord>& records) {
@@ -88,32 +119,7 @@ std::string dma_vllm_summary(const std::vector<DmaRecord>& records) {
   if (compute.empty()) {
     out += " not measured (add --with-compute)\n";
   } else {
-    // The range of slowdowns per method over the measured blocks, in method order and CTA
-    // budget order (a kernel on every SM last): an operator picks a CTA budget from this line.
-    struct Range {
-      std::string label;
-      double lo, hi;
-    };
-    std::map<std::pair<int, int>, Range> range;
-    for (const auto* r : compute) {
-      const auto& c = r->tcase;
-      const std::pair<int, int> key{static_cast<int>(c.method), c.ctas > 0 ? c.ctas : 1 << 30};
-      auto [it, fresh] =
-          range.try_emplace(key, Range{method_label(c), r->compute_slowdown, r->compute_slowdown});
-      if (!fresh) {
-        it->second.lo = std::min(it->second.lo, r->compute_slowdown);
-        it->second.hi = std::max(it->second.hi, r->compute_slowdown);
-      }
-    }
-    out += "\n";
-    std::size_t n = 0;
-    for (const auto& [key, rg] : range) {
-      out += n % 4 == 0 ? "    " : ", ";
-      out += rg.label +
-             (key.first == static_cast<int>(Method::kKernel) && key.second == 1 << 30 ? " (every SM)" : "");
-      out += rg.lo == rg.hi ? fmt::format(" {:.2f}x", rg.lo) : fmt::format(" {:.2f}-{:.2f}x", rg.lo, rg.hi);
-      if (++n % 4 == 0 || n == range.size()) out += "\n";
-    }
+    out += slowdown_lines(compute);
   }
   out +=
       "  vLLM's native offloading copies on the copy engines (ce; one batched call GPU->CPU in recent "

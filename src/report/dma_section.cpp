@@ -229,6 +229,63 @@ std::string per_device_html(const std::vector<DmaRecord>& records) {
 
 }  // namespace
 
+namespace {
+
+// One group's heading, link line, charts per direction and best-method table.
+std::string group_html(const GroupKey& key, const std::vector<const DmaRecord*>& group) {
+  std::string out;
+  const auto& first = *group.front();
+  const auto& [backend, device, layout, layers, host_mem] = key;
+  std::string layout_text =
+      layout == "per-layer" ? fmt::format("per-layer ({} fragments per block)", layers) : layout;
+  out += fmt::format("<h3>{} &#8212; {} backend, {} layout, {} host memory</h3>\n", html_escape(device),
+                     html_escape(backend), html_escape(layout_text), html_escape(host_mem));
+  out += fmt::format(
+      "<p>Link: {}{}. Timing: {}. {} blocks per transfer at the smallest size.</p>\n",
+      html_escape(first.device.link.empty() ? "unknown" : first.device.link),
+      first.device.link_ceiling_gbps > 0
+          ? fmt::format(", theoretical ceiling {:.1f} GB/s per direction", first.device.link_ceiling_gbps)
+          : std::string(", ceiling unknown"),
+      html_escape(first.device.timing.empty() ? "not recorded" : first.device.timing), first.tcase.blocks);
+  if (backend == "host") {
+    out +=
+        "<p class=\"warn\">Host backend: copies between two host-memory pools with memcpy and threads. No "
+        "GPU "
+        "link was measured; these figures show the tool working, not this node's PCIe or NVLink.</p>\n";
+  }
+  std::set<Direction> present;
+  for (const auto* r : group) present.insert(r->tcase.direction);
+  out += "<div class=\"charts\">\n";
+  if (present.count(Direction::kH2D)) {
+    out += render_line_chart(direction_chart(group, Direction::kH2D, "host to device (h2d)"));
+  }
+  if (present.count(Direction::kD2H)) {
+    out += render_line_chart(direction_chart(group, Direction::kD2H, "device to host (d2h)"));
+  }
+  if (present.count(Direction::kBidir)) {
+    out += render_line_chart(
+        direction_chart(group, Direction::kBidir,
+                        "both ways at once (bidir: both directions' bytes over the union of their spans)"));
+  }
+  out += "</div>\n";
+  out += best_method_table(group);
+  return out;
+}
+
+// Waived cases, one line per method and reason: the reason is usually the same for every size.
+std::string waived_html(const std::vector<const DmaRecord*>& group) {
+  std::map<std::string, int> waived;
+  for (const auto* r : group) {
+    if (r->waived) ++waived[to_string(r->tcase.method) + ": " + r->waive_reason];
+  }
+  if (waived.empty()) return {};
+  std::string out = "<p>Waived (not measured):</p><ul>";
+  for (const auto& [why, n] : waived) out += fmt::format("<li>{} ({} cases)</li>", html_escape(why), n);
+  return out + "</ul>\n";
+}
+
+}  // namespace
+
 std::string dma_section_html(const std::vector<DmaRecord>& records) {
   std::string out =
       "<section id=\"dma\"><h2>GPU&#8596;CPU transfers (<code>kvbench dma</code>, measured)</h2>\n";
@@ -251,54 +308,7 @@ std::string dma_section_html(const std::vector<DmaRecord>& records) {
     if (!groups.count(k)) order.push_back(k);
     groups[k].push_back(&r);
   }
-  for (const auto& key : order) {
-    const auto& group = groups[key];
-    const auto& first = *group.front();
-    const auto& [backend, device, layout, layers, host_mem] = key;
-    std::string layout_text =
-        layout == "per-layer" ? fmt::format("per-layer ({} fragments per block)", layers) : layout;
-    out += fmt::format("<h3>{} &#8212; {} backend, {} layout, {} host memory</h3>\n", html_escape(device),
-                       html_escape(backend), html_escape(layout_text), html_escape(host_mem));
-    out += fmt::format(
-        "<p>Link: {}{}. Timing: {}. {} blocks per transfer at the smallest size.</p>\n",
-        html_escape(first.device.link.empty() ? "unknown" : first.device.link),
-        first.device.link_ceiling_gbps > 0
-            ? fmt::format(", theoretical ceiling {:.1f} GB/s per direction", first.device.link_ceiling_gbps)
-            : std::string(", ceiling unknown"),
-        html_escape(first.device.timing.empty() ? "not recorded" : first.device.timing), first.tcase.blocks);
-    if (backend == "host") {
-      out +=
-          "<p class=\"warn\">Host backend: copies between two host-memory pools with memcpy and threads. No "
-          "GPU "
-          "link was measured; these figures show the tool working, not this node's PCIe or NVLink.</p>\n";
-    }
-    std::set<Direction> present;
-    for (const auto* r : group) present.insert(r->tcase.direction);
-    out += "<div class=\"charts\">\n";
-    if (present.count(Direction::kH2D)) {
-      out += render_line_chart(direction_chart(group, Direction::kH2D, "host to device (h2d)"));
-    }
-    if (present.count(Direction::kD2H)) {
-      out += render_line_chart(direction_chart(group, Direction::kD2H, "device to host (d2h)"));
-    }
-    if (present.count(Direction::kBidir)) {
-      out += render_line_chart(
-          direction_chart(group, Direction::kBidir,
-                          "both ways at once (bidir: both directions' bytes over the union of their spans)"));
-    }
-    out += "</div>\n";
-    out += best_method_table(group);
-    // Waived cases, one line per method and reason: the reason is usually the same for every size.
-    std::map<std::string, int> waived;
-    for (const auto* r : group) {
-      if (r->waived) ++waived[to_string(r->tcase.method) + ": " + r->waive_reason];
-    }
-    if (!waived.empty()) {
-      out += "<p>Waived (not measured):</p><ul>";
-      for (const auto& [why, n] : waived) out += fmt::format("<li>{} ({} cases)</li>", html_escape(why), n);
-      out += "</ul>\n";
-    }
-  }
+  for (const auto& key : order) out += group_html(key, groups[key]) + waived_html(groups[key]);
   out += per_device_html(records);
   out += peer_comparison_html(records);
   out += compute_slowdown_html(records);

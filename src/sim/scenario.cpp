@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <filesystem>
+#include <utility>
 
 #include "catalog/embedded_files.hpp"
 #include "core/errors.hpp"
@@ -340,9 +341,16 @@ YAML::Node server_to_yaml(const ServerSpec& v) {
 }
 
 Scenario with_server(const Scenario& s, const ServerSpec& server) {
-  YAML::Node root = YAML::Clone(s.source);
+  YAML::Node root = s.source.IsMap() ? YAML::Clone(s.source) : YAML::Node(YAML::NodeType::Map);
   for (const char* key : kServerKeys) root.remove(key);
   for (const auto& kv : server_to_yaml(server)) root[kv.first.as<std::string>()] = kv.second;
+  if (!std::as_const(root)["workload"]) {
+    // A trace's scenario (size --trace) has no workload document: the server alone is re-read.
+    Scenario out = s;
+    out.server = parse_server(YamlObject(root, s.origin), s.origin);
+    out.source = root;
+    return out;
+  }
   auto out = scenario_from_node(root, s.origin);
   out.calibration = s.calibration;
   out.trace = s.trace;

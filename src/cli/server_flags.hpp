@@ -1,0 +1,35 @@
+#pragma once
+// The server as flags, the same for every subcommand that takes one (size, simulate, trace): one
+// spelling, one parser, one function that applies them (issue 21 §1). A flag not given leaves the
+// server as it stands: vLLM's defaults for size and trace, the scenario's keys for simulate.
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "size/serve_settings.hpp"
+
+namespace kvb {
+
+struct ServerFlags {
+  std::string tp, pp;  // tp: a rank count or auto
+  std::string gpu_memory_utilization, kv_cache_memory, kv_cache_dtype, block_size;
+  std::string max_model_len, max_num_batched_tokens, max_num_seqs;
+  std::string kv_offloading_size, kv_offloading_backend, link_method;
+  std::string quantization, draft_layers;
+  bool disable_hybrid_manager = false;
+  CLI::App* app = nullptr;  // to tell --pp given from not
+};
+
+// --tp/--tensor-parallel-size and --pp only (trace).
+void add_parallelism_flags(CLI::App* app, ServerFlags& f);
+// Every server flag vLLM's `serve` and kvbench's tier take (size, simulate).
+void add_server_flags(CLI::App* app, ServerFlags& f);
+
+bool pp_given(const ServerFlags& f);
+// Whether any server flag was given (simulate rewrites the scenario's server only then).
+bool any_server_flag(const ServerFlags& f);
+
+// Applies the flags given onto `v`: the one place a server flag becomes a server field. Ranges
+// are checked on the 64-bit value before any narrowing; UsageError names the flag.
+void apply_server_flags(const ServerFlags& f, ServeSettings& v);
+
+}  // namespace kvb
