@@ -79,12 +79,12 @@ Sizing size_with_workload(const WorkloadSizingRequest& request) {
   scenario = with_resolved_parallelism(scenario, in);
   auto s = compute_sizing(in);
   for (const auto& w : model_warnings) s.notes.push_back(w);
-  for (const auto& w : warnings) s.warnings.push_back(w);
+  for (const auto& w : warnings) s.warnings.push_back(WarningText{w});
   if (!s.fits || !s.offload) {
     const auto why = fmt::format("workload {} not simulated: {}", scenario.name,
                                  s.weights_fit ? "one request of max-model-len does not fit the GPU KV cache"
                                                : "the weights do not fit");
-    s.warnings.push_back(why);
+    s.warnings.push_back(WarningText{why});
     // A tier planned for the suggested shorter context keeps the rule's size, saying why it is
     // not a simulated one (basis rule, never a simulated size by default).
     if (s.offload) s.offload->recommendation.why = why + "; " + s.offload->recommendation.why;

@@ -191,7 +191,9 @@ int run_size(const SizeOptions& o) {
       size_configurations(models, hws, serve_settings(o), node_overrides(o), o.server.max_model_len);
   const auto& all = sized.results;
   for (const auto& s : all) {
-    for (const auto& w : s.start_refusals) std::fprintf(stderr, "kvbench: warning: %s\n", w.c_str());
+    for (const auto& w : s.warnings) {
+      if (refuses_start(w)) std::fprintf(stderr, "kvbench: warning: %s\n", describe(w).c_str());
+    }
   }
   const std::string json_text = sizings_document(all).dump(2) + "\n";
   std::string text;

@@ -268,7 +268,9 @@ std::string sizing_text(const Sizing& s) {
   gpu_sections(out, s);
   tier_section(out, s);
   reload_section(out, s);
-  list(out, "Warnings", s.warnings);
+  std::vector<std::string> warnings;
+  for (const auto& w : s.warnings) warnings.push_back(describe(w));
+  list(out, "Warnings", warnings);
   list(out, "Alternatives", s.alternatives);
   list(out, "Notes", s.notes);
   command_sections(out, s);

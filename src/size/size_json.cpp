@@ -240,7 +240,8 @@ nlohmann::json sizing_to_json(const Sizing& s) {
   if (!s.rocm_docker_command.empty()) j["rocm_docker_command"] = s.rocm_docker_command;
   j["vllm_version_note"] = s.vllm_version_note;
   j["derivation"] = s.layout.derivation;
-  j["warnings"] = s.warnings;
+  j["warnings"] = json::array();
+  for (const auto& w : s.warnings) j["warnings"].push_back(describe(w));
   j["alternatives"] = s.alternatives;
   j["notes"] = s.notes;
   return j;

@@ -13,6 +13,7 @@
 #include "size/kv_layout.hpp"
 #include "size/memory_budget.hpp"
 #include "size/serve_settings.hpp"
+#include "size/sizing_warnings.hpp"
 #include "size/tier_recommendation.hpp"
 
 namespace kvb {
@@ -121,10 +122,7 @@ struct Sizing {
   double kvbm_cpu_cache_gb = 0;           // --engine dynamo: DYN_KVBM_CPU_CACHE_GB (GB = 10^9, per instance)
   std::int64_t kvbm_host_blocks = 0;      // the blocks KVBM makes of it
   int kvbm_init_timeout_s = 0;  // DYN_KVBM_LEADER_WORKER_INIT_TIMEOUT_SECS when pinning needs more than 120 s
-  std::vector<std::string> warnings;
-  // The warnings about a command vLLM refuses to start (also in `warnings`): said on stderr even
-  // when the result goes to a file, since the command would fail.
-  std::vector<std::string> start_refusals;
+  std::vector<SizingWarning> warnings;  // facts; size/sizing_warnings words them
   std::vector<std::string> alternatives;
   std::vector<std::string> notes;
 };

@@ -39,16 +39,10 @@ std::int64_t max_len_that_fits(const KvLayout& l, double available, std::int64_t
 void model_warnings(Sizing& s, const SizingInputs& in) {
   const auto& m = in.model;
   if (s.max_model_len > m.max_position_embeddings) {
-    s.warnings.push_back(
-        fmt::format("--max-model-len {} exceeds {}'s max_position_embeddings {}: vLLM refuses it "
-                    "unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1, and quality beyond the trained length "
-                    "is not guaranteed",
-                    s.max_model_len, m.name, m.max_position_embeddings));
-    s.start_refusals.push_back(s.warnings.back());
+    s.warnings.push_back(ContextBeyondTrained{s.max_model_len, m.name, m.max_position_embeddings});
   }
   if (s.layout.replicated) {
-    s.warnings.push_back(fmt::format("replicated KV: {}; the CPU tier stores {} copies too",
-                                     s.layout.replication_reason, s.tp));
+    s.warnings.push_back(ReplicatedKv{s.layout.replication_reason, s.tp});
     if (m.attention == AttentionKind::kMla) {
       s.alternatives.push_back(
           fmt::format("data-parallel attention stores each latent once: `--data-parallel-size {} "
@@ -63,20 +57,12 @@ void model_warnings(Sizing& s, const SizingInputs& in) {
     }
   }
   if (m.mamba_layers > 0) {
-    s.warnings.push_back(
-        "hybrid Mamba model: vLLM's OffloadingConnector before its hybrid-aware version disables the "
-        "hybrid KV cache manager and fails with \"Hybrid KV cache manager is disabled but failed to "
-        "convert the KV cache specs to one unified type\"; use a vLLM whose connector supports hybrid "
-        "models, or serve without offloading");
+    s.warnings.push_back(HybridMambaOffloading{});
   }
   if (m.sliding_layers > 0 && !in.kv.hybrid_manager) {
-    s.warnings.push_back(fmt::format(
-        "--disable-hybrid-kv-cache-manager treats the {} sliding-window layers as full "
-        "attention: KV per token grows from {} to {} B (x{:.2f})",
-        m.sliding_layers, (m.full_attention_layers()) * s.layout.types[0].bytes_per_token_layer,
-        s.layout.kv_bytes_per_token(),
-        static_cast<double>(s.layout.kv_bytes_per_token()) /
-            static_cast<double>(m.full_attention_layers() * s.layout.types[0].bytes_per_token_layer)));
+    s.warnings.push_back(SlidingAsFull{m.sliding_layers,
+                                       m.full_attention_layers() * s.layout.types[0].bytes_per_token_layer,
+                                       s.layout.kv_bytes_per_token()});
   } else if (m.sliding_layers > 0) {
     s.notes.push_back(
         fmt::format("{} of {} layers slide over {} tokens: they hold at most {} blocks per request; the "
@@ -92,10 +78,7 @@ void model_warnings(Sizing& s, const SizingInputs& in) {
 void tier_warnings(Sizing& s, const SizingInputs& in) {
   if (in.offloading_backend == OffloadingBackend::kLmcache && s.offload) {
     s.warnings.push_back(
-        fmt::format("--kv-offloading-backend lmcache: LMCache sizes its CPU cache per rank, "
-                    "LMCACHE_MAX_LOCAL_CPU_SIZE={:.1f} (GiB = {} / {} ranks); newer vLLM leaves the size "
-                    "to LMCache's own setting, so set it there",
-                    s.offload->lmcache_gib_per_rank, s.offload->recommended_gib(), s.world_size));
+        LmcachePerRank{s.offload->lmcache_gib_per_rank, s.offload->recommended_gib(), s.world_size});
   }
   if (s.offload && s.offload->given_gib) {
     // A tier larger than the node's host DRAM cannot be pinned; beyond the cap it starves the host.
@@ -104,16 +87,9 @@ void tier_warnings(Sizing& s, const SizingInputs& in) {
     const double host_gib = nodes * in.host_memory_gb.value_or(in.hw.host_dram_gb) * 1e9 / kGiB;
     const double given = *s.offload->given_gib;
     if (given > host_gib) {
-      s.warnings.push_back(
-          fmt::format("--kv-offloading-size {} GiB exceeds the {:.0f} GiB of host DRAM this instance's "
-                      "nodes have: vLLM cannot pin it (give --host-memory if a node has more)",
-                      given, host_gib));
+      s.warnings.push_back(TierBeyondHostDram{given, host_gib});
     } else if (given > s.offload->cap_gib) {
-      s.warnings.push_back(
-          fmt::format("--kv-offloading-size {} GiB exceeds the {:.0f} GiB cap ({:.0f}% of host DRAM "
-                      "for this instance's GPUs): the host may swap or the OOM killer may end the "
-                      "server",
-                      given, s.offload->cap_gib, in.host_dram_fraction * 100));
+      s.warnings.push_back(TierBeyondCap{given, s.offload->cap_gib, in.host_dram_fraction});
     }
   }
 }
@@ -150,18 +126,13 @@ void fit_alternatives(Sizing& s, const SizingInputs& in) {
 // A --kv-cache-memory the GPU cannot hold beside the rest; ranks beyond one node.
 void budget_warnings(Sizing& s, const SizingInputs& in) {
   if (s.budget.exceeds_gpu_gib > 0) {
-    s.warnings.push_back(fmt::format(
-        "--kv-cache-memory {} plus weights, activations and graphs ({:.2f} GiB) "
-        "exceed the GPU's {:.2f} GiB by {:.2f} GiB: vLLM would fail to allocate it",
-        format_bytes_binary(s.budget.available_bytes),
-        s.budget.weights_gib + s.budget.activation_gib + s.budget.cuda_graph_gib + s.budget.non_torch_gib,
-        s.budget.total_gib, s.budget.exceeds_gpu_gib));
+    const auto& b = s.budget;
+    s.warnings.push_back(KvCacheMemoryTooLarge{
+        b.available_bytes, b.weights_gib + b.activation_gib + b.cuda_graph_gib + b.non_torch_gib, b.total_gib,
+        b.exceeds_gpu_gib});
   }
   if (s.world_size > in.hw.gpus_per_node) {
-    s.warnings.push_back(
-        fmt::format("{} ranks exceed the {} GPUs of one {} node: the host DRAM cap and link figures "
-                    "are per node",
-                    s.world_size, in.hw.gpus_per_node, in.hw.name));
+    s.warnings.push_back(RanksBeyondNode{s.world_size, in.hw.gpus_per_node, in.hw.name});
   }
 }
 
@@ -291,7 +262,7 @@ Sizing compute_sizing(const SizingInputs& in) {
     // A reload is host to device.
     const auto link = in.link ? *in.link : link_profile_from_hardware(in.hw);
     s.reload = compare_reload_recompute(s, in, link.h2d, reload_link_source(in, link));
-    if (in.link && !in.link->warning.empty()) s.warnings.push_back(in.link->warning);
+    if (in.link && !in.link->warning.empty()) s.warnings.push_back(WarningText{in.link->warning});
   }
   add_warnings(s, in);
   if (!s.weights_fit) return s;  // no command line to give: vLLM would fail to load

@@ -1,0 +1,55 @@
+#pragma once
+// What a sizing warns about, as facts with their numbers (the engine decides them) and the one
+// wording of each (describe: what the text and the JSON both print). A warning composed by
+// another layer (a link profile's, a workload's) arrives as text.
+#include <cstdint>
+#include <string>
+#include <variant>
+
+namespace kvb {
+
+struct ContextBeyondTrained {  // vLLM refuses to start without VLLM_ALLOW_LONG_MAX_MODEL_LEN=1
+  std::int64_t max_model_len = 0;
+  std::string model;
+  std::int64_t max_position_embeddings = 0;
+};
+struct ReplicatedKv {
+  std::string reason;
+  int copies = 1;
+};
+struct HybridMambaOffloading {};
+struct SlidingAsFull {  // --disable-hybrid-kv-cache-manager on a sliding-window model
+  int sliding_layers = 0;
+  std::int64_t bytes_per_token_hybrid = 0, bytes_per_token_full = 0;
+};
+struct LmcachePerRank {
+  double per_rank_gib = 0, total_gib = 0;
+  int ranks = 1;
+};
+struct TierBeyondHostDram {
+  double given_gib = 0, host_gib = 0;
+};
+struct TierBeyondCap {
+  double given_gib = 0, cap_gib = 0, dram_fraction = 0;
+};
+struct KvCacheMemoryTooLarge {
+  double kv_bytes = 0, other_gib = 0, total_gib = 0, exceeds_gib = 0;
+};
+struct RanksBeyondNode {
+  int ranks = 1, gpus_per_node = 1;
+  std::string hardware;
+};
+struct WarningText {  // worded where it arose (a link profile's, a workload's)
+  std::string text;
+};
+
+using SizingWarning =
+    std::variant<ContextBeyondTrained, ReplicatedKv, HybridMambaOffloading, SlidingAsFull, LmcachePerRank,
+                 TierBeyondHostDram, TierBeyondCap, KvCacheMemoryTooLarge, RanksBeyondNode, WarningText>;
+
+std::string describe(const SizingWarning& w);
+
+// The command this sizing prints would not start (said on stderr even when the result goes to a file).
+bool refuses_start(const SizingWarning& w);
+
+}  // namespace kvb

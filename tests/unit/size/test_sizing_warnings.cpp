@@ -1,0 +1,42 @@
+// A sizing's warnings are facts with their numbers; describe words each once (text and JSON).
+#include <gtest/gtest.h>
+
+#include <variant>
+
+#include "size/sizing_engine.hpp"
+#include "test_helpers.hpp"
+
+namespace kvb {
+namespace {
+
+TEST(SizingWarnings, AContextPastTheTrainedLengthIsAFactThatRefusesStart) {
+  auto in = test::inputs("llama-3.1-8b", "h100");
+  in.max_model_len = 200'000;  // Llama-3.1-8B was trained to 131,072
+  const auto s = compute_sizing(in);
+  const ContextBeyondTrained* w = nullptr;
+  for (const auto& x : s.warnings)
+    if (const auto* p = std::get_if<ContextBeyondTrained>(&x)) w = p;
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->max_model_len, 200'000);
+  EXPECT_EQ(w->max_position_embeddings, 131'072);
+  EXPECT_TRUE(refuses_start(SizingWarning{*w}));
+  EXPECT_EQ(describe(SizingWarning{*w}).rfind("--max-model-len 200000 exceeds llama-3.1-8b's", 0), 0u);
+}
+
+TEST(SizingWarnings, EachKindIsWordedFromItsNumbers) {
+  // 4 sliding layers of 2 full: 8,192 B per token as hybrid, 12,288 B as full attention = x1.50.
+  EXPECT_NE(describe(SlidingAsFull{4, 8192, 12288}).find("grows from 8192 to 12288 B (x1.50)"),
+            std::string::npos);
+  EXPECT_NE(
+      describe(LmcachePerRank{70, 280, 4}).find("LMCACHE_MAX_LOCAL_CPU_SIZE=70.0 (GiB = 280 / 4 ranks)"),
+      std::string::npos);
+  EXPECT_NE(describe(TierBeyondCap{900, 715, 0.7}).find("exceeds the 715 GiB cap (70% of host DRAM"),
+            std::string::npos);
+  EXPECT_NE(describe(RanksBeyondNode{16, 8, "h100"}).find("16 ranks exceed the 8 GPUs of one h100 node"),
+            std::string::npos);
+  EXPECT_EQ(describe(WarningText{"as given"}), "as given");
+  EXPECT_FALSE(refuses_start(RanksBeyondNode{16, 8, "h100"}));
+}
+
+}  // namespace
+}  // namespace kvb
