@@ -92,6 +92,28 @@ std::vector<std::int64_t> token_list(const std::string& text, const char* flag) 
   return out;
 }
 
+// The step overhead is not measurable from operators: --step-overhead-us, else the GPU's default.
+void set_step_overhead(CalibrationRequest& r, double overhead_flag) {
+  const auto defaults = default_calibration(r.hw);
+  if (overhead_flag >= 0) {
+    r.step_overhead_us = overhead_flag;
+    r.step_overhead_source = "--step-overhead-us";
+  } else {
+    r.step_overhead_us = defaults.step_overhead_s * 1e6;
+    r.step_overhead_source = fmt::format("from {} (pass --step-overhead-us to set it)", defaults.source);
+  }
+}
+
+// Other work on the GPU skews the GEMM timings: named on stderr, and kept in the calibration's notes.
+std::vector<std::string> others_on_gpu(const CalibrateOptions& o) {
+  std::vector<std::string> shared;
+  std::string notice;
+  const auto probe = make_backend(parse_backend(o.backend), o.device, notice);
+  record_occupancy(*probe, shared);
+  for (const auto& w : shared) std::fprintf(stderr, "kvbench: warning: %s\n", w.c_str());
+  return shared;
+}
+
 int run_calibrate(const CalibrateOptions& o) {
   if (!o.from_vllm.empty()) return run_from_vllm(o);
   // Everything that can be checked without a GPU is checked first (exit 2 before exit 3).
@@ -125,24 +147,9 @@ int run_calibrate(const CalibrateOptions& o) {
     hw = resolve_hardware(name);
   }
   r.hw = *hw;
-  const auto defaults = default_calibration(r.hw);
-  if (overhead_flag >= 0) {
-    r.step_overhead_us = overhead_flag;
-    r.step_overhead_source = "--step-overhead-us";
-  } else {
-    r.step_overhead_us = defaults.step_overhead_s * 1e6;
-    r.step_overhead_source = fmt::format("from {} (pass --step-overhead-us to set it)", defaults.source);
-  }
+  set_step_overhead(r, overhead_flag);
   for (const auto& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-
-  // Other work on the GPU skews the GEMM timings: named, and kept in the calibration's notes.
-  std::vector<std::string> shared;
-  {
-    std::string notice;
-    const auto probe = make_backend(parse_backend(o.backend), o.device, notice);
-    record_occupancy(*probe, shared);
-  }
-  for (const auto& w : shared) std::fprintf(stderr, "kvbench: warning: %s\n", w.c_str());
+  const auto shared = others_on_gpu(o);
   auto result = run_calibration(*timer, r);
   result.notes.insert(result.notes.end(), shared.begin(), shared.end());
   if (!o.output.empty()) write_file_atomically(o.output, calibration_yaml(result, utc_now("%Y-%m-%d")));

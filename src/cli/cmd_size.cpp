@@ -149,26 +149,32 @@ std::pair<TierObjective, ServiceLevel> objective_and_slo(const SizeOptions& o) {
   return {objective, slo};
 }
 
-int run_size(const SizeOptions& o) {
-  if (o.list_models) {
-    std::fputs(models_table_text().c_str(), stdout);
-    return kExitOk;
+// --workload / --trace: the tier size simulated for that traffic, on the flags' server.
+int run_traffic_sizing(const SizeOptions& o, const std::string& format, TierObjective objective,
+                       const ServiceLevel& slo) {
+  auto request = traffic_request(o);
+  request.objective = objective;
+  request.slo = slo;
+  const std::vector<Sizing> all{size_with_workload(request)};
+  const std::string json_text = sizings_document(all).dump(2) + "\n";
+  emit(o.out, format == "json" ? json_text : sizing_text(all.front()), json_text);
+  return kExitOk;
+}
+
+// One configuration: its full reasoning (and the FP8-weights retry after it); several: one table.
+std::string sized_text(const SizedConfigurations& sized) {
+  const auto& all = sized.results;
+  if (all.size() == 1) return sizing_text(all.front());
+  if (sized.fp8_retry) {
+    return sizing_text(all[0]) +
+           "\n================ the same with --quantization fp8 (FP8 weights) ================\n\n" +
+           sizing_text(all[1]);
   }
-  if (o.list_hardware) {
-    std::fputs(hardware_table_text().c_str(), stdout);
-    return kExitOk;
-  }
-  const auto format = chosen_format(o.out, {"table", "json"});
-  const auto [objective, slo] = objective_and_slo(o);
-  if (!o.workload.empty() || !o.trace.file.empty()) {
-    auto request = traffic_request(o);
-    request.objective = objective;
-    request.slo = slo;
-    const std::vector<Sizing> all{size_with_workload(request)};
-    const std::string json_text = sizings_document(all).dump(2) + "\n";
-    emit(o.out, format == "json" ? json_text : sizing_text(all.front()), json_text);
-    return kExitOk;
-  }
+  return "Computed from vLLM's KV arithmetic and the stated budget model; none of it measured.\n" +
+         sizing_summary_table(all) + "One model and one --hw give the full reasoning and the vLLM command.\n";
+}
+
+std::vector<ModelSpec> models_of(const SizeOptions& o) {
   if (o.model.empty()) {
     throw UsageError(
         "--model is required: a catalog name (kvbench size --list-models), a comma-separated list, or a "
@@ -183,34 +189,34 @@ int run_size(const SizeOptions& o) {
     }
     models.push_back(resolve_model(name, warnings));
   }
+  for (const auto& w : warnings) std::fprintf(stderr, "kvbench: warning: %s\n", w.c_str());
+  return models;
+}
+
+int run_size(const SizeOptions& o) {
+  if (o.list_models) {
+    std::fputs(models_table_text().c_str(), stdout);
+    return kExitOk;
+  }
+  if (o.list_hardware) {
+    std::fputs(hardware_table_text().c_str(), stdout);
+    return kExitOk;
+  }
+  const auto format = chosen_format(o.out, {"table", "json"});
+  const auto [objective, slo] = objective_and_slo(o);
+  if (!o.workload.empty() || !o.trace.file.empty()) return run_traffic_sizing(o, format, objective, slo);
+  const auto models = models_of(o);
   std::vector<HardwareSpec> hws;
   for (const auto& name : split(o.hw, ',')) hws.push_back(resolve_hardware(name));
-  for (const auto& w : warnings) std::fprintf(stderr, "kvbench: warning: %s\n", w.c_str());
-
   const auto sized =
       size_configurations(models, hws, serve_settings(o), node_overrides(o), o.server.max_model_len);
-  const auto& all = sized.results;
-  for (const auto& s : all) {
+  for (const auto& s : sized.results) {
     for (const auto& w : s.warnings) {
       if (refuses_start(w)) std::fprintf(stderr, "kvbench: warning: %s\n", describe(w).c_str());
     }
   }
-  const std::string json_text = sizings_document(all).dump(2) + "\n";
-  std::string text;
-  if (format == "json") {
-    text = json_text;
-  } else if (all.size() == 1) {
-    text = sizing_text(all.front());
-  } else if (sized.fp8_retry) {
-    text = sizing_text(all[0]) +
-           "\n================ the same with --quantization fp8 (FP8 weights) ================\n\n" +
-           sizing_text(all[1]);
-  } else {
-    text = "Computed from vLLM's KV arithmetic and the stated budget model; none of it measured.\n" +
-           sizing_summary_table(all) +
-           "One model and one --hw give the full reasoning and the vLLM command.\n";
-  }
-  emit(o.out, text, json_text);
+  const std::string json_text = sizings_document(sized.results).dump(2) + "\n";
+  emit(o.out, format == "json" ? json_text : sized_text(sized), json_text);
   return kExitOk;
 }
 

@@ -57,6 +57,29 @@ nlohmann::json result_json(const SimResult& r) {
           {"kv_occupancy", occ}};
 }
 
+// One sweep point: its parameters, pools, metrics and the ratios to the same point without a tier.
+nlohmann::json point_json(const SweepPoint& p) {
+  nlohmann::json params = nlohmann::json::object();
+  for (const auto& [k, v] : p.params) params[k] = v;
+  nlohmann::json jp = {{"params", params},
+                       {"offloading", p.offloading},
+                       {"kv_offloading_size_gib",
+                        p.offloading ? nlohmann::json(p.kv_offloading_gib) : nlohmann::json(nullptr)},
+                       {"gpu_blocks", p.gpu_blocks},
+                       {"cpu_blocks", p.cpu_blocks},
+                       {"max_model_len", p.max_model_len},
+                       {"metrics", result_json(p.result)}};
+  jp["vs_no_offload"] = {
+      {"output_tokens_per_s_ratio", p.baseline.output_tokens_per_s > 0
+                                        ? p.result.output_tokens_per_s / p.baseline.output_tokens_per_s
+                                        : 0.0},
+      {"ttft_p50_ratio", p.baseline.ttft_s.p50 > 0 ? p.result.ttft_s.p50 / p.baseline.ttft_s.p50 : 0.0},
+      {"ttft_p99_ratio", p.baseline.ttft_s.p99 > 0 ? p.result.ttft_s.p99 / p.baseline.ttft_s.p99 : 0.0},
+      {"baseline_output_tokens_per_s", p.baseline.output_tokens_per_s},
+      {"baseline_ttft_p99_s", p.baseline.ttft_s.p99}};
+  return jp;
+}
+
 }  // namespace
 
 nlohmann::json simulate_json(const SweepRun& run) {
@@ -97,27 +120,7 @@ nlohmann::json simulate_json(const SweepRun& run) {
   for (const auto& a : run.axes) axes.push_back({{"key", a.key}, {"values", a.values}});
   doc["sweep"] = axes;
   doc["points"] = nlohmann::json::array();
-  for (const auto& p : run.points) {
-    nlohmann::json params = nlohmann::json::object();
-    for (const auto& [k, v] : p.params) params[k] = v;
-    nlohmann::json jp = {{"params", params},
-                         {"offloading", p.offloading},
-                         {"kv_offloading_size_gib",
-                          p.offloading ? nlohmann::json(p.kv_offloading_gib) : nlohmann::json(nullptr)},
-                         {"gpu_blocks", p.gpu_blocks},
-                         {"cpu_blocks", p.cpu_blocks},
-                         {"max_model_len", p.max_model_len},
-                         {"metrics", result_json(p.result)}};
-    jp["vs_no_offload"] = {
-        {"output_tokens_per_s_ratio", p.baseline.output_tokens_per_s > 0
-                                          ? p.result.output_tokens_per_s / p.baseline.output_tokens_per_s
-                                          : 0.0},
-        {"ttft_p50_ratio", p.baseline.ttft_s.p50 > 0 ? p.result.ttft_s.p50 / p.baseline.ttft_s.p50 : 0.0},
-        {"ttft_p99_ratio", p.baseline.ttft_s.p99 > 0 ? p.result.ttft_s.p99 / p.baseline.ttft_s.p99 : 0.0},
-        {"baseline_output_tokens_per_s", p.baseline.output_tokens_per_s},
-        {"baseline_ttft_p99_s", p.baseline.ttft_s.p99}};
-    doc["points"].push_back(jp);
-  }
+  for (const auto& p : run.points) doc["points"].push_back(point_json(p));
   return doc;
 }
 
