@@ -47,10 +47,10 @@ void add_report_document(ReportInputs& in, const nlohmann::json& doc, const std:
       in.sources.push_back(
           fmt::format("{}: kvbench calibrate on {}, {} (measured)", origin, c.device, c.model));
     } else if (schema == kTraceSchema) {
-      in.traces.push_back(trace_view_from_json(doc, origin));
-      const auto& t = in.traces.back();
+      in.traces.push_back(trace_document_from_json(doc, origin));
+      const auto& t = in.traces.back().analysis;
       in.sources.push_back(
-          fmt::format("{}: kvbench trace of {}, {} requests (counted)", origin, t.trace, t.requests));
+          fmt::format("{}: kvbench trace of {}, {} requests (counted)", origin, t.path, t.requests));
     } else {
       throw UsageError(
           fmt::format("{}: schema '{}' is not a kvbench result; expected {}, {}, {}, {}, {} or {}", origin,

@@ -20,7 +20,7 @@ struct ReportInputs {
   std::vector<SizeRowView> sizings;
   std::vector<DoctorView> doctors;  // kvbench doctor results: the fleet section marks failing nodes
   std::vector<CalibrationResult> calibrations;  // kvbench calibrate --json results
-  std::vector<TraceView> traces;                // kvbench trace --json results: the miss-ratio curve
+  std::vector<TraceDocument> traces;            // kvbench trace --json results: the miss-ratio curve
   std::vector<std::string> sources;             // one line per input: where it came from and what it holds
   std::vector<std::string> notes;               // e.g. that dma figures are host figures
   std::vector<std::string> files;  // the files read, by device and inode: one given twice counts once

@@ -25,7 +25,7 @@ std::string recommendation_section_html(const std::vector<SizeRowView>& rows,
 // calibrate results: each point's measured forward and efficiencies, the fit beside what runs use
 // without it.
 std::string calibration_section_html(const std::vector<CalibrationResult>& calibrations);
-std::string trace_section_html(const std::vector<TraceView>& traces);
+std::string trace_section_html(const std::vector<TraceDocument>& traces);
 std::string environment_section_html(const ReportInputs& in, const ReportContext& ctx);
 
 // Fleet: one row per node and GPU when dma results come from more than one host.

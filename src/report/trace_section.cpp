@@ -9,16 +9,18 @@
 namespace kvb {
 namespace {
 
-std::string one_trace(const TraceView& t) {
-  std::string out = fmt::format("<h3>{} ({}): {} requests over {:.0f} s</h3>\n", html_escape(t.trace),
-                                html_escape(t.format), t.requests, t.duration_s);
+std::string one_trace(const TraceDocument& d) {
+  const auto& t = d.analysis;
+  const double gib_per_block = block_gib(t, d.cost);
+  std::string out = fmt::format("<h3>{} ({}): {} requests over {:.0f} s</h3>\n", html_escape(t.path),
+                                html_escape(to_string(t.format)), t.requests, t.duration_s);
   out += fmt::format(
       "<p>An unbounded prefix cache serves {:.1f}% of prompt tokens; holding every distinct block "
       "would take {:.0f} GiB for {} on {}.</p>\n",
-      100 * t.unbounded_prefix_hit_rate, t.unbounded_cache_gib, html_escape(t.model),
-      html_escape(t.hardware));
+      100 * t.unbounded_prefix_hit_rate, static_cast<double>(t.distinct_blocks) * gib_per_block,
+      html_escape(d.cost.model), html_escape(d.cost.hardware));
   LineChart chart;
-  chart.title = fmt::format("{}: prefix cache size vs hit rate (counted)", t.model);
+  chart.title = fmt::format("{}: prefix cache size vs hit rate (counted)", d.cost.model);
   chart.x_label = "cache size (GiB of KV, all ranks; log scale)";
   chart.y_label = "prefix hit rate (% of prompt tokens)";
   chart.log2_x = true;
@@ -26,15 +28,19 @@ std::string one_trace(const TraceView& t) {
     return gib >= 10 ? fmt::format("{:.0f}", gib) : fmt::format("{:.2g}", gib);
   };
   ChartSeries s{.name = "LRU prefix cache", .points = {}, .dashed = false};
-  for (const auto& [gib, rate] : t.curve)
-    s.points.push_back({.x = gib, .y = 100 * rate, .low = 0, .high = 0});
+  for (const auto& p : t.curve) {
+    s.points.push_back({.x = static_cast<double>(p.blocks) * gib_per_block,
+                        .y = 100 * p.prefix_hit_rate,
+                        .low = 0,
+                        .high = 0});
+  }
   chart.series = {s};
   return out + "<div class=\"charts\">" + render_line_chart(chart) + "</div>\n";
 }
 
 }  // namespace
 
-std::string trace_section_html(const std::vector<TraceView>& traces) {
+std::string trace_section_html(const std::vector<TraceDocument>& traces) {
   if (traces.empty()) return {};
   std::string out = "<section id=\"trace\"><h2>Traces (<code>kvbench trace</code>, counted)</h2>\n";
   out +=

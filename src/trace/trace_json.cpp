@@ -1,5 +1,8 @@
 #include "trace/trace_json.hpp"
 
+#include <fmt/format.h>
+
+#include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "core/units.hpp"
 #include "kvbench_config.hpp"
@@ -52,21 +55,58 @@ nlohmann::json trace_json(const TraceAnalysis& a, const TraceKvCost& cost) {
           {"miss_ratio_curve", curve}};
 }
 
-TraceView trace_view_from_json(const nlohmann::json& doc, const std::string& origin) {
-  TraceView v;
-  v.trace = doc.at("trace").get<std::string>();
-  v.format = doc.at("format").get<std::string>();
-  v.model = doc.at("model").get<std::string>();
-  v.hardware = doc.at("hardware").get<std::string>();
-  v.requests = json_integer_in(doc, "requests", 0, kMaxTokens, origin);
-  v.duration_s = json_number_in(doc, "duration_s", 0, 1e10, origin);
-  v.unbounded_prefix_hit_rate = json_number_in(doc, "unbounded_prefix_hit_rate", 0, 1, origin);
-  v.unbounded_cache_gib = json_number_in(doc, "unbounded_cache_gib", 0, 1e12, origin);
+namespace {
+
+TraceFormat format_from(const std::string& text, const std::string& origin) {
+  for (const auto f : {TraceFormat::kMooncake, TraceFormat::kKvbench, TraceFormat::kCsv})
+    if (text == to_string(f)) return f;
+  throw UsageError(
+      fmt::format("{}: trace format '{}'; expected Mooncake JSONL, kvbench JSONL or CSV", origin, text));
+}
+
+LengthSummary lengths_from(const nlohmann::json& j, const std::string& origin) {
+  const auto length = [&](const char* key) { return json_number_in(j, key, 0, kMaxTokens, origin); };
+  return {length("mean"), length("p50"), length("p90"), length("p99"), length("max")};
+}
+
+TraceOptions options_from(const nlohmann::json& j, const std::string& origin) {
+  TraceOptions o;
+  o.block_tokens = json_integer_in(j, "block_tokens", 1, kMaxTokens, origin);
+  o.speed = json_number_in(j, "speed", 1e-9, 1e9, origin);
+  o.sample = json_number_in(j, "sample", 0, 1, origin);
+  o.limit = json_integer_in(j, "limit", 0, kMaxTokens, origin);
+  return o;
+}
+
+}  // namespace
+
+TraceDocument trace_document_from_json(const nlohmann::json& doc, const std::string& origin) {
+  TraceDocument d;
+  auto& a = d.analysis;
+  a.path = doc.at("trace").get<std::string>();
+  a.format = format_from(doc.at("format").get<std::string>(), origin);
+  a.reuse_recorded = doc.value("reuse_recorded", true);
+  a.options = options_from(doc.at("options"), origin);
+  d.cost.model = doc.at("model").get<std::string>();
+  d.cost.hardware = doc.at("hardware").get<std::string>();
+  d.cost.tensor_parallel_size =
+      static_cast<int>(json_integer_in(doc, "tensor_parallel_size", 1, 1 << 20, origin));
+  d.cost.kv_bytes_per_token = json_number_in(doc, "kv_bytes_per_token", 0, 1e12, origin);
+  a.requests = json_integer_in(doc, "requests", 0, kMaxTokens, origin);
+  a.skipped_by_sample = json_integer_or(doc, "skipped_by_sample", 0, kMaxTokens, 0, origin);
+  a.duration_s = json_number_in(doc, "duration_s", 0, 1e10, origin);
+  a.mean_rate = json_number_or(doc, "mean_rate_per_s", 0, 1e12, 0, origin);
+  a.median_minute_rate = json_number_or(doc, "median_minute_rate_per_s", 0, 1e12, 0, origin);
+  a.peak_minute_rate = json_number_or(doc, "peak_minute_rate_per_s", 0, 1e12, 0, origin);
+  a.prompt = lengths_from(doc.at("prompt_tokens"), origin);
+  a.output = lengths_from(doc.at("output_tokens"), origin);
+  a.distinct_blocks = json_integer_in(doc, "distinct_prefix_blocks", 0, kMaxTokens, origin);
+  a.unbounded_prefix_hit_rate = json_number_in(doc, "unbounded_prefix_hit_rate", 0, 1, origin);
   for (const auto& p : doc.at("miss_ratio_curve")) {
-    v.curve.emplace_back(json_number_in(p, "size_gib", 0, 1e12, origin),
-                         json_number_in(p, "prefix_hit_rate", 0, 1, origin));
+    a.curve.push_back({json_integer_in(p, "blocks", 0, kMaxTokens, origin),
+                       json_number_in(p, "prefix_hit_rate", 0, 1, origin)});
   }
-  return v;
+  return d;
 }
 
 }  // namespace kvb

@@ -23,13 +23,13 @@ struct TraceKvCost {
 double block_gib(const TraceAnalysis& a, const TraceKvCost& cost);
 nlohmann::json trace_json(const TraceAnalysis& a, const TraceKvCost& cost);
 
-// What the report draws of a kvbench/trace/v1 document; every figure range-checked where read.
-struct TraceView {
-  std::string trace, format, model, hardware;
-  std::int64_t requests = 0;
-  double duration_s = 0, unbounded_prefix_hit_rate = 0, unbounded_cache_gib = 0;
-  std::vector<std::pair<double, double>> curve;  // (size GiB, prefix hit rate)
+// A kvbench/trace/v1 document read back whole: the analysis and the KV cost it was written with
+// (trace_json(read.analysis, read.cost) gives the same bytes). Every figure range-checked where
+// read; UsageError naming `origin`.
+struct TraceDocument {
+  TraceAnalysis analysis;
+  TraceKvCost cost;
 };
-TraceView trace_view_from_json(const nlohmann::json& doc, const std::string& origin);
+TraceDocument trace_document_from_json(const nlohmann::json& doc, const std::string& origin);
 
 }  // namespace kvb
