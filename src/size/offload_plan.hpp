@@ -4,8 +4,10 @@
 
 namespace kvb {
 
-// Needs `s.layout`, `s.world_size`, `s.max_model_len`, `s.max_concurrency` already set. The plan
-// carries the rule's recommendation (basis rule) and the figures that follow from its size.
+// Reads the GPU side of `s`, already set: `layout`, `world_size`, `max_model_len`,
+// `blocks_per_request`, `max_concurrency`, `num_gpu_blocks` and `gpu_kv_tokens` (compute_sizing
+// sets them before it plans the tier). The plan carries the rule's recommendation (basis rule)
+// and the figures that follow from its size.
 OffloadPlan plan_offload(const Sizing& s, const SizingInputs& in);
 
 // "one 16-token CPU block = 2.5 MiB across 1 rank; 6,553 tokens per GiB": the plan's first reason.
