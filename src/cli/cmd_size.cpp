@@ -62,7 +62,7 @@ ServeSettings serve_settings(const SizeOptions& o) {
   return v;
 }
 
-NodeOverrides node_overrides(const SizeOptions& o) {
+NodeOverrides node_overrides(const SizeOptions& o, const ServeSettings& serve) {
   NodeOverrides n;
   // No GPU or host that serves an LLM has less than 1 GiB: a smaller figure is a typo (1KiB for 1TiB).
   const auto at_least_1gib = [](const std::string& text, const char* what) {
@@ -82,7 +82,7 @@ NodeOverrides node_overrides(const SizeOptions& o) {
   n.calibration = o.calibration;
   n.engine = parse_engine(o.engine, "--engine");
   n.vllm_version = parse_vllm_version(o.vllm_version, "--vllm-version");
-  check_engine_and_backend(n.engine, serve_settings(o).kv_offloading_backend);
+  check_engine_and_backend(n.engine, serve.kv_offloading_backend);
   return n;
 }
 
@@ -103,7 +103,7 @@ WorkloadSizingRequest traffic_request(const SizeOptions& o) {
   r.serve = serve_settings(o);
   if (!o.model.empty()) r.model = o.model;
   if (given(o, "--hw")) r.hardware = o.hw;
-  r.node = node_overrides(o);
+  r.node = node_overrides(o, *r.serve);
   if (!o.trace.file.empty()) {
     if (o.model.empty()) throw UsageError("--trace: expected --model (the trace holds no model)");
     if (!o.requests.empty())
@@ -208,8 +208,9 @@ int run_size(const SizeOptions& o) {
   const auto models = models_of(o);
   std::vector<HardwareSpec> hws;
   for (const auto& name : split(o.hw, ',')) hws.push_back(resolve_hardware(name));
+  const auto serve = serve_settings(o);
   const auto sized =
-      size_configurations(models, hws, serve_settings(o), node_overrides(o), o.server.max_model_len);
+      size_configurations(models, hws, serve, node_overrides(o, serve), o.server.max_model_len);
   for (const auto& s : sized.results) {
     for (const auto& w : s.warnings) {
       if (refuses_start(w)) std::fprintf(stderr, "kvbench: warning: %s\n", describe(w).c_str());

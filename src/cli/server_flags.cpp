@@ -1,9 +1,7 @@
 #include "cli/server_flags.hpp"
 
-#include <fmt/format.h>
-
-#include "core/errors.hpp"
 #include "core/units.hpp"
+#include "dma/transfer_case.hpp"
 
 namespace kvb {
 
@@ -90,9 +88,7 @@ void apply_tier_and_weights(const ServerFlags& f, ServeSettings& v) {
   if (!f.kv_offloading_backend.empty())
     v.kv_offloading_backend = parse_offloading_backend(f.kv_offloading_backend, "--kv-offloading-backend");
   if (!f.link_method.empty()) {
-    if (f.link_method != "ce" && f.link_method != "ce-batch" && f.link_method != "kernel") {
-      throw UsageError(fmt::format("--link-method '{}': expected ce, ce-batch or kernel", f.link_method));
-    }
+    (void)parse_method(f.link_method, "--link-method");  // dma's one list of methods
     v.link_method = f.link_method;
   }
   if (!f.quantization.empty()) v.quantization = parse_quantization(f.quantization, "--quantization");

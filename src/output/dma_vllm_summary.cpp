@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <map>
-#include <tuple>
 
 #include "core/units.hpp"
 #include "dma/method_ranking.hpp"
