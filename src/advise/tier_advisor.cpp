@@ -34,6 +34,14 @@ TierCurvePoint curve_point(double gib, const SimResult& r) {
   p.h2d_utilization = r.h2d_utilization;
   p.d2h_utilization = r.d2h_utilization;
   p.engine_busy_share = r.engine_busy_s / span;
+  for (int i = 0; i < kTierCostCount; ++i) {
+    const double share =
+        r.engine_busy_s > 0 ? r.tier_cost_s[static_cast<std::size_t>(i)] / r.engine_busy_s : 0;
+    if (share > p.costliest_share) {
+      p.costliest_share = share;
+      p.costliest_mechanism = to_string(static_cast<TierCost>(i));
+    }
+  }
   return p;
 }
 
@@ -97,9 +105,37 @@ std::optional<std::string> traded_off(const std::vector<TierCurvePoint>& curve) 
 
 // Why nothing pays: nothing to reuse, reuse the GPU cache already holds, a trade-off balanced
 // refuses, arrivals (not the server) set the pace, the link, or decode-heavy compute.
+// The size whose throughput falls most below no tier, when it falls by more than the balanced
+// objective tolerates: the tier costs, it does not merely fail to pay.
+std::optional<std::string> tier_costs(const std::vector<TierCurvePoint>& curve) {
+  const auto& none = curve.front();
+  if (none.output_tokens_per_s <= 0) return std::nullopt;
+  std::size_t worst = 0;
+  double loss = 0;
+  for (std::size_t i = 1; i < curve.size(); ++i) {
+    const double change = curve[i].output_tokens_per_s / none.output_tokens_per_s - 1;
+    if (change < loss) {
+      loss = change;
+      worst = i;
+    }
+  }
+  if (worst == 0 || loss > -kBalancedMaxLoss) return std::nullopt;
+  const auto& w = curve[worst];
+  const auto mechanism =
+      w.costliest_mechanism.empty()
+          ? std::string(
+                "no cost mechanism adds step time: the loss is in scheduling, GPU blocks held while "
+                "stores drain and requests waiting on loads")
+          : fmt::format("mostly {}: {} of the engine's step time", w.costliest_mechanism,
+                        percent(w.costliest_share));
+  return fmt::format("the tier costs: at this traffic a tier of {:g} GiB costs {:.1f}% output tok/s ({})",
+                     w.kv_offloading_size_gib, -loss * 100, mechanism);
+}
+
 std::string why_it_does_not_pay(const std::vector<TierCurvePoint>& curve, TierObjective objective) {
   const auto& none = curve.front();
   const auto& top = curve.back();
+  if (auto costs = tier_costs(curve)) return *costs;
   if (none.gpu_hit_rate + top.cpu_hit_rate < 0.01) {
     return fmt::format(
         "no reuse: no prompt shares a prefix with an earlier one (GPU prefix-cache hits {}, CPU-tier hits "
@@ -168,6 +204,7 @@ void explain_no_tier(TierRecommendation& rec, const TierAdviceRequest& req, cons
   rec.why = rec.curve.size() < 2
                 ? fmt::format("the host-DRAM cap ({:.1f} GiB) leaves no room for a tier", req.cap_gib)
                 : why_it_does_not_pay(rec.curve, req.objective);
+  rec.costs = rec.curve.size() >= 2 && tier_costs(rec.curve).has_value();
   rec.reasoning.push_back(
       best >= j.pays_gain
           ? fmt::format(

@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 
 #include "catalog/embedded_files.hpp"
 #include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "core/link_ceiling.hpp"
 #include "core/strings.hpp"
 #include "core/yaml_reader.hpp"
@@ -28,6 +31,8 @@ const std::vector<std::string> kHardwareKeys = {"name",
                                                 "link_practical_gbps",
                                                 "bf16_tflops",
                                                 "fp8_tflops",
+                                                "fp4_tflops",
+                                                "gpu_link_kind",
                                                 "gpus_per_node",
                                                 "host_dram_gb",
                                                 "mla_block_size",
@@ -93,6 +98,28 @@ void read_vendor_and_link(const YamlObject& y, HardwareSpec& h) {
   } else {
     throw UsageError(
         fmt::format("{}: key 'host_link' is '{}'; expected pcie or nvlink-c2c", y.origin(), link));
+  }
+}
+
+// The fabric tensor parallelism uses: its kind (default by vendor: NVLink, Infinity Fabric), its
+// per-direction bandwidth and all-reduce latency, both or neither.
+void read_gpu_link(const YamlObject& y, HardwareSpec& h) {
+  h.gpu_link_kind = h.vendor == GpuVendor::kAmd ? GpuLinkKind::kInfinityFabric : GpuLinkKind::kNvlink;
+  if (y.has("gpu_link_kind")) {
+    const auto kind = y.str("gpu_link_kind");
+    if (kind == "nvlink")
+      h.gpu_link_kind = GpuLinkKind::kNvlink;
+    else if (kind == "infinity-fabric")
+      h.gpu_link_kind = GpuLinkKind::kInfinityFabric;
+    else if (kind == "pcie")
+      h.gpu_link_kind = GpuLinkKind::kPcie;
+    else
+      throw UsageError(fmt::format(
+          "{}: key 'gpu_link_kind' is '{}'; expected nvlink, infinity-fabric or pcie", y.origin(), kind));
+  }
+  if (y.has("gpu_link_gbps") || y.has("gpu_link_latency_us")) {
+    h.gpu_link_gbps = positive(y, "gpu_link_gbps");
+    h.gpu_link_latency_us = positive(y, "gpu_link_latency_us");
   }
 }
 
@@ -170,17 +197,15 @@ HardwareSpec hardware_from_yaml(const std::string& text, const std::string& orig
   h.hbm_bandwidth_gbps = positive(y, "hbm_bandwidth_gbps");
   h.link_practical_gbps = positive(y, "link_practical_gbps");
   h.bf16_tflops = positive(y, "bf16_tflops");
-  h.fp8_tflops = positive(y, "fp8_tflops");
+  if (y.has("fp8_tflops")) h.fp8_tflops = positive(y, "fp8_tflops");
+  if (y.has("fp4_tflops")) h.fp4_tflops = positive(y, "fp4_tflops");
   h.gpus_per_node = static_cast<int>(y.integer("gpus_per_node"));
   if (h.gpus_per_node < 1)
     throw UsageError(fmt::format("{}: key 'gpus_per_node' must be at least 1", origin));
   h.host_dram_gb = positive(y, "host_dram_gb");
   if (y.has("link_kernel_compute_slowdown"))
     h.link_kernel_compute_slowdown = positive(y, "link_kernel_compute_slowdown");
-  if (y.has("gpu_link_gbps")) {
-    h.gpu_link_gbps = positive(y, "gpu_link_gbps");
-    h.gpu_link_latency_us = positive(y, "gpu_link_latency_us");
-  }
+  read_gpu_link(y, h);
   h.mla_block_size = static_cast<int>(y.integer_or("mla_block_size", 16));
   if (h.mla_block_size < 1)
     throw UsageError(fmt::format("{}: key 'mla_block_size' must be positive", origin));
@@ -211,7 +236,34 @@ std::vector<std::string> hardware_names() {
   return names;
 }
 
+bool is_hardware_file(const std::string& name) {
+  return name.find('/') != std::string::npos || name.ends_with(".yaml") || name.ends_with(".yml");
+}
+
+std::string to_string(GpuLinkKind k) {
+  switch (k) {
+    case GpuLinkKind::kNvlink:
+      return "nvlink";
+    case GpuLinkKind::kInfinityFabric:
+      return "infinity-fabric";
+    case GpuLinkKind::kPcie:
+      return "pcie";
+  }
+  return "nvlink";
+}
+
 HardwareSpec resolve_hardware(const std::string& name) {
+  if (is_hardware_file(name)) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(name, ec)) {
+      throw UsageError(
+          fmt::format("--hw '{}': no such hardware file; expected a catalog name ({}) or a YAML file with "
+                      "the catalog's keys "
+                      "(docs/size.md, Hardware files)",
+                      name, join(hardware_names(), ", ")));
+    }
+    return hardware_from_yaml(read_text_file(name, "--hw"), name);
+  }
   const auto wanted = to_lower(name);
   std::vector<std::string> names;
   for (const auto& h : hardware_catalog()) {
@@ -221,17 +273,48 @@ HardwareSpec resolve_hardware(const std::string& name) {
     }
     names.push_back(h.name);
   }
-  throw UsageError(
-      fmt::format("--hw '{}': unknown hardware; expected one of {}{}", name, join(names, ", "),
-                  fmt::format(" (closest: {}); use --gpu-memory and --host-memory for other cards",
-                              join(closest_names(name, names, 2), ", "))));
+  throw UsageError(fmt::format(
+      "--hw '{}': unknown hardware; expected one of {}{}", name, join(names, ", "),
+      fmt::format(" (closest: {}); for another card give its own hardware file (--hw my-gpu.yaml)",
+                  join(closest_names(name, names, 2), ", "))));
 }
 
+namespace {
+
+// `word` in `text` between non-alphanumerics: "l4" is not in "nvidia l40s".
+bool contains_word(const std::string& text, const std::string& word) {
+  const auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  for (auto at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+    const auto end = at + word.size();
+    if ((at == 0 || !alnum(text[at - 1])) && (end == text.size() || !alnum(text[end]))) return true;
+  }
+  return false;
+}
+
+// Lower case, with spaces and underscores as hyphens: "NVIDIA RTX PRO 6000" -> "nvidia-rtx-pro-6000".
+std::string device_words(const std::string& name) {
+  auto out = to_lower(name);
+  for (auto& c : out) {
+    if (c == ' ' || c == '_') c = '-';
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string hardware_for_device_name(const std::string& device_name) {
-  const auto lower = to_lower(device_name);
+  const auto lower = device_words(device_name);
   std::string best;
+  std::size_t best_length = 0;
   for (const auto& hw : hardware_catalog()) {
-    if (lower.find(to_lower(hw.name)) != std::string::npos && hw.name.size() > best.size()) best = hw.name;
+    std::vector<std::string> names = hw.aliases;
+    names.push_back(hw.name);
+    for (const auto& n : names) {
+      if (contains_word(lower, device_words(n)) && n.size() > best_length) {
+        best = hw.name;
+        best_length = n.size();
+      }
+    }
   }
   return best;
 }

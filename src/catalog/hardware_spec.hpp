@@ -7,6 +7,10 @@ namespace kvb {
 
 enum class GpuVendor { kNvidia, kAmd };
 enum class HostLinkKind { kPcie, kNvlinkC2C };
+// How one node's GPUs talk for tensor-parallel all-reduces. kPcie: no GPU fabric, NCCL's traffic
+// crosses the same PCIe links as the CPU tier's copies (L40S, L4, RTX cards, A100 PCIe).
+enum class GpuLinkKind { kNvlink, kInfinityFabric, kPcie };
+std::string to_string(GpuLinkKind k);
 
 struct HardwareSpec {
   std::string name;
@@ -45,11 +49,13 @@ struct HardwareSpec {
     std::string source;
   } measured_pinning;
   double bf16_tflops = 0;  // dense
-  double fp8_tflops = 0;   // dense
+  double fp8_tflops = 0;   // dense; 0 = no FP8 tensor cores (A100): FP8 weights run weight-only
+  double fp4_tflops = 0;   // dense; 0 = no FP4 tensor cores (everything before Blackwell and MI355X)
   int gpus_per_node = 8;
   // GPU-to-GPU fabric (NVLink, Infinity Fabric): per-direction bandwidth from the datasheet and the
   // latency of one small all-reduce; 0 = unknown (tensor-parallel communication not modelled).
   double gpu_link_gbps = 0;
+  GpuLinkKind gpu_link_kind = GpuLinkKind::kNvlink;
   double link_kernel_compute_slowdown =
       0;  // measured (kvbench dma --with-compute, kernel method); 0 = unknown
   double gpu_link_latency_us = 0;
@@ -65,8 +71,12 @@ const std::vector<HardwareSpec>& hardware_catalog();
 // The catalog's names in its order, for help texts: a new GPU is one YAML file, nothing else.
 std::vector<std::string> hardware_names();
 
-// Resolves --hw by name or alias (case-insensitive); unknown names list the closest.
-HardwareSpec resolve_hardware(const std::string& name);
+// Resolves --hw by name or alias (case-insensitive), or reads an operator's own hardware file
+// (a path ending in .yaml/.yml or containing '/', the catalog's keys, checked key by key); unknown
+// names list the closest.
+HardwareSpec resolve_hardware(const std::string& name_or_path);
+// Whether `name` names a hardware file rather than a catalog entry.
+bool is_hardware_file(const std::string& name);
 
 // The catalog hardware whose name appears in a GPU's name ("NVIDIA H100 80GB HBM3" -> h100;
 // the longest match wins, so GH200 is not H200). Empty when none does.

@@ -40,7 +40,6 @@ struct SizeOptions {
   std::string link_profile;
   std::string calibration;
   std::string engine = "vllm";
-  std::string vllm_version = to_string(kNewestModelledVllm);
   OutputFlags out;
   bool list_models = false;
   bool list_hardware = false;
@@ -81,7 +80,6 @@ NodeOverrides node_overrides(const SizeOptions& o, const ServeSettings& serve) {
   n.link_profile = o.link_profile;
   n.calibration = o.calibration;
   n.engine = parse_engine(o.engine, "--engine");
-  n.vllm_version = parse_vllm_version(o.vllm_version, "--vllm-version");
   check_engine_and_backend(n.engine, serve.kv_offloading_backend);
   return n;
 }
@@ -233,11 +231,6 @@ void add_node_flags(CLI::App* app, SizeOptions& o) {
          "--engine", o.engine,
          "the server to write the command for: vllm (native offloading), sglang (HiCache), lmcache (vLLM + "
          "LMCache), dynamo (vLLM under NVIDIA Dynamo with KVBM's host tier)")
-      ->capture_default_str();
-  app->add_option(
-         "--vllm-version", o.vllm_version,
-         "the vLLM release the tier's host memory is worked out for (how it allocates the tier changed: "
-         "docs/host-memory.md)")
       ->capture_default_str();
   app->add_option(
       "--calibration", o.calibration,

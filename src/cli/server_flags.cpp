@@ -1,5 +1,7 @@
 #include "cli/server_flags.hpp"
 
+#include <fmt/format.h>
+
 #include "core/units.hpp"
 #include "dma/transfer_case.hpp"
 
@@ -35,6 +37,10 @@ void add_server_flags(CLI::App* app, ServerFlags& f) {
                   "native tier), ce-batch, kernel");
   app->add_option("--quantization", f.quantization, "weights: none (checkpoint dtype, the default) or fp8");
   app->add_option("--draft-layers", f.draft_layers, "extra KV layers of a draft model (EAGLE 1, MTP 1)");
+  app->add_option("--vllm-version", f.vllm_version,
+                  fmt::format("the vLLM release served (default {}): how the tier takes host memory "
+                              "(docs/host-memory.md) and what it costs the engine (docs/accuracy.md)",
+                              to_string(kNewestModelledVllm)));
   app->add_flag("--disable-hybrid-kv-cache-manager", f.disable_hybrid_manager,
                 "size as vLLM does with the hybrid manager off");
 }
@@ -45,7 +51,7 @@ bool any_server_flag(const ServerFlags& f) {
   for (const auto* text :
        {&f.tp, &f.pp, &f.gpu_memory_utilization, &f.kv_cache_memory, &f.kv_cache_dtype, &f.block_size,
         &f.max_model_len, &f.max_num_batched_tokens, &f.max_num_seqs, &f.kv_offloading_size,
-        &f.kv_offloading_backend, &f.link_method, &f.quantization, &f.draft_layers}) {
+        &f.kv_offloading_backend, &f.link_method, &f.quantization, &f.draft_layers, &f.vllm_version}) {
     if (!text->empty()) return true;
   }
   return f.disable_hybrid_manager;
@@ -95,6 +101,7 @@ void apply_tier_and_weights(const ServerFlags& f, ServeSettings& v) {
   if (!f.draft_layers.empty())
     v.draft_layers = static_cast<int>(parse_int_in(f.draft_layers, "--draft-layers", 0, 16));
   if (f.disable_hybrid_manager) v.hybrid_kv_cache_manager = false;
+  if (!f.vllm_version.empty()) v.vllm_version = parse_vllm_version(f.vllm_version, "--vllm-version");
 }
 
 }  // namespace

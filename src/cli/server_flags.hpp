@@ -14,7 +14,7 @@ struct ServerFlags {
   std::string gpu_memory_utilization, kv_cache_memory, kv_cache_dtype, block_size;
   std::string max_model_len, max_num_batched_tokens, max_num_seqs;
   std::string kv_offloading_size, kv_offloading_backend, link_method;
-  std::string quantization, draft_layers;
+  std::string quantization, draft_layers, vllm_version;
   bool disable_hybrid_manager = false;
   CLI::App* app = nullptr;  // to tell --pp given from not
 };

@@ -96,6 +96,7 @@ std::string simulated_tier_lines(const TierRecommendation& r) {
   for (const auto& line : r.reasoning) out += "  " + line + "\n";
   const char* verdict = !r.interrupted_during.empty() ? "stopped"
                         : r.pays                      ? "why"
+                        : r.costs                     ? "offloading costs this server"
                                                       : "offloading does not pay for this traffic";
   out += fmt::format("  {}: {}\n", verdict, r.why);
   return out;
@@ -259,6 +260,9 @@ void command_sections(std::string& out, const Sizing& s) {
 
 std::string sizing_text(const Sizing& s) {
   std::string out;
+  // A tier that costs this server is the answer that matters most: it comes first.
+  if (s.offload && s.offload->recommendation.costs)
+    out += "No CPU tier: " + s.offload->recommendation.why + "\n";
   out += fmt::format("kvbench size: {} on {} x {} (TP {}, PP {}), max-model-len {}\n", s.model_name,
                      s.world_size, s.hw_name, s.tp, s.pp, format_count(s.max_model_len));
   out +=

@@ -9,9 +9,15 @@
 namespace kvb {
 namespace {
 
-// Share of the fabric's datasheet figure a ring all-reduce is assumed to reach (bus bandwidth);
-// an assumption for every fabric, neither measured here nor fitted (no TP > 1 vLLM run scored).
+// Share of an NVLink or Infinity Fabric datasheet figure a ring all-reduce is assumed to reach (bus
+// bandwidth); an assumption, neither measured here nor fitted (no TP > 1 vLLM run scored). A PCIe
+// card's gpu_link_gbps is already the bus bandwidth NCCL reaches over PCIe (the hardware file's
+// source), taken whole.
 constexpr double kFabricEfficiency = 0.75;
+
+double fabric_efficiency(const HardwareSpec& hw) {
+  return hw.gpu_link_kind == GpuLinkKind::kPcie ? 1.0 : kFabricEfficiency;
+}
 
 }  // namespace
 
@@ -49,16 +55,21 @@ StepTimeModel::StepTimeModel(const ModelSpec& m, const HardwareSpec& hw, double 
   hbm_bps_ = hw.hbm_bandwidth_gbps * 1e9;
   layers_ = m.num_hidden_layers;
   hidden_ = m.hidden_size;
-  fabric_bps_ = hw.gpu_link_gbps * 1e9 * kFabricEfficiency;
+  fabric_efficiency_ = fabric_efficiency(hw);
+  fabric_bps_ = hw.gpu_link_gbps * 1e9 * fabric_efficiency_;
   fabric_latency_s_ = hw.gpu_link_latency_us * 1e-6;
+}
+
+double StepTimeModel::all_reduce_bandwidth_seconds(const StepWork& w) const {
+  if (tp_ <= 1 || fabric_bps_ <= 0 || w.tokens <= 0) return 0;
+  // A ring all-reduce moves 2 (n - 1) / n of the buffer over each GPU's link; bf16 activations.
+  const double bytes = static_cast<double>(w.tokens) * hidden_ * 2.0;
+  return 2.0 * layers_ * (2.0 * (tp_ - 1) / tp_ * bytes / fabric_bps_);
 }
 
 double StepTimeModel::all_reduce_seconds(const StepWork& w) const {
   if (tp_ <= 1 || fabric_bps_ <= 0 || w.tokens <= 0) return 0;
-  // A ring all-reduce moves 2 (n - 1) / n of the buffer over each GPU's link; bf16 activations.
-  const double bytes = static_cast<double>(w.tokens) * hidden_ * 2.0;
-  const double one = 2.0 * (tp_ - 1) / tp_ * bytes / fabric_bps_ + fabric_latency_s_;
-  return 2.0 * layers_ * one;
+  return all_reduce_bandwidth_seconds(w) + 2.0 * layers_ * fabric_latency_s_;
 }
 
 double StepTimeModel::flops(const StepWork& w) const {
@@ -111,7 +122,7 @@ std::string StepTimeModel::describe() const {
             ? fmt::format(
                   " + TP {} all-reduces: 2 per layer of T x hidden x 2 B, ring over {:.0f} GB/s x {:.2f} + "
                   "{:.0f} us",
-                  tp_, fabric_bps_ / kFabricEfficiency / 1e9, kFabricEfficiency, fabric_latency_s_ * 1e6)
+                  tp_, fabric_bps_ / fabric_efficiency_ / 1e9, fabric_efficiency_, fabric_latency_s_ * 1e6)
             : " (TP communication not modelled: the GPU fabric is unknown)";
   }
   return fmt::format(

@@ -42,6 +42,9 @@ class StepTimeModel {
   // MLP's down projection, vLLM's RowParallelLinear) of the step's activations, ring algorithm,
   // not overlapped with compute. 0 at TP 1 or where the GPU fabric is unknown.
   double all_reduce_seconds(const StepWork& w) const;
+  // Its bandwidth part alone (the bytes over the fabric, without the per-all-reduce latency): what
+  // stretches when the fabric's links carry other traffic.
+  double all_reduce_bandwidth_seconds(const StepWork& w) const;
   double flops(const StepWork& w) const;  // per rank
   double bytes(const StepWork& w) const;  // per rank
   // A prefill of `tokens` from an empty context, alone, in chunks of `chunk_tokens` (vLLM's
@@ -64,7 +67,8 @@ class StepTimeModel {
   int tp_ = 1;
   int layers_ = 0;
   double hidden_ = 0;
-  double fabric_bps_ = 0;  // GPU-to-GPU, per direction, x kFabricEfficiency
+  double fabric_bps_ = 0;  // GPU-to-GPU, per direction, x fabric_efficiency_
+  double fabric_efficiency_ = 1;
   double fabric_latency_s_ = 0;
   Calibration cal_;
   std::string weight_dtype_;

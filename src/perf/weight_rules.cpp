@@ -45,12 +45,22 @@ double WeightReads::bytes_for_tokens(std::int64_t tokens) const {
   return dense_bytes + touched * expert_bytes;
 }
 
-bool computes_in_fp8(const std::string& weight_dtype) {
-  return weight_dtype == "fp8" || weight_dtype == "mxfp4";
-}
-
+// Which tensor cores a weight format's GEMMs run on, after vLLM's kernel selection:
+// - fp8 (W8A8): FP8 tensor cores where the GPU has them (Ada, Hopper, Blackwell, MI300: vLLM's
+//   Fp8LinearMethod, cutlass_scaled_mm); without them (Ampere) vLLM runs the weights weight-only
+//   through the FP8 Marlin kernel ("Weight-only FP8 compression will be used leveraging the Marlin
+//   kernel", vllm/model_executor/layers/quantization/fp8.py): the 16-bit rate.
+// - mxfp4 (gpt-oss): Hopper and older have no FP4 tensor cores; vLLM's MXFP4 path there
+//   (quantization/mxfp4.py: triton matmul_ogs or Marlin) dequantizes to BF16 and computes at the
+//   16-bit rate. On FP4-capable GPUs (Blackwell, MI355X) the weights meet activations quantized to
+//   8 bits (FlashInfer's MXFP4 x MXFP8 MoE): the FP8 rate, not the FP4 one (an assumption: both
+//   operands would have to be FP4 for it).
+// - int4, awq, gptq: weight-only (Marlin, AWQ kernels): dequantized to 16 bits, the 16-bit rate.
+// The dequantization's own cost is not modelled.
 double peak_tflops(const HardwareSpec& hw, const std::string& weight_dtype) {
-  return computes_in_fp8(weight_dtype) ? hw.fp8_tflops : hw.bf16_tflops;
+  if (weight_dtype == "fp8" && hw.fp8_tflops > 0) return hw.fp8_tflops;
+  if (weight_dtype == "mxfp4" && hw.fp4_tflops > 0 && hw.fp8_tflops > 0) return hw.fp8_tflops;
+  return hw.bf16_tflops;
 }
 
 }  // namespace kvb

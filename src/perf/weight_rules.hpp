@@ -25,11 +25,8 @@ struct WeightReads {
 };
 WeightReads weight_reads_per_rank(const ModelSpec& m, const std::string& weight_dtype, int ranks);
 
-// FP8 and MXFP4 checkpoints run their GEMMs on the FP8 tensor cores (vLLM's fp8 and mxfp4 paths);
-// everything else at the bf16 rate.
-bool computes_in_fp8(const std::string& weight_dtype);
-
-// Dense peak of one GPU for this weight dtype, TFLOP/s.
+// Dense peak of one GPU for this weight dtype as vLLM runs it (weight-only formats at the 16-bit
+// rate; the rule per GPU and format, with its sources, in the .cpp), TFLOP/s.
 double peak_tflops(const HardwareSpec& hw, const std::string& weight_dtype);
 
 }  // namespace kvb

@@ -90,6 +90,7 @@ std::string recommendation_section_html(const std::vector<SizeRowView>& rows,
   if (!hardware_basis.empty()) out += "<p class=\"basis\">" + html_escape(hardware_basis) + "</p>\n";
   out += "<p><strong>";
   out += v.kv_offloading_size_gib > 0 ? fmt::format("--kv-offloading-size {:g}", v.kv_offloading_size_gib)
+         : v.costs                    ? std::string("No CPU tier: offloading costs this server")
                                       : std::string("No CPU tier: offloading does not pay for this traffic");
   out += fmt::format("</strong> for {} on {} (TP {}) &#8212; basis: {}{}; bound: {}.</p>\n",
                      html_escape(pick->model), html_escape(pick->hardware), pick->tp,

@@ -19,6 +19,7 @@ class Link {
   }
   double busy_seconds() const { return busy_s_; }
   bool busy_at(double t) const { return free_at_ > t; }
+  double free_at() const { return free_at_; }
   double bytes() const { return bytes_; }
   std::int64_t transfers() const { return transfers_; }
 

@@ -14,6 +14,11 @@ bool OffloadTier::ready(std::uint64_t hash) const {
   return e != nullptr && e->ready;
 }
 
+bool OffloadTier::loading(std::uint64_t hash) const {
+  const Entry* e = entries_.find(hash);
+  return e != nullptr && e->pins > 0;
+}
+
 bool OffloadTier::present(std::uint64_t hash) const { return entries_.contains(hash); }
 
 std::vector<std::uint64_t> OffloadTier::select_for_store(const std::vector<std::uint64_t>& candidates) {

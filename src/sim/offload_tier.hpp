@@ -21,6 +21,7 @@ class OffloadTier {
   std::int64_t size() const { return static_cast<std::int64_t>(entries_.size()); }
   bool ready(std::uint64_t hash) const;    // stored and its write completed
   bool present(std::uint64_t hash) const;  // stored or being written
+  bool loading(std::uint64_t hash) const;  // pinned by a load in flight
 
   // Counts a sighting of each block; returns those to store now: absent from the tier and seen
   // at least `store_threshold` times. Blocks already present are touched.

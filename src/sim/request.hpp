@@ -27,7 +27,10 @@ struct SimRequest {
   std::int64_t stored_blocks = 0;    // leading prompt blocks already offered to the CPU tier
   int pending_stores = 0;            // store jobs still reading this request's GPU blocks
   bool free_when_stored = false;     // finished while stores were in flight
-  bool prefix_checked = false;       // prefix hits looked up since the last (re)start
+  // Stored blocks the connector has not reported yet (vLLM <= 0.20 reports a request's stores
+  // when it has finished: sim/tier_costs.hpp, store-visibility).
+  std::vector<std::uint64_t> unreported_stores;
+  bool prefix_checked = false;  // prefix hits looked up since the last (re)start
   double first_token_time = -1;
   double finish_time = -1;
   int preemptions = 0;

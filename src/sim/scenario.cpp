@@ -145,7 +145,7 @@ std::optional<std::uint64_t> bytes_or_none(const YamlObject& o, const std::strin
 namespace {
 
 // The keys server_to_yaml writes and parse_server reads, in the order they are written.
-constexpr std::array<const char*, 21> kServerKeys = {"model",
+constexpr std::array<const char*, 23> kServerKeys = {"model",
                                                      "hardware",
                                                      "tensor-parallel-size",
                                                      "pipeline-parallel-size",
@@ -165,7 +165,9 @@ constexpr std::array<const char*, 21> kServerKeys = {"model",
                                                      "hybrid-kv-cache-manager",
                                                      "eviction-policy",
                                                      "store-threshold",
-                                                     "link-method"};
+                                                     "link-method",
+                                                     "vllm-version",
+                                                     "tier-costs"};
 
 // The server keys: the model, the GPU and vLLM's flags, and the simulator's own (eviction, store
 // threshold, link method).
@@ -211,6 +213,14 @@ ServerSpec parse_server(const YamlObject& o, const std::string& origin) {
   v.hybrid_kv_cache_manager = o.boolean_or("hybrid-kv-cache-manager", true);
   v.kv_offloading_backend = parse_offloading_backend(o.str_or("kv-offloading-backend", "native"),
                                                      origin + ": key 'kv-offloading-backend'");
+  if (o.has("vllm-version"))
+    v.vllm_version = parse_vllm_version(o.str("vllm-version"), origin + ": key 'vllm-version'");
+  if (o.has("tier-costs")) {
+    // all, none, one name or a list of them
+    const auto names = o.node()["tier-costs"].IsScalar() ? std::vector<std::string>{o.str("tier-costs")}
+                                                         : o.str_list_or("tier-costs");
+    v.tier_costs = parse_tier_costs(names, origin + ": key 'tier-costs'");
+  }
   return v;
 }
 
@@ -337,6 +347,8 @@ YAML::Node server_to_yaml(const ServerSpec& v) {
   n["eviction-policy"] = v.eviction_policy == EvictionKind::kArc ? "arc" : "lru";
   n["store-threshold"] = v.store_threshold;
   n["link-method"] = v.link_method;
+  n["vllm-version"] = to_string(v.vllm_version);
+  n["tier-costs"] = tier_cost_names(v.tier_costs);
   return n;
 }
 

@@ -10,6 +10,7 @@
 #include "perf/calibration.hpp"
 #include "sim/distribution.hpp"
 #include "sim/eviction_policy.hpp"
+#include "sim/tier_costs.hpp"
 #include "size/serve_settings.hpp"
 #include "trace/trace_reader.hpp"
 
@@ -22,7 +23,8 @@ struct ServerSpec : ServeSettings {
   std::optional<std::int64_t> num_gpu_blocks_override;
   bool enable_prefix_caching = true;
   EvictionKind eviction_policy = EvictionKind::kLru;
-  int store_threshold = 1;  // offload a block once seen this many times
+  int store_threshold = 1;                      // offload a block once seen this many times
+  TierCostSet tier_costs = TierCostSet::all();  // what an enabled tier costs the engine, by mechanism
 };
 // How sessions arrive: a Poisson process, bursts of one, one at a fixed rate, or a closed loop of
 // users who send the next turn when the last one is answered.

@@ -143,6 +143,8 @@ void ServingEngine::admit(std::int64_t id) {
 void ServingEngine::on_step_done() {
   engine_busy_ = false;
   ++steps_;
+  for (const auto job : loads_seen_) complete_load(job);
+  loads_seen_.clear();
   bool any_finished = false;
   for (const auto& s : step_) {
     auto& r = requests_[static_cast<std::size_t>(s.request)];
@@ -180,6 +182,7 @@ void ServingEngine::finish(SimRequest& r) {
   } else {
     release_blocks(r);
   }
+  if (tier_) report_stores(r);
   if (r.session < 0) return;  // a trace request: the trace schedules what comes next
   const auto& s = sessions_[static_cast<std::size_t>(r.session)];
   const int next = r.turn + 1;
@@ -208,8 +211,10 @@ void ServingEngine::start_load(SimRequest& r, const std::vector<std::int32_t>& g
   job.gpu_hit_blocks = g;
   job.hashes.assign(r.block_hashes.begin() + g, r.block_hashes.begin() + g + cpu_blocks);
   tier_->pin_for_load(job.hashes);
-  const double seconds = setup_.link.h2d.seconds(cpu_blocks, setup_.block_bytes_per_rank) /
-                         setup_.predictor.calibration().load_efficiency;
+  const double seconds =
+      shared_link_seconds(setup_.link.h2d.seconds(cpu_blocks, setup_.block_bytes_per_rank) /
+                          setup_.predictor.calibration().load_efficiency);
+  submit_cpu_s_ += copy_submission_seconds(cpu_blocks, setup_.link.h2d.per_copy_s);
   const double done = h2d_.submit(now_, seconds, static_cast<double>(cpu_blocks) * setup_.cpu_block_bytes);
   const auto id = static_cast<std::int64_t>(jobs_.size());
   jobs_.push_back(std::move(job));
@@ -218,6 +223,16 @@ void ServingEngine::start_load(SimRequest& r, const std::vector<std::int32_t>& g
 }
 
 void ServingEngine::on_load_done(std::int64_t id) {
+  // The worker polls for finished loads after each forward pass (load-polling): one that ends
+  // during a step is seen when that step ends.
+  if (engine_busy_ && tier_cost_active(TierCost::kLoadPolling)) {
+    loads_seen_.push_back(id);
+  } else {
+    complete_load(id);
+  }
+}
+
+void ServingEngine::complete_load(std::int64_t id) {
   auto& job = jobs_[static_cast<std::size_t>(id)];
   auto& r = requests_[static_cast<std::size_t>(job.request)];
   tier_->unpin(job.hashes);
@@ -226,14 +241,24 @@ void ServingEngine::on_load_done(std::int64_t id) {
   r.computed = blocks * block_size_;
   kv_.cache_blocks(r, blocks);
   r.state = RequestState::kWaiting;
-  waiting_.push_front(r.id);  // it was at the head of the queue when its load started
+  // Requests that waited for this load (load-convoy) try again, behind it: it was at the head of
+  // the queue when its load started.
+  while (!convoy_.empty()) {
+    waiting_.push_front(convoy_.back());
+    convoy_.pop_back();
+  }
+  waiting_.push_front(r.id);
   job.hashes = {};
 }
 
 void ServingEngine::offer_stores(SimRequest& r) {
-  // vLLM stores prompt blocks only, once each is full, and only those missing from the tier.
-  const auto upto = std::min(r.computed, r.prompt_tokens) / block_size_;
+  // vLLM stores each block once it is full, and only those missing from the tier: the prompt's
+  // before 0.18, decoded blocks too from then (decode-stores).
+  const auto upto =
+      (tier_cost_active(TierCost::kDecodeStores) ? r.computed : std::min(r.computed, r.prompt_tokens)) /
+      block_size_;
   if (upto <= r.stored_blocks) return;
+  blocks_touched_ += upto;  // the scheduler touches every block of a request that stores
   const std::vector<std::uint64_t> candidates(r.block_hashes.begin() + r.stored_blocks,
                                               r.block_hashes.begin() + upto);
   r.stored_blocks = upto;
@@ -241,7 +266,8 @@ void ServingEngine::offer_stores(SimRequest& r) {
   cpu_peak_ = std::max(cpu_peak_, tier_->size());
   if (accepted.empty()) return;
   const auto n = static_cast<std::int64_t>(accepted.size());
-  const double seconds = setup_.link.d2h.seconds(n, setup_.block_bytes_per_rank);
+  const double seconds = shared_link_seconds(setup_.link.d2h.seconds(n, setup_.block_bytes_per_rank));
+  submit_cpu_s_ += copy_submission_seconds(n, setup_.link.d2h.per_copy_s);
   const double done = d2h_.submit(now_, seconds, static_cast<double>(n) * setup_.cpu_block_bytes);
   const auto id = static_cast<std::int64_t>(jobs_.size());
   jobs_.push_back(TransferJob{r.id, std::move(accepted), 0});
@@ -252,12 +278,17 @@ void ServingEngine::offer_stores(SimRequest& r) {
 void ServingEngine::on_store_done(std::int64_t id) {
   auto& job = jobs_[static_cast<std::size_t>(id)];
   auto& r = requests_[static_cast<std::size_t>(job.request)];
-  tier_->store_done(job.hashes);
+  if (tier_cost_active(TierCost::kStoreVisibility)) {
+    r.unreported_stores.insert(r.unreported_stores.end(), job.hashes.begin(), job.hashes.end());
+  } else {
+    tier_->store_done(job.hashes);
+  }
   job.hashes = {};
   if (--r.pending_stores == 0 && r.free_when_stored) {
     r.free_when_stored = false;
     release_blocks(r);
   }
+  report_stores(r);
 }
 
 void ServingEngine::note_progress(SimRequest& r, std::int64_t from, std::int64_t to, bool computed,
@@ -394,6 +425,7 @@ SimResult ServingEngine::summarize() const {
   out.kv_occupancy_mean = occupancy_integral_ / span / blocks;
   out.kv_occupancy_peak = occupancy_peak_ / blocks;
   out.kv_occupancy = binned_occupancy(occupancy_trace_, first_arrival_, span, blocks);
+  out.tier_cost_s = tier_cost_s_;
   return out;
 }
 

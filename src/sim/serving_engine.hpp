@@ -1,6 +1,8 @@
 #pragma once
 // The simulator's state and event handlers. serving_engine.cpp runs the event loop, sessions,
-// transfers and metrics; step_scheduler.cpp decides what each engine step computes.
+// transfers and metrics; step_scheduler.cpp decides what each engine step computes; step_costs.cpp
+// what an enabled CPU tier adds to steps and copies (sim/tier_costs.hpp).
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -51,12 +53,22 @@ class ServingEngine {
   void audit() const;
   SimResult summarize() const;
 
+  // step_costs.cpp
+  bool tier_cost_active(TierCost c) const;
+  double tier_step_cost(const StepWork& w, double step);
+  double shared_link_seconds(double seconds) const;
+  double copy_submission_seconds(std::int64_t blocks, double per_copy_s) const;
+  void report_stores(SimRequest& r);
+  void complete_load(std::int64_t job);
+
   // step_scheduler.cpp
   void try_start_step();
   bool schedule_running(std::int64_t& budget);
   void schedule_waiting(std::int64_t& budget);
   void preempt(SimRequest& r);
   bool unblock_waiting(std::int64_t head);
+  // Whether blocks [first, first + count) of r's prefix are being loaded for another request.
+  bool waits_for_other_load(const SimRequest& r, std::int64_t first, std::int64_t count) const;
 
   // The head of the waiting queue is looked up again every step while it cannot start; the
   // answer only changes when the GPU prefix cache or the CPU tier does.
@@ -91,6 +103,13 @@ class ServingEngine {
   bool engine_busy_ = false;
   double engine_busy_seconds_ = 0;  // sum of step times: the engine's work
   std::vector<TransferJob> jobs_;
+  // What the tier's costs need between steps (step_costs.cpp).
+  double submit_cpu_s_ = 0;               // copy submissions since the last step started (connector-cpu)
+  std::int64_t blocks_touched_ = 0;       // blocks of storing requests touched since then
+  double step_fabric_share_ = 0;          // share of the running step its all-reduces use the links
+  std::vector<std::int64_t> loads_seen_;  // loads done during the running step (load-polling)
+  std::deque<std::int64_t> convoy_;       // requests waiting on another's load (load-convoy)
+  std::array<double, kTierCostCount> tier_cost_s_{};
 
   // metrics
   std::int64_t steps_ = 0;

@@ -23,6 +23,9 @@ nlohmann::json latency_json(const LatencySummary& l) {
 nlohmann::json result_json(const SimResult& r) {
   nlohmann::json occ = nlohmann::json::array();
   for (const auto& [t, v] : r.kv_occupancy) occ.push_back({t, v});
+  nlohmann::json costs = nlohmann::json::object();  // engine seconds each tier cost added
+  for (int i = 0; i < kTierCostCount; ++i)
+    costs[to_string(static_cast<TierCost>(i))] = r.tier_cost_s[static_cast<std::size_t>(i)];
   return {{"requests", r.requests},
           {"finished", r.finished},
           {"makespan_s", r.makespan_s},
@@ -54,7 +57,8 @@ nlohmann::json result_json(const SimResult& r) {
           {"cpu_tier_peak_blocks", r.cpu_tier_peak_blocks},
           {"kv_occupancy_mean", r.kv_occupancy_mean},
           {"kv_occupancy_peak", r.kv_occupancy_peak},
-          {"kv_occupancy", occ}};
+          {"kv_occupancy", occ},
+          {"tier_cost_engine_s", costs}};
 }
 
 // One sweep point: its parameters, pools, metrics and the ratios to the same point without a tier.

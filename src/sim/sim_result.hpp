@@ -1,10 +1,13 @@
 #pragma once
 // What one simulation run produced: the metrics every printer shows. Computed from the stated
 // models (time, link), never measured; the setup says which models and figures were used.
+#include <array>
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "sim/tier_costs.hpp"
 
 namespace kvb {
 
@@ -44,6 +47,8 @@ struct SimResult {
   double kv_occupancy_mean = 0;  // time-weighted share of GPU blocks held by requests
   double kv_occupancy_peak = 0;
   std::vector<std::pair<double, double>> kv_occupancy;  // (bin start s, mean share), 50 bins
+  // Engine time each tier cost mechanism added (indexed by TierCost), seconds; 0 without a tier.
+  std::array<double, kTierCostCount> tier_cost_s{};
 };
 
 }  // namespace kvb

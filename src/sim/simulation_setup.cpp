@@ -122,6 +122,13 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
             : "link-method kernel: what the copy kernel's SMs take from the model is unknown for this "
               "link (a --link-profile with kvbench dma --method kernel --with-compute records gives it)");
   }
+  out.fabric_shares_host_link =
+      in.kv.tp > 1 && in.hw.gpu_link_kind == GpuLinkKind::kPcie && in.hw.gpu_link_gbps > 0;
+  if (out.fabric_shares_host_link && out.offloading) {
+    out.notes.push_back(
+        "no GPU fabric: tensor-parallel all-reduces cross the same PCIe links as the CPU tier's copies, and "
+        "each slows the other while both run (tier cost fabric-sharing)");
+  }
   if (in.kv.tp > 1) {
     out.notes.push_back(
         in.hw.gpu_link_gbps > 0

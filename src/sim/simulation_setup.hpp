@@ -32,6 +32,8 @@ struct SimulationSetup {
   std::int64_t cpu_blocks = 0;  // num_cpu_blocks of vLLM's CPU tier
   double cpu_block_bytes = 0;   // one block across all ranks
   LinkProfile link{};
+  // PCIe-only GPUs at TP > 1: NCCL's all-reduces cross the links the tier copies over.
+  bool fabric_shares_host_link = false;
   StepTimeModel predictor;
   std::vector<std::string> notes{};  // approximations that apply to this run
 };

@@ -17,16 +17,15 @@ void ServingEngine::try_start_step() {
   // next scheduler pass admits from the queue at once; without that pass no event would ever
   // wake the engine again.
   if (!preempted || step_.empty()) schedule_waiting(budget);
-  if (step_.empty()) return;
+  if (step_.empty()) {
+    step_fabric_share_ = 0;  // the engine idles: copies have the link to themselves
+    return;
+  }
   StepWork work;
   for (const auto& s : step_) work.add(s.start, s.tokens, setup_.predictor.sliding_window());
   engine_busy_ = true;
   double seconds = setup_.predictor.step_seconds(work);
-  // A copy kernel shares the SMs with the model: a step that overlaps a kernel-method transfer
-  // runs slower by what dma --with-compute measured (the copy engine takes no SMs).
-  if (setup_.scenario.server.link_method == "kernel" && (h2d_.busy_at(now_) || d2h_.busy_at(now_))) {
-    seconds *= setup_.link.kernel_compute_slowdown;
-  }
+  seconds += tier_step_cost(work, seconds);
   engine_busy_seconds_ += seconds;
   events_.push(now_ + seconds, EventKind::kStepDone, 0);
 }
@@ -68,6 +67,12 @@ void ServingEngine::schedule_waiting(std::int64_t& budget) {
       hits = found.gpu_hits;
       const auto g = static_cast<std::int64_t>(hits.size());
       const auto cpu = found.cpu_blocks;
+      if (cpu > 0 && waits_for_other_load(r, g, cpu)) {
+        // vLLM >= 0.15 skips it until that load ends (load-convoy); the queue goes on.
+        waiting_.pop_front();
+        convoy_.push_back(r.id);
+        continue;
+      }
       if (cpu > 0) {
         // Load asynchronously; the request waits, the batch does not.
         if (!kv_.allocate(r, hits, (g + cpu) * block_size_)) {
@@ -119,6 +124,14 @@ const ServingEngine::PrefixLookup& ServingEngine::lookup_prefix(const SimRequest
     }
   }
   return lookup_;
+}
+
+bool ServingEngine::waits_for_other_load(const SimRequest& r, std::int64_t first, std::int64_t count) const {
+  if (!tier_cost_active(TierCost::kLoadConvoy)) return false;
+  for (std::int64_t i = first; i < first + count; ++i) {
+    if (tier_->loading(r.block_hashes[static_cast<std::size_t>(i)])) return true;
+  }
+  return false;
 }
 
 bool ServingEngine::unblock_waiting(std::int64_t head) {

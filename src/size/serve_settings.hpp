@@ -52,6 +52,9 @@ struct ServeSettings {
   // ce-batch; kernel): which records of a --link-profile describe its link, and whether its
   // transfers take SMs from the engine's steps. One field for size and simulate alike.
   std::string link_method = "ce";
+  // --vllm-version: the release served. How the tier takes host memory and what it costs the
+  // engine (sim/tier_costs.hpp) differ between releases.
+  VllmVersion vllm_version = kNewestModelledVllm;
 };
 
 // What kvbench asks beyond vLLM's flags: the node it sizes for and the sessions to keep warm.
@@ -63,8 +66,6 @@ struct NodeOverrides {
                                           // ServeSettings::link_method records are fitted)
   std::string calibration;                // --calibration: the time model's efficiencies (YAML)
   EngineKind engine = EngineKind::kVllm;  // --engine: which server's command line to write
-  VllmVersion vllm_version =
-      kNewestModelledVllm;  // --vllm-version: the release the tier's host memory is for
 };
 
 }  // namespace kvb

@@ -24,7 +24,10 @@ nlohmann::json curve_point_to_json(const TierCurvePoint& c) {
           {"h2d_utilization", c.h2d_utilization},
           {"d2h_utilization", c.d2h_utilization},
           {"engine_busy_share", c.engine_busy_share},
-          {"gain", c.gain}};
+          {"gain", c.gain},
+          {"costliest_mechanism",
+           c.costliest_mechanism.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.costliest_mechanism)},
+          {"costliest_share", c.costliest_share}};
 }
 
 TierCurvePoint curve_point_from_json(const nlohmann::json& c, const std::string& where) {
@@ -41,6 +44,9 @@ TierCurvePoint curve_point_from_json(const nlohmann::json& c, const std::string&
   p.d2h_utilization = json_number_or(c, "d2h_utilization", 0, 1, 0, where);
   p.engine_busy_share = json_number_or(c, "engine_busy_share", 0, 1, 0, where);
   p.gain = json_number_in(c, "gain", -1e6, 1e6, where);
+  if (c.contains("costliest_mechanism") && c["costliest_mechanism"].is_string())
+    p.costliest_mechanism = c["costliest_mechanism"].get<std::string>();
+  p.costliest_share = json_number_or(c, "costliest_share", 0, 1, 0, where);
   return p;
 }
 
@@ -86,6 +92,7 @@ nlohmann::json recommendation_to_json(const TierRecommendation& r) {
             {"objective", r.objective ? json(to_string(*r.objective)) : json(nullptr)},
             {"kv_offloading_size_gib", r.kv_offloading_size_gib},
             {"pays", r.pays},
+            {"costs", r.costs},
             {"gain", r.gain},
             {"why", r.why},
             {"bound", to_string(r.bound)},
@@ -107,6 +114,7 @@ TierRecommendation recommendation_from_json(const nlohmann::json& k, const std::
     r.objective = parse_tier_objective(k.at("objective").get<std::string>(), where + ": objective");
   r.kv_offloading_size_gib = json_number_in(k, "kv_offloading_size_gib", 0, kMaxTierGib, where);
   r.pays = k.at("pays").get<bool>();
+  r.costs = k.value("costs", false);  // files written before it was recorded: no loss stated
   r.gain = json_number_or(k, "gain", -1e6, 1e6, 0, where);
   r.why = k.at("why").get<std::string>();
   r.bound = parse_tier_bound(k.at("bound").get<std::string>(), where + ": bound");

@@ -31,7 +31,7 @@ SizingInputs make_sizing_inputs(const ModelSpec& model, const HardwareSpec& hw, 
   in.host_memory_gb = node.host_memory_gb;
   in.concurrency = node.concurrency;
   in.engine = node.engine;
-  in.vllm_version = node.vllm_version;
+  in.vllm_version = serve.vllm_version;
   if (node.engine == EngineKind::kLmcache) in.offloading_backend = OffloadingBackend::kLmcache;
   in.calibration = node.calibration.empty() ? default_calibration(hw) : load_calibration(node.calibration);
   if (!node.link_profile.empty()) in.link = link_profile_from_dma_json(node.link_profile, serve.link_method);

@@ -47,6 +47,10 @@ struct TierCurvePoint {
   double d2h_utilization = 0;
   double engine_busy_share = 0;  // engine step time / makespan
   double gain = 0;               // in the deciding metric (TierRecommendation::decided_by), vs no tier
+  // What the tier cost the engine: the mechanism that added the most step time (a name of
+  // sim/tier_costs.hpp's table; empty without a tier or a cost) and its share of the engine time.
+  std::string costliest_mechanism;
+  double costliest_share = 0;
 };
 
 struct TierRecommendation {
@@ -57,8 +61,9 @@ struct TierRecommendation {
   // Every figure of the tier (blocks, per-rank GiB, host footprint, commands) follows from it.
   double kv_offloading_size_gib = 0;
   bool pays = true;
-  double gain = 0;  // at the recommended size, in the objective
-  std::string why;  // one line: why this size (or why none)
+  bool costs = false;  // simulation: a tier size loses throughput against none (`why` says how much, and why)
+  double gain = 0;     // at the recommended size, in the objective
+  std::string why;     // one line: why this size (or why none)
   TierBound bound = TierBound::kRule;
   double floor_gib = 0;        // vLLM's floor: the aggregate GPU KV pool, which a smaller tier only mirrors
   double cap_gib = 0;          // the host-DRAM cap

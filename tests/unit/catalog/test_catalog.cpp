@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/errors.hpp"
+#include "core/link_ceiling.hpp"
 #include "core/units.hpp"
 #include "size/kv_layout.hpp"
 #include "test_helpers.hpp"
@@ -60,6 +61,31 @@ TEST(ModelCatalog, EveryReferenceModelIsPresentWithUniqueNames) {
         "qwen3-235b"}) {
     EXPECT_NO_THROW((void)test::model(n)) << n;
   }
+  for (const char* n : {"qwen3-0.6b", "qwen3-8b", "qwen3-32b-awq"})
+    EXPECT_NO_THROW((void)test::model(n)) << n;
+}
+
+TEST(ModelCatalog, QwenSmallAndAwqKvBytesPerTokenByHand) {
+  // bf16 KV per token, whole model: 2 (K and V) x layers x KV heads x head_dim x 2 bytes, from each
+  // config.json on Hugging Face (Qwen/Qwen3-0.6B, Qwen/Qwen3-8B, Qwen/Qwen3-32B-AWQ).
+  const std::map<std::string, std::int64_t> expected = {
+      {"qwen3-0.6b", 2 * 28 * 8 * 128 * 2},     // 114,688: 28 layers, 8 KV heads, head_dim 128
+      {"qwen3-8b", 2 * 36 * 8 * 128 * 2},       // 147,456: 36 layers, 8 KV heads, head_dim 128
+      {"qwen3-32b-awq", 2 * 64 * 8 * 128 * 2},  // 262,144: 64 layers, 8 KV heads, head_dim 128
+  };
+  const auto hw = resolve_hardware("h100");
+  for (const auto& [name, bytes] : expected) {
+    KvSettings s;
+    s.kv_cache_dtype = "bfloat16";
+    EXPECT_EQ(compute_kv_layout(test::model(name), hw, s).kv_bytes_per_token(), bytes) << name;
+  }
+  // 4-bit AWQ weights leave the KV cache as large as the bf16 model's.
+  KvSettings s;
+  s.kv_cache_dtype = "bfloat16";
+  EXPECT_EQ(compute_kv_layout(test::model("qwen3-32b-awq"), hw, s).kv_bytes_per_token(),
+            compute_kv_layout(test::model("qwen3-32b"), hw, s).kv_bytes_per_token());
+  EXPECT_EQ(test::model("qwen3-32b-awq").weight_dtype, "int4");
+  EXPECT_TRUE(test::model("qwen3-0.6b").tie_word_embeddings);
 }
 
 TEST(ModelCatalog, UnknownNameListsClosest) {
@@ -82,4 +108,39 @@ TEST(HardwareCatalog, AllTargetsPresentAndConsistent) {
   }
   EXPECT_THROW((void)resolve_hardware("h300"), UsageError);
   EXPECT_NEAR(resolve_hardware("gh200").link_ceiling_gbps(), 450.0, 1e-9);  // 900 GB/s both ways
+}
+
+TEST(HardwareCatalog, PcieAndAmpereTargetsPresentAndConsistent) {
+  for (const char* n : {"l40s", "l4", "a100-40gb", "a100-80gb", "a100-80gb-pcie", "rtx-pro-6000"}) {
+    const auto h = resolve_hardware(n);
+    // GDDR cards with ECC report well below their label (an L40S's 48 GB is 44.39 GiB to PyTorch).
+    EXPECT_LE(h.usable_gib, h.hbm_gb) << n;
+    EXPECT_GT(h.usable_gib, h.hbm_gb * 0.90) << n;
+    EXPECT_LE(h.link_practical_gbps, h.link_ceiling_gbps()) << n;
+    EXPECT_GT(h.gpu_link_gbps, 0) << n;
+    if (h.fp8_tflops > 0) {
+      EXPECT_GT(h.fp8_tflops, h.bf16_tflops) << n;
+    }
+  }
+  // Ampere has no FP8 (or FP4) tensor cores; the RTX PRO 6000 (Blackwell) has both.
+  for (const char* n : {"a100-40gb", "a100-80gb", "a100-80gb-pcie"}) {
+    EXPECT_EQ(resolve_hardware(n).fp8_tflops, 0.0) << n;
+    EXPECT_EQ(resolve_hardware(n).fp4_tflops, 0.0) << n;
+  }
+  EXPECT_GT(resolve_hardware("rtx-pro-6000").fp4_tflops, resolve_hardware("rtx-pro-6000").fp8_tflops);
+  EXPECT_EQ(resolve_hardware("a100-80gb").gpu_link_kind, GpuLinkKind::kNvlink);
+  EXPECT_EQ(resolve_hardware("a100-80gb-pcie").gpu_link_kind, GpuLinkKind::kPcie);
+}
+
+TEST(HardwareCatalog, PcieLinkedGpusHaveNoFabricFasterThanPcie) {
+  // A node whose GPUs talk over PCIe cannot all-reduce faster than one PCIe link carries in a
+  // direction: a gpu_link_gbps above that ceiling would be an NVLink figure left in a PCIe file.
+  int pcie = 0;
+  for (const auto& h : hardware_catalog()) {
+    if (h.gpu_link_kind != GpuLinkKind::kPcie) continue;
+    ++pcie;
+    ASSERT_EQ(h.link, HostLinkKind::kPcie) << h.name;
+    EXPECT_LE(h.gpu_link_gbps, pcie_ceiling_gbps(h.pcie_generation, h.pcie_width)) << h.name;
+  }
+  EXPECT_GE(pcie, 4);  // l40s, l4, a100-80gb-pcie, rtx-pro-6000
 }

@@ -108,6 +108,8 @@ ServerSpec every_field_set() {
   v.eviction_policy = EvictionKind::kArc;
   v.store_threshold = 2;
   v.link_method = "kernel";
+  v.vllm_version = VllmVersion{0, 19, 1};
+  v.tier_costs = TierCostSet::none().with(TierCost::kLoadConvoy);
   return v;
 }
 
@@ -125,6 +127,8 @@ TEST(Scenario, EveryServerFieldSurvivesTheDocumentAndLaterOverrides) {
   EXPECT_EQ(s.server.quantization, Quantization::kFp8);
   EXPECT_EQ(s.server.pipeline_parallel_size, 2);
   EXPECT_EQ(*s.server.kv_cache_memory, 40ULL << 30);
+  EXPECT_EQ(to_string(s.server.vllm_version), "0.19.1");
+  EXPECT_EQ(s.server.tier_costs, TierCostSet::none().with(TierCost::kLoadConvoy));
   // A sweep point re-reads the document: the server set from flags is still the one simulated.
   const auto point = with_override(s, "workload.requests", "20", "--sweep");
   EXPECT_EQ(emitted(point.server), emitted(wanted));
@@ -133,7 +137,9 @@ TEST(Scenario, EveryServerFieldSurvivesTheDocumentAndLaterOverrides) {
   auto plain = wanted;
   plain.kv_offloading_size.reset();
   plain.tensor_parallel_auto = true;
+  plain.tier_costs = TierCostSet::none();
   const auto back = with_server(base, plain);
+  EXPECT_EQ(back.server.tier_costs, TierCostSet::none());  // an empty list, not "all"
   EXPECT_FALSE(back.server.kv_offloading_size.has_value());
   EXPECT_TRUE(back.server.tensor_parallel_auto);
 }

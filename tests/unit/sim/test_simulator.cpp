@@ -61,6 +61,7 @@ hardware: h100
 max-model-len: 16384
 calibration: {compute-efficiency: 0.5, memory-efficiency: 0.75, step-overhead-us: 500}
 kv-offloading-size: 8
+tier-costs: none                # the copy alone (its costs to the engine: test_tier_costs.cpp)
 workload:
   requests: 2
   arrival: {process: fixed, rate: 0.5}

@@ -26,6 +26,7 @@ TierRecommendation simulated_recommendation() {
   rec.decided_by = TierObjective::kTtftP99;
   rec.kv_offloading_size_gib = 64;
   rec.pays = false;
+  rec.costs = true;
   rec.gain = 0.375;
   rec.why = "the knee";
   rec.bound = TierBound::kKnee;
@@ -44,7 +45,9 @@ TierRecommendation simulated_recommendation() {
                 .h2d_utilization = 0.0625,
                 .d2h_utilization = 0.03125,
                 .engine_busy_share = 0.875,
-                .gain = 0.5}};
+                .gain = 0.5,
+                .costliest_mechanism = "fabric-sharing",
+                .costliest_share = 0.125}};
   rec.trace_curve = {{1.5, 0.1}, {64, 0.375}};
   rec.reasoning = {"first", "second"};
   rec.interrupted_during = "tier size 96 GiB";

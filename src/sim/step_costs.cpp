@@ -1,0 +1,72 @@
+// What an enabled CPU tier adds to an engine step and to a copy, mechanism by mechanism
+// (sim/tier_costs.hpp has each mechanism's source and releases). Without a tier, nothing.
+#include <algorithm>
+
+#include "sim/serving_engine.hpp"
+
+namespace kvb {
+
+bool ServingEngine::tier_cost_active(TierCost c) const {
+  const auto& server = setup_.scenario.server;
+  // An empty tier (kv-offloading-size 0) is no connector: it costs nothing.
+  return tier_ && tier_->capacity() > 0 && server.tier_costs.on(c) && applies_to(c, server.vllm_version);
+}
+
+double ServingEngine::tier_step_cost(const StepWork& w, double step) {
+  if (!tier_ || tier_->capacity() == 0) return 0;
+  // The share of this step during which the tier's copies hold the link.
+  const double busy_until = std::max(h2d_.free_at(), d2h_.free_at());
+  const double overlap = step > 0 ? std::clamp((busy_until - now_) / step, 0.0, 1.0) : 0.0;
+  std::array<double, kTierCostCount> add{};
+  const auto at = [&](TierCost c) -> double& { return add[static_cast<std::size_t>(c)]; };
+  const double fabric = setup_.fabric_shares_host_link ? setup_.predictor.all_reduce_bandwidth_seconds(w) : 0;
+  // Two flows on one link each get half of it while both run: the all-reduce bytes that overlap a
+  // copy take twice as long (NCCL shares the GPU's PCIe link with host copies: NVIDIA/nccl#1023).
+  if (tier_cost_active(TierCost::kFabricSharing)) at(TierCost::kFabricSharing) = fabric * overlap;
+  if (tier_cost_active(TierCost::kKernelSms) && setup_.scenario.server.link_method == "kernel") {
+    // The copy kernel takes SMs only while it runs: its duty cycle over the step, not the whole step.
+    at(TierCost::kKernelSms) = step * (setup_.link.kernel_compute_slowdown - 1.0) * overlap;
+  }
+  if (tier_cost_active(TierCost::kConnectorCpu)) {
+    const auto work = connector_work(setup_.scenario.server.vllm_version);
+    at(TierCost::kConnectorCpu) =
+        submit_cpu_s_ + work.per_block_touched_s * static_cast<double>(blocks_touched_);
+  }
+  submit_cpu_s_ = 0;
+  blocks_touched_ = 0;
+  double total = 0;
+  for (std::size_t i = 0; i < add.size(); ++i) {
+    tier_cost_s_[i] += add[i];
+    total += add[i];
+  }
+  step_fabric_share_ =
+      tier_cost_active(TierCost::kFabricSharing) && step + total > 0 ? fabric / (step + total) : 0;
+  return total;
+}
+
+double ServingEngine::shared_link_seconds(double seconds) const {
+  // While a step's all-reduces hold the link (a share f of the step), a copy runs at half rate.
+  // Steps run back to back under load, so a copy submitted between two steps meets the next one.
+  if (step_fabric_share_ <= 0) return seconds;
+  return seconds / (1.0 - step_fabric_share_ / 2.0);
+}
+
+// The worker's CPU time to submit a job of `blocks` copies before the next forward pass: one call
+// per block up to 0.19, one batched call from 0.20 (tier_costs.cpp).
+double ServingEngine::copy_submission_seconds(std::int64_t blocks, double per_copy_s) const {
+  if (!tier_cost_active(TierCost::kConnectorCpu)) return 0;
+  const auto work = connector_work(setup_.scenario.server.vllm_version);
+  return (work.one_call_per_block ? static_cast<double>(blocks) : 1.0) * per_copy_s;
+}
+
+// vLLM <= 0.20 marks a request's stored blocks ready for others once the request has finished and
+// all its stores are done (store-visibility); later releases (and the mechanism off) at once.
+void ServingEngine::report_stores(SimRequest& r) {
+  if (r.unreported_stores.empty()) return;
+  if (r.state == RequestState::kFinished && r.pending_stores == 0) {
+    tier_->store_done(r.unreported_stores);
+    r.unreported_stores = {};
+  }
+}
+
+}  // namespace kvb

@@ -1,0 +1,56 @@
+#pragma once
+// What an enabled CPU tier costs a vLLM server, one mechanism at a time. Each mechanism has its
+// source and the vLLM releases it applies to beside its figures (tier_costs.cpp, docs/accuracy.md)
+// and can be switched off (scenario key `tier-costs`) to see its share of a result.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "catalog/vllm_host_memory.hpp"
+
+namespace kvb {
+
+enum class TierCost {
+  kFabricSharing,    // PCIe-only GPUs at TP > 1: tier copies and NCCL's all-reduces share the links
+  kConnectorCpu,     // the connector's per-block work before each forward pass
+  kKernelSms,        // link-method kernel: the copy kernel's SMs slow the steps it overlaps
+  kStoreVisibility,  // <= 0.20: a request's stored blocks are hits for others only once it finished
+  kLoadConvoy,       // >= 0.15: a request whose CPU hits are being loaded for another waits for it
+  kLoadPolling,      // a finished load is seen after the step it finished in
+  kDecodeStores,     // >= 0.18: blocks filled by decoding are stored too, not only the prompt's
+};
+inline constexpr int kTierCostCount = 7;
+
+// A set of mechanisms, all on by default.
+class TierCostSet {
+ public:
+  static TierCostSet all() { return TierCostSet((1u << kTierCostCount) - 1); }
+  static TierCostSet none() { return TierCostSet(0); }
+  bool on(TierCost c) const { return (bits_ >> static_cast<unsigned>(c)) & 1u; }
+  TierCostSet with(TierCost c) const { return TierCostSet(bits_ | (1u << static_cast<unsigned>(c))); }
+  bool operator==(const TierCostSet& o) const { return bits_ == o.bits_; }
+
+ private:
+  explicit TierCostSet(unsigned bits) : bits_(bits) {}
+  unsigned bits_;
+};
+
+std::string to_string(TierCost c);  // fabric-sharing, connector-cpu, kernel-sms, ...
+// "all", "none" or mechanism names; UsageError naming `what` and the accepted names otherwise.
+TierCostSet parse_tier_costs(const std::vector<std::string>& names, const std::string& what);
+std::vector<std::string> tier_cost_names(TierCostSet set);  // the names on, in enum order
+
+// Whether the vLLM release `v` has the behaviour behind `c` (tier_costs.cpp: the pull request that
+// brought or removed it, per mechanism).
+bool applies_to(TierCost c, const VllmVersion& v);
+
+// The connector's CPU work before each forward pass, on the step's critical path.
+struct ConnectorWork {
+  // Per block copy submitted: <= 0.19 issues one cudaMemcpyAsync per block (the link's measured
+  // per-copy time stands for its CPU cost); from 0.20 one batched call per job.
+  bool one_call_per_block = true;
+  double per_block_touched_s = 0;  // the scheduler's LRU touch of every block of a storing request
+};
+ConnectorWork connector_work(const VllmVersion& v);
+
+}  // namespace kvb

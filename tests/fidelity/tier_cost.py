@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""What a CPU tier costs or gains a real vLLM server (issue 36), against public measurements
+(tests/data/ground-truth/README.md has the sources):
+
+- natoscott L40S: vLLM 0.19.1 on 2x L40S (PCIe, no NVLink) at TP 2, Qwen3-0.6B/8B/14B, GuideLLM
+  multi-turn traffic with 10,000-token prefixes, closed loop; the change of peak output tokens/s
+  with the native tier against none, at gpu-memory-utilization 0.9 and under memory pressure.
+- the vLLM blog's E2: Llama-3.1-8B on one H100, 512-token prefills, GPU prefix caching off; the
+  tier's cost at 0% CPU hits.
+
+Each case is simulated with and without the tier on the same server; the simulated change is
+compared with the measured one. With --check it fails when a cell the model holds (HELD) passes a
+bound of issue 36: within 15 points and of the right sign where the measured change exceeds 10%
+(E2's 0%-hit cost: within 2 points). With --mechanisms it also prints each cost mechanism's share (each
+switched off in turn).
+
+  tier_cost.py KVBENCH DATA_DIR [--check] [--mechanisms]
+"""
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+# GuideLLM's levels around the measured peaks (50 and 100 for these models); the peak over them.
+CONCURRENCY = [50, 100]
+# GPU KV tokens per engine as the study's report logged them (REPORT-v0.5.1, same hardware), and
+# the tier's cpu_bytes_to_use; gpu-memory-utilization per regime is in the report.
+GPU_TOKENS = {("gmu0.9", "Qwen3-0.6B"): 634_000, ("gmu0.9", "Qwen3-8B"): 390_000, ("gmu0.9", "Qwen3-14B"): 268_000,
+              ("mempress", "Qwen3-0.6B"): 335_000, ("mempress", "Qwen3-8B"): 215_000,
+              ("mempress", "Qwen3-14B"): 142_000}
+TIER_BYTES = {"Qwen3-0.6B": 72_842_645_340, "Qwen3-8B": 57_616_986_275, "Qwen3-14B": 44_195_213_475}
+MODEL = {"Qwen3-0.6B": "qwen3-0.6b", "Qwen3-8B": "qwen3-8b", "Qwen3-14B": "qwen3-14b"}
+L40S_BOUND_POINTS = 15
+# The cells the model holds today (issue 36's bounds); the others are printed, not checked, and
+# docs/accuracy.md says why each is off. A change that breaks a held cell fails the suite.
+HELD = {"L40S Qwen3-0.6B gmu0.9", "L40S Qwen3-14B gmu0.9", "L40S Qwen3-14B mempress"}
+SIGN_ABOVE = 10
+E2_BOUND_POINTS = 2
+MECHANISMS = ["fabric-sharing", "connector-cpu", "kernel-sms", "store-visibility", "load-convoy", "load-polling",
+              "decode-stores"]
+
+# GuideLLM's 100 prefixes for at most 500 requests of 5 turns: one 10,000-token prefix per
+# conversation (a document read round-robin, session i the i-th), each turn adding 128 + 128 tokens.
+# vLLM 0.19.1's online-serving defaults on a GPU under 70 GiB (vllm/engine/arg_utils.py,
+# _set_default_args: 2,048 batched tokens and 256 sequences for the API server).
+L40S_SERVER = """name: natoscott-{model}-{regime}
+model: {model}
+hardware: l40s
+tensor-parallel-size: 2
+max-model-len: 40960
+max-num-batched-tokens: 2048
+max-num-seqs: 256
+num-gpu-blocks-override: {blocks}
+vllm-version: 0.19.1
+kv-offloading-size: {tier}
+tier-costs: {costs}
+seed: 889
+workload:
+  requests: 500
+  arrival: {{process: closed, users: {users}}}
+  documents: 100
+  document-tokens: 10000
+  document-order: round-robin
+  turns: 5
+  prompt: 128
+  output: 128
+"""
+
+# E2: 512-token prefills (one output token), prefix caching off on the GPU, 0% hits: every block is
+# stored and none is loaded. The blog's vLLM commit (2a1776b7, January 2026) falls between the 0.14
+# and 0.15 cuts. The offline LLM class's defaults on an H100: 16,384 batched tokens,
+# 1,024 sequences (arg_utils.py, as above).
+E2_SERVER = """name: vllm-blog-e2
+model: llama-3.1-8b
+vllm-version: "0.15"
+hardware: h100
+max-model-len: 8192
+max-num-batched-tokens: 16384
+max-num-seqs: 1024
+enable-prefix-caching: false
+kv-offloading-size: {tier}
+tier-costs: {costs}
+workload:
+  requests: 4000
+  arrival: {{process: closed, users: 1024}}
+  prompt: 512
+  output: 1
+"""
+
+
+def simulate(kvbench, text, work):
+    path = os.path.join(work, "scenario.yaml")
+    with open(path, "w") as f:
+        f.write(text)
+    done = subprocess.run([kvbench, "simulate", path, "--no-sweep", "--json"], capture_output=True, text=True,
+                          timeout=600)
+    if done.returncode != 0:
+        sys.exit(f"tier_cost: kvbench simulate exited {done.returncode}: {done.stderr.strip()}")
+    return json.loads(done.stdout)["points"][0]["metrics"]
+
+
+def l40s_change(kvbench, regime, model, costs, work):
+    """Peak output tok/s over CONCURRENCY with the tier against without it, in percent."""
+    peaks = {}
+    for tier in ("null", f"{TIER_BYTES[model] / 2**30:.3f}"):
+        best = 0
+        for users in CONCURRENCY:
+            text = L40S_SERVER.format(model=MODEL[model], regime=regime, blocks=GPU_TOKENS[(regime, model)] // 16,
+                                      tier=tier, costs=costs, users=users)
+            best = max(best, simulate(kvbench, text, work)["output_tokens_per_s"])
+        peaks[tier] = best
+    base, tiered = peaks["null"], peaks[f"{TIER_BYTES[model] / 2**30:.3f}"]
+    return 100 * (tiered - base) / base
+
+
+def e2_change(kvbench, costs, work):
+    base = simulate(kvbench, E2_SERVER.format(tier="null", costs=costs), work)["prompt_tokens_per_s"]
+    tiered = simulate(kvbench, E2_SERVER.format(tier=64, costs=costs), work)["prompt_tokens_per_s"]
+    return 100 * (tiered - base) / base
+
+
+def measured_l40s(data):
+    rows = {}
+    with open(os.path.join(data, "ground-truth", "natoscott-l40s-peak-output-throughput.csv")) as f:
+        for r in csv.DictReader(line for line in f if not line.startswith("#")):
+            if r["config"] == "native-offload-20k" and r["model"] in MODEL:
+                rows[(r["regime"], r["model"])] = float(r["delta_vs_no_offload_pct"])
+    return rows
+
+
+def measured_e2(data):
+    with open(os.path.join(data, "ground-truth", "vllm-blog-e2.csv")) as f:
+        for r in csv.DictReader(line for line in f if not line.startswith("#")):
+            if float(r["cpu_hit_rate"]) == 0.0:
+                with_tier, without = float(r["with_offload_tok_per_s"]), float(r["no_offload_tok_per_s"])
+                return 100 * (with_tier - without) / without
+    sys.exit("tier_cost: vllm-blog-e2.csv has no 0% row")
+
+
+def rows(kvbench, data, costs, work):
+    out = []
+    for (regime, model), measured in sorted(measured_l40s(data).items()):
+        out.append((f"L40S {model} {regime}", measured, l40s_change(kvbench, regime, model, costs, work)))
+    out.append(("H100 blog E2 0% hits", measured_e2(data), e2_change(kvbench, costs, work)))
+    return out
+
+
+def check(results):
+    failed = []
+    for case, measured, simulated in results:
+        if case not in HELD:
+            continue
+        bound = E2_BOUND_POINTS if "E2" in case else L40S_BOUND_POINTS
+        if abs(simulated - measured) > bound:
+            failed.append(f"{case}: {simulated:+.1f}% against {measured:+.1f}% (bound {bound} points)")
+        if "E2" not in case and abs(measured) > SIGN_ABOVE and (simulated > 0) != (measured > 0):
+            failed.append(f"{case}: the sign differs ({simulated:+.1f}% against {measured:+.1f}%)")
+    return failed
+
+
+def main(argv):
+    kvbench, data = argv[1:3]
+    with tempfile.TemporaryDirectory() as work:
+        results = rows(kvbench, data, "all", work)
+        print(f"{'case':<28} {'measured':>9} {'simulated':>10}  checked")
+        for case, measured, simulated in results:
+            print(f"{case:<28} {measured:>+8.1f}% {simulated:>+9.1f}%  {'yes' if case in HELD else 'no'}")
+        if "--mechanisms" in argv:
+            for m in MECHANISMS:
+                others = "[" + ", ".join(x for x in MECHANISMS if x != m) + "]"
+                print(f"\nwithout {m}:")
+                for case, _measured, simulated in rows(kvbench, data, others, work):
+                    print(f"  {case:<26} {simulated:>+9.1f}%")
+    failed = check(results)
+    if "--check" in argv and failed:
+        print("FAIL: " + "; ".join(failed))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
