@@ -49,14 +49,19 @@ std::string describe_gain(double gain, TierObjective o) {
 
 JudgedCurve judge_curve(const std::vector<TierCurvePoint>& curve, TierObjective o) {
   JudgedCurve j;
+  const auto tput = objective_gains(curve, TierObjective::kThroughput);
+  const auto ttft = objective_gains(curve, TierObjective::kTtftP99);
   if (o != TierObjective::kBalanced) {
     j.metric = o;
     j.gains = objective_gains(curve, o);
     j.knee_gains = j.gains;
+    // Whatever the objective, a size that costs throughput or TTFT p99 more than the balanced
+    // objective tolerates is never chosen: a tier that costs the server is the answer to avoid.
+    for (std::size_t i = 1; i < curve.size(); ++i) {
+      if (tput[i] < -kBalancedMaxLoss || ttft[i] < -kBalancedMaxLoss) j.knee_gains[i] = -1;
+    }
     return j;
   }
-  const auto tput = objective_gains(curve, TierObjective::kThroughput);
-  const auto ttft = objective_gains(curve, TierObjective::kTtftP99);
   // Sizes that make neither metric more than 2% worse; the others may not be chosen.
   std::vector<bool> allowed(curve.size(), false);
   double best_tput = 0, best_ttft = 0;

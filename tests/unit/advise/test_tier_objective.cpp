@@ -72,6 +72,20 @@ TEST(BalancedObjective, TheKneeIsOnTheMetricThatMovedMostAgainstItsThreshold) {
   EXPECT_EQ(find_knee(m.knee_gains, 0.95, m.pays_gain)->index, 1u);
 }
 
+// Issue 36: no objective recommends a size that costs the server: under --objective ttft-p99 a
+// 30% TTFT cut that costs 5% of throughput is refused (-1: never the knee), and so is a 20%
+// throughput rise that makes TTFT p99 3% worse under --objective throughput; 1.5% is tolerated.
+TEST(NamedObjective, NeverChoosesASizeThatLosesMoreThanTwoPercentOnAnyMetric) {
+  const auto ttft = judge_curve(curve({{0, 100, 1.0}, {20, 95, 0.70}, {40, 98.5, 0.80}}), TierObjective::kTtftP99);
+  EXPECT_NEAR(ttft.gains[1], 0.30, 1e-12);
+  EXPECT_EQ(ttft.knee_gains[1], -1);
+  EXPECT_NEAR(ttft.knee_gains[2], 0.20, 1e-12);
+  const auto tput =
+      judge_curve(curve({{0, 100, 1.0}, {20, 120, 1.03}, {40, 110, 1.015}}), TierObjective::kThroughput);
+  EXPECT_EQ(tput.knee_gains[1], -1);
+  EXPECT_NEAR(tput.knee_gains[2], 0.10, 1e-12);
+}
+
 TEST(BalancedObjective, ParsesAndIsNamed) {
   EXPECT_EQ(parse_tier_objective("balanced", "--objective"), TierObjective::kBalanced);
   EXPECT_EQ(to_string(TierObjective::kBalanced), "balanced");
