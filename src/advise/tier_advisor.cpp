@@ -128,7 +128,7 @@ std::optional<std::string> tier_costs(const std::vector<TierCurvePoint>& curve) 
                 "stores drain and requests waiting on loads")
           : fmt::format("mostly {}: {} of the engine's step time", w.costliest_mechanism,
                         percent(w.costliest_share));
-  return fmt::format("the tier costs: at this traffic a tier of {:g} GiB costs {:.1f}% output tok/s ({})",
+  return fmt::format("at this traffic a tier of {:g} GiB costs {:.1f}% output tok/s ({})",
                      w.kv_offloading_size_gib, -loss * 100, mechanism);
 }
 

@@ -115,8 +115,12 @@ WorkloadSizingRequest traffic_request(const SizeOptions& o) {
     return r;
   }
   r.scenario = load_scenario(o.workload);
-  if (!o.requests.empty())
-    r.scenario.workload.requests = parse_positive_int(o.requests, "--requests", false, kMaxRequests);
+  // Through the document, not the parsed field: the server written in later re-reads it, and a
+  // field set beside the document would be lost (--requests was ignored before this).
+  if (!o.requests.empty()) {
+    const auto n = parse_positive_int(o.requests, "--requests", false, kMaxRequests);
+    r.scenario = with_override(r.scenario, "workload.requests", std::to_string(n), "--requests");
+  }
   return r;
 }
 

@@ -285,14 +285,13 @@ std::string sizing_summary_table(const std::vector<Sizing>& all) {
   TextTable t({"model", "hw", "TP x PP", "weights", "KV B/tok/rank", "KV GiB/rank", "GPU KV tokens",
                "conc@len", "fits", "offload GiB", "break-even"});
   for (const auto& s : all) {
-    t.add_row(
-        {s.model_name, s.hw_name, s.pp > 1 ? fmt::format("{} x {}", s.tp, s.pp) : std::to_string(s.tp),
-         s.weight_dtype, format_count(s.layout.kv_bytes_per_token()),
-         s.weights_fit ? fmt::format("{:.1f}", s.kv_gib_available) : "-",
-         s.weights_fit ? format_count(s.layout.uniform ? s.gpu_kv_tokens : s.gpu_kv_tokens_capacity) : "-",
-         s.weights_fit ? fmt::format("{:.2f}x", s.max_concurrency) : "-",
-         s.fits ? "yes" : (s.weights_fit ? "no: context" : "no: weights"),
-         s.offload ? fmt::format("{:g}", s.offload->recommended_gib()) : "-", break_even_cell(s)});
+    t.add_row({s.model_name, s.hw_name, s.pp > 1 ? fmt::format("{} x {}", s.tp, s.pp) : std::to_string(s.tp),
+               s.weight_dtype, format_count(s.layout.kv_bytes_per_token()),
+               s.weights_fit ? fmt::format("{:.1f}", s.kv_gib_available) : "-",
+               s.weights_fit ? format_count(s.gpu_context_tokens()) : "-",
+               s.weights_fit ? fmt::format("{:.2f}x", s.max_concurrency) : "-",
+               s.fits ? "yes" : (s.weights_fit ? "no: context" : "no: weights"),
+               s.offload ? fmt::format("{:g}", s.offload->recommended_gib()) : "-", break_even_cell(s)});
   }
   return t.render();
 }

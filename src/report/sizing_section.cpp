@@ -44,7 +44,7 @@ std::string sizing_section_html(const std::vector<SizeRowView>& rows) {
         html_escape(r.kv_dtype),
         // A configuration whose weights do not fit has no KV pool: "-", as the CLI prints, not 0.
         format_count(r.kv_bytes_per_token), format_count(r.max_model_len),
-        r.weights_fit ? format_count(r.gpu_kv_tokens) : std::string("-"),
+        r.weights_fit ? format_count(r.gpu_context_tokens) : std::string("-"),
         r.weights_fit ? fmt::format("{:.2f}", r.max_concurrency) : std::string("-"),
         r.recommended_gib < 0 ? std::string("-") : fmt::format("{:g} GiB", r.recommended_gib),
         html_escape(basis_of(r)), html_escape(r.reload_verdict));

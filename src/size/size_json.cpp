@@ -227,6 +227,7 @@ nlohmann::json sizing_to_json(const Sizing& s) {
   j["num_gpu_blocks"] = s.num_gpu_blocks;
   j["gpu_kv_tokens"] = s.gpu_kv_tokens;
   j["gpu_kv_tokens_capacity"] = s.gpu_kv_tokens_capacity;
+  j["gpu_context_tokens"] = s.gpu_context_tokens();
   j["max_concurrency"] = s.max_concurrency;
   j["fits"] = s.fits;
   j["kv_offloading_backend"] = to_string(s.offloading_backend);
@@ -283,6 +284,10 @@ SizeRowView size_row_from_json(const nlohmann::json& j, const std::string& origi
   r.weights_fit = j.at("weights_fit").get<bool>();
   r.kv_bytes_per_token = json_integer_in(j, "kv_bytes_per_token", 1, std::int64_t{1} << 32, where);
   r.gpu_kv_tokens = json_integer_in(j, "gpu_kv_tokens", 0, kMaxTokens, where);
+  // The figure the size table prints (Sizing::gpu_context_tokens); files written before it: the log figure.
+  r.gpu_context_tokens = j.contains("gpu_context_tokens")
+                             ? json_integer_in(j, "gpu_context_tokens", 0, kMaxTokens, where)
+                             : r.gpu_kv_tokens;
   r.max_model_len = json_integer_in(j, "max_model_len", 1, kMaxTokens, where);
   r.max_concurrency = json_number_in(j, "max_concurrency", 0, kMaxTokens, where);
   const auto& rec = j.at("recommended_kv_offloading_size_gib");

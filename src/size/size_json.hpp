@@ -29,7 +29,7 @@ struct SizeRowView {
   std::string model, hardware, kv_dtype, weight_dtype, reload_verdict, vllm_command;
   int tp = 1;
   bool weights_fit = true;
-  std::int64_t kv_bytes_per_token = 0, gpu_kv_tokens = 0, max_model_len = 0;
+  std::int64_t kv_bytes_per_token = 0, gpu_kv_tokens = 0, gpu_context_tokens = 0, max_model_len = 0;
   double max_concurrency = 0;
   double recommended_gib = -1;                       // -1: no recommendation (the weights do not fit)
   std::optional<TierRecommendation> recommendation;  // absent in files written before it

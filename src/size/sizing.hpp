@@ -102,6 +102,10 @@ struct Sizing {
   std::int64_t num_gpu_blocks = 0;
   std::int64_t gpu_kv_tokens = 0;           // vLLM's logged "GPU KV cache size"
   std::int64_t gpu_kv_tokens_capacity = 0;  // tokens of full-attention context the pool holds
+  // The one figure tables and the report print as "GPU KV tokens": the context the pool holds
+  // (vLLM's log figure for a uniform model; for a hybrid one its log figure counts every group,
+  // so the full-attention capacity).
+  std::int64_t gpu_context_tokens() const { return layout.uniform ? gpu_kv_tokens : gpu_kv_tokens_capacity; }
   std::int64_t blocks_per_request = 0;
   double max_concurrency = 0;
   bool fits = false;

@@ -3,6 +3,8 @@
 
 #include "catalog/model_catalog.hpp"
 #include "core/errors.hpp"
+#include "core/units.hpp"
+#include "output/size_text.hpp"
 #include "size/offload_plan.hpp"
 #include "size/size_json.hpp"
 #include "size/sizing_engine.hpp"
@@ -103,6 +105,30 @@ TEST(SizeJson, AnUnknownBoundIsRefusedNamingTheFile) {
     EXPECT_NE(std::string(e.what()).find("run.json: result llama on h100: bound 'elbow'"), std::string::npos);
     EXPECT_NE(std::string(e.what()).find("knee"), std::string::npos);
   }
+}
+
+}  // namespace
+}  // namespace kvb
+
+namespace kvb {
+namespace {
+
+// Issue 34 §2: gpt-oss-120b's GPU KV tokens were 318,528 in size's table and 163,424 in the report
+// (the log figure, which counts its sliding-window group too). One figure, written once: the report
+// reads what the table prints.
+TEST(SizeJson, TheReportReadsTheGpuKvTokensTheTablePrints) {
+  std::vector<std::string> warnings;
+  ServeSettings serve;
+  serve.max_model_len = 131072;
+  const auto s = compute_sizing(
+      make_sizing_inputs(resolve_model("gpt-oss-120b", warnings), resolve_hardware("h100"), serve));
+  ASSERT_FALSE(s.layout.uniform);
+  ASSERT_NE(s.gpu_kv_tokens, s.gpu_kv_tokens_capacity);  // the two figures differ for this model
+  const auto rows = size_rows_from_json(sizings_document({s}), "test");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].gpu_context_tokens, s.gpu_kv_tokens_capacity);
+  EXPECT_EQ(rows[0].gpu_context_tokens, s.gpu_context_tokens());
+  EXPECT_NE(sizing_summary_table({s}).find(format_count(rows[0].gpu_context_tokens)), std::string::npos);
 }
 
 }  // namespace
