@@ -19,7 +19,8 @@ TierObjective parse_tier_objective(const std::string& text, const std::string& w
 // What pays. The default (balanced): a size pays when TTFT p99 falls by at least 10% or output
 // throughput rises by at least 2%, and neither gets worse by more than 2%. A named objective pays
 // at a 2% gain in it alone, and, like balanced, never at a size that makes throughput or TTFT p99
-// more than 2% worse (a tier that costs the server is never the answer). Below 2% a gain does not cover pinning the tier and its store traffic.
+// more than 2% worse (a tier that costs the server is never the answer). Below 2% a gain does not cover
+// pinning the tier and its store traffic.
 inline constexpr double kPaysGain = 0.02;
 inline constexpr double kBalancedTtftGain = 0.10;
 inline constexpr double kBalancedMaxLoss = 0.02;

@@ -76,7 +76,8 @@ TEST(BalancedObjective, TheKneeIsOnTheMetricThatMovedMostAgainstItsThreshold) {
 // 30% TTFT cut that costs 5% of throughput is refused (-1: never the knee), and so is a 20%
 // throughput rise that makes TTFT p99 3% worse under --objective throughput; 1.5% is tolerated.
 TEST(NamedObjective, NeverChoosesASizeThatLosesMoreThanTwoPercentOnAnyMetric) {
-  const auto ttft = judge_curve(curve({{0, 100, 1.0}, {20, 95, 0.70}, {40, 98.5, 0.80}}), TierObjective::kTtftP99);
+  const auto ttft =
+      judge_curve(curve({{0, 100, 1.0}, {20, 95, 0.70}, {40, 98.5, 0.80}}), TierObjective::kTtftP99);
   EXPECT_NEAR(ttft.gains[1], 0.30, 1e-12);
   EXPECT_EQ(ttft.knee_gains[1], -1);
   EXPECT_NEAR(ttft.knee_gains[2], 0.20, 1e-12);
