@@ -144,3 +144,31 @@ TEST(HardwareCatalog, PcieLinkedGpusHaveNoFabricFasterThanPcie) {
   }
   EXPECT_GE(pcie, 4);  // l40s, l4, a100-80gb-pcie, rtx-pro-6000
 }
+
+namespace kvb {
+namespace {
+
+// An operator's hardware file (--hw FILE.yaml) goes through the catalog's checked reader: the GPU
+// fabric's kind defaults by vendor, its bandwidth and latency come together, and FP8/FP4 peaks are
+// optional (absent: no such tensor cores).
+TEST(HardwareFile, FabricAndPeaksAreCheckedKeyByKey) {
+  const std::string base =
+      "name: own\ndescription: d\nvendor: amd\nsource: s\nhbm_gb: 32\nusable_gib: 30\nhbm_bandwidth_gbps: "
+      "600\n"
+      "host_link: pcie\npcie_generation: 4\npcie_width: 16\nlink_practical_gbps: 24\nbf16_tflops: 150\n"
+      "gpus_per_node: 4\nhost_dram_gb: 512\n";
+  const auto h = hardware_from_yaml(base, "own.yaml");
+  EXPECT_EQ(h.gpu_link_kind, GpuLinkKind::kInfinityFabric);  // AMD's default
+  EXPECT_EQ(h.fp8_tflops, 0.0);
+  EXPECT_EQ(h.gpu_link_gbps, 0.0);
+  EXPECT_THROW(hardware_from_yaml(base + "gpu_link_gbps: 20\n", "own.yaml"), UsageError);  // no latency
+  EXPECT_THROW(hardware_from_yaml(base + "gpu_link_kind: pci\n", "own.yaml"), UsageError);
+  EXPECT_THROW(hardware_from_yaml(base + "fp4_tflops: -1\n", "own.yaml"), UsageError);
+  const auto pcie = hardware_from_yaml(
+      base + "gpu_link_kind: pcie\ngpu_link_gbps: 20\ngpu_link_latency_us: 20\n", "own.yaml");
+  EXPECT_EQ(pcie.gpu_link_kind, GpuLinkKind::kPcie);
+  EXPECT_EQ(pcie.gpu_link_gbps, 20.0);
+}
+
+}  // namespace
+}  // namespace kvb

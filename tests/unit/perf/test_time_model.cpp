@@ -109,3 +109,23 @@ TEST(TimeModel, TensorParallelAllReducesByHand) {
   EXPECT_EQ(unknown.all_reduce_seconds(w), 0);
   EXPECT_NEAR(tp4.step_seconds(w) - unknown.step_seconds(w), tp4.all_reduce_seconds(w), 1e-12);
 }
+
+namespace kvb {
+namespace {
+
+// Issue 32 §1: weights compute as vLLM runs them. The datasheet figures of each GPU's file, by hand:
+// FP8 (W8A8) at the FP8 peak only with FP8 tensor cores (A100: weight-only Marlin at the BF16 312);
+// MXFP4 at the BF16 peak on Hopper (989, not the FP8 1,979) and at the FP8 peak on Blackwell (4,500);
+// AWQ/int4 weight-only at the BF16 peak everywhere.
+TEST(WeightRules, WeightsComputeAtThePeakVllmsKernelsReach) {
+  EXPECT_DOUBLE_EQ(peak_tflops(resolve_hardware("h100"), "fp8"), 1979);
+  EXPECT_DOUBLE_EQ(peak_tflops(resolve_hardware("a100-80gb"), "fp8"), 312);
+  EXPECT_DOUBLE_EQ(peak_tflops(resolve_hardware("h100"), "mxfp4"), 989);
+  EXPECT_DOUBLE_EQ(peak_tflops(resolve_hardware("mi300x"), "mxfp4"), resolve_hardware("mi300x").bf16_tflops);
+  EXPECT_DOUBLE_EQ(peak_tflops(resolve_hardware("b200"), "mxfp4"), 4500);
+  EXPECT_DOUBLE_EQ(peak_tflops(resolve_hardware("b200"), "int4"), 2250);
+  EXPECT_DOUBLE_EQ(peak_tflops(resolve_hardware("l40s"), "bf16"), 362);
+}
+
+}  // namespace
+}  // namespace kvb
