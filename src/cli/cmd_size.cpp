@@ -18,6 +18,7 @@
 #include "cli/trace_flags.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/path_text.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "output/catalog_text.hpp"
@@ -108,9 +109,10 @@ WorkloadSizingRequest traffic_request(const SizeOptions& o) {
     if (o.model.empty()) throw UsageError("--trace: expected --model (the trace holds no model)");
     if (!o.requests.empty())
       throw UsageError("--requests sets a generated workload's size; with --trace expected --trace-limit N");
-    r.scenario.name = std::filesystem::path(o.trace.file).filename().string();
-    r.scenario.origin = o.trace.file;
+    r.scenario.name = printable_path(std::filesystem::path(o.trace.file).filename().string());
+    r.scenario.origin = printable_path(o.trace.file);
     r.scenario.trace = TraceInput{o.trace.file, parse_trace_options(o.trace)};
+    require_rereadable_trace(o.trace.file);  // its curve, then each tier size, read it from its start
     TraceReader check(o.trace.file, r.scenario.trace->options);  // unreadable or malformed start: exit 2 now
     r.scenario.server.model = o.model;
     r.scenario.server.hardware = o.hw;
@@ -153,6 +155,8 @@ std::pair<TierObjective, ServiceLevel> objective_and_slo(const SizeOptions& o) {
 int run_traffic_sizing(const SizeOptions& o, const std::string& format, TierObjective objective,
                        const ServiceLevel& slo) {
   auto request = traffic_request(o);
+  // The trace or workload file is known now: -o naming it is refused before the simulations.
+  if (!o.out.output.empty()) require_writable_output(o.out.output);
   request.objective = objective;
   request.slo = slo;
   const std::vector<Sizing> all{size_with_workload(request)};

@@ -50,6 +50,7 @@ TraceKvCost kv_cost(const TraceCommandOptions& o) {
 
 int run_trace(const TraceCommandOptions& o) {
   const auto options = parse_trace_options(o.trace);
+  note_input_file(o.trace.file);  // -o naming the trace is refused before the pass, not after it
   const auto cost = kv_cost(o);
   const auto format = chosen_format(o.out, {"table", "json"});
   const auto analysis = analyze_trace(o.trace.file, options);

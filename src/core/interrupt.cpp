@@ -4,18 +4,21 @@
 
 #include <csignal>
 #include <cstring>
+#include <mutex>
 
 namespace kvb {
 namespace {
 
 volatile std::sig_atomic_t g_signal = 0;
-// The handler may only call async-signal-safe functions: the path is copied here beforehand.
-char g_temporary[4096];
-volatile std::sig_atomic_t g_temporary_armed = 0;
+// The handler may only call async-signal-safe functions: the paths are copied here beforehand.
+constexpr int kTemporarySlots = 16;
+char g_temporary[kTemporarySlots][4096];
+volatile std::sig_atomic_t g_temporary_armed[kTemporarySlots] = {};
 
 extern "C" void on_interrupt(int sig) {
   if (g_signal != 0) {  // the second signal: the user means it
-    if (g_temporary_armed != 0) ::unlink(g_temporary);
+    for (int i = 0; i < kTemporarySlots; ++i)
+      if (g_temporary_armed[i] != 0) ::unlink(g_temporary[i]);
     _exit(128 + sig);
   }
   g_signal = sig;
@@ -46,11 +49,21 @@ void throw_if_interrupted() {
   if (g_signal != 0) throw Interrupted();
 }
 
-void note_temporary_output(const char* path) {
-  g_temporary_armed = 0;
-  if (path == nullptr || std::strlen(path) >= sizeof(g_temporary)) return;
-  std::memcpy(g_temporary, path, std::strlen(path) + 1);
-  g_temporary_armed = 1;
+int arm_temporary(const char* path) {
+  static std::mutex m;
+  const std::lock_guard lock(m);
+  if (path == nullptr || std::strlen(path) >= sizeof(g_temporary[0])) return -1;
+  for (int i = 0; i < kTemporarySlots; ++i) {
+    if (g_temporary_armed[i] != 0) continue;
+    std::memcpy(g_temporary[i], path, std::strlen(path) + 1);
+    g_temporary_armed[i] = 1;
+    return i;
+  }
+  return -1;
+}
+
+void disarm_temporary(int slot) {
+  if (slot >= 0 && slot < kTemporarySlots) g_temporary_armed[slot] = 0;
 }
 
 void simulate_interrupt_for_test(int signal_number) { g_signal = signal_number; }

@@ -28,9 +28,11 @@ struct Interrupted : std::runtime_error {
 // Throws Interrupted when a signal arrived.
 void throw_if_interrupted();
 
-// The temporary file an atomic write is filling (nullptr: none): a second signal, which exits at
-// once, removes it so no half-written file is left beside the output.
-void note_temporary_output(const char* path);
+// The temporary files being filled (core/temp_file): a second signal, which exits at once,
+// removes them so no half-written file is left behind. arm returns a slot (-1 when all are in use
+// or the path is too long); disarm(-1) does nothing.
+int arm_temporary(const char* path);
+void disarm_temporary(int slot);
 
 // For tests: as if the signal arrived (0 clears).
 void simulate_interrupt_for_test(int signal_number);
