@@ -12,6 +12,7 @@
 #include "catalog/model_catalog.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "dma/dma_json.hpp"
@@ -77,7 +78,7 @@ void save(const AssessmentSettings& s, const std::string& name, const nlohmann::
           const AssessmentLog& log) {
   if (s.save_json_dir.empty()) return;
   const auto path = s.save_json_dir + "/" + name;
-  write_file_atomically(path, doc.dump(1) + "\n", LinkRule::kReplaceLink);
+  write_file_atomically(path, json_text(doc, 1), LinkRule::kReplaceLink);
   log("wrote " + path);
 }
 

@@ -19,9 +19,11 @@
 #include "catalog/hardware_spec.hpp"
 #include "catalog/model_catalog.hpp"
 #include "cli/command.hpp"
+#include "cli/output_flags.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
+#include "core/json_file.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "output/calibrate_output.hpp"
@@ -110,7 +112,7 @@ std::vector<std::string> others_on_gpu(const CalibrateOptions& o) {
   std::string notice;
   const auto probe = make_backend(parse_backend(o.backend), o.device, notice);
   record_occupancy(*probe, shared);
-  for (const auto& w : shared) std::fprintf(stderr, "kvbench: warning: %s\n", w.c_str());
+  for (const auto& w : shared) print_warning(w);
   return shared;
 }
 
@@ -154,7 +156,7 @@ int run_calibrate(const CalibrateOptions& o) {
   result.notes.insert(result.notes.end(), shared.begin(), shared.end());
   if (!o.output.empty()) write_file_atomically(o.output, calibration_yaml(result, utc_now("%Y-%m-%d")));
   if (o.json) {
-    std::fputs((calibration_json(result).dump(1) + "\n").c_str(), stdout);
+    std::fputs(json_text(calibration_json(result), 1).c_str(), stdout);
   } else {
     std::fputs(calibration_text(result).c_str(), stdout);
     if (!o.output.empty()) {

@@ -16,6 +16,7 @@
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
+#include "core/json_file.hpp"
 #include "core/path_text.hpp"
 #include "core/units.hpp"
 #include "dma/dma_sweep.hpp"
@@ -116,11 +117,11 @@ int run_doctor(const DoctorOptions& o) {
   }
   const auto checks = run_node_checks(facts, request);
   const auto host = this_node ? host_name() : printable_path(o.root);
-  const auto json_text = doctor_json(checks, host, request, facts).dump(1) + "\n";
-  const auto text = format == "json"   ? json_text
+  const auto json_doc = json_text(doctor_json(checks, host, request, facts), 1);
+  const auto text = format == "json"   ? json_doc
                     : format == "prom" ? doctor_prometheus(checks, host)
                                        : doctor_table(checks, host, request, facts);
-  emit(o.out, text, format == "table" ? json_text : text);
+  emit(o.out, text, format == "table" ? json_doc : text);
   return doctor_exit_code(checks);
 }
 

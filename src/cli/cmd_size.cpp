@@ -18,6 +18,7 @@
 #include "cli/trace_flags.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "core/path_text.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
@@ -160,8 +161,8 @@ int run_traffic_sizing(const SizeOptions& o, const std::string& format, TierObje
   request.objective = objective;
   request.slo = slo;
   const std::vector<Sizing> all{size_with_workload(request)};
-  const std::string json_text = sizings_document(all).dump(2) + "\n";
-  emit(o.out, format == "json" ? json_text : sizing_text(all.front()), json_text);
+  const std::string json_doc = json_text(sizings_document(all), 2);
+  emit(o.out, format == "json" ? json_doc : sizing_text(all.front()), json_doc);
   return kExitOk;
 }
 
@@ -193,7 +194,7 @@ std::vector<ModelSpec> models_of(const SizeOptions& o) {
     }
     models.push_back(resolve_model(name, warnings));
   }
-  for (const auto& w : warnings) std::fprintf(stderr, "kvbench: warning: %s\n", w.c_str());
+  for (const auto& w : warnings) print_warning(w);
   return models;
 }
 
@@ -217,11 +218,11 @@ int run_size(const SizeOptions& o) {
       size_configurations(models, hws, serve, node_overrides(o, serve), o.server.max_model_len);
   for (const auto& s : sized.results) {
     for (const auto& w : s.warnings) {
-      if (refuses_start(w)) std::fprintf(stderr, "kvbench: warning: %s\n", describe(w).c_str());
+      if (refuses_start(w)) print_warning(describe(w));
     }
   }
-  const std::string json_text = sizings_document(sized.results).dump(2) + "\n";
-  emit(o.out, format == "json" ? json_text : sized_text(sized), json_text);
+  const std::string json_doc = json_text(sizings_document(sized.results), 2);
+  emit(o.out, format == "json" ? json_doc : sized_text(sized), json_doc);
   return kExitOk;
 }
 

@@ -9,6 +9,8 @@
 
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/path_text.hpp"
+#include "core/strings.hpp"
 #include "core/units.hpp"
 
 namespace kvb {
@@ -32,6 +34,29 @@ ReadResult read_capped(const std::string& path, std::size_t max_bytes, std::stri
   if (in.bad()) return ReadResult::kUnreadable;
   note_input_file(path);
   return ReadResult::kOk;
+}
+
+// Every string (values and keys) made printable where it is not UTF-8; returns whether one was.
+bool make_printable(nlohmann::json& j) {
+  bool changed = false;
+  if (j.is_string()) {
+    auto& text = j.get_ref<std::string&>();
+    if (!is_valid_utf8(text)) {
+      text = printable_path(text);
+      changed = true;
+    }
+  } else if (j.is_array()) {
+    for (auto& v : j) changed = make_printable(v) || changed;
+  } else if (j.is_object()) {
+    nlohmann::json fixed = nlohmann::json::object();
+    for (auto& [key, value] : j.items()) {
+      const bool key_bad = !is_valid_utf8(key);
+      changed = make_printable(value) || key_bad || changed;
+      fixed[key_bad ? printable_path(key) : key] = std::move(value);
+    }
+    j = std::move(fixed);
+  }
+  return changed;
 }
 
 std::string cap_text(std::size_t max_bytes) { return fmt::format("{} MiB", max_bytes >> 20); }
@@ -71,6 +96,16 @@ nlohmann::json read_json_file(const std::string& path, const std::string& what, 
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("{}: not valid JSON ({})", what, e.what()));
+  }
+}
+
+std::string json_text(const nlohmann::json& doc, int indent) {
+  try {
+    return doc.dump(indent) + "\n";
+  } catch (const nlohmann::json::type_error&) {  // 316: a string that is not UTF-8
+    auto copy = doc;
+    make_printable(copy);
+    return copy.dump(indent) + "\n";
   }
 }
 

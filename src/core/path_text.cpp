@@ -47,7 +47,7 @@ void escape_byte(std::string& out, unsigned char c) {
   }
 }
 
-std::string escaped(std::string_view raw) {
+std::string escaped(std::string_view raw, bool keep_controls) {
   std::string out;
   out.reserve(raw.size());
   for (std::size_t i = 0; i < raw.size();) {
@@ -60,7 +60,7 @@ std::string escaped(std::string_view raw) {
         continue;
       }
       escape_byte(out, c);
-    } else if (c < 0x20 || c == 0x7f) {
+    } else if ((c < 0x20 || c == 0x7f) && !keep_controls) {
       escape_byte(out, c);
     } else {
       out += static_cast<char>(c);
@@ -72,8 +72,10 @@ std::string escaped(std::string_view raw) {
 
 }  // namespace
 
-std::string printable_path(std::string_view raw) { return escaped(raw); }
+std::string printable_path(std::string_view raw) { return escaped(raw, false); }
 
-std::string printable_text(std::string_view raw) { return escaped(raw); }
+std::string printable_text(std::string_view raw) { return escaped(raw, false); }
+
+std::string escape_invalid_utf8(std::string_view raw) { return escaped(raw, true); }
 
 }  // namespace kvb

@@ -16,4 +16,8 @@ std::string printable_path(std::string_view raw);
 // The same rule for a message or any line of text that may quote an input.
 std::string printable_text(std::string_view raw);
 
+// Text of many lines (an HTML page): only the bytes that are not UTF-8 spelled \xNN; line breaks
+// and tabs stay as they are.
+std::string escape_invalid_utf8(std::string_view raw);
+
 }  // namespace kvb

@@ -93,6 +93,26 @@ json_of(1, run(1, ["size", "--model", bad_config, "--json"], 0))
 bad_root = healthy(b"node\xff")
 json_of(1, run(1, ["doctor", "--root", bad_root, "--json"], 0))
 p = run(1, ["trace", write(b"broken\xff\n.jsonl", "{}\n"), "--model", "llama-3.1-8b"], 2, "broken\\xff\\n.jsonl")
+bad_workload = write(b"wl\xff.yaml", open(os.path.join(data_dir, "scenario-small.yaml")).read())
+json_of(1, run(1, ["size", "--model", "llama-3.1-8b", "--workload", bad_workload, "--requests", "50", "--json"], 0,
+               limit=60))
+json_of(1, run(1, ["simulate", bad_workload, "--json"], 0))
+bad_cal = write(b"cal\xff.yaml", open(os.path.join(data_dir, "calibration-calibrate-format.yaml")).read())
+json_of(1, run(1, ["simulate", "chat-multi-turn", "--requests", "20", "--calibration", bad_cal, "--json"], 0))
+bad_dma = write(b"dma\xff.json", open(os.path.join(data_dir, "host-dma-profile.json")).read())
+json_of(1, run(1, ["simulate", "chat-multi-turn", "--requests", "20", "--link-profile", bad_dma, "--json"], 0))
+json_of(1, run(1, ["compare", bad_dma, bad_dma, "--json"], 0))
+p = run(1, ["compare", bad_dma, os.path.join(data_dir, "host-dma-slow.json")], 1)
+for stream in (p.stdout, p.stderr) if p else ():
+    try:
+        stream.decode("utf-8")
+    except UnicodeDecodeError:
+        failures.append("row 1: compare's text carries a raw byte of a path")
+run(1, ["report", bad_dma, "-o", path("bad.html")], 0)
+try:
+    open(path("bad.html"), "rb").read().decode("utf-8")
+except (OSError, UnicodeDecodeError) as e:
+    failures.append(f"row 1: the report page is not UTF-8 ({e})")
 
 # 2. doctor --root: a cgroup memory.max that is a FIFO or a link to /dev/zero is named, never read.
 for kind in ("fifo", "zero"):
