@@ -1,7 +1,9 @@
 #include "core/interrupt.hpp"
 
+#include <poll.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <mutex>
@@ -47,6 +49,20 @@ std::string interrupt_signal_name() {
 
 void throw_if_interrupted() {
   if (g_signal != 0) throw Interrupted();
+}
+
+long interruptible_read(int fd, char* buffer, unsigned long size, bool may_block) {
+  while (true) {
+    if (may_block) {
+      pollfd p{fd, POLLIN, 0};
+      const int ready = ::poll(&p, 1, 200);  // the timeout closes the race with a signal before poll
+      throw_if_interrupted();
+      if (ready == 0 || (ready < 0 && errno == EINTR)) continue;
+    }
+    const ssize_t n = ::read(fd, buffer, size);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    return n;
+  }
 }
 
 int arm_temporary(const char* path) {

@@ -1,14 +1,17 @@
 #include "core/json_file.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <array>
+#include <cerrno>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/interrupt.hpp"
 #include "core/path_text.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
@@ -18,20 +21,30 @@ namespace {
 
 enum class ReadResult { kOk, kUnreadable, kDirectory, kTooLarge };
 
-// Reads at most max_bytes + 1 bytes, so a device or an endless file is refused at the cap.
+// Reads at most max_bytes + 1 bytes, so a device or an endless file is refused at the cap. A pipe or
+// FIFO (<(cat f), a FIFO with no writer yet) is waited on in core's interruptible read: Ctrl-C stops it.
 ReadResult read_capped(const std::string& path, std::size_t max_bytes, std::string& out) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return ReadResult::kDirectory;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return ReadResult::kUnreadable;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return errno == EISDIR ? ReadResult::kDirectory : ReadResult::kUnreadable;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return ReadResult::kDirectory;
+  }
   out.clear();
   std::array<char, 1 << 16> chunk{};
-  while (in && out.size() <= max_bytes) {
-    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-    out.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+  long n = 0;
+  try {
+    while (out.size() <= max_bytes &&
+           (n = interruptible_read(fd, chunk.data(), chunk.size(), !S_ISREG(st.st_mode))) > 0)
+      out.append(chunk.data(), static_cast<std::size_t>(n));
+  } catch (...) {
+    ::close(fd);
+    throw;
   }
+  ::close(fd);
   if (out.size() > max_bytes) return ReadResult::kTooLarge;
-  if (in.bad()) return ReadResult::kUnreadable;
+  if (n < 0) return ReadResult::kUnreadable;
   note_input_file(path);
   return ReadResult::kOk;
 }

@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -172,22 +171,10 @@ TraceReader::~TraceReader() { ::close(fd_); }
 
 bool TraceReader::fill() {
   char chunk[1 << 16];
-  while (true) {
-    if (wait_for_data_) {
-      pollfd p{fd_, POLLIN, 0};
-      const int ready = ::poll(&p, 1, 200);  // a signal ends the wait; the timeout closes the race
-      throw_if_interrupted();
-      if (ready == 0 || (ready < 0 && errno == EINTR)) continue;
-    }
-    const ssize_t n = ::read(fd_, chunk, sizeof chunk);
-    if (n > 0) {
-      buf_.append(chunk, static_cast<std::size_t>(n));
-      return true;
-    }
-    if (n == 0) return false;
-    if (errno == EINTR || errno == EAGAIN) continue;
-    throw UsageError(fmt::format("trace '{}': read failed ({})", shown_, std::strerror(errno)));
-  }
+  const long n = interruptible_read(fd_, chunk, sizeof chunk, wait_for_data_);
+  if (n < 0) throw UsageError(fmt::format("trace '{}': read failed ({})", shown_, std::strerror(errno)));
+  buf_.append(chunk, static_cast<std::size_t>(n));
+  return n > 0;
 }
 
 bool TraceReader::next_line(std::string& line) {

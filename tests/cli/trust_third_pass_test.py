@@ -150,6 +150,19 @@ try:
 except subprocess.TimeoutExpired:
     proc.kill()
     failures.append("row 3: trace on a FIFO without a writer ignored SIGINT")
+# Every other input waits the same way: a result or a vLLM run read from a FIFO without a writer.
+for name, args in [("base.fifo", ["compare", os.path.join(data_dir, "host-dma-profile.json")]),
+                   ("results.fifo", ["calibrate", *SERVER, "--from-vllm"])]:
+    proc = subprocess.Popen([kvbench, *args, fifo(name)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.communicate(timeout=5)
+        if proc.returncode != 143:
+            failures.append(f"row 3: {args[0]} on a FIFO without a writer exited {proc.returncode} after SIGTERM")
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        failures.append(f"row 3: {args[0]} on a FIFO without a writer ignored SIGTERM")
 half = fifo("half.fifo")
 proc = subprocess.Popen([kvbench, "trace", half, "--model", "llama-3.1-8b", "--json"],
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
