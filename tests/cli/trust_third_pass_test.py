@@ -128,7 +128,7 @@ for kind in ("fifo", "zero"):
         os.mkfifo(target)
     else:
         os.symlink("/dev/zero", target)
-    run(2, ["doctor", "--root", root], 2, "is a FIFO" if kind == "fifo" else "is a character device", limit=5)
+    run(2, ["doctor", "--root", root], 2, "is a FIFO" if kind == "fifo" else "is a character device", limit=10)
 
 
 # 3. SIGINT/SIGTERM during trace: a FIFO without a writer stops at once (130); a pass stopped
@@ -139,9 +139,25 @@ def fifo(name):
     return p
 
 
-proc = subprocess.Popen([kvbench, "trace", fifo("nowriter.fifo"), "--model", "llama-3.1-8b", "--json"],
+def wait_open(proc, target, limit=60):
+    """Waits until proc holds target open: its signal handlers are installed by then (a slow start
+    under the sanitizers must not take the signal first)."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            fds = os.listdir(f"/proc/{proc.pid}/fd")
+            if any(os.readlink(f"/proc/{proc.pid}/fd/{fd}") == target for fd in fds):
+                time.sleep(0.3)  # now blocked in the read
+                return
+        except OSError:
+            pass
+        time.sleep(0.05)
+
+
+nowriter = fifo("nowriter.fifo")
+proc = subprocess.Popen([kvbench, "trace", nowriter, "--model", "llama-3.1-8b", "--json"],
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-time.sleep(1.5)
+wait_open(proc, nowriter)
 proc.send_signal(signal.SIGINT)
 try:
     proc.communicate(timeout=5)
@@ -153,8 +169,9 @@ except subprocess.TimeoutExpired:
 # Every other input waits the same way: a result or a vLLM run read from a FIFO without a writer.
 for name, args in [("base.fifo", ["compare", os.path.join(data_dir, "host-dma-profile.json")]),
                    ("results.fifo", ["calibrate", *SERVER, "--from-vllm"])]:
-    proc = subprocess.Popen([kvbench, *args, fifo(name)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(1.5)
+    waiting = fifo(name)
+    proc = subprocess.Popen([kvbench, *args, waiting], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    wait_open(proc, waiting)
     proc.send_signal(signal.SIGTERM)
     try:
         proc.communicate(timeout=5)
@@ -170,7 +187,7 @@ writer = open(half, "w")
 writer.write("".join(json.dumps({"arrival_s": i, "prompt_tokens": 100, "output_tokens": 4, "session": f"s{i}"})
                      + "\n" for i in range(10)))
 writer.flush()
-time.sleep(1.5)
+time.sleep(2)  # the reader opened the FIFO (the writer's open returned): it reads the 10 lines and waits
 proc.send_signal(signal.SIGTERM)
 try:
     out, _ = proc.communicate(timeout=5)
@@ -191,7 +208,7 @@ p = subprocess.run([kvbench, "simulate", "chat-multi-turn", "--trace", f"/dev/fd
 os.close(r)
 if p.returncode != 2 or "can be read only once" not in p.stderr:
     failures.append(f"row 4: simulate --trace on a pipe exited {p.returncode}: {p.stderr[-300:]}")
-run(4, ["size", "--model", "llama-3.1-8b", "--trace", fifo("size.fifo")], 2, "can be read only once", limit=5)
+run(4, ["size", "--model", "llama-3.1-8b", "--trace", fifo("size.fifo")], 2, "can be read only once", limit=10)
 
 # 5. calibrate --from-vllm with a full TMPDIR (a file-size limit stands in): exit 2, no temp file left.
 tmp5 = path("tmp5")
@@ -292,9 +309,8 @@ with open(big, "w") as f:
                             "session": f"s{i % 500}"}) + "\n")
     f.write("not a record\n")
 before = open(big, "rb").read()
-run(15, ["size", "--model", "llama-3.1-8b", "--trace", big, "-o", big], 2, "is one of this command's input files",
-    limit=5)
-run(15, ["trace", big, "--model", "llama-3.1-8b", "-o", big], 2, "is one of this command's input files", limit=5)
+run(15, ["size", "--model", "llama-3.1-8b", "--trace", big, "-o", big], 2, "is one of this command's input files")
+run(15, ["trace", big, "--model", "llama-3.1-8b", "-o", big], 2, "is one of this command's input files")
 if open(big, "rb").read() != before:
     failures.append("row 15: the input trace was changed")
 
