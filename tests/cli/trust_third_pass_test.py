@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 
-kvbench, data_dir, work = sys.argv[1:4]
+kvbench, data_dir, work = (os.path.abspath(a) for a in sys.argv[1:4])  # kvbench runs in WORK_DIR
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
 failures = []
@@ -39,7 +39,8 @@ def run(row, args, code, pattern=None, env=None, preexec=None, limit=SECONDS):
     """Runs kvbench; checks the exit code, one 'kvbench: ' line on stderr for errors, the pattern."""
     start = time.monotonic()
     try:
-        p = subprocess.run([kvbench] + args, capture_output=True, timeout=limit * 3, env=env, preexec_fn=preexec)
+        p = subprocess.run([kvbench] + args, capture_output=True, timeout=limit * 3, env=env, preexec_fn=preexec,
+                           cwd=work)  # implicit outputs (kvbench-calibration.yaml) land here
     except subprocess.TimeoutExpired:
         failures.append(f"row {row}: still running after {limit * 3} s: {args}")
         return None
@@ -325,6 +326,13 @@ if open(outside).read() != "precious\n":
     failures.append("row 16: the planted link's target was overwritten")
 if os.path.islink(os.path.join(save, "dma.json")):
     failures.append("row 16: dma.json is still the planted link")
+
+# calibrate's default kvbench-calibration.yaml (in the working directory) follows the same rule.
+outside_cal = write("outside-cal.txt", "precious\n")
+os.symlink(outside_cal, path("kvbench-calibration.yaml"))
+run(16, ["calibrate", "--from-vllm", residency_csv("runs16.csv", RUNS[:20]), *SERVER], 0, limit=120)
+if open(outside_cal).read() != "precious\n" or os.path.islink(path("kvbench-calibration.yaml")):
+    failures.append("row 16: calibrate's default output followed the planted link")
 
 # 17. compare: samples of 1e300 s are named as such.
 dma = json.load(open(os.path.join(data_dir, "host-dma-profile.json")))
