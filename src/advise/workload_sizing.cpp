@@ -5,6 +5,7 @@
 #include "advise/tier_advisor.hpp"
 #include "advise/trace_candidates.hpp"
 #include "catalog/model_catalog.hpp"
+#include "core/interrupt.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "sim/simulation_setup.hpp"
@@ -41,6 +42,7 @@ Scenario on_flags_server(const WorkloadSizingRequest& r, std::vector<std::string
 std::vector<std::pair<double, double>> add_trace_candidates(TierAdviceRequest& advice,
                                                             const Scenario& scenario, const Sizing& s) {
   const auto analysis = analyze_trace(scenario.trace->path, scenario.trace->options, 200);
+  if (analysis.interrupted) throw Interrupted();  // no candidate sizes from part of the trace
   const double bytes_per_token = static_cast<double>(s.offload->cpu_block_bytes) / s.layout.block_size;
   const double gib_per_block =
       static_cast<double>(scenario.trace->options.block_tokens) * bytes_per_token / kGiB;

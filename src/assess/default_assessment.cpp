@@ -12,6 +12,7 @@
 #include "catalog/model_catalog.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "dma/dma_json.hpp"
@@ -68,7 +69,7 @@ void check_before_measuring(const AssessmentSettings& s, bool gpu) {
           std::filesystem::exists(s.save_json_dir, ec) ? "not a directory" : "no such directory"));
     }
     for (const char* name : {"dma.json", "simulate.json", "size.json"}) {
-      require_writable_output(s.save_json_dir + "/" + name);
+      require_writable_output(s.save_json_dir + "/" + name, LinkRule::kReplaceLink);
     }
   }
 }
@@ -77,7 +78,7 @@ void save(const AssessmentSettings& s, const std::string& name, const nlohmann::
           const AssessmentLog& log) {
   if (s.save_json_dir.empty()) return;
   const auto path = s.save_json_dir + "/" + name;
-  write_file_atomically(path, doc.dump(1) + "\n");
+  write_file_atomically(path, json_text(doc, 1), LinkRule::kReplaceLink);
   log("wrote " + path);
 }
 

@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 
 #include "core/errors.hpp"
+#include "core/path_text.hpp"
+#include "core/temp_file.hpp"
 #include "sim/simulation_setup.hpp"
 #include "sim/simulator.hpp"
 
@@ -17,28 +17,21 @@ namespace kvb {
 namespace {
 
 // A run as a trace file the simulator streams (kvbench's CSV trace: arrival, prompt, output),
-// removed when the fit is done.
+// written through core's one temporary file (every write checked) and removed when the fit is done.
 class TraceFile {
  public:
-  explicit TraceFile(const VllmRun& run) {
-    auto pattern = (std::filesystem::temp_directory_path() / "kvbench-from-vllm-XXXXXX").string();
-    const int fd = ::mkstemp(pattern.data());
-    if (fd < 0) throw UsageError("calibrate --from-vllm: cannot create a temporary trace file in $TMPDIR");
-    ::close(fd);
-    path_ = pattern;
-    std::ofstream f(path_);
-    f << "arrival_s,prompt_tokens,output_tokens\n";
+  explicit TraceFile(const VllmRun& run)
+      : file_(TempFile::in_tmpdir("calibrate --from-vllm: the replay trace")) {
+    std::string text = "arrival_s,prompt_tokens,output_tokens\n";
     for (const auto& r : run.requests)
-      f << fmt::format("{:.6f},{},{}\n", r.arrival_s, r.prompt_tokens, r.output_tokens);
-    if (!f) throw UsageError("calibrate --from-vllm: cannot write a temporary trace file in $TMPDIR");
+      text += fmt::format("{:.6f},{},{}\n", r.arrival_s, r.prompt_tokens, r.output_tokens);
+    file_.write(text);
+    file_.close();
   }
-  ~TraceFile() { std::filesystem::remove(path_); }
-  TraceFile(const TraceFile&) = delete;
-  TraceFile& operator=(const TraceFile&) = delete;
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return file_.path(); }
 
  private:
-  std::string path_;
+  TempFile file_;
 };
 
 VllmRunScore measured_score(const VllmRun& run) {
@@ -82,6 +75,12 @@ class Replayer {
             fmt::format("{}: {} requests are longer than the server's max-model-len; expected the "
                         "server's flags (--max-model-len)",
                         measured_[i].path, r.rejected_requests));
+      }
+      // The replay must be the whole file: a short one would fit the model to part of the run.
+      if (r.requests + r.rejected_requests != measured_[i].requests) {
+        throw UsageError(fmt::format("{}: the replay read {} of the file's {} requests; expected all of them",
+                                     measured_[i].path, r.requests + r.rejected_requests,
+                                     measured_[i].requests));
       }
       auto score = measured_[i];
       score.simulated_ttft = r.ttft_s.mean;
@@ -181,8 +180,9 @@ std::string vllm_fit_yaml(const VllmFit& fit, const std::string& date) {
     out += fmt::format(
         "# {} ({} requests; arrivals: {}): E2E mean error {:+.1f}% fitted, {:+.1f}% at the start ({}); "
         "TTFT {:+.1f}% / {:+.1f}%; TPOT {:+.1f}% / {:+.1f}% (fitted / start)\n",
-        f.path, f.requests, fit.arrivals[i], pct(f.simulated_e2e, f.measured_e2e),
-        pct(d.simulated_e2e, d.measured_e2e), fit.start.source, pct(f.simulated_ttft, f.measured_ttft),
+        printable_path(f.path), f.requests, printable_text(fit.arrivals[i]),
+        pct(f.simulated_e2e, f.measured_e2e), pct(d.simulated_e2e, d.measured_e2e),
+        printable_text(fit.start.source), pct(f.simulated_ttft, f.measured_ttft),
         pct(d.simulated_ttft, d.measured_ttft), pct(f.simulated_tpot, f.measured_tpot),
         pct(d.simulated_tpot, d.measured_tpot));
   }

@@ -12,11 +12,28 @@
 #include "core/rng.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
+#include "trace/trace_reader.hpp"
 
 namespace kvb {
 namespace {
 
-constexpr std::int64_t kMaxTokens = 100'000'000;
+// The replay streams the run as a trace of the default block size (trace/trace_reader): no request
+// may hold more blocks than a trace request, so the limit is said here, naming the file's field.
+constexpr std::int64_t kMaxTokens = kMaxGeneratedBlocks * TraceOptions{}.block_tokens;
+// Arrivals span at most this (116 days): a rate that spreads the run further is no measured run.
+constexpr double kMaxSpanSeconds = 1e7;
+
+// A request's token count: 0 is a failed request (vLLM records 0 and it is left out); negative
+// or past the replay's limit is a broken file.
+std::int64_t tokens_in(const nlohmann::json& v, const std::string& where) {
+  if (!v.is_number_integer()) throw UsageError(where + ": not a whole number");
+  const auto n = v.get<std::int64_t>();
+  if (n < 0 || n > kMaxTokens) {
+    throw UsageError(
+        fmt::format("{} is {}; expected 0 (a failed request) to {} tokens", where, n, kMaxTokens));
+  }
+  return n;
+}
 
 double seconds_in(const nlohmann::json& v, const std::string& where) {
   if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0 || v.get<double>() > 1e7) {
@@ -47,6 +64,13 @@ std::vector<double> poisson_arrivals(const nlohmann::json& doc, std::size_t n, c
                     path));
   }
   const double rate = it->get<double>();
+  // n requests at this rate must fit the span a run can have, and no server takes a million a second.
+  if (rate > 1e6 || static_cast<double>(n) / rate > kMaxSpanSeconds) {
+    throw UsageError(fmt::format(
+        "{}: field 'request_rate' is {:g}/s; expected a rate from {:g} to 1e6 requests/s (its {} requests "
+        "within 1e7 s)",
+        path, rate, static_cast<double>(n) / kMaxSpanSeconds, n));
+  }
   Rng rng(Rng::derive(1, 7));
   std::vector<double> out;
   double t = 0;
@@ -90,10 +114,8 @@ VllmRun read_bench_json(const std::string& path, const std::string& text) {
     const auto where = [&](const char* key) { return fmt::format("{}: {}[{}]", path, key, i); };
     ObservedRequest r;
     r.arrival_s = arrivals[i] - first;
-    if (!in[i].is_number_integer() || !out[i].is_number_integer())
-      throw UsageError(where("input_lens/output_lens") + ": not a whole number");
-    r.prompt_tokens = std::clamp<std::int64_t>(in[i].get<std::int64_t>(), 0, kMaxTokens);
-    r.output_tokens = std::clamp<std::int64_t>(out[i].get<std::int64_t>(), 0, kMaxTokens);
+    r.prompt_tokens = tokens_in(in[i], where("input_lens"));
+    r.output_tokens = tokens_in(out[i], where("output_lens"));
     if (r.prompt_tokens < 1 || r.output_tokens < 1) continue;  // a failed request: vLLM records 0
     r.ttft_s = seconds_in(ttfts[i], where("ttfts"));
     if (!itls[i].is_array()) throw UsageError(where("itls") + ": not a list");
@@ -143,6 +165,14 @@ VllmRun read_residency_csv(const std::string& path, const std::string& text) {
         1e6;
     r.e2e_s =
         static_cast<double>(parse_int_in(cell("e2e_us"), where + ": e2e_us", 0, std::int64_t{1} << 50)) / 1e6;
+    if (r.e2e_s < r.ttft_s) {
+      throw UsageError(
+          fmt::format("{}: e2e_us {} is below ttft_us {}; expected the end after the first token", where,
+                      cell("e2e_us"), cell("ttft_us")));
+    }
+    if (r.arrival_s > kMaxSpanSeconds)
+      throw UsageError(
+          fmt::format("{}: send_us {} is past 1e7 s; expected a run's microseconds", where, cell("send_us")));
     run.requests.push_back(r);
   }
   return run;
@@ -152,7 +182,8 @@ VllmRun read_residency_csv(const std::string& path, const std::string& text) {
 
 VllmRun read_vllm_run(const std::string& path) {
   // One read, at the result-file cap: a bench JSON keeps every generated text.
-  const auto text = read_text_file(path, "--from-vllm", kMaxResultInputBytes);
+  auto text = read_text_file(path, "--from-vllm", kMaxResultInputBytes);
+  if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);  // a UTF-8 byte-order mark
   const auto first = text.find_first_not_of(" \t\r\n");
   auto run = first != std::string::npos && text[first] == '{' ? read_bench_json(path, text)
                                                               : read_residency_csv(path, text);

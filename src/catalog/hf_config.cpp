@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/errors.hpp"
+#include "core/path_text.hpp"
 #include "core/strings.hpp"
 
 namespace kvb {
@@ -352,7 +353,7 @@ ModelSpec read_hf_config(const std::string& json_text, const std::string& origin
   const Json& j = nested ? top.at("text_config") : top;
   ConfigFields f(j, origin);
   ModelSpec m;
-  m.name = origin;
+  m.name = printable_path(origin);  // the model's name in output: the path, printable
   m.source = fmt::format("{} (parameter counts estimated from the shapes)", origin);
   read_identity(top, f, m);
   read_shape(top, nested, f, m, origin);

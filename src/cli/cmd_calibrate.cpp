@@ -19,9 +19,12 @@
 #include "catalog/hardware_spec.hpp"
 #include "catalog/model_catalog.hpp"
 #include "cli/command.hpp"
+#include "cli/output_flags.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
+#include "core/json_file.hpp"
+#include "core/path_text.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "output/calibrate_output.hpp"
@@ -50,6 +53,11 @@ struct CalibrateOptions {
   std::string max_num_batched_tokens = "8192", max_num_seqs = "256", max_model_len, num_gpu_blocks;
   std::string gpu_memory_utilization = "0.9";
   std::string start;  // --from-vllm: the calibration the fit starts from (default: the GPU's)
+  CLI::Option* output_flag = nullptr;
+  // kvbench-calibration.yaml without -o is a name kvbench chose: a link planted there is replaced.
+  LinkRule output_rule() const {
+    return output_flag != nullptr && output_flag->count() > 0 ? LinkRule::kFollow : LinkRule::kReplaceLink;
+  }
 };
 
 // The server the files were measured on, as a scenario the simulator replays them against.
@@ -76,13 +84,14 @@ int run_from_vllm(const CalibrateOptions& o) {
   if (!o.start.empty()) server.calibration = load_calibration(o.start);
   std::vector<VllmRun> runs;
   for (const auto& path : o.from_vllm) runs.push_back(read_vllm_run(path));
-  if (!o.output.empty()) require_writable_output(o.output);
+  if (!o.output.empty()) require_writable_output(o.output, o.output_rule());
   const auto fit = fit_to_vllm_runs(server, runs);
-  if (!o.output.empty()) write_file_atomically(o.output, vllm_fit_yaml(fit, utc_now("%Y-%m-%d")));
+  if (!o.output.empty())
+    write_file_atomically(o.output, vllm_fit_yaml(fit, utc_now("%Y-%m-%d")), o.output_rule());
   std::fputs(vllm_fit_text(fit).c_str(), stdout);
   if (!o.output.empty())
-    std::printf("\nwrote %s: kvbench simulate|size --calibration %s ...\n", o.output.c_str(),
-                o.output.c_str());
+    std::printf("\nwrote %s: kvbench simulate|size --calibration %s ...\n", printable_path(o.output).c_str(),
+                printable_path(o.output).c_str());
   return 0;
 }
 
@@ -110,7 +119,7 @@ std::vector<std::string> others_on_gpu(const CalibrateOptions& o) {
   std::string notice;
   const auto probe = make_backend(parse_backend(o.backend), o.device, notice);
   record_occupancy(*probe, shared);
-  for (const auto& w : shared) std::fprintf(stderr, "kvbench: warning: %s\n", w.c_str());
+  for (const auto& w : shared) print_warning(w);
   return shared;
 }
 
@@ -131,7 +140,7 @@ int run_calibrate(const CalibrateOptions& o) {
   }
   std::optional<HardwareSpec> hw;
   if (o.hw != "auto") hw = resolve_hardware(o.hw);
-  if (!o.output.empty()) require_writable_output(o.output);
+  if (!o.output.empty()) require_writable_output(o.output, o.output_rule());
   const double overhead_flag =
       o.step_overhead_us.empty() ? -1 : parse_real_in(o.step_overhead_us, "--step-overhead-us", 0, 1e6, "30");
 
@@ -152,14 +161,16 @@ int run_calibrate(const CalibrateOptions& o) {
   const auto shared = others_on_gpu(o);
   auto result = run_calibration(*timer, r);
   result.notes.insert(result.notes.end(), shared.begin(), shared.end());
-  if (!o.output.empty()) write_file_atomically(o.output, calibration_yaml(result, utc_now("%Y-%m-%d")));
+  if (!o.output.empty())
+    write_file_atomically(o.output, calibration_yaml(result, utc_now("%Y-%m-%d")), o.output_rule());
   if (o.json) {
-    std::fputs((calibration_json(result).dump(1) + "\n").c_str(), stdout);
+    std::fputs(json_text(calibration_json(result), 1).c_str(), stdout);
   } else {
     std::fputs(calibration_text(result).c_str(), stdout);
     if (!o.output.empty()) {
       std::printf("\nwrote %s: kvbench simulate --calibration %s ..., kvbench size --calibration %s ...\n",
-                  o.output.c_str(), o.output.c_str(), o.output.c_str());
+                  printable_path(o.output).c_str(), printable_path(o.output).c_str(),
+                  printable_path(o.output).c_str());
     }
   }
   return 0;
@@ -191,7 +202,8 @@ Command register_calibrate(CLI::App& parent) {
                   "per-step overhead to write (default: the hardware file's measured figure)");
   app->add_option("--backend", o->backend, "auto, cuda or hip")->capture_default_str();
   app->add_option("--device", o->device, "GPU index")->capture_default_str()->check(CLI::Range(0, 65535));
-  app->add_option("--output,-o", o->output, "calibration file to write (atomically)")->capture_default_str();
+  o->output_flag = app->add_option("--output,-o", o->output, "calibration file to write (atomically)")
+                       ->capture_default_str();
   app->add_flag("--json", o->json, "print the result as JSON (kvbench/calibrate/v1) instead of text");
   app->add_option(
          "--from-vllm", o->from_vllm,

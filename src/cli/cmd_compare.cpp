@@ -12,6 +12,8 @@
 #include "compare/compare.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/json_file.hpp"
+#include "core/path_text.hpp"
 #include "core/units.hpp"
 #include "output/compare_output.hpp"
 
@@ -47,7 +49,7 @@ double parse_fraction(const std::string& text, const char* what, double below, c
 std::string render(const std::string& format, const Comparison& c) {
   if (format == "table") return compare_table(c);
   if (format == "markdown") return compare_markdown(c);
-  return compare_benchmark_action_json(c).dump(2) + "\n";
+  return json_text(compare_benchmark_action_json(c), 2);
 }
 
 int run_compare(const CompareOptions& o) {
@@ -62,13 +64,13 @@ int run_compare(const CompareOptions& o) {
   const auto text = render(format, result);
   if (!o.markdown_output.empty()) write_file_atomically(o.markdown_output, compare_markdown(result));
   if (!o.action_output.empty()) {
-    write_file_atomically(o.action_output, compare_benchmark_action_json(result).dump(2) + "\n");
+    write_file_atomically(o.action_output, json_text(compare_benchmark_action_json(result), 2));
   }
   emit(o.out, text, format == "table" ? render("json", result) : text);
   const auto slower = result.count(Verdict::kSlower);
   if (slower > 0) {
     std::fprintf(stderr, "kvbench: compare: %zu case%s SLOWER than %s\n", slower, slower == 1 ? "" : "s",
-                 o.base.c_str());
+                 printable_path(o.base).c_str());
     return kExitCheckFailed;
   }
   return kExitOk;

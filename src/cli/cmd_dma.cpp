@@ -16,6 +16,7 @@
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
 #include "core/interrupt.hpp"
+#include "core/json_file.hpp"
 #include "core/units.hpp"
 #include "dma/dma_json.hpp"
 #include "dma/dma_record.hpp"
@@ -78,7 +79,7 @@ std::string render(DmaFormat f, const std::vector<DmaRecord>& records,
     doc["interrupted"] = true;
     doc["interrupted_during"] = interrupted_during;
   }
-  return doc.dump(1) + "\n";
+  return json_text(doc, 1);
 }
 
 // The case a signal stopped: the first planned case without a record on every device.
@@ -138,7 +139,7 @@ int run_dma(DmaOptions o, const CLI::App& app) {
   // Other processes on a GPU share its copy engines and link: named before anything is measured.
   std::vector<std::string> shared;
   for (auto* b : backends) record_occupancy(*b, shared);
-  for (const auto& w : shared) std::fprintf(stderr, "kvbench: warning: %s\n", w.c_str());
+  for (const auto& w : shared) print_warning(w);
   notes.clear();
   const bool host = backend_kind_of(backends.front()->info()) == BackendKind::kHost;
   const auto cases = plan_dma_cases(o.sweep, !host, notes);

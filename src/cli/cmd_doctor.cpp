@@ -16,6 +16,8 @@
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
+#include "core/json_file.hpp"
+#include "core/path_text.hpp"
 #include "core/units.hpp"
 #include "dma/dma_sweep.hpp"
 #include "doctor/doctor_json.hpp"
@@ -114,12 +116,12 @@ int run_doctor(const DoctorOptions& o) {
     request.gpu_skip_reason = "--root reads a recorded node; nothing is measured";
   }
   const auto checks = run_node_checks(facts, request);
-  const auto host = this_node ? host_name() : o.root;
-  const auto json_text = doctor_json(checks, host, request, facts).dump(1) + "\n";
-  const auto text = format == "json"   ? json_text
+  const auto host = this_node ? host_name() : printable_path(o.root);
+  const auto json_doc = json_text(doctor_json(checks, host, request, facts), 1);
+  const auto text = format == "json"   ? json_doc
                     : format == "prom" ? doctor_prometheus(checks, host)
                                        : doctor_table(checks, host, request, facts);
-  emit(o.out, text, format == "table" ? json_text : text);
+  emit(o.out, text, format == "table" ? json_doc : text);
   return doctor_exit_code(checks);
 }
 

@@ -14,6 +14,7 @@
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
 #include "core/interrupt.hpp"
+#include "core/path_text.hpp"
 #include "core/units.hpp"
 #include "dma/dma_sweep.hpp"
 #include "kvbench_config.hpp"
@@ -29,6 +30,11 @@ struct ReportOptions {
   std::string max_time;  // the default assessment's --max-time, when given
   AssessmentSettings assessment;
   std::vector<CLI::Option*> assessment_flags;  // meaningful only without input files
+  CLI::Option* output_flag = nullptr;
+  // report.html without -o is a name kvbench chose: a link planted there is replaced, not followed.
+  LinkRule output_rule() const {
+    return output_flag != nullptr && output_flag->count() > 0 ? LinkRule::kFollow : LinkRule::kReplaceLink;
+  }
 };
 
 // A default-assessment flag beside result files would be ignored without a word (--models bogus
@@ -55,7 +61,7 @@ int run_report(const ReportOptions& o) {
   ctx.tool_version = std::string("kvbench ") + KVBENCH_VERSION;
   ctx.generated_utc = utc_now("%Y-%m-%d %H:%M UTC");
   ctx.host = host_description();
-  require_writable_output(o.output);
+  require_writable_output(o.output, o.output_rule());
   if (o.inputs.empty()) {
     auto settings = o.assessment;
     if (!o.max_time.empty()) settings.dma.rule.max_seconds = parse_plain_real(o.max_time, "--max-time");
@@ -75,11 +81,11 @@ int run_report(const ReportOptions& o) {
         fmt::format("; interrupted by {}: only what finished before it is shown", interrupt_signal_name());
   }
   const auto html = report_html(in, ctx);
-  write_file_atomically(o.output, html);
+  write_file_atomically(o.output, html, o.output_rule());
   std::printf(
       "kvbench report: wrote %s (%.0f KiB): %zu dma records, %zu simulations, %zu sizings%s\n",
-      o.output.c_str(), static_cast<double>(html.size()) / 1024.0, in.dma.size(), in.simulations.size(),
-      in.sizings.size(),
+      printable_path(o.output).c_str(), static_cast<double>(html.size()) / 1024.0, in.dma.size(),
+      in.simulations.size(), in.sizings.size(),
       in.calibrations.empty() ? "" : fmt::format(", {} calibrations", in.calibrations.size()).c_str());
   require_verified(in.dma);  // a copy that did not verify fails the run, after the report shows it
   return kExitOk;
@@ -95,7 +101,8 @@ Command register_report(CLI::App& parent) {
       "one self-contained HTML report from kvbench JSON results; with none, runs the default assessment");
   app->add_option("inputs", o->inputs,
                   "kvbench dma, simulate or size JSON files (none: measure and compute now)");
-  app->add_option("--output,-o", o->output, "the HTML file, written atomically")->capture_default_str();
+  o->output_flag =
+      app->add_option("--output,-o", o->output, "the HTML file, written atomically")->capture_default_str();
   auto& flags = o->assessment_flags;
   flags.push_back(
       app->add_option("--backend", a.backend, "default assessment: dma backend (auto, cuda, hip, host)")

@@ -15,6 +15,7 @@
 #include "cli/trace_flags.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "output/sim_output.hpp"
@@ -96,6 +97,7 @@ int run_simulate(const SimulateOptions& o) {
           "--requests sets the generated workload's size; with --trace expected --trace-limit N");
     }
     scenario.trace = TraceInput{o.trace.file, parse_trace_options(o.trace)};
+    require_rereadable_trace(o.trace.file);  // each sweep point reads it from its start
     TraceReader check(o.trace.file,
                       scenario.trace->options);  // a missing or unreadable file: exit 2 before any run
   }
@@ -107,7 +109,7 @@ int run_simulate(const SimulateOptions& o) {
   std::optional<LinkProfile> link;
   if (!o.link_profile.empty()) {
     link = link_profile_from_dma_json(o.link_profile, scenario.server.link_method);
-    if (!link->warning.empty()) std::fprintf(stderr, "kvbench: warning: %s\n", link->warning.c_str());
+    if (!link->warning.empty()) print_warning(link->warning);
   }
 
   const auto format = chosen_format(o.out, {"table", "json"});
@@ -121,8 +123,8 @@ int run_simulate(const SimulateOptions& o) {
       std::fprintf(stderr, "kvbench: simulated %zu of %zu points (%.1f s)\n", done, total, elapsed);
   };
   const auto run = run_sweep(scenario, axes, link, sim, progress);
-  const auto json_text = simulate_json(run).dump(1) + "\n";
-  emit(o.out, format == "json" ? json_text : simulate_text(run), json_text);
+  const auto json_doc = json_text(simulate_json(run), 1);
+  emit(o.out, format == "json" ? json_doc : simulate_text(run), json_doc);
   return kExitOk;
 }
 

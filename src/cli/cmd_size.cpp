@@ -18,6 +18,8 @@
 #include "cli/trace_flags.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/json_file.hpp"
+#include "core/path_text.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "output/catalog_text.hpp"
@@ -106,9 +108,10 @@ WorkloadSizingRequest traffic_request(const SizeOptions& o) {
     if (o.model.empty()) throw UsageError("--trace: expected --model (the trace holds no model)");
     if (!o.requests.empty())
       throw UsageError("--requests sets a generated workload's size; with --trace expected --trace-limit N");
-    r.scenario.name = std::filesystem::path(o.trace.file).filename().string();
-    r.scenario.origin = o.trace.file;
+    r.scenario.name = printable_path(std::filesystem::path(o.trace.file).filename().string());
+    r.scenario.origin = printable_path(o.trace.file);
     r.scenario.trace = TraceInput{o.trace.file, parse_trace_options(o.trace)};
+    require_rereadable_trace(o.trace.file);  // its curve, then each tier size, read it from its start
     TraceReader check(o.trace.file, r.scenario.trace->options);  // unreadable or malformed start: exit 2 now
     r.scenario.server.model = o.model;
     r.scenario.server.hardware = o.hw;
@@ -155,11 +158,13 @@ std::pair<TierObjective, ServiceLevel> objective_and_slo(const SizeOptions& o) {
 int run_traffic_sizing(const SizeOptions& o, const std::string& format, TierObjective objective,
                        const ServiceLevel& slo) {
   auto request = traffic_request(o);
+  // The trace or workload file is known now: -o naming it is refused before the simulations.
+  if (!o.out.output.empty()) require_writable_output(o.out.output);
   request.objective = objective;
   request.slo = slo;
   const std::vector<Sizing> all{size_with_workload(request)};
-  const std::string json_text = sizings_document(all).dump(2) + "\n";
-  emit(o.out, format == "json" ? json_text : sizing_text(all.front()), json_text);
+  const std::string json_doc = json_text(sizings_document(all), 2);
+  emit(o.out, format == "json" ? json_doc : sizing_text(all.front()), json_doc);
   return kExitOk;
 }
 
@@ -191,7 +196,7 @@ std::vector<ModelSpec> models_of(const SizeOptions& o) {
     }
     models.push_back(resolve_model(name, warnings));
   }
-  for (const auto& w : warnings) std::fprintf(stderr, "kvbench: warning: %s\n", w.c_str());
+  for (const auto& w : warnings) print_warning(w);
   return models;
 }
 
@@ -215,11 +220,11 @@ int run_size(const SizeOptions& o) {
       size_configurations(models, hws, serve, node_overrides(o, serve), o.server.max_model_len);
   for (const auto& s : sized.results) {
     for (const auto& w : s.warnings) {
-      if (refuses_start(w)) std::fprintf(stderr, "kvbench: warning: %s\n", describe(w).c_str());
+      if (refuses_start(w)) print_warning(describe(w));
     }
   }
-  const std::string json_text = sizings_document(sized.results).dump(2) + "\n";
-  emit(o.out, format == "json" ? json_text : sized_text(sized), json_text);
+  const std::string json_doc = json_text(sizings_document(sized.results), 2);
+  emit(o.out, format == "json" ? json_doc : sized_text(sized), json_doc);
   return kExitOk;
 }
 

@@ -14,6 +14,7 @@
 #include "cli/trace_flags.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "core/units.hpp"
 #include "output/trace_text.hpp"
 #include "size/sizing_engine.hpp"
@@ -50,11 +51,12 @@ TraceKvCost kv_cost(const TraceCommandOptions& o) {
 
 int run_trace(const TraceCommandOptions& o) {
   const auto options = parse_trace_options(o.trace);
+  note_input_file(o.trace.file);  // -o naming the trace is refused before the pass, not after it
   const auto cost = kv_cost(o);
   const auto format = chosen_format(o.out, {"table", "json"});
   const auto analysis = analyze_trace(o.trace.file, options);
-  const auto json_text = trace_json(analysis, cost).dump(1) + "\n";
-  emit(o.out, format == "json" ? json_text : trace_text(analysis, cost), json_text);
+  const auto json_doc = json_text(trace_json(analysis, cost), 1);
+  emit(o.out, format == "json" ? json_doc : trace_text(analysis, cost), json_doc);
   return kExitOk;
 }
 

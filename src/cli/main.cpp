@@ -14,6 +14,7 @@
 #include "cli/command.hpp"
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
+#include "core/path_text.hpp"
 #include "kvbench_config.hpp"
 
 namespace {
@@ -32,7 +33,8 @@ std::string option_with_empty_value(int argc, char** argv) {
 }
 
 int report_error(const char* kind, const std::exception& e, int code) {
-  std::fprintf(stderr, "kvbench: %s%s\n", kind, e.what());
+  // One line, whatever bytes of a path the message quotes (a newline, a byte that is not UTF-8).
+  std::fprintf(stderr, "kvbench: %s%s\n", kind, kvb::printable_text(e.what()).c_str());
   return code;
 }
 
@@ -109,7 +111,7 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return finish_stdout(app.exit(e));
-    std::fprintf(stderr, "kvbench: error: %s (see kvbench --help)\n", e.what());
+    std::fprintf(stderr, "kvbench: error: %s (see kvbench --help)\n", kvb::printable_text(e.what()).c_str());
     return kvb::kExitUsage;
   }
   kvb::install_interrupt_handlers();

@@ -7,6 +7,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/path_text.hpp"
 #include "core/strings.hpp"
 
 namespace kvb {
@@ -36,9 +37,14 @@ std::string chosen_format(const OutputFlags& flags, const std::vector<std::strin
   return f;
 }
 
+void print_warning(const std::string& text) {
+  std::fprintf(stderr, "kvbench: warning: %s\n", printable_text(text).c_str());
+}
+
 void emit(const OutputFlags& flags, const std::string& stdout_text, const std::string& file_text) {
-  if (!flags.output.empty()) write_file_atomically(flags.output, file_text);
-  std::fputs(stdout_text.c_str(), stdout);
+  // Text, CSV and Prometheus output as UTF-8 whatever a label quotes (JSON is already: json_text).
+  if (!flags.output.empty()) write_file_atomically(flags.output, escape_invalid_utf8(file_text));
+  std::fputs(escape_invalid_utf8(stdout_text).c_str(), stdout);
 }
 
 }  // namespace kvb

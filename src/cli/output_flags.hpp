@@ -25,6 +25,9 @@ void add_output_flags(CLI::App* app, OutputFlags& flags, const std::vector<std::
 std::string chosen_format(const OutputFlags& flags, const std::vector<std::string>& formats);
 
 // Writes -o (the machine-readable text) first, then standard output.
+// "kvbench: warning: TEXT" on stderr, on one line, whatever bytes of a path TEXT quotes.
+void print_warning(const std::string& text);
+
 void emit(const OutputFlags& flags, const std::string& stdout_text, const std::string& file_text);
 
 }  // namespace kvb

@@ -9,6 +9,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "core/path_text.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "dma/dma_json.hpp"
@@ -143,7 +144,8 @@ BenchmarkSet benchmark_set_from_json(const nlohmann::json& doc, const std::strin
 }
 
 BenchmarkSet load_benchmark_set(const std::string& path) {
-  return benchmark_set_from_json(read_json_file(path, path), path);
+  const auto label = printable_path(path);  // named in text and JSON: its raw bytes may not fit
+  return benchmark_set_from_json(read_json_file(path, label), label);
 }
 
 void require_undisturbed(const BenchmarkSet& base, const BenchmarkSet& head, bool allow) {

@@ -14,7 +14,8 @@
 #include <utility>
 
 #include "core/errors.hpp"
-#include "core/interrupt.hpp"
+#include "core/path_text.hpp"
+#include "core/temp_file.hpp"
 
 namespace kvb {
 
@@ -122,40 +123,42 @@ void write_in_place(const std::string& path, const std::string& target, std::str
 
 namespace {
 
-struct TempFile {
-  int fd = -1;
-  std::string path;
-};
-
-// mkostemp opens with O_CREAT|O_EXCL (and a symlink at the name is refused, never followed),
-// mode 0600; the mode the file will have is set once it is written.
-TempFile create_temporary(const std::string& target, const std::string& given) {
-  std::string name = target + ".tmp.XXXXXX";
-  const int fd = ::mkostemp(name.data(), O_CLOEXEC);
-  if (fd < 0) {
-    throw UsageError(fmt::format("output '{}': cannot create ({}); expected a writable directory", given,
-                                 std::strerror(errno)));
-  }
-  return {fd, name};
-}
-
 // An existing file keeps its mode and owner; a new one gets 0666 less the umask, as > would.
 void set_mode_and_owner(const TempFile& tmp, const std::string& target) {
   struct stat st {};
   if (::stat(target.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
-    (void)::fchmod(tmp.fd, st.st_mode & 07777);
-    if (st.st_uid != ::geteuid() || st.st_gid != ::getegid()) (void)::fchown(tmp.fd, st.st_uid, st.st_gid);
+    (void)::fchmod(tmp.fd(), st.st_mode & 07777);
+    if (st.st_uid != ::geteuid() || st.st_gid != ::getegid()) (void)::fchown(tmp.fd(), st.st_uid, st.st_gid);
     return;
   }
   const mode_t mask = ::umask(0);
   ::umask(mask);
-  (void)::fchmod(tmp.fd, 0666 & ~mask);
+  (void)::fchmod(tmp.fd(), 0666 & ~mask);
 }
 
-void fail_and_remove(const TempFile& tmp, const std::string& given, const char* step, int err) {
-  note_temporary_output(nullptr);
-  ::unlink(tmp.path.c_str());
-  throw UsageError(fmt::format("output '{}': {} failed ({})", given, step, std::strerror(err)));
+std::string directory_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+}
+
+// A file kvbench names itself (report --save-json DIR's dma.json): a link planted there is
+// replaced by the file, never followed, and only a regular file or nothing is accepted.
+OutputTarget classify_implicit_output(const std::string& path) {
+  OutputTarget t;
+  t.path = path;
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0 || S_ISLNK(st.st_mode) || S_ISREG(st.st_mode)) return t;
+  t.kind = OutputKind::kRefused;
+  t.what = "is not a regular file; expected a regular file or nothing at that name";
+  return t;
+}
+
+OutputTarget classify(const std::string& given, LinkRule rule) {
+  refuse_input_as_output(given);
+  const auto target = rule == LinkRule::kFollow ? classify_output(given) : classify_implicit_output(given);
+  if (target.kind == OutputKind::kRefused)
+    throw UsageError(fmt::format("output '{}': {}", printable_path(given), target.what));
+  return target;
 }
 
 }  // namespace
@@ -167,42 +170,23 @@ void note_input_file(const std::string& path) {
   inputs_read().insert({st.st_dev, st.st_ino});
 }
 
-void write_file_atomically(const std::string& given, std::string_view content) {
-  refuse_input_as_output(given);
-  const auto target = classify_output(given);
-  if (target.kind == OutputKind::kRefused)
-    throw UsageError(fmt::format("output '{}': {}", given, target.what));
+void write_file_atomically(const std::string& given, std::string_view content, LinkRule rule) {
+  const auto target = classify(given, rule);
   if (target.kind == OutputKind::kStream) {
     write_in_place(given, target.path, content);
     return;
   }
-  // A symlink's target is replaced, the link kept.
+  // Followed: a symlink's target is replaced, the link kept. Not followed: the link is replaced.
   const std::string& path = target.path;
-  const auto tmp = create_temporary(path, given);
-  note_temporary_output(tmp.path.c_str());
-  try {
-    write_all(tmp.fd, content, given);
-  } catch (...) {
-    note_temporary_output(nullptr);
-    ::close(tmp.fd);
-    ::unlink(tmp.path.c_str());
-    throw;
-  }
+  TempFile tmp(directory_of(path), fmt::format("output '{}'", printable_path(given)));
+  tmp.write(content);
   set_mode_and_owner(tmp, path);
-  const bool synced = ::fsync(tmp.fd) == 0;
-  const int sync_err = errno;
-  const bool closed = ::close(tmp.fd) == 0;
-  if (!synced || !closed) fail_and_remove(tmp, given, "flush", synced ? errno : sync_err);
-  if (std::rename(tmp.path.c_str(), path.c_str()) != 0) fail_and_remove(tmp, given, "rename", errno);
-  note_temporary_output(nullptr);
+  tmp.close();
+  tmp.rename_to(path);
 }
 
-void require_writable_output(const std::string& given) {
-  refuse_input_as_output(given);
-  const auto target = classify_output(given);
-  if (target.kind == OutputKind::kRefused) {
-    throw UsageError(fmt::format("output '{}': {}", given, target.what));
-  }
+void require_writable_output(const std::string& given, LinkRule rule) {
+  const auto target = classify(given, rule);
   if (target.kind == OutputKind::kStream) {
     if (::access(target.path.c_str(), W_OK) != 0) {
       throw UsageError(fmt::format("output '{}': not writable ({})", given, std::strerror(errno)));
@@ -211,8 +195,7 @@ void require_writable_output(const std::string& given) {
   }
   const std::string& path = target.path;
   struct stat st {};
-  const auto slash = path.find_last_of('/');
-  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  const std::string dir = directory_of(path);
   if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
     throw UsageError(fmt::format(
         "output '{}': the directory '{}' does not exist; expected a path in an existing directory", given,

@@ -6,7 +6,10 @@
 #include <ctime>
 #include <fstream>
 #include <regex>
+#include <sstream>
 #include <string>
+
+#include "core/node_file.hpp"
 
 namespace kvb {
 
@@ -30,13 +33,7 @@ std::string host_cpu_model() {
 
 namespace {
 
-std::string first_line(const std::string& path) {
-  std::ifstream in(path);
-  std::string v;
-  if (!std::getline(in, v)) return "";
-  while (!v.empty() && (v.back() == '\n' || v.back() == ' ' || v.back() == '\r')) v.pop_back();
-  return v;
-}
+std::string first_line(const std::string& path) { return node_first_line(path); }
 
 // NVML's answer, loaded at run time so kvbench needs no NVML at build time: Firecracker VMs and
 // containers without /proc/driver/nvidia still carry libnvidia-ml with the driver.
@@ -66,7 +63,7 @@ std::string gpu_kernel_driver_version(const std::string& backend, const std::str
     // The module's own version (sysfs), then "NVRM version: NVIDIA UNIX x86_64 Kernel Module
     // 580.159.04 ..." (procfs), then NVML where neither is visible (only for the real root).
     if (auto v = first_line(base + "sys/module/nvidia/version"); !v.empty()) return v;
-    std::ifstream in(base + "proc/driver/nvidia/version");
+    std::istringstream in(read_node_file(base + "proc/driver/nvidia/version").text);
     std::string line;
     const std::regex version(R"(Kernel Module.*?\s([0-9]+\.[0-9]+(\.[0-9]+)?)(\s|$))");
     while (std::getline(in, line)) {
@@ -81,7 +78,7 @@ std::string gpu_kernel_driver_version(const std::string& backend, const std::str
 
 std::uint64_t host_memory_available(const std::string& root) {
   const std::string base = root.empty() || root.back() == '/' ? root : root + "/";
-  std::ifstream in(base + "proc/meminfo");
+  std::istringstream in(read_node_file(base + "proc/meminfo").text);
   std::string key, unit;
   std::uint64_t kib = 0;
   while (in >> key >> kib) {

@@ -1,21 +1,26 @@
 #include "core/interrupt.hpp"
 
+#include <poll.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <mutex>
 
 namespace kvb {
 namespace {
 
 volatile std::sig_atomic_t g_signal = 0;
-// The handler may only call async-signal-safe functions: the path is copied here beforehand.
-char g_temporary[4096];
-volatile std::sig_atomic_t g_temporary_armed = 0;
+// The handler may only call async-signal-safe functions: the paths are copied here beforehand.
+constexpr int kTemporarySlots = 16;
+char g_temporary[kTemporarySlots][4096];
+volatile std::sig_atomic_t g_temporary_armed[kTemporarySlots] = {};
 
 extern "C" void on_interrupt(int sig) {
   if (g_signal != 0) {  // the second signal: the user means it
-    if (g_temporary_armed != 0) ::unlink(g_temporary);
+    for (int i = 0; i < kTemporarySlots; ++i)
+      if (g_temporary_armed[i] != 0) ::unlink(g_temporary[i]);
     _exit(128 + sig);
   }
   g_signal = sig;
@@ -46,11 +51,35 @@ void throw_if_interrupted() {
   if (g_signal != 0) throw Interrupted();
 }
 
-void note_temporary_output(const char* path) {
-  g_temporary_armed = 0;
-  if (path == nullptr || std::strlen(path) >= sizeof(g_temporary)) return;
-  std::memcpy(g_temporary, path, std::strlen(path) + 1);
-  g_temporary_armed = 1;
+long interruptible_read(int fd, char* buffer, unsigned long size, bool may_block) {
+  while (true) {
+    if (may_block) {
+      pollfd p{fd, POLLIN, 0};
+      const int ready = ::poll(&p, 1, 200);  // the timeout closes the race with a signal before poll
+      throw_if_interrupted();
+      if (ready == 0 || (ready < 0 && errno == EINTR)) continue;
+    }
+    const ssize_t n = ::read(fd, buffer, size);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    return n;
+  }
+}
+
+int arm_temporary(const char* path) {
+  static std::mutex m;
+  const std::lock_guard lock(m);
+  if (path == nullptr || std::strlen(path) >= sizeof(g_temporary[0])) return -1;
+  for (int i = 0; i < kTemporarySlots; ++i) {
+    if (g_temporary_armed[i] != 0) continue;
+    std::memcpy(g_temporary[i], path, std::strlen(path) + 1);
+    g_temporary_armed[i] = 1;
+    return i;
+  }
+  return -1;
+}
+
+void disarm_temporary(int slot) {
+  if (slot >= 0 && slot < kTemporarySlots) g_temporary_armed[slot] = 0;
 }
 
 void simulate_interrupt_for_test(int signal_number) { g_signal = signal_number; }

@@ -28,9 +28,17 @@ struct Interrupted : std::runtime_error {
 // Throws Interrupted when a signal arrived.
 void throw_if_interrupted();
 
-// The temporary file an atomic write is filling (nullptr: none): a second signal, which exits at
-// once, removes it so no half-written file is left beside the output.
-void note_temporary_output(const char* path);
+// The one read of an input that may block (a pipe, a FIFO waiting for its writer, a terminal): with
+// `may_block` it waits in poll(), which a signal ends (a read would restart: SA_RESTART), and throws
+// Interrupted once one arrived. Returns read(2)'s count (0 at the end, -1 with errno on an error).
+// The descriptor is expected open with O_NONBLOCK.
+long interruptible_read(int fd, char* buffer, unsigned long size, bool may_block);
+
+// The temporary files being filled (core/temp_file): a second signal, which exits at once,
+// removes them so no half-written file is left behind. arm returns a slot (-1 when all are in use
+// or the path is too long); disarm(-1) does nothing.
+int arm_temporary(const char* path);
+void disarm_temporary(int slot);
 
 // For tests: as if the signal arrived (0 clears).
 void simulate_interrupt_for_test(int signal_number);

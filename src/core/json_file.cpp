@@ -1,14 +1,19 @@
 #include "core/json_file.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <array>
+#include <cerrno>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/interrupt.hpp"
+#include "core/path_text.hpp"
+#include "core/strings.hpp"
 #include "core/units.hpp"
 
 namespace kvb {
@@ -16,22 +21,55 @@ namespace {
 
 enum class ReadResult { kOk, kUnreadable, kDirectory, kTooLarge };
 
-// Reads at most max_bytes + 1 bytes, so a device or an endless file is refused at the cap.
+// Reads at most max_bytes + 1 bytes, so a device or an endless file is refused at the cap. A pipe or
+// FIFO (<(cat f), a FIFO with no writer yet) is waited on in core's interruptible read: Ctrl-C stops it.
 ReadResult read_capped(const std::string& path, std::size_t max_bytes, std::string& out) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return ReadResult::kDirectory;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return ReadResult::kUnreadable;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return errno == EISDIR ? ReadResult::kDirectory : ReadResult::kUnreadable;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return ReadResult::kDirectory;
+  }
   out.clear();
   std::array<char, 1 << 16> chunk{};
-  while (in && out.size() <= max_bytes) {
-    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-    out.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+  long n = 0;
+  try {
+    while (out.size() <= max_bytes &&
+           (n = interruptible_read(fd, chunk.data(), chunk.size(), !S_ISREG(st.st_mode))) > 0)
+      out.append(chunk.data(), static_cast<std::size_t>(n));
+  } catch (...) {
+    ::close(fd);
+    throw;
   }
+  ::close(fd);
   if (out.size() > max_bytes) return ReadResult::kTooLarge;
-  if (in.bad()) return ReadResult::kUnreadable;
+  if (n < 0) return ReadResult::kUnreadable;
   note_input_file(path);
   return ReadResult::kOk;
+}
+
+// Every string (values and keys) made printable where it is not UTF-8; returns whether one was.
+bool make_printable(nlohmann::json& j) {
+  bool changed = false;
+  if (j.is_string()) {
+    auto& text = j.get_ref<std::string&>();
+    if (!is_valid_utf8(text)) {
+      text = printable_path(text);
+      changed = true;
+    }
+  } else if (j.is_array()) {
+    for (auto& v : j) changed = make_printable(v) || changed;
+  } else if (j.is_object()) {
+    nlohmann::json fixed = nlohmann::json::object();
+    for (auto& [key, value] : j.items()) {
+      const bool key_bad = !is_valid_utf8(key);
+      changed = make_printable(value) || key_bad || changed;
+      fixed[key_bad ? printable_path(key) : key] = std::move(value);
+    }
+    j = std::move(fixed);
+  }
+  return changed;
 }
 
 std::string cap_text(std::size_t max_bytes) { return fmt::format("{} MiB", max_bytes >> 20); }
@@ -71,6 +109,16 @@ nlohmann::json read_json_file(const std::string& path, const std::string& what, 
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("{}: not valid JSON ({})", what, e.what()));
+  }
+}
+
+std::string json_text(const nlohmann::json& doc, int indent) {
+  try {
+    return doc.dump(indent) + "\n";
+  } catch (const nlohmann::json::type_error&) {  // 316: a string that is not UTF-8
+    auto copy = doc;
+    make_printable(copy);
+    return copy.dump(indent) + "\n";
   }
 }
 

@@ -20,6 +20,11 @@ std::string read_text_file(const std::string& path, const std::string& what,
 nlohmann::json read_json_file(const std::string& path, const std::string& what,
                               std::size_t max_bytes = kMaxResultInputBytes);
 
+// The one way a result document becomes text: a string that is not UTF-8 (a path's raw bytes that
+// reached a label) is spelled as core/path_text does, so no document is refused by the dump (an
+// internal error) and none carries a byte JSON cannot. Ends with a newline.
+std::string json_text(const nlohmann::json& doc, int indent);
+
 // One reading rule for numbers in result files: the field must be a number in [lo, hi] (finite);
 // an integer field must also be whole and is read into 64 bits, so nothing narrows or wraps.
 // UsageError "<what>: field '<key>' ..." otherwise.

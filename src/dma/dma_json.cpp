@@ -241,14 +241,24 @@ void check_record(const DmaRecord& r, const std::string& origin) {
                     origin, r.id, c.blocks, c.layers, c.ctas, r.device.index));
   }
   if (r.waived) return;
-  const double min_s = std::max(1e-9, r.bytes / (kMaxGbps * 1e9));
-  const bool bad_sample = std::any_of(r.samples_s.begin(), r.samples_s.end(),
-                                      [&](double x) { return !(x >= min_s) || !(x <= 1e7); });
-  if (!(r.bytes > 0) || r.samples_s.empty() || bad_sample || !(r.median_gbps >= 0)) {
+  if (!(r.bytes > 0) || r.samples_s.empty()) {
     throw UsageError(
-        fmt::format("{}: record {} has no positive samples or bytes_per_transfer; expected a "
-                    "measured record (or \"waived\": true)",
+        fmt::format("{}: record {} has no samples or no bytes_per_transfer; expected a measured record "
+                    "(or \"waived\": true)",
                     origin, r.id));
+  }
+  const double min_s = std::max(1e-9, r.bytes / (kMaxGbps * 1e9));
+  const auto bad = std::find_if(r.samples_s.begin(), r.samples_s.end(),
+                                [&](double x) { return !(x >= min_s) || !(x <= 1e7); });
+  if (bad != r.samples_s.end()) {
+    throw UsageError(fmt::format(
+        "{}: record {} has a sample of {:g} s (samples_s[{}]); expected seconds from {:g} (no link moves "
+        "{:g} bytes faster) to 1e7",
+        origin, r.id, *bad, bad - r.samples_s.begin(), min_s, r.bytes));
+  }
+  if (!(r.median_gbps >= 0)) {
+    throw UsageError(fmt::format("{}: record {} has median_gbps {:g}; expected a rate of 0 or more", origin,
+                                 r.id, r.median_gbps));
   }
 }
 

@@ -14,6 +14,8 @@
 
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
+#include "core/node_file.hpp"
+#include "core/path_text.hpp"
 #include "core/strings.hpp"
 
 namespace kvb {
@@ -21,25 +23,27 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool read_file(const std::string& path, std::string& out) {
-  std::ifstream in(path);
-  if (!in) return false;
-  std::stringstream s;
-  s << in.rdbuf();
-  out = s.str();
-  return true;
+// Every node file goes through core's one reader (regular files only, capped): a file that is
+// there but is a FIFO, a link to /dev/zero or past the cap is named in f.malformed, never read.
+bool read_file(NodeFacts& f, const std::string& path, std::string& out) {
+  const auto file = read_node_file(path);
+  if (!file.problem.empty()) {
+    const auto rel = path.rfind(f.root, 0) == 0 ? path.substr(f.root.size()) : path;
+    f.malformed.push_back(fmt::format("{}: {}", printable_path(rel), file.problem));
+  }
+  out = file.text;
+  return file.ok();
 }
 
-std::string read_all(const std::string& path) {
+std::string read_all(NodeFacts& f, const std::string& path) {
   std::string text;
-  (void)read_file(path, text);
+  (void)read_file(f, path, text);
   return text;
 }
 
-std::string first_line(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
+std::string first_line(NodeFacts& f, const std::string& path) {
+  auto line = read_all(f, path);
+  line = line.substr(0, line.find('\n'));
   const auto end = line.find_last_not_of(" \t\r");
   return end == std::string::npos ? std::string() : line.substr(0, end + 1);
 }
@@ -66,7 +70,7 @@ std::optional<double> meminfo_bytes(NodeFacts& f, const std::string& meminfo, co
 
 void read_meminfo(NodeFacts& f) {
   std::string meminfo;
-  if (!read_file(f.root + "/proc/meminfo", meminfo)) {
+  if (!read_file(f, f.root + "/proc/meminfo", meminfo)) {
     f.meminfo_problem = "/proc/meminfo unreadable";
     return;
   }
@@ -89,7 +93,7 @@ void read_meminfo(NodeFacts& f) {
 
 // "Max locked memory   8388608   8388608   bytes" -> the soft limit; "unlimited" -> nullopt.
 void read_memlock(NodeFacts& f) {
-  std::istringstream in(read_all(f.root + "/proc/self/limits"));
+  std::istringstream in(read_all(f, f.root + "/proc/self/limits"));
   std::string line;
   while (std::getline(in, line)) {
     if (line.rfind("Max locked memory", 0) != 0) continue;
@@ -110,7 +114,7 @@ void read_memlock(NodeFacts& f) {
 }
 
 void read_shm(NodeFacts& f) {
-  std::istringstream in(read_all(f.root + "/proc/mounts"));
+  std::istringstream in(read_all(f, f.root + "/proc/mounts"));
   std::string line;
   while (std::getline(in, line)) {
     std::istringstream fields(line);
@@ -146,7 +150,7 @@ void read_shm(NodeFacts& f) {
     if (::lstat(e.path().c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
     // A fixture stands in for a large file with a small one holding its size ("size: BYTES").
     double bytes = static_cast<double>(st.st_blocks) * 512;
-    const auto text = st.st_size < 64 ? read_all(e.path()) : std::string();
+    const auto text = st.st_size < 64 ? read_all(f, e.path()) : std::string();
     if (text.rfind("size: ", 0) == 0) {
       auto size = text.substr(6);
       while (!size.empty() && std::isspace(static_cast<unsigned char>(size.back()))) size.pop_back();
@@ -168,10 +172,10 @@ struct LimitReading {
   bool malformed = false;
 };
 
-LimitReading read_limit(const std::string& path) {
+LimitReading read_limit(NodeFacts& f, const std::string& path) {
   LimitReading r;
   std::string text;
-  if (!read_file(path, text)) return r;
+  if (!read_file(f, path, text)) return r;
   r.present = true;
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
   if (text == "max") return r;
@@ -187,7 +191,7 @@ LimitReading read_limit(const std::string& path) {
 
 // The memory controller's line of proc/self/cgroup: "0::/path" (v2) or "N:...memory...:/path" (v1).
 void find_memory_cgroup(NodeFacts& f, std::string& dir, std::string& limit_name, std::string& usage_name) {
-  std::istringstream in(read_all(f.root + "/proc/self/cgroup"));
+  std::istringstream in(read_all(f, f.root + "/proc/self/cgroup"));
   std::string line;
   while (std::getline(in, line)) {
     const auto a = line.find(':'), b = line.find(':', a + 1);
@@ -210,8 +214,19 @@ void find_memory_cgroup(NodeFacts& f, std::string& dir, std::string& limit_name,
   }
 }
 
-// The tightest limit from the process's cgroup up to the hierarchy's root. Inside a container's
-// cgroup namespace the path is "/" and the container's own limit sits at the root.
+// The usage of one cgroup level; garbage (not a byte count) is named in f.malformed.
+std::optional<double> read_usage(NodeFacts& f, const std::string& base, const std::string& shown) {
+  const auto text = first_line(f, base);
+  if (text.empty()) return std::nullopt;
+  const auto usage = kernel_number(text);
+  if (!usage) f.malformed.push_back(fmt::format("{}: '{}' is not a byte count", shown, text));
+  return usage;
+}
+
+// The tightest limit from the process's cgroup up to the hierarchy's root, and the usage of the
+// cgroup that carries it: an ancestor's limit is charged with all its children, not with this
+// leaf alone. Inside a container's cgroup namespace the path is "/" and the container's own
+// limit sits at the root.
 void read_cgroup(NodeFacts& f) {
   std::string dir, limit_name, usage_name;
   find_memory_cgroup(f, dir, limit_name, usage_name);
@@ -223,34 +238,39 @@ void read_cgroup(NodeFacts& f) {
   if (path.find("..") != std::string::npos) path = "/";  // never walk out of the hierarchy
   std::error_code ec;
   if (!fs::is_directory(f.root + dir + path, ec)) path = "/";  // a host path not visible in this namespace
-  bool usage_read = false;
+  bool leaf = true;
   while (true) {
-    const auto base = f.root + dir + (path == "/" ? std::string() : path);
-    const auto limit = read_limit(base + "/" + limit_name);
-    if (limit.malformed) f.malformed.push_back(fmt::format("{}/{}: not a limit", dir + path, limit_name));
-    if (limit.bytes && (!f.cgroup.limit_bytes || *limit.bytes < *f.cgroup.limit_bytes)) {
+    const auto shown = dir + (path == "/" ? std::string() : path);
+    const auto base = f.root + shown;
+    const auto limit = read_limit(f, base + "/" + limit_name);
+    if (limit.malformed) f.malformed.push_back(fmt::format("{}/{}: not a limit", shown, limit_name));
+    const bool tighter = limit.bytes && (!f.cgroup.limit_bytes || *limit.bytes < *f.cgroup.limit_bytes);
+    if (tighter || leaf) {
+      const auto usage = read_usage(f, base + "/" + usage_name, shown + "/" + usage_name);
+      if (tighter || !f.cgroup.limit_bytes) f.cgroup.usage_bytes = usage.value_or(f.cgroup.usage_bytes);
+    }
+    if (tighter) {
       f.cgroup.limit_bytes = limit.bytes;
-      f.cgroup.limit_file = dir + (path == "/" ? std::string() : path) + "/" + limit_name;
+      f.cgroup.limit_file = shown + "/" + limit_name;
     }
-    if (!usage_read) {
-      const auto usage = kernel_number(first_line(base + "/" + usage_name));
-      usage_read = usage.has_value();
-      f.cgroup.usage_bytes = usage.value_or(0);
-    }
+    leaf = false;
     if (path == "/" || path.empty()) break;
     const auto slash = path.find_last_of('/');
     path = slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
   }
+  // Walked with the raw bytes; shown (text, JSON) in core's one printable spelling.
+  f.cgroup.path = printable_path(f.cgroup.path);
+  f.cgroup.limit_file = printable_path(f.cgroup.limit_file);
 }
 
 void read_gpus(NodeFacts& f) {
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(f.root + "/sys/bus/pci/devices", ec)) {
     const auto dir = e.path().string();
-    const auto cls = first_line(dir + "/class");
+    const auto cls = first_line(f, dir + "/class");
     // Display controllers: VGA (0x0300xx) and 3D (0x0302xx), as GPUs for compute enumerate.
     if (cls.rfind("0x0300", 0) != 0 && cls.rfind("0x0302", 0) != 0) continue;
-    const auto vendor = first_line(dir + "/vendor");
+    const auto vendor = first_line(f, dir + "/vendor");
     GpuPciFacts g;
     if (vendor == "0x10de")
       g.vendor = "nvidia";
@@ -260,14 +280,14 @@ void read_gpus(NodeFacts& f) {
       continue;
     g.bus_id = e.path().filename().string();
     try {
-      g.numa_node = std::stoi(first_line(dir + "/numa_node"));
+      g.numa_node = std::stoi(first_line(f, dir + "/numa_node"));
     } catch (...) {
     }
-    g.current_speed = first_line(dir + "/current_link_speed");
-    g.max_speed = first_line(dir + "/max_link_speed");
+    g.current_speed = first_line(f, dir + "/current_link_speed");
+    g.max_speed = first_line(f, dir + "/max_link_speed");
     try {
-      g.current_width = std::stoi(first_line(dir + "/current_link_width"));
-      g.max_width = std::stoi(first_line(dir + "/max_link_width"));
+      g.current_width = std::stoi(first_line(f, dir + "/current_link_width"));
+      g.max_width = std::stoi(first_line(f, dir + "/max_link_width"));
     } catch (...) {
     }
     f.gpus.push_back(g);
@@ -290,22 +310,22 @@ NodeFacts read_node_facts(const std::string& root) {
   read_memlock(f);
   read_shm(f);
   read_cgroup(f);
-  const auto thp = first_line(f.root + "/sys/kernel/mm/transparent_hugepage/enabled");
+  const auto thp = first_line(f, f.root + "/sys/kernel/mm/transparent_hugepage/enabled");
   const auto open = thp.find('['), close = thp.find(']');
   if (open != std::string::npos && close > open) f.thp_mode = thp.substr(open + 1, close - open - 1);
   f.iommu_present =
       fs::exists(f.root + "/sys/class/iommu", ec) && !fs::is_empty(f.root + "/sys/class/iommu", ec);
-  const auto cmdline = read_all(f.root + "/proc/cmdline");
+  const auto cmdline = read_all(f, f.root + "/proc/cmdline");
   if (cmdline.find("iommu=pt") != std::string::npos ||
       cmdline.find("iommu.passthrough=1") != std::string::npos) {
     f.iommu_mode = "passthrough";
   } else if (f.iommu_present) {
     f.iommu_mode = "translated";
   }
-  const auto cpuinfo = read_all(f.root + "/proc/cpuinfo");
+  const auto cpuinfo = read_all(f, f.root + "/proc/cpuinfo");
   f.hypervisor = cpuinfo.find(" hypervisor") != std::string::npos;
   f.tdx_guest = cpuinfo.find(" tdx_guest") != std::string::npos;
-  const auto cgroup = read_all(f.root + "/proc/1/cgroup");
+  const auto cgroup = read_all(f, f.root + "/proc/1/cgroup");
   if (cgroup.find("kubepods") != std::string::npos)
     f.container = "kubernetes";
   else if (cgroup.find("docker") != std::string::npos || fs::exists(f.root + "/.dockerenv", ec))

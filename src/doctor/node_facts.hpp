@@ -25,8 +25,8 @@ struct CgroupMemoryFacts {
   std::string path;                   // as proc/self/cgroup names it
   std::optional<double> limit_bytes;  // the tightest limit from this cgroup up; nullopt = none
   std::string limit_file;             // where that limit was read, under the root
-  double usage_bytes = 0;             // memory.current (v2) / memory.usage_in_bytes (v1)
-  std::string problem;                // why the limit is unknown
+  double usage_bytes = 0;  // memory.current (v2) / memory.usage_in_bytes (v1) of the cgroup with the limit
+  std::string problem;     // why the limit is unknown
   double headroom_bytes() const { return limit_bytes ? std::max(0.0, *limit_bytes - usage_bytes) : 0; }
 };
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <utility>
 
+#include "core/path_text.hpp"
 #include "core/units.hpp"
 #include "output/text_table.hpp"
 
@@ -76,8 +77,8 @@ std::string vllm_fit_text(const VllmFit& fit) {
         {"TPOT mean", {f.measured_tpot, f.simulated_tpot, d.simulated_tpot}},
         {"E2E mean", {f.measured_e2e, f.simulated_e2e, d.simulated_e2e}}};
     for (const auto& [metric, v] : rows) {
-      t.add_row({f.path, format_count(f.requests), metric, format_seconds(v[0]), format_seconds(v[1]),
-                 pct(v[1], v[0]), format_seconds(v[2]), pct(v[2], v[0])});
+      t.add_row({printable_path(f.path), format_count(f.requests), metric, format_seconds(v[0]),
+                 format_seconds(v[1]), pct(v[1], v[0]), format_seconds(v[2]), pct(v[2], v[0])});
     }
   }
   out += t.render();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 
+#include "core/path_text.hpp"
 #include "core/units.hpp"
 #include "output/host_memory_text.hpp"
 #include "output/text_table.hpp"
@@ -48,10 +49,11 @@ std::string host_memory_table(const HostFootprint& t, const NodeFacts& f) {
   std::string out = "\nHost memory for the tier\n";
   for (const auto& line : host_memory_lines(t)) out += "  " + line + "\n";
   const auto& c = f.cgroup;
-  const std::string cgroup = c.version == 0   ? c.problem
-                             : !c.limit_bytes ? fmt::format("no limit (cgroup v{} {})", c.version, c.path)
-                                              : fmt::format("{} limit, {} in use ({})", gib(*c.limit_bytes),
-                                                            gib(c.usage_bytes), c.limit_file);
+  const std::string cgroup =
+      c.version == 0 ? c.problem
+      : !c.limit_bytes
+          ? fmt::format("no limit (cgroup v{} {})", c.version, printable_path(c.path))
+          : fmt::format("{} limit, {} in use ({})", gib(*c.limit_bytes), gib(c.usage_bytes), c.limit_file);
   const std::string shm =
       !f.shm.mounted ? "not mounted"
       : !f.shm.size_known

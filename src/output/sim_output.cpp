@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/path_text.hpp"
 #include "core/units.hpp"
 #include "output/text_table.hpp"
 
@@ -31,7 +32,7 @@ std::string run_header(const SweepRun& run) {
     out += fmt::format(
         "Traffic: the trace {} ({} tokens per block id, speed x{:g}, sample {:g}{}); the scenario's "
         "workload keys are not used\n",
-        t.path, t.options.block_tokens, t.options.speed, t.options.sample,
+        printable_path(t.path), t.options.block_tokens, t.options.speed, t.options.sample,
         t.options.limit > 0 ? fmt::format(", first {} requests", t.options.limit) : std::string());
   }
   out += fmt::format("GPU KV blocks: {}\n", run.gpu_blocks_source);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/path_text.hpp"
 #include "core/units.hpp"
 #include "output/text_table.hpp"
 
@@ -16,8 +17,10 @@ std::string lengths(const char* what, const LengthSummary& s) {
 }  // namespace
 
 std::string trace_text(const TraceAnalysis& a, const TraceKvCost& cost) {
-  std::string out = fmt::format("kvbench trace: {} ({})\n", a.path, to_string(a.format));
-  out += "Counted from the trace (nothing simulated); sizes use the model's KV bytes per token below.\n\n";
+  std::string out = fmt::format("kvbench trace: {} ({})\n", printable_path(a.path), to_string(a.format));
+  out += "Counted from the trace (nothing simulated); sizes use the model's KV bytes per token below.\n";
+  if (a.interrupted) out += "Interrupted: the figures cover only the requests read before the signal.\n";
+  out += "\n";
   out += fmt::format(
       "  requests {}{} over {}: {:.2f} req/s on average, {:.2f} in the median minute, {:.2f} at the "
       "peak minute\n",

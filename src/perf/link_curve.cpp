@@ -7,6 +7,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "core/path_text.hpp"
 #include "dma/dma_json.hpp"
 #include "dma/link_fit.hpp"
 
@@ -48,9 +49,9 @@ LinkProfile link_profile_from_hardware(const HardwareSpec& hw) {
 }
 
 LinkProfile link_profile_from_dma_json(const std::string& path, const std::string& method) {
-  const auto doc = read_json_file(path, fmt::format("--link-profile '{}'", path));
-  return link_profile_from_dma_records(dma_records_from_json(doc, path), method,
-                                       fmt::format("--link-profile '{}'", path));
+  const auto label = fmt::format("--link-profile '{}'", printable_path(path));  // it reaches the JSON
+  const auto doc = read_json_file(path, label);
+  return link_profile_from_dma_records(dma_records_from_json(doc, printable_path(path)), method, label);
 }
 
 LinkProfile link_profile_from_dma_records(const std::vector<DmaRecord>& records, const std::string& method,

@@ -10,6 +10,7 @@
 #include "catalog/embedded_files.hpp"
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "core/path_text.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "core/yaml_reader.hpp"
@@ -229,9 +230,9 @@ ServerSpec parse_server(const YamlObject& o, const std::string& origin) {
 Scenario scenario_from_node(const YAML::Node& root, const std::string& origin) {
   const YamlObject o(root, origin);
   Scenario s;
-  s.origin = origin;
+  s.origin = printable_path(origin);  // a label in output: a path's raw bytes may not fit JSON
   s.source = YAML::Clone(root);
-  s.name = o.str_or("name", std::filesystem::path(origin).stem().string());
+  s.name = o.str_or("name", printable_path(std::filesystem::path(origin).stem().string()));
   s.description = o.str_or("description", "");
   s.seed = static_cast<std::uint64_t>(positive_int(o, "seed", 1, true, kMaxSeed));
   s.server = parse_server(o, origin);

@@ -1,6 +1,7 @@
 #include "sim/sim_json.hpp"
 
 #include "core/json_file.hpp"
+#include "core/path_text.hpp"
 #include "core/units.hpp"
 
 #include <fmt/format.h>
@@ -97,7 +98,7 @@ nlohmann::json simulate_json(const SweepRun& run) {
                      {"seed", run.scenario.seed}};
   if (run.scenario.trace) {
     const auto& t = *run.scenario.trace;
-    doc["scenario"]["trace"] = {{"path", t.path},
+    doc["scenario"]["trace"] = {{"path", printable_path(t.path)},
                                 {"block_tokens", t.options.block_tokens},
                                 {"speed", t.options.speed},
                                 {"sample", t.options.sample},

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <map>
 
+#include "core/interrupt.hpp"
+
 namespace kvb {
 namespace {
 
@@ -55,7 +57,14 @@ TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options
   std::map<std::int64_t, std::int64_t> per_minute;
   TraceRequest r;
   double first = -1, last = 0;
-  while (reader.next(r)) {
+  while (true) {
+    try {
+      if (interrupt_requested()) throw Interrupted();
+      if (!reader.next(r)) break;
+    } catch (const Interrupted&) {
+      a.interrupted = true;
+      break;
+    }
     ++a.requests;
     if (first < 0) first = r.arrival_s;
     last = r.arrival_s;

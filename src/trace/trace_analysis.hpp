@@ -28,9 +28,14 @@ struct TraceAnalysis {
   double unbounded_prefix_hit_rate = 0;  // 0 where the format records no reuse
   bool reuse_recorded = true;
   std::vector<MissRatioPoint> curve;
+  // SIGINT/SIGTERM stopped the pass: what was read before it is what the figures cover.
+  bool interrupted = false;
 };
 
 // `curve_points`: about how many capacities the curve samples (geometric; each point exact).
+// A signal (core/interrupt) stops the pass at the next request or while a pipe waits for data:
+// the analysis covers what was read and says `interrupted`. One that arrives before the first
+// request is read throws Interrupted.
 TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options, int curve_points = 48);
 
 }  // namespace kvb

@@ -4,6 +4,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "core/path_text.hpp"
 #include "core/units.hpp"
 #include "kvbench_config.hpp"
 
@@ -27,32 +28,34 @@ nlohmann::json trace_json(const TraceAnalysis& a, const TraceKvCost& cost) {
                      {"size_gib", static_cast<double>(p.blocks) * block_gib(a, cost)},
                      {"prefix_hit_rate", p.prefix_hit_rate}});
   }
-  return {{"schema", kTraceSchema},
-          {"tool", std::string("kvbench ") + KVBENCH_VERSION},
-          {"trace", a.path},
-          {"format", to_string(a.format)},
-          {"reuse_recorded", a.reuse_recorded},
-          {"options",
-           {{"block_tokens", a.options.block_tokens},
-            {"speed", a.options.speed},
-            {"sample", a.options.sample},
-            {"limit", a.options.limit}}},
-          {"model", cost.model},
-          {"hardware", cost.hardware},
-          {"tensor_parallel_size", cost.tensor_parallel_size},
-          {"kv_bytes_per_token", cost.kv_bytes_per_token},
-          {"requests", a.requests},
-          {"skipped_by_sample", a.skipped_by_sample},
-          {"duration_s", a.duration_s},
-          {"mean_rate_per_s", a.mean_rate},
-          {"median_minute_rate_per_s", a.median_minute_rate},
-          {"peak_minute_rate_per_s", a.peak_minute_rate},
-          {"prompt_tokens", lengths(a.prompt)},
-          {"output_tokens", lengths(a.output)},
-          {"distinct_prefix_blocks", a.distinct_blocks},
-          {"unbounded_prefix_hit_rate", a.unbounded_prefix_hit_rate},
-          {"unbounded_cache_gib", static_cast<double>(a.distinct_blocks) * block_gib(a, cost)},
-          {"miss_ratio_curve", curve}};
+  nlohmann::json doc = {{"schema", kTraceSchema},
+                        {"tool", std::string("kvbench ") + KVBENCH_VERSION},
+                        {"trace", printable_path(a.path)},
+                        {"format", to_string(a.format)},
+                        {"reuse_recorded", a.reuse_recorded},
+                        {"options",
+                         {{"block_tokens", a.options.block_tokens},
+                          {"speed", a.options.speed},
+                          {"sample", a.options.sample},
+                          {"limit", a.options.limit}}},
+                        {"model", cost.model},
+                        {"hardware", cost.hardware},
+                        {"tensor_parallel_size", cost.tensor_parallel_size},
+                        {"kv_bytes_per_token", cost.kv_bytes_per_token},
+                        {"requests", a.requests},
+                        {"skipped_by_sample", a.skipped_by_sample},
+                        {"duration_s", a.duration_s},
+                        {"mean_rate_per_s", a.mean_rate},
+                        {"median_minute_rate_per_s", a.median_minute_rate},
+                        {"peak_minute_rate_per_s", a.peak_minute_rate},
+                        {"prompt_tokens", lengths(a.prompt)},
+                        {"output_tokens", lengths(a.output)},
+                        {"distinct_prefix_blocks", a.distinct_blocks},
+                        {"unbounded_prefix_hit_rate", a.unbounded_prefix_hit_rate},
+                        {"unbounded_cache_gib", static_cast<double>(a.distinct_blocks) * block_gib(a, cost)},
+                        {"miss_ratio_curve", curve}};
+  if (a.interrupted) doc["interrupted"] = true;  // the figures cover the requests read before the signal
+  return doc;
 }
 
 namespace {
@@ -86,6 +89,7 @@ TraceDocument trace_document_from_json(const nlohmann::json& doc, const std::str
   a.path = doc.at("trace").get<std::string>();
   a.format = format_from(doc.at("format").get<std::string>(), origin);
   a.reuse_recorded = doc.value("reuse_recorded", true);
+  a.interrupted = doc.contains("interrupted") && doc.at("interrupted") == true;
   a.options = options_from(doc.at("options"), origin);
   d.cost.model = doc.at("model").get<std::string>();
   d.cost.hardware = doc.at("hardware").get<std::string>();

@@ -1,16 +1,22 @@
 #include "trace/trace_reader.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <optional>
 
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/interrupt.hpp"
+#include "core/path_text.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
 
@@ -27,24 +33,6 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser: a well-spread h
 // Ids kvbench makes up (a session's blocks, a CSV request's own blocks) live in their own range,
 // apart from a trace's recorded hash ids.
 constexpr std::uint64_t kSessionIds = 1ULL << 62, kPrivateIds = 1ULL << 63;
-
-// One line, at most kMaxTraceLineBytes: a runaway line is refused, not read into memory.
-bool bounded_getline(std::istream& in, std::string& line, bool& too_long) {
-  line.clear();
-  too_long = false;
-  char c = 0;
-  bool any = false;
-  while (in.get(c)) {
-    any = true;
-    if (c == '\n') return true;
-    if (line.size() >= kMaxTraceLineBytes) {  // refused at once: /dev/zero has no end of line
-      too_long = true;
-      return true;
-    }
-    line.push_back(c);
-  }
-  return any;
-}
 
 std::int64_t tokens_field(const nlohmann::json& j, const char* key, std::int64_t lo,
                           const std::string& where) {
@@ -104,13 +92,14 @@ void own_blocks(TraceRequest& r, std::uint64_t base, std::int64_t block_tokens, 
     r.block_ids.push_back(base | mix(mix(base) ^ static_cast<std::uint64_t>(b)) >> 2);
 }
 
-// "2023-11-16 18:15:46.6805900" (the Azure trace) or plain seconds -> seconds.
+// "2023-11-16 18:15:46.6805900" (the Azure trace) or plain seconds from 0 to 1e10 (an epoch
+// time) -> seconds; nullopt for anything else, trailing junk included.
 std::optional<double> csv_time(const std::string& text) {
-  int y = 0, mo = 0, d = 0, h = 0, mi = 0;
+  int y = 0, mo = 0, d = 0, h = 0, mi = 0, used = 0;
   double s = 0;
-  if (std::sscanf(text.c_str(), "%d-%d-%d %d:%d:%lf", &y, &mo, &d, &h, &mi, &s) == 6) {
-    if (y < 1970 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 ||
-        mi > 59 || !(s >= 0 && s < 61)) {
+  if (std::sscanf(text.c_str(), "%d-%d-%d %d:%d:%lf%n", &y, &mo, &d, &h, &mi, &s, &used) == 6) {
+    if (static_cast<std::size_t>(used) != text.size() || y < 1970 || y > 9999 || mo < 1 || mo > 12 || d < 1 ||
+        d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || !(s >= 0 && s < 61)) {
       return std::nullopt;
     }
     // Days from the civil date (H. Hinnant's algorithm), so no time zone or locale takes part.
@@ -124,8 +113,15 @@ std::optional<double> csv_time(const std::string& text) {
   }
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || *end != '\0' || !std::isfinite(v)) return std::nullopt;
+  if (text.empty() || end == text.c_str() || *end != '\0' || !(v >= 0 && v <= 1e10)) return std::nullopt;
   return v;
+}
+
+// A CSV header cell: its name, lower case, without white space or surrounding quotes.
+std::string header_name(const std::string& cell) {
+  auto c = trim_copy(to_lower(cell));
+  if (c.size() >= 2 && c.front() == '"' && c.back() == '"') c = trim_copy(c.substr(1, c.size() - 2));
+  return c;
 }
 
 }  // namespace
@@ -142,72 +138,142 @@ std::string to_string(TraceFormat f) {
   return "";
 }
 
+void require_rereadable_trace(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
+    return;  // the reader says
+  throw UsageError(
+      fmt::format("--trace '{}': is {}, which can be read only once; expected a regular file (each run "
+                  "reads the trace from its start; kvbench trace reads a pipe)",
+                  printable_path(path), S_ISFIFO(st.st_mode) ? "a pipe or FIFO" : "a device or socket"));
+}
+
 TraceReader::TraceReader(const std::string& path, const TraceOptions& options)
-    : path_(path), options_(options) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw UsageError(fmt::format("trace '{}': is a directory; expected a trace file", path));
-  in_.open(path, std::ios::binary);
-  if (!in_) throw UsageError(fmt::format("trace '{}': cannot read the file", path));
-  note_input_file(path);
-  bool too_long = false;
-  while (bounded_getline(in_, pending_, too_long)) {
+    : path_(path), shown_(printable_path(path)), options_(options) {
+  // O_NONBLOCK: opening a FIFO that has no writer yet returns at once; reads then wait in poll().
+  fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd_ < 0)
+    throw UsageError(fmt::format("trace '{}': cannot read the file ({})", shown_, std::strerror(errno)));
+  try {
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0 || S_ISDIR(st.st_mode))
+      throw UsageError(fmt::format("trace '{}': is a directory; expected a trace file", shown_));
+    wait_for_data_ = !S_ISREG(st.st_mode);
+    note_input_file(path);
+    detect_format();
+  } catch (...) {
+    ::close(fd_);
+    throw;
+  }
+}
+
+TraceReader::~TraceReader() { ::close(fd_); }
+
+bool TraceReader::fill() {
+  char chunk[1 << 16];
+  const long n = interruptible_read(fd_, chunk, sizeof chunk, wait_for_data_);
+  if (n < 0) throw UsageError(fmt::format("trace '{}': read failed ({})", shown_, std::strerror(errno)));
+  buf_.append(chunk, static_cast<std::size_t>(n));
+  return n > 0;
+}
+
+bool TraceReader::next_line(std::string& line) {
+  std::size_t scanned = buf_pos_;
+  while (true) {
+    const auto nl = buf_.find('\n', scanned);
+    const bool whole = nl != std::string::npos;
+    if (!whole && buf_.size() - buf_pos_ <= kMaxTraceLineBytes && !at_end_) {
+      buf_.erase(0, buf_pos_);
+      buf_pos_ = 0;
+      scanned = buf_.size();
+      if (fill()) continue;
+      at_end_ = true;
+    }
+    const auto end = whole ? nl : buf_.size();
+    if (!whole && buf_pos_ == buf_.size()) return false;
     ++line_number_;
-    if (too_long) throw UsageError(fmt::format("{}:{}: a line longer than 16 MiB", path_, line_number_));
+    if (end - buf_pos_ > kMaxTraceLineBytes)  // refused at once: /dev/zero has no end of line
+      throw UsageError(fmt::format("{}:{}: a line longer than 16 MiB", shown_, line_number_));
+    line.assign(buf_, buf_pos_, end - buf_pos_);
+    buf_pos_ = whole ? nl + 1 : buf_.size();
+    return true;
+  }
+}
+
+void TraceReader::detect_format() {
+  while (next_line(pending_)) {
+    if (line_number_ == 1 && pending_.rfind("\xEF\xBB\xBF", 0) == 0) pending_.erase(0, 3);  // a UTF-8 BOM
     if (!trim_copy(pending_).empty()) {
       have_pending_ = true;
       break;
     }
   }
   if (!have_pending_)
-    throw UsageError(fmt::format("trace '{}': no records; expected one request per line", path));
+    throw UsageError(fmt::format("trace '{}': no records; expected one request per line", shown_));
   const auto first = trim_copy(pending_);
   if (first.front() == '{') {
-    format_ =
-        first.find("\"hash_ids\"") != std::string::npos && first.find("\"timestamp\"") != std::string::npos
-            ? TraceFormat::kMooncake
-            : TraceFormat::kKvbench;
+    // By the keys the first record holds, not by substrings of its text.
+    const auto j = nlohmann::json::parse(first, nullptr, false);
+    format_ = j.is_object() && j.contains("hash_ids") && j.contains("timestamp") ? TraceFormat::kMooncake
+                                                                                 : TraceFormat::kKvbench;
     return;
   }
   format_ = TraceFormat::kCsv;
-  const auto columns = split(to_lower(first), ',');
+  const auto columns = split(first, ',');
   for (int i = 0; i < static_cast<int>(columns.size()); ++i) {
-    const auto c = trim_copy(columns[static_cast<std::size_t>(i)]);
-    if (c == "timestamp" || c == "arrival" || c == "arrival_s") csv_arrival_ = i;
-    if (c == "contexttokens" || c == "prompt_tokens" || c == "input_length") csv_prompt_ = i;
-    if (c == "generatedtokens" || c == "output_tokens" || c == "output_length") csv_output_ = i;
+    const auto c = header_name(columns[static_cast<std::size_t>(i)]);
+    if (csv_arrival_ < 0 && (c == "timestamp" || c == "arrival" || c == "arrival_s")) csv_arrival_ = i;
+    if (csv_prompt_ < 0 && (c == "contexttokens" || c == "prompt_tokens" || c == "input_length"))
+      csv_prompt_ = i;
+    if (csv_output_ < 0 && (c == "generatedtokens" || c == "output_tokens" || c == "output_length"))
+      csv_output_ = i;
   }
   if (csv_arrival_ < 0 || csv_prompt_ < 0 || csv_output_ < 0) {
     throw UsageError(
         fmt::format("{}:{}: neither a JSON record nor a CSV header naming arrival (TIMESTAMP), prompt "
                     "(ContextTokens) and output (GeneratedTokens) columns; expected Mooncake JSONL, "
                     "kvbench JSONL or such a CSV",
-                    path_, line_number_));
+                    shown_, line_number_));
   }
   have_pending_ = false;  // the header is not a request
 }
 
-TraceReader::~TraceReader() = default;
+double TraceReader::arrival_after_speed(double seconds, const std::string& where) const {
+  const double at = seconds / options_.speed;
+  if (!(at <= kMaxTraceSeconds)) {
+    throw UsageError(
+        fmt::format("{}: arrival {:g} s at --trace-speed {:g} is {:g} s; expected at most 1e9 s "
+                    "(a larger --trace-speed)",
+                    where, seconds, options_.speed, at));
+  }
+  return at;
+}
+
+bool TraceReader::parse_csv(const std::string& line, TraceRequest& r, const std::string& where) {
+  const auto cells = split(line, ',');
+  const auto cell = [&](int i) {
+    if (i >= static_cast<int>(cells.size())) throw UsageError(fmt::format("{}: too few columns", where));
+    return trim_copy(cells[static_cast<std::size_t>(i)]);
+  };
+  const auto t = csv_time(cell(csv_arrival_));
+  if (!t) {
+    throw UsageError(
+        fmt::format("{}: arrival '{}' is not a time; expected seconds from 0 to 1e10 or "
+                    "YYYY-MM-DD hh:mm:ss[.frac]",
+                    where, printable_text(cell(csv_arrival_))));
+  }
+  if (csv_first_arrival_ < 0) csv_first_arrival_ = *t;
+  r.arrival_s = arrival_after_speed(*t - csv_first_arrival_, where);
+  // core's one integer rule (64-bit, range-checked), the message naming the file and line.
+  r.prompt_tokens = parse_int_in(cell(csv_prompt_), where + ": prompt tokens", 1, kMaxTraceTokens);
+  r.output_tokens = parse_int_in(cell(csv_output_), where + ": output tokens", 0, kMaxTraceTokens);
+  own_blocks(r, kPrivateIds | (static_cast<std::uint64_t>(line_number_) << 20), options_.block_tokens, where);
+  return true;
+}
 
 bool TraceReader::parse_line(const std::string& line, TraceRequest& r) {
-  const auto where = fmt::format("{}:{}", path_, line_number_);
-  if (format_ == TraceFormat::kCsv) {
-    const auto cells = split(line, ',');
-    const auto cell = [&](int i) {
-      if (i >= static_cast<int>(cells.size())) throw UsageError(fmt::format("{}: too few columns", where));
-      return trim_copy(cells[static_cast<std::size_t>(i)]);
-    };
-    const auto t = csv_time(cell(csv_arrival_));
-    if (!t) throw UsageError(fmt::format("{}: arrival '{}' is not a time", where, cell(csv_arrival_)));
-    if (csv_first_arrival_ < 0) csv_first_arrival_ = *t;
-    r.arrival_s = (*t - csv_first_arrival_) / options_.speed;
-    // core's one integer rule (64-bit, range-checked), the message naming the file and line.
-    r.prompt_tokens = parse_int_in(cell(csv_prompt_), where + ": prompt tokens", 1, kMaxTraceTokens);
-    r.output_tokens = parse_int_in(cell(csv_output_), where + ": output tokens", 0, kMaxTraceTokens);
-    own_blocks(r, kPrivateIds | (static_cast<std::uint64_t>(line_number_) << 20), options_.block_tokens,
-               where);
-    return true;
-  }
+  const auto where = fmt::format("{}:{}", shown_, line_number_);
+  if (format_ == TraceFormat::kCsv) return parse_csv(line, r, where);
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(line);
@@ -216,14 +282,14 @@ bool TraceReader::parse_line(const std::string& line, TraceRequest& r) {
   }
   if (!j.is_object()) throw UsageError(fmt::format("{}: not a JSON object", where));
   if (format_ == TraceFormat::kMooncake) {
-    r.arrival_s = seconds_field(j, "timestamp", 1e-3, where) / options_.speed;
+    r.arrival_s = arrival_after_speed(seconds_field(j, "timestamp", 1e-3, where), where);
     r.prompt_tokens = tokens_field(j, "input_length", 1, where);
     r.output_tokens = tokens_field(j, "output_length", 0, where);
     if (!j.contains("hash_ids")) throw UsageError(fmt::format("{}: 'hash_ids' is missing", where));
     hash_ids(j, r, options_.block_tokens, where);
     return true;
   }
-  r.arrival_s = seconds_field(j, "arrival_s", 1, where) / options_.speed;
+  r.arrival_s = arrival_after_speed(seconds_field(j, "arrival_s", 1, where), where);
   r.prompt_tokens = tokens_field(j, "prompt_tokens", 1, where);
   r.output_tokens = tokens_field(j, "output_tokens", 0, where);
   if (j.contains("hash_ids")) {
@@ -260,10 +326,7 @@ bool TraceReader::read_record(TraceRequest& out) {
     return parse_line(pending_, out);
   }
   std::string line;
-  bool too_long = false;
-  while (bounded_getline(in_, line, too_long)) {
-    ++line_number_;
-    if (too_long) throw UsageError(fmt::format("{}:{}: a line longer than 16 MiB", path_, line_number_));
+  while (next_line(line)) {
     if (trim_copy(line).empty()) continue;
     return parse_line(line, out);
   }
@@ -273,12 +336,21 @@ bool TraceReader::read_record(TraceRequest& out) {
 bool TraceReader::next(TraceRequest& out) {
   while (options_.limit == 0 || returned_ < options_.limit) {
     const double previous = returned_ > 0 || skipped_ > 0 ? last_arrival_ : 0;
-    if (!read_record(out)) return false;
+    if (!read_record(out)) {
+      // A sample that keeps nothing is no trace to size or replay: said, not answered from nothing.
+      if (returned_ == 0 && skipped_ > 0) {
+        throw UsageError(fmt::format(
+            "trace '{}': no request left after --trace-sample {:g} ({} requests read, all left out); "
+            "expected a larger --trace-sample",
+            shown_, options_.sample, skipped_));
+      }
+      return false;
+    }
     if (out.arrival_s + 1e-9 < previous) {
       throw UsageError(
           fmt::format("{}:{}: arrival {:.3f} s is before the previous record's {:.3f} s; expected records "
                       "in arrival order",
-                      path_, line_number_, out.arrival_s, previous));
+                      shown_, line_number_, out.arrival_s, previous));
     }
     last_arrival_ = out.arrival_s;
     if (!kept(out)) {

@@ -9,7 +9,6 @@
 //    TIMESTAMP, ContextTokens, GeneratedTokens): no reuse recorded, which TraceInfo says.
 // Every bad record is a UsageError "<file>:<line>: ...".
 #include <cstdint>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -34,6 +33,14 @@ struct TraceInput {
   TraceOptions options;
 };
 
+// simulate and size read their trace once per run: a pipe or a device, which can be read only
+// once, is refused (UsageError naming the path and what is accepted). `kvbench trace` reads once.
+void require_rereadable_trace(const std::string& path);
+
+// Arrivals past this many seconds (after --trace-speed) are refused: 31 years, and a double still
+// holds them to a tenth of a microsecond, so a step time is never lost in the arrival's rounding.
+inline constexpr double kMaxTraceSeconds = 1e9;
+
 // Limits on one trace line and on the numbers it carries: no request has more tokens than this.
 inline constexpr std::size_t kMaxTraceLineBytes = 16u << 20;
 inline constexpr std::int64_t kMaxTraceTokens = 100'000'000;
@@ -42,10 +49,14 @@ inline constexpr std::int64_t kMaxTraceTokens = 100'000'000;
 // each line or session numbers its blocks in.
 inline constexpr std::int64_t kMaxGeneratedBlocks = 16'384;
 
+// Reads with poll() on a pipe or a FIFO, so SIGINT/SIGTERM stop a read that waits for a writer:
+// the reader then throws Interrupted (core/interrupt).
 class TraceReader {
  public:
   TraceReader(const std::string& path, const TraceOptions& options);
   ~TraceReader();
+  TraceReader(const TraceReader&) = delete;
+  TraceReader& operator=(const TraceReader&) = delete;
   // The next request kept by --trace-sample and --trace-limit; false at the end.
   bool next(TraceRequest& out);
   TraceFormat format() const { return format_; }
@@ -56,11 +67,20 @@ class TraceReader {
  private:
   bool read_record(TraceRequest& out);
   bool parse_line(const std::string& line, TraceRequest& out);
+  bool parse_csv(const std::string& line, TraceRequest& out, const std::string& where);
+  void detect_format();
   bool kept(const TraceRequest& r) const;
+  bool next_line(std::string& line);  // false at the end; a line past kMaxTraceLineBytes is refused
+  bool fill();                        // more bytes into buf_; false at the end
+  double arrival_after_speed(double seconds, const std::string& where) const;
 
-  std::string path_;
+  std::string path_, shown_;  // shown_: the path as messages spell it (core/path_text)
   TraceOptions options_;
-  std::ifstream in_;
+  int fd_ = -1;
+  bool wait_for_data_ = false;  // a pipe or FIFO: poll before reading
+  std::string buf_;
+  std::size_t buf_pos_ = 0;
+  bool at_end_ = false;
   TraceFormat format_ = TraceFormat::kMooncake;
   std::int64_t line_number_ = 0, returned_ = 0, skipped_ = 0;
   double last_arrival_ = 0;

@@ -1,12 +1,15 @@
-// libFuzzer target: scenario YAML and calibration files (the same YAML reader; calibrate's file
-// with its `measured` block). Any input ends in a scenario, a calibration or a UsageError naming
-// the file and key, never a crash or another exception.
+// libFuzzer target: scenario YAML, calibration files (calibrate's file with its `measured` block),
+// hardware YAML and model YAML (size --model FILE.yaml): the same YAML reader. Any input ends in a
+// scenario, a calibration, a hardware or model spec or a UsageError naming the file and key, never
+// a crash or another exception.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "catalog/hardware_spec.hpp"
+#include "catalog/model_catalog.hpp"
 #include "core/errors.hpp"
 #include "core/yaml_reader.hpp"
 #include "perf/calibration.hpp"
@@ -25,6 +28,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   try {
     (void)kvb::parse_calibration(kvb::YamlObject::parse(text, "fuzz.yaml"), "fuzz.yaml");
+  } catch (const kvb::UsageError&) {
+  }
+  try {
+    (void)kvb::hardware_from_yaml(text, "fuzz.yaml");
+  } catch (const kvb::UsageError&) {
+  }
+  try {
+    (void)kvb::model_from_yaml(text, "fuzz.yaml");
   } catch (const kvb::UsageError&) {
   }
   return 0;
