@@ -102,7 +102,8 @@ def simulate(kvbench, text, work):
 
 
 def l40s_change(kvbench, regime, model, costs, work):
-    """Peak output tok/s over CONCURRENCY with the tier against without it, in percent."""
+    """Peak output tok/s over CONCURRENCY with the tier against without it, in percent, and the
+    simulated peak without the tier."""
     peaks = {}
     for tier in ("null", f"{TIER_BYTES[model] / 2**30:.3f}"):
         best = 0
@@ -112,22 +113,27 @@ def l40s_change(kvbench, regime, model, costs, work):
             best = max(best, simulate(kvbench, text, work)["output_tokens_per_s"])
         peaks[tier] = best
     base, tiered = peaks["null"], peaks[f"{TIER_BYTES[model] / 2**30:.3f}"]
-    return 100 * (tiered - base) / base
+    return 100 * (tiered - base) / base, base
 
 
 def e2_change(kvbench, costs, work):
     base = simulate(kvbench, E2_SERVER.format(tier="null", costs=costs), work)["prompt_tokens_per_s"]
     tiered = simulate(kvbench, E2_SERVER.format(tier=64, costs=costs), work)["prompt_tokens_per_s"]
-    return 100 * (tiered - base) / base
+    return 100 * (tiered - base) / base, base
 
 
 def measured_l40s(data):
-    rows = {}
+    """(regime, model) -> (change with the tier %, peak output tok/s without it)."""
+    changes, bases = {}, {}
     with open(os.path.join(data, "ground-truth", "natoscott-l40s-peak-output-throughput.csv")) as f:
         for r in csv.DictReader(line for line in f if not line.startswith("#")):
-            if r["config"] == "native-offload-20k" and r["model"] in MODEL:
-                rows[(r["regime"], r["model"])] = float(r["delta_vs_no_offload_pct"])
-    return rows
+            if r["model"] not in MODEL:
+                continue
+            if r["config"] == "native-offload-20k":
+                changes[(r["regime"], r["model"])] = float(r["delta_vs_no_offload_pct"])
+            elif r["config"] == "no-offload":
+                bases[(r["regime"], r["model"])] = float(r["peak_output_tok_s"])
+    return {k: (v, bases[k]) for k, v in changes.items()}
 
 
 def measured_e2(data):
@@ -135,21 +141,25 @@ def measured_e2(data):
         for r in csv.DictReader(line for line in f if not line.startswith("#")):
             if float(r["cpu_hit_rate"]) == 0.0:
                 with_tier, without = float(r["with_offload_tok_per_s"]), float(r["no_offload_tok_per_s"])
-                return 100 * (with_tier - without) / without
+                return 100 * (with_tier - without) / without, without
     sys.exit("tier_cost: vllm-blog-e2.csv has no 0% row")
 
 
 def rows(kvbench, data, costs, work):
+    """(case, measured change %, simulated change %, measured no-tier tok/s, simulated no-tier tok/s)."""
     out = []
-    for (regime, model), measured in sorted(measured_l40s(data).items()):
-        out.append((f"L40S {model} {regime}", measured, l40s_change(kvbench, regime, model, costs, work)))
-    out.append(("H100 blog E2 0% hits", measured_e2(data), e2_change(kvbench, costs, work)))
+    for (regime, model), (measured, base) in sorted(measured_l40s(data).items()):
+        change, simulated_base = l40s_change(kvbench, regime, model, costs, work)
+        out.append((f"L40S {model} {regime}", measured, change, base, simulated_base))
+    measured, base = measured_e2(data)
+    change, simulated_base = e2_change(kvbench, costs, work)
+    out.append(("H100 blog E2 0% hits", measured, change, base, simulated_base))
     return out
 
 
 def check(results):
     failed = []
-    for case, measured, simulated in results:
+    for case, measured, simulated, _base, _simulated_base in results:
         if case not in HELD:
             continue
         bound = E2_BOUND_POINTS if "E2" in case else L40S_BOUND_POINTS
@@ -164,14 +174,16 @@ def main(argv):
     kvbench, data = argv[1:3]
     with tempfile.TemporaryDirectory() as work:
         results = rows(kvbench, data, "all", work)
-        print(f"{'case':<28} {'measured':>9} {'simulated':>10}  checked")
-        for case, measured, simulated in results:
-            print(f"{case:<28} {measured:>+8.1f}% {simulated:>+9.1f}%  {'yes' if case in HELD else 'no'}")
+        # The no-tier throughput beside the change: a change is only as good as the baseline it is of.
+        print(f"{'case':<28} {'measured':>9} {'simulated':>10}  checked   no-tier tok/s measured / simulated")
+        for case, measured, simulated, base, simulated_base in results:
+            print(f"{case:<28} {measured:>+8.1f}% {simulated:>+9.1f}%  {'yes' if case in HELD else 'no ':<8}"
+                  f"{base:>10.0f} / {simulated_base:.0f}")
         if "--mechanisms" in argv:
             for m in MECHANISMS:
                 others = "[" + ", ".join(x for x in MECHANISMS if x != m) + "]"
                 print(f"\nwithout {m}:")
-                for case, _measured, simulated in rows(kvbench, data, others, work):
+                for case, _measured, simulated, _base, _simulated_base in rows(kvbench, data, others, work):
                     print(f"  {case:<26} {simulated:>+9.1f}%")
     failed = check(results)
     if "--check" in argv and failed:
