@@ -6,9 +6,12 @@
 namespace kvb {
 namespace {
 
+// A number (or "-" for none) is right-aligned; "--root reads ..." is text, not a negative number.
 bool numeric_looking(const std::string& cell) {
-  return !cell.empty() &&
-         (std::isdigit(static_cast<unsigned char>(cell.front())) != 0 || cell.front() == '-');
+  const auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+  if (cell.empty()) return false;
+  if (digit(cell.front())) return true;
+  return cell.front() == '-' && (cell.size() == 1 || digit(cell[1]) || cell[1] == '.');
 }
 
 }  // namespace
