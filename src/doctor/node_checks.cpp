@@ -129,11 +129,11 @@ CheckResult memory_check(const NodeFacts& f, const HostFootprint& footprint) {
                  f.mem_available_bytes, tier, "bytes", source);
   }
   if (f.mem_available_bytes < tier + reserve) {
-    return check("memory", CheckStatus::kWarn,
-                 fmt::format("{}: {} leaves {} free, less than the reserve of {} (10% of RAM, at least 8 GiB)",
-                             detail, needs, gib(f.mem_available_bytes - tier), gib(reserve)),
-                 f.mem_available_bytes,
-                 tier + reserve, "bytes", source);
+    return check(
+        "memory", CheckStatus::kWarn,
+        fmt::format("{}: {} leaves {} free, less than the reserve of {} (10% of RAM, at least 8 GiB)", detail,
+                    needs, gib(f.mem_available_bytes - tier), gib(reserve)),
+        f.mem_available_bytes, tier + reserve, "bytes", source);
   }
   return check("memory", CheckStatus::kPass, detail, f.mem_available_bytes, tier + reserve, "bytes", source);
 }
