@@ -200,7 +200,8 @@ bool TraceReader::next_line(std::string& line) {
   }
 }
 
-void TraceReader::detect_format() {
+// The first non-blank line, held as pending (a UTF-8 byte-order mark dropped).
+void TraceReader::read_first_record() {
   while (next_line(pending_)) {
     if (line_number_ == 1 && pending_.rfind("\xEF\xBB\xBF", 0) == 0) pending_.erase(0, 3);  // a UTF-8 BOM
     if (!trim_copy(pending_).empty()) {
@@ -210,6 +211,10 @@ void TraceReader::detect_format() {
   }
   if (!have_pending_)
     throw UsageError(fmt::format("trace '{}': no records; expected one request per line", shown_));
+}
+
+void TraceReader::detect_format() {
+  read_first_record();
   const auto first = trim_copy(pending_);
   if (first.front() == '{') {
     // By the keys the first record holds, not by substrings of its text.
@@ -219,6 +224,12 @@ void TraceReader::detect_format() {
     return;
   }
   format_ = TraceFormat::kCsv;
+  read_csv_header(first);
+  have_pending_ = false;  // the header is not a request
+}
+
+// The CSV columns by header name (quoted or not, any case): arrival, prompt and output.
+void TraceReader::read_csv_header(const std::string& first) {
   const auto columns = split(first, ',');
   for (int i = 0; i < static_cast<int>(columns.size()); ++i) {
     const auto c = header_name(columns[static_cast<std::size_t>(i)]);
@@ -235,7 +246,6 @@ void TraceReader::detect_format() {
                     "kvbench JSONL or such a CSV",
                     shown_, line_number_));
   }
-  have_pending_ = false;  // the header is not a request
 }
 
 double TraceReader::arrival_after_speed(double seconds, const std::string& where) const {

@@ -69,6 +69,8 @@ class TraceReader {
   bool parse_line(const std::string& line, TraceRequest& out);
   bool parse_csv(const std::string& line, TraceRequest& out, const std::string& where);
   void detect_format();
+  void read_first_record();
+  void read_csv_header(const std::string& first);
   bool kept(const TraceRequest& r) const;
   bool next_line(std::string& line);  // false at the end; a line past kMaxTraceLineBytes is refused
   bool fill();                        // more bytes into buf_; false at the end

@@ -155,32 +155,24 @@ def wait_open(proc, target, limit=60):
         time.sleep(0.05)
 
 
-nowriter = fifo("nowriter.fifo")
-proc = subprocess.Popen([kvbench, "trace", nowriter, "--model", "llama-3.1-8b", "--json"],
-                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-wait_open(proc, nowriter)
-proc.send_signal(signal.SIGINT)
-try:
-    proc.communicate(timeout=5)
-    if proc.returncode != 130:
-        failures.append(f"row 3: trace on a FIFO without a writer exited {proc.returncode} after SIGINT, expected 130")
-except subprocess.TimeoutExpired:
-    proc.kill()
-    failures.append("row 3: trace on a FIFO without a writer ignored SIGINT")
-# Every other input waits the same way: a result or a vLLM run read from a FIFO without a writer.
-for name, args in [("base.fifo", ["compare", os.path.join(data_dir, "host-dma-profile.json")]),
-                   ("results.fifo", ["calibrate", *SERVER, "--from-vllm"])]:
+# Every input waits the same way, and a signal stops the wait: a trace, a result or a vLLM run read
+# from a FIFO without a writer.
+for name, args, sig, want in [
+        ("nowriter.fifo", ["trace", "--model", "llama-3.1-8b", "--json"], signal.SIGINT, 130),
+        ("base.fifo", ["compare", os.path.join(data_dir, "host-dma-profile.json")], signal.SIGTERM, 143),
+        ("results.fifo", ["calibrate", *SERVER, "--from-vllm"], signal.SIGTERM, 143)]:
     waiting = fifo(name)
     proc = subprocess.Popen([kvbench, *args, waiting], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     wait_open(proc, waiting)
-    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(sig)
     try:
         proc.communicate(timeout=5)
-        if proc.returncode != 143:
-            failures.append(f"row 3: {args[0]} on a FIFO without a writer exited {proc.returncode} after SIGTERM")
+        if proc.returncode != want:
+            failures.append(f"row 3: {args[0]} on a FIFO without a writer exited {proc.returncode} after "
+                            f"{sig.name}, expected {want}")
     except subprocess.TimeoutExpired:
         proc.kill()
-        failures.append(f"row 3: {args[0]} on a FIFO without a writer ignored SIGTERM")
+        failures.append(f"row 3: {args[0]} on a FIFO without a writer ignored {sig.name}")
 half = fifo("half.fifo")
 proc = subprocess.Popen([kvbench, "trace", half, "--model", "llama-3.1-8b", "--json"],
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
