@@ -124,6 +124,12 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
   }
   out.fabric_shares_host_link =
       in.kv.tp > 1 && in.hw.gpu_link_kind == GpuLinkKind::kPcie && in.hw.gpu_link_gbps > 0;
+  if (out.offloading && tier_costs_assumed_for(v.vllm_version)) {
+    out.notes.push_back(
+        fmt::format("what the tier costs vLLM {} is assumed from its source as of {} (the newest read; "
+                    "docs/accuracy.md lists each mechanism's releases)",
+                    to_string(v.vllm_version), to_string(kTierCostsReadUpTo)));
+  }
   if (out.fabric_shares_host_link && out.offloading) {
     out.notes.push_back(
         "no GPU fabric: tensor-parallel all-reduces cross the same PCIe links as the CPU tier's copies, and "

@@ -76,6 +76,11 @@ bool applies_to(TierCost c, const VllmVersion& v) {
   return true;
 }
 
+bool tier_costs_assumed_for(const VllmVersion& v) {
+  return kTierCostsReadUpTo < v &&
+         (v.major != kTierCostsReadUpTo.major || v.minor != kTierCostsReadUpTo.minor);
+}
+
 // Up to the 0.19 cut, ops.swap_blocks issues one cudaMemcpyAsync per block (csrc/cache_kernels.cu)
 // from the worker, before the forward pass; #38460 (merged 2026-04-03, after the 0.19 cut) makes it
 // one cuMemcpyBatchAsync per job. The scheduler touches every block of a request that stores

@@ -40,6 +40,11 @@ std::string to_string(TierCost c);  // fabric-sharing, connector-cpu, kernel-sms
 TierCostSet parse_tier_costs(const std::vector<std::string>& names, const std::string& what);
 std::vector<std::string> tier_cost_names(TierCostSet set);  // the names on, in enum order
 
+// The newest vLLM source the mechanisms were read in: main of 2026-05-24, after the 0.22 cut (0.23
+// was released on 2026-06-15). A later release is assumed to behave as that one, and is noted.
+inline constexpr VllmVersion kTierCostsReadUpTo{0, 22, 0};
+bool tier_costs_assumed_for(const VllmVersion& v);
+
 // Whether the vLLM release `v` has the behaviour behind `c` (tier_costs.cpp: the pull request that
 // brought or removed it, per mechanism).
 bool applies_to(TierCost c, const VllmVersion& v);

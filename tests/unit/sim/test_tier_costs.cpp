@@ -54,6 +54,9 @@ TEST(TierCosts, ReleasesGateTheMechanisms) {
   EXPECT_TRUE(applies_to(TierCost::kLoadConvoy, {0, 15, 1}));
   EXPECT_FALSE(applies_to(TierCost::kDecodeStores, {0, 17, 1}));
   EXPECT_TRUE(applies_to(TierCost::kDecodeStores, {0, 18, 0}));
+  // Read in vLLM's main of 2026-05-24 (after the 0.22 cut): later releases are assumed, and noted.
+  EXPECT_FALSE(tier_costs_assumed_for({0, 22, 3}));
+  EXPECT_TRUE(tier_costs_assumed_for({0, 23, 0}));
   EXPECT_TRUE(connector_work({0, 19, 1}).one_call_per_block);
   EXPECT_FALSE(connector_work({0, 20, 0}).one_call_per_block);
 }
