@@ -124,6 +124,11 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
   }
   out.fabric_shares_host_link =
       in.kv.tp > 1 && in.hw.gpu_link_kind == GpuLinkKind::kPcie && in.hw.gpu_link_gbps > 0;
+  if (out.offloading && v.kv_offloading_backend == OffloadingBackend::kLmcache) {
+    out.notes.push_back(
+        "kv-offloading-backend lmcache: simulated as vLLM's native tier; LMCache's own costs (its chunked "
+        "gather kernel and extra copy) are not modelled");
+  }
   if (out.offloading && tier_costs_assumed_for(v.vllm_version)) {
     out.notes.push_back(
         fmt::format("what the tier costs vLLM {} is assumed from its source as of {} (the newest read; "
