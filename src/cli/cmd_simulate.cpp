@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/fleet_flags.hpp"
 #include "cli/output_flags.hpp"
 #include "cli/server_flags.hpp"
 #include "cli/trace_flags.hpp"
@@ -32,6 +33,7 @@ struct SimulateOptions {
   std::string model;
   std::string hw;
   ServerFlags server;  // every server flag size takes (cli/server_flags)
+  FleetFlags fleet;    // --replicas, --router
   std::string requests;
   std::string seed;
   std::vector<std::string> set;
@@ -75,6 +77,7 @@ Scenario apply_flags(Scenario s, const SimulateOptions& o) {
          std::to_string(parse_positive_int(o.requests, "--requests", false, kMaxRequests)), "--requests");
   if (!o.seed.empty())
     flag("seed", std::to_string(parse_positive_int(o.seed, "--seed", true, kMaxSeed)), "--seed");
+  s = apply_fleet_flags(std::move(s), o.fleet);
   for (const auto& kv : o.set) {
     const auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) {
@@ -139,6 +142,7 @@ Command register_simulate(CLI::App& parent) {
   app->add_option("--model", o->model, "override the scenario's model (catalog name, alias or config.json)");
   app->add_option("--hw,--hardware", o->hw, "override the scenario's GPU");
   add_server_flags(app, o->server);  // each overrides its scenario key
+  add_fleet_flags(app, o->fleet);
   app->add_option("--requests", o->requests, "override the number of requests");
   app->add_option("--seed", o->seed, "override the scenario's seed");
   app->add_option("--set", o->set, "KEY=VALUE: set any scenario key (dotted for nesting), repeatable");

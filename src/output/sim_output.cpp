@@ -19,6 +19,31 @@ std::string percent(double x) { return fmt::format("{:.1f}%", 100.0 * x); }
 
 std::string latency(const LatencySummary& l, double v) { return l.count > 0 ? format_seconds(v) : "-"; }
 
+// What each router reads to choose (sim/router.hpp has the sources).
+std::string router_reads(RouterKind k) {
+  switch (k) {
+    case RouterKind::kRoundRobin:
+      return "replicas in turn, reading nothing";
+    case RouterKind::kLeastLoaded:
+      return "fewest requests in flight, by its own count of what it sent and what was answered";
+    case RouterKind::kPrefixAware:
+      return "llm-d's scorers: the prompt's leading blocks each replica holds, from the replicas' KV events "
+             "(GPU 1.0, CPU tier 0.8), its queue depth and GPU KV usage from their metrics, read without "
+             "delay";
+    case RouterKind::kSession:
+      return "a conversation's turns to the replica its first turn went to (the least loaded then)";
+  }
+  return "";
+}
+
+std::string fleet_line(const FleetSpec& f) {
+  return fmt::format(
+      "Fleet: {} replicas of this server behind a {} router ({}). The table's figures are the fleet's: "
+      "tokens, hits and transfers summed, link utilization and KV occupancy the replicas' mean, GPU and "
+      "CPU blocks per replica.\n",
+      f.replicas, to_string(f.router), router_reads(f.router));
+}
+
 // Where the figures come from: scenario, model, traffic, GPU blocks, link and time model.
 std::string run_header(const SweepRun& run) {
   std::string out;
@@ -35,6 +60,7 @@ std::string run_header(const SweepRun& run) {
         printable_path(t.path), t.options.block_tokens, t.options.speed, t.options.sample,
         t.options.limit > 0 ? fmt::format(", first {} requests", t.options.limit) : std::string());
   }
+  if (run.scenario.fleet.replicas > 1) out += fleet_line(run.scenario.fleet);
   out += fmt::format("GPU KV blocks: {}\n", run.gpu_blocks_source);
   out += fmt::format("Link: {}\n", run.link_source);
   out += fmt::format("Time model: {}\n", run.time_model);
@@ -84,6 +110,34 @@ std::string points_table(const SweepRun& run) {
   return t.render();
 }
 
+// Each replica's share of one point: what the router sent it and how it fared.
+std::string replicas_table(const SweepPoint& p) {
+  TextTable t({"replica", "requests", "prompt tok", "TTFT p50", "TTFT p99", "GPU hit", "CPU hit", "preempt",
+               "CPU peak blk", "KV occ", "busy"});
+  for (std::size_t i = 0; i < p.result.replicas.size(); ++i) {
+    const auto& r = p.result.replicas[i];
+    t.add_row({std::to_string(i), format_count(r.requests), format_count(r.prompt_tokens),
+               latency(r.ttft_s, r.ttft_s.p50), latency(r.ttft_s, r.ttft_s.p99), percent(r.gpu_hit_rate),
+               percent(r.cpu_hit_rate), format_count(r.preemptions), format_count(r.cpu_tier_peak_blocks),
+               percent(r.kv_occupancy_mean),
+               percent(p.result.makespan_s > 0 ? r.engine_busy_s / p.result.makespan_s : 0.0)});
+  }
+  return t.render();
+}
+
+std::string replica_tables(const SweepRun& run) {
+  std::string out;
+  for (const auto& p : run.points) {
+    if (p.result.replicas.empty()) continue;
+    std::string params;
+    for (const auto& [k, v] : p.params) params += fmt::format("{}{}={}", params.empty() ? "" : ", ", k, v);
+    out += fmt::format("\nReplicas{}{} (busy = engine step time / makespan):\n", params.empty() ? "" : " at ",
+                       params);
+    out += replicas_table(p);
+  }
+  return out;
+}
+
 // An interruption, then what the first point's counts mean.
 std::string run_footer(const SweepRun& run) {
   std::string out;
@@ -117,7 +171,7 @@ std::string run_footer(const SweepRun& run) {
 }  // namespace
 
 std::string simulate_text(const SweepRun& run) {
-  return run_header(run) + points_table(run) + run_footer(run);
+  return run_header(run) + points_table(run) + replica_tables(run) + run_footer(run);
 }
 
 }  // namespace kvb

@@ -14,12 +14,15 @@ struct Event {
   double time = 0;
   std::uint64_t seq = 0;
   EventKind kind = EventKind::kArrival;
-  std::int64_t id = 0;  // request, or transfer job
+  std::int64_t id = 0;       // request, or transfer job
+  std::int32_t replica = 0;  // the engine it concerns (sim/fleet_simulation.hpp)
 };
 
 class EventQueue {
  public:
-  void push(double time, EventKind kind, std::int64_t id) { heap_.push(Event{time, next_seq_++, kind, id}); }
+  void push(double time, EventKind kind, std::int64_t id, std::int32_t replica = 0) {
+    heap_.push(Event{time, next_seq_++, kind, id, replica});
+  }
   Event pop() {
     Event e = heap_.top();
     heap_.pop();

@@ -11,6 +11,7 @@ struct SimRequest {
   std::int64_t id = 0;
   std::int64_t session = 0;
   int turn = 0;
+  int replica = 0;  // the engine the router sent it to
   double arrival = 0;
   std::int64_t prompt_tokens = 0;
   std::int64_t output_tokens = 0;

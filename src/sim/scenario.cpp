@@ -236,6 +236,8 @@ Scenario scenario_from_node(const YAML::Node& root, const std::string& origin) {
   s.description = o.str_or("description", "");
   s.seed = static_cast<std::uint64_t>(positive_int(o, "seed", 1, true, kMaxSeed));
   s.server = parse_server(o, origin);
+  s.fleet.replicas = checked_replicas(o.integer_or("replicas", 1), origin + ": key 'replicas'");
+  if (o.has("router")) s.fleet.router = parse_router(o.str("router"), origin + ": key 'router'");
   if (o.has("calibration")) s.calibration = parse_calibration(o.object("calibration"), origin);
   if (!o.has("workload")) throw UsageError(fmt::format("{}: missing required key 'workload'", origin));
   s.workload = parse_workload(o.object("workload"));
@@ -244,7 +246,9 @@ Scenario scenario_from_node(const YAML::Node& root, const std::string& origin) {
     check_sweep_points(s.sweep, fmt::format("{}: key 'sweep'", origin));
   }
   std::vector<std::string> keys(kServerKeys.begin(), kServerKeys.end());
-  for (const char* k : {"name", "description", "seed", "calibration", "workload", "sweep"}) keys.push_back(k);
+  for (const char* k :
+       {"name", "description", "seed", "replicas", "router", "calibration", "workload", "sweep"})
+    keys.push_back(k);
   o.reject_unknown_keys(keys);
   return s;
 }

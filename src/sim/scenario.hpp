@@ -10,6 +10,7 @@
 #include "perf/calibration.hpp"
 #include "sim/distribution.hpp"
 #include "sim/eviction_policy.hpp"
+#include "sim/fleet_spec.hpp"
 #include "sim/tier_costs.hpp"
 #include "size/serve_settings.hpp"
 #include "trace/trace_reader.hpp"
@@ -82,6 +83,7 @@ struct Scenario {
   std::string origin;  // the file it came from
   std::uint64_t seed = 1;
   ServerSpec server;
+  FleetSpec fleet;  // replicas of `server` behind a router; one by default
   WorkloadSpec workload;
   std::optional<TraceInput> trace;         // --trace: the traffic replays this file instead of `workload`
   std::optional<Calibration> calibration;  // absent: the GPU's default (perf/calibration.hpp)

@@ -1,7 +1,8 @@
 #pragma once
-// The simulator's state and event handlers. serving_engine.cpp runs the event loop, sessions,
-// transfers and metrics; step_scheduler.cpp decides what each engine step computes; step_costs.cpp
-// what an enabled CPU tier adds to steps and copies (sim/tier_costs.hpp).
+// One vLLM engine's state and event handlers. serving_engine.cpp handles requests, transfers and
+// metrics; step_scheduler.cpp decides what each engine step computes; step_costs.cpp what an
+// enabled CPU tier adds to steps and copies (sim/tier_costs.hpp). The traffic, the clock and the
+// router are the fleet's (sim/fleet_simulation.hpp), also for one engine.
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -13,16 +14,65 @@
 #include "sim/kv_block_manager.hpp"
 #include "sim/link_queue.hpp"
 #include "sim/offload_tier.hpp"
+#include "sim/router.hpp"
 #include "sim/simulator.hpp"
-#include "sim/workload_generator.hpp"
-#include "trace/trace_reader.hpp"
 
 namespace kvb {
 
+// What the engines of one fleet share: the event clock and the requests (indexed by id).
+struct FleetClock {
+  EventQueue events;
+  double now = 0;
+  std::deque<SimRequest> requests;  // a deque: references stay valid as requests arrive
+};
+
+// Told when a request has finished, so the conversation's next turn can be sent.
+class FinishListener {
+ public:
+  virtual void on_finished(SimRequest& r) = 0;
+
+ protected:
+  ~FinishListener() = default;
+};
+
+// What one engine did over a run: its counters, before the fleet sums them (fleet_simulation.cpp).
+struct EngineMetrics {
+  std::int64_t steps = 0;
+  double busy_s = 0;
+  std::int64_t scheduled_tokens = 0, recomputed_tokens = 0, gpu_hit_tokens = 0, cpu_hit_tokens = 0;
+  std::int64_t loads = 0, stores = 0;
+  double h2d_bytes = 0, d2h_bytes = 0, h2d_busy_s = 0, d2h_busy_s = 0;
+  std::int64_t gpu_evictions = 0, cpu_evictions = 0, cpu_peak_blocks = 0;
+  std::int64_t gpu_blocks = 0;
+  double occupancy_integral = 0, occupancy_peak = 0;  // used blocks x seconds; most used blocks
+  std::vector<std::pair<double, std::int64_t>> occupancy_trace;
+  std::array<double, kTierCostCount> tier_cost_s{};
+};
+
 class ServingEngine {
  public:
-  ServingEngine(const SimulationSetup& setup, const SimOptions& options);
-  SimResult run();
+  ServingEngine(const SimulationSetup& setup, const SimOptions& options, int replica, FleetClock& clock,
+                FinishListener& listener);
+
+  // The fleet's events for this engine; after each, the fleet calls try_start_step().
+  void admit(std::int64_t id);
+  void on_step_done();
+  void on_load_done(std::int64_t job);
+  void on_store_done(std::int64_t job);
+  void try_start_step();
+  void start_clock();  // the fleet's first arrival: occupancy counts from here
+  void reset_prefix_cache() { kv_.reset_prefix_cache(); }
+
+  // What the replica publishes to a router: queue depth, GPU KV usage, and the leading blocks of
+  // `r`'s prompt it holds on the GPU or in its CPU tier (vLLM's KV events say which blocks).
+  std::int64_t waiting() const { return static_cast<std::int64_t>(waiting_.size()); }
+  double kv_usage() const;
+  // Fills state.gpu_prefix_blocks and cpu_prefix_blocks for `r`.
+  void published_prefix(const SimRequest& r, ReplicaState& state) const;
+
+  EngineMetrics metrics() const;
+  std::int64_t gpu_blocks() const { return kv_.num_blocks(); }
+  std::int64_t free_blocks() const { return kv_.num_free(); }
 
  private:
   struct Scheduled {
@@ -37,13 +87,7 @@ class ServingEngine {
   };
 
   // serving_engine.cpp
-  void start_session(double at);
-  void admit_next_trace_request();
-  void on_arrival(std::int64_t id);
-  void admit(std::int64_t id);
-  void on_step_done();
-  void on_load_done(std::int64_t job);
-  void on_store_done(std::int64_t job);
+  void push_event(double at, EventKind kind, std::int64_t id) { events_.push(at, kind, id, replica_); }
   void finish(SimRequest& r);
   void start_load(SimRequest& r, const std::vector<std::int32_t>& gpu_hits, std::int64_t cpu_blocks);
   void offer_stores(SimRequest& r);
@@ -51,7 +95,6 @@ class ServingEngine {
   void note_progress(SimRequest& r, std::int64_t from, std::int64_t to, bool computed, bool from_cpu);
   void sample_occupancy();
   void audit() const;
-  SimResult summarize() const;
 
   // step_costs.cpp
   bool tier_cost_active(TierCost c) const;
@@ -62,7 +105,6 @@ class ServingEngine {
   void complete_load(std::int64_t job);
 
   // step_scheduler.cpp
-  void try_start_step();
   bool schedule_running(std::int64_t& budget);
   void schedule_waiting(std::int64_t& budget);
   void preempt(SimRequest& r);
@@ -86,17 +128,15 @@ class ServingEngine {
   const SimulationSetup& setup_;
   SimOptions options_;
   int block_size_;
-  WorkloadGenerator generator_;
-  std::unique_ptr<TraceReader> trace_;  // --trace: requests stream from the file, one read ahead
-  std::int64_t rejected_ = 0;           // trace requests longer than max-model-len (vLLM answers 400)
+  int replica_;
+  EventQueue& events_;  // the fleet's clock
+  const double& now_;
+  std::deque<SimRequest>& requests_;
+  FinishListener& listener_;
   KvBlockManager kv_;
   std::unique_ptr<OffloadTier> tier_;
   Link h2d_, d2h_;
-  EventQueue events_;
-  double now_ = 0;
 
-  std::vector<Session> sessions_;
-  std::deque<SimRequest> requests_;  // a deque: references stay valid as requests arrive
   std::deque<std::int64_t> waiting_;
   std::vector<std::int64_t> running_;
   std::vector<Scheduled> step_;
@@ -119,7 +159,6 @@ class ServingEngine {
   std::int64_t cpu_hit_tokens_ = 0;
   std::int64_t preemptions_ = 0;
   std::int64_t cpu_peak_ = 0;
-  double first_arrival_ = -1;
   double occupancy_integral_ = 0;
   double occupancy_peak_ = 0;
   double last_sample_time_ = 0;

@@ -62,6 +62,19 @@ nlohmann::json result_json(const SimResult& r) {
           {"tier_cost_engine_s", costs}};
 }
 
+nlohmann::json replica_json(const ReplicaResult& r) {
+  return {{"requests", r.requests},
+          {"prompt_tokens", r.prompt_tokens},
+          {"output_tokens", r.output_tokens},
+          {"ttft_s", latency_json(r.ttft_s)},
+          {"gpu_hit_rate", r.gpu_hit_rate},
+          {"cpu_hit_rate", r.cpu_hit_rate},
+          {"preemptions", r.preemptions},
+          {"cpu_tier_peak_blocks", r.cpu_tier_peak_blocks},
+          {"kv_occupancy_mean", r.kv_occupancy_mean},
+          {"engine_busy_s", r.engine_busy_s}};
+}
+
 // One sweep point: its parameters, pools, metrics and the ratios to the same point without a tier.
 nlohmann::json point_json(const SweepPoint& p) {
   nlohmann::json params = nlohmann::json::object();
@@ -74,6 +87,10 @@ nlohmann::json point_json(const SweepPoint& p) {
                        {"cpu_blocks", p.cpu_blocks},
                        {"max_model_len", p.max_model_len},
                        {"metrics", result_json(p.result)}};
+  if (!p.result.replicas.empty()) {  // a fleet: each replica's share, in replica order
+    jp["replicas"] = nlohmann::json::array();
+    for (const auto& r : p.result.replicas) jp["replicas"].push_back(replica_json(r));
+  }
   jp["vs_no_offload"] = {
       {"output_tokens_per_s_ratio", p.baseline.output_tokens_per_s > 0
                                         ? p.result.output_tokens_per_s / p.baseline.output_tokens_per_s
@@ -117,6 +134,8 @@ nlohmann::json simulate_json(const SweepRun& run) {
   doc["expected_error"] =
       run.expected_error.empty() ? nlohmann::json(nullptr) : nlohmann::json(run.expected_error);
   doc["notes"] = run.notes;
+  doc["fleet"] = {{"replicas", run.scenario.fleet.replicas},
+                  {"router", to_string(run.scenario.fleet.router)}};
   if (run.interrupted) {  // a signal stopped the run: the points are those finished before it
     doc["interrupted"] = true;
     doc["interrupted_during"] = run.interrupted_during;

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/fleet_spec.hpp"
 #include "sim/tier_costs.hpp"
 
 namespace kvb {
@@ -14,6 +15,18 @@ namespace kvb {
 struct LatencySummary {
   std::int64_t count = 0;  // requests with this latency (TPOT needs two or more output tokens)
   double min = 0, p50 = 0, p90 = 0, p99 = 0, max = 0, mean = 0;
+};
+
+// One replica of a fleet: the requests the router sent it.
+struct ReplicaResult {
+  std::int64_t requests = 0;
+  std::int64_t prompt_tokens = 0, output_tokens = 0;
+  LatencySummary ttft_s;
+  double gpu_hit_rate = 0, cpu_hit_rate = 0;  // of its prompt tokens
+  std::int64_t preemptions = 0;
+  std::int64_t cpu_tier_peak_blocks = 0;
+  double kv_occupancy_mean = 0;
+  double engine_busy_s = 0;
 };
 
 struct SimResult {
@@ -49,6 +62,10 @@ struct SimResult {
   std::vector<std::pair<double, double>> kv_occupancy;  // (bin start s, mean share), 50 bins
   // Engine time each tier cost mechanism added (indexed by TierCost), seconds; 0 without a tier.
   std::array<double, kTierCostCount> tier_cost_s{};
+  // A fleet (replicas > 1): the figures above are the fleet's (sums; link and KV occupancy the
+  // replicas' mean), and each replica's own follow; empty for one engine.
+  FleetSpec fleet{};
+  std::vector<ReplicaResult> replicas;
 };
 
 }  // namespace kvb

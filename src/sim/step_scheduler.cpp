@@ -27,7 +27,7 @@ void ServingEngine::try_start_step() {
   double seconds = setup_.predictor.step_seconds(work);
   seconds += tier_step_cost(work, seconds);
   engine_busy_seconds_ += seconds;
-  events_.push(now_ + seconds, EventKind::kStepDone, 0);
+  push_event(now_ + seconds, EventKind::kStepDone, 0);
 }
 
 bool ServingEngine::schedule_running(std::int64_t& budget) {

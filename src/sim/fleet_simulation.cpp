@@ -1,0 +1,172 @@
+#include "sim/fleet_simulation.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/errors.hpp"
+#include "core/interrupt.hpp"
+#include "sim/trace_traffic.hpp"
+
+namespace kvb {
+namespace {
+
+// The session router's key for a trace request: its first two blocks, so requests that share a
+// prefix below a common system prompt stay together (as --trace-sample groups them).
+std::uint64_t affinity_of(const SimRequest& r) {
+  if (r.session >= 0) return static_cast<std::uint64_t>(r.session);
+  std::uint64_t key = 0x9e3779b97f4a7c15ULL;
+  for (std::size_t i = 0; i < std::min<std::size_t>(2, r.block_hashes.size()); ++i)
+    key = (key ^ r.block_hashes[i]) * 0x100000001b3ULL;
+  return key;
+}
+
+}  // namespace
+
+FleetSimulation::FleetSimulation(const SimulationSetup& setup, const SimOptions& options)
+    : setup_(setup),
+      options_(options),
+      generator_(setup.scenario.workload, setup.scenario.seed, setup.block_size, setup.max_model_len,
+                 setup.scenario.origin),
+      router_(setup.scenario.fleet.router, setup.scenario.seed) {
+  if (setup.scenario.trace)
+    trace_ = std::make_unique<TraceReader>(setup.scenario.trace->path, setup.scenario.trace->options);
+  const int n = setup.scenario.fleet.replicas;
+  for (int i = 0; i < n; ++i)
+    engines_.push_back(std::make_unique<ServingEngine>(setup, options, i, clock_, *this));
+  states_.resize(static_cast<std::size_t>(n));
+  in_flight_.assign(static_cast<std::size_t>(n), 0);
+}
+
+SimResult FleetSimulation::run() {
+  const auto& arrival = setup_.scenario.workload.arrival;
+  if (trace_) {
+    admit_next_trace_request();
+  } else if (arrival.process == ArrivalProcess::kClosed) {
+    for (int u = 0; u < arrival.users && generator_.budget_left(); ++u) start_session(0.0);
+  } else if (const auto t = generator_.next_session_start()) {
+    start_session(*t);
+  }
+  while (!clock_.events.empty()) {
+    throw_if_interrupted();  // a cut simulation is no result: the sweep keeps the points before it
+    dispatch(clock_.events.pop());
+  }
+  return summarize();
+}
+
+void FleetSimulation::dispatch(const Event& e) {
+  clock_.now = e.time;
+  auto* engine = engines_[static_cast<std::size_t>(e.replica)].get();
+  switch (e.kind) {
+    case EventKind::kArrival:
+      on_arrival(e.id);
+      engine =
+          engines_[static_cast<std::size_t>(clock_.requests[static_cast<std::size_t>(e.id)].replica)].get();
+      break;
+    case EventKind::kAdmit:
+      engine->admit(e.id);
+      break;
+    case EventKind::kStepDone:
+      engine->on_step_done();
+      break;
+    case EventKind::kLoadDone:
+      engine->on_load_done(e.id);
+      break;
+    case EventKind::kStoreDone:
+      engine->on_store_done(e.id);
+      break;
+  }
+  engine->try_start_step();
+}
+
+void FleetSimulation::start_session(double at) {
+  Session s = generator_.start_session();
+  if (s.turns == 0) return;
+  s.id = static_cast<std::int64_t>(sessions_.size());
+  sessions_.push_back(std::move(s));
+  const auto id = static_cast<std::int64_t>(clock_.requests.size());
+  clock_.requests.push_back(generator_.make_request(sessions_.back(), 0, at, id));
+  clock_.events.push(at, EventKind::kArrival, id);
+}
+
+// The trace's next request that vLLM would accept, pushed as an arrival; a prompt and reply
+// longer than max-model-len is refused as vLLM's API server refuses it, and counted.
+void FleetSimulation::admit_next_trace_request() {
+  TraceRequest t;
+  while (trace_->next(t)) {
+    if (t.prompt_tokens < 1 ||
+        t.prompt_tokens + std::max<std::int64_t>(1, t.output_tokens) > setup_.max_model_len) {
+      ++rejected_;
+      continue;
+    }
+    const auto id = static_cast<std::int64_t>(clock_.requests.size());
+    clock_.requests.push_back(
+        simulated_request(t, id, setup_.scenario.trace->options.block_tokens, setup_.block_size));
+    const double at = std::max(t.arrival_s, clock_.now);
+    clock_.requests.back().arrival = at;
+    clock_.events.push(at, EventKind::kArrival, id);
+    return;
+  }
+}
+
+void FleetSimulation::on_arrival(std::int64_t id) {
+  auto& r = clock_.requests[static_cast<std::size_t>(id)];
+  if (first_arrival_ < 0) {
+    first_arrival_ = clock_.now;
+    for (auto& e : engines_) e->start_clock();
+  }
+  if (trace_) {
+    admit_next_trace_request();  // streamed: one request read ahead, never the whole file
+  } else if (r.turn == 0 && setup_.scenario.workload.arrival.process != ArrivalProcess::kClosed) {
+    // Open loop: the next session is drawn when this one's first request arrives.
+    if (const auto t = generator_.next_session_start()) start_session(std::max(*t, clock_.now));
+  }
+  // vLLM's /reset_prefix_cache, as a benchmark client calls it on every server before a request.
+  if (!trace_ && setup_.scenario.workload.reset_prefix_cache) {
+    for (auto& e : engines_) e->reset_prefix_cache();
+  }
+  const int replica = route(r);
+  // The API server's share (tokenisation, scheduling, streaming): the request waits it out
+  // before the scheduler sees it; its latencies count from the arrival.
+  const double overhead = setup_.predictor.calibration().request_overhead_s;
+  if (overhead > 0) {
+    clock_.events.push(clock_.now + overhead, EventKind::kAdmit, id, replica);
+  } else {
+    engines_[static_cast<std::size_t>(replica)]->admit(id);
+  }
+}
+
+int FleetSimulation::route(SimRequest& r) {
+  if (engines_.size() > 1) {
+    for (std::size_t i = 0; i < engines_.size(); ++i) {
+      auto& s = states_[i];
+      s.in_flight = in_flight_[i];
+      s.waiting = engines_[i]->waiting();
+      s.kv_usage = engines_[i]->kv_usage();
+      if (router_.reads_prefixes()) engines_[i]->published_prefix(r, s);
+    }
+    const RoutedRequest routed{r.prompt_tokens / setup_.block_size, affinity_of(r)};
+    r.replica = router_.choose(routed, states_);
+  }
+  ++in_flight_[static_cast<std::size_t>(r.replica)];
+  return r.replica;
+}
+
+void FleetSimulation::on_finished(SimRequest& r) {
+  --in_flight_[static_cast<std::size_t>(r.replica)];
+  if (r.session < 0) return;  // a trace request: the trace schedules what comes next
+  const auto& s = sessions_[static_cast<std::size_t>(r.session)];
+  const int next = r.turn + 1;
+  if (next < s.turns) {
+    const double at = clock_.now + s.think_seconds[static_cast<std::size_t>(next)];
+    const auto id = static_cast<std::int64_t>(clock_.requests.size());
+    clock_.requests.push_back(generator_.make_request(s, next, at, id));
+    clock_.events.push(at, EventKind::kArrival, id);
+    return;
+  }
+  router_.forget(affinity_of(r));
+  if (setup_.scenario.workload.arrival.process == ArrivalProcess::kClosed && generator_.budget_left())
+    start_session(clock_.now);
+}
+
+}  // namespace kvb

@@ -1,0 +1,46 @@
+#pragma once
+// The simulation's driver: the traffic (a workload's sessions or a streamed trace), the event
+// clock, and a router in front of N engines (sim/serving_engine.hpp), each with its own GPU
+// cache, CPU tier, scheduler and host link. One engine is a fleet of one.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "sim/router.hpp"
+#include "sim/serving_engine.hpp"
+#include "sim/workload_generator.hpp"
+#include "trace/trace_reader.hpp"
+
+namespace kvb {
+
+class FleetSimulation final : public FinishListener {
+ public:
+  FleetSimulation(const SimulationSetup& setup, const SimOptions& options);
+  SimResult run();
+  void on_finished(SimRequest& r) override;
+
+ private:
+  void dispatch(const Event& e);
+  void start_session(double at);
+  void admit_next_trace_request();
+  void on_arrival(std::int64_t id);
+  int route(SimRequest& r);
+  SimResult summarize() const;
+  void add_engine_metrics(SimResult& out, double span) const;
+  std::vector<ReplicaResult> replica_results(double span) const;
+
+  const SimulationSetup& setup_;
+  SimOptions options_;
+  FleetClock clock_;
+  WorkloadGenerator generator_;
+  std::unique_ptr<TraceReader> trace_;  // --trace: requests stream from the file, one read ahead
+  std::int64_t rejected_ = 0;           // trace requests longer than max-model-len (vLLM answers 400)
+  std::vector<Session> sessions_;
+  std::vector<std::unique_ptr<ServingEngine>> engines_;
+  Router router_;
+  std::vector<ReplicaState> states_;     // what the router knows, refreshed per request
+  std::vector<std::int64_t> in_flight_;  // the router's own count per replica
+  double first_arrival_ = -1;
+};
+
+}  // namespace kvb
