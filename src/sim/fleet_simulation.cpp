@@ -35,6 +35,7 @@ FleetSimulation::FleetSimulation(const SimulationSetup& setup, const SimOptions&
   for (int i = 0; i < n; ++i)
     engines_.push_back(std::make_unique<ServingEngine>(setup, options, i, clock_, *this));
   states_.resize(static_cast<std::size_t>(n));
+  tallies_.resize(static_cast<std::size_t>(n));
   in_flight_.assign(static_cast<std::size_t>(n), 0);
 }
 
@@ -77,6 +78,24 @@ void FleetSimulation::dispatch(const Event& e) {
       break;
   }
   engine->try_start_step();
+  // Only now: a slot freed mid-event could be handed out while a handler still names its id.
+  for (const auto id : retiring_) {
+    auto& slot = clock_.requests[static_cast<std::size_t>(id)];
+    slot = SimRequest{};
+    slot.state = RequestState::kFinished;
+    free_slots_.push_back(id);
+  }
+  retiring_.clear();
+}
+
+std::int64_t FleetSimulation::take_slot() {
+  if (free_slots_.empty()) {
+    clock_.requests.emplace_back();
+    return static_cast<std::int64_t>(clock_.requests.size()) - 1;
+  }
+  const auto id = free_slots_.back();
+  free_slots_.pop_back();
+  return id;
 }
 
 void FleetSimulation::start_session(double at) {
@@ -84,8 +103,8 @@ void FleetSimulation::start_session(double at) {
   if (s.turns == 0) return;
   s.id = static_cast<std::int64_t>(sessions_.size());
   sessions_.push_back(std::move(s));
-  const auto id = static_cast<std::int64_t>(clock_.requests.size());
-  clock_.requests.push_back(generator_.make_request(sessions_.back(), 0, at, id));
+  const auto id = take_slot();
+  clock_.requests[static_cast<std::size_t>(id)] = generator_.make_request(sessions_.back(), 0, at, id);
   clock_.events.push(at, EventKind::kArrival, id);
 }
 
@@ -99,11 +118,11 @@ void FleetSimulation::admit_next_trace_request() {
       ++rejected_;
       continue;
     }
-    const auto id = static_cast<std::int64_t>(clock_.requests.size());
-    clock_.requests.push_back(
-        simulated_request(t, id, setup_.scenario.trace->options.block_tokens, setup_.block_size));
+    const auto id = take_slot();
+    auto& r = clock_.requests[static_cast<std::size_t>(id)];
+    r = simulated_request(t, id, setup_.scenario.trace->options.block_tokens, setup_.block_size);
     const double at = std::max(t.arrival_s, clock_.now);
-    clock_.requests.back().arrival = at;
+    r.arrival = at;
     clock_.events.push(at, EventKind::kArrival, id);
     return;
   }
@@ -152,6 +171,26 @@ int FleetSimulation::route(SimRequest& r) {
   return r.replica;
 }
 
+void FleetSimulation::on_retired(SimRequest& r) {
+  auto& t = tallies_[static_cast<std::size_t>(r.replica)];
+  ++t.requests;
+  t.prompt_tokens += r.prompt_tokens;
+  t.output_tokens += r.generated;
+  t.preemptions += r.preemptions;
+  t.last_finish = std::max(t.last_finish, r.finish_time);
+  const double first = r.first_token_time - r.arrival;
+  t.ttft.push_back(first);
+  t.e2e.push_back(r.finish_time - r.arrival);
+  double per_token = 0;  // a one-token reply has no TPOT and meets any TPOT target
+  if (r.output_tokens > 1) {
+    per_token = (r.finish_time - r.first_token_time) / static_cast<double>(r.output_tokens - 1);
+    t.tpot.push_back(per_token);
+  }
+  const auto& slo = options_.slo;
+  if ((!slo.ttft_s || first <= *slo.ttft_s) && (!slo.tpot_s || per_token <= *slo.tpot_s)) ++t.slo_met;
+  retiring_.push_back(r.id);
+}
+
 void FleetSimulation::on_finished(SimRequest& r) {
   --in_flight_[static_cast<std::size_t>(r.replica)];
   if (r.session < 0) return;  // a trace request: the trace schedules what comes next
@@ -159,12 +198,13 @@ void FleetSimulation::on_finished(SimRequest& r) {
   const int next = r.turn + 1;
   if (next < s.turns) {
     const double at = clock_.now + s.think_seconds[static_cast<std::size_t>(next)];
-    const auto id = static_cast<std::int64_t>(clock_.requests.size());
-    clock_.requests.push_back(generator_.make_request(s, next, at, id));
+    const auto id = take_slot();
+    clock_.requests[static_cast<std::size_t>(id)] = generator_.make_request(s, next, at, id);
     clock_.events.push(at, EventKind::kArrival, id);
     return;
   }
   router_.forget(affinity_of(r));
+  sessions_[static_cast<std::size_t>(r.session)] = Session{};  // its turns are done
   if (setup_.scenario.workload.arrival.process == ArrivalProcess::kClosed && generator_.budget_left())
     start_session(clock_.now);
 }

@@ -13,13 +13,23 @@
 
 namespace kvb {
 
+// What the retired requests of one replica add up to; latencies are kept (8 bytes each) for
+// exact percentiles.
+struct RequestTally {
+  std::int64_t requests = 0, prompt_tokens = 0, output_tokens = 0, preemptions = 0, slo_met = 0;
+  double last_finish = 0;
+  std::vector<double> ttft, tpot, e2e;
+};
+
 class FleetSimulation final : public FinishListener {
  public:
   FleetSimulation(const SimulationSetup& setup, const SimOptions& options);
   SimResult run();
   void on_finished(SimRequest& r) override;
+  void on_retired(SimRequest& r) override;
 
  private:
+  std::int64_t take_slot();
   void dispatch(const Event& e);
   void start_session(double at);
   void admit_next_trace_request();
@@ -33,9 +43,12 @@ class FleetSimulation final : public FinishListener {
   SimOptions options_;
   FleetClock clock_;
   WorkloadGenerator generator_;
-  std::unique_ptr<TraceReader> trace_;  // --trace: requests stream from the file, one read ahead
-  std::int64_t rejected_ = 0;           // trace requests longer than max-model-len (vLLM answers 400)
-  std::vector<Session> sessions_;
+  std::unique_ptr<TraceReader> trace_;    // --trace: requests stream from the file, one read ahead
+  std::int64_t rejected_ = 0;             // trace requests longer than max-model-len (vLLM answers 400)
+  std::vector<Session> sessions_;         // a finished conversation's entry is emptied
+  std::vector<std::int64_t> free_slots_;  // retired requests' ids, reused
+  std::vector<std::int64_t> retiring_;    // retired during this event: free after it
+  std::vector<RequestTally> tallies_;     // per replica
   std::vector<std::unique_ptr<ServingEngine>> engines_;
   Router router_;
   std::vector<ReplicaState> states_;     // what the router knows, refreshed per request

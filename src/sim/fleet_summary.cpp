@@ -30,15 +30,15 @@ LatencySummary summarize_latency(std::vector<double> v) {
 
 // 50 time bins, each the time-weighted mean of the step function the (time, used blocks) trace
 // describes, as a share of the pool.
-std::vector<std::pair<double, double>> binned_occupancy(
-    const std::vector<std::pair<double, std::int64_t>>& trace, double start, double span, double blocks) {
+std::vector<std::pair<double, double>> binned_occupancy(const std::vector<std::pair<double, double>>& trace,
+                                                        double start, double span, double blocks) {
   constexpr int kBins = 50;
   const double width = span / kBins;
   std::vector<double> acc(kBins, 0.0);
   for (std::size_t i = 0; i + 1 < trace.size(); ++i) {
     const double a = trace[i].first - start;
     const double b = trace[i + 1].first - start;
-    const double used = static_cast<double>(trace[i].second);
+    const double used = trace[i].second;
     for (int k = std::max(0, static_cast<int>(a / width)); k < kBins && k * width < b; ++k) {
       const double lo = std::max(a, k * width);
       const double hi = std::min(b, (k + 1) * width);
@@ -71,31 +71,24 @@ double blocks_of(const EngineMetrics& m) {
 }  // namespace
 
 SimResult FleetSimulation::summarize() const {
+  std::int64_t unfinished = 0;
+  for (const auto& r : clock_.requests) unfinished += r.state != RequestState::kFinished ? 1 : 0;
   SimResult out;
-  const auto& requests = clock_.requests;
-  out.requests = static_cast<std::int64_t>(requests.size());
   std::vector<double> ttft, tpot, e2e;
   double last_finish = first_arrival_;
-  for (const auto& r : requests) {
-    out.prompt_tokens += r.prompt_tokens;
-    out.output_tokens += r.generated;
-    out.preemptions += r.preemptions;
-    if (r.state != RequestState::kFinished) continue;
-    ++out.finished;
-    last_finish = std::max(last_finish, r.finish_time);
-    const double first = r.first_token_time - r.arrival;
-    ttft.push_back(first);
-    e2e.push_back(r.finish_time - r.arrival);
-    double per_token = 0;  // a one-token reply has no TPOT and meets any TPOT target
-    if (r.output_tokens > 1) {
-      per_token = (r.finish_time - r.first_token_time) / static_cast<double>(r.output_tokens - 1);
-      tpot.push_back(per_token);
-    }
-    const auto& slo = options_.slo;
-    if ((!slo.ttft_s || first <= *slo.ttft_s) && (!slo.tpot_s || per_token <= *slo.tpot_s))
-      ++out.slo_met_requests;
+  for (const auto& t : tallies_) {
+    out.requests += t.requests;
+    out.finished += t.requests;
+    out.prompt_tokens += t.prompt_tokens;
+    out.output_tokens += t.output_tokens;
+    out.preemptions += t.preemptions;
+    out.slo_met_requests += t.slo_met;
+    last_finish = std::max(last_finish, t.last_finish);
+    ttft.insert(ttft.end(), t.ttft.begin(), t.ttft.end());
+    tpot.insert(tpot.end(), t.tpot.begin(), t.tpot.end());
+    e2e.insert(e2e.end(), t.e2e.begin(), t.e2e.end());
   }
-  if (out.finished != out.requests) {
+  if (unfinished > 0) {
     // Say where they stuck: a deadlock in the scheduler shows as waiting requests with the engine idle.
     std::int64_t free = 0, blocks = 0;
     for (const auto& e : engines_) {
@@ -103,16 +96,16 @@ SimResult FleetSimulation::summarize() const {
       blocks += e->gpu_blocks();
     }
     throw CheckFailed(fmt::format("simulation ended with {} of {} requests unfinished ({}, {} of {} free)",
-                                  out.requests - out.finished, out.requests, describe_unfinished(requests),
+                                  unfinished, out.requests + unfinished, describe_unfinished(clock_.requests),
                                   free, blocks));
   }
   out.makespan_s = std::max(0.0, last_finish - first_arrival_);
   const double span = out.makespan_s > 0 ? out.makespan_s : 1.0;
   out.prompt_tokens_per_s = static_cast<double>(out.prompt_tokens) / span;
   out.output_tokens_per_s = static_cast<double>(out.output_tokens) / span;
-  out.ttft_s = summarize_latency(ttft);
-  out.tpot_s = summarize_latency(tpot);
-  out.e2e_s = summarize_latency(e2e);
+  out.ttft_s = summarize_latency(std::move(ttft));
+  out.tpot_s = summarize_latency(std::move(tpot));
+  out.e2e_s = summarize_latency(std::move(e2e));
   out.clipped_prompts = generator_.clipped_prompts();
   out.rejected_requests = rejected_;
   add_engine_metrics(out, span);
@@ -159,19 +152,15 @@ void FleetSimulation::add_engine_metrics(SimResult& out, double span) const {
 
 std::vector<ReplicaResult> FleetSimulation::replica_results(double span) const {
   std::vector<ReplicaResult> out(engines_.size());
-  std::vector<std::vector<double>> ttft(engines_.size());
-  for (const auto& r : clock_.requests) {
-    auto& rep = out[static_cast<std::size_t>(r.replica)];
-    ++rep.requests;
-    rep.prompt_tokens += r.prompt_tokens;
-    rep.output_tokens += r.generated;
-    rep.preemptions += r.preemptions;
-    ttft[static_cast<std::size_t>(r.replica)].push_back(r.first_token_time - r.arrival);
-  }
   for (std::size_t i = 0; i < engines_.size(); ++i) {
+    const auto& t = tallies_[i];
     const auto m = engines_[i]->metrics();
     auto& rep = out[i];
-    rep.ttft_s = summarize_latency(std::move(ttft[i]));
+    rep.requests = t.requests;
+    rep.prompt_tokens = t.prompt_tokens;
+    rep.output_tokens = t.output_tokens;
+    rep.preemptions = t.preemptions;
+    rep.ttft_s = summarize_latency(t.ttft);
     const double prompts = std::max<double>(1.0, static_cast<double>(rep.prompt_tokens));
     rep.gpu_hit_rate = static_cast<double>(m.gpu_hit_tokens) / prompts;
     rep.cpu_hit_rate = static_cast<double>(m.cpu_hit_tokens) / prompts;

@@ -92,6 +92,7 @@ void ServingEngine::finish(SimRequest& r) {
   }
   if (tier_) report_stores(r);
   listener_.on_finished(r);
+  retire_if_done(r);
 }
 
 void ServingEngine::release_blocks(SimRequest& r) {
@@ -113,9 +114,7 @@ void ServingEngine::start_load(SimRequest& r, const std::vector<std::int32_t>& g
                           setup_.predictor.calibration().load_efficiency);
   submit_cpu_s_ += copy_submission_seconds(cpu_blocks, setup_.link.h2d.per_copy_s);
   const double done = h2d_.submit(now_, seconds, static_cast<double>(cpu_blocks) * setup_.cpu_block_bytes);
-  const auto id = static_cast<std::int64_t>(jobs_.size());
-  jobs_.push_back(std::move(job));
-  push_event(done, EventKind::kLoadDone, id);
+  push_event(done, EventKind::kLoadDone, new_job(std::move(job)));
   r.state = RequestState::kLoading;
 }
 
@@ -146,6 +145,7 @@ void ServingEngine::complete_load(std::int64_t id) {
   }
   waiting_.push_front(r.id);
   job.hashes = {};
+  free_jobs_.push_back(id);
 }
 
 void ServingEngine::offer_stores(SimRequest& r) {
@@ -166,8 +166,7 @@ void ServingEngine::offer_stores(SimRequest& r) {
   const double seconds = shared_link_seconds(setup_.link.d2h.seconds(n, setup_.block_bytes_per_rank));
   submit_cpu_s_ += copy_submission_seconds(n, setup_.link.d2h.per_copy_s);
   const double done = d2h_.submit(now_, seconds, static_cast<double>(n) * setup_.cpu_block_bytes);
-  const auto id = static_cast<std::int64_t>(jobs_.size());
-  jobs_.push_back(TransferJob{r.id, std::move(accepted), 0});
+  const auto id = new_job(TransferJob{r.id, std::move(accepted), 0});
   ++r.pending_stores;
   push_event(done, EventKind::kStoreDone, id);
 }
@@ -181,11 +180,30 @@ void ServingEngine::on_store_done(std::int64_t id) {
     tier_->store_done(job.hashes);
   }
   job.hashes = {};
+  free_jobs_.push_back(id);
   if (--r.pending_stores == 0 && r.free_when_stored) {
     r.free_when_stored = false;
     release_blocks(r);
   }
   report_stores(r);
+  retire_if_done(r);
+}
+
+std::int64_t ServingEngine::new_job(TransferJob job) {
+  if (free_jobs_.empty()) {
+    jobs_.push_back(std::move(job));
+    return static_cast<std::int64_t>(jobs_.size()) - 1;
+  }
+  const auto id = free_jobs_.back();
+  free_jobs_.pop_back();
+  jobs_[static_cast<std::size_t>(id)] = std::move(job);
+  return id;
+}
+
+void ServingEngine::retire_if_done(SimRequest& r) {
+  if (r.state != RequestState::kFinished || r.pending_stores > 0) return;
+  if (lookup_.request == r.id) lookup_.request = -1;  // the id will name another request
+  listener_.on_retired(r);
 }
 
 void ServingEngine::note_progress(SimRequest& r, std::int64_t from, std::int64_t to, bool computed,
@@ -207,7 +225,27 @@ void ServingEngine::sample_occupancy() {
   last_sample_time_ = now_;
   last_used_blocks_ = kv_.num_used();
   occupancy_peak_ = std::max(occupancy_peak_, static_cast<double>(last_used_blocks_));
-  occupancy_trace_.emplace_back(now_, last_used_blocks_);
+  occupancy_trace_.emplace_back(now_, static_cast<double>(last_used_blocks_));
+  if (occupancy_trace_.size() > kOccupancySamples) halve_occupancy_trace();
+}
+
+// Adjacent samples merged into one at the first's time with their time-weighted mean: the step
+// function's integral over each merged pair is unchanged. The last sample stays as it is (it
+// ends the function).
+void ServingEngine::halve_occupancy_trace() {
+  auto& t = occupancy_trace_;
+  const std::size_t pairs = (t.size() - 1) / 2;
+  for (std::size_t i = 0; i < pairs; ++i) {
+    const auto a = t[2 * i], b = t[2 * i + 1];
+    const double end = t[2 * i + 2].first;
+    const double mean = end > a.first
+                            ? (a.second * (b.first - a.first) + b.second * (end - b.first)) / (end - a.first)
+                            : b.second;
+    t[i] = {a.first, mean};
+  }
+  std::size_t kept = pairs;
+  for (std::size_t j = 2 * pairs; j < t.size(); ++j) t[kept++] = t[j];
+  t.resize(kept);
 }
 
 void ServingEngine::audit() const {

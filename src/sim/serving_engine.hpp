@@ -19,17 +19,21 @@
 
 namespace kvb {
 
-// What the engines of one fleet share: the event clock and the requests (indexed by id).
+// What the engines of one fleet share: the event clock and the requests in flight, indexed by
+// id. A request's slot is reused once it has retired (finished, its stores done), so memory
+// follows the requests in flight, not the traffic (fleet_simulation.cpp).
 struct FleetClock {
   EventQueue events;
   double now = 0;
   std::deque<SimRequest> requests;  // a deque: references stay valid as requests arrive
 };
 
-// Told when a request has finished, so the conversation's next turn can be sent.
+// Told when a request has finished (the conversation's next turn can be sent) and when it has
+// retired: finished and no store still reading its blocks; its slot is free after this event.
 class FinishListener {
  public:
   virtual void on_finished(SimRequest& r) = 0;
+  virtual void on_retired(SimRequest& r) = 0;
 
  protected:
   ~FinishListener() = default;
@@ -45,7 +49,7 @@ struct EngineMetrics {
   std::int64_t gpu_evictions = 0, cpu_evictions = 0, cpu_peak_blocks = 0;
   std::int64_t gpu_blocks = 0;
   double occupancy_integral = 0, occupancy_peak = 0;  // used blocks x seconds; most used blocks
-  std::vector<std::pair<double, std::int64_t>> occupancy_trace;
+  std::vector<std::pair<double, double>> occupancy_trace;
   std::array<double, kTierCostCount> tier_cost_s{};
 };
 
@@ -89,11 +93,15 @@ class ServingEngine {
   // serving_engine.cpp
   void push_event(double at, EventKind kind, std::int64_t id) { events_.push(at, kind, id, replica_); }
   void finish(SimRequest& r);
+  void retire_if_done(SimRequest& r);
+  std::int64_t new_job(TransferJob job);
   void start_load(SimRequest& r, const std::vector<std::int32_t>& gpu_hits, std::int64_t cpu_blocks);
   void offer_stores(SimRequest& r);
   void release_blocks(SimRequest& r);
   void note_progress(SimRequest& r, std::int64_t from, std::int64_t to, bool computed, bool from_cpu);
   void sample_occupancy();
+  void halve_occupancy_trace();
+  static constexpr std::size_t kOccupancySamples = std::size_t{1} << 16;
   void audit() const;
 
   // step_costs.cpp
@@ -143,6 +151,7 @@ class ServingEngine {
   bool engine_busy_ = false;
   double engine_busy_seconds_ = 0;  // sum of step times: the engine's work
   std::vector<TransferJob> jobs_;
+  std::vector<std::int64_t> free_jobs_;  // finished jobs' slots, reused
   // What the tier's costs need between steps (step_costs.cpp).
   double submit_cpu_s_ = 0;               // copy submissions since the last step started (connector-cpu)
   std::int64_t blocks_touched_ = 0;       // blocks of storing requests touched since then
@@ -163,7 +172,9 @@ class ServingEngine {
   double occupancy_peak_ = 0;
   double last_sample_time_ = 0;
   std::int64_t last_used_blocks_ = 0;
-  std::vector<std::pair<double, std::int64_t>> occupancy_trace_;  // (time, used blocks) from then on
+  // (time, used blocks) from then on; past kOccupancySamples, adjacent pairs merge into their
+  // time-weighted mean, so the integral is kept and memory stays bounded.
+  std::vector<std::pair<double, double>> occupancy_trace_;
 };
 
 }  // namespace kvb
