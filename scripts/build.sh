@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Configures and builds kvbench. usage: scripts/build.sh [--sanitize] [extra cmake args...]
-#   default     build/        release build with every backend the machine can compile
+# Configures and builds kvbench. usage: scripts/build.sh [--main | --sanitize] [extra cmake args...]
+#   default     build/        release build with every backend the machine can compile, tests and
+#                             benchmarks (scripts/test.sh; ctest runs there)
 #   --sanitize  build-asan/   host code only, with AddressSanitizer and UndefinedBehaviorSanitizer
-#   --main      build/        only the kvbench binary (no tests, no benchmarks), with the GPU backend
+#   --main      build-main/   only the kvbench binary (no tests, no benchmarks), with the GPU backend
 #                             of the GPU this machine has (scripts/run.sh: the main job)
+# Each has its own folder: one folder configured two ways would rebuild everything at each switch
+# between scripts/run.sh and scripts/test.sh, and hold no tests after scripts/run.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=build
@@ -13,6 +16,7 @@ werror=-DKVBENCH_WERROR=${KVBENCH_WERROR:-OFF}
 args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DKVBENCH_GPU_BACKEND=auto -DKVBENCH_BUILD_TESTS=ON -DKVBENCH_BUILD_BENCH=ON "$werror")
 if [ "${1:-}" = "--main" ]; then
   shift
+  dir=build-main
   # A backend is compiled only where its toolkit and a device driver are both present: the CUDA
   # backend alone takes most of a first build, and without a GPU dma falls back to the host.
   gpu=none

@@ -6,14 +6,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-# The main job needs only the kvbench binary; the tests and benchmarks are scripts/test.sh's.
+# The main job needs only the kvbench binary, built in build-main/; the tests and benchmarks are
+# scripts/test.sh's, in build/.
 # Measured: a fresh clone's whole first run took 312 s on a 2-core x86-64 VM without a GPU.
-[ -x build/src/kvbench ] || echo "run: the first build of kvbench takes about 4 minutes on 2 cores (more with a GPU" \
+[ -x build-main/src/kvbench ] || echo "run: the first build of kvbench takes about 4 minutes on 2 cores (more with a GPU" \
   "backend), the main job about 1 more; later runs rebuild only what changed"
 scripts/build.sh --main
 mkdir -p reports/out
-build/src/kvbench size \
+build-main/src/kvbench size \
   --model llama-3.1-8b,llama-3.1-70b,llama-3.1-405b,qwen3-235b-a22b,deepseek-v3,gpt-oss-120b \
   --hw h100,b200,mi300x --tp auto --max-model-len 128K
-build/src/kvbench report -o reports/out/report.html --save-json reports/out
+build-main/src/kvbench report -o reports/out/report.html --save-json reports/out
 echo "report: reports/out/report.html; JSON: reports/out/dma.json reports/out/simulate.json reports/out/size.json"
