@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "sim/router.hpp"
+#include "fleet/router.hpp"
 #include "sim/serving_engine.hpp"
 #include "sim/workload_generator.hpp"
 #include "trace/trace_reader.hpp"

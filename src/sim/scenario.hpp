@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "fleet/fleet_spec.hpp"
 #include "perf/calibration.hpp"
 #include "sim/distribution.hpp"
 #include "sim/eviction_policy.hpp"
-#include "sim/fleet_spec.hpp"
 #include "sim/tier_costs.hpp"
 #include "size/serve_settings.hpp"
 #include "trace/trace_reader.hpp"

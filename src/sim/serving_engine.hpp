@@ -10,11 +10,11 @@
 #include <optional>
 #include <vector>
 
+#include "fleet/router.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/kv_block_manager.hpp"
 #include "sim/link_queue.hpp"
 #include "sim/offload_tier.hpp"
-#include "sim/router.hpp"
 #include "sim/simulator.hpp"
 
 namespace kvb {

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/fleet_spec.hpp"
+#include "fleet/fleet_spec.hpp"
 #include "sim/tier_costs.hpp"
 
 namespace kvb {

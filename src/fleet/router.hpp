@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/rng.hpp"
-#include "sim/fleet_spec.hpp"
+#include "fleet/fleet_spec.hpp"
 
 namespace kvb {
 

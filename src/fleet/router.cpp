@@ -1,4 +1,4 @@
-#include "sim/router.hpp"
+#include "fleet/router.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -5,8 +5,8 @@
 #include <set>
 
 #include "core/errors.hpp"
-#include "sim/fleet_spec.hpp"
-#include "sim/router.hpp"
+#include "fleet/fleet_spec.hpp"
+#include "fleet/router.hpp"
 
 namespace kvb {
 namespace {

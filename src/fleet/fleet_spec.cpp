@@ -1,4 +1,4 @@
-#include "sim/fleet_spec.hpp"
+#include "fleet/fleet_spec.hpp"
 
 #include <fmt/format.h>
 
