@@ -34,6 +34,15 @@ TierCurvePoint curve_point(double gib, const SimResult& r) {
   p.h2d_utilization = r.h2d_utilization;
   p.d2h_utilization = r.d2h_utilization;
   p.engine_busy_share = r.engine_busy_s / span;
+  if (!r.replicas.empty()) {
+    p.replica_hit_rate_min = 1;
+    for (const auto& rep : r.replicas) {
+      p.busiest_ttft_p99_s = std::max(p.busiest_ttft_p99_s, rep.ttft_s.p99);
+      const double hits = rep.gpu_hit_rate + rep.cpu_hit_rate;
+      p.replica_hit_rate_min = std::min(p.replica_hit_rate_min, hits);
+      p.replica_hit_rate_max = std::max(p.replica_hit_rate_max, hits);
+    }
+  }
   for (int i = 0; i < kTierCostCount; ++i) {
     const double share =
         r.engine_busy_s > 0 ? r.tier_cost_s[static_cast<std::size_t>(i)] / r.engine_busy_s : 0;

@@ -2,12 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "advise/tier_advisor.hpp"
 #include "advise/trace_candidates.hpp"
 #include "catalog/model_catalog.hpp"
 #include "core/interrupt.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
+#include "fleet/fleet_spec.hpp"
 #include "sim/simulation_setup.hpp"
 #include "size/offload_plan.hpp"
 #include "size/sizing_engine.hpp"
@@ -20,7 +23,7 @@ namespace {
 // The scenario's traffic on the flags' server: simulator-only keys at vLLM's defaults.
 Scenario on_flags_server(const WorkloadSizingRequest& r, std::vector<std::string>& warnings) {
   auto scenario = r.scenario;
-  if (!r.serve) return scenario;
+  if (!r.serve) return with_fleet(scenario, r.fleet);
   if (const auto ignored = server_keys_in_file(scenario); !ignored.empty()) {
     warnings.push_back(
         fmt::format("workload {}: its server keys ({}) describe the machine it was written for; size "
@@ -35,7 +38,7 @@ Scenario on_flags_server(const WorkloadSizingRequest& r, std::vector<std::string
   server.hardware = r.hardware.value_or(scenario.server.hardware);
   scenario = with_server(scenario, server);  // the document too: overrides and sweeps keep this server
   scenario.calibration.reset();  // the file's calibration is a server key too: --calibration gives the flags'
-  return scenario;
+  return with_fleet(scenario, r.fleet);  // the flags' fleet (one engine without --replicas), not the file's
 }
 
 // size --trace: the candidate sizes from the trace's miss-ratio curve, in this server's GiB.
@@ -50,6 +53,42 @@ std::vector<std::pair<double, double>> add_trace_candidates(TierAdviceRequest& a
   advice.candidates = std::move(c.sizes_gib);
   advice.candidate_reasons = std::move(c.reasons);
   return std::move(c.curve_gib);
+}
+
+// The other router a fleet's tier is compared with: round-robin, or prefix-aware for round-robin.
+RouterKind compared_router(RouterKind r) {
+  return r == RouterKind::kRoundRobin ? RouterKind::kPrefixAware : RouterKind::kRoundRobin;
+}
+
+// size --replicas: the per-replica tier's host memory over the fleet's nodes, and the same traffic
+// behind the other router, recommended the same way.
+FleetTier fleet_tier(const Sizing& s, const SizingInputs& in, TierAdviceRequest advice,
+                     const FleetSpec& fleet) {
+  FleetTier f;
+  f.fleet = fleet;
+  const int per_node = in.hw.gpus_per_node / std::max(1, s.world_size);
+  f.replicas_per_node = std::clamp(per_node, 1, fleet.replicas);
+  // A replica wider than a node spans whole nodes, each holding its share of the tier.
+  const int nodes_per_replica =
+      per_node >= 1 ? 1 : (s.world_size + in.hw.gpus_per_node - 1) / in.hw.gpus_per_node;
+  f.nodes = per_node >= 1 ? (fleet.replicas + f.replicas_per_node - 1) / f.replicas_per_node
+                          : fleet.replicas * nodes_per_replica;
+  const auto& host = s.offload->host_memory;
+  f.host_bytes_per_replica = host && s.offload->recommended_gib() > 0 ? host->total_bytes() : 0;
+  f.host_bytes_per_node = f.host_bytes_per_replica * f.replicas_per_node / nodes_per_replica;
+  f.host_bytes_total = f.host_bytes_per_replica * fleet.replicas;
+  if (fleet.replicas > 1) {
+    const auto other = compared_router(fleet.router);
+    advice.scenario = with_fleet(advice.scenario, FleetSpec{fleet.replicas, other});
+    if (advice.setup) advice.setup->scenario.fleet.router = other;
+    const auto rec = advise_tier_size(advice);
+    f.compared_router = other;
+    f.compared_gib = rec.kv_offloading_size_gib;
+    f.compared_pays = rec.pays;
+    f.compared_gain = rec.gain;
+    f.compared_metric = rec.decided_by;
+  }
+  return f;
 }
 
 }  // namespace
@@ -104,6 +143,8 @@ Sizing size_with_workload(const WorkloadSizingRequest& request) {
   auto rec = advise_tier_size(advice);
   rec.trace_curve = std::move(trace_curve);
   set_recommendation(s, in, std::move(rec));
+  if (scenario.fleet.replicas > 1 && s.offload->recommendation.interrupted_during.empty())
+    s.offload->recommendation.fleet = fleet_tier(s, in, advice, scenario.fleet);
   return s;
 }
 

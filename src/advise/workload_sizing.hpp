@@ -23,6 +23,7 @@ struct WorkloadSizingRequest {
   std::optional<std::string> model{};     // --model; absent: the file's model key
   std::optional<std::string> hardware{};  // --hw; absent: the file's hardware key
   NodeOverrides node;
+  FleetSpec fleet{};  // --replicas, --router: the tier is sized per replica of this fleet
   TierObjective objective = TierObjective::kBalanced;
   ServiceLevel slo{};
   std::optional<LinkProfile>

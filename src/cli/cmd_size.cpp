@@ -13,6 +13,7 @@
 #include "catalog/hardware_spec.hpp"
 #include "catalog/model_catalog.hpp"
 #include "cli/command.hpp"
+#include "cli/fleet_flags.hpp"
 #include "cli/output_flags.hpp"
 #include "cli/server_flags.hpp"
 #include "cli/trace_flags.hpp"
@@ -48,6 +49,7 @@ struct SizeOptions {
   std::string workload;  // a shipped workload or a scenario YAML: simulate the tier size
   std::string objective = "balanced";
   TraceFlags trace;  // --trace FILE: size the tier for this recorded traffic
+  FleetFlags fleet;  // --replicas, --router: the traffic is a fleet's
   std::string slo_ttft;
   std::string slo_tpot;
   std::string requests;
@@ -101,6 +103,7 @@ WorkloadSizingRequest traffic_request(const SizeOptions& o) {
   }
   WorkloadSizingRequest r;
   r.serve = serve_settings(o);
+  r.fleet = fleet_from_flags(o.fleet);
   if (!o.model.empty()) r.model = o.model;
   if (given(o, "--hw")) r.hardware = o.hw;
   r.node = node_overrides(o, *r.serve);
@@ -144,10 +147,13 @@ std::pair<TierObjective, ServiceLevel> objective_and_slo(const SizeOptions& o) {
     throw UsageError(
         "--objective goodput: expected --slo-ttft and/or --slo-tpot (e.g. --slo-ttft 2s --slo-tpot 50ms)");
   }
-  const bool needs_workload = any_slo || given(o, "--objective") || !o.requests.empty();
+  const bool needs_workload = any_slo || given(o, "--objective") || !o.requests.empty() ||
+                              !o.fleet.replicas.empty() || !o.fleet.router.empty();
   if (needs_workload && o.workload.empty() && o.trace.file.empty()) {
     throw UsageError(
-        "--objective/--slo-ttft/--slo-tpot/--requests judge a simulated traffic: expected --workload "
+        "--objective/--slo-ttft/--slo-tpot/--requests/--replicas/--router judge a simulated traffic: "
+        "expected "
+        "--workload "
         "NAME|FILE "
         "(kvbench simulate --list)");
   }
@@ -267,6 +273,7 @@ void add_traffic_flags(CLI::App* app, SizeOptions& o) {
   app->add_option("--slo-ttft", o.slo_ttft, "goodput's TTFT target (e.g. 2s, 500ms)");
   app->add_option("--slo-tpot", o.slo_tpot, "goodput's time-per-output-token target (e.g. 50ms)");
   app->add_option("--requests", o.requests, "requests per simulated point (default: the workload's)");
+  add_fleet_flags(app, o.fleet);
 }
 
 }  // namespace

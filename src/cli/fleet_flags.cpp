@@ -13,16 +13,18 @@ void add_fleet_flags(CLI::App* app, FleetFlags& flags) {
                   "how the router picks a replica: " + join(router_names(), ", ") + " (default round-robin)");
 }
 
-Scenario apply_fleet_flags(Scenario s, const FleetFlags& flags) {
+FleetSpec fleet_from_flags(const FleetFlags& flags, FleetSpec base) {
   if (!flags.replicas.empty()) {
-    const auto n =
+    base.replicas =
         checked_replicas(parse_positive_int(flags.replicas, "--replicas", false, kMaxReplicas), "--replicas");
-    s = with_override(s, "replicas", std::to_string(n), "--replicas");
   }
-  if (!flags.router.empty()) {
-    s = with_override(s, "router", to_string(parse_router(flags.router, "--router")), "--router");
-  }
-  return s;
+  if (!flags.router.empty()) base.router = parse_router(flags.router, "--router");
+  return base;
+}
+
+Scenario apply_fleet_flags(Scenario s, const FleetFlags& flags) {
+  if (flags.replicas.empty() && flags.router.empty()) return s;
+  return with_fleet(s, fleet_from_flags(flags, s.fleet));
 }
 
 }  // namespace kvb

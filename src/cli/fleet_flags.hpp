@@ -13,8 +13,9 @@ struct FleetFlags {
 };
 
 void add_fleet_flags(CLI::App* app, FleetFlags& flags);
-// The scenario with the flags written into its `replicas` and `router` keys (re-read, so every
-// sweep point keeps them); unchanged where neither is given.
+// `base` with the flags given applied (checked: exit 2 naming the flag).
+FleetSpec fleet_from_flags(const FleetFlags& flags, FleetSpec base = {});
+// The scenario on the flags' fleet (sim/scenario.hpp with_fleet); unchanged where neither is given.
 Scenario apply_fleet_flags(Scenario s, const FleetFlags& flags);
 
 }  // namespace kvb

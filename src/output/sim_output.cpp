@@ -4,6 +4,7 @@
 
 #include "core/path_text.hpp"
 #include "core/units.hpp"
+#include "fleet/fleet_spec.hpp"
 #include "output/text_table.hpp"
 
 namespace kvb {

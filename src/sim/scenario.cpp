@@ -374,6 +374,21 @@ Scenario with_server(const Scenario& s, const ServerSpec& server) {
   return out;
 }
 
+Scenario with_fleet(const Scenario& s, const FleetSpec& fleet) {
+  if (!s.source.IsMap() || !std::as_const(s.source)["workload"]) {
+    Scenario out = s;
+    out.fleet = fleet;
+    return out;
+  }
+  YAML::Node root = YAML::Clone(s.source);
+  root["replicas"] = fleet.replicas;
+  root["router"] = to_string(fleet.router);
+  auto out = scenario_from_node(root, s.origin);
+  out.calibration = s.calibration;
+  out.trace = s.trace;
+  return out;
+}
+
 SweepAxis parse_sweep_axis(const std::string& text) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {

@@ -111,6 +111,9 @@ YAML::Node server_to_yaml(const ServerSpec& v);
 // The scenario on `server`: its document's server keys replaced by server_to_yaml(server) and
 // re-read, so Scenario::server and Scenario::source never disagree.
 Scenario with_server(const Scenario& s, const ServerSpec& server);
+// The scenario on `fleet`: its document's replicas and router keys set (so overrides and sweep
+// points keep them), or, for a trace's scenario without a workload document, the field alone.
+Scenario with_fleet(const Scenario& s, const FleetSpec& fleet);
 // The scenario keys that describe the server (all but name, description, seed, workload, sweep).
 bool is_server_key(const std::string& key);
 

@@ -6,6 +6,7 @@
 
 #include "core/json_file.hpp"
 #include "core/units.hpp"
+#include "fleet/fleet_spec.hpp"
 
 #include "kvbench_config.hpp"
 
@@ -27,7 +28,10 @@ nlohmann::json curve_point_to_json(const TierCurvePoint& c) {
           {"gain", c.gain},
           {"costliest_mechanism",
            c.costliest_mechanism.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.costliest_mechanism)},
-          {"costliest_share", c.costliest_share}};
+          {"costliest_share", c.costliest_share},
+          {"busiest_ttft_p99_s", c.busiest_ttft_p99_s},
+          {"replica_hit_rate_min", c.replica_hit_rate_min},
+          {"replica_hit_rate_max", c.replica_hit_rate_max}};
 }
 
 TierCurvePoint curve_point_from_json(const nlohmann::json& c, const std::string& where) {
@@ -47,7 +51,45 @@ TierCurvePoint curve_point_from_json(const nlohmann::json& c, const std::string&
   if (c.contains("costliest_mechanism") && c["costliest_mechanism"].is_string())
     p.costliest_mechanism = c["costliest_mechanism"].get<std::string>();
   p.costliest_share = json_number_or(c, "costliest_share", 0, 1, 0, where);
+  p.busiest_ttft_p99_s = json_number_or(c, "busiest_ttft_p99_s", 0, 1e9, 0, where);
+  p.replica_hit_rate_min = json_number_or(c, "replica_hit_rate_min", 0, 1, 0, where);
+  p.replica_hit_rate_max = json_number_or(c, "replica_hit_rate_max", 0, 1, 0, where);
   return p;
+}
+
+nlohmann::json fleet_tier_to_json(const FleetTier& f) {
+  using nlohmann::json;
+  return {{"replicas", f.fleet.replicas},
+          {"router", to_string(f.fleet.router)},
+          {"replicas_per_node", f.replicas_per_node},
+          {"nodes", f.nodes},
+          {"host_bytes_per_replica", f.host_bytes_per_replica},
+          {"host_bytes_per_node", f.host_bytes_per_node},
+          {"host_bytes_total", f.host_bytes_total},
+          {"compared_router", f.compared_router ? json(to_string(*f.compared_router)) : json(nullptr)},
+          {"compared_kv_offloading_size_gib", f.compared_gib},
+          {"compared_pays", f.compared_pays},
+          {"compared_gain", f.compared_gain},
+          {"compared_metric", f.compared_metric ? json(to_string(*f.compared_metric)) : json(nullptr)}};
+}
+
+FleetTier fleet_tier_from_json(const nlohmann::json& j, const std::string& where) {
+  FleetTier f;
+  f.fleet.replicas = checked_replicas(json_integer_in(j, "replicas", 1, kMaxReplicas, where), where);
+  f.fleet.router = parse_router(j.at("router").get<std::string>(), where + ": router");
+  f.replicas_per_node = static_cast<int>(json_integer_in(j, "replicas_per_node", 1, kMaxReplicas, where));
+  f.nodes = static_cast<int>(json_integer_in(j, "nodes", 1, kMaxReplicas * 1024LL, where));
+  f.host_bytes_per_replica = json_number_in(j, "host_bytes_per_replica", 0, 1e18, where);
+  f.host_bytes_per_node = json_number_in(j, "host_bytes_per_node", 0, 1e18, where);
+  f.host_bytes_total = json_number_in(j, "host_bytes_total", 0, 1e21, where);
+  if (const auto it = j.find("compared_router"); it != j.end() && it->is_string())
+    f.compared_router = parse_router(it->get<std::string>(), where + ": compared_router");
+  f.compared_gib = json_number_in(j, "compared_kv_offloading_size_gib", 0, kMaxTierGib, where);
+  f.compared_pays = j.at("compared_pays").get<bool>();
+  f.compared_gain = json_number_in(j, "compared_gain", -1e6, 1e6, where);
+  if (const auto it = j.find("compared_metric"); it != j.end() && it->is_string())
+    f.compared_metric = parse_tier_objective(it->get<std::string>(), where + ": compared_metric");
+  return f;
 }
 
 // The simulated recommendation's own keys: its workload, the deciding metric, the trace's curve.
@@ -63,6 +105,7 @@ void add_simulation_keys(nlohmann::json& j, const TierRecommendation& r) {
   }
   j["workload"] = r.workload;
   j["requests_per_point"] = r.requests;
+  if (r.fleet) j["fleet"] = fleet_tier_to_json(*r.fleet);
   j["model"] =
       "computed: kvbench's discrete-event simulator over the stated time and link models, not measured";
 }
@@ -80,6 +123,7 @@ void read_simulation_keys(const nlohmann::json& k, TierRecommendation& r, const 
   }
   r.workload = k.value("workload", std::string());
   r.requests = json_integer_or(k, "requests_per_point", 0, kMaxTokens, 0, where);
+  if (const auto it = k.find("fleet"); it != k.end()) r.fleet = fleet_tier_from_json(*it, where + ": fleet");
 }
 
 }  // namespace

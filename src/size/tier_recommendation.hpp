@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "fleet/fleet_spec.hpp"
+
 namespace kvb {
 
 // What a CPU tier size is judged by (`size --objective`): output throughput, TTFT p99, or
@@ -53,6 +55,28 @@ struct TierCurvePoint {
   // sim/tier_costs.hpp's table; empty without a tier or a cost) and its share of the engine time.
   std::string costliest_mechanism;
   double costliest_share = 0;
+  // A fleet (size --replicas): the busiest replica's TTFT p99 and the spread of the replicas'
+  // prefix hit rates (GPU + CPU tier); 0 for one engine.
+  double busiest_ttft_p99_s = 0;
+  double replica_hit_rate_min = 0, replica_hit_rate_max = 0;
+};
+
+// size --replicas: the tier simulated on a fleet. The size is per replica (each engine's
+// --kv-offloading-size); the host memory follows from the replicas sharing each node.
+struct FleetTier {
+  FleetSpec fleet;
+  int replicas_per_node = 1;  // engines of TP x PP GPUs on one node of the hardware's GPUs per node
+  int nodes = 1;
+  double host_bytes_per_replica = 0;  // the recommended tier's real footprint (host_memory)
+  double host_bytes_per_node = 0;
+  double host_bytes_total = 0;
+  // The same traffic behind another router (round-robin, or prefix-aware when this one is
+  // round-robin): its own recommendation, simulated the same way.
+  std::optional<RouterKind> compared_router;
+  double compared_gib = 0;
+  bool compared_pays = false;
+  double compared_gain = 0;
+  std::optional<TierObjective> compared_metric;  // what compared_gain is in
 };
 
 struct TierRecommendation {
@@ -84,6 +108,7 @@ struct TierRecommendation {
   double pin_seconds_low = 0;
   double pin_seconds_high = 0;
   std::string pin_source;
+  std::optional<FleetTier> fleet;  // size --replicas
 
   bool simulated() const { return basis == RecommendationBasis::kSimulation; }
 };

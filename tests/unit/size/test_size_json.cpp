@@ -49,13 +49,27 @@ TierRecommendation simulated_recommendation() {
                 .engine_busy_share = 0.875,
                 .gain = 0.5,
                 .costliest_mechanism = "fabric-sharing",
-                .costliest_share = 0.125}};
+                .costliest_share = 0.125,
+                .busiest_ttft_p99_s = 2.5,
+                .replica_hit_rate_min = 0.25,
+                .replica_hit_rate_max = 0.75}};
   rec.trace_curve = {{1.5, 0.1}, {64, 0.375}};
   rec.reasoning = {"first", "second"};
   rec.interrupted_during = "tier size 96 GiB";
   rec.pin_seconds_low = 16.5;
   rec.pin_seconds_high = 25.25;
   rec.pin_source = "measured";
+  rec.fleet = FleetTier{.fleet = {8, RouterKind::kPrefixAware},
+                        .replicas_per_node = 4,
+                        .nodes = 2,
+                        .host_bytes_per_replica = 65.5e9,
+                        .host_bytes_per_node = 262e9,
+                        .host_bytes_total = 524e9,
+                        .compared_router = RouterKind::kRoundRobin,
+                        .compared_gib = 256,
+                        .compared_pays = true,
+                        .compared_gain = 0.25,
+                        .compared_metric = TierObjective::kTtftP99};
   return rec;
 }
 
@@ -68,6 +82,10 @@ TEST(SizeJson, ASimulatedRecommendationRoundTripsByteForByte) {
   EXPECT_EQ(read.decided_by, TierObjective::kTtftP99);
   EXPECT_EQ(read.requests, 1234);
   EXPECT_DOUBLE_EQ(read.curve.at(0).engine_busy_share, 0.875);
+  ASSERT_TRUE(read.fleet);
+  EXPECT_EQ(read.fleet->fleet.router, RouterKind::kPrefixAware);
+  EXPECT_EQ(read.fleet->compared_router, RouterKind::kRoundRobin);
+  EXPECT_DOUBLE_EQ(read.curve.at(0).busiest_ttft_p99_s, 2.5);
 }
 
 TEST(SizeJson, TheRulesRecommendationRoundTripsThroughTheWholeDocument) {
