@@ -41,17 +41,42 @@ Scenario on_flags_server(const WorkloadSizingRequest& r, std::vector<std::string
   return with_fleet(scenario, r.fleet);  // the flags' fleet (one engine without --replicas), not the file's
 }
 
-// size --trace: the candidate sizes from the trace's miss-ratio curve, in this server's GiB.
+// size --trace: the candidate sizes from the trace's miss-ratio curve, in this server's GiB; on a
+// fleet, from the curve of each replica's own cache under the router (least-loaded needs service
+// times the trace lacks: its candidates come from round-robin's split, equal loads, and it is said).
 std::vector<std::pair<double, double>> add_trace_candidates(TierAdviceRequest& advice,
                                                             const Scenario& scenario, const Sizing& s) {
-  const auto analysis = analyze_trace(scenario.trace->path, scenario.trace->options, 200);
+  auto fleet = scenario.fleet;
+  const bool least_loaded = fleet.replicas > 1 && fleet.router == RouterKind::kLeastLoaded;
+  if (least_loaded) fleet.router = RouterKind::kRoundRobin;
+  auto analysis = analyze_trace(scenario.trace->path, scenario.trace->options, 200, fleet);
   if (analysis.interrupted) throw Interrupted();  // no candidate sizes from part of the trace
+  if (fleet.replicas > 1) {
+    // The replicas' own caches: their curve, and their unbounded rate weighted by prompt tokens.
+    analysis.curve = analysis.fleet_curve;
+    double hit = 0, tokens = 0;
+    for (const auto& r : analysis.replicas) {
+      hit += r.unbounded_prefix_hit_rate * r.prompt_tokens;
+      tokens += r.prompt_tokens;
+    }
+    analysis.unbounded_prefix_hit_rate = tokens > 0 ? hit / tokens : 0;
+  }
   const double bytes_per_token = static_cast<double>(s.offload->cpu_block_bytes) / s.layout.block_size;
   const double gib_per_block =
       static_cast<double>(scenario.trace->options.block_tokens) * bytes_per_token / kGiB;
   auto c = trace_candidates(analysis, gib_per_block, s.offload->floor_gib, s.offload->cap_gib);
   advice.candidates = std::move(c.sizes_gib);
   advice.candidate_reasons = std::move(c.reasons);
+  if (fleet.replicas > 1) {
+    advice.candidate_reasons.insert(
+        advice.candidate_reasons.begin(),
+        fmt::format(
+            "candidate sizes per replica: the trace split over {} replicas as a {} router would send it{}",
+            fleet.replicas, to_string(fleet.router),
+            least_loaded ? " (least-loaded's split needs service times: round-robin's stands in for "
+                           "the candidates; each is simulated least-loaded)"
+                         : ""));
+  }
   return std::move(c.curve_gib);
 }
 

@@ -9,6 +9,7 @@
 #include "catalog/hardware_spec.hpp"
 #include "catalog/model_catalog.hpp"
 #include "cli/command.hpp"
+#include "cli/fleet_flags.hpp"
 #include "cli/output_flags.hpp"
 #include "cli/server_flags.hpp"
 #include "cli/trace_flags.hpp"
@@ -30,6 +31,7 @@ struct TraceCommandOptions {
   std::string model;
   std::string hw = "h100";
   ServerFlags server;  // --tp and --pp (cli/server_flags)
+  FleetFlags fleet;    // --replicas, --router: the trace split as a fleet's router would
   OutputFlags out;
 };
 
@@ -54,7 +56,7 @@ int run_trace(const TraceCommandOptions& o) {
   note_input_file(o.trace.file);  // -o naming the trace is refused before the pass, not after it
   const auto cost = kv_cost(o);
   const auto format = chosen_format(o.out, {"table", "json"});
-  const auto analysis = analyze_trace(o.trace.file, options);
+  const auto analysis = analyze_trace(o.trace.file, options, 48, fleet_from_flags(o.fleet));
   const auto json_doc = json_text(trace_json(analysis, cost), 1);
   emit(o.out, format == "json" ? json_doc : trace_text(analysis, cost), json_doc);
   return kExitOk;
@@ -73,6 +75,7 @@ Command register_trace(CLI::App& parent) {
   app->add_option("--hw", o->hw, "hardware (sets TP when --tp is not given)")->capture_default_str();
   add_parallelism_flags(app, o->server);
   add_trace_reading_flags(app, o->trace);
+  add_fleet_flags(app, o->fleet);
   add_output_flags(app, o->out, {"table", "json"}, "kvbench/trace/v1");
   return Command{app, [o] { return run_trace(*o); }};
 }

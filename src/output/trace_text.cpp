@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/path_text.hpp"
 #include "core/units.hpp"
+#include "fleet/fleet_spec.hpp"
 #include "output/text_table.hpp"
 
 namespace kvb {
@@ -12,6 +15,38 @@ namespace {
 std::string lengths(const char* what, const LengthSummary& s) {
   return fmt::format("  {} tokens: mean {:.0f}, p50 {:.0f}, p90 {:.0f}, p99 {:.0f}, max {:.0f}\n", what,
                      s.mean, s.p50, s.p90, s.p99, s.max);
+}
+
+// --replicas: how the router split the trace, and the curve with a cache of each size per replica.
+std::string fleet_text(const TraceAnalysis& a, double gib_per_block) {
+  std::string out = fmt::format(
+      "\nAcross {} replicas behind a {} router (routed by what the router sent where; the trace has no "
+      "service times)\n",
+      a.fleet.replicas, to_string(a.fleet.router));
+  TextTable shares({"replica", "requests", "prompt tokens", "unbounded prefix hit rate"});
+  for (std::size_t i = 0; i < a.replicas.size(); ++i) {
+    const auto& r = a.replicas[i];
+    shares.add_row({std::to_string(i), format_count(r.requests),
+                    format_count(static_cast<std::int64_t>(r.prompt_tokens)),
+                    fmt::format("{:.1f}%", 100 * r.unbounded_prefix_hit_rate)});
+  }
+  out += shares.render();
+  out +=
+      "\nPer-replica miss-ratio curve: each replica with a cache of this size (fleet: weighted by prompt "
+      "tokens)\n";
+  TextTable t({"cache GiB per replica", "blocks", "fleet hit rate", "lowest replica", "highest replica"});
+  for (std::size_t k = 0; k < a.fleet_curve.size(); ++k) {
+    double lo = 1, hi = 0;
+    for (const auto& r : a.replicas) {
+      lo = std::min(lo, r.curve[k].prefix_hit_rate);
+      hi = std::max(hi, r.curve[k].prefix_hit_rate);
+    }
+    const auto& p = a.fleet_curve[k];
+    t.add_row({fmt::format("{:.2f}", static_cast<double>(p.blocks) * gib_per_block), format_count(p.blocks),
+               fmt::format("{:.1f}%", 100 * p.prefix_hit_rate), fmt::format("{:.1f}%", 100 * lo),
+               fmt::format("{:.1f}%", 100 * hi)});
+  }
+  return out + t.render();
 }
 
 }  // namespace
@@ -50,7 +85,9 @@ std::string trace_text(const TraceAnalysis& a, const TraceKvCost& cost) {
     t.add_row({fmt::format("{:.2f}", static_cast<double>(p.blocks) * gib), format_count(p.blocks),
                fmt::format("{:.1f}%", 100 * p.prefix_hit_rate)});
   }
-  return out + t.render();
+  out += t.render();
+  if (!a.replicas.empty()) out += fleet_text(a, gib);
+  return out;
 }
 
 }  // namespace kvb

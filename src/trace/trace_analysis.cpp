@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/interrupt.hpp"
+#include "trace/fleet_routing.hpp"
 
 namespace kvb {
 namespace {
@@ -43,11 +44,38 @@ class LogHistogram {
   double sum_ = 0, max_ = 0;
 };
 
+// Each replica's curve at the single cache's capacities, and the fleet's at each (every replica
+// with a cache that large), weighted by the prompt tokens each replica was sent.
+void add_replica_curves(TraceAnalysis& a, const std::vector<PrefixMissRatio>& per_replica) {
+  double tokens = 0;
+  for (const auto& m : per_replica) tokens += m.prompt_tokens();
+  for (const auto& p : a.curve) {
+    double hit = 0;
+    for (std::size_t i = 0; i < per_replica.size(); ++i) {
+      const double h = per_replica[i].hit_rate_at(p.blocks);
+      a.replicas[i].curve.push_back({p.blocks, h});
+      hit += h * per_replica[i].prompt_tokens();
+    }
+    a.fleet_curve.push_back({p.blocks, tokens > 0 ? hit / tokens : 0});
+  }
+  for (std::size_t i = 0; i < per_replica.size(); ++i) {
+    a.replicas[i].prompt_tokens = per_replica[i].prompt_tokens();
+    a.replicas[i].unbounded_prefix_hit_rate = per_replica[i].unbounded_hit_rate();
+  }
+}
+
 }  // namespace
 
-TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options, int curve_points) {
+TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options, int curve_points,
+                            const FleetSpec& fleet) {
+  TraceRouter router(fleet);  // a router the trace cannot drive is refused before the pass
+  const bool split = fleet.replicas > 1;
+  std::vector<PrefixMissRatio> per_replica(split ? static_cast<std::size_t>(fleet.replicas) : 0,
+                                           PrefixMissRatio(options.block_tokens));
   TraceReader reader(path, options);
   TraceAnalysis a;
+  a.fleet = fleet;
+  if (split) a.replicas.resize(static_cast<std::size_t>(fleet.replicas));
   a.path = path;
   a.options = options;
   a.format = reader.format();
@@ -71,7 +99,13 @@ TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options
     prompt.add(static_cast<double>(r.prompt_tokens));
     output.add(static_cast<double>(r.output_tokens));
     ++per_minute[static_cast<std::int64_t>(std::floor(r.arrival_s / 60))];
-    if (a.reuse_recorded) mrc.add(r);  // a format without reuse has no curve to count: every block is new
+    if (!a.reuse_recorded) continue;  // a format without reuse has no curve to count: every block is new
+    mrc.add(r);
+    if (split) {
+      const auto replica = static_cast<std::size_t>(router.route(r));
+      per_replica[replica].add(r);
+      ++a.replicas[replica].requests;
+    }
   }
   a.lines = reader.lines_read();
   a.skipped_by_sample = reader.skipped_by_sample();
@@ -95,6 +129,7 @@ TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options
   a.distinct_blocks = mrc.distinct_blocks();
   a.unbounded_prefix_hit_rate = mrc.unbounded_hit_rate();
   a.curve = mrc.curve(curve_points);
+  if (split) add_replica_curves(a, per_replica);
   return a;
 }
 

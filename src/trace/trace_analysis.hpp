@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "fleet/fleet_spec.hpp"
 #include "trace/miss_ratio.hpp"
 #include "trace/trace_reader.hpp"
 
@@ -14,6 +15,14 @@ namespace kvb {
 // doubling: within 1.1% of the exact value).
 struct LengthSummary {
   double mean = 0, p50 = 0, p90 = 0, p99 = 0, max = 0;
+};
+
+// One replica's share of the trace under the fleet's router (trace/fleet_routing.hpp).
+struct ReplicaTraceShare {
+  std::int64_t requests = 0;
+  double prompt_tokens = 0;
+  double unbounded_prefix_hit_rate = 0;
+  std::vector<MissRatioPoint> curve;  // its own cache at the fleet curve's capacities
 };
 
 struct TraceAnalysis {
@@ -28,6 +37,11 @@ struct TraceAnalysis {
   double unbounded_prefix_hit_rate = 0;  // 0 where the format records no reuse
   bool reuse_recorded = true;
   std::vector<MissRatioPoint> curve;
+  // --replicas: the trace split by the router; each replica's cache of `blocks` (fleet_curve: the
+  // replicas' prompt-token-weighted hit rate when each has that cache). Empty for one engine.
+  FleetSpec fleet{};
+  std::vector<ReplicaTraceShare> replicas;
+  std::vector<MissRatioPoint> fleet_curve;
   // SIGINT/SIGTERM stopped the pass: what was read before it is what the figures cover.
   bool interrupted = false;
 };
@@ -36,6 +50,9 @@ struct TraceAnalysis {
 // A signal (core/interrupt) stops the pass at the next request or while a pipe waits for data:
 // the analysis covers what was read and says `interrupted`. One that arrives before the first
 // request is read throws Interrupted.
-TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options, int curve_points = 48);
+// `fleet`: more than one replica splits the trace as its router would (UsageError for a router
+// that needs service times).
+TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options, int curve_points = 48,
+                            const FleetSpec& fleet = {});
 
 }  // namespace kvb

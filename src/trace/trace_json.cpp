@@ -21,6 +21,36 @@ double block_gib(const TraceAnalysis& a, const TraceKvCost& cost) {
   return static_cast<double>(a.options.block_tokens) * cost.kv_bytes_per_token / kGiB;
 }
 
+namespace {
+
+nlohmann::json curve_json(const std::vector<MissRatioPoint>& curve, double gib_per_block) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& p : curve) {
+    out.push_back({{"blocks", p.blocks},
+                   {"cache_gib", static_cast<double>(p.blocks) * gib_per_block},
+                   {"prefix_hit_rate", p.prefix_hit_rate}});
+  }
+  return out;
+}
+
+// --replicas: the router, each replica's share and curve, and the fleet's curve (per replica's cache).
+nlohmann::json fleet_json(const TraceAnalysis& a, const TraceKvCost& cost) {
+  const double gib = block_gib(a, cost);
+  nlohmann::json replicas = nlohmann::json::array();
+  for (const auto& r : a.replicas) {
+    replicas.push_back({{"requests", r.requests},
+                        {"prompt_tokens", r.prompt_tokens},
+                        {"unbounded_prefix_hit_rate", r.unbounded_prefix_hit_rate},
+                        {"miss_ratio_curve", curve_json(r.curve, gib)}});
+  }
+  return {{"replicas", a.fleet.replicas},
+          {"router", to_string(a.fleet.router)},
+          {"miss_ratio_curve_per_replica_cache", curve_json(a.fleet_curve, gib)},
+          {"per_replica", replicas}};
+}
+
+}  // namespace
+
 nlohmann::json trace_json(const TraceAnalysis& a, const TraceKvCost& cost) {
   nlohmann::json curve = nlohmann::json::array();
   for (const auto& p : a.curve) {
@@ -55,6 +85,7 @@ nlohmann::json trace_json(const TraceAnalysis& a, const TraceKvCost& cost) {
                         {"unbounded_cache_gib", static_cast<double>(a.distinct_blocks) * block_gib(a, cost)},
                         {"miss_ratio_curve", curve}};
   if (a.interrupted) doc["interrupted"] = true;  // the figures cover the requests read before the signal
+  if (!a.replicas.empty()) doc["fleet"] = fleet_json(a, cost);
   return doc;
 }
 
