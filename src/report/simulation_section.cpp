@@ -71,6 +71,27 @@ TierCharts tier_charts(const SimView& s) {
   return c;
 }
 
+// A fleet: each replica's prefix hits (GPU and CPU tier) at each point, replica on the x axis, so
+// a router that leaves one replica cold shows as a dip.
+LineChart replica_hits_chart(const SimView& s) {
+  LineChart c;
+  c.title = fmt::format("prefix-cache hits per replica ({} replicas, {} router)", s.replicas, s.router);
+  c.x_label = "replica";
+  c.y_label = "GPU + CPU-tier hits, share of its prompt tokens (%)";
+  for (const auto& p : s.points) {
+    if (p.replica_gpu_hit_rate.empty()) continue;
+    std::string name = p.offloading ? fmt::format("CPU tier {:g} GiB", p.tier_gib) : "no CPU tier";
+    if (const auto other = series_name(p); !other.empty()) name += " (" + other + ")";
+    ChartSeries series{name, {}, !p.offloading};
+    for (std::size_t i = 0; i < p.replica_gpu_hit_rate.size(); ++i) {
+      const double hits = 100 * (p.replica_gpu_hit_rate[i] + p.replica_cpu_hit_rate[i]);
+      series.points.push_back({static_cast<double>(i), hits, 0, 0});
+    }
+    c.series.push_back(std::move(series));
+  }
+  return c;
+}
+
 std::string points_table(const SimView& s) {
   std::string out =
       "<table class=\"data\"><thead><tr><th>point</th><th>CPU tier</th><th>output tok/s</th>"
@@ -135,6 +156,13 @@ std::string simulation_section_html(const std::vector<SimView>& sims) {
           "<p>This run did not sweep <code>kv-offloading-size</code>, so there is no chart against tier "
           "size; "
           "its points follow.</p>\n";
+    }
+    if (s.replicas > 1) {
+      out += fmt::format(
+          "<p>A fleet of {} replicas behind a {} router, simulated on one clock; the table's "
+          "figures are the fleet's.</p>\n",
+          s.replicas, html_escape(s.router));
+      out += "<div class=\"charts\">\n" + render_line_chart(replica_hits_chart(s)) + "</div>\n";
     }
     out += points_table(s);
   }

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/errors.hpp"
+#include "fleet/fleet_spec.hpp"
 #include "kvbench_config.hpp"
 
 namespace kvb {
@@ -160,6 +161,11 @@ SimView sim_view_from_json(const nlohmann::json& doc, const std::string& origin)
   v.time_model = doc.value("time_model", std::string());
   if (const auto it = doc.find("expected_error"); it != doc.end() && it->is_string())
     v.expected_error = it->get<std::string>();
+  if (const auto it = doc.find("fleet"); it != doc.end()) {
+    v.replicas = static_cast<int>(json_integer_in(*it, "replicas", 1, kMaxReplicas, origin));
+    if (v.replicas > 1)
+      v.router = to_string(parse_router(it->at("router").get<std::string>(), origin + ": router"));
+  }
   for (const auto& a : doc.at("sweep")) v.axes.push_back(a.at("key").get<std::string>());
   for (const auto& jp : doc.at("points")) {
     SimPointView p;
@@ -183,6 +189,12 @@ SimView sim_view_from_json(const nlohmann::json& doc, const std::string& origin)
     const auto& base = jp.at("vs_no_offload");
     p.baseline_output_tokens_per_s = json_number_in(base, "baseline_output_tokens_per_s", 0, 1e12, where);
     p.baseline_ttft_p99_s = json_number_in(base, "baseline_ttft_p99_s", 0, 1e9, where);
+    if (const auto it = jp.find("replicas"); it != jp.end()) {
+      for (const auto& r : *it) {
+        p.replica_gpu_hit_rate.push_back(json_number_in(r, "gpu_hit_rate", 0, 1, where));
+        p.replica_cpu_hit_rate.push_back(json_number_in(r, "cpu_hit_rate", 0, 1, where));
+      }
+    }
     v.points.push_back(std::move(p));
   }
   if (v.points.empty()) throw UsageError(fmt::format("{}: a simulate result with no points", origin));

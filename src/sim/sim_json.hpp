@@ -25,12 +25,16 @@ struct SimPointView {
   double gpu_hit_rate = 0, cpu_hit_rate = 0;
   std::int64_t preemptions = 0;
   double h2d_bytes = 0, d2h_bytes = 0;
+  // A fleet: each replica's GPU and CPU-tier hit rates, in replica order (empty for one engine).
+  std::vector<double> replica_gpu_hit_rate, replica_cpu_hit_rate;
 };
 
 struct SimView {
   std::string origin, scenario, description, model, hardware, link_model, time_model;
   std::string expected_error;  // against real vLLM servers; empty: not scored (or a file before it)
   int tp = 1;
+  int replicas = 1;    // the fleet (files before it: one engine)
+  std::string router;  // empty for one engine
   std::vector<std::string> axes;
   std::vector<SimPointView> points;
 };

@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include "core/rng.hpp"
+#include "fleet/fleet_spec.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/kv_block_manager.hpp"
 #include "sim/offload_tier.hpp"
@@ -117,6 +118,33 @@ BENCHMARK(BM_SimulateChatGpuBlocks)
     ->Arg(2048)
     ->Arg(8192)
     ->Arg(32768)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+
+// A fleet on one event clock: replicas x requests of the chat scenario, its session rate scaled
+// with the replicas (each replica sees about one engine's traffic) and no CPU tier, so the cost is
+// the router's and the engines', not the tier's. docs/simulate.md quotes these figures.
+void BM_SimulateChatFleet(benchmark::State& state, kvb::RouterKind router) {
+  const auto replicas = state.range(0);
+  const auto requests = state.range(1);
+  auto s = load_scenario("chat-multi-turn");
+  s = with_override(s, "workload.requests", std::to_string(requests), "bench");
+  s = with_override(s, "workload.arrival.rate", std::to_string(0.5 * static_cast<double>(replicas)), "bench");
+  s = with_fleet(s, FleetSpec{static_cast<int>(replicas), router});
+  const auto setup = prepare_simulation(s, std::nullopt);
+  std::int64_t steps = 0;
+  for (auto _ : state) steps = run_simulation(setup).steps;
+  state.counters["steps"] = static_cast<double>(steps);
+  state.SetItemsProcessed(state.iterations() * requests);
+}
+BENCHMARK_CAPTURE(BM_SimulateChatFleet, round_robin, kvb::RouterKind::kRoundRobin)
+    ->Args({1, 100000})
+    ->Args({16, 100000})
+    ->Args({16, 1000000})
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_SimulateChatFleet, prefix_aware, kvb::RouterKind::kPrefixAware)
+    ->Args({16, 100000})
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
 
