@@ -54,11 +54,51 @@ TierCurvePoint curve_point(double gib, const SimResult& r) {
   return p;
 }
 
-// Simulates tier sizes on one prepared setup: the same workload draw (seed, block size and
-// max-model-len do not change with the tier), only the CPU tier differs.
+// The draws' mean at one size, with the range of the judged metrics and each draw's figures kept
+// for the paired gains (tier_objective.cpp).
+TierCurvePoint mean_of_draws(const std::vector<TierCurvePoint>& draws) {
+  TierCurvePoint m = draws.front();  // the first draw's mechanism names the cost
+  if (draws.size() == 1) return m;
+  const auto n = static_cast<double>(draws.size());
+  const auto mean = [&](double TierCurvePoint::*field) {
+    double sum = 0;
+    for (const auto& d : draws) sum += d.*field;
+    return sum / n;
+  };
+  for (auto field :
+       {&TierCurvePoint::output_tokens_per_s, &TierCurvePoint::ttft_p50_s, &TierCurvePoint::ttft_p99_s,
+        &TierCurvePoint::cpu_hit_rate, &TierCurvePoint::gpu_hit_rate, &TierCurvePoint::goodput_rps,
+        &TierCurvePoint::h2d_utilization, &TierCurvePoint::d2h_utilization,
+        &TierCurvePoint::engine_busy_share, &TierCurvePoint::costliest_share,
+        &TierCurvePoint::busiest_ttft_p99_s, &TierCurvePoint::replica_hit_rate_min,
+        &TierCurvePoint::replica_hit_rate_max}) {
+    m.*field = mean(field);
+  }
+  m.draw_output_tokens_per_s.clear();
+  m.draw_ttft_p99_s.clear();
+  m.draw_goodput_rps.clear();
+  for (const auto& d : draws) {
+    m.draw_output_tokens_per_s.push_back(d.output_tokens_per_s);
+    m.draw_ttft_p99_s.push_back(d.ttft_p99_s);
+    m.draw_goodput_rps.push_back(d.goodput_rps);
+  }
+  const auto [tlo, thi] =
+      std::minmax_element(m.draw_output_tokens_per_s.begin(), m.draw_output_tokens_per_s.end());
+  const auto [llo, lhi] = std::minmax_element(m.draw_ttft_p99_s.begin(), m.draw_ttft_p99_s.end());
+  m.output_tokens_per_s_min = *tlo;
+  m.output_tokens_per_s_max = *thi;
+  m.ttft_p99_min_s = *llo;
+  m.ttft_p99_max_s = *lhi;
+  return m;
+}
+
+// Simulates tier sizes on one prepared setup, each over `draws` workload draws (seeds seed,
+// seed + 1, ...); block size and max-model-len do not change with the tier, only the CPU tier
+// differs, and draw k is the same traffic at every size.
 class TierCurve {
  public:
-  TierCurve(SimulationSetup base, SimOptions options) : base_(std::move(base)), options_(options) {}
+  TierCurve(SimulationSetup base, SimOptions options, int draws)
+      : base_(std::move(base)), options_(options), draws_(std::max(1, draws)) {}
 
   const TierCurvePoint& at(int gib) {
     auto it = points_.find(gib);
@@ -68,9 +108,14 @@ class TierCurve {
     setup.cpu_blocks = gib > 0 ? cpu_blocks_for(gib, static_cast<std::int64_t>(setup.cpu_block_bytes)) : 0;
     if (gib > 0) setup.scenario.server.kv_offloading_size = gib;
     running_gib_ = gib;  // named if a signal cuts this simulation
-    const auto result = run_simulation(setup, options_);
-    requests_ = result.requests;
-    return points_.emplace(gib, curve_point(gib, result)).first->second;
+    std::vector<TierCurvePoint> draws;
+    for (int k = 0; k < draws_; ++k) {
+      setup.scenario.seed = base_.scenario.seed + static_cast<std::uint64_t>(k);
+      const auto result = run_simulation(setup, options_);
+      requests_ = result.requests;
+      draws.push_back(curve_point(gib, result));
+    }
+    return points_.emplace(gib, mean_of_draws(draws)).first->second;
   }
 
   std::vector<TierCurvePoint> points() const {
@@ -82,6 +127,7 @@ class TierCurve {
  private:
   SimulationSetup base_;
   SimOptions options_;
+  int draws_ = 1;
   std::map<int, TierCurvePoint> points_;
   std::int64_t requests_ = 0;
   int running_gib_ = 0;
@@ -188,7 +234,10 @@ std::optional<Knee> judged_knee(const std::vector<TierCurvePoint>& curve, const 
 }
 
 void store_gains(TierRecommendation& rec, const JudgedCurve& j) {
-  for (std::size_t i = 0; i < j.gains.size(); ++i) rec.curve[i].gain = j.gains[i];
+  for (std::size_t i = 0; i < j.gains.size(); ++i) {
+    rec.curve[i].gain = j.gains[i];
+    rec.curve[i].gain_spread = j.spreads[i];
+  }
   rec.decided_by = j.metric;
 }
 
@@ -322,16 +371,21 @@ void recommend_knee(TierRecommendation& rec, TierCurve& sim, const TierAdviceReq
                     req.cap_gib));
   }
   const TierCurvePoint chosen = sim.at(static_cast<int>(rec.kv_offloading_size_gib));
-  rec.reasoning.push_back(
-      fmt::format("recommend {:g} GiB ({}; bound: {}): TTFT p99 {} -> {}, output {:.0f} -> "
-                  "{:.0f} tok/s, CPU-tier hits {} of prompt tokens{}",
-                  rec.kv_offloading_size_gib, describe_gain(rec.gain, j.metric), to_string(rec.bound),
-                  format_seconds(none.ttft_p99_s), format_seconds(chosen.ttft_p99_s),
-                  none.output_tokens_per_s, chosen.output_tokens_per_s, percent(chosen.cpu_hit_rate),
-                  req.objective == TierObjective::kGoodput
-                      ? fmt::format(", goodput {:.3g} -> {:.3g} requests/s within the SLO", none.goodput_rps,
-                                    chosen.goodput_rps)
-                      : std::string()));
+  for (const auto& c : rec.curve) {
+    if (c.kv_offloading_size_gib == rec.kv_offloading_size_gib) rec.gain_spread = c.gain_spread;
+  }
+  rec.reasoning.push_back(fmt::format(
+      "recommend {:g} GiB ({}{}; bound: {}): TTFT p99 {} -> {}, output {:.0f} -> "
+      "{:.0f} tok/s, CPU-tier hits {} of prompt tokens{}",
+      rec.kv_offloading_size_gib, describe_gain(rec.gain, j.metric),
+      rec.gain_spread > 0 ? fmt::format(" +/- {:.1f}% over {} draws", rec.gain_spread * 100, rec.seeds)
+                          : std::string(),
+      to_string(rec.bound), format_seconds(none.ttft_p99_s), format_seconds(chosen.ttft_p99_s),
+      none.output_tokens_per_s, chosen.output_tokens_per_s, percent(chosen.cpu_hit_rate),
+      req.objective == TierObjective::kGoodput
+          ? fmt::format(", goodput {:.3g} -> {:.3g} requests/s within the SLO", none.goodput_rps,
+                        chosen.goodput_rps)
+          : std::string()));
 }
 
 }  // namespace
@@ -358,9 +412,12 @@ TierRecommendation advise_tier_size(const TierAdviceRequest& req) {
   auto base = req.setup ? *req.setup : prepare_simulation(scenario, req.link);
   base.offloading = false;
   base.scenario.server.kv_offloading_size.reset();
-  TierCurve sim(std::move(base), options);
+  // A trace is one traffic: its draws would be the same run (only a router's ties differ).
+  const int draws = scenario.trace ? 1 : std::max(1, req.seeds);
+  TierCurve sim(std::move(base), options, draws);
 
   TierRecommendation rec;
+  rec.seeds = draws;
   rec.basis = RecommendationBasis::kSimulation;
   rec.objective = req.objective;
   rec.floor_gib = req.floor_gib;
@@ -391,9 +448,14 @@ TierRecommendation advise_tier_size(const TierAdviceRequest& req) {
   note_overload(rec, scenario);
   const auto knee = judged_knee(rec.curve, judged);
   rec.reasoning.push_back(
-      fmt::format("simulated {} tier sizes of {} ({}, one draw for all), from none to the {:.0f} "
+      fmt::format("simulated {} tier sizes of {} ({}, {}), from none to the {:.0f} "
                   "GiB host-DRAM cap{}",
-                  rec.curve.size(), rec.workload, fmt::format("{} requests each", rec.requests), req.cap_gib,
+                  rec.curve.size(), rec.workload, fmt::format("{} requests each", rec.requests),
+                  draws == 1 ? std::string("one draw for all")
+                             : fmt::format("{} draws each, the same draws at every size; a gain counts only "
+                                           "above half the range of the draws' gains",
+                                           draws),
+                  req.cap_gib,
                   req.objective == TierObjective::kBalanced
                       ? fmt::format("; judged on {}, the metric that moved most", to_string(judged.metric))
                       : std::string()));

@@ -26,6 +26,7 @@ struct TierAdviceRequest {
   std::optional<LinkProfile> link{};  // --link-profile, else the hardware table's
   int grid_points = 10;               // geometric sizes between the first and the cap
   int bisections = 3;                 // refinements between the knee and the size below it
+  int seeds = 1;                      // workload draws per size (size --seeds); a trace runs once
   std::vector<int>
       candidates{};  // sizes to simulate instead of the grid (size --trace: the curve's), no bisection
   std::vector<std::string> candidate_reasons{};  // why those sizes: the first lines of the reasoning

@@ -47,6 +47,45 @@ std::string describe_gain(double gain, TierObjective o) {
   return {};
 }
 
+namespace {
+
+// Each draw's gain over its own no-tier point in `metric`; half their range per size.
+std::vector<double> draw_spreads(const std::vector<TierCurvePoint>& curve, TierObjective metric) {
+  std::vector<double> spreads(curve.size(), 0.0);
+  if (curve.empty()) return spreads;
+  const auto& base = curve.front();
+  for (std::size_t i = 1; i < curve.size(); ++i) {
+    const auto& c = curve[i];
+    const auto draws = std::min(c.draw_output_tokens_per_s.size(), base.draw_output_tokens_per_s.size());
+    if (draws < 2) continue;
+    double lo = 0, hi = 0;
+    for (std::size_t k = 0; k < draws; ++k) {
+      TierCurvePoint b, p;
+      b.output_tokens_per_s = base.draw_output_tokens_per_s[k];
+      b.ttft_p99_s = base.draw_ttft_p99_s[k];
+      b.goodput_rps = base.draw_goodput_rps[k];
+      p.output_tokens_per_s = c.draw_output_tokens_per_s[k];
+      p.ttft_p99_s = c.draw_ttft_p99_s[k];
+      p.goodput_rps = c.draw_goodput_rps[k];
+      const double g = objective_gains({b, p}, metric)[1];
+      lo = k == 0 ? g : std::min(lo, g);
+      hi = k == 0 ? g : std::max(hi, g);
+    }
+    spreads[i] = (hi - lo) / 2;
+  }
+  return spreads;
+}
+
+// The draws' spread of the deciding metric, and no knee where the gain is within it.
+void apply_spreads(JudgedCurve& j, const std::vector<TierCurvePoint>& curve) {
+  j.spreads = draw_spreads(curve, j.metric);
+  for (std::size_t i = 1; i < curve.size(); ++i) {
+    if (j.spreads[i] > 0 && j.knee_gains[i] > 0 && j.gains[i] <= j.spreads[i]) j.knee_gains[i] = 0;
+  }
+}
+
+}  // namespace
+
 JudgedCurve judge_curve(const std::vector<TierCurvePoint>& curve, TierObjective o) {
   JudgedCurve j;
   const auto tput = objective_gains(curve, TierObjective::kThroughput);
@@ -60,6 +99,7 @@ JudgedCurve judge_curve(const std::vector<TierCurvePoint>& curve, TierObjective 
     for (std::size_t i = 1; i < curve.size(); ++i) {
       if (tput[i] < -kBalancedMaxLoss || ttft[i] < -kBalancedMaxLoss) j.knee_gains[i] = -1;
     }
+    apply_spreads(j, curve);
     return j;
   }
   // Sizes that make neither metric more than 2% worse; the others may not be chosen.
@@ -79,6 +119,7 @@ JudgedCurve judge_curve(const std::vector<TierCurvePoint>& curve, TierObjective 
   for (std::size_t i = 1; i < curve.size(); ++i) {
     if (!allowed[i]) j.knee_gains[i] = -1;  // never the knee, never the best
   }
+  apply_spreads(j, curve);
   return j;
 }
 

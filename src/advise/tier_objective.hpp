@@ -20,8 +20,10 @@ struct JudgedCurve {
   TierObjective metric = TierObjective::kThroughput;
   std::vector<double> gains;
   std::vector<double> knee_gains;
+  std::vector<double> spreads;  // half the range of the draws' gains (0 for one draw)
   double pays_gain = kPaysGain;
 };
+// A size whose gain does not exceed its spread over the draws is not taken as the knee (noise).
 JudgedCurve judge_curve(const std::vector<TierCurvePoint>& curve, TierObjective o);
 
 // Gains of every point over `curve[0]` (the point without a tier), larger is better:

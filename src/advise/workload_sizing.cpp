@@ -162,7 +162,8 @@ Sizing size_with_workload(const WorkloadSizingRequest& request) {
                            .slo = request.slo,
                            .floor_gib = s.offload->floor_gib,
                            .cap_gib = s.offload->cap_gib,
-                           .link = in.link};
+                           .link = in.link,
+                           .seeds = request.seeds};
   std::vector<std::pair<double, double>> trace_curve;
   if (scenario.trace) trace_curve = add_trace_candidates(advice, scenario, s);
   auto rec = advise_tier_size(advice);

@@ -14,6 +14,11 @@
 
 namespace kvb {
 
+// Draws per simulated tier size unless --seeds says otherwise: enough for a spread, three times
+// one run's time.
+inline constexpr int kDefaultSeeds = 3;
+inline constexpr int kMaxSeeds = 100;
+
 struct WorkloadSizingRequest {
   Scenario scenario;  // the traffic: its workload, or its trace
   // The server the flags describe. Given, the workload file's server keys (every key but name,
@@ -26,6 +31,7 @@ struct WorkloadSizingRequest {
   FleetSpec fleet{};  // --replicas, --router: the tier is sized per replica of this fleet
   TierObjective objective = TierObjective::kBalanced;
   ServiceLevel slo{};
+  int seeds = kDefaultSeeds;  // workload draws per tier size (size --seeds); a trace runs once
   std::optional<LinkProfile>
       link{};  // a link measured in this run (else node.link_profile, else the table's)
 };

@@ -145,14 +145,29 @@ std::string choose_hardware(const AssessmentSettings& s, const DeviceInfo& devic
   return hw;
 }
 
-// The shipped scenario's sweep on `hw`, on this run's measured link where a GPU's link was measured.
+// The shipped scenario's traffic on the server the sizing section describes (the models' own
+// context length, vLLM's memory defaults): its server-only keys (a deliberately small
+// kv-cache-memory, its context length) would otherwise make the simulation a different server
+// from the one the recommendation sizes, and the page would contradict itself.
+Scenario on_sizing_server(const AssessmentSettings& s, const std::string& hw) {
+  auto scenario = with_override(load_scenario(s.scenario), "hardware", hw, "--hw");
+  ServeSettings serve;
+  auto server = scenario.server;
+  server.kv_cache_memory.reset();
+  server.num_gpu_blocks_override.reset();
+  server.max_model_len = parse_token_count(s.max_model_len, "--max-model-len");
+  server.gpu_memory_utilization = serve.gpu_memory_utilization;
+  return with_server(scenario, server);
+}
+
+// The scenario's sweep on that server, on this run's measured link where a GPU's link was measured.
 struct DefaultSimulation {
   Scenario scenario;
   std::optional<LinkProfile> link;
 };
 DefaultSimulation simulate_default(const AssessmentSettings& s, const std::string& hw, bool gpu,
                                    ReportInputs& in, const AssessmentLog& log) {
-  auto scenario = with_override(load_scenario(s.scenario), "hardware", hw, "--hw");
+  auto scenario = on_sizing_server(s, hw);
   std::optional<LinkProfile> link;
   if (gpu) {
     try {
@@ -173,34 +188,26 @@ DefaultSimulation simulate_default(const AssessmentSettings& s, const std::strin
   return {scenario, link};
 }
 
-// The main models sized on `hw`, and the tier size for the scenario's own traffic simulated on the
-// same link (listed first: the report's first lines state it).
+// The main models sized on `hw`, the scenario's model by its simulated traffic on the same server
+// and link (listed first: the report's first lines state it), the others by the rule.
 void size_default(const AssessmentSettings& s, const std::string& hw, const DefaultSimulation& simulated,
                   ReportInputs& in, const AssessmentLog& log) {
   const auto& scenario = simulated.scenario;
-  const auto& link = simulated.link;
   ServeSettings serve;
   serve.max_model_len = parse_token_count(s.max_model_len, "--max-model-len");
   serve.tensor_parallel_auto = true;
-  std::vector<Sizing> sizings;
+  log(fmt::format("size --workload {}: simulating the tier-size curve", scenario.name));
+  std::vector<Sizing> sizings{size_with_workload({.scenario = scenario,
+                                                  .node = {},
+                                                  .objective = TierObjective::kTtftP99,
+                                                  .slo = {},
+                                                  .link = simulated.link})};
   for (const auto& name : split(s.models, ',')) {
     std::vector<std::string> warnings;
-    sizings.push_back(
-        compute_sizing(make_sizing_inputs(resolve_model(name, warnings), resolve_hardware(hw), serve)));
+    const auto model = resolve_model(name, warnings);
+    if (model.name == sizings.front().model_name) continue;  // one row per server: the simulated one
+    sizings.push_back(compute_sizing(make_sizing_inputs(model, resolve_hardware(hw), serve)));
   }
-  log(fmt::format("size --workload {}: simulating the tier-size curve", scenario.name));
-  // The scenario's traffic on the server the sizing section describes: its server-only keys
-  // (a deliberately small kv-cache-memory, its context length) would otherwise reach the command.
-  auto server = scenario.server;
-  server.kv_cache_memory.reset();
-  server.num_gpu_blocks_override.reset();
-  server.max_model_len = serve.max_model_len;
-  server.gpu_memory_utilization = serve.gpu_memory_utilization;
-  const auto traffic = with_server(scenario, server);
-  sizings.insert(
-      sizings.begin(),
-      size_with_workload(
-          {.scenario = traffic, .node = {}, .objective = TierObjective::kTtftP99, .slo = {}, .link = link}));
   const auto size_doc = sizings_document(sizings);
   add_report_document(in, size_doc, "kvbench size, computed now");
   save(s, "size.json", size_doc, log);

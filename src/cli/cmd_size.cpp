@@ -53,6 +53,7 @@ struct SizeOptions {
   std::string slo_ttft;
   std::string slo_tpot;
   std::string requests;
+  std::string seeds;
   CLI::App* app = nullptr;  // to tell the flags given from their defaults
 };
 
@@ -104,6 +105,7 @@ WorkloadSizingRequest traffic_request(const SizeOptions& o) {
   WorkloadSizingRequest r;
   r.serve = serve_settings(o);
   r.fleet = fleet_from_flags(o.fleet);
+  if (!o.seeds.empty()) r.seeds = static_cast<int>(parse_positive_int(o.seeds, "--seeds", false, kMaxSeeds));
   if (!o.model.empty()) r.model = o.model;
   if (given(o, "--hw")) r.hardware = o.hw;
   r.node = node_overrides(o, *r.serve);
@@ -147,7 +149,7 @@ std::pair<TierObjective, ServiceLevel> objective_and_slo(const SizeOptions& o) {
     throw UsageError(
         "--objective goodput: expected --slo-ttft and/or --slo-tpot (e.g. --slo-ttft 2s --slo-tpot 50ms)");
   }
-  const bool needs_workload = any_slo || given(o, "--objective") || !o.requests.empty() ||
+  const bool needs_workload = any_slo || given(o, "--objective") || !o.requests.empty() || !o.seeds.empty() ||
                               !o.fleet.replicas.empty() || !o.fleet.router.empty();
   if (needs_workload && o.workload.empty() && o.trace.file.empty()) {
     throw UsageError(
@@ -273,6 +275,11 @@ void add_traffic_flags(CLI::App* app, SizeOptions& o) {
   app->add_option("--slo-ttft", o.slo_ttft, "goodput's TTFT target (e.g. 2s, 500ms)");
   app->add_option("--slo-tpot", o.slo_tpot, "goodput's time-per-output-token target (e.g. 50ms)");
   app->add_option("--requests", o.requests, "requests per simulated point (default: the workload's)");
+  app->add_option(
+      "--seeds", o.seeds,
+      fmt::format("workload draws per tier size: the recommendation states the spread of their gains "
+                  "(default {}; a trace runs once)",
+                  kDefaultSeeds));
   add_fleet_flags(app, o.fleet);
 }
 

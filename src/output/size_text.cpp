@@ -64,9 +64,13 @@ std::string break_even_cell(const Sizing& s) {
 std::string simulated_tier_lines(const TierRecommendation& r) {
   const bool balanced = r.objective == TierObjective::kBalanced;
   std::string out = fmt::format(
-      "  simulated: workload {}, {} requests per point, objective {}{} (computed by the simulator "
+      "  simulated: workload {}, {} requests per point{}, objective {}{} (computed by the simulator "
       "from the stated time and link models, not measured)\n",
-      r.workload, format_count(r.requests), r.objective ? to_string(*r.objective) : "-",
+      r.workload, format_count(r.requests),
+      r.seeds > 1
+          ? fmt::format(" x {} draws (figures: their mean; +/-: half the range of their gains)", r.seeds)
+          : std::string(),
+      r.objective ? to_string(*r.objective) : "-",
       balanced ? fmt::format(" (TTFT p99 -{:.0f}% or output tok/s +{:.0f}%, neither worse by {:.0f}%)",
                              kBalancedTtftGain * 100, kPaysGain * 100, kBalancedMaxLoss * 100)
                : "");
@@ -85,7 +89,9 @@ std::string simulated_tier_lines(const TierRecommendation& r) {
                fmt::format("{:.0f}", c.output_tokens_per_s), format_seconds(c.ttft_p50_s),
                format_seconds(c.ttft_p99_s), fmt::format("{:.1f}%", c.gpu_hit_rate * 100),
                fmt::format("{:.1f}%", c.cpu_hit_rate * 100), fmt::format("{:.1f}%", c.h2d_utilization * 100),
-               fmt::format("{:+.1f}%", c.gain * 100), mark});
+               c.gain_spread > 0 ? fmt::format("{:+.1f}% +/- {:.1f}", c.gain * 100, c.gain_spread * 100)
+                                 : fmt::format("{:+.1f}%", c.gain * 100),
+               mark});
   }
   for (const auto& line : split(t.render(), '\n')) {
     if (!line.empty()) out += "    " + line + "\n";

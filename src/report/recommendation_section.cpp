@@ -46,8 +46,9 @@ std::string curve_charts(const SizeRowView& r, const TierRecommendation& v) {
   hits.y_label = "CPU-tier hits (% of prompt tokens)";
   ChartSeries hit{.name = "CPU-tier hit rate", .points = {}, .dashed = true};
   for (const auto& p : v.curve) {
-    moved.points.push_back(
-        {.x = p.kv_offloading_size_gib, .y = axis.sign * 100 * p.gain, .low = 0, .high = 0});
+    // The band: the gain's spread over the workload draws (none for one draw).
+    const double y = axis.sign * 100 * p.gain, band = 100 * p.gain_spread;
+    moved.points.push_back({.x = p.kv_offloading_size_gib, .y = y, .low = y - band, .high = y + band});
     hit.points.push_back({.x = p.kv_offloading_size_gib, .y = 100 * p.cpu_hit_rate, .low = 0, .high = 0});
   }
   change.series = {moved};

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/units.hpp"
 #include "report/html_escape.hpp"
 #include "report/report_sections.hpp"
 
@@ -71,9 +72,10 @@ std::string glance(const ReportInputs& in) {
     }
     if (best) {
       lines.push_back(
-          fmt::format("{} ({} on {}): a {:g} GiB CPU tier takes TTFT p99 from {:.0f} ms to {:.0f} ms and "
-                      "output throughput {:.2f}x &#8212; simulated",
-                      html_escape(s.scenario), html_escape(s.model), html_escape(s.hardware), best->tier_gib,
+          fmt::format("{} ({} on {}, {} GPU KV blocks, max-model-len {}): a {:g} GiB CPU tier takes TTFT p99 "
+                      "from {:.0f} ms to {:.0f} ms and output throughput {:.2f}x &#8212; simulated",
+                      html_escape(s.scenario), html_escape(s.model), html_escape(s.hardware),
+                      format_count(best->gpu_blocks), format_count(best->max_model_len), best->tier_gib,
                       1e3 * best->baseline_ttft_p99_s, 1e3 * best->ttft_p99_s,
                       best->baseline_output_tokens_per_s > 0
                           ? best->output_tokens_per_s / best->baseline_output_tokens_per_s

@@ -171,6 +171,8 @@ SimView sim_view_from_json(const nlohmann::json& doc, const std::string& origin)
     SimPointView p;
     for (const auto& [k, val] : jp.at("params").items()) p.params.emplace_back(k, val.get<std::string>());
     p.offloading = jp.at("offloading").get<bool>();
+    p.gpu_blocks = json_integer_or(jp, "gpu_blocks", 0, kMaxTokens, 0, origin);
+    p.max_model_len = json_integer_or(jp, "max_model_len", 0, kMaxTokens, 0, origin);
     // Range-checked where read (core/json_file): the report draws what it reads.
     const auto& where = origin;
     // null: the point ran without a CPU tier (the writer's way of saying so).

@@ -20,6 +20,8 @@ struct SimPointView {
   std::vector<std::pair<std::string, std::string>> params;  // sweep axis -> value
   bool offloading = false;
   double tier_gib = 0;
+  std::int64_t gpu_blocks = 0;     // the server's GPU KV pool (per replica)
+  std::int64_t max_model_len = 0;  // and its context length
   double output_tokens_per_s = 0, baseline_output_tokens_per_s = 0;
   double ttft_p50_s = 0, ttft_p99_s = 0, baseline_ttft_p99_s = 0;
   double gpu_hit_rate = 0, cpu_hit_rate = 0;

@@ -31,7 +31,12 @@ nlohmann::json curve_point_to_json(const TierCurvePoint& c) {
           {"costliest_share", c.costliest_share},
           {"busiest_ttft_p99_s", c.busiest_ttft_p99_s},
           {"replica_hit_rate_min", c.replica_hit_rate_min},
-          {"replica_hit_rate_max", c.replica_hit_rate_max}};
+          {"replica_hit_rate_max", c.replica_hit_rate_max},
+          {"output_tokens_per_s_min", c.output_tokens_per_s_min},
+          {"output_tokens_per_s_max", c.output_tokens_per_s_max},
+          {"ttft_p99_min_s", c.ttft_p99_min_s},
+          {"ttft_p99_max_s", c.ttft_p99_max_s},
+          {"gain_spread", c.gain_spread}};
 }
 
 TierCurvePoint curve_point_from_json(const nlohmann::json& c, const std::string& where) {
@@ -54,6 +59,11 @@ TierCurvePoint curve_point_from_json(const nlohmann::json& c, const std::string&
   p.busiest_ttft_p99_s = json_number_or(c, "busiest_ttft_p99_s", 0, 1e9, 0, where);
   p.replica_hit_rate_min = json_number_or(c, "replica_hit_rate_min", 0, 1, 0, where);
   p.replica_hit_rate_max = json_number_or(c, "replica_hit_rate_max", 0, 1, 0, where);
+  p.output_tokens_per_s_min = json_number_or(c, "output_tokens_per_s_min", 0, 1e12, 0, where);
+  p.output_tokens_per_s_max = json_number_or(c, "output_tokens_per_s_max", 0, 1e12, 0, where);
+  p.ttft_p99_min_s = json_number_or(c, "ttft_p99_min_s", 0, 1e9, 0, where);
+  p.ttft_p99_max_s = json_number_or(c, "ttft_p99_max_s", 0, 1e9, 0, where);
+  p.gain_spread = json_number_or(c, "gain_spread", 0, 1e6, 0, where);
   return p;
 }
 
@@ -105,6 +115,8 @@ void add_simulation_keys(nlohmann::json& j, const TierRecommendation& r) {
   }
   j["workload"] = r.workload;
   j["requests_per_point"] = r.requests;
+  j["seeds"] = r.seeds;
+  j["gain_spread"] = r.gain_spread;
   if (r.fleet) j["fleet"] = fleet_tier_to_json(*r.fleet);
   j["model"] =
       "computed: kvbench's discrete-event simulator over the stated time and link models, not measured";
@@ -123,6 +135,8 @@ void read_simulation_keys(const nlohmann::json& k, TierRecommendation& r, const 
   }
   r.workload = k.value("workload", std::string());
   r.requests = json_integer_or(k, "requests_per_point", 0, kMaxTokens, 0, where);
+  r.seeds = static_cast<int>(json_integer_or(k, "seeds", 1, 1000, 1, where));  // files before it: one draw
+  r.gain_spread = json_number_or(k, "gain_spread", 0, 1e6, 0, where);
   if (const auto it = k.find("fleet"); it != k.end()) r.fleet = fleet_tier_from_json(*it, where + ": fleet");
 }
 

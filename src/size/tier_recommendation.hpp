@@ -59,6 +59,14 @@ struct TierCurvePoint {
   // prefix hit rates (GPU + CPU tier); 0 for one engine.
   double busiest_ttft_p99_s = 0;
   double replica_hit_rate_min = 0, replica_hit_rate_max = 0;
+  // Over several workload draws (size --seeds): the figures above are the draws' means; the range
+  // of the two judged metrics, and the gain's spread: half the range of the draws' own gains in the
+  // deciding metric, each draw against its own no-tier point (0 for one draw).
+  double output_tokens_per_s_min = 0, output_tokens_per_s_max = 0;
+  double ttft_p99_min_s = 0, ttft_p99_max_s = 0;
+  double gain_spread = 0;
+  // Each draw's figures, for the paired gains (not written to JSON: the spread is).
+  std::vector<double> draw_output_tokens_per_s, draw_ttft_p99_s, draw_goodput_rps;
 };
 
 // size --replicas: the tier simulated on a fleet. The size is per replica (each engine's
@@ -89,7 +97,9 @@ struct TierRecommendation {
   bool pays = true;
   bool costs = false;  // simulation: a tier size loses throughput against none (`why` says how much, and why)
   double gain = 0;     // at the recommended size, in the objective
-  std::string why;     // one line: why this size (or why none)
+  double gain_spread = 0;  // its spread over the draws (TierCurvePoint::gain_spread)
+  int seeds = 1;           // workload draws per size (a trace is one traffic: 1)
+  std::string why;         // one line: why this size (or why none)
   TierBound bound = TierBound::kRule;
   double floor_gib = 0;        // vLLM's floor: the aggregate GPU KV pool, which a smaller tier only mirrors
   double cap_gib = 0;          // the host-DRAM cap

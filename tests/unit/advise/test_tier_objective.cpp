@@ -94,3 +94,50 @@ TEST(BalancedObjective, ParsesAndIsNamed) {
 
 }  // namespace
 }  // namespace kvb
+
+namespace kvb {
+namespace {
+
+// Three draws per size: each draw's throughput against its own no-tier point.
+TierCurvePoint drawn(double gib, std::vector<double> tput) {
+  TierCurvePoint p;
+  p.kv_offloading_size_gib = gib;
+  double sum = 0;
+  for (const double t : tput) sum += t;
+  p.output_tokens_per_s = sum / static_cast<double>(tput.size());
+  p.ttft_p99_s = 1.0;
+  p.cpu_hit_rate = 0.2;
+  p.draw_output_tokens_per_s = tput;
+  p.draw_ttft_p99_s.assign(tput.size(), 1.0);
+  p.draw_goodput_rps.assign(tput.size(), 0.0);
+  return p;
+}
+
+TEST(DrawSpread, IsHalfTheRangeOfThePairedGainsAndHidesGainsWithinIt) {
+  // No tier: 100 tok/s in each draw. 8 GiB: 103, 101, 105 -> gains 3%, 1%, 5%: mean 3%, spread
+  // (5 - 1) / 2 = 2%. 16 GiB: 104, 96, 106 -> mean 102 (2%), gains 4%, -4%, 6%: spread 5%, so its
+  // 2% is within the draws' noise and it is never the knee.
+  const std::vector<TierCurvePoint> curve{drawn(0, {100, 100, 100}), drawn(8, {103, 101, 105}),
+                                          drawn(16, {104, 96, 106})};
+  const auto j = judge_curve(curve, TierObjective::kThroughput);
+  ASSERT_EQ(j.spreads.size(), 3u);
+  EXPECT_DOUBLE_EQ(j.spreads[0], 0.0);
+  EXPECT_NEAR(j.spreads[1], 0.02, 1e-12);
+  EXPECT_NEAR(j.spreads[2], 0.05, 1e-12);
+  EXPECT_NEAR(j.gains[1], 0.03, 1e-12);
+  EXPECT_NEAR(j.knee_gains[1], 0.03, 1e-12);
+  EXPECT_DOUBLE_EQ(j.knee_gains[2], 0.0);
+}
+
+TEST(DrawSpread, OneDrawHasNone) {
+  TierCurvePoint none, tier;
+  none.output_tokens_per_s = 100;
+  tier.output_tokens_per_s = 110;
+  tier.kv_offloading_size_gib = 8;
+  const auto j = judge_curve({none, tier}, TierObjective::kThroughput);
+  EXPECT_DOUBLE_EQ(j.spreads[1], 0.0);
+  EXPECT_NEAR(j.knee_gains[1], 0.10, 1e-12);
+}
+
+}  // namespace
+}  // namespace kvb

@@ -30,6 +30,8 @@ TierRecommendation simulated_recommendation() {
   rec.pays = false;
   rec.costs = true;
   rec.gain = 0.375;
+  rec.gain_spread = 0.03125;
+  rec.seeds = 3;
   rec.why = "the knee";
   rec.bound = TierBound::kKnee;
   rec.floor_gib = 54.5;
@@ -52,7 +54,15 @@ TierRecommendation simulated_recommendation() {
                 .costliest_share = 0.125,
                 .busiest_ttft_p99_s = 2.5,
                 .replica_hit_rate_min = 0.25,
-                .replica_hit_rate_max = 0.75}};
+                .replica_hit_rate_max = 0.75,
+                .output_tokens_per_s_min = 1400.25,
+                .output_tokens_per_s_max = 1600.75,
+                .ttft_p99_min_s = 1.25,
+                .ttft_p99_max_s = 1.75,
+                .gain_spread = 0.0625,
+                .draw_output_tokens_per_s = {},  // not written: the spread and range are
+                .draw_ttft_p99_s = {},
+                .draw_goodput_rps = {}}};
   rec.trace_curve = {{1.5, 0.1}, {64, 0.375}};
   rec.reasoning = {"first", "second"};
   rec.interrupted_during = "tier size 96 GiB";
