@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""deploy/kubernetes/kvbench-node-check.yaml checks the node, and the node passes (issue 34 §3).
+
+The DaemonSet mounts the host's /proc, /sys, cgroup root and /dev/shm read-only under /host and runs
+`kvbench doctor --root /host`. This test reads the manifest as text (Debian's python3 has no YAML
+library; the manifest writes its env and mounts as one-line flow mappings, which is what it reads)
+and fails when the manifest drifts from what doctor reads:
+
+* every tree doctor reads under --root (proc, sys, sys/fs/cgroup, dev/shm) is mounted there,
+  read-only, from the same path on the host; and the container's own /dev/shm is the host's too,
+  since doctor takes /dev/shm's size from proc/mounts, which is the reading process's mount table;
+* the container is not privileged: containerd gives an unprivileged container its own cgroup
+  namespace on cgroup v2, which is what makes proc/self/cgroup read "/" (the node's root cgroup);
+* the manifest's own doctor command (its env values substituted, --root pointed at a recorded tree,
+  -o at a temporary file) exits 0 with no failed check on tests/data/nodes/daemonset-node (the
+  pod-limit node as those mounts show it) and on tests/data/nodes/pod-limit;
+* the manifest's sed turns doctor's host="<--root>" label into the node's name on every line.
+
+usage: daemonset_test.py KVBENCH MANIFEST NODES_DIR
+"""
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+kvbench, manifest, nodes = sys.argv[1:4]
+text = open(manifest).read()
+failures = []
+
+env = dict(re.findall(r'\{name: (\w+), value: "([^"]*)"\}', text))
+mounts = re.findall(r"\{name: ([\w-]+), mountPath: ([^,}\s]+)(, readOnly: true)?\}", text)
+host_paths = dict(re.findall(r"- name: ([\w-]+)\s*\n\s*hostPath: \{path: ([^,}\s]+)", text))
+doctor_lines = [line.strip() for line in text.splitlines() if line.strip().startswith("kvbench doctor ")]
+sed_lines = [line.strip() for line in text.splitlines() if line.strip().startswith("sed ")]
+if len(doctor_lines) != 1 or len(sed_lines) != 1:
+    sys.exit(f"FAIL: expected one 'kvbench doctor' line and one 'sed' line in {manifest}, "
+             f"found {len(doctor_lines)} and {len(sed_lines)}")
+
+# The doctor command as the shell would run it: up to '||', $VARS from the manifest's env.
+words = [re.sub(r"\$(\w+)", lambda m: env.get(m.group(1), m.group(0)), w)
+         for w in shlex.split(doctor_lines[0].split("||")[0])]
+args = words[1:]
+unset = [w for w in args if "$" in w]
+if unset:
+    failures.append(f"doctor arguments name variables the manifest does not set: {unset}")
+
+
+def value_of(flag):
+    return args[args.index(flag) + 1] if flag in args and args.index(flag) + 1 < len(args) else None
+
+
+root, output = value_of("--root"), value_of("-o")
+if root is None or output is None:
+    sys.exit(f"FAIL: the manifest's doctor command has no --root or no -o: {doctor_lines[0]}")
+
+# The mounts doctor's reads need (src/doctor/node_facts.cpp reads each under --root).
+mounted = {path: (name, bool(ro)) for name, path, ro in mounts}
+for tree in ("/proc", "/sys", "/sys/fs/cgroup", "/dev/shm"):
+    where = root.rstrip("/") + tree
+    if where not in mounted:
+        failures.append(f"nothing is mounted at {where}: doctor --root {root} reads the host's {tree} there")
+        continue
+    name, read_only = mounted[where]
+    if host_paths.get(name) != tree:
+        failures.append(f"{where} mounts volume {name} (host path {host_paths.get(name)}), not the host's {tree}")
+    if not read_only:
+        failures.append(f"{where} is not mounted readOnly: true")
+if host_paths.get(mounted.get("/dev/shm", ("", False))[0]) != "/dev/shm":
+    failures.append("the container's /dev/shm is not the host's: doctor reads /dev/shm's size from "
+                    f"{root}/proc/mounts, the container's own mount table")
+if re.search(r"privileged:\s*true", text):
+    failures.append("the container is privileged: it would share the host's cgroup namespace and doctor "
+                    "would read the pod's own cgroup limit")
+
+
+def run_doctor(tree, out):
+    argv = [kvbench] + [tree if a == root and args[i - 1] == "--root" else out if a == output else a
+                        for i, a in enumerate(args)]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    return argv, done
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    for fixture in ("daemonset-node", "pod-limit"):
+        tree = os.path.join(nodes, fixture)
+        out = os.path.join(tmp, fixture + ".prom")
+        argv, done = run_doctor(tree, out)
+        shown = " ".join(argv[1:])
+        if done.returncode not in (0, 1) or not os.path.exists(out):
+            failures.append(f"{fixture}: kvbench {shown} exited {done.returncode}: {done.stderr.strip()}")
+            continue
+        prom = open(out).read()
+        status = re.findall(r'^kvbench_doctor_check_status\{host="([^"]*)",check="([^"]*)"\} (-?\d+)$', prom, re.M)
+        if not status:
+            failures.append(f"{fixture}: no kvbench_doctor_check_status series in {out}")
+        failed = [check for _, check, v in status if v == "2"]
+        if done.returncode != 0 or failed:
+            failures.append(f"{fixture}: kvbench {shown} exited {done.returncode}; failed checks: {failed}")
+            continue
+        # The manifest's sed, on this output labelled as the pod labels it (host="<--root>").
+        as_pod = prom.replace(f'host="{tree}"', f'host="{root}"')
+        pod_file = os.path.join(tmp, fixture + "-pod.prom")
+        open(pod_file, "w").write(as_pod)
+        sed = sed_lines[0].split(">")[0].replace(output, shlex.quote(pod_file))
+        relabelled = subprocess.run(["sh", "-c", sed], capture_output=True, text=True, timeout=30,
+                                    env={**os.environ, "NODE_NAME": "gpu-node-7"})
+        series = [l for l in relabelled.stdout.splitlines() if l.startswith("kvbench_doctor_check")]
+        wrong = [l for l in series if 'host="gpu-node-7"' not in l]
+        if relabelled.returncode != 0 or not series or wrong:
+            failures.append(f"{fixture}: the manifest's sed does not label every series host=\"$NODE_NAME\" "
+                            f"(exit {relabelled.returncode}; first unlabelled: {wrong[:1]})")
+        print(f"{fixture}: kvbench {shown}: exit 0, {len(status)} checks, none failed")
+
+for f in failures:
+    print("FAIL:", f)
+if failures:
+    sys.exit(1)
+print(f"daemonset: {manifest} mounts what doctor --root {root} reads, and its doctor command passes "
+      "on the recorded nodes")
