@@ -52,7 +52,8 @@ const std::vector<std::string> kModelKeys = {"name",
                                              "tie_word_embeddings",
                                              "num_experts",
                                              "experts_per_token",
-                                             "notes"};
+                                             "notes",
+                                             "context_extension"};
 
 int as_int(const YamlObject& y, const char* key, long long fallback) {
   const long long v = y.integer_or(key, fallback);
@@ -113,6 +114,7 @@ ModelSpec model_from_yaml(const std::string& text, const std::string& origin) {
   m.num_experts = as_int(y, "num_experts", 0);
   m.experts_per_token = as_int(y, "experts_per_token", 0);
   m.notes = y.str_list_or("notes");
+  m.context_extension = y.str_or("context_extension", "");
   validate_model(m, origin);
   return m;
 }

@@ -62,6 +62,9 @@ struct ModelSpec {
   int num_experts = 0;
   int experts_per_token = 0;
   std::vector<std::string> notes;  // caveats shown with the sizing (soft facts, quirks)
+  // How the model card serves contexts past max_position_embeddings (e.g. YaRN rope scaling);
+  // named only when --max-model-len goes past it. Empty: no published extension.
+  std::string context_extension;
 
   int full_attention_layers() const {
     return num_hidden_layers - sliding_layers - mamba_layers - mlp_only_layers;

@@ -76,8 +76,9 @@ std::string simulated_tier_lines(const TierRecommendation& r) {
                : "");
   out += fmt::format("  expected error against real vLLM: {}\n",
                      r.expected_error.empty() ? "not scored for this calibration" : r.expected_error);
-  const std::string gain_header =
-      balanced && r.decided_by ? "gain (" + to_string(*r.decided_by) + ")" : "gain";
+  // The change in the deciding metric's own sign (TTFT p99 falls: negative), as the recommendation says it.
+  const bool latency = r.decided_by == TierObjective::kTtftP99;
+  const std::string gain_header = r.decided_by ? "change (" + to_string(*r.decided_by) + ")" : "change";
   TextTable t({"kv-offloading-size", "out tok/s", "TTFT p50", "TTFT p99", "GPU hit", "CPU hit", "h2d util",
                gain_header, "note"});
   for (const auto& c : r.curve) {
@@ -89,8 +90,9 @@ std::string simulated_tier_lines(const TierRecommendation& r) {
                fmt::format("{:.0f}", c.output_tokens_per_s), format_seconds(c.ttft_p50_s),
                format_seconds(c.ttft_p99_s), fmt::format("{:.1f}%", c.gpu_hit_rate * 100),
                fmt::format("{:.1f}%", c.cpu_hit_rate * 100), fmt::format("{:.1f}%", c.h2d_utilization * 100),
-               c.gain_spread > 0 ? fmt::format("{:+.1f}% +/- {:.1f}", c.gain * 100, c.gain_spread * 100)
-                                 : fmt::format("{:+.1f}%", c.gain * 100),
+               c.gain_spread > 0 ? fmt::format("{:+.1f}% +/- {:.1f}", (latency ? -c.gain : c.gain) * 100,
+                                               c.gain_spread * 100)
+                                 : fmt::format("{:+.1f}%", (latency ? -c.gain : c.gain) * 100),
                mark});
   }
   for (const auto& line : split(t.render(), '\n')) {
@@ -325,18 +327,23 @@ std::string sizing_text(const Sizing& s) {
 }
 
 std::string sizing_summary_table(const std::vector<Sizing>& all) {
-  TextTable t({"model", "hw", "TP x PP", "weights", "KV B/tok/rank", "KV GiB/rank", "GPU KV tokens",
-               "conc@len", "fits", "offload GiB", "break-even"});
+  TextTable t({"model", "hw", "TP x PP", "weights", "context", "KV B/tok/rank", "KV GiB/rank",
+               "GPU KV tokens", "conc@len", "fits", "offload GiB", "break-even"});
   for (const auto& s : all) {
     t.add_row({s.model_name, s.hw_name, s.pp > 1 ? fmt::format("{} x {}", s.tp, s.pp) : std::to_string(s.tp),
-               s.weight_dtype, format_count(s.layout.kv_bytes_per_token()),
+               s.weight_dtype, format_count(s.max_model_len), format_count(s.layout.kv_bytes_per_token()),
                s.weights_fit ? fmt::format("{:.1f}", s.kv_gib_available) : "-",
                s.weights_fit ? format_count(s.gpu_context_tokens()) : "-",
                s.weights_fit ? fmt::format("{:.2f}x", s.max_concurrency) : "-",
                s.fits ? "yes" : (s.weights_fit ? "no: context" : "no: weights"),
                s.offload ? fmt::format("{:g}", s.offload->recommended_gib()) : "-", break_even_cell(s)});
   }
-  return t.render();
+  return t.render() +
+         "context: the max-model-len each row sizes (tokens). conc@len: how many requests of that whole "
+         "length the GPU KV cache holds at once (vLLM's \"Maximum concurrency\" line). offload GiB: the "
+         "rule's --kv-offloading-size (full-length sessions kept warm, capped by host DRAM; --workload "
+         "simulates your traffic instead). break-even: the prompt length from which reloading its KV from "
+         "the CPU tier is faster than recomputing the prefill (always: at every length; never: at none).\n";
 }
 
 }  // namespace kvb

@@ -6,11 +6,13 @@
 namespace kvb {
 namespace {
 
-// A number (or "-" for none) is right-aligned; "--root reads ..." is text, not a negative number.
+// A number, signed or not (or "-" for none), is right-aligned; "--root reads ..." is text, not a
+// negative number.
 bool numeric_looking(const std::string& cell) {
   const auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
   if (cell.empty()) return false;
   if (digit(cell.front())) return true;
+  if (cell.front() == '+') return cell.size() > 1 && digit(cell[1]);
   return cell.front() == '-' && (cell.size() == 1 || digit(cell[1]) || cell[1] == '.');
 }
 

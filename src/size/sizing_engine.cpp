@@ -39,7 +39,8 @@ std::int64_t max_len_that_fits(const KvLayout& l, double available, std::int64_t
 void model_warnings(Sizing& s, const SizingInputs& in) {
   const auto& m = in.model;
   if (s.max_model_len > m.max_position_embeddings) {
-    s.warnings.push_back(ContextBeyondTrained{s.max_model_len, m.name, m.max_position_embeddings});
+    s.warnings.push_back(
+        ContextBeyondTrained{s.max_model_len, m.name, m.max_position_embeddings, m.context_extension});
   }
   if (s.layout.replicated) {
     s.warnings.push_back(ReplicatedKv{s.layout.replication_reason, s.tp});

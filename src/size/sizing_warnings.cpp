@@ -9,6 +9,12 @@ namespace kvb {
 namespace {
 
 std::string word(const ContextBeyondTrained& w) {
+  if (!w.extension.empty()) {
+    return fmt::format(
+        "--max-model-len {} exceeds {}'s max_position_embeddings {}: its model card extends it with {}; "
+        "without that vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1",
+        w.max_model_len, w.model, w.max_position_embeddings, w.extension);
+  }
   return fmt::format(
       "--max-model-len {} exceeds {}'s max_position_embeddings {}: vLLM refuses it unless "
       "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1, and quality beyond the trained length is not guaranteed",

@@ -12,6 +12,7 @@ struct ContextBeyondTrained {  // vLLM refuses to start without VLLM_ALLOW_LONG_
   std::int64_t max_model_len = 0;
   std::string model;
   std::int64_t max_position_embeddings = 0;
+  std::string extension{};  // the model card's way past it (ModelSpec::context_extension), if any
 };
 struct ReplicatedKv {
   std::string reason;

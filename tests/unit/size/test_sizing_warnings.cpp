@@ -23,6 +23,26 @@ TEST(SizingWarnings, AContextPastTheTrainedLengthIsAFactThatRefusesStart) {
   EXPECT_EQ(describe(SizingWarning{*w}).rfind("--max-model-len 200000 exceeds llama-3.1-8b's", 0), 0u);
 }
 
+TEST(SizingWarnings, TheModelCardsContextExtensionIsNamedOnlyPastTheTrainedLength) {
+  // Qwen3-8B: trained to 40,960; its card extends it with YaRN to 131,072.
+  const auto mentions_yarn = [](const Sizing& s) {
+    for (const auto& w : s.warnings)
+      if (describe(w).find("YaRN") != std::string::npos) return true;
+    for (const auto& n : s.notes)
+      if (n.find("YaRN") != std::string::npos) return true;
+    return false;
+  };
+  auto in = test::inputs("qwen3-8b", "h100");
+  in.max_model_len = 32'768;
+  EXPECT_FALSE(mentions_yarn(compute_sizing(in)));
+  in.max_model_len = 131'072;
+  const auto s = compute_sizing(in);
+  EXPECT_TRUE(mentions_yarn(s));
+  int yarn = 0;
+  for (const auto& w : s.warnings) yarn += describe(w).find("YaRN") != std::string::npos ? 1 : 0;
+  EXPECT_EQ(yarn, 1);  // said once, with the refusal it explains
+}
+
 TEST(SizingWarnings, EachKindIsWordedFromItsNumbers) {
   // 4 sliding layers of 2 full: 8,192 B per token as hybrid, 12,288 B as full attention = x1.50.
   EXPECT_NE(describe(SlidingAsFull{4, 8192, 12288}).find("grows from 8192 to 12288 B (x1.50)"),
