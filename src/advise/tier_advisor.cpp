@@ -135,7 +135,7 @@ class TierCurve {
  public:
   int running_gib() const { return running_gib_; }
   std::int64_t requests() const { return requests_; }  // per point: the draw (or trace) is the same for all
-  const Calibration& calibration() const { return base_.predictor.calibration(); }
+  std::string expected_error() const { return expected_error_for(base_); }
 };
 
 std::string percent(double share) { return fmt::format("{:.1f}%", share * 100); }
@@ -425,7 +425,7 @@ TierRecommendation advise_tier_size(const TierAdviceRequest& req) {
   rec.workload = scenario.name;
   rec.requests = scenario.workload.requests;
   rec.reasoning = req.candidate_reasons;
-  rec.expected_error = sim.calibration().expected_error;
+  rec.expected_error = sim.expected_error();
 
   try {
     simulate_sizes(sim, req);

@@ -47,27 +47,38 @@ Calibration parse_calibration(const YamlObject& o, const std::string& source) {
 
 namespace {
 
-// "TTFT mean within 5.2%, E2E mean within 2.9% ..." from scenarios/fidelity/<hw>.yaml, which
-// tests/fidelity/fidelity.py writes from its last run (and a test re-checks).
-std::string statement_from(const CatalogEntry& e) {
+struct Fidelity {
+  std::string statement;
+  ScoredClass scored;
+};
+
+// "TTFT mean within 5.2%, E2E mean within 2.9% ..." and the class of servers it was scored on, from
+// scenarios/fidelity/<hw>.yaml, which tests/fidelity/fidelity.py writes from its last run (and a
+// test re-checks).
+Fidelity fidelity_from(const CatalogEntry& e) {
   const auto y = YamlObject::parse(std::string(e.content), e.origin);
-  return fmt::format(
+  Fidelity f;
+  f.scored.moe = y.boolean_or("scored_moe", false);
+  f.scored.weights = y.str_list_or("scored_weights");
+  for (const auto& r : y.str_list_or("scored_ranks")) f.scored.ranks.push_back(std::stoi(r));
+  f.statement = fmt::format(
       "TTFT mean within {:.1f}%, E2E mean within {:.1f}% (mean absolute error; worst {:.1f}% and "
       "{:.1f}%) on {} public vLLM runs ({}: tests/fidelity)",
       100 * y.real_in("ttft_mean_abs_error", 0, 10, 0), 100 * y.real_in("e2e_mean_abs_error", 0, 10, 0),
       100 * y.real_in("ttft_worst_abs_error", 0, 10, 0), 100 * y.real_in("e2e_worst_abs_error", 0, 10, 0),
       y.integer_in("runs", 1, 1000000, 1), y.str("runs_described"));
+  return f;
 }
 
 // Read once: default_calibration runs for every simulation set-up (each sweep point, each fit step).
-std::string fidelity_statement(const std::string& hw) {
-  static const std::map<std::string, std::string> statements = [] {
-    std::map<std::string, std::string> out;
-    for (const auto& e : catalog_entries("fidelity")) out.emplace(e.name, statement_from(e));
+const Fidelity* fidelity_of(const std::string& hw) {
+  static const std::map<std::string, Fidelity> scored = [] {
+    std::map<std::string, Fidelity> out;
+    for (const auto& e : catalog_entries("fidelity")) out.emplace(e.name, fidelity_from(e));
     return out;
   }();
-  const auto it = statements.find(hw);
-  return it == statements.end() ? std::string() : it->second;
+  const auto it = scored.find(hw);
+  return it == scored.end() ? nullptr : &it->second;
 }
 
 }  // namespace
@@ -84,7 +95,10 @@ Calibration default_calibration(const HardwareSpec& hw) {
   if (t.load_efficiency > 0) c.load_efficiency = t.load_efficiency;
   c.gemm_half_tokens = t.gemm_half_tokens;
   c.source = fmt::format("{} (fitted to {})", hw.name, t.source);
-  c.expected_error = fidelity_statement(hw.name);
+  if (const auto* f = fidelity_of(hw.name)) {
+    c.expected_error = f->statement;
+    c.scored = f->scored;
+  }
   return c;
 }
 

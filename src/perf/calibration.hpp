@@ -3,11 +3,21 @@
 // cost per engine step. Defaults, a scenario's `calibration:` block, or a calibration file.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "catalog/hardware_spec.hpp"
 #include "core/yaml_reader.hpp"
 
 namespace kvb {
+
+// The servers the expected error was scored on (scenarios/fidelity/<hw>.yaml): a simulation of a
+// server outside this class is "not scored" for what differs, never given another class's figure.
+struct ScoredClass {
+  bool moe = false;                  // mixture-of-experts models scored (false: dense only)
+  std::vector<std::string> weights;  // weight formats scored (bf16, fp8, ...)
+  std::vector<int> ranks;            // TP x PP degrees scored
+  bool operator==(const ScoredClass&) const = default;
+};
 
 struct Calibration {
   double compute_efficiency = 0.5;  // achieved / peak dense FLOP/s
@@ -29,6 +39,7 @@ struct Calibration {
   // How far this calibration's simulations were from real vLLM servers (tests/fidelity, the figures
   // in scenarios/fidelity/<hw>.yaml); empty where no real server was scored with it.
   std::string expected_error;
+  std::optional<ScoredClass> scored{};  // the class `expected_error` holds for
 
   double attention() const { return attention_efficiency.value_or(compute_efficiency); }
 };

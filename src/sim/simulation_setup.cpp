@@ -6,6 +6,7 @@
 
 #include "catalog/model_catalog.hpp"
 #include "core/errors.hpp"
+#include "core/strings.hpp"
 #include "core/units.hpp"
 #include "size/offload_plan.hpp"
 #include "size/sizing_engine.hpp"
@@ -150,6 +151,27 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
   if (sizing.pp > 1)
     out.notes.push_back("pipeline-parallel transfers between stages are not in the time model");
   return out;
+}
+
+std::string expected_error_for(const SimulationSetup& setup) {
+  const auto& c = setup.predictor.calibration();
+  if (c.expected_error.empty() || !c.scored) return c.expected_error;
+  const auto& scored = *c.scored;
+  std::vector<std::string> differs;
+  const bool moe = setup.model.num_experts > 0;
+  if (moe && !scored.moe) differs.push_back("mixture-of-experts models");
+  if (std::find(scored.weights.begin(), scored.weights.end(), setup.weight_dtype) == scored.weights.end())
+    differs.push_back(setup.weight_dtype + " weights");
+  if (std::find(scored.ranks.begin(), scored.ranks.end(), setup.world_size) == scored.ranks.end())
+    differs.push_back(fmt::format("{} ranks (TP x PP)", setup.world_size));
+  if (differs.empty()) return c.expected_error;
+  std::vector<std::string> ranks;
+  for (const int r : scored.ranks) ranks.push_back(std::to_string(r));
+  return fmt::format(
+      "not scored for {}: the scored runs are {} models with {} weights on {} rank(s) of an {} "
+      "(tests/fidelity)",
+      join(differs, ", "), scored.moe ? "dense and MoE" : "dense", join(scored.weights, " or "),
+      join(ranks, " or "), setup.hw.name);
 }
 
 }  // namespace kvb

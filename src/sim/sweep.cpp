@@ -91,7 +91,7 @@ SweepRun run_sweep(const Scenario& base, const std::vector<SweepAxis>& axes,
       run.gpu_blocks_source = setup.gpu_blocks_source;
       run.link_source = setup.link.source;
       run.time_model = setup.predictor.describe();
-      run.expected_error = setup.predictor.calibration().expected_error;
+      run.expected_error = expected_error_for(setup);
       run.notes = setup.notes;
     }
     SweepPoint p;

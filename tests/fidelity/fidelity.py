@@ -136,6 +136,11 @@ def statement_figures(scores):
             "e2e_mean_abs_error": round(scores["E2E mean"][0], 3),
             "e2e_worst_abs_error": round(scores["E2E mean"][1], 3),
             "runs": len(RESIDENCY) + 1,
+            # The class of servers scored: Qwen3-14B and Llama-3.1-8B, both dense with bf16 weights,
+            # one rank of one H100. kvbench states the figures only for servers of this class.
+            "scored_moe": False,
+            "scored_weights": ["bf16"],
+            "scored_ranks": [1],
             "runs_described": f"{len(RESIDENCY)} residency-vllm runs of Qwen3-14B at 2-10 req/s, vLLM 0.23.0; the "
                               f"vLLM blog's E1 prefills of Llama-3.1-8B within {100 * e1c:.1f}% computed and "
                               f"{100 * e1l:.1f}% loaded from the CPU tier at 10 lengths"}

@@ -1,4 +1,5 @@
-// deploy/: the Kubernetes manifest parsed and checked for what the node check needs, and the
+// deploy/: the Kubernetes manifest parsed and checked for what the node check needs (the node's
+// files read-only under /host, Prometheus text for node-exporter), and the
 // Slurm script for one result per node.
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
@@ -17,37 +18,37 @@ std::string read(const std::string& path) {
   return s.str();
 }
 
-TEST(KubernetesManifest, DaemonSetHasGpuShmMemlockAndTextfileCollector) {
+TEST(KubernetesManifest, DaemonSetReadsTheNodeReadOnlyAndWritesTheTextfileCollector) {
   const auto doc = YAML::LoadFile(kDeploy + "/kubernetes/kvbench-node-check.yaml");
   EXPECT_EQ(doc["kind"].as<std::string>(), "DaemonSet");
   const auto pod = doc["spec"]["template"]["spec"];
   const auto c = pod["containers"][0];
-  EXPECT_EQ(c["resources"]["limits"]["nvidia.com/gpu"].as<int>(), 1);
-  bool ipc_lock = false;
-  for (const auto& cap : c["securityContext"]["capabilities"]["add"])
-    ipc_lock |= cap.as<std::string>() == "IPC_LOCK";
-  EXPECT_TRUE(ipc_lock);
-  // /dev/shm is a memory-backed volume; the textfile directory is the host's.
-  std::map<std::string, std::string> mounts;
-  for (const auto& m : c["volumeMounts"])
-    mounts[m["name"].as<std::string>()] = m["mountPath"].as<std::string>();
-  bool shm = false, textfile = false;
-  for (const auto& v : pod["volumes"]) {
-    const auto name = v["name"].as<std::string>();
-    if (v["emptyDir"] && v["emptyDir"]["medium"].as<std::string>() == "Memory" && mounts[name] == "/dev/shm")
-      shm = true;
-    if (v["hostPath"] && v["hostPath"]["path"].as<std::string>().find("textfile") != std::string::npos) {
-      textfile = true;
-      // Both commands write where that volume is mounted, in Prometheus text.
-      const auto script = c["args"][0].as<std::string>();
-      EXPECT_NE(
-          script.find("doctor --tier-size \"$KVBENCH_TIER_GIB\" --format prom -o " + mounts[name] + "/"),
-          std::string::npos);
-      EXPECT_NE(script.find("dma --quick --format prom -o " + mounts[name] + "/"), std::string::npos);
+  EXPECT_EQ(c["resources"]["limits"]["nvidia.com/gpu"].as<int>(), 1);  // dma --quick needs a device
+  EXPECT_FALSE(c["securityContext"]["privileged"].as<bool>());         // its own cgroup namespace
+  // The node's files, each a read-only mount of the host's path under /host.
+  std::map<std::string, std::string> host_path;
+  for (const auto& v : pod["volumes"])
+    if (v["hostPath"]) host_path[v["name"].as<std::string>()] = v["hostPath"]["path"].as<std::string>();
+  std::map<std::string, std::string> mounted;  // mount path -> host path
+  std::string textfile;
+  for (const auto& m : c["volumeMounts"]) {
+    const auto name = m["name"].as<std::string>();
+    const auto path = m["mountPath"].as<std::string>();
+    if (path.rfind("/host/", 0) == 0) {
+      EXPECT_TRUE(m["readOnly"] && m["readOnly"].as<bool>()) << path;
+      mounted[path] = host_path[name];
     }
+    if (host_path[name].find("textfile") != std::string::npos) textfile = path;
   }
-  EXPECT_TRUE(shm);
-  EXPECT_TRUE(textfile);
+  for (const char* node : {"/proc", "/sys", "/sys/fs/cgroup", "/dev/shm"})
+    EXPECT_EQ(mounted[std::string("/host") + node], node);
+  ASSERT_FALSE(textfile.empty());
+  const auto script = c["args"][0].as<std::string>();
+  EXPECT_NE(script.find("doctor --root /host --tier-size \"$KVBENCH_TIER_GIB\" --format prom -o"),
+            std::string::npos);
+  EXPECT_NE(script.find("mv " + textfile + "/kvbench_doctor.prom.tmp " + textfile + "/kvbench_doctor.prom"),
+            std::string::npos);
+  EXPECT_NE(script.find("dma --quick --format prom -o " + textfile + "/"), std::string::npos);
 }
 
 TEST(SlurmScript, OneDoctorAndOneDmaJsonPerNode) {
