@@ -160,6 +160,12 @@ std::string run_footer(const SweepRun& run) {
         "vLLM would reject them.\n",
         format_count(first.clipped_prompts));
   }
+  if (first.timed_out > 0) {
+    out += fmt::format(
+        "{} requests timed out: the client gave up after {:g} s (workload client-timeout) and vLLM aborted "
+        "them; they are not counted above.\n",
+        format_count(first.timed_out), run.scenario.workload.client_timeout_s);
+  }
   if (first.rejected_requests > 0) {
     out += fmt::format(
         "{} trace requests were longer than max-model-len and refused, as vLLM refuses them (not "

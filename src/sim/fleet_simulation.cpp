@@ -76,6 +76,13 @@ void FleetSimulation::dispatch(const Event& e) {
     case EventKind::kStoreDone:
       engine->on_store_done(e.id);
       break;
+    case EventKind::kTimeout: {
+      // Only if the slot still holds the request this timeout is for (it may have been answered,
+      // retired and reused): that one arrived exactly one timeout ago.
+      const auto& r = clock_.requests[static_cast<std::size_t>(e.id)];
+      if (r.arrival + setup_.scenario.workload.client_timeout_s == clock_.now) engine->on_timeout(e.id);
+      break;
+    }
   }
   engine->try_start_step();
   // Only now: a slot freed mid-event could be handed out while a handler still names its id.
@@ -145,6 +152,8 @@ void FleetSimulation::on_arrival(std::int64_t id) {
     for (auto& e : engines_) e->reset_prefix_cache();
   }
   const int replica = route(r);
+  if (const double t = setup_.scenario.workload.client_timeout_s; t > 0)
+    clock_.events.push(clock_.now + t, EventKind::kTimeout, id, replica);
   // The API server's share (tokenisation, scheduling, streaming): the request waits it out
   // before the scheduler sees it; its latencies count from the arrival.
   const double overhead = setup_.predictor.calibration().request_overhead_s;
@@ -173,6 +182,12 @@ int FleetSimulation::route(SimRequest& r) {
 
 void FleetSimulation::on_retired(SimRequest& r) {
   auto& t = tallies_[static_cast<std::size_t>(r.replica)];
+  retiring_.push_back(r.id);
+  t.last_finish = std::max(t.last_finish, r.finish_time);  // the run lasts until its last abort too
+  if (r.timed_out) {  // the client counts it as a failure, nothing else
+    ++t.timed_out;
+    return;
+  }
   ++t.requests;
   t.prompt_tokens += r.prompt_tokens;
   t.output_tokens += r.generated;
@@ -188,7 +203,6 @@ void FleetSimulation::on_retired(SimRequest& r) {
   }
   const auto& slo = options_.slo;
   if ((!slo.ttft_s || first <= *slo.ttft_s) && (!slo.tpot_s || per_token <= *slo.tpot_s)) ++t.slo_met;
-  retiring_.push_back(r.id);
 }
 
 void FleetSimulation::on_finished(SimRequest& r) {
@@ -196,7 +210,7 @@ void FleetSimulation::on_finished(SimRequest& r) {
   if (r.session < 0) return;  // a trace request: the trace schedules what comes next
   const auto& s = sessions_[static_cast<std::size_t>(r.session)];
   const int next = r.turn + 1;
-  if (next < s.turns) {
+  if (next < s.turns && !r.timed_out) {  // a user whose turn timed out ends the conversation
     const double at = clock_.now + s.think_seconds[static_cast<std::size_t>(next)];
     const auto id = take_slot();
     clock_.requests[static_cast<std::size_t>(id)] = generator_.make_request(s, next, at, id);

@@ -16,7 +16,8 @@ namespace kvb {
 // What the retired requests of one replica add up to; latencies are kept (8 bytes each) for
 // exact percentiles.
 struct RequestTally {
-  std::int64_t requests = 0, prompt_tokens = 0, output_tokens = 0, preemptions = 0, slo_met = 0;
+  std::int64_t requests = 0, prompt_tokens = 0, output_tokens = 0, preemptions = 0, slo_met = 0;  // answered
+  std::int64_t timed_out = 0;  // given up by the client
   double last_finish = 0;
   std::vector<double> ttft, tpot, e2e;
 };

@@ -77,8 +77,9 @@ SimResult FleetSimulation::summarize() const {
   std::vector<double> ttft, tpot, e2e;
   double last_finish = first_arrival_;
   for (const auto& t : tallies_) {
-    out.requests += t.requests;
+    out.requests += t.requests + t.timed_out;
     out.finished += t.requests;
+    out.timed_out += t.timed_out;
     out.prompt_tokens += t.prompt_tokens;
     out.output_tokens += t.output_tokens;
     out.preemptions += t.preemptions;

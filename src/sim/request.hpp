@@ -35,6 +35,7 @@ struct SimRequest {
   double first_token_time = -1;
   double finish_time = -1;
   int preemptions = 0;
+  bool timed_out = false;  // the client gave up before the reply ended; vLLM aborted it
 
   std::int64_t known_tokens() const { return prompt_tokens + generated; }
 };

@@ -70,6 +70,10 @@ struct WorkloadSpec {
   // A first turn longer than max-model-len: vLLM rejects it, so the run stops with the scenario
   // named (false), unless the scenario asks to clip it to fit as a truncating client would (true).
   bool clip_long_prompts = false;
+  // The client gives up on a request this long after sending it (0: never), as benchmark clients
+  // do (aiohttp's default total timeout is 300 s): vLLM aborts it when the connection closes, and
+  // it counts as timed out, not in the latencies or throughput.
+  double client_timeout_s = 0;
 };
 
 struct SweepAxis {

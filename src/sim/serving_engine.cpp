@@ -44,8 +44,46 @@ void ServingEngine::published_prefix(const SimRequest& r, ReplicaState& state) c
 
 void ServingEngine::admit(std::int64_t id) {
   auto& r = requests_[static_cast<std::size_t>(id)];
+  if (r.timed_out) {  // the client gave up before the API server handed it on
+    abort(r);
+    return;
+  }
   r.state = RequestState::kWaiting;
   waiting_.push_back(id);
+}
+
+// The client gave up (workload client-timeout): vLLM aborts the request when its connection
+// closes, wherever it is, frees its blocks once no store still reads them, and never answers it.
+// A request still in the API server, loading, or in the running step is aborted when that ends
+// (admit, complete_load, on_step_done): its id stays valid until then.
+void ServingEngine::on_timeout(std::int64_t id) {
+  auto& r = requests_[static_cast<std::size_t>(id)];
+  if (r.state == RequestState::kFinished || r.timed_out) return;
+  r.timed_out = true;
+  if (r.state == RequestState::kPending || r.state == RequestState::kLoading) return;
+  const auto in_step =
+      std::any_of(step_.begin(), step_.end(), [&](const Scheduled& s) { return s.request == id; });
+  if (in_step) return;
+  const auto drop = [id](auto& queue) {
+    queue.erase(std::remove(queue.begin(), queue.end(), id), queue.end());
+  };
+  drop(waiting_);
+  drop(convoy_);
+  drop(running_);
+  abort(r);
+}
+
+void ServingEngine::abort(SimRequest& r) {
+  r.state = RequestState::kFinished;
+  r.finish_time = now_;
+  if (r.pending_stores > 0) {
+    r.free_when_stored = true;
+  } else {
+    release_blocks(r);
+  }
+  if (tier_) report_stores(r);
+  listener_.on_finished(r);
+  retire_if_done(r);
 }
 
 void ServingEngine::on_step_done() {
@@ -56,6 +94,11 @@ void ServingEngine::on_step_done() {
   bool any_finished = false;
   for (const auto& s : step_) {
     auto& r = requests_[static_cast<std::size_t>(s.request)];
+    if (r.timed_out) {  // its client left during this step
+      abort(r);
+      any_finished = true;
+      continue;
+    }
     note_progress(r, s.start, s.start + s.tokens, true, false);
     r.computed = s.start + s.tokens;
     kv_.cache_blocks(r, r.computed / block_size_);
@@ -143,9 +186,13 @@ void ServingEngine::complete_load(std::int64_t id) {
     waiting_.push_front(convoy_.back());
     convoy_.pop_back();
   }
-  waiting_.push_front(r.id);
   job.hashes = {};
   free_jobs_.push_back(id);
+  if (r.timed_out) {
+    abort(r);  // its client left while it loaded: the loaded blocks stay cached
+  } else {
+    waiting_.push_front(r.id);
+  }
 }
 
 void ServingEngine::offer_stores(SimRequest& r) {

@@ -63,6 +63,7 @@ class ServingEngine {
   void on_step_done();
   void on_load_done(std::int64_t job);
   void on_store_done(std::int64_t job);
+  void on_timeout(std::int64_t id);
   void try_start_step();
   void start_clock();  // the fleet's first arrival: occupancy counts from here
   void reset_prefix_cache() { kv_.reset_prefix_cache(); }
@@ -93,6 +94,7 @@ class ServingEngine {
   // serving_engine.cpp
   void push_event(double at, EventKind kind, std::int64_t id) { events_.push(at, kind, id, replica_); }
   void finish(SimRequest& r);
+  void abort(SimRequest& r);
   void retire_if_done(SimRequest& r);
   std::int64_t new_job(TransferJob job);
   void start_load(SimRequest& r, const std::vector<std::int32_t>& gpu_hits, std::int64_t cpu_blocks);

@@ -30,6 +30,7 @@ nlohmann::json result_json(const SimResult& r) {
     costs[to_string(static_cast<TierCost>(i))] = r.tier_cost_s[static_cast<std::size_t>(i)];
   return {{"requests", r.requests},
           {"finished", r.finished},
+          {"timed_out_requests", r.timed_out},
           {"makespan_s", r.makespan_s},
           {"steps", r.steps},
           {"prompt_tokens", r.prompt_tokens},

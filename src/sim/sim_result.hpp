@@ -32,6 +32,9 @@ struct ReplicaResult {
 struct SimResult {
   std::int64_t requests = 0;
   std::int64_t finished = 0;
+  // Given up by the client (workload client-timeout) and aborted: counted here, not in `finished`,
+  // the latencies or the token figures, as the client counts them.
+  std::int64_t timed_out = 0;
   double makespan_s = 0;  // first arrival to last completion
   std::int64_t steps = 0;
   double engine_busy_s = 0;           // sum of step times: below the makespan when arrivals set the pace

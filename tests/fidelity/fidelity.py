@@ -141,7 +141,8 @@ def statement_figures(scores):
             "scored_moe": False,
             "scored_weights": ["bf16"],
             "scored_ranks": [1],
-            "runs_described": f"{len(RESIDENCY)} residency-vllm runs of Qwen3-14B at 2-10 req/s, vLLM 0.23.0; the "
+            "runs_described": f"{len(RESIDENCY)} runs of Qwen3-14B at 2-10 req/s under vLLM 0.23.0 (GitHub "
+                              f"inference-sim/residency-vllm); the "
                               f"vLLM blog's E1 prefills of Llama-3.1-8B within {100 * e1c:.1f}% computed and "
                               f"{100 * e1l:.1f}% loaded from the CPU tier at 10 lengths"}
 

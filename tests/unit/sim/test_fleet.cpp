@@ -103,3 +103,75 @@ TEST(Fleet, BadFleetKeysAreNamed) {
 
 }  // namespace
 }  // namespace kvb
+
+namespace kvb {
+namespace {
+
+// A client that gives up (workload client-timeout): aborted requests are counted apart, leave no
+// block behind (the audit runs after every step), and nothing answered took longer than the timeout.
+const char* kOverloaded = R"(
+model: llama-3.1-8b
+hardware: h100
+kv-cache-memory: 2GiB
+max-model-len: 16384
+max-num-seqs: 64
+workload:
+  requests: 300
+  arrival: {process: closed, users: 100}
+  prompt: 3000
+  output: 200
+  client-timeout: 4
+)";
+
+TEST(ClientTimeout, AbortedRequestsAreCountedApartAndNoAnswerTookLonger) {
+  const auto r = simulate(kOverloaded, "");
+  EXPECT_GT(r.timed_out, 0);
+  EXPECT_GT(r.finished, 0);
+  EXPECT_EQ(r.finished + r.timed_out, r.requests);
+  EXPECT_LE(r.e2e_s.max, 4.0);
+  EXPECT_EQ(r.ttft_s.count, r.finished);
+  // The makespan covers the aborted requests too: the pool cannot be more than full on average.
+  EXPECT_LE(r.kv_occupancy_mean, 1.0);
+}
+
+TEST(ClientTimeout, ALoneRequestLongerThanTheTimeoutIsAborted) {
+  // 2,000 decode steps of Llama-3.1-8B take well over one second on an H100.
+  const auto r = simulate(R"(
+model: llama-3.1-8b
+hardware: h100
+max-model-len: 16384
+workload:
+  requests: 1
+  arrival: {process: fixed, rate: 1}
+  prompt: 1000
+  output: 2000
+  client-timeout: 1
+)",
+                          "");
+  EXPECT_EQ(r.timed_out, 1);
+  EXPECT_EQ(r.finished, 0);
+  EXPECT_EQ(r.output_tokens, 0);
+}
+
+TEST(ClientTimeout, ATimedOutTurnEndsItsConversation) {
+  const std::string chat = R"(
+model: llama-3.1-8b
+hardware: h100
+kv-cache-memory: 2GiB
+max-model-len: 16384
+workload:
+  requests: 400
+  arrival: {process: poisson, rate: 20}
+  turns: 4
+  prompt: 2000
+  output: 300
+)";
+  const auto patient = simulate(chat, "");
+  const auto impatient = simulate(chat + "  client-timeout: 2\n", "");
+  EXPECT_EQ(patient.timed_out, 0);
+  EXPECT_GT(impatient.timed_out, 0);
+  EXPECT_EQ(impatient.finished + impatient.timed_out, impatient.requests);
+}
+
+}  // namespace
+}  // namespace kvb
