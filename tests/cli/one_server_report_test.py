@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The default assessment's report describes one server (issue 34 §1): the scenario it simulates
-carries a deliberately small kv-cache-memory (1.5 GiB), and its simulation, its simulated tier
+carries a deliberately small kv-cache-memory (1.5 GiB) and sweeps an 8 GiB tier, and its simulation, its simulated tier
 recommendation and the page's headline must all be of the server the sizing describes (vLLM's
 memory defaults on the GPU, --max-model-len), never the scenario file's. Before the fix the page
 showed a 1.5 GiB pool in the simulation and the GPU's whole pool in the recommendation.
@@ -24,7 +24,7 @@ with tempfile.TemporaryDirectory() as out:
     page = os.path.join(out, "report.html")
     done = subprocess.run([kvbench, "report", "--backend", "host", "--block", "64KiB", "--max-time", "0.2",
                            "--models", "llama-8b,qwen3-32b", "--scenario",
-                           os.path.join(data, "scenario-fleet-shared-prefix.yaml"), "--max-model-len", "32K",
+                           os.path.join(data, "scenario-small-pool-sweep.yaml"), "--max-model-len", "32K",
                            "--save-json", out, "-o", page], capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
         sys.exit(f"FAIL: kvbench report exited {done.returncode}: {done.stderr.strip()[-500:]}")
