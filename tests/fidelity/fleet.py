@@ -15,11 +15,12 @@ printed beside, for contrast, and not checked.
   fleet.py KVBENCH DATA_DIR [--check]
 """
 import csv
-import json
 import os
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tier_cost  # noqa: E402  (the same simulate runner)
 
 HIGH_BOUND_POINTS = 8
 LOW_BOUND_POINTS = 3
@@ -54,14 +55,8 @@ PREFIX = {"high_cache": 30000, "low_cache": 8000}
 
 
 def simulate(kvbench, text, work):
-    path = os.path.join(work, "fleet.yaml")
-    with open(path, "w") as f:
-        f.write(text)
-    done = subprocess.run([kvbench, "simulate", path, "--no-sweep", "--json"], capture_output=True, text=True,
-                          timeout=600)
-    if done.returncode != 0:
-        sys.exit(f"fleet: kvbench simulate exited {done.returncode}: {done.stderr.strip()}")
-    m = json.loads(done.stdout)["points"][0]["metrics"]
+    """(overall tok/s, mean TTFT s) of one fleet run, through tier_cost.py's runner."""
+    m = tier_cost.simulate(kvbench, text, work)
     return m["prompt_tokens_per_s"] + m["output_tokens_per_s"], m["ttft_s"]["mean"]
 
 
