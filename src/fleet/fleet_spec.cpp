@@ -11,11 +11,12 @@
 namespace kvb {
 namespace {
 
-constexpr std::array<std::pair<RouterKind, const char*>, 4> kRouterNames{{
+constexpr std::array<std::pair<RouterKind, const char*>, 5> kRouterNames{{
     {RouterKind::kRoundRobin, "round-robin"},
     {RouterKind::kLeastLoaded, "least-loaded"},
     {RouterKind::kPrefixAware, "prefix-aware"},
     {RouterKind::kSession, "session"},
+    {RouterKind::kPrefixApprox, "prefix-approx"},
 }};
 
 }  // namespace

@@ -8,10 +8,11 @@ namespace kvb {
 
 // How the router picks a replica per request (sim/router.hpp has each rule and its source).
 enum class RouterKind {
-  kRoundRobin,   // a plain load balancer: replicas in turn
-  kLeastLoaded,  // fewest requests in flight, as the router counts them
-  kPrefixAware,  // llm-d's endpoint picker: prefix-cache, queue and KV-utilization scorers
-  kSession,      // a conversation sticks to the replica its first turn went to
+  kRoundRobin,    // a plain load balancer: replicas in turn
+  kLeastLoaded,   // fewest requests in flight, as the router counts them
+  kPrefixAware,   // llm-d's endpoint picker: prefix-cache, queue and KV-utilization scorers
+  kSession,       // a conversation sticks to the replica its first turn went to
+  kPrefixApprox,  // the same scorers, the prefix from the router's own record of sends
 };
 
 inline constexpr int kMaxReplicas = 4096;

@@ -17,6 +17,7 @@ int Router::choose(const RoutedRequest& r, const std::vector<ReplicaState>& repl
     case RouterKind::kLeastLoaded:
       return least_loaded(replicas);
     case RouterKind::kPrefixAware:
+    case RouterKind::kPrefixApprox:
       return best_score(r, replicas);
     case RouterKind::kSession: {
       const auto [it, fresh] = sessions_.try_emplace(r.affinity, 0);

@@ -45,7 +45,9 @@ class Router {
   explicit Router(RouterKind kind, std::uint64_t seed = 1, RouterWeights weights = {});
   RouterKind kind() const { return kind_; }
   // Whether choose() reads ReplicaState::prefix_blocks (the fleet looks them up only then).
-  bool reads_prefixes() const { return kind_ == RouterKind::kPrefixAware; }
+  bool reads_prefixes() const {
+    return kind_ == RouterKind::kPrefixAware || kind_ == RouterKind::kPrefixApprox;
+  }
   // The replica for `r`; the same seed and requests give the same choices.
   int choose(const RoutedRequest& r, const std::vector<ReplicaState>& replicas);
   // The conversation has ended: the session router forgets it.

@@ -33,6 +33,10 @@ std::string router_reads(RouterKind k) {
              "delay";
     case RouterKind::kSession:
       return "a conversation's turns to the replica its first turn went to (the least loaded then)";
+    case RouterKind::kPrefixApprox:
+      return "llm-d's scorers with its approximate prefix producer: the prompt's leading 64-token blocks the "
+             "router itself sent each replica (an LRU of as many blocks as a replica's GPU blocks, nothing "
+             "learned from the replicas), their queue depth and GPU KV usage from their metrics";
   }
   return "";
 }

@@ -37,6 +37,9 @@ FleetSimulation::FleetSimulation(const SimulationSetup& setup, const SimOptions&
   states_.resize(static_cast<std::size_t>(n));
   tallies_.resize(static_cast<std::size_t>(n));
   in_flight_.assign(static_cast<std::size_t>(n), 0);
+  // llm-d autotunes the record's size to vLLM's num_gpu_blocks (approximateprefix/plugin.go).
+  if (setup.scenario.fleet.router == RouterKind::kPrefixApprox)
+    sent_.assign(static_cast<std::size_t>(n), SentPrefixIndex(setup.gpu_blocks));
 }
 
 SimResult FleetSimulation::run() {
@@ -166,15 +169,25 @@ void FleetSimulation::on_arrival(std::int64_t id) {
 
 int FleetSimulation::route(SimRequest& r) {
   if (engines_.size() > 1) {
+    const auto sent = sent_.empty() ? std::vector<std::uint64_t>{}
+                                    : sent_prefix_hashes(r.block_hashes, r.prompt_tokens, setup_.block_size);
     for (std::size_t i = 0; i < engines_.size(); ++i) {
       auto& s = states_[i];
+      s = ReplicaState{};
       s.in_flight = in_flight_[i];
       s.waiting = engines_[i]->waiting();
       s.kv_usage = engines_[i]->kv_usage();
-      if (router_.reads_prefixes()) engines_[i]->published_prefix(r, s);
+      if (!sent_.empty()) {
+        s.gpu_prefix_blocks = sent_[i].match(sent);  // what the router sent there, not what is cached
+      } else if (router_.reads_prefixes()) {
+        engines_[i]->published_prefix(r, s);
+      }
     }
-    const RoutedRequest routed{r.prompt_tokens / setup_.block_size, affinity_of(r)};
+    const RoutedRequest routed{
+        sent_.empty() ? r.prompt_tokens / setup_.block_size : static_cast<std::int64_t>(sent.size()),
+        affinity_of(r)};
     r.replica = router_.choose(routed, states_);
+    if (!sent_.empty()) sent_[static_cast<std::size_t>(r.replica)].record(sent);
   }
   ++in_flight_[static_cast<std::size_t>(r.replica)];
   return r.replica;
@@ -184,7 +197,7 @@ void FleetSimulation::on_retired(SimRequest& r) {
   auto& t = tallies_[static_cast<std::size_t>(r.replica)];
   retiring_.push_back(r.id);
   t.last_finish = std::max(t.last_finish, r.finish_time);  // the run lasts until its last abort too
-  if (r.timed_out) {  // the client counts it as a failure, nothing else
+  if (r.timed_out) {                                       // the client counts it as a failure, nothing else
     ++t.timed_out;
     return;
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fleet/router.hpp"
+#include "fleet/sent_prefix_index.hpp"
 #include "sim/serving_engine.hpp"
 #include "sim/workload_generator.hpp"
 #include "trace/trace_reader.hpp"
@@ -54,6 +55,7 @@ class FleetSimulation final : public FinishListener {
   Router router_;
   std::vector<ReplicaState> states_;     // what the router knows, refreshed per request
   std::vector<std::int64_t> in_flight_;  // the router's own count per replica
+  std::vector<SentPrefixIndex> sent_;    // prefix-approx: the router's record of what it sent where
   double first_arrival_ = -1;
 };
 

@@ -21,7 +21,10 @@ std::uint64_t affinity_of(const TraceRequest& r) {
 TraceRouter::TraceRouter(const FleetSpec& fleet, std::uint64_t seed)
     : fleet_(fleet),
       router_(fleet.router, seed),
-      sent_(static_cast<std::size_t>(fleet.router == RouterKind::kPrefixAware ? fleet.replicas : 0)),
+      sent_(static_cast<std::size_t>(fleet.router == RouterKind::kPrefixAware ||
+                                             fleet.router == RouterKind::kPrefixApprox
+                                         ? fleet.replicas
+                                         : 0)),
       requests_(static_cast<std::size_t>(fleet.replicas), 0),
       states_(static_cast<std::size_t>(fleet.replicas)) {
   if (fleet.router == RouterKind::kLeastLoaded && fleet.replicas > 1) {

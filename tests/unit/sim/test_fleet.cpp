@@ -69,6 +69,9 @@ TEST(Fleet, PrefixAwareRoutingKeepsSharedPrefixesWhereTheyAreCached) {
   const auto pa = simulate(kSharedPrefixes, "replicas: 4\nrouter: prefix-aware\n");
   EXPECT_GT(pa.gpu_hit_rate, rr.gpu_hit_rate + 0.2);
   EXPECT_LT(pa.ttft_s.mean, rr.ttft_s.mean);
+  // The router's own record of what it sent where finds the same affinity without KV events.
+  const auto approx = simulate(kSharedPrefixes, "replicas: 4\nrouter: prefix-approx\n");
+  EXPECT_GT(approx.gpu_hit_rate, rr.gpu_hit_rate + 0.2);
 }
 
 TEST(Fleet, SessionRoutingKeepsAConversationsContext) {
