@@ -74,10 +74,7 @@ TierCurvePoint mean_of_draws(const std::vector<TierCurvePoint>& draws) {
         &TierCurvePoint::replica_hit_rate_max}) {
     m.*field = mean(field);
   }
-  m.draw_output_tokens_per_s.clear();
-  m.draw_ttft_p99_s.clear();
-  m.draw_goodput_rps.clear();
-  for (const auto& d : draws) {
+  for (const auto& d : draws) {  // curve_point leaves these empty: one draw has no spread
     m.draw_output_tokens_per_s.push_back(d.output_tokens_per_s);
     m.draw_ttft_p99_s.push_back(d.ttft_p99_s);
     m.draw_goodput_rps.push_back(d.goodput_rps);

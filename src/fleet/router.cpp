@@ -5,6 +5,13 @@
 
 namespace kvb {
 
+std::uint64_t conversation_key(const std::vector<std::uint64_t>& blocks) {
+  std::uint64_t key = 0x9e3779b97f4a7c15ULL;
+  for (std::size_t i = 0; i < std::min<std::size_t>(2, blocks.size()); ++i)
+    key = (key ^ blocks[i]) * 0x100000001b3ULL;
+  return key;
+}
+
 Router::Router(RouterKind kind, std::uint64_t seed, RouterWeights weights)
     : kind_(kind), weights_(weights), rng_(seed ^ 0x5eedf1ee7ULL) {}
 

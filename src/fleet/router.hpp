@@ -27,6 +27,11 @@ struct RoutedRequest {
   std::uint64_t affinity = 0;      // the conversation (session router)
 };
 
+// The session router's key for a request that names no conversation: its first two blocks, so
+// requests sharing a prefix below a common system prompt stay together (as --trace-sample groups
+// a trace's prefix trees).
+std::uint64_t conversation_key(const std::vector<std::uint64_t>& blocks);
+
 // llm-d's scorer weights for the prefix-aware router: its router's built-in profile (prefix-cache 3,
 // queue 2, kv-cache-utilization 2: llm-d/llm-d-router pkg/epp/config/loader/defaults.go, the Helm
 // chart's default since gateway-api-inference-extension v1.2.0), and the precise prefix index's

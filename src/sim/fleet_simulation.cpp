@@ -11,14 +11,9 @@
 namespace kvb {
 namespace {
 
-// The session router's key for a trace request: its first two blocks, so requests that share a
-// prefix below a common system prompt stay together (as --trace-sample groups them).
+// The session router's key: the conversation, or for a trace request its first blocks.
 std::uint64_t affinity_of(const SimRequest& r) {
-  if (r.session >= 0) return static_cast<std::uint64_t>(r.session);
-  std::uint64_t key = 0x9e3779b97f4a7c15ULL;
-  for (std::size_t i = 0; i < std::min<std::size_t>(2, r.block_hashes.size()); ++i)
-    key = (key ^ r.block_hashes[i]) * 0x100000001b3ULL;
-  return key;
+  return r.session >= 0 ? static_cast<std::uint64_t>(r.session) : conversation_key(r.block_hashes);
 }
 
 }  // namespace

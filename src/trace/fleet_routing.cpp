@@ -5,18 +5,6 @@
 #include "core/errors.hpp"
 
 namespace kvb {
-namespace {
-
-// The conversation key the session router sticks to: the first two blocks, as --trace-sample
-// groups a trace's prefix trees (sim/fleet_simulation.cpp keys simulated requests the same way).
-std::uint64_t affinity_of(const TraceRequest& r) {
-  std::uint64_t key = 0x9e3779b97f4a7c15ULL;
-  for (std::size_t i = 0; i < std::min<std::size_t>(2, r.block_ids.size()); ++i)
-    key = (key ^ r.block_ids[i]) * 0x100000001b3ULL;
-  return key;
-}
-
-}  // namespace
 
 TraceRouter::TraceRouter(const FleetSpec& fleet, std::uint64_t seed)
     : fleet_(fleet),
@@ -31,8 +19,7 @@ TraceRouter::TraceRouter(const FleetSpec& fleet, std::uint64_t seed)
     throw UsageError(
         "--router least-loaded: a trace alone holds no service times to count requests in flight; expected "
         "round-robin, prefix-aware or session (kvbench simulate --trace routes least-loaded with the "
-        "engines' "
-        "loads)");
+        "engines' loads)");
   }
 }
 
@@ -52,7 +39,7 @@ int TraceRouter::route(const TraceRequest& r) {
       }
     }
   }
-  const RoutedRequest routed{static_cast<std::int64_t>(r.block_ids.size()), affinity_of(r)};
+  const RoutedRequest routed{static_cast<std::int64_t>(r.block_ids.size()), conversation_key(r.block_ids)};
   const int replica = router_.choose(routed, states_);
   ++requests_[static_cast<std::size_t>(replica)];
   if (!sent_.empty()) sent_[static_cast<std::size_t>(replica)].insert(r.block_ids.begin(), r.block_ids.end());

@@ -92,6 +92,12 @@ TEST(Router, SessionSticksToItsFirstReplicaUntilForgotten) {
   EXPECT_EQ(r.choose({1, 7}, {state(0, 0, 0), state(5, 0, 0)}), 0);
 }
 
+TEST(Router, AConversationKeyIsItsFirstTwoBlocks) {
+  EXPECT_EQ(conversation_key({1, 2, 3}), conversation_key({1, 2, 9}));  // same head, other tail
+  EXPECT_NE(conversation_key({1, 2, 3}), conversation_key({1, 4, 3}));
+  EXPECT_NE(conversation_key({1}), conversation_key({1, 2}));
+}
+
 TEST(Router, OneReplicaIsAlwaysChosen) {
   for (const auto kind :
        {RouterKind::kRoundRobin, RouterKind::kLeastLoaded, RouterKind::kPrefixAware, RouterKind::kSession}) {

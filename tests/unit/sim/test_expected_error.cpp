@@ -32,6 +32,14 @@ TEST(ExpectedError, OtherClassesAreNotScoredAndGetNoFigure) {
   for (const auto& e : {moe, fp8, tp}) EXPECT_EQ(e.find("within"), std::string::npos) << e;
 }
 
+TEST(ExpectedError, AFleetSaysItsRoutingIsScoredOnlyOnTheTiersChange) {
+  const auto e = expected_error("model: llama-3.1-8b\nhardware: h100\nmax-model-len: 8192\nreplicas: 4\n");
+  EXPECT_EQ(e.rfind("TTFT mean within", 0), 0u) << e;
+  EXPECT_NE(e.find("per engine only: the fleet's routing is scored only on the CPU tier's change"),
+            std::string::npos)
+      << e;
+}
+
 TEST(ExpectedError, AnUnscoredGpuHasNone) {
   EXPECT_EQ(expected_error("model: llama-3.1-8b\nhardware: b200\nmax-model-len: 8192\n"), "");
 }
