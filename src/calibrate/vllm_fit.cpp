@@ -158,7 +158,7 @@ VllmFit fit_to_vllm_runs(const Scenario& server, const std::vector<VllmRun>& run
     if (!improved) step /= 2;
   }
   params.source = fmt::format("kvbench calibrate --from-vllm ({} runs)", runs.size());
-  params.expected_error.clear();
+  params.scored.clear();
   fit.fitted = params;
   fit.with_fit = replay.scores(fit.fitted);
   fit.with_start = replay.scores(fit.start);

@@ -53,7 +53,8 @@ struct HardwareSpec {
   double fp4_tflops = 0;   // dense; 0 = no FP4 tensor cores (everything before Blackwell and MI355X)
   int gpus_per_node = 8;
   // GPU-to-GPU fabric (NVLink, Infinity Fabric): per-direction bandwidth from the datasheet and the
-  // latency of one small all-reduce; 0 = unknown (tensor-parallel communication not modelled).
+  // latency of one step of a ring all-reduce (2 (n - 1) steps per all-reduce at TP n); 0 = unknown
+  // (tensor-parallel communication not modelled).
   double gpu_link_gbps = 0;
   GpuLinkKind gpu_link_kind = GpuLinkKind::kNvlink;
   double link_kernel_compute_slowdown =

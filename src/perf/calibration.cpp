@@ -47,33 +47,34 @@ Calibration parse_calibration(const YamlObject& o, const std::string& source) {
 
 namespace {
 
-struct Fidelity {
-  std::string statement;
-  ScoredClass scored;
-};
-
-// "TTFT mean within 5.2%, E2E mean within 2.9% ..." and the class of servers it was scored on, from
+// "TTFT mean within 5.2%, E2E mean within 2.9% ..." per class of servers scored, from
 // scenarios/fidelity/<hw>.yaml, which tests/fidelity/fidelity.py writes from its last run (and a
 // test re-checks).
-Fidelity fidelity_from(const CatalogEntry& e) {
+std::vector<ScoredClass> fidelity_from(const CatalogEntry& e) {
   const auto y = YamlObject::parse(std::string(e.content), e.origin);
-  Fidelity f;
-  f.scored.moe = y.boolean_or("scored_moe", false);
-  f.scored.weights = y.str_list_or("scored_weights");
-  for (const auto& r : y.str_list_or("scored_ranks")) f.scored.ranks.push_back(std::stoi(r));
-  f.statement = fmt::format(
-      "TTFT mean within {:.1f}%, E2E mean within {:.1f}% (mean absolute error; worst {:.1f}% and "
-      "{:.1f}%) on {} public vLLM runs ({}: tests/fidelity)",
-      100 * y.real_in("ttft_mean_abs_error", 0, 10, 0), 100 * y.real_in("e2e_mean_abs_error", 0, 10, 0),
-      100 * y.real_in("ttft_worst_abs_error", 0, 10, 0), 100 * y.real_in("e2e_worst_abs_error", 0, 10, 0),
-      y.integer_in("runs", 1, 1000000, 1), y.str("runs_described"));
-  return f;
+  std::vector<ScoredClass> out;
+  for (const auto& name : y.str_list_or("scored_classes")) {
+    const auto c = y.object(name);
+    ScoredClass s;
+    s.moe = c.boolean_or("moe", false);
+    s.weights = c.str("weights");
+    s.ranks = static_cast<int>(c.integer_in("ranks", 1, 4096, 1));
+    s.statement = fmt::format(
+        "TTFT mean within {:.1f}%, E2E mean within {:.1f}% (mean absolute error; worst {:.1f}% and {:.1f}%) "
+        "on "
+        "{} public vLLM runs of {} ({}: tests/fidelity)",
+        100 * c.real_in("ttft_mean_abs_error", 0, 10, 0), 100 * c.real_in("e2e_mean_abs_error", 0, 10, 0),
+        100 * c.real_in("ttft_worst_abs_error", 0, 10, 0), 100 * c.real_in("e2e_worst_abs_error", 0, 10, 0),
+        c.integer_in("runs", 1, 1000000, 1), describe(s.moe, s.weights, s.ranks), c.str("runs_described"));
+    out.push_back(std::move(s));
+  }
+  return out;
 }
 
 // Read once: default_calibration runs for every simulation set-up (each sweep point, each fit step).
-const Fidelity* fidelity_of(const std::string& hw) {
-  static const std::map<std::string, Fidelity> scored = [] {
-    std::map<std::string, Fidelity> out;
+const std::vector<ScoredClass>* fidelity_of(const std::string& hw) {
+  static const std::map<std::string, std::vector<ScoredClass>> scored = [] {
+    std::map<std::string, std::vector<ScoredClass>> out;
     for (const auto& e : catalog_entries("fidelity")) out.emplace(e.name, fidelity_from(e));
     return out;
   }();
@@ -82,6 +83,11 @@ const Fidelity* fidelity_of(const std::string& hw) {
 }
 
 }  // namespace
+
+std::string describe(bool moe, const std::string& weights, int ranks) {
+  return fmt::format("{} {} on {} rank{}", moe ? "mixture-of-experts" : "dense", weights, ranks,
+                     ranks == 1 ? "" : "s");
+}
 
 Calibration default_calibration(const HardwareSpec& hw) {
   Calibration c;
@@ -95,10 +101,7 @@ Calibration default_calibration(const HardwareSpec& hw) {
   if (t.load_efficiency > 0) c.load_efficiency = t.load_efficiency;
   c.gemm_half_tokens = t.gemm_half_tokens;
   c.source = fmt::format("{} (fitted to {})", hw.name, t.source);
-  if (const auto* f = fidelity_of(hw.name)) {
-    c.expected_error = f->statement;
-    c.scored = f->scored;
-  }
+  if (const auto* f = fidelity_of(hw.name)) c.scored = *f;
   return c;
 }
 

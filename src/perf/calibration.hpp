@@ -10,14 +10,17 @@
 
 namespace kvb {
 
-// The servers the expected error was scored on (scenarios/fidelity/<hw>.yaml): a simulation of a
-// server outside this class is "not scored" for what differs, never given another class's figure.
+// One class of servers scored against real vLLM (scenarios/fidelity/<hw>.yaml): a simulation of a
+// server of this class states this class's figures; a server of no scored class is "not scored
+// for" its class, never given another class's figure.
 struct ScoredClass {
-  bool moe = false;                  // mixture-of-experts models scored (false: dense only)
-  std::vector<std::string> weights;  // weight formats scored (bf16, fp8, ...)
-  std::vector<int> ranks;            // TP x PP degrees scored
+  bool moe = false;       // mixture-of-experts models (false: dense)
+  std::string weights;    // weight format: bf16, fp8, ...
+  int ranks = 1;          // TP x PP
+  std::string statement;  // "TTFT mean within ..." with the runs that back it
   bool operator==(const ScoredClass&) const = default;
 };
+std::string describe(bool moe, const std::string& weights, int ranks);  // "dense bf16 on 1 rank"
 
 struct Calibration {
   double compute_efficiency = 0.5;  // achieved / peak dense FLOP/s
@@ -36,10 +39,9 @@ struct Calibration {
   // at compute-efficiency x T / (T + this), T the step's tokens (0: no such loss).
   double gemm_half_tokens = 0;
   std::string source = "defaults";
-  // How far this calibration's simulations were from real vLLM servers (tests/fidelity, the figures
-  // in scenarios/fidelity/<hw>.yaml); empty where no real server was scored with it.
-  std::string expected_error;
-  std::optional<ScoredClass> scored{};  // the class `expected_error` holds for
+  // How far this calibration's simulations were from real vLLM servers, per class of server
+  // (tests/fidelity, the figures in scenarios/fidelity/<hw>.yaml); empty where none was scored.
+  std::vector<ScoredClass> scored;
 
   double attention() const { return attention_efficiency.value_or(compute_efficiency); }
 };

@@ -48,6 +48,14 @@ StepTimeModel::StepTimeModel(const ModelSpec& m, const HardwareSpec& hw, double 
   sliding_pair_flops_ = per_pair_layer * m.sliding_layers;
   sliding_window_ = m.sliding_layers > 0 ? m.sliding_window : 0;
   linear_flops_per_token_ = 2.0 * m.params_active_b * 1e9;
+  if (m.num_experts > m.experts_per_token && m.experts_per_token > 0 &&
+      m.params_active_b < m.params_total_b) {
+    // P = dense + E x expert, A = dense + k x expert (perf/weight_rules.cpp): the routed experts'
+    // share of a token's FLOPs, and the tokens each expert's grouped GEMM gets on average.
+    const double expert_b = (m.params_total_b - m.params_active_b) / (m.num_experts - m.experts_per_token);
+    expert_flops_per_token_ = 2.0 * m.experts_per_token * expert_b * 1e9;
+    expert_token_share_ = static_cast<double>(m.experts_per_token) / m.num_experts;
+  }
   weight_bytes_ = weight_bytes_per_rank(m, weight_dtype, tp);
   weight_reads_ = weight_reads_per_rank(m, weight_dtype, tp);
   kv_bytes_per_token_ = kv_bytes_per_token;
@@ -69,7 +77,9 @@ double StepTimeModel::all_reduce_bandwidth_seconds(const StepWork& w) const {
 
 double StepTimeModel::all_reduce_seconds(const StepWork& w) const {
   if (tp_ <= 1 || fabric_bps_ <= 0 || w.tokens <= 0) return 0;
-  return all_reduce_bandwidth_seconds(w) + 2.0 * layers_ * fabric_latency_s_;
+  // A ring all-reduce is 2 (n - 1) steps (reduce-scatter, then all-gather), each paying the
+  // fabric's latency once (Patarasuk and Yuan 2009; NCCL's ring): 2 steps at TP 2, 6 at TP 4.
+  return all_reduce_bandwidth_seconds(w) + 2.0 * layers_ * 2.0 * (tp_ - 1) * fabric_latency_s_;
 }
 
 double StepTimeModel::flops(const StepWork& w) const {
@@ -82,15 +92,28 @@ double StepTimeModel::bytes(const StepWork& w) const {
   return weight_reads_.bytes_for_tokens(w.tokens) + kv_bytes_per_token_ * w.kv_tokens_touched;
 }
 
+// A GEMM over T tokens runs at compute-efficiency x T / (T + gemm-half-tokens).
+double StepTimeModel::gemm_share(double tokens) const {
+  return cal_.gemm_half_tokens > 0 && tokens > 0 ? tokens / (tokens + cal_.gemm_half_tokens) : 1.0;
+}
+
+double StepTimeModel::linear_seconds(const StepWork& w) const {
+  const double tokens = static_cast<double>(w.tokens);
+  const double peak = peak_flops_ * cal_.compute_efficiency * tp_;
+  // Mixture of experts: a step of T tokens sends T x k tokens to E experts, so each expert's
+  // grouped GEMM has about T x k / E rows and runs at that size's efficiency (vLLM's fused_moe:
+  // one GEMM per expert over the tokens routed to it); the attention projections and any dense
+  // layers see all T.
+  const double dense =
+      (linear_flops_per_token_ - expert_flops_per_token_) * tokens / (peak * gemm_share(tokens));
+  const double experts = expert_flops_per_token_ * tokens / (peak * gemm_share(tokens * expert_token_share_));
+  return dense + experts;
+}
+
 double StepTimeModel::step_seconds(const StepWork& w) const {
-  const double linear = linear_flops_per_token_ * static_cast<double>(w.tokens) / tp_;
   const double attention =
       (full_pair_flops_ * w.full_attention_pairs + sliding_pair_flops_ * w.sliding_attention_pairs) / tp_;
-  const double tokens = static_cast<double>(w.tokens);
-  const double gemm_share =
-      cal_.gemm_half_tokens > 0 && tokens > 0 ? tokens / (tokens + cal_.gemm_half_tokens) : 1.0;
-  const double compute = linear / (peak_flops_ * cal_.compute_efficiency * gemm_share) +
-                         attention / (peak_flops_ * cal_.attention());
+  const double compute = linear_seconds(w) + attention / (peak_flops_ * cal_.attention());
   const double memory = bytes(w) / (hbm_bps_ * cal_.memory_efficiency);
   return std::max(compute, memory) + all_reduce_seconds(w) + cal_.step_overhead_s;
 }
@@ -121,8 +144,9 @@ std::string StepTimeModel::describe() const {
         fabric_bps_ > 0
             ? fmt::format(
                   " + TP {} all-reduces: 2 per layer of T x hidden x 2 B, ring over {:.0f} GB/s x {:.2f} + "
-                  "{:.0f} us",
-                  tp_, fabric_bps_ / fabric_efficiency_ / 1e9, fabric_efficiency_, fabric_latency_s_ * 1e6)
+                  "{} ring steps x {:.1f} us",
+                  tp_, fabric_bps_ / fabric_efficiency_ / 1e9, fabric_efficiency_, 2 * (tp_ - 1),
+                  fabric_latency_s_ * 1e6)
             : " (TP communication not modelled: the GPU fabric is unknown)";
   }
   return fmt::format(

@@ -39,8 +39,9 @@ class StepTimeModel {
 
   double step_seconds(const StepWork& w) const;
   // Tensor parallelism: two all-reduces per layer (after attention's output projection and the
-  // MLP's down projection, vLLM's RowParallelLinear) of the step's activations, ring algorithm,
-  // not overlapped with compute. 0 at TP 1 or where the GPU fabric is unknown.
+  // MLP's down projection, vLLM's RowParallelLinear) of the step's activations, ring algorithm
+  // (2 (n - 1) steps of gpu_link_latency_us each), not overlapped with compute. 0 at TP 1 or where
+  // the GPU fabric is unknown.
   double all_reduce_seconds(const StepWork& w) const;
   // Its bandwidth part alone (the bytes over the fabric, without the per-all-reduce latency): what
   // stretches when the fabric's links carry other traffic.
@@ -55,7 +56,12 @@ class StepTimeModel {
   const Calibration& calibration() const { return cal_; }
 
  private:
+  double gemm_share(double tokens) const;
+  double linear_seconds(const StepWork& w) const;  // the GEMMs, per rank
+
   double linear_flops_per_token_ = 0;  // 2 x active params
+  double expert_flops_per_token_ = 0;  // the routed experts' part of it (MoE)
+  double expert_token_share_ = 1;      // k / E: an expert's share of a step's tokens
   double full_pair_flops_ = 0;         // per (query, key) pair over the full-attention layers
   double sliding_pair_flops_ = 0;
   int sliding_window_ = 0;

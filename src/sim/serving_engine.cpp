@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/errors.hpp"
+#include "sim/engine_loop.hpp"
 
 namespace kvb {
 
@@ -18,7 +19,8 @@ ServingEngine::ServingEngine(const SimulationSetup& setup, const SimOptions& opt
       now_(clock.now),
       requests_(clock.requests),
       listener_(listener),
-      kv_(setup.gpu_blocks, setup.block_size, setup.scenario.server.enable_prefix_caching) {
+      kv_(setup.gpu_blocks, setup.block_size, setup.scenario.server.enable_prefix_caching),
+      async_scheduling_(async_scheduling_by_default(setup.scenario.server.vllm_version)) {
   if (setup.offloading) {
     tier_ = std::make_unique<OffloadTier>(setup.cpu_blocks, setup.scenario.server.eviction_policy,
                                           setup.scenario.server.store_threshold);
@@ -49,6 +51,8 @@ void ServingEngine::admit(std::int64_t id) {
     return;
   }
   r.state = RequestState::kWaiting;
+  // Under async scheduling the step after the running one was scheduled when it started.
+  r.first_step = async_scheduling_ && engine_busy_ ? steps_started_ + 1 : steps_started_;
   waiting_.push_back(id);
 }
 

@@ -116,7 +116,8 @@ class ServingEngine {
 
   // step_scheduler.cpp
   bool schedule_running(std::int64_t& budget);
-  void schedule_waiting(std::int64_t& budget);
+  // `any_arrival`: also requests that arrived after the step's schedule call (async scheduling).
+  void schedule_waiting(std::int64_t& budget, bool any_arrival);
   void preempt(SimRequest& r);
   bool unblock_waiting(std::int64_t head);
   // Whether blocks [first, first + count) of r's prefix are being loaded for another request.
@@ -151,6 +152,8 @@ class ServingEngine {
   std::vector<std::int64_t> running_;
   std::vector<Scheduled> step_;
   bool engine_busy_ = false;
+  bool async_scheduling_ = false;  // the release's engine loop (sim/engine_loop.hpp)
+  std::int64_t steps_started_ = 0;
   double engine_busy_seconds_ = 0;  // sum of step times: the engine's work
   std::vector<TransferJob> jobs_;
   std::vector<std::int64_t> free_jobs_;  // finished jobs' slots, reused

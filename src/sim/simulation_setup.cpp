@@ -154,32 +154,25 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
 }
 
 std::string expected_error_for(const SimulationSetup& setup) {
-  const auto& c = setup.predictor.calibration();
-  if (c.expected_error.empty() || !c.scored) return c.expected_error;
-  const auto& scored = *c.scored;
-  std::vector<std::string> differs;
+  const auto& scored = setup.predictor.calibration().scored;
+  if (scored.empty()) return "";
   const bool moe = setup.model.num_experts > 0;
-  if (moe && !scored.moe) differs.push_back("mixture-of-experts models");
-  if (std::find(scored.weights.begin(), scored.weights.end(), setup.weight_dtype) == scored.weights.end())
-    differs.push_back(setup.weight_dtype + " weights");
-  if (std::find(scored.ranks.begin(), scored.ranks.end(), setup.world_size) == scored.ranks.end())
-    differs.push_back(fmt::format("{} ranks (TP x PP)", setup.world_size));
-  if (differs.empty()) {
+  const auto same = std::find_if(scored.begin(), scored.end(), [&](const ScoredClass& c) {
+    return c.moe == moe && c.weights == setup.weight_dtype && c.ranks == setup.world_size;
+  });
+  if (same != scored.end()) {
     // The figures are one engine's; a fleet's routing is scored only on what the tier changes.
     if (setup.scenario.fleet.replicas > 1) {
-      return c.expected_error +
+      return same->statement +
              "; per engine only: the fleet's routing is scored only on the CPU tier's change in llm-d's "
              "8-replica guide (tests/fidelity/fleet.py)";
     }
-    return c.expected_error;
+    return same->statement;
   }
-  std::vector<std::string> ranks;
-  for (const int r : scored.ranks) ranks.push_back(std::to_string(r));
-  return fmt::format(
-      "not scored for {}: the scored runs are {} models with {} weights on {} rank(s) of an {} "
-      "(tests/fidelity)",
-      join(differs, ", "), scored.moe ? "dense and MoE" : "dense", join(scored.weights, " or "),
-      join(ranks, " or "), setup.hw.name);
+  std::vector<std::string> classes;
+  for (const auto& c : scored) classes.push_back(describe(c.moe, c.weights, c.ranks));
+  return fmt::format("not scored for {}: the scored servers on an {} are {} (tests/fidelity)",
+                     describe(moe, setup.weight_dtype, setup.world_size), setup.hw.name, join(classes, "; "));
 }
 
 }  // namespace kvb

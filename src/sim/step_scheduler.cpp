@@ -16,7 +16,10 @@ void ServingEngine::try_start_step() {
   // running requests preempted one another, the pool held by loaded requests that wait), its
   // next scheduler pass admits from the queue at once; without that pass no event would ever
   // wake the engine again.
-  if (!preempted || step_.empty()) schedule_waiting(budget);
+  if (!preempted || step_.empty()) schedule_waiting(budget, false);
+  // Async scheduling holds back a request that arrived after this step's schedule call, but a
+  // step with nothing in it was never scheduled: the loop schedules it as soon as it can.
+  if (step_.empty() && !waiting_.empty()) schedule_waiting(budget, true);
   if (step_.empty()) {
     step_fabric_share_ = 0;  // the engine idles: copies have the link to themselves
     return;
@@ -24,6 +27,7 @@ void ServingEngine::try_start_step() {
   StepWork work;
   for (const auto& s : step_) work.add(s.start, s.tokens, setup_.predictor.sliding_window());
   engine_busy_ = true;
+  ++steps_started_;
   double seconds = setup_.predictor.step_seconds(work);
   seconds += tier_step_cost(work, seconds);
   engine_busy_seconds_ += seconds;
@@ -56,10 +60,11 @@ bool ServingEngine::schedule_running(std::int64_t& budget) {
   return preempted;
 }
 
-void ServingEngine::schedule_waiting(std::int64_t& budget) {
+void ServingEngine::schedule_waiting(std::int64_t& budget, bool any_arrival) {
   const auto max_seqs = static_cast<std::size_t>(setup_.scenario.server.max_num_seqs);
   while (!waiting_.empty() && budget > 0 && running_.size() < max_seqs) {
     auto& r = requests_[static_cast<std::size_t>(waiting_.front())];
+    if (!any_arrival && r.first_step > steps_started_) break;  // arrived after this step's schedule
     std::vector<std::int32_t> hits;
     std::int64_t start = r.computed;
     if (r.blocks.empty()) {

@@ -69,12 +69,13 @@ workload:
 """
 
 # E2: 512-token prefills (one output token), prefix caching off on the GPU, 0% hits: every block is
-# stored and none is loaded. The blog's vLLM commit (2a1776b7, January 2026) falls between the 0.14
-# and 0.15 cuts. The offline LLM class's defaults on an H100: 16,384 batched tokens,
+# stored and none is loaded. The blog's vLLM commit (2a1776b7, 2025-12-15) is after the 0.13 cut and
+# before async scheduling became the default (#27614, 2025-12-29) and the load convoy (#29087): it
+# behaves as 0.13 does. The offline LLM class's defaults on an H100: 16,384 batched tokens,
 # 1,024 sequences (arg_utils.py, as above).
 E2_SERVER = """name: vllm-blog-e2
 model: llama-3.1-8b
-vllm-version: "0.15"
+vllm-version: "0.13"
 hardware: h100
 max-model-len: 8192
 max-num-batched-tokens: 16384

@@ -88,6 +88,34 @@ TEST(ModelCatalog, QwenSmallAndAwqKvBytesPerTokenByHand) {
   EXPECT_TRUE(test::model("qwen3-0.6b").tie_word_embeddings);
 }
 
+// The inference-sim training runs' models (issue 32), from each config.json on Hugging Face: KV per
+// token by hand, and the parameter counts against their shapes (q and o: hidden^2 each; k and v:
+// hidden x KV heads x 128 each; MLP: 3 x hidden x intermediate, per expert for Mixtral; embedding
+// and LM head untied: 2 x 32,000 x hidden).
+TEST(ModelCatalog, TrainingRunModelsByHand) {
+  const auto hw = resolve_hardware("h100");
+  KvSettings s;
+  s.kv_cache_dtype = "bfloat16";
+  const std::map<std::string, std::int64_t> kv = {
+      {"llama-2-7b", 2 * 32 * 32 * 128 * 2},    // 524,288: no GQA
+      {"llama-2-70b", 2 * 80 * 8 * 128 * 2},    // 327,680
+      {"codellama-34b", 2 * 48 * 8 * 128 * 2},  // 196,608
+      {"mixtral-8x7b", 2 * 32 * 8 * 128 * 2},   // 131,072
+  };
+  for (const auto& [name, bytes] : kv)
+    EXPECT_EQ(compute_kv_layout(test::model(name), hw, s).kv_bytes_per_token(), bytes) << name;
+  const auto params = [](double layers, double hidden, double kv_heads, double mlp, double experts) {
+    return layers * (2 * hidden * hidden + 2 * hidden * kv_heads * 128 + experts * 3 * hidden * mlp) +
+           2 * 32000 * hidden;
+  };
+  EXPECT_NEAR(test::model("llama-2-7b").params_total_b * 1e9, params(32, 4096, 32, 11008, 1), 0.01e9);
+  EXPECT_NEAR(test::model("llama-2-70b").params_total_b * 1e9, params(80, 8192, 8, 28672, 1), 0.01e9);
+  EXPECT_NEAR(test::model("codellama-34b").params_total_b * 1e9, params(48, 8192, 8, 22016, 1), 0.01e9);
+  EXPECT_NEAR(test::model("mixtral-8x7b").params_total_b * 1e9, params(32, 4096, 8, 14336, 8), 0.01e9);
+  EXPECT_NEAR(test::model("mixtral-8x7b").params_active_b * 1e9, params(32, 4096, 8, 14336, 2), 0.01e9);
+  EXPECT_EQ(test::model("mixtral-8x7b").num_experts, 8);
+}
+
 TEST(ModelCatalog, UnknownNameListsClosest) {
   try {
     (void)test::model("llama-404b");

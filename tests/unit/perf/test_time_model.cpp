@@ -91,23 +91,53 @@ TEST(WeightRules, Int4KeepsEmbeddingsAndLmHeadAt16Bits) {
   EXPECT_DOUBLE_EQ(weight_bytes_per_rank(m, "bf16", 1), 7.615e9 * 2);
 }
 
-// Tensor parallelism's all-reduces by hand: Llama-3.1-70B (80 layers, hidden 8192) at TP 4 on an
-// H100 (NVLink 450 GB/s per direction x 0.75, 10 us per all-reduce), a step of 100 tokens:
-// each all-reduce moves 2 x 3/4 x 100 x 8192 x 2 B = 2,457,600 B over 337.5 GB/s = 7.28 us, + 10 us;
-// two per layer: 160 x 17.28 us = 2.765 ms. None at TP 1, none where the fabric is unknown.
+// Tensor parallelism's all-reduces by hand: Llama-3.1-70B (80 layers, hidden 8192) on an H100
+// (NVLink 450 GB/s per direction x 0.75), a fabric latency of 5 us per ring step, a step of 100
+// tokens. A ring all-reduce at TP n is 2 (n - 1) steps: TP 4 moves 2 x 3/4 x 100 x 8192 x 2 B =
+// 2,457,600 B over 337.5 GB/s = 7.28 us, + 6 x 5 us; TP 2 moves 1,638,400 B = 4.85 us, + 2 x 5 us;
+// two per layer: 160 of them. None at TP 1, none where the fabric is unknown.
 TEST(TimeModel, TensorParallelAllReducesByHand) {
   const auto m = kvb::test::model("llama-3.1-70b");
   auto hw = kvb::resolve_hardware("h100");
+  hw.gpu_link_latency_us = 5;
   kvb::StepWork w;
   w.add(0, 100, 0);
   const kvb::StepTimeModel tp4(m, hw, 1024, 4, "bf16", kvb::Calibration{});
-  EXPECT_NEAR(tp4.all_reduce_seconds(w), 160 * (2457600.0 / 337.5e9 + 10e-6), 1e-12);
+  EXPECT_NEAR(tp4.all_reduce_seconds(w), 160 * (2457600.0 / 337.5e9 + 6 * 5e-6), 1e-12);
+  const kvb::StepTimeModel tp2(m, hw, 1024, 2, "bf16", kvb::Calibration{});
+  EXPECT_NEAR(tp2.all_reduce_seconds(w), 160 * (1638400.0 / 337.5e9 + 2 * 5e-6), 1e-12);
   const kvb::StepTimeModel tp1(m, hw, 1024, 1, "bf16", kvb::Calibration{});
   EXPECT_EQ(tp1.all_reduce_seconds(w), 0);
   hw.gpu_link_gbps = 0;
   const kvb::StepTimeModel unknown(m, hw, 1024, 4, "bf16", kvb::Calibration{});
   EXPECT_EQ(unknown.all_reduce_seconds(w), 0);
   EXPECT_NEAR(tp4.step_seconds(w) - unknown.step_seconds(w), tp4.all_reduce_seconds(w), 1e-12);
+}
+
+// Issue 32 §2: a MoE step's expert GEMMs run at the efficiency of the tokens each expert gets.
+// Mixtral-8x7B (46.70B total, 12.88B active, 8 experts, 2 per token): one expert is
+// (46.70 - 12.88) / 6 = 5.6367B, the routed experts 2 x 5.6367B of a token's 12.88B. A prefill of
+// 800 tokens at TP 1 with 0.5 of the BF16 peak (989 TFLOP/s) and GEMMs at T / (T + 200): the dense
+// part (1.6067B) at 800 / 1000, the experts at 200 / 400 (each gets 800 x 2 / 8 = 200 tokens).
+// Attention is left out (a step with no attention pairs: its KV positions are not counted).
+TEST(TimeModel, MoeExpertGemmsRunAtTheirOwnTokenCount) {
+  const auto m = kvb::test::model("mixtral-8x7b");
+  const auto hw = kvb::resolve_hardware("h100");
+  kvb::Calibration cal;
+  cal.compute_efficiency = 0.5;
+  cal.memory_efficiency = 1;
+  cal.step_overhead_s = 0;
+  cal.gemm_half_tokens = 200;
+  const kvb::StepTimeModel steps(m, hw, 0, 1, "bf16", cal);
+  kvb::StepWork w;
+  w.tokens = 800;
+  const double expert = (46.70 - 12.88) / 6 * 1e9;
+  const double dense = 12.88e9 - 2 * expert;
+  const double peak = 989e12 * 0.5;
+  const double want = 2 * dense * 800 / (peak * 0.8) + 2 * 2 * expert * 800 / (peak * 0.5);
+  // Compute-bound: the weights (93.4 GB) take 27.9 ms at 3.35 TB/s, the GEMMs longer.
+  EXPECT_NEAR(steps.step_seconds(w), want, 1e-9);
+  EXPECT_GT(want, 46.70e9 * 2 / 3350e9);
 }
 
 namespace kvb {

@@ -1,6 +1,7 @@
-// The simulator's expected error against real vLLM is stated only for the class of servers it was
-// scored on (scenarios/fidelity/h100.yaml: dense models, bf16 weights, one rank of an H100); any
-// other server is "not scored for" what differs, with no figure borrowed from the scored class.
+// The simulator's expected error against real vLLM is stated per class of servers scored
+// (scenarios/fidelity/h100.yaml: dense bf16 on 1, 2 and 4 ranks, mixture-of-experts bf16 on 2 ranks
+// of an H100), each with its own figures; any other server is "not scored for" its class, with no
+// figure borrowed from another class.
 #include <gtest/gtest.h>
 
 #include "sim/scenario.hpp"
@@ -15,21 +16,34 @@ std::string expected_error(const std::string& server) {
   return expected_error_for(prepare_simulation(s, std::nullopt));
 }
 
-TEST(ExpectedError, TheScoredClassGetsTheScoredFigures) {
-  const auto e = expected_error("model: llama-3.1-8b\nhardware: h100\nmax-model-len: 8192\n");
-  EXPECT_EQ(e.rfind("TTFT mean within", 0), 0u) << e;
+TEST(ExpectedError, EachScoredClassGetsItsOwnFigures) {
+  const auto one = expected_error("model: llama-3.1-8b\nhardware: h100\nmax-model-len: 8192\n");
+  EXPECT_EQ(one.rfind("TTFT mean within", 0), 0u) << one;
+  EXPECT_NE(one.find("of dense bf16 on 1 rank ("), std::string::npos) << one;
+  const auto tp4 =
+      expected_error("model: llama-3.1-70b\nhardware: h100\ntensor-parallel-size: 4\nmax-model-len: 8192\n");
+  EXPECT_NE(tp4.find("of dense bf16 on 4 ranks ("), std::string::npos) << tp4;
+  EXPECT_NE(tp4.find("llama-2-70b"), std::string::npos) << tp4;
+  const auto moe =
+      expected_error("model: mixtral-8x7b\nhardware: h100\ntensor-parallel-size: 2\nmax-model-len: 8192\n");
+  EXPECT_NE(moe.find("of mixture-of-experts bf16 on 2 ranks ("), std::string::npos) << moe;
+  EXPECT_NE(one, tp4);
+  EXPECT_NE(tp4, moe);
 }
 
 TEST(ExpectedError, OtherClassesAreNotScoredAndGetNoFigure) {
   const auto moe = expected_error("model: gpt-oss-120b\nhardware: h100\nmax-model-len: 8192\n");
-  EXPECT_EQ(moe.rfind("not scored for mixture-of-experts models, mxfp4 weights:", 0), 0u) << moe;
+  EXPECT_EQ(
+      moe.rfind("not scored for mixture-of-experts mxfp4 on 1 rank: the scored servers on an h100 are ", 0),
+      0u)
+      << moe;
   const auto fp8 =
       expected_error("model: llama-3.1-8b\nhardware: h100\nmax-model-len: 8192\nquantization: fp8\n");
-  EXPECT_EQ(fp8.rfind("not scored for fp8 weights:", 0), 0u) << fp8;
-  const auto tp =
-      expected_error("model: llama-3.1-70b\nhardware: h100\ntensor-parallel-size: 4\nmax-model-len: 8192\n");
-  EXPECT_EQ(tp.rfind("not scored for 4 ranks (TP x PP):", 0), 0u) << tp;
-  for (const auto& e : {moe, fp8, tp}) EXPECT_EQ(e.find("within"), std::string::npos) << e;
+  EXPECT_EQ(fp8.rfind("not scored for dense fp8 on 1 rank:", 0), 0u) << fp8;
+  const auto tp8 =
+      expected_error("model: llama-3.1-70b\nhardware: h100\ntensor-parallel-size: 8\nmax-model-len: 8192\n");
+  EXPECT_EQ(tp8.rfind("not scored for dense bf16 on 8 ranks:", 0), 0u) << tp8;
+  for (const auto& e : {moe, fp8, tp8}) EXPECT_EQ(e.find("within"), std::string::npos) << e;
 }
 
 TEST(ExpectedError, AFleetSaysItsRoutingIsScoredOnlyOnTheTiersChange) {

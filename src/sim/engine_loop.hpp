@@ -1,0 +1,18 @@
+#pragma once
+// How vLLM's engine-core loop paces a new request, per release.
+#include "catalog/vllm_host_memory.hpp"
+
+namespace kvb {
+
+// Async scheduling (on by default from vLLM 0.14.0, #27614; off before, where it was an
+// experimental flag): the engine core schedules and launches step N+1 as soon as step N is on the
+// GPU (vllm/v1/engine/core.py, step_with_batch_queue, a batch queue of 2), and new requests enter
+// the waiting queue only between those schedule calls. A request that arrives while step N runs
+// therefore starts in step N+2, not N+1: one more step in its time to first token. Its first token
+// still leaves as soon as its prefill step ends, and an idle engine schedules it at once.
+// (Read in vLLM main before the 0.15 cut and at 0.19.0; unchanged between them.)
+inline constexpr VllmVersion kAsyncSchedulingDefaultFrom{0, 14, 0};
+
+inline bool async_scheduling_by_default(const VllmVersion& v) { return !(v < kAsyncSchedulingDefaultFrom); }
+
+}  // namespace kvb
