@@ -31,9 +31,8 @@ struct WorkloadSizingRequest {
   FleetSpec fleet{};  // --replicas, --router: the tier is sized per replica of this fleet
   TierObjective objective = TierObjective::kBalanced;
   ServiceLevel slo{};
-  int seeds = kDefaultSeeds;  // workload draws per tier size (size --seeds); a trace runs once
-  std::optional<LinkProfile>
-      link{};  // a link measured in this run (else node.link_profile, else the table's)
+  int seeds = kDefaultSeeds;          // workload draws per tier size (size --seeds); a trace runs once
+  std::optional<LinkProfile> link{};  // a link measured in this run (else node.link, else the table's)
 };
 
 // The sizing as `size` computes it, its recommendation replaced by the simulated one (and the

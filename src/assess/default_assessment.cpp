@@ -16,6 +16,7 @@
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "dma/dma_json.hpp"
+#include "dma/link_profile_fit.hpp"
 #include "output/dma_output.hpp"
 #include "output/sim_output.hpp"
 #include "perf/link_curve.hpp"

@@ -19,6 +19,7 @@
 #include "core/json_file.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
+#include "dma/link_profile_fit.hpp"
 #include "output/sim_output.hpp"
 #include "output/text_table.hpp"
 #include "sim/scenario.hpp"

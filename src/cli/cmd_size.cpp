@@ -23,6 +23,7 @@
 #include "core/path_text.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
+#include "dma/link_profile_fit.hpp"
 #include "output/catalog_text.hpp"
 #include "output/size_text.hpp"
 #include "sim/scenario.hpp"
@@ -82,7 +83,7 @@ NodeOverrides node_overrides(const SizeOptions& o, const ServeSettings& serve) {
   if (!o.concurrency.empty()) {
     n.concurrency = static_cast<int>(parse_positive_int(o.concurrency, "--concurrency", false, 1'000'000));
   }
-  n.link_profile = o.link_profile;
+  if (!o.link_profile.empty()) n.link = link_profile_from_dma_json(o.link_profile, serve.link_method);
   n.calibration = o.calibration;
   n.engine = parse_engine(o.engine, "--engine");
   check_engine_and_backend(n.engine, serve.kv_offloading_backend);

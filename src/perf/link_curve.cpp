@@ -2,15 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <nlohmann/json.hpp>
-
-#include "core/errors.hpp"
-#include "core/json_file.hpp"
-#include "core/path_text.hpp"
-#include "dma/dma_json.hpp"
-#include "dma/link_fit.hpp"
-
 namespace kvb {
 
 double LinkCurve::seconds(std::int64_t blocks, double block_bytes) const {
@@ -45,63 +36,6 @@ LinkProfile link_profile_from_hardware(const HardwareSpec& hw) {
       "hardware table ({}): {:.1f} GB/s per direction, {:.1f} us per block copy (datasheet figures, soft: "
       "not measured)",
       hw.name, c.gbps, c.per_copy_s * 1e6);
-  return p;
-}
-
-LinkProfile link_profile_from_dma_json(const std::string& path, const std::string& method) {
-  const auto label = fmt::format("--link-profile '{}'", printable_path(path));  // it reaches the JSON
-  const auto doc = read_json_file(path, label);
-  return link_profile_from_dma_records(dma_records_from_json(doc, printable_path(path)), method, label);
-}
-
-LinkProfile link_profile_from_dma_records(const std::vector<DmaRecord>& records, const std::string& method,
-                                          const std::string& origin) {
-  const auto m = parse_method(method, "link-method");
-  const DmaRecord* first = nullptr;
-  bool h2d = false, d2h = false;
-  for (const auto& r : records) {
-    if (!is_plain_one_way(r) || r.tcase.method != m) continue;
-    if (first == nullptr) first = &r;
-    (r.tcase.direction == Direction::kH2D ? h2d : d2h) = true;
-  }
-  if (first == nullptr || !h2d || !d2h) {
-    throw UsageError(
-        fmt::format("{}: no verified h2d and d2h records for method '{}' "
-                    "(run kvbench dma --method {} --direction h2d,d2h --json)",
-                    origin, method, method));
-  }
-  const auto fit_h2d = fit_copy_cost(records, m, Direction::kH2D, origin);
-  const auto fit_d2h = fit_copy_cost(records, m, Direction::kD2H, origin);
-  LinkProfile p;
-  p.h2d = LinkCurve{fit_h2d.gbps, fit_h2d.per_copy_s};
-  p.d2h = LinkCurve{fit_d2h.gbps, fit_d2h.per_copy_s};
-  const auto& device = first->device.name;
-  const auto& backend = first->device.backend;
-  p.source = fmt::format(
-      "measured: {} ({}, method {}, fitted t = t0 + bytes/B over {} block sizes: h2d {:.1f} GB/s + "
-      "{:.2f} us per block copy, d2h {:.1f} GB/s + {:.2f} us)",
-      origin, device, method, fit_h2d.points, fit_h2d.gbps, fit_h2d.per_copy_s * 1e6, fit_d2h.gbps,
-      fit_d2h.per_copy_s * 1e6);
-  // The kernel method's cost to the model: the median slowdown of its --with-compute records.
-  std::vector<double> slowdowns;
-  for (const auto& r : records) {
-    if (r.tcase.method == m && r.tcase.with_compute && r.compute_slowdown > 0)
-      slowdowns.push_back(r.compute_slowdown);
-  }
-  if (m == Method::kKernel && !slowdowns.empty()) {
-    std::sort(slowdowns.begin(), slowdowns.end());
-    const auto n = slowdowns.size();
-    p.kernel_compute_slowdown =
-        std::max(1.0, n % 2 ? slowdowns[n / 2] : (slowdowns[n / 2 - 1] + slowdowns[n / 2]) / 2);
-    p.kernel_slowdown_source = fmt::format("{}: median of {} --with-compute records", origin, n);
-  }
-  if (backend == "host") {
-    p.source += " [host backend: host-memory copies, not a GPU link]";
-    p.warning = fmt::format(
-        "{} was measured by the host backend: its figures are host-memory copies, not a GPU "
-        "link; expected a kvbench dma result from a GPU",
-        origin);
-  }
   return p;
 }
 

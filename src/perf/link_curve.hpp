@@ -2,7 +2,8 @@
 // kvbench's one link model: turns a KV transfer (N blocks of B bytes, one direction) into time,
 // for `size`'s reload estimate and the simulator's loads and stores. Each block copy takes
 // t = t0 + B / bandwidth, per direction: fitted from every block size of a `kvbench dma` profile
-// (dma/link_fit.hpp), or the hardware table's figures (measured for h100/h200, else the
+// (dma/link_profile_fit.hpp: the benchmark's records fitted, in dma/ so that the model never links
+// the benchmark), or the hardware table's figures (measured for h100/h200, else the
 // datasheet's practical bandwidth and a published t0), and the source says which. Each direction
 // is its own link, busy one transfer at a time.
 #include <cstdint>
@@ -11,7 +12,6 @@
 #include <vector>
 
 #include "catalog/hardware_spec.hpp"
-#include "dma/dma_record.hpp"
 
 namespace kvb {
 
@@ -40,14 +40,5 @@ struct LinkProfile {
 };
 
 LinkProfile link_profile_from_hardware(const HardwareSpec& hw);
-
-// Reads kvbench/dma/v1 JSON and fits each direction from the verified, unwaived one-way records of
-// `method` on the first device in the file. UsageError naming the file when it lacks them or has
-// fewer than two block sizes in a direction.
-LinkProfile link_profile_from_dma_json(const std::string& path, const std::string& method);
-
-// The same from records already in memory; `origin` names them in messages and in the source.
-LinkProfile link_profile_from_dma_records(const std::vector<DmaRecord>& records, const std::string& method,
-                                          const std::string& origin);
 
 }  // namespace kvb

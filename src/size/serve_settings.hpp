@@ -7,6 +7,7 @@
 #include <string>
 
 #include "catalog/vllm_host_memory.hpp"
+#include "perf/link_curve.hpp"
 
 namespace kvb {
 
@@ -59,11 +60,12 @@ struct ServeSettings {
 
 // What kvbench asks beyond vLLM's flags: the node it sizes for and the sessions to keep warm.
 struct NodeOverrides {
-  std::optional<double> gpu_memory_gib;   // --gpu-memory
-  std::optional<double> host_memory_gb;   // --host-memory, per node
-  std::optional<int> concurrency;         // sessions of max-model-len for the CPU tier
-  std::string link_profile;               // --link-profile: a kvbench dma JSON of this node (its
-                                          // ServeSettings::link_method records are fitted)
+  std::optional<double> gpu_memory_gib;  // --gpu-memory
+  std::optional<double> host_memory_gb;  // --host-memory, per node
+  std::optional<int> concurrency;        // sessions of max-model-len for the CPU tier
+  // --link-profile: a kvbench dma JSON of this node, its ServeSettings::link_method records fitted
+  // by the command that read it (dma/link_profile_fit.hpp); none: the hardware table's link.
+  std::optional<LinkProfile> link;
   std::string calibration;                // --calibration: the time model's efficiencies (YAML)
   EngineKind engine = EngineKind::kVllm;  // --engine: which server's command line to write
 };

@@ -34,7 +34,7 @@ SizingInputs make_sizing_inputs(const ModelSpec& model, const HardwareSpec& hw, 
   in.vllm_version = serve.vllm_version;
   if (node.engine == EngineKind::kLmcache) in.offloading_backend = OffloadingBackend::kLmcache;
   in.calibration = node.calibration.empty() ? default_calibration(hw) : load_calibration(node.calibration);
-  if (!node.link_profile.empty()) in.link = link_profile_from_dma_json(node.link_profile, serve.link_method);
+  if (node.link) in.link = node.link;
   if (!serve.tensor_parallel_auto) return in;
   // No --tp (or --tp auto): the smallest configuration that holds the weights and one request.
   const auto search = search_configuration(in);

@@ -11,6 +11,7 @@
 #include "compare/benchmark_set.hpp"
 #include "core/errors.hpp"
 #include "dma/dma_json.hpp"
+#include "dma/link_profile_fit.hpp"
 #include "doctor/doctor_json.hpp"
 #include "perf/link_curve.hpp"
 #include "sim/sim_json.hpp"

@@ -11,6 +11,7 @@
 #include "core/errors.hpp"
 #include "core/rng.hpp"
 #include "dma/dma_record.hpp"
+#include "dma/link_profile_fit.hpp"
 #include "perf/link_curve.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/flat_hash_map.hpp"
