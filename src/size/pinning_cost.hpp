@@ -14,8 +14,9 @@ struct PinningCost {
   std::string source;
 };
 
-// The GPU's own measured figure where its hardware file has one; otherwise the H100 node's,
-// said so in `source` (pinning is host work: the GPU hardly matters, the host's memory does).
+// The GPU's own measured figure where its hardware file has one; otherwise the first catalog
+// GPU's that has one (today the H100 node's), said so in `source` (pinning is host work: the GPU
+// hardly matters, the host's memory does).
 PinningCost pinning_cost(const HardwareSpec& hw);
 
 }  // namespace kvb
