@@ -44,6 +44,14 @@ void ServingEngine::published_prefix(const SimRequest& r, ReplicaState& state) c
   state.cpu_prefix_blocks = blocks - gpu;
 }
 
+// The first step that can schedule a request the scheduler learns of now. Under async scheduling
+// the step after the running one (or after the one that just ended, whose output is being read)
+// was scheduled when that one started.
+std::int64_t ServingEngine::next_schedulable_step() const {
+  if (!async_scheduling_) return steps_started_;
+  return engine_busy_ || reading_step_output_ ? steps_started_ + 1 : steps_started_;
+}
+
 void ServingEngine::admit(std::int64_t id) {
   auto& r = requests_[static_cast<std::size_t>(id)];
   if (r.timed_out) {  // the client gave up before the API server handed it on
@@ -51,8 +59,7 @@ void ServingEngine::admit(std::int64_t id) {
     return;
   }
   r.state = RequestState::kWaiting;
-  // Under async scheduling the step after the running one was scheduled when it started.
-  r.first_step = async_scheduling_ && engine_busy_ ? steps_started_ + 1 : steps_started_;
+  r.first_step = next_schedulable_step();
   waiting_.push_back(id);
 }
 
@@ -93,8 +100,10 @@ void ServingEngine::abort(SimRequest& r) {
 void ServingEngine::on_step_done() {
   engine_busy_ = false;
   ++steps_;
+  reading_step_output_ = true;  // the loads it saw are news from its output
   for (const auto job : loads_seen_) complete_load(job);
   loads_seen_.clear();
+  reading_step_output_ = false;
   bool any_finished = false;
   for (const auto& s : step_) {
     auto& r = requests_[static_cast<std::size_t>(s.request)];
@@ -184,9 +193,14 @@ void ServingEngine::complete_load(std::int64_t id) {
   r.computed = blocks * block_size_;
   kv_.cache_blocks(r, blocks);
   r.state = RequestState::kWaiting;
+  // The scheduler learns of a finished load from the step's output; under async scheduling the
+  // next step was scheduled before that output came back (sim/engine_loop.hpp).
+  const auto first_step = next_schedulable_step();
+  r.first_step = first_step;
   // Requests that waited for this load (load-convoy) try again, behind it: it was at the head of
   // the queue when its load started.
   while (!convoy_.empty()) {
+    requests_[static_cast<std::size_t>(convoy_.back())].first_step = first_step;
     waiting_.push_front(convoy_.back());
     convoy_.pop_back();
   }

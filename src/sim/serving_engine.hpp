@@ -93,6 +93,7 @@ class ServingEngine {
 
   // serving_engine.cpp
   void push_event(double at, EventKind kind, std::int64_t id) { events_.push(at, kind, id, replica_); }
+  std::int64_t next_schedulable_step() const;
   void finish(SimRequest& r);
   void abort(SimRequest& r);
   void retire_if_done(SimRequest& r);
@@ -152,7 +153,8 @@ class ServingEngine {
   std::vector<std::int64_t> running_;
   std::vector<Scheduled> step_;
   bool engine_busy_ = false;
-  bool async_scheduling_ = false;  // the release's engine loop (sim/engine_loop.hpp)
+  bool async_scheduling_ = false;     // the release's engine loop (sim/engine_loop.hpp)
+  bool reading_step_output_ = false;  // on_step_done is handling what the ended step reported
   std::int64_t steps_started_ = 0;
   double engine_busy_seconds_ = 0;  // sum of step times: the engine's work
   std::vector<TransferJob> jobs_;

@@ -62,9 +62,14 @@ bool ServingEngine::schedule_running(std::int64_t& budget) {
 
 void ServingEngine::schedule_waiting(std::int64_t& budget, bool any_arrival) {
   const auto max_seqs = static_cast<std::size_t>(setup_.scenario.server.max_num_seqs);
+  std::vector<std::int64_t> held;  // reached the scheduler after this step's schedule call
   while (!waiting_.empty() && budget > 0 && running_.size() < max_seqs) {
     auto& r = requests_[static_cast<std::size_t>(waiting_.front())];
-    if (!any_arrival && r.first_step > steps_started_) break;  // arrived after this step's schedule
+    if (!any_arrival && r.first_step > steps_started_) {
+      held.push_back(r.id);
+      waiting_.pop_front();
+      continue;
+    }
     std::vector<std::int32_t> hits;
     std::int64_t start = r.computed;
     if (r.blocks.empty()) {
@@ -105,6 +110,7 @@ void ServingEngine::schedule_waiting(std::int64_t& budget, bool any_arrival) {
     budget -= n;
     scheduled_tokens_ += n;
   }
+  for (auto it = held.rbegin(); it != held.rend(); ++it) waiting_.push_front(*it);
 }
 
 const ServingEngine::PrefixLookup& ServingEngine::lookup_prefix(const SimRequest& r) {
