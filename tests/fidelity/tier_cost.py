@@ -6,7 +6,8 @@
   multi-turn traffic with 10,000-token prefixes, closed loop; the change of peak output tokens/s
   with the native tier against none, at gpu-memory-utilization 0.9 and under memory pressure.
 - the vLLM blog's E2: Llama-3.1-8B on one H100, 512-token prefills, GPU prefix caching off; the
-  tier's cost at 0% CPU hits.
+  tier's cost at 0% CPU hits (checked), and its gain at 35-73% of prompt tokens from the CPU tier
+  (printed, not scored: issue 32 §4).
 
 Each case is simulated with and without the tier on the same server; the simulated change is
 compared with the measured one. With --check it fails when a cell the model holds (HELD) passes a
@@ -123,6 +124,37 @@ def e2_change(kvbench, costs, work):
     return 100 * (tiered - base) / base, base
 
 
+def measured_e2_curve(data):
+    """[(CPU hit share, prompt tok/s with the tier)] of E2, and the no-tier baseline."""
+    with open(os.path.join(data, "ground-truth", "vllm-blog-e2.csv")) as f:
+        rows_ = [r for r in csv.DictReader(line for line in f if not line.startswith("#"))]
+    return ([(float(r["cpu_hit_rate"]), float(r["with_offload_tok_per_s"])) for r in rows_],
+            float(rows_[0]["no_offload_tok_per_s"]))
+
+
+def interpolate(curve, x):
+    for (x0, y0), (x1, y1) in zip(curve, curve[1:]):
+        if x0 <= x <= x1:
+            return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+    return curve[-1][1]
+
+
+def e2_hit_curve(kvbench, data, work):
+    """E2 with CPU hits (issue 32 §4), printed, not scored: each simulated point against the
+    measured curve at the same share of prompt tokens from the CPU tier. The blog warmed the tier
+    beforehand; here an earlier request's prompt is repeated (repeat-share), so the first of each
+    pair is a miss and the simulated hit share is below the repeat share."""
+    curve, base = measured_e2_curve(data)
+    out = []
+    for repeat in (0.5, 0.7, 0.9):
+        text = E2_SERVER.format(tier=64, costs="all").replace("  output: 1\n", f"  output: 1\n  repeat-share: {repeat}\n")
+        m = simulate(kvbench, text, work)
+        hits = m["cpu_hit_tokens"] / max(1, m["prompt_tokens"])
+        measured = interpolate(curve, hits)
+        out.append((hits, 100 * (measured - base) / base, m["prompt_tokens_per_s"]))
+    return out
+
+
 def measured_l40s(data):
     """(regime, model) -> (change with the tier %, peak output tok/s without it)."""
     changes, bases = {}, {}
@@ -180,6 +212,11 @@ def main(argv):
         for case, measured, simulated, base, simulated_base in results:
             print(f"{case:<28} {measured:>+8.1f}% {simulated:>+9.1f}%  {'yes' if case in HELD else 'no ':<8}"
                   f"{base:>10.0f} / {simulated_base:.0f}")
+        simulated_e2_base = [r for r in results if "E2" in r[0]][0][4]
+        print("\nE2 with CPU hits (printed, not scored): prompt tok/s change against no tier, measured at the same hit share")
+        for hits, measured, tok_s in e2_hit_curve(kvbench, data, work):
+            print(f"  {100 * hits:4.0f}% of prompt tokens from the CPU tier: measured {measured:+6.1f}%, "
+                  f"simulated {100 * (tok_s - simulated_e2_base) / simulated_e2_base:+6.1f}%")
         if "--mechanisms" in argv:
             for m in MECHANISMS:
                 others = "[" + ", ".join(x for x in MECHANISMS if x != m) + "]"
