@@ -70,8 +70,7 @@ ConfigurationSearch search_configuration(const SizingInputs& base) {
     in.kv.tp = c.tp;
     in.kv.pp = c.pp;
     in.quantization = c.quantization;
-    in.search_alternatives = false;  // the search's own candidates name no further alternatives
-    auto s = compute_sizing(in);
+    auto s = size_fit(in);
     if (s.fits) {
       out.tried = fmt::format("{}{} fits one request of {} tokens",
                               failed.empty() ? "" : "tried " + join(failed, ", ") + " (too small); ",

@@ -37,10 +37,9 @@ struct SizingInputs {
   double host_dram_fraction = 0.6;                 // at most this share of host DRAM for KV
   Calibration calibration;  // the time model's efficiencies: make_sizing_inputs sets the GPU's default
   std::optional<LinkProfile> link;  // --link-profile: the node's measured link, else the hardware table's
-  // Without --tp: what the configuration search tried (size/configuration_search.hpp), one line.
+  // Without --tp: what the configuration search tried (size/configuration_search.hpp), one line;
+  // such inputs name no further alternative when they do not fit.
   std::string configuration_search;
-  // A configuration that does not fit names the one that does (false inside the search itself).
-  bool search_alternatives = true;
 };
 
 struct OffloadPlan {

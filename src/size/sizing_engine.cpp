@@ -95,7 +95,7 @@ void tier_warnings(Sizing& s, const SizingInputs& in) {
   }
 }
 
-// What would fit, or fit more: FP8 KV, a shorter context, the configuration the search finds.
+// What would fit, or fit more: FP8 KV, a shorter context (the search's configuration: below).
 void fit_alternatives(Sizing& s, const SizingInputs& in) {
   if (in.kv.kv_cache_dtype == "auto" && s.layout.kv_dtype_bytes == 2 && s.fits && s.weights_fit) {
     s.alternatives.push_back(fmt::format(
@@ -108,19 +108,22 @@ void fit_alternatives(Sizing& s, const SizingInputs& in) {
     s.alternatives.push_back(
         fmt::format("a shorter context fits: --max-model-len {}", s.estimated_max_model_len));
   }
-  if (!s.fits && in.search_alternatives) {
-    // Not "more GPUs would help" but the configuration that does fit, computed (it may need FP8
-    // weights or pipeline stages across nodes), or the statement that none up to 8 nodes does.
-    const auto search = search_configuration(in);
-    if (search.found) {
-      const auto& f = search.found->sizing;
-      s.alternatives.push_back(fmt::format("{} fits: {} GPU blocks ({} tokens), weights {:.1f} GiB per GPU",
-                                           configuration_flags(search.found->inputs),
-                                           format_count(f.num_gpu_blocks), format_count(f.gpu_kv_tokens),
-                                           f.budget.weights_gib));
-    } else {
-      s.alternatives.push_back(search.tried);
-    }
+}
+
+// Not "more GPUs would help" but the configuration that does fit, computed (it may need FP8 weights
+// or pipeline stages across nodes), or the statement that none up to 8 nodes does. Inputs that
+// came from the search already say what it tried (their configuration_search note).
+void search_alternative(Sizing& s, const SizingInputs& in) {
+  if (s.fits || !in.configuration_search.empty()) return;
+  const auto search = search_configuration(in);
+  if (search.found) {
+    const auto& f = search.found->sizing;
+    s.alternatives.push_back(fmt::format("{} fits: {} GPU blocks ({} tokens), weights {:.1f} GiB per GPU",
+                                         configuration_flags(search.found->inputs),
+                                         format_count(f.num_gpu_blocks), format_count(f.gpu_kv_tokens),
+                                         f.budget.weights_gib));
+  } else {
+    s.alternatives.push_back(search.tried);
   }
 }
 
@@ -236,22 +239,29 @@ std::string reload_link_source(const SizingInputs& in, const LinkProfile& link) 
 
 }  // namespace
 
-Sizing compute_sizing(const SizingInputs& in) {
+Sizing size_fit(const SizingInputs& in) {
   Sizing s;
   describe_server(s, in);
   estimate_gpu_budget(s, in);
   count_gpu_pool(s);
   fit_one_request(s);
+  return s;
+}
+
+// The pipeline: the fit, the tier (for the shorter context that fits, where the requested one does
+// not), the reload estimate, the notes and alternatives, the commands. Each step reads what the
+// steps before it produced; size_fit and search_configuration never call back into this.
+Sizing compute_sizing(const SizingInputs& in) {
+  auto s = size_fit(in);
   if (!s.fits && s.weights_fit && s.estimated_max_model_len > 0 &&
       s.estimated_max_model_len < s.max_model_len) {
     // The command suggests the shorter context that fits; its CPU tier is sized for that length,
-    // so the suggested command keeps the offloading flags. The shorter length fits by
-    // construction (and is strictly shorter), so this recurses once at most.
+    // so the suggested command keeps the offloading flags.
     auto shorter_in = in;
     shorter_in.max_model_len = s.estimated_max_model_len;
-    const auto shorter = compute_sizing(shorter_in);
-    if (shorter.fits && shorter.offload) {
-      s.offload = shorter.offload;
+    const auto shorter = size_fit(shorter_in);
+    if (shorter.fits) {
+      s.offload = plan_offload(shorter, shorter_in);
       s.offload->reasoning.insert(
           s.offload->reasoning.begin(),
           fmt::format("sized for the suggested --max-model-len {} (the requested {} does not fit)",
@@ -266,6 +276,7 @@ Sizing compute_sizing(const SizingInputs& in) {
     if (in.link && !in.link->warning.empty()) s.warnings.push_back(WarningText{in.link->warning});
   }
   add_warnings(s, in);
+  search_alternative(s, in);
   if (!s.weights_fit) return s;  // no command line to give: vLLM would fail to load
   set_commands(s, in);
   return s;

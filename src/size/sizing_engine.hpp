@@ -5,7 +5,14 @@
 
 namespace kvb {
 
-// Throws UsageError for an impossible configuration (with the flag and what is accepted).
+// The whole sizing, as a pipeline of steps each reading the one before: size_fit, the CPU tier,
+// the reload estimate, notes and alternatives (a configuration that does not fit names the one
+// that does: size/configuration_search.hpp), the commands. Throws UsageError for an impossible
+// configuration (with the flag and what is accepted).
 Sizing compute_sizing(const SizingInputs& in);
+
+// Its first step alone: the server, its GPU budget, its KV pool and whether one request of
+// max-model-len fits. No tier, no alternatives, no commands: what the configuration search needs.
+Sizing size_fit(const SizingInputs& in);
 
 }  // namespace kvb

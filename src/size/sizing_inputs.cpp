@@ -39,9 +39,7 @@ SizingInputs make_sizing_inputs(const ModelSpec& model, const HardwareSpec& hw, 
   // No --tp (or --tp auto): the smallest configuration that holds the weights and one request.
   const auto search = search_configuration(in);
   if (search.found) in = search.found->inputs;
-  // The note says what was tried; compute_sizing need not run the same search again for an
-  // alternative when nothing fits.
-  in.search_alternatives = false;
+  // The note says what was tried: compute_sizing does not run the same search again.
   in.configuration_search = "configuration search: " + search.tried;
   return in;
 }

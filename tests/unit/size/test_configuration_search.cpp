@@ -49,7 +49,6 @@ TEST(ConfigurationSearch, EachFoundConfigurationIsTheFirstThatFits) {
       smaller.kv.tp /= 2;
     else
       continue;
-    smaller.search_alternatives = false;
     EXPECT_FALSE(compute_sizing(smaller).fits) << name << " also fits with half the ranks";
   }
 }
