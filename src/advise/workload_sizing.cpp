@@ -143,7 +143,7 @@ Sizing size_with_workload(const WorkloadSizingRequest& request) {
   if (scenario.calibration) in.calibration = *scenario.calibration;
   // --tp auto is resolved once, so the simulator's step model runs at the same TP as the sizing.
   scenario = with_resolved_parallelism(scenario, in);
-  auto s = compute_sizing(in);
+  auto s = plan_sizing(in);  // the commands follow the recommendation, simulated or not
   for (const auto& w : model_warnings) s.notes.push_back(w);
   for (const auto& w : warnings) s.warnings.push_back(WarningText{w});
   if (!s.fits || !s.offload) {
@@ -154,7 +154,7 @@ Sizing size_with_workload(const WorkloadSizingRequest& request) {
     // A tier planned for the suggested shorter context keeps the rule's size, saying why it is
     // not a simulated one (basis rule, never a simulated size by default).
     if (s.offload) s.offload->recommendation.why = why + "; " + s.offload->recommendation.why;
-    return s;
+    return with_commands(std::move(s), in);
   }
   TierAdviceRequest advice{.scenario = scenario,
                            .setup = prepare_simulation(scenario, in, s, std::nullopt),
@@ -168,7 +168,8 @@ Sizing size_with_workload(const WorkloadSizingRequest& request) {
   if (scenario.trace) trace_curve = add_trace_candidates(advice, scenario, s);
   auto rec = advise_tier_size(advice);
   rec.trace_curve = std::move(trace_curve);
-  set_recommendation(s, in, std::move(rec));
+  s.offload = with_recommendation(*s.offload, s, in, std::move(rec));
+  s = with_commands(std::move(s), in);
   if (scenario.fleet.replicas > 1 && s.offload->recommendation.interrupted_during.empty())
     s.offload->recommendation.fleet = fleet_tier(s, in, advice, scenario.fleet);
   return s;

@@ -191,11 +191,11 @@ OffloadPlan plan_offload(const Sizing& s, const SizingInputs& in) {
   return p;
 }
 
-void set_recommendation(Sizing& s, const SizingInputs& in, TierRecommendation r) {
-  auto& p = *s.offload;
+OffloadPlan with_recommendation(OffloadPlan p, const Sizing& s, const SizingInputs& in,
+                                TierRecommendation r) {
   p.recommendation = std::move(r);
   apply_recommended_size(p, s, in);
-  set_commands(s, in);
+  return p;
 }
 
 }  // namespace kvb

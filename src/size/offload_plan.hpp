@@ -13,9 +13,10 @@ OffloadPlan plan_offload(const Sizing& s, const SizingInputs& in);
 // "one 16-token CPU block = 2.5 MiB across 1 rank; 6,553 tokens per GiB": the plan's first reason.
 std::string describe_cpu_block(const OffloadPlan& p, const Sizing& s);
 
-// Replaces the plan's recommendation (a simulated one, from advise/) and sets what follows from
-// its size (0 = no CPU tier): blocks, tokens, per-rank figures, the pinning time, the commands.
-void set_recommendation(Sizing& s, const SizingInputs& in, TierRecommendation r);
+// The plan with another recommendation (a simulated one, from advise/) and what follows from its
+// size (0 = no CPU tier): blocks, tokens, per-rank figures, the pinning time. `s` is the planned
+// sizing the plan belongs to (sizing_engine.hpp, plan_sizing).
+OffloadPlan with_recommendation(OffloadPlan p, const Sizing& s, const SizingInputs& in, TierRecommendation r);
 
 // CPU tensors one rank allocates for the tier (the pinned-tensor path rounds each one).
 int cpu_tensors_per_rank(const KvLayout& layout, const VllmVersion& v);

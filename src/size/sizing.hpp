@@ -52,7 +52,7 @@ struct OffloadPlan {
   double floor_gib = 0;   // the aggregate GPU KV pool: a tier this small only mirrors it
   bool capped = false;
   // The one recommended --kv-offloading-size (recommendation.kv_offloading_size_gib) and how it
-  // was reached: the rule's (plan_offload), or a simulation's (set_recommendation).
+  // was reached: the rule's (plan_offload), or a simulation's (offload_plan.hpp, with_recommendation).
   TierRecommendation recommendation;
   double recommended_gib() const { return recommendation.kv_offloading_size_gib; }
   // What follows from the recommended size (apply_recommended_size keeps them in step).

@@ -249,9 +249,10 @@ Sizing size_fit(const SizingInputs& in) {
 }
 
 // The pipeline: the fit, the tier (for the shorter context that fits, where the requested one does
-// not), the reload estimate, the notes and alternatives, the commands. Each step reads what the
-// steps before it produced; size_fit and search_configuration never call back into this.
-Sizing compute_sizing(const SizingInputs& in) {
+// not), the reload estimate, the notes and alternatives; then the commands (with_commands). Each
+// step reads what the steps before it produced; size_fit and search_configuration never call back
+// into this.
+Sizing plan_sizing(const SizingInputs& in) {
   auto s = size_fit(in);
   if (!s.fits && s.weights_fit && s.estimated_max_model_len > 0 &&
       s.estimated_max_model_len < s.max_model_len) {
@@ -277,9 +278,14 @@ Sizing compute_sizing(const SizingInputs& in) {
   }
   add_warnings(s, in);
   search_alternative(s, in);
-  if (!s.weights_fit) return s;  // no command line to give: vLLM would fail to load
-  set_commands(s, in);
   return s;
 }
+
+Sizing with_commands(Sizing planned, const SizingInputs& in) {
+  if (planned.weights_fit) set_commands(planned, in);  // else none: vLLM would fail to load
+  return planned;
+}
+
+Sizing compute_sizing(const SizingInputs& in) { return with_commands(plan_sizing(in), in); }
 
 }  // namespace kvb

@@ -11,6 +11,12 @@ namespace kvb {
 // configuration (with the flag and what is accepted).
 Sizing compute_sizing(const SizingInputs& in);
 
+// compute_sizing is with_commands(plan_sizing(in), in): a caller that chooses the tier's size
+// itself (advise/: a simulated recommendation) plans, replaces the plan's recommendation
+// (offload_plan.hpp, with_recommendation), and then writes the commands, once.
+Sizing plan_sizing(const SizingInputs& in);
+Sizing with_commands(Sizing planned, const SizingInputs& in);
+
 // Its first step alone: the server, its GPU budget, its KV pool and whether one request of
 // max-model-len fits. No tier, no alternatives, no commands: what the configuration search needs.
 Sizing size_fit(const SizingInputs& in);

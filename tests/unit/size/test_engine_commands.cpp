@@ -6,6 +6,7 @@
 
 #include "core/units.hpp"
 #include "size/offload_plan.hpp"
+#include "size/sizing_engine.hpp"
 #include "test_helpers.hpp"
 
 using namespace kvb;
@@ -46,8 +47,10 @@ TEST(EngineCommands, SglangHicacheSizeIsGbPerRank) {
 
 TEST(EngineCommands, SglangHostPoolMustExceedTheDevicePool) {
   const auto in = llama70b_tp4(EngineKind::kSglang);
-  auto s = compute_sizing(in);
-  set_recommendation(s, in, with_size(4));  // 1 GiB per rank: far below the ~37 GB device pool per rank
+  auto s = plan_sizing(in);
+  s.offload =
+      with_recommendation(*s.offload, s, in, with_size(4));  // 1 GiB per rank: far below the ~37 GB pool
+  s = with_commands(std::move(s), in);
   const double device_gb = s.kv_gib_available * kGiB / 1e9;
   EXPECT_DOUBLE_EQ(s.hicache_size_gb_per_rank, std::floor(device_gb) + 1);
   EXPECT_GT(s.hicache_ratio, 1.0);
@@ -64,8 +67,9 @@ TEST(EngineCommands, LmcacheSizeIsGibPerRankInTheEnvironment) {
 
 TEST(EngineCommands, NoTierNoOffloadingFlags) {
   auto in = llama70b_tp4(EngineKind::kSglang);
-  auto s = compute_sizing(in);
-  set_recommendation(s, in, with_size(0));
+  auto s = plan_sizing(in);
+  s.offload = with_recommendation(*s.offload, s, in, with_size(0));
+  s = with_commands(std::move(s), in);
   EXPECT_EQ(s.engine_command.find("hicache"), std::string::npos);
   EXPECT_EQ(s.vllm_command.find("--kv-offloading"), std::string::npos);
 }
