@@ -45,11 +45,11 @@ void ServingEngine::published_prefix(const SimRequest& r, ReplicaState& state) c
 }
 
 // The first step that can schedule a request the scheduler learns of now. Under async scheduling
-// the step after the running one (or after the one that just ended, whose output is being read)
-// was scheduled when that one started.
-std::int64_t ServingEngine::next_schedulable_step() const {
+// the step after the running one (or after the one that just ended, whose output is being read:
+// `from_step_output`) was scheduled when that one started.
+std::int64_t ServingEngine::next_schedulable_step(bool from_step_output) const {
   if (!async_scheduling_) return steps_started_;
-  return engine_busy_ || reading_step_output_ ? steps_started_ + 1 : steps_started_;
+  return engine_busy_ || from_step_output ? steps_started_ + 1 : steps_started_;
 }
 
 void ServingEngine::admit(std::int64_t id) {
@@ -59,7 +59,7 @@ void ServingEngine::admit(std::int64_t id) {
     return;
   }
   r.state = RequestState::kWaiting;
-  r.first_step = next_schedulable_step();
+  r.first_step = next_schedulable_step(false);
   waiting_.push_back(id);
 }
 
@@ -100,10 +100,8 @@ void ServingEngine::abort(SimRequest& r) {
 void ServingEngine::on_step_done() {
   engine_busy_ = false;
   ++steps_;
-  reading_step_output_ = true;  // the loads it saw are news from its output
-  for (const auto job : loads_seen_) complete_load(job);
+  for (const auto job : loads_seen_) complete_load(job, true);  // news from the step's output
   loads_seen_.clear();
-  reading_step_output_ = false;
   bool any_finished = false;
   for (const auto& s : step_) {
     auto& r = requests_[static_cast<std::size_t>(s.request)];
@@ -180,11 +178,11 @@ void ServingEngine::on_load_done(std::int64_t id) {
   if (engine_busy_ && tier_cost_active(TierCost::kLoadPolling)) {
     loads_seen_.push_back(id);
   } else {
-    complete_load(id);
+    complete_load(id, false);
   }
 }
 
-void ServingEngine::complete_load(std::int64_t id) {
+void ServingEngine::complete_load(std::int64_t id, bool from_step_output) {
   auto& job = jobs_[static_cast<std::size_t>(id)];
   auto& r = requests_[static_cast<std::size_t>(job.request)];
   tier_->unpin(job.hashes);
@@ -195,7 +193,7 @@ void ServingEngine::complete_load(std::int64_t id) {
   r.state = RequestState::kWaiting;
   // The scheduler learns of a finished load from the step's output; under async scheduling the
   // next step was scheduled before that output came back (sim/engine_loop.hpp).
-  const auto first_step = next_schedulable_step();
+  const auto first_step = next_schedulable_step(from_step_output);
   r.first_step = first_step;
   // Requests that waited for this load (load-convoy) try again, behind it: it was at the head of
   // the queue when its load started.

@@ -93,7 +93,7 @@ class ServingEngine {
 
   // serving_engine.cpp
   void push_event(double at, EventKind kind, std::int64_t id) { events_.push(at, kind, id, replica_); }
-  std::int64_t next_schedulable_step() const;
+  std::int64_t next_schedulable_step(bool from_step_output) const;
   void finish(SimRequest& r);
   void abort(SimRequest& r);
   void retire_if_done(SimRequest& r);
@@ -113,7 +113,7 @@ class ServingEngine {
   double shared_link_seconds(double seconds) const;
   double copy_submission_seconds(std::int64_t blocks, double per_copy_s) const;
   void report_stores(SimRequest& r);
-  void complete_load(std::int64_t job);
+  void complete_load(std::int64_t job, bool from_step_output);
 
   // step_scheduler.cpp
   bool schedule_running(std::int64_t& budget);
@@ -153,8 +153,7 @@ class ServingEngine {
   std::vector<std::int64_t> running_;
   std::vector<Scheduled> step_;
   bool engine_busy_ = false;
-  bool async_scheduling_ = false;     // the release's engine loop (sim/engine_loop.hpp)
-  bool reading_step_output_ = false;  // on_step_done is handling what the ended step reported
+  bool async_scheduling_ = false;  // the release's engine loop (sim/engine_loop.hpp)
   std::int64_t steps_started_ = 0;
   double engine_busy_seconds_ = 0;  // sum of step times: the engine's work
   std::vector<TransferJob> jobs_;

@@ -50,14 +50,17 @@ def hardware_file(work, ring_us):
     return path
 
 
+def calibration_of(params, work):
+    """The scenario's calibration block for a trial (the ring latency goes into the hardware file)."""
+    path = os.path.join(work, "cal.yaml")
+    with open(path, "w") as f:
+        f.write("".join(f"{k}: {v:.6g}\n" for k, v in params.items() if k != "ring-step-latency-us"))
+    return fidelity.calibration_block(path)
+
+
 def evaluate(kvbench, data, params, skip_model=None):
     with tempfile.TemporaryDirectory() as work:
-        path = os.path.join(work, "cal.yaml")
-        with open(path, "w") as f:
-            for k, v in params.items():
-                if k != "ring-step-latency-us":
-                    f.write(f"{k}: {v:.6g}\n")
-        cal = fidelity.calibration_block(path)
+        cal = calibration_of(params, work)
         rows = []
         if skip_model != "qwen3-14b":
             rows += fidelity.residency_rows(kvbench, data, cal, work)
@@ -95,10 +98,7 @@ def fit(kvbench, data, start, rounds, jobs, skip_model=None, step=0.2):
 def held_out_errors(kvbench, data, params, model):
     """The held-out model's figures predicted with `params`: metric -> list of relative errors."""
     with tempfile.TemporaryDirectory() as work:
-        path = os.path.join(work, "cal.yaml")
-        with open(path, "w") as f:
-            f.write("".join(f"{k}: {v:.6g}\n" for k, v in params.items() if k != "ring-step-latency-us"))
-        cal = fidelity.calibration_block(path)
+        cal = calibration_of(params, work)
         if model == "qwen3-14b":
             rows = fidelity.residency_rows(kvbench, data, cal, work)
         elif model == "llama-3.1-8b":

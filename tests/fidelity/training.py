@@ -83,11 +83,11 @@ def simulate(kvbench, text, sets, work):
     return json.loads(done.stdout)["points"][0]["metrics"]
 
 
-def score(kvbench, rows, sets, work):
+def score(kvbench, rows, sets, work, calibration="", hardware="h100"):
     """(row, metric, measured ms, simulated ms, simulated timed-out share) per scored figure."""
     out = []
     for row in rows:
-        m = simulate(kvbench, scenario(row), sets, work)
+        m = simulate(kvbench, scenario(row, calibration, hardware), sets, work)
         sent = m["requests"] + m.get("timed_out_requests", 0)
         timed_out = m.get("timed_out_requests", 0) / sent if sent else 0
         out.append((row, "TTFT mean", float(row["ttft_mean_ms"]), m["ttft_s"]["mean"] * 1e3, timed_out))
@@ -98,14 +98,8 @@ def score(kvbench, rows, sets, work):
 def fidelity_rows(kvbench, data, calibration, hardware, work, skip_model=None):
     """The scored (non-reasoning) runs as the fit reads them: (case, metric, measured, simulated)."""
     rows = [r for r in read_rows(data) if r["workload"] != SATURATED and r["model"] != skip_model]
-    out = []
-    for row in rows:
-        m = simulate(kvbench, scenario(row, calibration, hardware), [], work)
-        out.append((f"training {label(row)}", "training TTFT mean", float(row["ttft_mean_ms"]),
-                    m["ttft_s"]["mean"] * 1e3))
-        out.append((f"training {label(row)}", "training E2E mean", float(row["e2e_mean_ms"]),
-                    m["e2e_s"]["mean"] * 1e3))
-    return out
+    return [(f"training {label(row)}", f"training {metric}", measured, simulated)
+            for row, metric, measured, simulated, _ in score(kvbench, rows, [], work, calibration, hardware)]
 
 
 def label(row):
