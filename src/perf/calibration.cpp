@@ -62,7 +62,7 @@ std::vector<ScoredClass> fidelity_from(const CatalogEntry& e) {
     s.statement = fmt::format(
         "TTFT mean within {:.1f}%, E2E mean within {:.1f}% (mean absolute error; worst {:.1f}% and {:.1f}%) "
         "on "
-        "{} public vLLM runs of {} ({}: tests/fidelity)",
+        "{} scored cases of {} ({}: tests/fidelity)",
         100 * c.real_in("ttft_mean_abs_error", 0, 10, 0), 100 * c.real_in("e2e_mean_abs_error", 0, 10, 0),
         100 * c.real_in("ttft_worst_abs_error", 0, 10, 0), 100 * c.real_in("e2e_worst_abs_error", 0, 10, 0),
         c.integer_in("runs", 1, 1000000, 1), describe(s.moe, s.weights, s.ranks), c.str("runs_described"));
