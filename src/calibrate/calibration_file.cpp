@@ -47,7 +47,7 @@ nlohmann::json point_json(const CalibrationPoint& p) {
   }
   j["layer_gemm_ms"] = rounded(p.layer_gemm_s * 1e3);
   j["gemm_tflops"] = rounded(p.gemm_tflops);
-  if (p.regime == "prefill") j["attention_ms_modelled"] = rounded(p.attention_s * 1e3);
+  j["attention_ms_modelled"] = rounded(p.attention_s * 1e3);
   j["elementwise_ms_modelled"] = rounded(p.elementwise_s * 1e3);
   j["lm_head_ms"] = rounded(p.lm_head_s * 1e3);
   j["forward_ms"] = rounded(p.forward_s * 1e3);

@@ -105,12 +105,13 @@ class CalibrationRun {
     p.regime = "decode";
     p.tokens = batch;
     p.context = r_.decode_context;
-    const auto ops = decode_layer_ops(shapes_, batch, r_.decode_context);
+    const auto ops = linear_layer_ops(shapes_, batch);
     if (!time_layer(ops, p)) return;
     p.gemm_tflops = operand_flops(ops) / p.layer_gemm_s / 1e12;
+    p.attention_s = decode_attention_bytes(shapes_, batch, r_.decode_context) / copy_bps();
     p.elementwise_s = elementwise_bytes_per_token(shapes_) * static_cast<double>(batch) / copy_bps();
     p.lm_head_s = time_lm_head(batch);
-    p.forward_s = shapes_.layers * (p.layer_gemm_s + p.elementwise_s) + p.lm_head_s;
+    p.forward_s = shapes_.layers * (p.layer_gemm_s + p.attention_s + p.elementwise_s) + p.lm_head_s;
     StepWork w;
     for (std::int64_t i = 0; i < batch; ++i) w.add(r_.decode_context, 1, 0);
     finish(p, w);
@@ -145,10 +146,9 @@ class CalibrationRun {
     out_.notes.push_back("FFN width: " + shapes_.ffn_source);
     out_.notes.push_back(
         "modelled, not timed: prefill attention at each point's GEMM rate (flash attention is not in the "
-        "BLAS "
-        "library), elementwise work at the measured copy bandwidth, tensor-parallel communication (not in "
-        "the "
-        "time model)");
+        "BLAS library), decode attention as its KV cache reads at the measured copy bandwidth (paged "
+        "decode kernels are memory-bound), elementwise work at the measured copy bandwidth, "
+        "tensor-parallel communication (not in the time model)");
     out_.notes.push_back("step overhead (not measurable from operators): " + r_.step_overhead_source);
     return out_;
   }

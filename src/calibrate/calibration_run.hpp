@@ -35,7 +35,7 @@ struct CalibrationPoint {
   std::int64_t tokens = 0;        // prefill: prompt tokens; decode: sequences (one token each)
   std::int64_t context = 0;       // decode: keys each sequence attends to before this token
   double layer_gemm_s = 0;        // measured, one layer
-  double attention_s = 0;         // prefill: modelled per layer (decode's is in layer_gemm_s)
+  double attention_s = 0;         // modelled per layer: prefill at the GEMM rate, decode at the copy rate
   double elementwise_s = 0;       // modelled per layer
   double lm_head_s = 0;           // measured
   double forward_s = 0;           // layers x (gemm + attention + elementwise) + LM head

@@ -77,13 +77,9 @@ std::vector<GemmOp> linear_layer_ops(const LayerShapes& s, std::int64_t tokens) 
   };
 }
 
-std::vector<GemmOp> decode_layer_ops(const LayerShapes& s, std::int64_t batch, std::int64_t context) {
-  auto ops = linear_layer_ops(s, batch);
-  const std::int64_t group = s.heads / s.kv_heads;  // queries sharing one KV head
-  const std::int64_t keys = context + 1;            // the new token attends to itself too
-  ops.push_back({"attn_scores", group, keys, s.head_dim, batch * s.kv_heads, GemmOp::Form::kLinear});
-  ops.push_back({"attn_values", group, s.head_dim, keys, batch * s.kv_heads, GemmOp::Form::kPlain});
-  return ops;
+double decode_attention_bytes(const LayerShapes& s, std::int64_t batch, std::int64_t context) {
+  const double keys = static_cast<double>(context + 1);  // the new token attends to itself too
+  return static_cast<double>(batch) * keys * 2.0 * static_cast<double>(s.kv_width) * 2.0;  // K and V, bf16
 }
 
 GemmOp lm_head_op(const LayerShapes& s, std::int64_t rows) {

@@ -32,9 +32,12 @@ LayerShapes layer_shapes(const ModelSpec& m, int tp);
 // QKV, O, gate+up and down projections of one layer over `tokens` rows.
 std::vector<GemmOp> linear_layer_ops(const LayerShapes& s, std::int64_t tokens);
 
-// One decode step's layer: the projections over `batch` rows, then attention as batched GEMMs
-// over each sequence's `context` keys (scores = q K^T, out = p V), per KV head.
-std::vector<GemmOp> decode_layer_ops(const LayerShapes& s, std::int64_t batch, std::int64_t context);
+// HBM bytes one layer's decode attention reads: each of `batch` sequences' K and V over its `context`
+// keys plus the new token (bf16). vLLM's paged decode kernels (FlashAttention, FlashInfer) stream
+// the KV cache once and are memory-bound, so calibrate models this read at the measured copy rate;
+// timing it as cuBLAS batched GEMMs of `heads / kv_heads` rows was 2.2x slower than a real decode
+// step at batch 64 on an H200 (reports/baselines/cuda-nvidia-h200-calibration.yaml, first GPU run).
+double decode_attention_bytes(const LayerShapes& s, std::int64_t batch, std::int64_t context);
 
 // The LM head over `rows` tokens (decode: every sequence; prefill: one).
 GemmOp lm_head_op(const LayerShapes& s, std::int64_t rows);
