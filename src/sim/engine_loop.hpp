@@ -15,4 +15,13 @@ inline constexpr VllmVersion kAsyncSchedulingDefaultFrom{0, 14, 0};
 
 inline bool async_scheduling_by_default(const VllmVersion& v) { return !(v < kAsyncSchedulingDefaultFrom); }
 
+// The full-prompt admission gate (--scheduler-reserve-full-isl, #37307, on by default from 0.19):
+// a waiting request is admitted only when the free block queue holds its whole prompt, not just
+// the first chunk, so chunked prefill no longer over-admits and preempts. Blocks the connector
+// holds (a finished request's until its stores are read, a load's while it runs) are not free.
+// (Read at the 0.19 cut: core/sched/scheduler.py 732-745, core/kv_cache_manager.py 218-255.)
+inline constexpr VllmVersion kReserveFullPromptFrom{0, 19, 0};
+
+inline bool reserve_full_prompt_by_default(const VllmVersion& v) { return !(v < kReserveFullPromptFrom); }
+
 }  // namespace kvb

@@ -68,17 +68,25 @@ std::vector<std::int32_t> KvBlockManager::find_prefix(const std::vector<std::uin
   return hits;
 }
 
+std::int64_t KvBlockManager::blocks_to_allocate(const SimRequest& r, const std::vector<std::int32_t>& hits,
+                                                std::int64_t tokens) const {
+  const auto needed = (tokens + block_size_ - 1) / block_size_;
+  const auto held = static_cast<std::int64_t>(r.blocks.size());
+  const auto have = held == 0 ? static_cast<std::int64_t>(hits.size()) : held;
+  std::int64_t hits_in_free_queue = 0;  // a hit taken from the free queue leaves it
+  if (held == 0) {
+    for (const auto id : hits)
+      hits_in_free_queue += blocks_[static_cast<std::size_t>(id)].in_free_queue ? 1 : 0;
+  }
+  return std::max<std::int64_t>(0, needed - have) + hits_in_free_queue;
+}
+
 bool KvBlockManager::allocate(SimRequest& r, const std::vector<std::int32_t>& hits, std::int64_t tokens) {
   const auto needed = (tokens + block_size_ - 1) / block_size_;
   const auto held = static_cast<std::int64_t>(r.blocks.size());
   const auto have = held == 0 ? static_cast<std::int64_t>(hits.size()) : held;
   const auto fresh = std::max<std::int64_t>(0, needed - have);
-  std::int64_t hits_in_free_queue = 0;
-  if (held == 0) {
-    for (const auto id : hits)
-      hits_in_free_queue += blocks_[static_cast<std::size_t>(id)].in_free_queue ? 1 : 0;
-  }
-  if (fresh + hits_in_free_queue > free_count_) return false;
+  if (blocks_to_allocate(r, hits, tokens) > free_count_) return false;
   if (held == 0) {
     for (const auto id : hits) {
       auto& b = blocks_[static_cast<std::size_t>(id)];

@@ -24,6 +24,11 @@ class KvBlockManager {
   std::vector<std::int32_t> find_prefix(const std::vector<std::uint64_t>& hashes,
                                         std::int64_t max_blocks) const;
 
+  // Free-queue blocks that allocate(r, hits, tokens) would take: new blocks plus the hits that sit
+  // in the free queue (vLLM's get_num_blocks_to_allocate).
+  std::int64_t blocks_to_allocate(const SimRequest& r, const std::vector<std::int32_t>& hits,
+                                  std::int64_t tokens) const;
+
   // Gives `r` the prefix-hit blocks `hits` (when it holds none yet) and enough new blocks to
   // hold `tokens` tokens. All or nothing: false when the free queue is too short.
   bool allocate(SimRequest& r, const std::vector<std::int32_t>& hits, std::int64_t tokens);

@@ -148,7 +148,7 @@ std::optional<std::uint64_t> bytes_or_none(const YamlObject& o, const std::strin
 namespace {
 
 // The keys server_to_yaml writes and parse_server reads, in the order they are written.
-constexpr std::array<const char*, 23> kServerKeys = {"model",
+constexpr std::array<const char*, 24> kServerKeys = {"model",
                                                      "hardware",
                                                      "tensor-parallel-size",
                                                      "pipeline-parallel-size",
@@ -170,7 +170,8 @@ constexpr std::array<const char*, 23> kServerKeys = {"model",
                                                      "store-threshold",
                                                      "link-method",
                                                      "vllm-version",
-                                                     "tier-costs"};
+                                                     "tier-costs",
+                                                     "scheduler-reserve-full-isl"};
 
 // The server keys: the model, the GPU and vLLM's flags, and the simulator's own (eviction, store
 // threshold, link method).
@@ -201,6 +202,8 @@ ServerSpec parse_server(const YamlObject& o, const std::string& origin) {
   v.max_num_batched_tokens = positive_int(o, "max-num-batched-tokens", v.max_num_batched_tokens);
   v.max_num_seqs = positive_int(o, "max-num-seqs", v.max_num_seqs, false, kMaxNumSeqs);
   v.enable_prefix_caching = o.boolean_or("enable-prefix-caching", true);
+  if (o.has("scheduler-reserve-full-isl"))
+    v.scheduler_reserve_full_isl = o.boolean_or("scheduler-reserve-full-isl", true);
   if (o.has("kv-offloading-size") && !o.node()["kv-offloading-size"].IsNull()) {
     v.kv_offloading_size = positive(o, "kv-offloading-size", 0, true, 1e6);
   }
@@ -356,6 +359,7 @@ YAML::Node server_to_yaml(const ServerSpec& v) {
   n["link-method"] = v.link_method;
   n["vllm-version"] = to_string(v.vllm_version);
   n["tier-costs"] = tier_cost_names(v.tier_costs);
+  if (v.scheduler_reserve_full_isl) n["scheduler-reserve-full-isl"] = *v.scheduler_reserve_full_isl;
   return n;
 }
 

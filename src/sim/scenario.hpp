@@ -26,6 +26,8 @@ struct ServerSpec : ServeSettings {
   EvictionKind eviction_policy = EvictionKind::kLru;
   int store_threshold = 1;                      // offload a block once seen this many times
   TierCostSet tier_costs = TierCostSet::all();  // what an enabled tier costs the engine, by mechanism
+  // vLLM's --[no-]scheduler-reserve-full-isl; absent: the release's default (sim/engine_loop.hpp)
+  std::optional<bool> scheduler_reserve_full_isl;
 };
 // How sessions arrive: a Poisson process, bursts of one, one at a fixed rate, or a closed loop of
 // users who send the next turn when the last one is answered.

@@ -20,7 +20,9 @@ ServingEngine::ServingEngine(const SimulationSetup& setup, const SimOptions& opt
       requests_(clock.requests),
       listener_(listener),
       kv_(setup.gpu_blocks, setup.block_size, setup.scenario.server.enable_prefix_caching),
-      async_scheduling_(async_scheduling_by_default(setup.scenario.server.vllm_version)) {
+      async_scheduling_(async_scheduling_by_default(setup.scenario.server.vllm_version)),
+      reserve_full_prompt_(setup.scenario.server.scheduler_reserve_full_isl.value_or(
+          reserve_full_prompt_by_default(setup.scenario.server.vllm_version))) {
   if (setup.offloading) {
     tier_ = std::make_unique<OffloadTier>(setup.cpu_blocks, setup.scenario.server.eviction_policy,
                                           setup.scenario.server.store_threshold);

@@ -121,6 +121,9 @@ class ServingEngine {
   void schedule_waiting(std::int64_t& budget, bool any_arrival);
   void preempt(SimRequest& r);
   bool unblock_waiting(std::int64_t head);
+  // The full-prompt admission gate (vLLM >= 0.19): false when the free queue cannot hold all of
+  // r's prompt (less its prefix hits), whatever this step's chunk would need.
+  bool fits_whole_prompt(const SimRequest& r, const std::vector<std::int32_t>& hits) const;
   // Whether blocks [first, first + count) of r's prefix are being loaded for another request.
   bool waits_for_other_load(const SimRequest& r, std::int64_t first, std::int64_t count) const;
 
@@ -154,6 +157,7 @@ class ServingEngine {
   std::vector<Scheduled> step_;
   bool engine_busy_ = false;
   bool async_scheduling_ = false;  // the release's engine loop (sim/engine_loop.hpp)
+  bool reserve_full_prompt_ = false;  // the full-prompt admission gate (sim/engine_loop.hpp)
   std::int64_t steps_started_ = 0;
   double engine_busy_seconds_ = 0;  // sum of step times: the engine's work
   std::vector<TransferJob> jobs_;

@@ -83,6 +83,10 @@ void ServingEngine::schedule_waiting(std::int64_t& budget, bool any_arrival) {
         convoy_.push_back(r.id);
         continue;
       }
+      if (!fits_whole_prompt(r, hits)) {  // the head waits; nothing behind it passes
+        if (unblock_waiting(r.id)) continue;
+        break;
+      }
       if (cpu > 0) {
         // Load asynchronously; the request waits, the batch does not.
         if (!kv_.allocate(r, hits, (g + cpu) * block_size_)) {
@@ -95,6 +99,9 @@ void ServingEngine::schedule_waiting(std::int64_t& budget, bool any_arrival) {
         continue;
       }
       start = g * block_size_;
+    } else if (!fits_whole_prompt(r, hits)) {
+      if (unblock_waiting(r.id)) continue;
+      break;
     }
     const auto n = std::min(r.known_tokens() - start, budget);
     if (!kv_.allocate(r, hits, start + n)) {
@@ -143,6 +150,14 @@ bool ServingEngine::waits_for_other_load(const SimRequest& r, std::int64_t first
     if (tier_->loading(r.block_hashes[static_cast<std::size_t>(i)])) return true;
   }
   return false;
+}
+
+bool ServingEngine::fits_whole_prompt(const SimRequest& r, const std::vector<std::int32_t>& hits) const {
+  if (!reserve_full_prompt_) return true;
+  const auto needed = kv_.blocks_to_allocate(r, hits, r.known_tokens());
+  // A prompt larger than the whole pool is vLLM's start-up error (max-model-len does not fit), not
+  // a wait: the simulator lets it run in chunks, as it does without the gate.
+  return needed <= kv_.num_free() || needed > kv_.num_blocks();
 }
 
 bool ServingEngine::unblock_waiting(std::int64_t head) {

@@ -3,7 +3,8 @@
 (tests/data/ground-truth/README.md has the sources):
 
 - natoscott L40S: vLLM 0.19.1 on 2x L40S (PCIe, no NVLink) at TP 2, Qwen3-0.6B/8B/14B, GuideLLM
-  multi-turn traffic with 10,000-token prefixes, closed loop; the change of peak output tokens/s
+  multi-turn traffic with 10,000-token prefixes drawn from a pool of twice the concurrency, closed
+  loop; the change of peak output tokens/s
   with the native tier against none, at gpu-memory-utilization 0.9 and under memory pressure.
 - the vLLM blog's E2: Llama-3.1-8B on one H100, 512-token prefills, GPU prefix caching off; the
   tier's cost at 0% CPU hits (checked), and its gain at 35-73% of prompt tokens from the CPU tier
@@ -42,8 +43,14 @@ E2_BOUND_POINTS = 2
 MECHANISMS = ["fabric-sharing", "connector-cpu", "kernel-sms", "store-visibility", "load-convoy", "load-polling",
               "decode-stores"]
 
-# GuideLLM's 100 prefixes for at most 500 requests of 5 turns: one 10,000-token prefix per
-# conversation (a document read round-robin, session i the i-th), each turn adding 128 + 128 tokens.
+# What GuideLLM 0.6.0 sent (the study's scripts/run-benchmark.sh 608-616 and run-v0.7.0-native-offload.sh
+# 77-78 at natoscott/benchmarks 38330c1e; GuideLLM v0.6.0 src/guidellm/data/deserializers/synthetic.py
+# 70-182, scheduler/worker.py 391-481, backends/openai/request_handlers.py 438-521): one run per
+# concurrency level C with a pool of 2C prefixes of 10,000 tokens; each conversation picks its prefix
+# uniformly at random with replacement (a seeded rand.choice, not round-robin), and a conversation's
+# 5 turns are sent back to back in one slot with the whole history re-sent (128 new tokens and the
+# 128-token answer a turn). Not modelled: GuideLLM stops each level at 120 s (no request cap) and the
+# server was not restarted between levels; the simulation runs 500 turns from a cold cache.
 # vLLM 0.19.1's online-serving defaults on a GPU under 70 GiB (vllm/engine/arg_utils.py,
 # _set_default_args: 2,048 batched tokens and 256 sequences for the API server).
 L40S_SERVER = """name: natoscott-{model}-{regime}
@@ -61,9 +68,9 @@ seed: 889
 workload:
   requests: 500
   arrival: {{process: closed, users: {users}}}
-  documents: 100
+  documents: {prefixes}
   document-tokens: 10000
-  document-order: round-robin
+  document-zipf: 0
   turns: 5
   prompt: 128
   output: 128
@@ -111,7 +118,7 @@ def l40s_change(kvbench, regime, model, costs, work):
         best = 0
         for users in CONCURRENCY:
             text = L40S_SERVER.format(model=MODEL[model], regime=regime, blocks=GPU_TOKENS[(regime, model)] // 16,
-                                      tier=tier, costs=costs, users=users)
+                                      tier=tier, costs=costs, users=users, prefixes=2 * users)
             best = max(best, simulate(kvbench, text, work)["output_tokens_per_s"])
         peaks[tier] = best
     base, tiered = peaks["null"], peaks[f"{TIER_BYTES[model] / 2**30:.3f}"]

@@ -228,6 +228,48 @@ TEST(Simulator, AsyncSchedulingDelaysANewRequestByOneStep) {
   EXPECT_EQ(async.steps, sync.steps + 1);
 }
 
+// The full-prompt admission gate (vLLM >= 0.19, #37307). Two 1,000-token prompts that decode 200
+// tokens each, in a pool of 100 blocks (1,600 tokens), 512 tokens a step. A prefills alone (512 +
+// 488), then decodes holding 63 blocks. Without the gate B takes the 24 tokens left in A's second
+// step and a 511-token chunk next, but its whole prompt (63 blocks) never fits beside A: it is
+// preempted and recomputed while A decodes. With the gate B waits until the free queue holds its
+// whole prompt (after A finishes) and nothing is preempted: 1,000 + 1,000 prompt tokens and 199 +
+// 199 decode steps, 2,398 tokens scheduled. Without it the same plus what was recomputed. The
+// release decides the default; the key overrides it.
+TEST(Simulator, FullPromptGateHoldsARequestThePoolCannotFinish) {
+  const char* two = R"(
+model: llama-3.1-8b
+hardware: h100
+max-model-len: 1600
+num-gpu-blocks-override: 100
+max-num-batched-tokens: 512
+enable-prefix-caching: false
+calibration: {compute-efficiency: 0.5, memory-efficiency: 0.75, step-overhead-us: 500}
+workload:
+  requests: 2
+  arrival: {process: closed, users: 2}
+  prompt: 1000
+  output: 200
+)";
+  const auto run = [&](const char* version, const char* gate) {
+    auto s = with_override(scenario(two), "vllm-version", version, "test");
+    if (gate) s = with_override(s, "scheduler-reserve-full-isl", gate, "test");
+    return run_simulation(prepare_simulation(s, std::nullopt), {});
+  };
+  for (const auto& r : {run("0.18", nullptr), run("0.19", "false")}) {
+    EXPECT_EQ(r.finished, 2);
+    EXPECT_GE(r.preemptions, 1);
+    EXPECT_GT(r.recomputed_tokens, 0);
+    EXPECT_EQ(r.scheduled_tokens, 2398 + r.recomputed_tokens);
+  }
+  for (const auto& r : {run("0.19", nullptr), run("0.18", "true")}) {
+    EXPECT_EQ(r.finished, 2);
+    EXPECT_EQ(r.preemptions, 0);
+    EXPECT_EQ(r.recomputed_tokens, 0);
+    EXPECT_EQ(r.scheduled_tokens, 2398);
+  }
+}
+
 }  // namespace
 }  // namespace kvb
 
