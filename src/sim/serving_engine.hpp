@@ -156,7 +156,7 @@ class ServingEngine {
   std::vector<std::int64_t> running_;
   std::vector<Scheduled> step_;
   bool engine_busy_ = false;
-  bool async_scheduling_ = false;  // the release's engine loop (sim/engine_loop.hpp)
+  bool async_scheduling_ = false;     // the release's engine loop (sim/engine_loop.hpp)
   bool reserve_full_prompt_ = false;  // the full-prompt admission gate (sim/engine_loop.hpp)
   std::int64_t steps_started_ = 0;
   double engine_busy_seconds_ = 0;  // sum of step times: the engine's work
