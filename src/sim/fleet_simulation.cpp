@@ -81,6 +81,9 @@ void FleetSimulation::dispatch(const Event& e) {
       if (r.arrival + setup_.scenario.workload.client_timeout_s == clock_.now) engine->on_timeout(e.id);
       break;
     }
+    case EventKind::kClientStop:
+      stop_client();
+      break;
   }
   engine->try_start_step();
   // Only now: a slot freed mid-event could be handed out while a handler still names its id.
@@ -133,11 +136,29 @@ void FleetSimulation::admit_next_trace_request() {
   }
 }
 
+// Workload duration: the client aborts what it has in flight (each engine frees it as it does a
+// timed-out request) and sends nothing more.
+void FleetSimulation::stop_client() {
+  client_stopped_ = true;
+  for (auto& r : clock_.requests) {
+    if (r.sent && r.state != RequestState::kFinished && !r.timed_out)
+      engines_[static_cast<std::size_t>(r.replica)]->on_timeout(r.id);
+  }
+}
+
 void FleetSimulation::on_arrival(std::int64_t id) {
   auto& r = clock_.requests[static_cast<std::size_t>(id)];
+  if (client_stopped_) {  // a turn due after the client stopped is never sent
+    r.state = RequestState::kFinished;
+    retiring_.push_back(id);
+    return;
+  }
+  r.sent = true;
   if (first_arrival_ < 0) {
     first_arrival_ = clock_.now;
     for (auto& e : engines_) e->start_clock();
+    if (const double d = setup_.scenario.workload.duration_s; d > 0)
+      clock_.events.push(clock_.now + d, EventKind::kClientStop, 0);
   }
   if (trace_) {
     admit_next_trace_request();  // streamed: one request read ahead, never the whole file
@@ -218,7 +239,7 @@ void FleetSimulation::on_finished(SimRequest& r) {
   if (r.session < 0) return;  // a trace request: the trace schedules what comes next
   const auto& s = sessions_[static_cast<std::size_t>(r.session)];
   const int next = r.turn + 1;
-  if (next < s.turns && !r.timed_out) {  // a user whose turn timed out ends the conversation
+  if (next < s.turns && !r.timed_out && !client_stopped_) {  // a user whose turn timed out ends the conversation
     const double at = clock_.now + s.think_seconds[static_cast<std::size_t>(next)];
     const auto id = take_slot();
     clock_.requests[static_cast<std::size_t>(id)] = generator_.make_request(s, next, at, id);
@@ -227,7 +248,8 @@ void FleetSimulation::on_finished(SimRequest& r) {
   }
   router_.forget(affinity_of(r));
   sessions_[static_cast<std::size_t>(r.session)] = Session{};  // its turns are done
-  if (setup_.scenario.workload.arrival.process == ArrivalProcess::kClosed && generator_.budget_left())
+  if (setup_.scenario.workload.arrival.process == ArrivalProcess::kClosed && generator_.budget_left() &&
+      !client_stopped_)
     start_session(clock_.now);
 }
 

@@ -36,6 +36,7 @@ class FleetSimulation final : public FinishListener {
   void start_session(double at);
   void admit_next_trace_request();
   void on_arrival(std::int64_t id);
+  void stop_client();
   int route(SimRequest& r);
   SimResult summarize() const;
   void add_engine_metrics(SimResult& out, double span) const;
@@ -57,6 +58,7 @@ class FleetSimulation final : public FinishListener {
   std::vector<std::int64_t> in_flight_;  // the router's own count per replica
   std::vector<SentPrefixIndex> sent_;    // prefix-approx: the router's record of what it sent where
   double first_arrival_ = -1;
+  bool client_stopped_ = false;  // workload duration: the client has stopped sending
 };
 
 }  // namespace kvb

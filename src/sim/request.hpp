@@ -36,6 +36,7 @@ struct SimRequest {
   double finish_time = -1;
   int preemptions = 0;
   bool timed_out = false;  // the client gave up before the reply ended; vLLM aborted it
+  bool sent = false;       // its arrival has been handled: the client sent it
   // The first engine step that may schedule it (async scheduling: not the one already scheduled
   // when it arrived; sim/engine_loop.hpp).
   std::int64_t first_step = 0;

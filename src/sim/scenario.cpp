@@ -106,6 +106,7 @@ WorkloadSpec parse_workload(const YamlObject& o) {
   }
   w.reset_prefix_cache = o.boolean_or("reset-prefix-cache", false);
   w.client_timeout_s = positive(o, "client-timeout", 0, true, 1e7);
+  w.duration_s = positive(o, "duration", 0, true, 1e7);
   w.clip_long_prompts = one_of(o, "over-length", "reject", {"reject", "clip"}) == "clip";
   if (w.documents > 0 && w.document_tokens.expected() <= 0) {
     throw UsageError(fmt::format("{}: key 'documents' is {} but 'document-tokens' is missing or 0",
@@ -114,7 +115,7 @@ WorkloadSpec parse_workload(const YamlObject& o) {
   o.reject_unknown_keys({"requests", "arrival", "prompt", "output", "system-prefix", "system-prefixes",
                          "turns", "think-time", "documents", "document-tokens", "document-zipf",
                          "document-order", "repeat-share", "reset-prefix-cache", "over-length",
-                         "client-timeout"});
+                         "client-timeout", "duration"});
   return w;
 }
 

@@ -76,6 +76,10 @@ struct WorkloadSpec {
   // do (aiohttp's default total timeout is 300 s): vLLM aborts it when the connection closes, and
   // it counts as timed out, not in the latencies or throughput.
   double client_timeout_s = 0;
+  // The client stops this long after its first request (0: when `requests` have been sent), as
+  // GuideLLM's --max-seconds and inference-perf's stage duration do: requests in flight then are
+  // aborted and counted as timed out, and no turn or session starts after it.
+  double duration_s = 0;
 };
 
 struct SweepAxis {

@@ -100,6 +100,7 @@ void ServingEngine::abort(SimRequest& r) {
 }
 
 void ServingEngine::on_step_done() {
+  if (step_waits_for_stores()) return;
   engine_busy_ = false;
   ++steps_;
   for (const auto job : loads_seen_) complete_load(job, true);  // news from the step's output
@@ -115,7 +116,7 @@ void ServingEngine::on_step_done() {
     note_progress(r, s.start, s.start + s.tokens, true, false);
     r.computed = s.start + s.tokens;
     kv_.cache_blocks(r, r.computed / block_size_);
-    if (tier_) offer_stores(r);
+    if (tier_ && !tier_cost_active(TierCost::kLmcacheSync)) offer_stores(r);
     if (r.computed == r.known_tokens()) {
       ++r.generated;
       if (r.first_token_time < 0) r.first_token_time = now_;

@@ -115,6 +115,11 @@ class ServingEngine {
   void report_stores(SimRequest& r);
   void complete_load(std::int64_t job, bool from_step_output);
 
+  // lmcache_copies.cpp
+  void load_in_step(std::int64_t cpu_blocks);
+  double store_in_step();
+  bool step_waits_for_stores();
+
   // step_scheduler.cpp
   bool schedule_running(std::int64_t& budget);
   // `any_arrival`: also requests that arrived after the step's schedule call (async scheduling).
@@ -169,6 +174,8 @@ class ServingEngine {
   std::vector<std::int64_t> loads_seen_;  // loads done during the running step (load-polling)
   std::deque<std::int64_t> convoy_;       // requests waiting on another's load (load-convoy)
   std::array<double, kTierCostCount> tier_cost_s_{};
+  double sync_load_s_ = 0;            // LMCache retrieves in the step being scheduled (lmcache-sync)
+  bool stores_in_step_done_ = false;  // the running step's LMCache stores have been made
 
   // metrics
   std::int64_t steps_ = 0;

@@ -127,8 +127,9 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
       in.kv.tp > 1 && in.hw.gpu_link_kind == GpuLinkKind::kPcie && in.hw.gpu_link_gbps > 0;
   if (out.offloading && v.kv_offloading_backend == OffloadingBackend::kLmcache) {
     out.notes.push_back(
-        "kv-offloading-backend lmcache: simulated as vLLM's native tier; LMCache's own costs (its chunked "
-        "gather kernel and extra copy) are not modelled");
+        "kv-offloading-backend lmcache: LMCache's connector stores each request's full 256-token prompt "
+        "chunks after the forward pass and retrieves its hits before it, inside the step (tier cost "
+        "lmcache-sync); its lookup and hashing on the CPU are not modelled");
   }
   if (out.offloading && tier_costs_assumed_for(v.vllm_version)) {
     out.notes.push_back(

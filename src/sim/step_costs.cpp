@@ -9,7 +9,8 @@ namespace kvb {
 bool ServingEngine::tier_cost_active(TierCost c) const {
   const auto& server = setup_.scenario.server;
   // An empty tier (kv-offloading-size 0) is no connector: it costs nothing.
-  return tier_ && tier_->capacity() > 0 && server.tier_costs.on(c) && applies_to(c, server.vllm_version);
+  return tier_ && tier_->capacity() > 0 && server.tier_costs.on(c) && applies_to(c, server.vllm_version) &&
+         belongs_to_connector(c, server.kv_offloading_backend == OffloadingBackend::kLmcache);
 }
 
 double ServingEngine::tier_step_cost(const StepWork& w, double step) {
@@ -27,6 +28,8 @@ double ServingEngine::tier_step_cost(const StepWork& w, double step) {
     // The copy kernel takes SMs only while it runs: its duty cycle over the step, not the whole step.
     at(TierCost::kKernelSms) = step * (setup_.link.kernel_compute_slowdown - 1.0) * overlap;
   }
+  if (tier_cost_active(TierCost::kLmcacheSync)) at(TierCost::kLmcacheSync) = sync_load_s_;
+  sync_load_s_ = 0;
   if (tier_cost_active(TierCost::kConnectorCpu)) {
     const auto work = connector_work(setup_.scenario.server.vllm_version);
     at(TierCost::kConnectorCpu) =

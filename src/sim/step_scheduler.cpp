@@ -72,6 +72,7 @@ void ServingEngine::schedule_waiting(std::int64_t& budget, bool any_arrival) {
     }
     std::vector<std::int32_t> hits;
     std::int64_t start = r.computed;
+    std::int64_t loaded = 0;  // LMCache: CPU hits retrieved in this step
     if (r.blocks.empty()) {
       const auto& found = lookup_prefix(r);
       hits = found.gpu_hits;
@@ -87,7 +88,9 @@ void ServingEngine::schedule_waiting(std::int64_t& budget, bool any_arrival) {
         if (unblock_waiting(r.id)) continue;
         break;
       }
-      if (cpu > 0) {
+      if (cpu > 0 && tier_cost_active(TierCost::kLmcacheSync)) {
+        loaded = cpu;  // LMCache retrieves before the forward pass: the request runs in this step
+      } else if (cpu > 0) {
         // Load asynchronously; the request waits, the batch does not.
         if (!kv_.allocate(r, hits, (g + cpu) * block_size_)) {
           if (unblock_waiting(r.id)) continue;
@@ -98,7 +101,7 @@ void ServingEngine::schedule_waiting(std::int64_t& budget, bool any_arrival) {
         start_load(r, hits, cpu);
         continue;
       }
-      start = g * block_size_;
+      start = (g + loaded) * block_size_;
     } else if (!fits_whole_prompt(r, hits)) {
       if (unblock_waiting(r.id)) continue;
       break;
@@ -109,7 +112,11 @@ void ServingEngine::schedule_waiting(std::int64_t& budget, bool any_arrival) {
       break;
     }
     waiting_.pop_front();
-    note_progress(r, 0, start, false, false);
+    note_progress(r, 0, start - loaded * block_size_, false, false);
+    if (loaded > 0) {
+      note_progress(r, start - loaded * block_size_, start, false, true);
+      load_in_step(loaded);
+    }
     r.computed = start;
     r.state = RequestState::kRunning;
     running_.push_back(r.id);

@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::array<const char*, kTierCostCount> kNames = {
     "fabric-sharing", "connector-cpu", "kernel-sms",   "store-visibility",
-    "load-convoy",    "load-polling",  "decode-stores"};
+    "load-convoy",    "load-polling",  "decode-stores", "lmcache-sync"};
 
 }  // namespace
 
@@ -71,10 +71,21 @@ bool applies_to(TierCost c, const VllmVersion& v) {
     case TierCost::kConnectorCpu:
     case TierCost::kKernelSms:
     case TierCost::kLoadPolling:
+    case TierCost::kLmcacheSync:
       return true;
   }
   return true;
 }
+
+// LMCache's connector (read in LMCache 0.4.4's vllm_v1_adapter.py and gpu_connectors.py, the study
+// of docs/accuracy.md's release): wait_for_save, after the forward pass and before sampling, stores
+// each request's new full chunks in a loop with a store_stream.synchronize() per chunk, and
+// start_load_kv retrieves a request's hit before the forward pass starts (use_layerwise off by
+// default); get_finished returns nothing pending. So its copies lengthen the step that makes them and
+// none of the native connector's asynchronous mechanisms (stores beside the steps, loads the
+// scheduler waits for, per-block cudaMemcpyAsync calls, decode stores) apply to it. Its copies do not
+// overlap the forward pass's all-reduces either (fabric-sharing is the native tier's).
+bool belongs_to_connector(TierCost c, bool lmcache) { return (c == TierCost::kLmcacheSync) == lmcache; }
 
 bool tier_costs_assumed_for(const VllmVersion& v) {
   return kTierCostsReadUpTo < v &&

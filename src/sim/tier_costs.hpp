@@ -18,8 +18,9 @@ enum class TierCost {
   kLoadConvoy,       // >= 0.15: a request whose CPU hits are being loaded for another waits for it
   kLoadPolling,      // a finished load is seen after the step it finished in
   kDecodeStores,     // >= 0.18: blocks filled by decoding are stored too, not only the prompt's
+  kLmcacheSync,      // --kv-offloading-backend lmcache: LMCache copies inside the step, not beside it
 };
-inline constexpr int kTierCostCount = 7;
+inline constexpr int kTierCostCount = 8;
 
 // A set of mechanisms, all on by default.
 class TierCostSet {
@@ -57,5 +58,14 @@ struct ConnectorWork {
   double per_block_touched_s = 0;  // the scheduler's LRU touch of every block of a storing request
 };
 ConnectorWork connector_work(const VllmVersion& v);
+
+// Whether mechanism `c` belongs to the connector `lmcache` names: lmcache-sync is LMCache's, the
+// others vLLM's native OffloadingConnector's (tier_costs.cpp).
+bool belongs_to_connector(TierCost c, bool lmcache);
+
+// LMCache's vLLM connector (LMCache 0.4.x, lmcache/integration/vllm/vllm_v1_adapter.py): KV moves in
+// chunks of 256 tokens (config chunk_size), only full chunks of the prompt are stored
+// (save_unfull_chunk and save_decode_cache are off by default).
+inline constexpr std::int64_t kLmcacheChunkTokens = 256;
 
 }  // namespace kvb

@@ -4,8 +4,8 @@
 
 - natoscott L40S: vLLM 0.19.1 on 2x L40S (PCIe, no NVLink) at TP 2, Qwen3-0.6B/8B/14B, GuideLLM
   multi-turn traffic with 10,000-token prefixes drawn from a pool of twice the concurrency, closed
-  loop; the change of peak output tokens/s
-  with the native tier against none, at gpu-memory-utilization 0.9 and under memory pressure.
+  loop; the change of peak output tokens/s with the native tier, and with LMCache's CPU backend,
+  against none, at gpu-memory-utilization 0.9 and under memory pressure.
 - the vLLM blog's E2: Llama-3.1-8B on one H100, 512-token prefills, GPU prefix caching off; the
   tier's cost at 0% CPU hits (checked), and its gain at 35-73% of prompt tokens from the CPU tier
   (printed, not scored: issue 32 §4).
@@ -33,15 +33,21 @@ GPU_TOKENS = {("gmu0.9", "Qwen3-0.6B"): 634_000, ("gmu0.9", "Qwen3-8B"): 390_000
               ("mempress", "Qwen3-0.6B"): 335_000, ("mempress", "Qwen3-8B"): 215_000,
               ("mempress", "Qwen3-14B"): 142_000}
 TIER_BYTES = {"Qwen3-0.6B": 72_842_645_340, "Qwen3-8B": 57_616_986_275, "Qwen3-14B": 44_195_213_475}
+# lmcache-local: LMCache's CPU backend with LMCACHE_MAX_LOCAL_CPU_SIZE per TP rank (GiB: LMCache
+# allocates it x 1024^3 per worker), the study's only LMCache setting; two ranks.
+LMCACHE_GIB_PER_RANK = {"Qwen3-0.6B": 4.0, "Qwen3-8B": 9.0, "Qwen3-14B": 29.0}
+CONFIGS = {"native-offload-20k": "native", "lmcache-local": "lmcache"}
 MODEL = {"Qwen3-0.6B": "qwen3-0.6b", "Qwen3-8B": "qwen3-8b", "Qwen3-14B": "qwen3-14b"}
 L40S_BOUND_POINTS = 15
 # The cells the model holds today (issue 36's bounds); the others are printed, not checked, and
 # docs/accuracy.md says why each is off. A change that breaks a held cell fails the suite.
-HELD = {"L40S Qwen3-0.6B gmu0.9", "L40S Qwen3-14B gmu0.9", "L40S Qwen3-14B mempress"}
+HELD = {"L40S Qwen3-0.6B gmu0.9", "L40S Qwen3-14B gmu0.9", "L40S Qwen3-14B mempress",
+        "L40S Qwen3-0.6B gmu0.9 lmcache", "L40S Qwen3-0.6B mempress lmcache", "L40S Qwen3-8B mempress lmcache",
+        "L40S Qwen3-14B mempress lmcache"}
 SIGN_ABOVE = 10
 E2_BOUND_POINTS = 2
 MECHANISMS = ["fabric-sharing", "connector-cpu", "kernel-sms", "store-visibility", "load-convoy", "load-polling",
-              "decode-stores"]
+              "decode-stores", "lmcache-sync"]
 
 # What GuideLLM 0.6.0 sent (the study's scripts/run-benchmark.sh 608-616 and run-v0.7.0-native-offload.sh
 # 77-78 at natoscott/benchmarks 38330c1e; GuideLLM v0.6.0 src/guidellm/data/deserializers/synthetic.py
@@ -49,8 +55,9 @@ MECHANISMS = ["fabric-sharing", "connector-cpu", "kernel-sms", "store-visibility
 # concurrency level C with a pool of 2C prefixes of 10,000 tokens; each conversation picks its prefix
 # uniformly at random with replacement (a seeded rand.choice, not round-robin), and a conversation's
 # 5 turns are sent back to back in one slot with the whole history re-sent (128 new tokens and the
-# 128-token answer a turn). Not modelled: GuideLLM stops each level at 120 s (no request cap) and the
-# server was not restarted between levels; the simulation runs 500 turns from a cold cache.
+# 128-token answer a turn). Each level runs 120 s with no request cap (--max-seconds 120): what is
+# in flight then is cancelled. Not modelled: the server was not restarted between levels, so a level
+# found the caches the levels before it left; the simulation starts each level cold.
 # vLLM 0.19.1's online-serving defaults on a GPU under 70 GiB (vllm/engine/arg_utils.py,
 # _set_default_args: 2,048 batched tokens and 256 sequences for the API server).
 L40S_SERVER = """name: natoscott-{model}-{regime}
@@ -63,10 +70,12 @@ max-num-seqs: 256
 num-gpu-blocks-override: {blocks}
 vllm-version: 0.19.1
 kv-offloading-size: {tier}
+kv-offloading-backend: {backend}
 tier-costs: {costs}
 seed: 889
 workload:
-  requests: 500
+  requests: 1000000
+  duration: 120
   arrival: {{process: closed, users: {users}}}
   documents: {prefixes}
   document-tokens: 10000
@@ -110,18 +119,24 @@ def simulate(kvbench, text, work):
     return json.loads(done.stdout)["points"][0]["metrics"]
 
 
-def l40s_change(kvbench, regime, model, costs, work):
+def tier_gib(model, backend):
+    if backend == "lmcache":
+        return f"{2 * LMCACHE_GIB_PER_RANK[model]:.3f}"
+    return f"{TIER_BYTES[model] / 2**30:.3f}"
+
+
+def l40s_change(kvbench, regime, model, backend, costs, work):
     """Peak output tok/s over CONCURRENCY with the tier against without it, in percent, and the
     simulated peak without the tier."""
     peaks = {}
-    for tier in ("null", f"{TIER_BYTES[model] / 2**30:.3f}"):
+    for tier in ("null", tier_gib(model, backend)):
         best = 0
         for users in CONCURRENCY:
             text = L40S_SERVER.format(model=MODEL[model], regime=regime, blocks=GPU_TOKENS[(regime, model)] // 16,
-                                      tier=tier, costs=costs, users=users, prefixes=2 * users)
+                                      tier=tier, backend=backend, costs=costs, users=users, prefixes=2 * users)
             best = max(best, simulate(kvbench, text, work)["output_tokens_per_s"])
         peaks[tier] = best
-    base, tiered = peaks["null"], peaks[f"{TIER_BYTES[model] / 2**30:.3f}"]
+    base, tiered = peaks["null"], peaks[tier_gib(model, backend)]
     return 100 * (tiered - base) / base, base
 
 
@@ -163,17 +178,17 @@ def e2_hit_curve(kvbench, data, work):
 
 
 def measured_l40s(data):
-    """(regime, model) -> (change with the tier %, peak output tok/s without it)."""
+    """(regime, model, backend) -> (change with the tier %, peak output tok/s without it)."""
     changes, bases = {}, {}
     with open(os.path.join(data, "ground-truth", "natoscott-l40s-peak-output-throughput.csv")) as f:
         for r in csv.DictReader(line for line in f if not line.startswith("#")):
             if r["model"] not in MODEL:
                 continue
-            if r["config"] == "native-offload-20k":
-                changes[(r["regime"], r["model"])] = float(r["delta_vs_no_offload_pct"])
+            if r["config"] in CONFIGS:
+                changes[(r["regime"], r["model"], CONFIGS[r["config"]])] = float(r["delta_vs_no_offload_pct"])
             elif r["config"] == "no-offload":
                 bases[(r["regime"], r["model"])] = float(r["peak_output_tok_s"])
-    return {k: (v, bases[k]) for k, v in changes.items()}
+    return {k: (v, bases[k[:2]]) for k, v in changes.items()}
 
 
 def measured_e2(data):
@@ -188,9 +203,10 @@ def measured_e2(data):
 def rows(kvbench, data, costs, work):
     """(case, measured change %, simulated change %, measured no-tier tok/s, simulated no-tier tok/s)."""
     out = []
-    for (regime, model), (measured, base) in sorted(measured_l40s(data).items()):
-        change, simulated_base = l40s_change(kvbench, regime, model, costs, work)
-        out.append((f"L40S {model} {regime}", measured, change, base, simulated_base))
+    for (regime, model, backend), (measured, base) in sorted(measured_l40s(data).items()):
+        change, simulated_base = l40s_change(kvbench, regime, model, backend, costs, work)
+        suffix = " lmcache" if backend == "lmcache" else ""
+        out.append((f"L40S {model} {regime}{suffix}", measured, change, base, simulated_base))
     measured, base = measured_e2(data)
     change, simulated_base = e2_change(kvbench, costs, work)
     out.append(("H100 blog E2 0% hits", measured, change, base, simulated_base))
@@ -215,9 +231,9 @@ def main(argv):
     with tempfile.TemporaryDirectory() as work:
         results = rows(kvbench, data, "all", work)
         # The no-tier throughput beside the change: a change is only as good as the baseline it is of.
-        print(f"{'case':<28} {'measured':>9} {'simulated':>10}  checked   no-tier tok/s measured / simulated")
+        print(f"{'case':<34} {'measured':>9} {'simulated':>10}  checked   no-tier tok/s measured / simulated")
         for case, measured, simulated, base, simulated_base in results:
-            print(f"{case:<28} {measured:>+8.1f}% {simulated:>+9.1f}%  {'yes' if case in HELD else 'no ':<8}"
+            print(f"{case:<34} {measured:>+8.1f}% {simulated:>+9.1f}%  {'yes' if case in HELD else 'no ':<8}"
                   f"{base:>10.0f} / {simulated_base:.0f}")
         simulated_e2_base = [r for r in results if "E2" in r[0]][0][4]
         print("\nE2 with CPU hits (printed, not scored): prompt tok/s change against no tier, measured at the same hit share")
@@ -229,7 +245,7 @@ def main(argv):
                 others = "[" + ", ".join(x for x in MECHANISMS if x != m) + "]"
                 print(f"\nwithout {m}:")
                 for case, _measured, simulated, _base, _simulated_base in rows(kvbench, data, others, work):
-                    print(f"  {case:<26} {simulated:>+9.1f}%")
+                    print(f"  {case:<32} {simulated:>+9.1f}%")
     failed = check(results)
     if "--check" in argv and failed:
         print("FAIL: " + "; ".join(failed))

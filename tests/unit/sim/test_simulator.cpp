@@ -270,6 +270,47 @@ workload:
   }
 }
 
+// Workload duration (GuideLLM's --max-seconds): four users who always have a turn in flight, for
+// 2 s of a run that would last far longer. At the stop exactly four requests are in flight and are
+// aborted (timed out); none is sent after it, so the run ends within one step of 2 s. A duration
+// longer than the run changes nothing.
+TEST(Simulator, DurationStopsTheClientAndAbortsWhatIsInFlight) {
+  auto s = with_override(scenario(kLoneRequest), "workload.requests", "1000", "test");
+  s = with_override(s, "workload.arrival", "{process: closed, users: 4}", "test");
+  s = with_override(s, "workload.output", "100", "test");
+  const auto whole = run_simulation(prepare_simulation(s, std::nullopt), {});
+  ASSERT_GT(whole.makespan_s, 10.0);
+  const auto cut =
+      run_simulation(prepare_simulation(with_override(s, "workload.duration", "2", "test"), std::nullopt), {});
+  EXPECT_EQ(cut.timed_out, 4);
+  EXPECT_GT(cut.finished, 0);
+  EXPECT_LT(cut.finished, whole.finished);
+  EXPECT_GE(cut.makespan_s, 2.0);
+  EXPECT_LT(cut.makespan_s, 2.1);  // a decode step of four 1,100-token requests is under 10 ms
+  const auto longer = run_simulation(
+      prepare_simulation(with_override(s, "workload.duration", "100000", "test"), std::nullopt), {});
+  EXPECT_EQ(longer.finished, whole.finished);
+  EXPECT_DOUBLE_EQ(longer.makespan_s, whole.makespan_s);
+  EXPECT_DOUBLE_EQ(longer.ttft_s.mean, whole.ttft_s.mean);
+}
+
+// LMCache's connector stores inside the step (lmcache-sync): a lone 1,000-token prompt's three
+// full 256-token chunks (768 tokens; the last 232 are a partial chunk, not stored) are copied after
+// its forward pass and before its token is sampled. Llama-3.1-8B's 128 KiB per token makes a chunk
+// 32 MiB; the h100 file's measured d2h link is 53.21 GB/s and 2.16 us per copy, so the TTFT grows by
+// 3 x (2.16 us + 33,554,432 B / 53.21 GB/s) = 1.898 ms. Switched off, the tier costs nothing.
+TEST(Simulator, LmcacheStoresLengthenTheStepThatMakesThem) {
+  auto s = with_override(scenario(kLoneRequest), "kv-offloading-size", "16", "test");
+  s = with_override(s, "kv-offloading-backend", "lmcache", "test");
+  const auto none = run_simulation(prepare_simulation(scenario(kLoneRequest), std::nullopt), {});
+  const auto lmcache = run_simulation(prepare_simulation(s, std::nullopt), {});
+  EXPECT_NEAR(lmcache.ttft_s.p50 - none.ttft_s.p50, 3 * (2.16e-6 + 33554432.0 / 53.21e9), 1e-9);
+  EXPECT_DOUBLE_EQ(lmcache.d2h_bytes, 3.0 * 33554432.0);
+  const auto off = run_simulation(
+      prepare_simulation(with_override(s, "tier-costs", "[decode-stores]", "test"), std::nullopt), {});
+  EXPECT_DOUBLE_EQ(off.ttft_s.p50, none.ttft_s.p50);
+}
+
 }  // namespace
 }  // namespace kvb
 

@@ -1,0 +1,61 @@
+// LMCache's connector moves KV inside the engine step (sim/tier_costs.cpp, lmcache-sync): a hit is
+// retrieved before the forward pass, and each request's new full chunks are stored after it, before
+// the step's tokens are sampled. Both lengthen the step; nothing overlaps it.
+#include <algorithm>
+
+#include "sim/serving_engine.hpp"
+
+namespace kvb {
+
+// One retrieve of `cpu_blocks` into the step being scheduled: a single kernel reads the pinned
+// chunks (LMCache's gpu_connectors.py), so one copy of all their bytes, charged to this step.
+void ServingEngine::load_in_step(std::int64_t cpu_blocks) {
+  const double bytes = static_cast<double>(cpu_blocks) * setup_.block_bytes_per_rank;
+  const double seconds = setup_.link.h2d.seconds(1, bytes);
+  sync_load_s_ += seconds;
+  h2d_.submit(now_, seconds, static_cast<double>(cpu_blocks) * setup_.cpu_block_bytes);
+}
+
+// The stores of the step that just ran: each request's full prompt chunks up to what the step
+// computed, past what the tier holds, one copy and one synchronize per chunk. Visible at once.
+double ServingEngine::store_in_step() {
+  const std::int64_t per_chunk = std::max<std::int64_t>(1, kLmcacheChunkTokens / block_size_);
+  double seconds = 0;
+  for (const auto& s : step_) {
+    auto& r = requests_[static_cast<std::size_t>(s.request)];
+    if (r.timed_out) continue;
+    const auto computed = std::min(s.start + s.tokens, r.prompt_tokens);
+    const auto upto = computed / (per_chunk * block_size_) * per_chunk;
+    if (upto <= r.stored_blocks) continue;
+    const std::vector<std::uint64_t> candidates(r.block_hashes.begin() + r.stored_blocks,
+                                                r.block_hashes.begin() + upto);
+    r.stored_blocks = upto;
+    const auto accepted = tier_->reserve(tier_->select_for_store(candidates));
+    if (accepted.empty()) continue;
+    tier_->store_done(accepted);
+    cpu_peak_ = std::max(cpu_peak_, tier_->size());
+    const auto blocks = static_cast<std::int64_t>(accepted.size());
+    const auto chunks = (blocks + per_chunk - 1) / per_chunk;
+    const double t = setup_.link.d2h.seconds(chunks, static_cast<double>(per_chunk) * setup_.block_bytes_per_rank);
+    d2h_.submit(now_, t, static_cast<double>(blocks) * setup_.cpu_block_bytes);
+    seconds += t;
+  }
+  return seconds;
+}
+
+// Before the step's output is read: its stores, if any, hold the step open that much longer.
+bool ServingEngine::step_waits_for_stores() {
+  if (stores_in_step_done_ || !tier_cost_active(TierCost::kLmcacheSync)) {
+    stores_in_step_done_ = false;
+    return false;
+  }
+  const double seconds = store_in_step();
+  if (seconds <= 0) return false;
+  stores_in_step_done_ = true;
+  engine_busy_seconds_ += seconds;
+  tier_cost_s_[static_cast<std::size_t>(TierCost::kLmcacheSync)] += seconds;
+  push_event(now_ + seconds, EventKind::kStepDone, 0);
+  return true;
+}
+
+}  // namespace kvb
