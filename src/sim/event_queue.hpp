@@ -9,7 +9,15 @@ namespace kvb {
 
 // kAdmit: a request reaches the scheduler, its per-request overhead after its arrival; kTimeout:
 // the client gives up on it (workload client-timeout).
-enum class EventKind : std::uint8_t { kArrival, kAdmit, kStepDone, kLoadDone, kStoreDone, kTimeout, kClientStop };
+enum class EventKind : std::uint8_t {
+  kArrival,
+  kAdmit,
+  kStepDone,
+  kLoadDone,
+  kStoreDone,
+  kTimeout,
+  kClientStop
+};
 
 struct Event {
   double time = 0;

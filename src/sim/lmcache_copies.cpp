@@ -36,7 +36,8 @@ double ServingEngine::store_in_step() {
     cpu_peak_ = std::max(cpu_peak_, tier_->size());
     const auto blocks = static_cast<std::int64_t>(accepted.size());
     const auto chunks = (blocks + per_chunk - 1) / per_chunk;
-    const double t = setup_.link.d2h.seconds(chunks, static_cast<double>(per_chunk) * setup_.block_bytes_per_rank);
+    const double t =
+        setup_.link.d2h.seconds(chunks, static_cast<double>(per_chunk) * setup_.block_bytes_per_rank);
     d2h_.submit(now_, t, static_cast<double>(blocks) * setup_.cpu_block_bytes);
     seconds += t;
   }

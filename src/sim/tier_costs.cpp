@@ -11,7 +11,7 @@ namespace kvb {
 namespace {
 
 constexpr std::array<const char*, kTierCostCount> kNames = {
-    "fabric-sharing", "connector-cpu", "kernel-sms",   "store-visibility",
+    "fabric-sharing", "connector-cpu", "kernel-sms",    "store-visibility",
     "load-convoy",    "load-polling",  "decode-stores", "lmcache-sync"};
 
 }  // namespace

@@ -280,8 +280,8 @@ TEST(Simulator, DurationStopsTheClientAndAbortsWhatIsInFlight) {
   s = with_override(s, "workload.output", "100", "test");
   const auto whole = run_simulation(prepare_simulation(s, std::nullopt), {});
   ASSERT_GT(whole.makespan_s, 10.0);
-  const auto cut =
-      run_simulation(prepare_simulation(with_override(s, "workload.duration", "2", "test"), std::nullopt), {});
+  const auto cut = run_simulation(
+      prepare_simulation(with_override(s, "workload.duration", "2", "test"), std::nullopt), {});
   EXPECT_EQ(cut.timed_out, 4);
   EXPECT_GT(cut.finished, 0);
   EXPECT_LT(cut.finished, whole.finished);
