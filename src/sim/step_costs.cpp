@@ -32,8 +32,11 @@ double ServingEngine::tier_step_cost(const StepWork& w, double step) {
   sync_load_s_ = 0;
   if (tier_cost_active(TierCost::kConnectorCpu)) {
     const auto work = connector_work(setup_.scenario.server.vllm_version);
-    at(TierCost::kConnectorCpu) =
-        submit_cpu_s_ + work.per_block_touched_s * static_cast<double>(blocks_touched_);
+    const double cpu = submit_cpu_s_ + work.per_block_touched_s * static_cast<double>(blocks_touched_);
+    // Under async scheduling (sim/engine_loop.hpp) the scheduler and the worker prepare this step,
+    // connector work included, while the GPU runs the one before: it shows only where it outlasts
+    // the step. Synchronous releases pay it whole, between the steps.
+    at(TierCost::kConnectorCpu) = async_scheduling_ ? std::max(0.0, cpu - step) : cpu;
   }
   submit_cpu_s_ = 0;
   blocks_touched_ = 0;
