@@ -124,6 +124,7 @@ class ServingEngine {
   bool schedule_running(std::int64_t& budget);
   // `any_arrival`: also requests that arrived after the step's schedule call (async scheduling).
   void schedule_waiting(std::int64_t& budget, bool any_arrival);
+  bool admit_head(SimRequest& r, std::int64_t& budget);
   void preempt(SimRequest& r);
   bool unblock_waiting(std::int64_t head);
   // The full-prompt admission gate (vLLM >= 0.19): false when the free queue cannot hold all of

@@ -70,61 +70,60 @@ void ServingEngine::schedule_waiting(std::int64_t& budget, bool any_arrival) {
       waiting_.pop_front();
       continue;
     }
-    std::vector<std::int32_t> hits;
-    std::int64_t start = r.computed;
-    std::int64_t loaded = 0;  // LMCache: CPU hits retrieved in this step
-    if (r.blocks.empty()) {
-      const auto& found = lookup_prefix(r);
-      hits = found.gpu_hits;
-      const auto g = static_cast<std::int64_t>(hits.size());
-      const auto cpu = found.cpu_blocks;
-      if (cpu > 0 && waits_for_other_load(r, g, cpu)) {
-        // vLLM >= 0.15 skips it until that load ends (load-convoy); the queue goes on.
-        waiting_.pop_front();
-        convoy_.push_back(r.id);
-        continue;
-      }
-      if (!fits_whole_prompt(r, hits)) {  // the head waits; nothing behind it passes
-        if (unblock_waiting(r.id)) continue;
-        break;
-      }
-      if (cpu > 0 && tier_cost_active(TierCost::kLmcacheSync)) {
-        loaded = cpu;  // LMCache retrieves before the forward pass: the request runs in this step
-      } else if (cpu > 0) {
-        // Load asynchronously; the request waits, the batch does not.
-        if (!kv_.allocate(r, hits, (g + cpu) * block_size_)) {
-          if (unblock_waiting(r.id)) continue;
-          break;
-        }
-        waiting_.pop_front();
-        note_progress(r, 0, g * block_size_, false, false);
-        start_load(r, hits, cpu);
-        continue;
-      }
-      start = (g + loaded) * block_size_;
-    } else if (!fits_whole_prompt(r, hits)) {
-      if (unblock_waiting(r.id)) continue;
-      break;
-    }
-    const auto n = std::min(r.known_tokens() - start, budget);
-    if (!kv_.allocate(r, hits, start + n)) {
-      if (unblock_waiting(r.id)) continue;
-      break;
-    }
-    waiting_.pop_front();
-    note_progress(r, 0, start - loaded * block_size_, false, false);
-    if (loaded > 0) {
-      note_progress(r, start - loaded * block_size_, start, false, true);
-      load_in_step(loaded);
-    }
-    r.computed = start;
-    r.state = RequestState::kRunning;
-    running_.push_back(r.id);
-    step_.push_back({r.id, start, n});
-    budget -= n;
-    scheduled_tokens_ += n;
+    if (admit_head(r, budget)) continue;
+    if (unblock_waiting(r.id)) continue;
+    break;
   }
   for (auto it = held.rbegin(); it != held.rend(); ++it) waiting_.push_front(*it);
+}
+
+// The head of the waiting queue leaves it (into this step, to a load, or behind another request's
+// load) and true is returned; false where the pool or the admission gate cannot take it now.
+bool ServingEngine::admit_head(SimRequest& r, std::int64_t& budget) {
+  std::vector<std::int32_t> hits;
+  std::int64_t start = r.computed;
+  std::int64_t loaded = 0;  // LMCache: CPU hits retrieved in this step
+  if (r.blocks.empty()) {
+    const auto& found = lookup_prefix(r);
+    hits = found.gpu_hits;
+    const auto g = static_cast<std::int64_t>(hits.size());
+    const auto cpu = found.cpu_blocks;
+    if (cpu > 0 && waits_for_other_load(r, g, cpu)) {
+      // vLLM >= 0.15 skips it until that load ends (load-convoy); the queue goes on.
+      waiting_.pop_front();
+      convoy_.push_back(r.id);
+      return true;
+    }
+    if (!fits_whole_prompt(r, hits)) return false;  // the head waits; nothing behind it passes
+    if (cpu > 0 && tier_cost_active(TierCost::kLmcacheSync)) {
+      loaded = cpu;  // LMCache retrieves before the forward pass: the request runs in this step
+    } else if (cpu > 0) {
+      // Load asynchronously; the request waits, the batch does not.
+      if (!kv_.allocate(r, hits, (g + cpu) * block_size_)) return false;
+      waiting_.pop_front();
+      note_progress(r, 0, g * block_size_, false, false);
+      start_load(r, hits, cpu);
+      return true;
+    }
+    start = (g + loaded) * block_size_;
+  } else if (!fits_whole_prompt(r, hits)) {
+    return false;
+  }
+  const auto n = std::min(r.known_tokens() - start, budget);
+  if (!kv_.allocate(r, hits, start + n)) return false;
+  waiting_.pop_front();
+  note_progress(r, 0, start - loaded * block_size_, false, false);
+  if (loaded > 0) {
+    note_progress(r, start - loaded * block_size_, start, false, true);
+    load_in_step(loaded);
+  }
+  r.computed = start;
+  r.state = RequestState::kRunning;
+  running_.push_back(r.id);
+  step_.push_back({r.id, start, n});
+  budget -= n;
+  scheduled_tokens_ += n;
+  return true;
 }
 
 const ServingEngine::PrefixLookup& ServingEngine::lookup_prefix(const SimRequest& r) {
