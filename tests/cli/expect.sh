@@ -11,7 +11,8 @@ if [ "${1:-}" = "--stdout-json" ]; then json=1; shift; fi
 [ "${1:-}" = "--" ] && shift
 out=$(mktemp); err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
-timeout 60 "$bin" "$@" >"$out" 2>"$err"
+# A minute, or KVBENCH_EXPECT_TIMEOUT seconds for a case that is long under the sanitizers.
+timeout "${KVBENCH_EXPECT_TIMEOUT:-60}" "$bin" "$@" >"$out" 2>"$err"
 code=$?
 fail() { echo "FAIL: kvbench $*"; echo "--- stdout"; head -40 "$out"; echo "--- stderr"; cat "$err"; exit 1; }
 [ "$code" -eq "$want" ] || fail "$@ exited $code, expected $want"

@@ -102,7 +102,7 @@ for i, (lang, body, sh_start, sh_end) in enumerate(blocks):
         if not line.startswith("kvbench "):
             continue
         args = shlex.split(line.split(" #")[0])[1:]
-        p = subprocess.run([kvbench] + args, cwd=root, capture_output=True, text=True, timeout=600)
+        p = subprocess.run([kvbench] + args, cwd=root, capture_output=True, text=True, timeout=1400)
         ran += 1
         out = (p.stdout + p.stderr).splitlines()
         printed = {o.rstrip() for o in out}
