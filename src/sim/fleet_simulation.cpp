@@ -239,8 +239,8 @@ void FleetSimulation::on_finished(SimRequest& r) {
   if (r.session < 0) return;  // a trace request: the trace schedules what comes next
   const auto& s = sessions_[static_cast<std::size_t>(r.session)];
   const int next = r.turn + 1;
-  if (next < s.turns && !r.timed_out &&
-      !client_stopped_) {  // a user whose turn timed out ends the conversation
+  // A user whose turn timed out ends the conversation; a stopped client sends nothing more.
+  if (next < s.turns && !r.timed_out && !client_stopped_) {
     const double at = clock_.now + s.think_seconds[static_cast<std::size_t>(next)];
     const auto id = take_slot();
     clock_.requests[static_cast<std::size_t>(id)] = generator_.make_request(s, next, at, id);
