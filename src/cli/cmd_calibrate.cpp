@@ -50,7 +50,7 @@ struct CalibrateOptions {
   bool json = false;
   // --from-vllm: fit to a real vLLM server's per-request results instead of timing GEMMs.
   std::vector<std::string> from_vllm;
-  std::string max_num_batched_tokens = "8192", max_num_seqs = "256", max_model_len, num_gpu_blocks;
+  std::string max_num_batched_tokens, max_num_seqs, max_model_len, num_gpu_blocks;  // empty: vLLM's default
   std::string gpu_memory_utilization = "0.9";
   std::string start;  // --from-vllm: the calibration the fit starts from (default: the GPU's)
   CLI::Option* output_flag = nullptr;
@@ -64,11 +64,16 @@ struct CalibrateOptions {
 Scenario vllm_server(const CalibrateOptions& o) {
   std::string yaml = fmt::format(
       "name: from-vllm\nmodel: '{}'\nhardware: {}\ntensor-parallel-size: {}\n"
-      "max-num-batched-tokens: {}\nmax-num-seqs: {}\ngpu-memory-utilization: {}\n",
+      "gpu-memory-utilization: {}\n",
       o.model, o.hw == "auto" ? "h100" : o.hw, o.tp,
-      parse_token_count(o.max_num_batched_tokens, "--max-num-batched-tokens"),
-      parse_positive_int(o.max_num_seqs, "--max-num-seqs", false, kMaxNumSeqs),
       parse_real_in(o.gpu_memory_utilization, "--gpu-memory-utilization", 0.01, 1.0, "0.9"));
+  // Not given: what vLLM takes on that GPU (the scenario resolves it).
+  if (!o.max_num_batched_tokens.empty()) {
+    yaml += fmt::format("max-num-batched-tokens: {}\n",
+                        parse_token_count(o.max_num_batched_tokens, "--max-num-batched-tokens"));
+  }
+  if (!o.max_num_seqs.empty())
+    yaml += fmt::format("max-num-seqs: {}\n", parse_positive_int(o.max_num_seqs, "--max-num-seqs", false, kMaxNumSeqs));
   if (!o.max_model_len.empty())
     yaml += fmt::format("max-model-len: {}\n", parse_token_count(o.max_model_len, "--max-model-len"));
   if (!o.num_gpu_blocks.empty()) {
@@ -210,9 +215,9 @@ Command register_calibrate(CLI::App& parent) {
          "no GPU needed: fit to a real vLLM server's per-request results (vllm bench serve --save-result "
          "JSON, or a CSV with send_us, server_input_tokens, output_tokens, ttft_us, e2e_us); repeatable")
       ->take_all();
-  app->add_option("--max-num-batched-tokens", o->max_num_batched_tokens, "--from-vllm: the server's flag")
-      ->capture_default_str();
-  app->add_option("--max-num-seqs", o->max_num_seqs, "--from-vllm: the server's flag")->capture_default_str();
+  app->add_option("--max-num-batched-tokens", o->max_num_batched_tokens,
+                  "--from-vllm: the server's flag (default: vLLM's for the GPU)");
+  app->add_option("--max-num-seqs", o->max_num_seqs, "--from-vllm: the server's flag (default: vLLM's for the GPU)");
   app->add_option("--max-model-len", o->max_model_len,
                   "--from-vllm: the server's flag (default: the model's)");
   app->add_option("--gpu-memory-utilization", o->gpu_memory_utilization, "--from-vllm: the server's flag")

@@ -27,8 +27,10 @@ void add_server_flags(CLI::App* app, ServerFlags& f) {
                   "auto (the default), bfloat16, float16, fp8, fp8_e4m3, fp8_e5m2, fp8_ds_mla");
   app->add_option("--block-size", f.block_size, "tokens per block (default: the attention backend's)");
   app->add_option("--max-num-batched-tokens", f.max_num_batched_tokens,
-                  "tokens per scheduler step (vLLM's default 8192)");
-  app->add_option("--max-num-seqs", f.max_num_seqs, "sequences per step (vLLM's default 256)");
+                  "tokens per scheduler step (vLLM's default: 8192 on GPUs of 70 GiB or more other "
+                  "than the A100, else 2048)");
+  app->add_option("--max-num-seqs", f.max_num_seqs, "sequences per step (vLLM's default: 1024 on GPUs of 70 GiB or more other than the "
+                  "A100, else 256)");
   app->add_option("--kv-offloading-size", f.kv_offloading_size,
                   "the CPU tier's size (GiB, all ranks); size evaluates it beside its own recommendation");
   app->add_option("--kv-offloading-backend", f.kv_offloading_backend, "native (the default) or lmcache");

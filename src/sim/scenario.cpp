@@ -200,8 +200,10 @@ ServerSpec parse_server(const YamlObject& o, const std::string& origin) {
   v.kv_cache_dtype = o.str_or("kv-cache-dtype", v.kv_cache_dtype);
   // Absent = the model's own length; given, it must be a length (0 is refused, as size --ctx 0).
   v.max_model_len = o.has("max-model-len") ? positive_int(o, "max-model-len", 0) : 0;
-  v.max_num_batched_tokens = positive_int(o, "max-num-batched-tokens", v.max_num_batched_tokens);
-  v.max_num_seqs = positive_int(o, "max-num-seqs", v.max_num_seqs, false, kMaxNumSeqs);
+  // Absent: what vLLM takes on the GPU (size/serve_settings.hpp), resolved with the hardware.
+  if (o.has("max-num-batched-tokens"))
+    v.max_num_batched_tokens = positive_int(o, "max-num-batched-tokens", 0);
+  if (o.has("max-num-seqs")) v.max_num_seqs = positive_int(o, "max-num-seqs", 0, false, kMaxNumSeqs);
   v.enable_prefix_caching = o.boolean_or("enable-prefix-caching", true);
   if (o.has("scheduler-reserve-full-isl"))
     v.scheduler_reserve_full_isl = o.boolean_or("scheduler-reserve-full-isl", true);
@@ -343,8 +345,8 @@ YAML::Node server_to_yaml(const ServerSpec& v) {
   n["block-size"] = v.block_size;
   n["kv-cache-dtype"] = v.kv_cache_dtype;
   if (v.max_model_len > 0) n["max-model-len"] = v.max_model_len;
-  n["max-num-batched-tokens"] = v.max_num_batched_tokens;
-  n["max-num-seqs"] = v.max_num_seqs;
+  if (v.max_num_batched_tokens) n["max-num-batched-tokens"] = *v.max_num_batched_tokens;
+  if (v.max_num_seqs) n["max-num-seqs"] = *v.max_num_seqs;
   n["enable-prefix-caching"] = v.enable_prefix_caching;
   if (v.kv_offloading_size) {
     n["kv-offloading-size"] = *v.kv_offloading_size;

@@ -74,6 +74,8 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
                       .weight_dtype = sizing.weight_dtype,
                       .block_size = layout.block_size,
                       .world_size = sizing.world_size,
+                      .max_num_batched_tokens = in.kv.max_num_batched_tokens,
+                      .max_num_seqs = in.max_num_seqs,
                       .predictor = make_predictor(in, layout, sizing.weight_dtype)};
   const int bs = layout.block_size;
   if (v.num_gpu_blocks_override) {

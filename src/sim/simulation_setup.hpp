@@ -28,6 +28,9 @@ struct SimulationSetup {
   std::int64_t max_model_len = 0;
   double block_bytes_per_rank = 0;  // what each rank moves per block over its own link
   int world_size = 1;
+  // The scenario's, or what vLLM takes on this GPU where it gives none.
+  std::int64_t max_num_batched_tokens = 0;
+  std::int64_t max_num_seqs = 0;
   bool offloading = false;
   std::int64_t cpu_blocks = 0;  // num_cpu_blocks of vLLM's CPU tier
   double cpu_block_bytes = 0;   // one block across all ranks

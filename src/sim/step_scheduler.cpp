@@ -10,7 +10,7 @@ namespace kvb {
 void ServingEngine::try_start_step() {
   if (engine_busy_) return;
   step_.clear();
-  std::int64_t budget = setup_.scenario.server.max_num_batched_tokens;
+  std::int64_t budget = setup_.max_num_batched_tokens;
   const bool preempted = schedule_running(budget);
   // vLLM admits nothing new in a step that preempted. When that leaves the step empty (the
   // running requests preempted one another, the pool held by loaded requests that wait), its
@@ -61,7 +61,7 @@ bool ServingEngine::schedule_running(std::int64_t& budget) {
 }
 
 void ServingEngine::schedule_waiting(std::int64_t& budget, bool any_arrival) {
-  const auto max_seqs = static_cast<std::size_t>(setup_.scenario.server.max_num_seqs);
+  const auto max_seqs = static_cast<std::size_t>(setup_.max_num_seqs);
   std::vector<std::int64_t> held;  // reached the scheduler after this step's schedule call
   while (!waiting_.empty() && budget > 0 && running_.size() < max_seqs) {
     auto& r = requests_[static_cast<std::size_t>(waiting_.front())];

@@ -3,8 +3,18 @@
 #include <fmt/format.h>
 
 #include "core/errors.hpp"
+#include "core/strings.hpp"
 
 namespace kvb {
+
+BatchDefaults vllm_serve_batch_defaults(const HardwareSpec& hw) {
+  const double total_gib = hw.usable_gib > 0 ? hw.usable_gib : hw.hbm_gb * 1e9 / (1024.0 * 1024 * 1024);
+  // vLLM tests the CUDA device name ("NVIDIA A100-SXM4-80GB"); a hardware file names the card in
+  // its name or description.
+  const bool a100 = (to_lower(hw.name) + " " + to_lower(hw.description)).find("a100") != std::string::npos;
+  if (total_gib >= 70 && !a100) return {8192, 1024};
+  return {2048, 256};
+}
 
 std::string to_string(Quantization q) { return q == Quantization::kFp8 ? "fp8" : "none"; }
 

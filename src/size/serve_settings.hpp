@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "catalog/hardware_spec.hpp"
 #include "catalog/vllm_host_memory.hpp"
 #include "perf/link_curve.hpp"
 
@@ -33,6 +34,17 @@ void check_engine_and_backend(EngineKind engine, OffloadingBackend backend);
 inline constexpr std::int64_t kMaxParallelRanks = 1024;
 inline constexpr std::int64_t kMaxNumSeqs = 1'000'000;
 
+// What `vllm serve` takes for --max-num-batched-tokens and --max-num-seqs when they are not given:
+// 8,192 and 1,024 on a GPU of 70 GiB or more that is not an A100, 2,048 and 256 on the others
+// (vllm/engine/arg_utils.py, get_batch_defaults, the same from 0.11 to 0.19 and on main of
+// 2026-05-24; the A100 is left out because larger batches cost it throughput, vLLM PR #17885).
+// vLLM compares the device's total memory as the runtime reports it (usable_gib).
+struct BatchDefaults {
+  std::int64_t max_num_batched_tokens = 0;
+  std::int64_t max_num_seqs = 0;
+};
+BatchDefaults vllm_serve_batch_defaults(const HardwareSpec& hw);
+
 struct ServeSettings {
   int tensor_parallel_size = 1;
   bool tensor_parallel_auto = false;  // --tp auto: the smallest TP at which one request fits
@@ -42,8 +54,9 @@ struct ServeSettings {
   std::string kv_cache_dtype = "auto";
   int block_size = 0;              // 0 = the attention backend's default
   std::int64_t max_model_len = 0;  // 0 = the model's maximum
-  std::int64_t max_num_batched_tokens = 8192;
-  std::int64_t max_num_seqs = 256;
+  // Absent: what `vllm serve` takes on the GPU served (vllm_serve_batch_defaults).
+  std::optional<std::int64_t> max_num_batched_tokens;
+  std::optional<std::int64_t> max_num_seqs;
   std::optional<double> kv_offloading_size;  // GiB across ranks; absent = no CPU tier
   OffloadingBackend kv_offloading_backend = OffloadingBackend::kNative;
   Quantization quantization = Quantization::kNone;

@@ -25,10 +25,12 @@ std::vector<std::string> serve_flags(const Sizing& s, const SizingInputs& in) {
   }
   if (in.kv.kv_cache_dtype != "auto") f.push_back(fmt::format("--kv-cache-dtype {}", in.kv.kv_cache_dtype));
   if (in.kv.block_size != 0) f.push_back(fmt::format("--block-size {}", in.kv.block_size));
-  if (in.kv.max_num_batched_tokens != 8192) {
+  // Only where they differ from what vLLM takes on this GPU.
+  const auto batch = vllm_serve_batch_defaults(in.hw);
+  if (in.kv.max_num_batched_tokens != batch.max_num_batched_tokens) {
     f.push_back(fmt::format("--max-num-batched-tokens {}", in.kv.max_num_batched_tokens));
   }
-  if (in.max_num_seqs != 256) f.push_back(fmt::format("--max-num-seqs {}", in.max_num_seqs));
+  if (in.max_num_seqs != batch.max_num_seqs) f.push_back(fmt::format("--max-num-seqs {}", in.max_num_seqs));
   if (in.quantization == Quantization::kFp8) f.push_back("--quantization fp8");
   if (!in.kv.hybrid_manager) f.push_back("--disable-hybrid-kv-cache-manager");
   return f;
