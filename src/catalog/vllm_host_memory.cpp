@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "core/units.hpp"
 
 namespace kvb {
@@ -129,6 +130,16 @@ nlohmann::json host_memory_json(const HostFootprint& f) {
           {"total_gib", f.total_bytes() / gib},
           {"why", facts.why},
           {"source", facts.source}};
+}
+
+HostFootprint host_footprint_from_json(const nlohmann::json& j) {
+  // GiB are bytes / 2^30: multiplying back is exact in binary floating point.
+  const std::string what = "host_memory";
+  return tier_host_footprint(
+      json_number_in(j, "flag_gib", 0, 1e9, what) * kGiB,
+      static_cast<int>(json_integer_in(j, "ranks", 1, 1 << 20, what)),
+      static_cast<int>(json_integer_in(j, "tensors_per_rank", 1, 1 << 20, what)),
+      parse_vllm_version(j.at("vllm_version").get<std::string>(), "host_memory.vllm_version"));
 }
 
 }  // namespace kvb

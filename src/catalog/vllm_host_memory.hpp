@@ -61,6 +61,10 @@ HostFootprint tier_host_footprint(double flag_bytes, int ranks, int tensors_per_
 
 // The `host_memory` object of size and doctor JSON: the figures in GiB, the backing, why and the source.
 nlohmann::json host_memory_json(const HostFootprint& f);
+// Its reader: the release, the flag, the ranks and the tensors per rank, from which every other
+// figure follows (tier_host_footprint). Throws nlohmann::json::exception for a malformed object,
+// UsageError for a release kvbench does not read.
+HostFootprint host_footprint_from_json(const nlohmann::json& j);
 
 // PyTorch's CUDACachingHostAllocator rounding: the next power of two at or above `bytes`.
 double pinned_allocator_bytes(double bytes);

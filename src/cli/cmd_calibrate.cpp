@@ -73,7 +73,8 @@ Scenario vllm_server(const CalibrateOptions& o) {
                         parse_token_count(o.max_num_batched_tokens, "--max-num-batched-tokens"));
   }
   if (!o.max_num_seqs.empty())
-    yaml += fmt::format("max-num-seqs: {}\n", parse_positive_int(o.max_num_seqs, "--max-num-seqs", false, kMaxNumSeqs));
+    yaml += fmt::format("max-num-seqs: {}\n",
+                        parse_positive_int(o.max_num_seqs, "--max-num-seqs", false, kMaxNumSeqs));
   if (!o.max_model_len.empty())
     yaml += fmt::format("max-model-len: {}\n", parse_token_count(o.max_model_len, "--max-model-len"));
   if (!o.num_gpu_blocks.empty()) {
@@ -217,7 +218,8 @@ Command register_calibrate(CLI::App& parent) {
       ->take_all();
   app->add_option("--max-num-batched-tokens", o->max_num_batched_tokens,
                   "--from-vllm: the server's flag (default: vLLM's for the GPU)");
-  app->add_option("--max-num-seqs", o->max_num_seqs, "--from-vllm: the server's flag (default: vLLM's for the GPU)");
+  app->add_option("--max-num-seqs", o->max_num_seqs,
+                  "--from-vllm: the server's flag (default: vLLM's for the GPU)");
   app->add_option("--max-model-len", o->max_model_len,
                   "--from-vllm: the server's flag (default: the model's)");
   app->add_option("--gpu-memory-utilization", o->gpu_memory_utilization, "--from-vllm: the server's flag")

@@ -115,14 +115,14 @@ int run_doctor(const DoctorOptions& o) {
   } else {
     request.gpu_skip_reason = "--root reads a recorded node; nothing is measured";
   }
-  const auto checks = run_node_checks(facts, request);
-  const auto host = this_node ? host_name() : printable_path(o.root);
-  const auto json_doc = json_text(doctor_json(checks, host, request, facts), 1);
+  const auto report = doctor_report(run_node_checks(facts, request),
+                                    this_node ? host_name() : printable_path(o.root), request, facts);
+  const auto json_doc = json_text(doctor_json(report), 1);
   const auto text = format == "json"   ? json_doc
-                    : format == "prom" ? doctor_prometheus(checks, host)
-                                       : doctor_table(checks, host, request, facts);
+                    : format == "prom" ? doctor_prometheus(report)
+                                       : doctor_table(report);
   emit(o.out, text, format == "table" ? json_doc : text);
-  return doctor_exit_code(checks);
+  return doctor_exit_code(report.checks);
 }
 
 }  // namespace

@@ -29,7 +29,8 @@ void add_server_flags(CLI::App* app, ServerFlags& f) {
   app->add_option("--max-num-batched-tokens", f.max_num_batched_tokens,
                   "tokens per scheduler step (vLLM's default: 8192 on GPUs of 70 GiB or more other "
                   "than the A100, else 2048)");
-  app->add_option("--max-num-seqs", f.max_num_seqs, "sequences per step (vLLM's default: 1024 on GPUs of 70 GiB or more other than the "
+  app->add_option("--max-num-seqs", f.max_num_seqs,
+                  "sequences per step (vLLM's default: 1024 on GPUs of 70 GiB or more other than the "
                   "A100, else 256)");
   app->add_option("--kv-offloading-size", f.kv_offloading_size,
                   "the CPU tier's size (GiB, all ranks); size evaluates it beside its own recommendation");

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/errors.hpp"
 #include "core/units.hpp"
 #include "dma/sysfs_link.hpp"
 #include "doctor/link_measurement.hpp"
@@ -388,6 +389,13 @@ std::string to_string(CheckStatus s) {
       return "skip";
   }
   return "skip";
+}
+
+CheckStatus parse_check_status(const std::string& text, const std::string& what) {
+  for (const auto s : {CheckStatus::kPass, CheckStatus::kWarn, CheckStatus::kFail, CheckStatus::kSkip}) {
+    if (text == to_string(s)) return s;
+  }
+  throw UsageError(fmt::format("{}: status '{}'; expected pass, warn, fail or skip", what, text));
 }
 
 HostFootprint doctor_footprint(const DoctorRequest& request) {

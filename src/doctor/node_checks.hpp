@@ -14,6 +14,8 @@ namespace kvb {
 
 enum class CheckStatus { kPass, kWarn, kFail, kSkip };
 std::string to_string(CheckStatus s);
+// "pass", "warn", "fail", "skip"; UsageError naming `what` otherwise.
+CheckStatus parse_check_status(const std::string& text, const std::string& what);
 
 struct CheckResult {
   std::string name;  // link, numa, pinning, shm, memlock, memory, cgroup, busy, hugepages, iommu,

@@ -45,32 +45,32 @@ std::string gib(double bytes) { return fmt::format("{:.1f} GiB", bytes / kGiB); 
 
 // Needs against has, one row per limit the tier meets on the host (left-aligned: the cells are
 // sentences, not figures).
-std::string host_memory_table(const HostFootprint& t, const NodeFacts& f) {
+std::string host_memory_table(const HostFootprint& t, const NodeMemory& m) {
   std::string out = "\nHost memory for the tier\n";
   for (const auto& line : host_memory_lines(t)) out += "  " + line + "\n";
-  const auto& c = f.cgroup;
   const std::string cgroup =
-      c.version == 0 ? c.problem
-      : !c.limit_bytes
-          ? fmt::format("no limit (cgroup v{} {})", c.version, printable_path(c.path))
-          : fmt::format("{} limit, {} in use ({})", gib(*c.limit_bytes), gib(c.usage_bytes), c.limit_file);
+      m.cgroup_version == 0 ? m.cgroup_problem
+      : !m.cgroup_limit_bytes
+          ? fmt::format("no limit (cgroup v{} {})", m.cgroup_version, printable_path(m.cgroup_path))
+          : fmt::format("{} limit, {} in use ({})", gib(*m.cgroup_limit_bytes),
+                        gib(m.cgroup_usage_bytes.value_or(0)), m.cgroup_limit_file);
   const std::string shm =
-      !f.shm.mounted ? "not mounted"
-      : !f.shm.size_known
+      !m.dev_shm_mounted ? "not mounted"
+      : !m.dev_shm_size_bytes
           ? "size unknown"
-          : fmt::format("{} free of {}", gib(std::max(0.0, f.shm.size_bytes - f.shm.used_bytes)),
-                        gib(f.shm.size_bytes));
+          : fmt::format("{} free of {}", gib(m.dev_shm_free_bytes.value_or(0)), gib(*m.dev_shm_size_bytes));
   const std::vector<std::array<std::string, 3>> rows = {
       {"limit", "the tier needs", "the node has"},
       {"MemAvailable", gib(t.total_bytes()) + " (tier + server)",
-       f.meminfo_problem.empty() ? fmt::format("{} of {}", gib(f.mem_available_bytes), gib(f.mem_total_bytes))
-                                 : f.meminfo_problem},
+       m.meminfo_problem.empty() ? fmt::format("{} of {}", gib(m.mem_available_bytes.value_or(0)),
+                                               gib(m.mem_total_bytes.value_or(0)))
+                                 : m.meminfo_problem},
       {"cgroup memory", gib(t.total_bytes()) + " (tier + server)", cgroup},
       {"/dev/shm", t.dev_shm_bytes > 0 ? gib(t.dev_shm_bytes) + " (the tier's region)" : "0 (pinned tensors)",
        shm},
       {"memlock", gib(t.tier_host_bytes) + " (pinned)",
-       !f.memlock_known       ? "unknown"
-       : f.memlock_soft_bytes ? format_bytes_binary(*f.memlock_soft_bytes)
+       !m.memlock_known       ? "unknown"
+       : m.memlock_soft_bytes ? format_bytes_binary(*m.memlock_soft_bytes)
                               : "unlimited"}};
   std::size_t w0 = 0, w1 = 0;
   for (const auto& r : rows) {
@@ -83,10 +83,10 @@ std::string host_memory_table(const HostFootprint& t, const NodeFacts& f) {
 
 }  // namespace
 
-std::string doctor_table(const std::vector<CheckResult>& checks, const std::string& hostname,
-                         const DoctorRequest& request, const NodeFacts& facts) {
-  std::string out = fmt::format("kvbench doctor: {} for a {} CPU tier\n", hostname,
-                                format_bytes_binary(request.tier_bytes));
+std::string doctor_table(const DoctorReport& r) {
+  const auto& checks = r.checks;
+  std::string out = fmt::format("kvbench doctor: {} for a {} CPU tier\n", r.hostname,
+                                format_bytes_binary(r.tier_size_bytes));
   TextTable t({"check", "status", "detail"});
   for (const auto& c : checks) t.add_row({c.name, to_string(c.status), c.detail});
   out += t.render();
@@ -95,13 +95,15 @@ std::string doctor_table(const std::vector<CheckResult>& checks, const std::stri
     fails += c.status == CheckStatus::kFail;
     warns += c.status == CheckStatus::kWarn;
   }
-  out += host_memory_table(doctor_footprint(request), facts);
+  out += host_memory_table(r.host_memory, r.node_memory);
   out +=
       fmt::format("{} failed, {} warned; --format json gives each threshold and its source.\n", fails, warns);
   return out;
 }
 
-std::string doctor_prometheus(const std::vector<CheckResult>& checks, const std::string& hostname) {
+std::string doctor_prometheus(const DoctorReport& r) {
+  const auto& checks = r.checks;
+  const auto& hostname = r.hostname;
   std::string out =
       "# HELP kvbench_doctor_check_status Node readiness check: 0 pass, 1 warn, 2 fail, -1 skip.\n"
       "# TYPE kvbench_doctor_check_status gauge\n";

@@ -4,13 +4,12 @@
 #include <string>
 #include <vector>
 
-#include "doctor/node_checks.hpp"
+#include "doctor/doctor_json.hpp"
 
 namespace kvb {
 
 // The checks, then the tier's real host footprint beside what the node offers it.
-std::string doctor_table(const std::vector<CheckResult>& checks, const std::string& hostname,
-                         const DoctorRequest& request, const NodeFacts& facts);
-std::string doctor_prometheus(const std::vector<CheckResult>& checks, const std::string& hostname);
+std::string doctor_table(const DoctorReport& r);
+std::string doctor_prometheus(const DoctorReport& r);
 
 }  // namespace kvb

@@ -37,7 +37,7 @@ void add_report_document(ReportInputs& in, const nlohmann::json& doc, const std:
       }
       in.sources.push_back(fmt::format("{}: kvbench size, {} configurations (computed)", origin, n));
     } else if (schema == kDoctorSchema) {
-      in.doctors.push_back(doctor_view_from_json(doc));
+      in.doctors.push_back(doctor_view(doctor_report_from_json(doc)));
       const auto& d = in.doctors.back();
       in.sources.push_back(fmt::format("{}: kvbench doctor on {}, {} failed check{}", origin, d.hostname,
                                        d.failed.size(), d.failed.size() == 1 ? "" : "s"));

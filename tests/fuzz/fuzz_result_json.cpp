@@ -38,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   quiet([&] { (void)kvb::sim_view_from_json(doc, "fuzz.json"); });
   quiet([&] { (void)kvb::size_rows_from_json(doc, "fuzz"); });
   quiet([&] { (void)kvb::benchmark_set_from_json(doc, "fuzz.json"); });
-  quiet([&] { (void)kvb::doctor_view_from_json(doc); });
+  quiet([&] { (void)kvb::doctor_json(kvb::doctor_report_from_json(doc)); });
   quiet([&] { (void)kvb::calibration_from_json(doc, "fuzz.json"); });
   return 0;
 }

@@ -239,9 +239,9 @@ TEST(HostPinning, TouchesAndTimesASmallRegion) {
 
 TEST(DoctorPrometheus, ParsesBackWithTheHostEscaped) {
   const auto f = read_node_facts(node("downtrained"));
-  const auto checks =
-      run_node_checks(f, {.tier_bytes = 64 * kGiB, .pinning = {}, .gpu_skip_reason = "test", .numa = {}});
-  const auto text = doctor_prometheus(checks, "node \"7\"\\a");
+  const DoctorRequest request{.tier_bytes = 64 * kGiB, .pinning = {}, .gpu_skip_reason = "test", .numa = {}};
+  const auto checks = run_node_checks(f, request);
+  const auto text = doctor_prometheus(doctor_report(checks, "node \"7\"\\a", request, f));
   // Every sample line: name{labels} value, label values quoted with \" and \\ escaped.
   const std::regex sample(R"re(^kvbench_doctor_check_(status|value)\{host="(?:[^"\\]|\\.)*",)re"
                           R"re(check="[^"]*"(,unit="[^"]*")?\} -?[0-9.e+]+$)re");
@@ -257,6 +257,45 @@ TEST(DoctorPrometheus, ParsesBackWithTheHostEscaped) {
   EXPECT_GE(samples, static_cast<int>(checks.size()));
   EXPECT_EQ(failed_link, 1);  // x8 of x16: fail = 2
   EXPECT_NE(text.find("host=\"node \\\"7\\\"\\\\a\""), std::string::npos);
+}
+
+// The document doctor writes is read back into the same report, which writes the same bytes: on
+// each recorded node (known and unknown figures, cgroup v1 and v2, a missing /dev/shm size) and on
+// the release whose tier is pinned tensors (0.26) as on the /dev/shm region (0.27).
+TEST(DoctorJson, EveryRecordedNodesDocumentRoundTripsByteForByte) {
+  for (const char* name : {"healthy", "small-shm", "downtrained", "tight", "pod-limit", "cgroup-v1",
+                           "cc-guest", "daemonset-node"}) {
+    for (const auto& version : {VllmVersion{0, 26, 0}, VllmVersion{0, 27, 0}}) {
+      const auto f = read_node_facts(node(name));
+      const DoctorRequest request{.tier_bytes = 40 * kGiB,
+                                  .pinning = {},
+                                  .gpu_skip_reason = "test",
+                                  .numa = {},
+                                  .vllm_version = version};
+      const auto written = doctor_json(doctor_report(run_node_checks(f, request), name, request, f));
+      const auto read = doctor_report_from_json(written);
+      EXPECT_EQ(doctor_json(read).dump(), written.dump()) << name;
+      EXPECT_EQ(read.node_memory, node_memory(f)) << name;
+      EXPECT_DOUBLE_EQ(read.host_memory.tier_host_bytes, doctor_footprint(request).tier_host_bytes) << name;
+    }
+  }
+}
+
+// 0.26 pins each rank's 40 GiB as a PyTorch tensor rounded up to a power of two: 64 GiB on the
+// host (1.6x), none of it in /dev/shm; the reader gives those figures back from the document.
+TEST(DoctorJson, TheReaderGivesBackTheTiersRealFootprint) {
+  const auto f = read_node_facts(node("pod-limit"));
+  const DoctorRequest request{.tier_bytes = 40 * kGiB,
+                              .pinning = {},
+                              .gpu_skip_reason = "test",
+                              .numa = {},
+                              .vllm_version = {0, 26, 0}};
+  const auto read =
+      doctor_report_from_json(doctor_json(doctor_report(run_node_checks(f, request), "n", request, f)));
+  EXPECT_DOUBLE_EQ(read.host_memory.tier_host_bytes, 64 * kGiB);
+  EXPECT_DOUBLE_EQ(read.host_memory.dev_shm_bytes, 0);
+  EXPECT_DOUBLE_EQ(read.tier_size_bytes, 40 * kGiB);
+  EXPECT_EQ(doctor_view(read).hostname, "n");
 }
 
 }  // namespace
