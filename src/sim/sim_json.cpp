@@ -78,7 +78,7 @@ nlohmann::json replica_json(const ReplicaResult& r) {
 }
 
 // One sweep point: its parameters, pools, metrics and the ratios to the same point without a tier.
-nlohmann::json point_json(const SweepPoint& p) {
+nlohmann::json point_json(const SimPointRecord& p) {
   nlohmann::json params = nlohmann::json::object();
   for (const auto& [k, v] : p.params) params[k] = v;
   nlohmann::json jp = {{"params", params},
@@ -88,115 +88,155 @@ nlohmann::json point_json(const SweepPoint& p) {
                        {"gpu_blocks", p.gpu_blocks},
                        {"cpu_blocks", p.cpu_blocks},
                        {"max_model_len", p.max_model_len},
-                       {"metrics", result_json(p.result)}};
-  if (!p.result.replicas.empty()) {  // a fleet: each replica's share, in replica order
+                       {"metrics", result_json(p.metrics)}};
+  if (!p.metrics.replicas.empty()) {  // a fleet: each replica's share, in replica order
     jp["replicas"] = nlohmann::json::array();
-    for (const auto& r : p.result.replicas) jp["replicas"].push_back(replica_json(r));
+    for (const auto& r : p.metrics.replicas) jp["replicas"].push_back(replica_json(r));
   }
-  jp["vs_no_offload"] = {
-      {"output_tokens_per_s_ratio", p.baseline.output_tokens_per_s > 0
-                                        ? p.result.output_tokens_per_s / p.baseline.output_tokens_per_s
-                                        : 0.0},
-      {"ttft_p50_ratio", p.baseline.ttft_s.p50 > 0 ? p.result.ttft_s.p50 / p.baseline.ttft_s.p50 : 0.0},
-      {"ttft_p99_ratio", p.baseline.ttft_s.p99 > 0 ? p.result.ttft_s.p99 / p.baseline.ttft_s.p99 : 0.0},
-      {"baseline_output_tokens_per_s", p.baseline.output_tokens_per_s},
-      {"baseline_ttft_p99_s", p.baseline.ttft_s.p99}};
+  const auto& v = p.vs_no_offload;
+  jp["vs_no_offload"] = {{"output_tokens_per_s_ratio", v.output_tokens_per_s_ratio},
+                         {"ttft_p50_ratio", v.ttft_p50_ratio},
+                         {"ttft_p99_ratio", v.ttft_p99_ratio},
+                         {"baseline_output_tokens_per_s", v.baseline_output_tokens_per_s},
+                         {"baseline_ttft_p99_s", v.baseline_ttft_p99_s}};
   return jp;
+}
+
+SimPointRecord point_record(const SweepPoint& p) {
+  const auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
+  return {.params = p.params,
+          .offloading = p.offloading,
+          .kv_offloading_gib = p.kv_offloading_gib,
+          .gpu_blocks = p.gpu_blocks,
+          .cpu_blocks = p.cpu_blocks,
+          .max_model_len = p.max_model_len,
+          .metrics = p.result,
+          .vs_no_offload = {.output_tokens_per_s_ratio =
+                                ratio(p.result.output_tokens_per_s, p.baseline.output_tokens_per_s),
+                            .ttft_p50_ratio = ratio(p.result.ttft_s.p50, p.baseline.ttft_s.p50),
+                            .ttft_p99_ratio = ratio(p.result.ttft_s.p99, p.baseline.ttft_s.p99),
+                            .baseline_output_tokens_per_s = p.baseline.output_tokens_per_s,
+                            .baseline_ttft_p99_s = p.baseline.ttft_s.p99}};
 }
 
 }  // namespace
 
-nlohmann::json simulate_json(const SweepRun& run) {
+SimulateDocument simulate_document(const SweepRun& run) {
+  SimulateDocument d{.tool = std::string("kvbench ") + KVBENCH_VERSION,
+                     .scenario_name = run.scenario.name,
+                     .scenario_origin = run.scenario.origin,
+                     .scenario_description = run.scenario.description,
+                     .seed = run.scenario.seed,
+                     .trace = run.scenario.trace,
+                     .model = run.model,
+                     .hardware = run.hardware,
+                     .weight_dtype = run.weight_dtype,
+                     .kv_cache_dtype = run.kv_dtype,
+                     .tensor_parallel_size = run.tp,
+                     .block_size = run.block_size,
+                     .cpu_block_bytes = run.cpu_block_bytes,
+                     .gpu_blocks_source = run.gpu_blocks_source,
+                     .link_model = run.link_source,
+                     .time_model = run.time_model,
+                     .expected_error = run.expected_error,
+                     .notes = run.notes,
+                     .replicas = run.scenario.fleet.replicas,
+                     .router = run.scenario.fleet.router,
+                     .interrupted = run.interrupted,
+                     .interrupted_during = run.interrupted_during,
+                     .sweep = run.axes,
+                     .points = {}};
+  if (d.trace) d.trace->path = printable_path(d.trace->path);
+  for (const auto& p : run.points) d.points.push_back(point_record(p));
+  return d;
+}
+
+nlohmann::json simulate_json(const SweepRun& run) { return simulate_json(simulate_document(run)); }
+
+nlohmann::json simulate_json(const SimulateDocument& d) {
   nlohmann::json doc;
   doc["schema"] = kSimulateSchema;
-  doc["tool"] = std::string("kvbench ") + KVBENCH_VERSION;
+  doc["tool"] = d.tool;
   doc["kind"] = "simulated";
-  doc["scenario"] = {{"name", run.scenario.name},
-                     {"origin", run.scenario.origin},
-                     {"description", run.scenario.description},
-                     {"seed", run.scenario.seed}};
-  if (run.scenario.trace) {
-    const auto& t = *run.scenario.trace;
-    doc["scenario"]["trace"] = {{"path", printable_path(t.path)},
+  doc["scenario"] = {{"name", d.scenario_name},
+                     {"origin", d.scenario_origin},
+                     {"description", d.scenario_description},
+                     {"seed", d.seed}};
+  if (d.trace) {
+    const auto& t = *d.trace;
+    doc["scenario"]["trace"] = {{"path", t.path},
                                 {"block_tokens", t.options.block_tokens},
                                 {"speed", t.options.speed},
                                 {"sample", t.options.sample},
                                 {"limit", t.options.limit}};
   }
-  doc["model"] = run.model;
-  doc["hardware"] = run.hardware;
-  doc["tensor_parallel_size"] = run.tp;
-  doc["weight_dtype"] = run.weight_dtype;
-  doc["kv_cache_dtype"] = run.kv_dtype;
-  doc["block_size"] = run.block_size;
-  doc["cpu_block_bytes"] = run.cpu_block_bytes;
-  doc["gpu_blocks_source"] = run.gpu_blocks_source;
-  doc["link_model"] = run.link_source;
-  doc["time_model"] = run.time_model;
+  doc["model"] = d.model;
+  doc["hardware"] = d.hardware;
+  doc["tensor_parallel_size"] = d.tensor_parallel_size;
+  doc["weight_dtype"] = d.weight_dtype;
+  doc["kv_cache_dtype"] = d.kv_cache_dtype;
+  doc["block_size"] = d.block_size;
+  doc["cpu_block_bytes"] = d.cpu_block_bytes;
+  doc["gpu_blocks_source"] = d.gpu_blocks_source;
+  doc["link_model"] = d.link_model;
+  doc["time_model"] = d.time_model;
   doc["expected_error"] =
-      run.expected_error.empty() ? nlohmann::json(nullptr) : nlohmann::json(run.expected_error);
-  doc["notes"] = run.notes;
-  doc["fleet"] = {{"replicas", run.scenario.fleet.replicas},
-                  {"router", to_string(run.scenario.fleet.router)}};
-  if (run.interrupted) {  // a signal stopped the run: the points are those finished before it
+      d.expected_error.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.expected_error);
+  doc["notes"] = d.notes;
+  doc["fleet"] = {{"replicas", d.replicas}, {"router", to_string(d.router)}};
+  if (d.interrupted) {  // a signal stopped the run: the points are those finished before it
     doc["interrupted"] = true;
-    doc["interrupted_during"] = run.interrupted_during;
+    doc["interrupted_during"] = d.interrupted_during;
   }
   nlohmann::json axes = nlohmann::json::array();
-  for (const auto& a : run.axes) axes.push_back({{"key", a.key}, {"values", a.values}});
+  for (const auto& a : d.sweep) axes.push_back({{"key", a.key}, {"values", a.values}});
   doc["sweep"] = axes;
   doc["points"] = nlohmann::json::array();
-  for (const auto& p : run.points) doc["points"].push_back(point_json(p));
+  for (const auto& p : d.points) doc["points"].push_back(point_json(p));
   return doc;
 }
 
 SimView sim_view_from_json(const nlohmann::json& doc, const std::string& origin) {
-  SimView v;
-  v.origin = origin;
-  v.scenario = doc.at("scenario").at("name").get<std::string>();
-  v.description = doc.at("scenario").value("description", std::string());
-  v.model = doc.at("model").get<std::string>();
-  v.hardware = doc.at("hardware").get<std::string>();
-  v.tp = doc.value("tensor_parallel_size", 1);
-  v.link_model = doc.value("link_model", std::string());
-  v.time_model = doc.value("time_model", std::string());
-  if (const auto it = doc.find("expected_error"); it != doc.end() && it->is_string())
-    v.expected_error = it->get<std::string>();
-  if (const auto it = doc.find("fleet"); it != doc.end()) {
-    v.replicas = static_cast<int>(json_integer_in(*it, "replicas", 1, kMaxReplicas, origin));
-    if (v.replicas > 1)
-      v.router = to_string(parse_router(it->at("router").get<std::string>(), origin + ": router"));
-  }
-  for (const auto& a : doc.at("sweep")) v.axes.push_back(a.at("key").get<std::string>());
-  for (const auto& jp : doc.at("points")) {
-    SimPointView p;
-    for (const auto& [k, val] : jp.at("params").items()) p.params.emplace_back(k, val.get<std::string>());
-    p.offloading = jp.at("offloading").get<bool>();
-    p.gpu_blocks = json_integer_or(jp, "gpu_blocks", 0, kMaxTokens, 0, origin);
-    p.max_model_len = json_integer_or(jp, "max_model_len", 0, kMaxTokens, 0, origin);
-    // Range-checked where read (core/json_file): the report draws what it reads.
-    const auto& where = origin;
-    // null: the point ran without a CPU tier (the writer's way of saying so).
-    p.tier_gib = jp.at("kv_offloading_size_gib").is_null()
-                     ? 0
-                     : json_number_in(jp, "kv_offloading_size_gib", 0, kMaxTierGib, where);
-    const auto& m = jp.at("metrics");
-    p.output_tokens_per_s = json_number_in(m, "output_tokens_per_s", 0, 1e12, where);
-    p.ttft_p50_s = json_number_in(m.at("ttft_s"), "p50", 0, 1e9, where);
-    p.ttft_p99_s = json_number_in(m.at("ttft_s"), "p99", 0, 1e9, where);
-    p.gpu_hit_rate = json_number_in(m, "gpu_hit_rate", 0, 1, where);
-    p.cpu_hit_rate = json_number_in(m, "cpu_hit_rate", 0, 1, where);
-    p.preemptions = json_integer_in(m, "preemptions", 0, kMaxTokens, where);
-    p.h2d_bytes = json_number_in(m, "h2d_bytes", 0, 1e21, where);
-    p.d2h_bytes = json_number_in(m, "d2h_bytes", 0, 1e21, where);
-    const auto& base = jp.at("vs_no_offload");
-    p.baseline_output_tokens_per_s = json_number_in(base, "baseline_output_tokens_per_s", 0, 1e12, where);
-    p.baseline_ttft_p99_s = json_number_in(base, "baseline_ttft_p99_s", 0, 1e9, where);
-    if (const auto it = jp.find("replicas"); it != jp.end()) {
-      for (const auto& r : *it) {
-        p.replica_gpu_hit_rate.push_back(json_number_in(r, "gpu_hit_rate", 0, 1, where));
-        p.replica_cpu_hit_rate.push_back(json_number_in(r, "cpu_hit_rate", 0, 1, where));
-      }
+  return sim_view(simulate_document_from_json(doc, origin), origin);
+}
+
+SimView sim_view(const SimulateDocument& d, const std::string& origin) {
+  SimView v{.origin = origin,
+            .scenario = d.scenario_name,
+            .description = d.scenario_description,
+            .model = d.model,
+            .hardware = d.hardware,
+            .link_model = d.link_model,
+            .time_model = d.time_model,
+            .expected_error = d.expected_error,
+            .tp = d.tensor_parallel_size,
+            .replicas = d.replicas,
+            .router = d.replicas > 1 ? to_string(d.router) : "",
+            .axes = {},
+            .points = {}};
+  for (const auto& a : d.sweep) v.axes.push_back(a.key);
+  for (const auto& r : d.points) {
+    const auto& m = r.metrics;
+    SimPointView p{.params = r.params,
+                   .offloading = r.offloading,
+                   .tier_gib = r.offloading ? r.kv_offloading_gib : 0,
+                   .gpu_blocks = r.gpu_blocks,
+                   .max_model_len = r.max_model_len,
+                   .output_tokens_per_s = m.output_tokens_per_s,
+                   .baseline_output_tokens_per_s = r.vs_no_offload.baseline_output_tokens_per_s,
+                   .ttft_p50_s = m.ttft_s.p50,
+                   .ttft_p99_s = m.ttft_s.p99,
+                   .baseline_ttft_p99_s = r.vs_no_offload.baseline_ttft_p99_s,
+                   .gpu_hit_rate = m.gpu_hit_rate,
+                   .cpu_hit_rate = m.cpu_hit_rate,
+                   .preemptions = m.preemptions,
+                   .h2d_bytes = m.h2d_bytes,
+                   .d2h_bytes = m.d2h_bytes,
+                   .replica_gpu_hit_rate = {},
+                   .replica_cpu_hit_rate = {}};
+    for (const auto& rep : m.replicas) {
+      p.replica_gpu_hit_rate.push_back(rep.gpu_hit_rate);
+      p.replica_cpu_hit_rate.push_back(rep.cpu_hit_rate);
     }
     v.points.push_back(std::move(p));
   }

@@ -3,6 +3,7 @@
 // report. Writer and reader live together so they cannot drift.
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,7 +14,46 @@ namespace kvb {
 
 inline constexpr const char* kSimulateSchema = "kvbench/simulate/v1";
 
-nlohmann::json simulate_json(const SweepRun& run);
+// The document as written, typed: what a reader can rebuild byte for byte. Each point keeps its
+// baseline (the same point without a tier) only as the ratios and the two figures recorded, and
+// its metrics only as the fields the document has (not engine_busy_s, slo_met_requests, fleet).
+struct VsNoOffload {
+  double output_tokens_per_s_ratio = 0, ttft_p50_ratio = 0, ttft_p99_ratio = 0;
+  double baseline_output_tokens_per_s = 0, baseline_ttft_p99_s = 0;
+};
+struct SimPointRecord {
+  std::vector<std::pair<std::string, std::string>> params;  // sweep axis -> value
+  bool offloading = false;
+  double kv_offloading_gib = 0;  // 0 without a tier (written as null)
+  std::int64_t gpu_blocks = 0, cpu_blocks = 0, max_model_len = 0;
+  SimResult metrics;  // with each replica's share for a fleet
+  VsNoOffload vs_no_offload;
+};
+struct SimulateDocument {
+  std::string tool;  // "kvbench <version>" of the run that wrote it
+  std::string scenario_name, scenario_origin, scenario_description;
+  std::uint64_t seed = 1;
+  std::optional<TraceInput> trace;  // path as printed
+  std::string model, hardware, weight_dtype, kv_cache_dtype;
+  int tensor_parallel_size = 1, block_size = 16;
+  double cpu_block_bytes = 0;
+  std::string gpu_blocks_source, link_model, time_model;
+  std::string expected_error;  // empty: not scored (written as null)
+  std::vector<std::string> notes;
+  int replicas = 1;
+  RouterKind router = RouterKind::kRoundRobin;
+  bool interrupted = false;
+  std::string interrupted_during;
+  std::vector<SweepAxis> sweep;
+  std::vector<SimPointRecord> points;
+};
+
+SimulateDocument simulate_document(const SweepRun& run);
+nlohmann::json simulate_json(const SimulateDocument& d);
+nlohmann::json simulate_json(const SweepRun& run);  // simulate_json(simulate_document(run))
+// Every number range-checked where it is read (core/json_file): UsageError naming `origin` and
+// the field; nlohmann::json::exception for a document of the wrong shape.
+SimulateDocument simulate_document_from_json(const nlohmann::json& doc, const std::string& origin);
 
 // What a reader of the document needs (the report's charts and tables).
 struct SimPointView {
@@ -41,8 +81,9 @@ struct SimView {
   std::vector<SimPointView> points;
 };
 
-// Throws nlohmann::json::exception for a malformed document, UsageError naming `origin` for one
-// with no points.
+// The report's view of a document: UsageError naming `origin` for one with no points.
+SimView sim_view(const SimulateDocument& d, const std::string& origin);
+// sim_view(simulate_document_from_json(doc, origin), origin).
 SimView sim_view_from_json(const nlohmann::json& doc, const std::string& origin);
 
 }  // namespace kvb

@@ -1,0 +1,107 @@
+// The kvbench/simulate/v1 document read back into SimulateDocument writes the same bytes: the
+// documents simulate wrote for the golden cases, a fleet swept over two tier sizes, and a
+// document with every optional field set; and a figure no run can write is refused by name.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
+#include "sim/scenario.hpp"
+#include "sim/sim_json.hpp"
+#include "sim/sweep.hpp"
+
+namespace kvb {
+namespace {
+
+nlohmann::json golden(const std::string& name) {
+  std::ifstream in(std::string(KVBENCH_TEST_DATA) + "/../golden/" + name);
+  auto doc = nlohmann::json::parse(in);
+  doc["tool"] = "kvbench 0.0.0";  // golden.py leaves the tool's version out
+  return doc;
+}
+
+TEST(SimulateJson, EveryGoldenSimulateDocumentRoundTripsByteForByte) {
+  for (const char* name :
+       {"simulate-chat-multi-turn.json", "simulate-doc-qa.json", "simulate-ttft-reload.json",
+        "simulate-bursty-long-context.json", "simulate-coding-agent.json"}) {
+    const auto written = golden(name);
+    const auto read = simulate_document_from_json(written, name);
+    EXPECT_EQ(simulate_json(read).dump(1), written.dump(1)) << name;
+    EXPECT_EQ(read.points.size(), written.at("points").size()) << name;
+  }
+}
+
+// Two replicas behind the prefix-aware router, swept without and with a 4 GiB tier: each
+// replica's share and each tier cost mechanism's seconds come back.
+TEST(SimulateJson, AFleetSweepRoundTripsWithEachReplicasShare) {
+  const auto scenario = parse_scenario(R"(
+model: llama-3.1-8b
+hardware: h100
+kv-cache-memory: 1.5GiB
+max-model-len: 8192
+replicas: 2
+router: prefix-aware
+workload:
+  requests: 60
+  arrival: {process: poisson, rate: 20}
+  system-prefix: 4000
+  system-prefixes: 4
+  prompt: 100
+  output: 8
+)",
+                                       "fleet.yaml");
+  const auto run = run_sweep(scenario, {parse_sweep_axis("kv-offloading-size=0,4")}, std::nullopt, {});
+  const auto written = simulate_json(run);
+  const auto read = simulate_document_from_json(written, "fleet.json");
+  EXPECT_EQ(simulate_json(read).dump(), written.dump());
+  ASSERT_EQ(read.points.size(), 2u);
+  EXPECT_EQ(read.points[1].metrics.replicas.size(), 2u);
+  EXPECT_EQ(read.router, RouterKind::kPrefixAware);
+  // The view the report draws: the no-tier point's baseline is itself.
+  const auto view = sim_view(read, "fleet.json");
+  EXPECT_DOUBLE_EQ(view.points[0].output_tokens_per_s, view.points[0].baseline_output_tokens_per_s);
+}
+
+TEST(SimulateJson, EveryOptionalFieldRoundTripsAndABadFigureIsRefusedByName) {
+  SimulateDocument d;
+  d.tool = "kvbench 1.2.3";
+  d.scenario_name = "replay";
+  d.seed = 18'000'000'000'000'000'000ULL;  // past int64: written and read as unsigned
+  d.trace =
+      TraceInput{"traces/mooncake.jsonl", {.block_tokens = 512, .speed = 2.5, .sample = 0.25, .limit = 9}};
+  d.model = "qwen3-8b";
+  d.hardware = "l40s";
+  d.interrupted = true;
+  d.interrupted_during = "kv-offloading-size=64";
+  d.sweep = {{"kv-offloading-size", {"0", "64"}}};
+  SimPointRecord p;
+  p.params = {{"kv-offloading-size", "64"}};
+  p.offloading = true;
+  p.kv_offloading_gib = 64;
+  p.metrics.ttft_s = {.count = 2, .min = 0.1, .p50 = 0.2, .p90 = 0.3, .p99 = 0.4, .max = 0.5, .mean = 0.25};
+  p.metrics.kv_occupancy = {{0.0, 0.5}, {1.5, 0.75}};
+  p.metrics.tier_cost_s[static_cast<std::size_t>(TierCost::kLoadConvoy)] = 0.125;
+  p.vs_no_offload.baseline_ttft_p99_s = 0.8;
+  d.points.push_back(p);
+  const auto written = simulate_json(d);
+  EXPECT_TRUE(written.at("expected_error").is_null());  // not scored
+  const auto read = simulate_document_from_json(written, "t.json");
+  EXPECT_EQ(simulate_json(read).dump(), written.dump());
+  EXPECT_EQ(read.seed, d.seed);
+  EXPECT_DOUBLE_EQ(read.trace->options.speed, 2.5);
+  EXPECT_DOUBLE_EQ(read.points[0].metrics.tier_cost_s[static_cast<std::size_t>(TierCost::kLoadConvoy)],
+                   0.125);
+  auto bad = written;
+  bad["points"][0]["metrics"]["gpu_hit_rate"] = 1.5;  // a share of prompt tokens
+  try {
+    (void)simulate_document_from_json(bad, "t.json");
+    FAIL() << "a hit rate of 1.5 was read";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("t.json"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("gpu_hit_rate"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace kvb
