@@ -224,15 +224,13 @@ nlohmann::json reload_to_json(const ReloadVsRecompute& r) {
           {"efficiency", r.efficiency},
           {"break_even_tokens", r.break_even_tokens ? json(*r.break_even_tokens) : json(nullptr)},
           {"verdict", r.verdict},
-          {"model",
-           "computed: the simulator's roofline step model over the hardware table (perf/step_time_model), "
-           "not measured"},
+          {"model", kReloadModelNote},
           {"recompute_model", r.recompute_model},
           {"chunk_tokens", r.chunk_tokens}};
 }
 
 // The engine the command is for, and what --engine sglang / dynamo sized for it.
-void add_engine(nlohmann::json& j, const Sizing& s) {
+void add_engine(nlohmann::json& j, const SizeRecord& s) {
   j["engine"] = to_string(s.engine);
   if (!s.engine_command.empty()) {
     j["engine_command"] = s.engine_command;
@@ -251,27 +249,14 @@ void add_engine(nlohmann::json& j, const Sizing& s) {
   }
 }
 
-}  // namespace
-
-nlohmann::json sizing_to_json(const Sizing& s) {
-  using nlohmann::json;
-  json j;
-  j["model"] = s.model_name;
-  j["hf_id"] = s.hf_id;
-  j["hardware"] = s.hw_name;
-  j["tensor_parallel_size"] = s.tp;
-  j["pipeline_parallel_size"] = s.pp;
-  j["max_model_len"] = s.max_model_len;
-  j["max_num_batched_tokens"] = s.max_num_batched_tokens;
-  j["weight_dtype"] = s.weight_dtype;
-  j["max_num_seqs"] = s.max_num_seqs;
-  j["kv_cache_dtype"] = s.layout.kv_dtype;
-  j["kv_bytes_per_token"] = s.layout.kv_bytes_per_token();
-  j["kv_bytes_per_token_all_layers"] = s.layout.kv_bytes_per_token_all_layers();
-  j["kv_replicated"] = s.layout.replicated;
-  j["block_size"] = s.layout.block_size;
-  j["kv_cache_groups"] = s.layout.num_groups;
-  j["page_bytes"] = s.layout.page_bytes;
+void add_layout_and_budget(nlohmann::json& j, const SizeRecord& s) {
+  j["kv_cache_dtype"] = s.kv_cache_dtype;
+  j["kv_bytes_per_token"] = s.kv_bytes_per_token;
+  j["kv_bytes_per_token_all_layers"] = s.kv_bytes_per_token_all_layers;
+  j["kv_replicated"] = s.kv_replicated;
+  j["block_size"] = s.block_size;
+  j["kv_cache_groups"] = s.kv_cache_groups;
+  j["page_bytes"] = s.page_bytes;
   j["budget"] = {{"total_gib", s.budget.total_gib},
                  {"gpu_memory_utilization", s.budget.utilization},
                  {"weights_gib", s.budget.weights_gib},
@@ -280,12 +265,16 @@ nlohmann::json sizing_to_json(const Sizing& s) {
                  {"non_torch_gib", s.budget.non_torch_gib},
                  {"from_kv_cache_memory", s.budget.from_kv_cache_memory},
                  {"model", s.budget.model_note}};
+}
+
+void add_pool_and_tier(nlohmann::json& j, const SizeRecord& s) {
+  using nlohmann::json;
   j["kv_gib_available"] = s.kv_gib_available;
   j["weights_fit"] = s.weights_fit;
   j["num_gpu_blocks"] = s.num_gpu_blocks;
   j["gpu_kv_tokens"] = s.gpu_kv_tokens;
   j["gpu_kv_tokens_capacity"] = s.gpu_kv_tokens_capacity;
-  j["gpu_context_tokens"] = s.gpu_context_tokens();
+  j["gpu_context_tokens"] = s.gpu_context_tokens;
   j["max_concurrency"] = s.max_concurrency;
   j["fits"] = s.fits;
   j["kv_offloading_backend"] = to_string(s.offloading_backend);
@@ -301,69 +290,132 @@ nlohmann::json sizing_to_json(const Sizing& s) {
       s.offload && s.offload->host_memory ? host_memory_json(*s.offload->host_memory) : json(nullptr);
   if (s.offload) j["recommendation"] = recommendation_to_json(s.offload->recommendation);
   if (s.reload) j["reload_vs_recompute"] = reload_to_json(*s.reload);
+}
+
+}  // namespace
+
+SizeRecord size_record(const Sizing& s) {
+  SizeRecord r{.model = s.model_name,
+               .hf_id = s.hf_id,
+               .hardware = s.hw_name,
+               .weight_dtype = s.weight_dtype,
+               .kv_cache_dtype = s.layout.kv_dtype,
+               .tensor_parallel_size = s.tp,
+               .pipeline_parallel_size = s.pp,
+               .block_size = s.layout.block_size,
+               .kv_cache_groups = s.layout.num_groups,
+               .max_model_len = s.max_model_len,
+               .max_num_batched_tokens = s.max_num_batched_tokens,
+               .max_num_seqs = s.max_num_seqs,
+               .kv_bytes_per_token = s.layout.kv_bytes_per_token(),
+               .kv_bytes_per_token_all_layers = s.layout.kv_bytes_per_token_all_layers(),
+               .page_bytes = s.layout.page_bytes,
+               .kv_replicated = s.layout.replicated,
+               .weights_fit = s.weights_fit,
+               .fits = s.fits,
+               .budget = s.budget,
+               .kv_gib_available = s.kv_gib_available,
+               .max_concurrency = s.max_concurrency,
+               .kv_gib_needed_per_request = s.kv_gib_needed_per_request,
+               .num_gpu_blocks = s.num_gpu_blocks,
+               .gpu_kv_tokens = s.gpu_kv_tokens,
+               .gpu_kv_tokens_capacity = s.gpu_kv_tokens_capacity,
+               .gpu_context_tokens = s.gpu_context_tokens(),
+               .estimated_max_model_len = s.estimated_max_model_len,
+               .offloading_backend = s.offloading_backend,
+               .offload = s.offload,
+               .reload = s.reload,
+               .engine = s.engine,
+               .engine_command = s.engine_command,
+               .engine_notes = s.engine_notes,
+               .kvbm_cpu_cache_gb = s.kvbm_cpu_cache_gb,
+               .hicache_size_gb_per_rank = s.hicache_size_gb_per_rank,
+               .hicache_ratio = s.hicache_ratio,
+               .kvbm_host_blocks = s.kvbm_host_blocks,
+               .kvbm_init_timeout_s = s.kvbm_init_timeout_s,
+               .vllm_command = s.vllm_command,
+               .vllm_command_legacy = s.vllm_command_legacy,
+               .rocm_docker_command = s.rocm_docker_command,
+               .vllm_version_note = s.vllm_version_note,
+               .derivation = s.layout.derivation,
+               .warnings = {},
+               .alternatives = s.alternatives,
+               .notes = s.notes};
+  for (const auto& w : s.warnings) r.warnings.push_back(describe(w));
+  return r;
+}
+
+nlohmann::json sizing_to_json(const Sizing& s) { return size_record_json(size_record(s)); }
+
+nlohmann::json size_record_json(const SizeRecord& s) {
+  nlohmann::json j;
+  j["model"] = s.model;
+  j["hf_id"] = s.hf_id;
+  j["hardware"] = s.hardware;
+  j["tensor_parallel_size"] = s.tensor_parallel_size;
+  j["pipeline_parallel_size"] = s.pipeline_parallel_size;
+  j["max_model_len"] = s.max_model_len;
+  j["max_num_batched_tokens"] = s.max_num_batched_tokens;
+  j["weight_dtype"] = s.weight_dtype;
+  j["max_num_seqs"] = s.max_num_seqs;
+  add_layout_and_budget(j, s);
+  add_pool_and_tier(j, s);
   add_engine(j, s);
   j["vllm_command"] = s.vllm_command;
   j["vllm_command_legacy"] = s.vllm_command_legacy;
   if (!s.rocm_docker_command.empty()) j["rocm_docker_command"] = s.rocm_docker_command;
   j["vllm_version_note"] = s.vllm_version_note;
-  j["derivation"] = s.layout.derivation;
-  j["warnings"] = json::array();
-  for (const auto& w : s.warnings) j["warnings"].push_back(describe(w));
+  j["derivation"] = s.derivation;
+  j["warnings"] = s.warnings;
   j["alternatives"] = s.alternatives;
   j["notes"] = s.notes;
   return j;
 }
 
-nlohmann::json sizings_document(const std::vector<Sizing>& all) {
+nlohmann::json size_document_json(const SizeDocument& d) {
   nlohmann::json doc;
   doc["schema"] = kSizeSchema;
-  doc["tool"] = std::string("kvbench ") + KVBENCH_VERSION;
+  doc["tool"] = d.tool;
   doc["results"] = nlohmann::json::array();
-  for (const auto& s : all) {
-    doc["results"].push_back(sizing_to_json(s));
-    // A signal stopped a tier-size sweep: the document says so at its top too.
-    if (s.offload && !s.offload->recommendation.interrupted_during.empty()) doc["interrupted"] = true;
-  }
+  for (const auto& r : d.results) doc["results"].push_back(size_record_json(r));
+  // A signal stopped a tier-size sweep: the document says so at its top too.
+  if (d.interrupted) doc["interrupted"] = true;
   return doc;
 }
 
-namespace {
-
-// Figures no configuration can have (a TP of 1410065408, 1e300 tokens, a negative tier) are a
-// broken file, refused naming it: the report draws what it reads.
-SizeRowView size_row_from_json(const nlohmann::json& j, const std::string& origin) {
-  SizeRowView r;
-  r.model = j.at("model").get<std::string>();
-  r.hardware = j.at("hardware").get<std::string>();
-  const auto where = fmt::format("{}: result {} on {}", origin, r.model, r.hardware);
-  r.tp = static_cast<int>(json_integer_in(j, "tensor_parallel_size", 1, kMaxParallelRanks, where));
-  r.kv_dtype = j.at("kv_cache_dtype").get<std::string>();
-  r.weight_dtype = j.at("weight_dtype").get<std::string>();
-  r.weights_fit = j.at("weights_fit").get<bool>();
-  r.kv_bytes_per_token = json_integer_in(j, "kv_bytes_per_token", 1, std::int64_t{1} << 32, where);
-  r.gpu_kv_tokens = json_integer_in(j, "gpu_kv_tokens", 0, kMaxTokens, where);
-  // The figure the size table prints (Sizing::gpu_context_tokens); files written before it: the log figure.
-  r.gpu_context_tokens = j.contains("gpu_context_tokens")
-                             ? json_integer_in(j, "gpu_context_tokens", 0, kMaxTokens, where)
-                             : r.gpu_kv_tokens;
-  r.max_model_len = json_integer_in(j, "max_model_len", 1, kMaxTokens, where);
-  r.max_concurrency = json_number_in(j, "max_concurrency", 0, kMaxTokens, where);
-  const auto& rec = j.at("recommended_kv_offloading_size_gib");
-  r.recommended_gib =
-      rec.is_null() ? -1 : json_number_in(j, "recommended_kv_offloading_size_gib", 0, kMaxTierGib, where);
-  if (j.contains("reload_vs_recompute"))
-    r.reload_verdict = j.at("reload_vs_recompute").value("verdict", std::string());
-  r.vllm_command = j.at("vllm_command").get<std::string>();
-  if (j.contains("recommendation"))
-    r.recommendation = recommendation_from_json(j.at("recommendation"), where);
-  return r;
+nlohmann::json sizings_document(const std::vector<Sizing>& all) {
+  SizeDocument d{.tool = std::string("kvbench ") + KVBENCH_VERSION, .interrupted = false, .results = {}};
+  for (const auto& s : all) {
+    d.results.push_back(size_record(s));
+    if (s.offload && !s.offload->recommendation.interrupted_during.empty()) d.interrupted = true;
+  }
+  return size_document_json(d);
 }
 
-}  // namespace
+SizeRowView size_row_view(const SizeRecord& r) {
+  SizeRowView v{
+      .model = r.model,
+      .hardware = r.hardware,
+      .kv_dtype = r.kv_cache_dtype,
+      .weight_dtype = r.weight_dtype,
+      .reload_verdict = r.reload ? r.reload->verdict : "",
+      .vllm_command = r.vllm_command,
+      .tp = r.tensor_parallel_size,
+      .weights_fit = r.weights_fit,
+      .kv_bytes_per_token = r.kv_bytes_per_token,
+      .gpu_kv_tokens = r.gpu_kv_tokens,
+      .gpu_context_tokens = r.gpu_context_tokens,
+      .max_model_len = r.max_model_len,
+      .max_concurrency = r.max_concurrency,
+      .recommended_gib = r.offload ? static_cast<double>(std::llround(r.offload->recommended_gib())) : -1,
+      .recommendation = std::nullopt};
+  if (r.offload) v.recommendation = r.offload->recommendation;
+  return v;
+}
 
 std::vector<SizeRowView> size_rows_from_json(const nlohmann::json& doc, const std::string& origin) {
   std::vector<SizeRowView> rows;
-  for (const auto& j : doc.at("results")) rows.push_back(size_row_from_json(j, origin));
+  for (const auto& r : size_document_from_json(doc, origin).results) rows.push_back(size_row_view(r));
   return rows;
 }
 

@@ -13,11 +13,52 @@
 namespace kvb {
 
 inline constexpr const char* kSizeSchema = "kvbench/size/v1";
+// reload_vs_recompute.model: how its figures were reached.
+inline constexpr const char* kReloadModelNote =
+    "computed: the simulator's roofline step model over the hardware table (perf/step_time_model), not "
+    "measured";
 
-nlohmann::json sizing_to_json(const Sizing& s);
+// One result as the document records it, typed: what a reader can rebuild byte for byte. The KV
+// layout, the memory budget and the CPU tier keep only the figures written (the warnings as
+// worded: sizing_warnings words the typed facts once, for text and JSON alike).
+struct SizeRecord {
+  std::string model, hf_id, hardware, weight_dtype, kv_cache_dtype;
+  int tensor_parallel_size = 1, pipeline_parallel_size = 1, block_size = 16, kv_cache_groups = 1;
+  std::int64_t max_model_len = 0, max_num_batched_tokens = 0, max_num_seqs = 0;
+  std::int64_t kv_bytes_per_token = 0, kv_bytes_per_token_all_layers = 0, page_bytes = 0;
+  bool kv_replicated = false, weights_fit = true, fits = false;
+  MemoryBudget budget;  // total, utilization, the four uses, from_kv_cache_memory, model_note
+  double kv_gib_available = 0, max_concurrency = 0, kv_gib_needed_per_request = 0;
+  std::int64_t num_gpu_blocks = 0, gpu_kv_tokens = 0, gpu_kv_tokens_capacity = 0, gpu_context_tokens = 0;
+  std::int64_t estimated_max_model_len = 0;
+  OffloadingBackend offloading_backend = OffloadingBackend::kNative;
+  std::optional<OffloadPlan> offload;  // with its recommendation, blocks and host footprint
+  std::optional<ReloadVsRecompute> reload;
+  EngineKind engine = EngineKind::kVllm;
+  std::string engine_command;
+  std::vector<std::string> engine_notes;
+  double kvbm_cpu_cache_gb = 0, hicache_size_gb_per_rank = 0, hicache_ratio = 0;
+  std::int64_t kvbm_host_blocks = 0;
+  int kvbm_init_timeout_s = 0;
+  std::string vllm_command, vllm_command_legacy, rocm_docker_command, vllm_version_note;
+  std::vector<std::string> derivation, warnings, alternatives, notes;
+};
+struct SizeDocument {
+  std::string tool;          // "kvbench <version>" of the run that wrote it
+  bool interrupted = false;  // a signal stopped a tier-size sweep
+  std::vector<SizeRecord> results;
+};
+
+SizeRecord size_record(const Sizing& s);
+nlohmann::json size_record_json(const SizeRecord& r);
+nlohmann::json sizing_to_json(const Sizing& s);  // size_record_json(size_record(s))
 
 // One document: {"schema": ..., "tool": ..., "results": [ ... ]}.
 nlohmann::json sizings_document(const std::vector<Sizing>& all);
+nlohmann::json size_document_json(const SizeDocument& d);
+// Every figure range-checked where it is read (UsageError naming `origin`); fields that earlier v1
+// documents lack read with their defaults. Throws nlohmann::json::exception for a malformed one.
+SizeDocument size_document_from_json(const nlohmann::json& doc, const std::string& origin);
 
 // A result's recommendation, every field; the reader range-checks each figure (UsageError naming
 // `where`). Public so that a round trip (write, read, write) can be tested byte for byte.
@@ -35,8 +76,8 @@ struct SizeRowView {
   std::optional<TierRecommendation> recommendation;  // absent in files written before it
 };
 
-// Throws nlohmann::json::exception for a malformed document.
-// Every figure range-checked where it is read; UsageError naming `origin` otherwise.
+SizeRowView size_row_view(const SizeRecord& r);
+// size_document_from_json, one view per result.
 std::vector<SizeRowView> size_rows_from_json(const nlohmann::json& doc, const std::string& origin);
 
 }  // namespace kvb

@@ -1,6 +1,8 @@
 // kvbench/size/v1 read back beside its writer: every field of a recommendation survives the trip.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "catalog/model_catalog.hpp"
 #include "core/errors.hpp"
 #include "core/units.hpp"
@@ -158,6 +160,64 @@ TEST(SizeJson, TheReportReadsTheGpuKvTokensTheTablePrints) {
   EXPECT_EQ(rows[0].gpu_context_tokens, s.gpu_kv_tokens_capacity);
   EXPECT_EQ(rows[0].gpu_context_tokens, s.gpu_context_tokens());
   EXPECT_NE(sizing_summary_table({s}).find(format_count(rows[0].gpu_context_tokens)), std::string::npos);
+}
+
+// The documents size wrote for the golden cases (three GPUs at two lengths, and a tier
+// recommended by simulating doc-qa) read back into SizeDocument write the same bytes.
+TEST(SizeJson, EveryGoldenSizeDocumentRoundTripsByteForByte) {
+  for (const char* name :
+       {"size-h100-32k.json", "size-h100-128k.json", "size-b200-32k.json", "size-b200-128k.json",
+        "size-mi300x-32k.json", "size-mi300x-128k.json", "size-workload-doc-qa.json"}) {
+    std::ifstream in(std::string(KVBENCH_TEST_DATA) + "/../golden/" + name);
+    auto written = nlohmann::json::parse(in);
+    written["tool"] = "kvbench 0.0.0";  // golden.py leaves the tool's version out
+    const auto read = size_document_from_json(written, name);
+    EXPECT_EQ(size_document_json(read).dump(1), written.dump(1)) << name;
+    EXPECT_EQ(read.results.size(), written.at("results").size()) << name;
+  }
+}
+
+// Each server size writes for: SGLang's HiCache, Dynamo's KVBM, LMCache, vLLM with a given tier
+// beside its own recommendation, a hybrid model, and weights that do not fit.
+TEST(SizeJson, EachEnginesResultRoundTripsByteForByte) {
+  std::vector<std::string> warnings;
+  const auto run = [&](const std::string& model, const std::string& hw, EngineKind engine,
+                       ServeSettings serve) {
+    NodeOverrides node;
+    node.engine = engine;
+    return compute_sizing(
+        make_sizing_inputs(resolve_model(model, warnings), resolve_hardware(hw), serve, node));
+  };
+  ServeSettings serve;
+  serve.max_model_len = 32768;
+  auto given = serve;
+  given.kv_offloading_size = 48.5;
+  std::vector<Sizing> all = {run("llama-3.1-8b", "h100", EngineKind::kSglang, serve),
+                             run("llama-3.1-8b", "h100", EngineKind::kDynamo, serve),
+                             run("llama-3.1-8b", "h100", EngineKind::kLmcache, serve),
+                             run("llama-3.1-8b", "mi300x", EngineKind::kVllm, given),
+                             run("gpt-oss-120b", "h100", EngineKind::kVllm, serve),
+                             run("llama-3.1-405b", "l4", EngineKind::kVllm, serve)};
+  const auto written = sizings_document(all);
+  const auto read = size_document_from_json(written, "engines.json");
+  EXPECT_EQ(size_document_json(read).dump(), written.dump());
+  EXPECT_EQ(read.results[0].engine, EngineKind::kSglang);
+  EXPECT_GT(read.results[0].hicache_size_gb_per_rank, 0);
+  EXPECT_DOUBLE_EQ(*read.results[3].offload->given_gib, 48.5);
+  EXPECT_FALSE(read.results[5].weights_fit);
+  EXPECT_FALSE(read.results[5].offload);  // no tier is recommended for weights that do not fit
+}
+
+TEST(SizeJson, AFigureNoConfigurationCanHaveIsRefusedNamingTheFile) {
+  auto doc = sizings_document({compute_sizing(llama8b_32k())});
+  doc["results"][0]["tensor_parallel_size"] = 1410065408;
+  try {
+    (void)size_document_from_json(doc, "bad.json");
+    FAIL() << "a TP of 1410065408 was read";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.json"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("tensor_parallel_size"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -1,0 +1,186 @@
+// Reads the kvbench/size/v1 document back into SizeDocument (size/size_json.hpp). Figures no
+// configuration can have (a TP of 1410065408, 1e300 tokens, a negative tier) are a broken file,
+// refused naming it: the report draws what it reads.
+#include <fmt/format.h>
+
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
+#include "core/units.hpp"
+#include "size/size_json.hpp"
+
+namespace kvb {
+namespace {
+
+using nlohmann::json;
+
+constexpr double kMaxGib = 1e12;
+constexpr double kMaxSeconds = 1e12;
+
+class Reader {
+ public:
+  explicit Reader(std::string where) : where_(std::move(where)) {}
+  std::int64_t count(const json& j, const char* key, std::int64_t hi = kMaxTokens) const {
+    return json_integer_or(j, key, 0, hi, 0, where_);
+  }
+  double real(const json& j, const char* key, double hi) const {
+    return json_number_or(j, key, 0, hi, 0, where_);
+  }
+  std::string text(const json& j, const char* key) const {
+    const auto it = j.find(key);
+    return it == j.end() || it->is_null() ? std::string() : it->get<std::string>();
+  }
+  std::vector<std::string> lines(const json& j, const char* key) const {
+    const auto it = j.find(key);
+    return it == j.end() ? std::vector<std::string>{} : it->get<std::vector<std::string>>();
+  }
+  bool flag(const json& j, const char* key, bool fallback = false) const { return j.value(key, fallback); }
+  const std::string& where() const { return where_; }
+
+ private:
+  std::string where_;
+};
+
+MemoryBudget budget(const Reader& r, const json& b) {
+  MemoryBudget m;
+  m.total_gib = r.real(b, "total_gib", kMaxGib);
+  m.utilization = r.real(b, "gpu_memory_utilization", 1);
+  m.weights_gib = r.real(b, "weights_gib", kMaxGib);
+  m.activation_gib = r.real(b, "activation_gib", kMaxGib);
+  m.cuda_graph_gib = r.real(b, "cuda_graph_gib", kMaxGib);
+  m.non_torch_gib = r.real(b, "non_torch_gib", kMaxGib);
+  m.from_kv_cache_memory = r.flag(b, "from_kv_cache_memory");
+  m.model_note = r.text(b, "model");
+  return m;
+}
+
+OffloadPlan offload(const Reader& r, const json& row) {
+  OffloadPlan o;
+  if (const auto it = row.find("offload"); it != row.end()) {
+    const auto& j = *it;
+    o.cpu_block_bytes = r.count(j, "cpu_block_bytes", kMaxTokens);
+    o.tokens_per_gib = r.real(j, "tokens_per_gib", kMaxTokens);
+    o.sessions = static_cast<int>(r.count(j, "sessions", 1 << 30));
+    o.sessions_reason = r.text(j, "sessions_reason");
+    o.wanted_gib = r.real(j, "wanted_gib", kMaxGib);
+    o.cap_gib = r.real(j, "cap_gib", kMaxGib);
+    o.capped = r.flag(j, "capped");
+    o.cpu_tokens = r.count(j, "cpu_tokens");
+    o.pinned_gib_per_rank = r.real(j, "pinned_gib_per_rank", kMaxGib);
+    o.reasoning = r.lines(j, "reasoning");
+    if (j.contains("given_gib")) {
+      o.given_gib = r.real(j, "given_gib", kMaxTierGib);
+      o.given_num_cpu_blocks = r.count(j, "given_num_cpu_blocks");
+      o.given_cpu_tokens = r.count(j, "given_cpu_tokens");
+    }
+  }
+  if (const auto it = row.find("recommendation"); it != row.end()) {
+    o.recommendation = recommendation_from_json(*it, r.where());
+  } else {  // files written before it: the figure alone
+    o.recommendation.kv_offloading_size_gib =
+        json_number_in(row, "recommended_kv_offloading_size_gib", 0, kMaxTierGib, r.where());
+  }
+  if (const auto it = row.find("num_cpu_blocks"); it != row.end() && !it->is_null())
+    o.num_cpu_blocks = r.count(row, "num_cpu_blocks");
+  if (const auto it = row.find("host_memory"); it != row.end() && !it->is_null())
+    o.host_memory = host_footprint_from_json(*it);
+  return o;
+}
+
+ReloadVsRecompute reload(const Reader& r, const json& j) {
+  ReloadVsRecompute x;
+  x.tokens = r.count(j, "tokens");
+  x.reload_s = r.real(j, "reload_s", kMaxSeconds);
+  x.recompute_s = r.real(j, "recompute_s", kMaxSeconds);
+  x.link_gbps = r.real(j, "link_gbps", 1e9);
+  x.per_copy_us = r.real(j, "per_copy_us", kMaxSeconds);
+  x.link_source = r.text(j, "link_source");
+  x.peak_tflops = r.real(j, "peak_tflops", 1e9);
+  x.efficiency = r.real(j, "efficiency", 1);
+  if (const auto it = j.find("break_even_tokens"); it != j.end() && !it->is_null())
+    x.break_even_tokens = r.count(j, "break_even_tokens");
+  x.verdict = r.text(j, "verdict");
+  x.recompute_model = r.text(j, "recompute_model");
+  x.chunk_tokens = r.count(j, "chunk_tokens");
+  return x;
+}
+
+void read_engine(const Reader& r, const json& j, SizeRecord& s) {
+  s.engine = parse_engine(j.value("engine", std::string("vllm")), r.where() + ": engine");
+  s.engine_command = r.text(j, "engine_command");
+  s.engine_notes = r.lines(j, "engine_notes");
+  if (const auto it = j.find("dynamo"); it != j.end()) {
+    s.kvbm_cpu_cache_gb = r.real(*it, "kvbm_cpu_cache_gb", kMaxGib);
+    s.kvbm_host_blocks = r.count(*it, "kvbm_host_blocks");
+    if (!it->at("kvbm_leader_worker_init_timeout_s").is_null())
+      s.kvbm_init_timeout_s = static_cast<int>(r.count(*it, "kvbm_leader_worker_init_timeout_s", 1 << 30));
+  }
+  if (const auto it = j.find("sglang"); it != j.end()) {
+    s.hicache_size_gb_per_rank = r.real(*it, "hicache_size_gb_per_rank", kMaxGib);
+    s.hicache_ratio = r.real(*it, "hicache_ratio", kMaxGib);
+  }
+}
+
+void read_layout_and_pool(const Reader& r, const json& j, SizeRecord& s) {
+  s.kv_cache_dtype = j.at("kv_cache_dtype").get<std::string>();
+  s.kv_bytes_per_token = json_integer_in(j, "kv_bytes_per_token", 1, std::int64_t{1} << 32, r.where());
+  s.kv_bytes_per_token_all_layers = r.count(j, "kv_bytes_per_token_all_layers", std::int64_t{1} << 40);
+  s.kv_replicated = r.flag(j, "kv_replicated");
+  s.block_size = static_cast<int>(json_integer_or(j, "block_size", 1, 1 << 20, 16, r.where()));
+  s.kv_cache_groups = static_cast<int>(json_integer_or(j, "kv_cache_groups", 0, 1 << 20, 1, r.where()));
+  s.page_bytes = r.count(j, "page_bytes", std::int64_t{1} << 40);
+  if (const auto it = j.find("budget"); it != j.end()) s.budget = budget(r, *it);
+  s.kv_gib_available = json_number_or(j, "kv_gib_available", -kMaxGib, kMaxGib, 0, r.where());
+  s.weights_fit = j.at("weights_fit").get<bool>();
+  s.num_gpu_blocks = r.count(j, "num_gpu_blocks");
+  s.gpu_kv_tokens = json_integer_in(j, "gpu_kv_tokens", 0, kMaxTokens, r.where());
+  s.gpu_kv_tokens_capacity = r.count(j, "gpu_kv_tokens_capacity");
+  // The figure the size table prints (Sizing::gpu_context_tokens); files written before it: the log figure.
+  s.gpu_context_tokens = json_integer_or(j, "gpu_context_tokens", 0, kMaxTokens, s.gpu_kv_tokens, r.where());
+  s.max_concurrency = json_number_in(j, "max_concurrency", 0, kMaxTokens, r.where());
+  s.fits = r.flag(j, "fits");
+  s.offloading_backend =
+      parse_offloading_backend(j.value("kv_offloading_backend", std::string("native")), r.where());
+  s.kv_gib_needed_per_request = r.real(j, "kv_gib_needed_per_request", kMaxGib);
+  s.estimated_max_model_len = r.count(j, "estimated_max_model_len");
+}
+
+SizeRecord record(const json& j, const std::string& origin) {
+  SizeRecord s;
+  s.model = j.at("model").get<std::string>();
+  s.hardware = j.at("hardware").get<std::string>();
+  const Reader r(fmt::format("{}: result {} on {}", origin, s.model, s.hardware));
+  s.hf_id = r.text(j, "hf_id");
+  s.tensor_parallel_size =
+      static_cast<int>(json_integer_in(j, "tensor_parallel_size", 1, kMaxParallelRanks, r.where()));
+  s.pipeline_parallel_size =
+      static_cast<int>(json_integer_or(j, "pipeline_parallel_size", 1, kMaxParallelRanks, 1, r.where()));
+  s.max_model_len = json_integer_in(j, "max_model_len", 1, kMaxTokens, r.where());
+  s.max_num_batched_tokens = r.count(j, "max_num_batched_tokens");
+  s.max_num_seqs = r.count(j, "max_num_seqs");
+  s.weight_dtype = j.at("weight_dtype").get<std::string>();
+  read_layout_and_pool(r, j, s);
+  if (!j.at("recommended_kv_offloading_size_gib").is_null()) s.offload = offload(r, j);
+  if (const auto it = j.find("reload_vs_recompute"); it != j.end()) s.reload = reload(r, *it);
+  read_engine(r, j, s);
+  s.vllm_command = j.at("vllm_command").get<std::string>();
+  s.vllm_command_legacy = r.text(j, "vllm_command_legacy");
+  s.rocm_docker_command = r.text(j, "rocm_docker_command");
+  s.vllm_version_note = r.text(j, "vllm_version_note");
+  s.derivation = r.lines(j, "derivation");
+  s.warnings = r.lines(j, "warnings");
+  s.alternatives = r.lines(j, "alternatives");
+  s.notes = r.lines(j, "notes");
+  return s;
+}
+
+}  // namespace
+
+SizeDocument size_document_from_json(const nlohmann::json& doc, const std::string& origin) {
+  SizeDocument d;
+  if (const auto it = doc.find("tool"); it != doc.end()) d.tool = it->get<std::string>();
+  d.interrupted = doc.value("interrupted", false);
+  for (const auto& j : doc.at("results")) d.results.push_back(record(j, origin));
+  return d;
+}
+
+}  // namespace kvb
