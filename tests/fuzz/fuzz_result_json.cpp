@@ -36,7 +36,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)kvb::link_profile_from_dma_records(records, "ce", "fuzz.json");
   });
   quiet([&] { (void)kvb::sim_view_from_json(doc, "fuzz.json"); });
+  quiet([&] { (void)kvb::simulate_json(kvb::simulate_document_from_json(doc, "fuzz.json")); });
   quiet([&] { (void)kvb::size_rows_from_json(doc, "fuzz"); });
+  quiet([&] { (void)kvb::size_document_json(kvb::size_document_from_json(doc, "fuzz")); });
   quiet([&] { (void)kvb::benchmark_set_from_json(doc, "fuzz.json"); });
   quiet([&] { (void)kvb::doctor_json(kvb::doctor_report_from_json(doc)); });
   quiet([&] { (void)kvb::calibration_from_json(doc, "fuzz.json"); });
