@@ -90,23 +90,30 @@ JudgedCurve judge_curve(const std::vector<TierCurvePoint>& curve, TierObjective 
   JudgedCurve j;
   const auto tput = objective_gains(curve, TierObjective::kThroughput);
   const auto ttft = objective_gains(curve, TierObjective::kTtftP99);
+  // A size that costs throughput or TTFT p99 more than the balanced objective tolerates is never
+  // chosen, whatever the objective: a tier that costs the server is the answer to avoid. As a gain
+  // counts only above half the range of the draws' gains, a loss counts only beyond it: with three
+  // draws a p99 of a few hundred requests moves by more than 2% between draws of the same traffic.
+  const auto tput_spread = draw_spreads(curve, TierObjective::kThroughput);
+  const auto ttft_spread = draw_spreads(curve, TierObjective::kTtftP99);
+  std::vector<bool> allowed(curve.size(), false);
+  for (std::size_t i = 1; i < curve.size(); ++i) {
+    allowed[i] =
+        tput[i] >= -(kBalancedMaxLoss + tput_spread[i]) && ttft[i] >= -(kBalancedMaxLoss + ttft_spread[i]);
+  }
   if (o != TierObjective::kBalanced) {
     j.metric = o;
     j.gains = objective_gains(curve, o);
     j.knee_gains = j.gains;
-    // Whatever the objective, a size that costs throughput or TTFT p99 more than the balanced
-    // objective tolerates is never chosen: a tier that costs the server is the answer to avoid.
     for (std::size_t i = 1; i < curve.size(); ++i) {
-      if (tput[i] < -kBalancedMaxLoss || ttft[i] < -kBalancedMaxLoss) j.knee_gains[i] = -1;
+      if (!allowed[i]) j.knee_gains[i] = -1;
     }
     apply_spreads(j, curve);
     return j;
   }
-  // Sizes that make neither metric more than 2% worse; the others may not be chosen.
-  std::vector<bool> allowed(curve.size(), false);
+  // Sizes that make neither metric worse than that; the others may not be chosen.
   double best_tput = 0, best_ttft = 0;
   for (std::size_t i = 1; i < curve.size(); ++i) {
-    allowed[i] = tput[i] >= -kBalancedMaxLoss && ttft[i] >= -kBalancedMaxLoss;
     if (!allowed[i]) continue;
     best_tput = std::max(best_tput, tput[i]);
     best_ttft = std::max(best_ttft, ttft[i]);
