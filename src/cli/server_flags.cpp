@@ -97,8 +97,7 @@ void apply_tier_and_weights(const ServerFlags& f, ServeSettings& v) {
   if (!f.kv_offloading_backend.empty())
     v.kv_offloading_backend = parse_offloading_backend(f.kv_offloading_backend, "--kv-offloading-backend");
   if (!f.link_method.empty()) {
-    (void)parse_method(f.link_method, "--link-method");  // dma's one list of methods
-    v.link_method = f.link_method;
+    v.link_method = parse_method(f.link_method, "--link-method");
   }
   if (!f.quantization.empty()) v.quantization = parse_quantization(f.quantization, "--quantization");
   if (!f.draft_layers.empty())

@@ -13,15 +13,15 @@
 
 namespace kvb {
 
-LinkProfile link_profile_from_dma_json(const std::string& path, const std::string& method) {
+LinkProfile link_profile_from_dma_json(const std::string& path, Method method) {
   const auto label = fmt::format("--link-profile '{}'", printable_path(path));  // it reaches the JSON
   const auto doc = read_json_file(path, label);
   return link_profile_from_dma_records(dma_records_from_json(doc, printable_path(path)), method, label);
 }
 
-LinkProfile link_profile_from_dma_records(const std::vector<DmaRecord>& records, const std::string& method,
+LinkProfile link_profile_from_dma_records(const std::vector<DmaRecord>& records, Method m,
                                           const std::string& origin) {
-  const auto m = parse_method(method, "link-method");
+  const auto method = to_string(m);
   const DmaRecord* first = nullptr;
   bool h2d = false, d2h = false;
   for (const auto& r : records) {

@@ -14,10 +14,10 @@ namespace kvb {
 // Reads kvbench/dma/v1 JSON and fits each direction from the verified, unwaived one-way records of
 // `method` on the first device in the file. UsageError naming the file when it lacks them or has
 // fewer than two block sizes in a direction.
-LinkProfile link_profile_from_dma_json(const std::string& path, const std::string& method);
+LinkProfile link_profile_from_dma_json(const std::string& path, Method method);
 
 // The same from records already in memory; `origin` names them in messages and in the source.
-LinkProfile link_profile_from_dma_records(const std::vector<DmaRecord>& records, const std::string& method,
+LinkProfile link_profile_from_dma_records(const std::vector<DmaRecord>& records, Method method,
                                           const std::string& origin);
 
 }  // namespace kvb

@@ -21,17 +21,6 @@ std::string to_string(Direction d) {
   }
   return "?";
 }
-std::string to_string(Method m) {
-  switch (m) {
-    case Method::kCe:
-      return "ce";
-    case Method::kCeBatch:
-      return "ce-batch";
-    case Method::kKernel:
-      return "kernel";
-  }
-  return "?";
-}
 std::string to_string(Layout l) { return l == Layout::kContiguous ? "contiguous" : "per-layer"; }
 std::string to_string(HostMemKind k) {
   switch (k) {
@@ -50,12 +39,6 @@ Direction parse_direction(const std::string& s, const std::string& what) {
   if (s == "d2h") return Direction::kD2H;
   if (s == "bidir") return Direction::kBidir;
   throw UsageError(fmt::format("{}: '{}' is not a direction; expected h2d, d2h or bidir", what, s));
-}
-Method parse_method(const std::string& s, const std::string& what) {
-  if (s == "ce") return Method::kCe;
-  if (s == "ce-batch") return Method::kCeBatch;
-  if (s == "kernel") return Method::kKernel;
-  throw UsageError(fmt::format("{}: '{}' is not a method; expected ce, ce-batch or kernel", what, s));
 }
 Layout parse_layout(const std::string& s, const std::string& what) {
   if (s == "contiguous") return Layout::kContiguous;

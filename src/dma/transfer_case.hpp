@@ -5,20 +5,19 @@
 #include <string>
 #include <vector>
 
+#include "perf/copy_method.hpp"
+
 namespace kvb {
 
 enum class Direction { kH2D, kD2H, kBidir };
-enum class Method { kCe, kCeBatch, kKernel };
 enum class Layout { kContiguous, kPerLayer };
 enum class HostMemKind { kPinned, kPageable, kWriteCombined };
 
 std::string to_string(Direction d);
-std::string to_string(Method m);
 std::string to_string(Layout l);
 std::string to_string(HostMemKind k);
 // Parsers throw UsageError naming `what` and the accepted values.
 Direction parse_direction(const std::string& s, const std::string& what);
-Method parse_method(const std::string& s, const std::string& what);
 Layout parse_layout(const std::string& s, const std::string& what);
 HostMemKind parse_host_mem(const std::string& s, const std::string& what);
 

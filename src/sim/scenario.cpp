@@ -213,7 +213,7 @@ ServerSpec parse_server(const YamlObject& o, const std::string& origin) {
   v.eviction_policy =
       one_of(o, "eviction-policy", "lru", {"lru", "arc"}) == "arc" ? EvictionKind::kArc : EvictionKind::kLru;
   v.store_threshold = static_cast<int>(positive_int(o, "store-threshold", 1));
-  v.link_method = one_of(o, "link-method", "ce", {"ce", "ce-batch", "kernel"});
+  v.link_method = parse_method(one_of(o, "link-method", "ce", {"ce", "ce-batch", "kernel"}), o.origin());
   // size's flags, so a scenario describes every server size does.
   v.pipeline_parallel_size =
       static_cast<int>(positive_int(o, "pipeline-parallel-size", 1, false, kMaxParallelRanks));
@@ -359,7 +359,7 @@ YAML::Node server_to_yaml(const ServerSpec& v) {
   n["hybrid-kv-cache-manager"] = v.hybrid_kv_cache_manager;
   n["eviction-policy"] = v.eviction_policy == EvictionKind::kArc ? "arc" : "lru";
   n["store-threshold"] = v.store_threshold;
-  n["link-method"] = v.link_method;
+  n["link-method"] = to_string(v.link_method);
   n["vllm-version"] = to_string(v.vllm_version);
   n["tier-costs"] = tier_cost_names(v.tier_costs);
   if (v.scheduler_reserve_full_isl) n["scheduler-reserve-full-isl"] = *v.scheduler_reserve_full_isl;

@@ -24,7 +24,7 @@ double ServingEngine::tier_step_cost(const StepWork& w, double step) {
   // Two flows on one link each get half of it while both run: the all-reduce bytes that overlap a
   // copy take twice as long (NCCL shares the GPU's PCIe link with host copies: NVIDIA/nccl#1023).
   if (tier_cost_active(TierCost::kFabricSharing)) at(TierCost::kFabricSharing) = fabric * overlap;
-  if (tier_cost_active(TierCost::kKernelSms) && setup_.scenario.server.link_method == "kernel") {
+  if (tier_cost_active(TierCost::kKernelSms) && setup_.scenario.server.link_method == Method::kKernel) {
     // The copy kernel takes SMs only while it runs: its duty cycle over the step, not the whole step.
     at(TierCost::kKernelSms) = step * (setup_.link.kernel_compute_slowdown - 1.0) * overlap;
   }

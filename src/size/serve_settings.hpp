@@ -8,6 +8,7 @@
 
 #include "catalog/hardware_spec.hpp"
 #include "catalog/vllm_host_memory.hpp"
+#include "perf/copy_method.hpp"
 #include "perf/link_curve.hpp"
 
 namespace kvb {
@@ -65,7 +66,7 @@ struct ServeSettings {
   // How the server's CPU tier copies (ce: vLLM's native tier, one cudaMemcpyAsync per block;
   // ce-batch; kernel): which records of a --link-profile describe its link, and whether its
   // transfers take SMs from the engine's steps. One field for size and simulate alike.
-  std::string link_method = "ce";
+  Method link_method = Method::kCe;
   // --vllm-version: the release served. How the tier takes host memory and what it costs the
   // engine (sim/tier_costs.hpp) differ between releases.
   VllmVersion vllm_version = kNewestModelledVllm;

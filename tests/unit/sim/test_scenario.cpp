@@ -107,7 +107,7 @@ ServerSpec every_field_set() {
   v.hybrid_kv_cache_manager = false;
   v.eviction_policy = EvictionKind::kArc;
   v.store_threshold = 2;
-  v.link_method = "kernel";
+  v.link_method = Method::kKernel;
   v.vllm_version = VllmVersion{0, 19, 1};
   v.tier_costs = TierCostSet::none().with(TierCost::kLoadConvoy);
   return v;

@@ -250,7 +250,7 @@ TEST(LinkModel, ProfileIsFittedPerDirectionFromEveryBlockSize) {
       records.push_back(r);
     }
   }
-  const auto p = link_profile_from_dma_records(records, "ce", "test.json");
+  const auto p = link_profile_from_dma_records(records, Method::kCe, "test.json");
   EXPECT_NEAR(p.h2d.gbps, 50, 1e-6);
   EXPECT_NEAR(p.h2d.per_copy_s, 3e-6, 1e-12);
   EXPECT_NEAR(p.d2h.gbps, 40, 1e-6);
@@ -259,7 +259,7 @@ TEST(LinkModel, ProfileIsFittedPerDirectionFromEveryBlockSize) {
   EXPECT_NE(p.source.find("fitted"), std::string::npos);
   // One block size cannot be fitted: exit 2 naming the file.
   records.erase(records.begin() + 1, records.begin() + 3);
-  EXPECT_THROW((void)link_profile_from_dma_records(records, "ce", "test.json"), UsageError);
+  EXPECT_THROW((void)link_profile_from_dma_records(records, Method::kCe, "test.json"), UsageError);
 }
 
 }  // namespace
