@@ -311,7 +311,8 @@ std::string sizing_text(const Sizing& s) {
   out += fmt::format("kvbench size: {} on {} x {} (TP {}, PP {}), max-model-len {}\n", s.model_name,
                      s.world_size, s.hw_name, s.tp, s.pp, format_count(s.max_model_len));
   out +=
-      "Every figure below is computed from vLLM's KV arithmetic and the stated models; none was measured.\n";
+      "Every figure below is computed from vLLM's KV arithmetic and the stated models; the measured inputs "
+      "they use (link, pinning) say where they were measured.\n";
 
   kv_section(out, s);
   gpu_sections(out, s);
