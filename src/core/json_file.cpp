@@ -174,4 +174,14 @@ std::string schema_of(const nlohmann::json& doc, const std::string& otherwise) {
   return it != doc.end() && it->is_string() ? it->get<std::string>() : otherwise;
 }
 
+std::string JsonFields::text(const nlohmann::json& j, const char* key) const {
+  const auto it = j.find(key);
+  return it == j.end() || it->is_null() ? std::string() : it->get<std::string>();
+}
+
+std::vector<std::string> JsonFields::lines(const nlohmann::json& j, const char* key) const {
+  const auto it = j.find(key);
+  return it == j.end() ? std::vector<std::string>{} : it->get<std::vector<std::string>>();
+}
+
 }  // namespace kvb

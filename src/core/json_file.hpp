@@ -3,6 +3,8 @@
 // escaping).
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace kvb {
 
@@ -37,6 +39,28 @@ double json_number_or(const nlohmann::json& j, const char* key, double lo, doubl
                       const std::string& what);
 std::int64_t json_integer_or(const nlohmann::json& j, const char* key, std::int64_t lo, std::int64_t hi,
                              std::int64_t fallback, const std::string& what);
+
+// One result document's fields read by the rules above, each error naming `where`; an optional
+// field that is absent reads as 0, "" or no lines (the sim and size document readers).
+class JsonFields {
+ public:
+  explicit JsonFields(std::string where) : where_(std::move(where)) {}
+  std::int64_t count(const nlohmann::json& j, const char* key, std::int64_t hi) const {
+    return json_integer_or(j, key, 0, hi, 0, where_);
+  }
+  double real(const nlohmann::json& j, const char* key, double hi) const {
+    return json_number_or(j, key, 0, hi, 0, where_);
+  }
+  double required(const nlohmann::json& j, const char* key, double hi) const {
+    return json_number_in(j, key, 0, hi, where_);
+  }
+  std::string text(const nlohmann::json& j, const char* key) const;  // absent or null: ""
+  std::vector<std::string> lines(const nlohmann::json& j, const char* key) const;
+  const std::string& where() const { return where_; }
+
+ private:
+  std::string where_;
+};
 
 // The document's "schema" string; `otherwise` when it is not an object or has no string schema
 // (json::value() would throw a type error on {"schema": 1}).

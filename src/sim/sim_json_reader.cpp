@@ -20,26 +20,12 @@ constexpr double kMaxRate = 1e12;
 constexpr double kMaxBytes = 1e21;
 constexpr double kMaxSeconds = 1e12;
 
-class Reader {
+// Counts of tokens, requests and blocks.
+class Reader : public JsonFields {
  public:
-  explicit Reader(std::string where) : where_(std::move(where)) {}
-  std::int64_t count(const json& j, const char* key) const {
-    return json_integer_or(j, key, 0, kMaxTokens, 0, where_);
-  }
-  double real(const json& j, const char* key, double hi) const {
-    return json_number_or(j, key, 0, hi, 0, where_);
-  }
-  double required(const json& j, const char* key, double hi) const {
-    return json_number_in(j, key, 0, hi, where_);
-  }
-  std::string text(const json& j, const char* key) const {
-    const auto it = j.find(key);
-    return it == j.end() || it->is_null() ? std::string() : it->get<std::string>();
-  }
-  const std::string& where() const { return where_; }
-
- private:
-  std::string where_;
+  using JsonFields::count;
+  using JsonFields::JsonFields;
+  std::int64_t count(const json& j, const char* key) const { return JsonFields::count(j, key, kMaxTokens); }
 };
 
 LatencySummary latency(const Reader& r, const json& j) {

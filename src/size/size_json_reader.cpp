@@ -16,28 +16,14 @@ using nlohmann::json;
 constexpr double kMaxGib = 1e12;
 constexpr double kMaxSeconds = 1e12;
 
-class Reader {
+// Counts of tokens and blocks, and the flags of a result.
+class Reader : public JsonFields {
  public:
-  explicit Reader(std::string where) : where_(std::move(where)) {}
+  using JsonFields::JsonFields;
   std::int64_t count(const json& j, const char* key, std::int64_t hi = kMaxTokens) const {
-    return json_integer_or(j, key, 0, hi, 0, where_);
-  }
-  double real(const json& j, const char* key, double hi) const {
-    return json_number_or(j, key, 0, hi, 0, where_);
-  }
-  std::string text(const json& j, const char* key) const {
-    const auto it = j.find(key);
-    return it == j.end() || it->is_null() ? std::string() : it->get<std::string>();
-  }
-  std::vector<std::string> lines(const json& j, const char* key) const {
-    const auto it = j.find(key);
-    return it == j.end() ? std::vector<std::string>{} : it->get<std::vector<std::string>>();
+    return JsonFields::count(j, key, hi);
   }
   bool flag(const json& j, const char* key, bool fallback = false) const { return j.value(key, fallback); }
-  const std::string& where() const { return where_; }
-
- private:
-  std::string where_;
 };
 
 MemoryBudget budget(const Reader& r, const json& b) {
