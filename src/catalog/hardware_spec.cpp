@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <utility>
 
 #include "catalog/embedded_files.hpp"
 #include "core/errors.hpp"
@@ -21,6 +22,7 @@ const std::vector<std::string> kHardwareKeys = {"name",
                                                 "description",
                                                 "source",
                                                 "vendor",
+                                                "gpu_arch",
                                                 "hbm_gb",
                                                 "usable_gib",
                                                 "hbm_bandwidth_gbps",
@@ -99,6 +101,26 @@ void read_vendor_and_link(const YamlObject& y, HardwareSpec& h) {
     throw UsageError(
         fmt::format("{}: key 'host_link' is '{}'; expected pcie or nvlink-c2c", y.origin(), link));
   }
+}
+
+const std::vector<std::pair<std::string, GpuArch>> kArchNames = {
+    {"ampere", GpuArch::kAmpere},       {"ada", GpuArch::kAda},
+    {"hopper", GpuArch::kHopper},       {"blackwell", GpuArch::kBlackwell},
+    {"blackwell-rtx", GpuArch::kBlackwellRtx}, {"cdna3", GpuArch::kCdna3},
+    {"cdna4", GpuArch::kCdna4}};
+
+void read_arch(const YamlObject& y, HardwareSpec& h) {
+  if (!y.has("gpu_arch")) return;
+  const auto text = y.str("gpu_arch");
+  for (const auto& [name, arch] : kArchNames) {
+    if (name == text) {
+      h.arch = arch;
+      return;
+    }
+  }
+  throw UsageError(fmt::format("{}: key 'gpu_arch' is '{}'; expected ampere, ada, hopper, blackwell, "
+                               "blackwell-rtx, cdna3 or cdna4",
+                               y.origin(), text));
 }
 
 // The fabric tensor parallelism uses: its kind (default by vendor: NVLink, Infinity Fabric), its
@@ -183,6 +205,13 @@ void read_measured_pinning(const YamlObject& y, HardwareSpec& h) {
 
 }  // namespace
 
+std::string to_string(GpuArch a) {
+  for (const auto& [name, arch] : kArchNames) {
+    if (arch == a) return name;
+  }
+  return "unknown";
+}
+
 HardwareSpec hardware_from_yaml(const std::string& text, const std::string& origin) {
   const auto y = YamlObject::parse(text, origin);
   y.reject_unknown_keys(kHardwareKeys);
@@ -192,6 +221,7 @@ HardwareSpec hardware_from_yaml(const std::string& text, const std::string& orig
   h.description = y.str("description");
   h.source = y.str("source");
   read_vendor_and_link(y, h);
+  read_arch(y, h);
   h.hbm_gb = positive(y, "hbm_gb");
   h.usable_gib = positive(y, "usable_gib");
   h.hbm_bandwidth_gbps = positive(y, "hbm_bandwidth_gbps");

@@ -11,6 +11,12 @@ enum class HostLinkKind { kPcie, kNvlinkC2C };
 // crosses the same PCIe links as the CPU tier's copies (L40S, L4, RTX cards, A100 PCIe).
 enum class GpuLinkKind { kNvlink, kInfinityFabric, kPcie };
 std::string to_string(GpuLinkKind k);
+// The GPU's architecture, where a kernel's speed depends on it (hardware key gpu_arch): vLLM's
+// weight-only GEMMs (Marlin) run on the mma.sync tensor-core path, the full rate on Ampere, Ada and
+// the RTX Blackwell cards (SM 12.x), not on Hopper and datacenter Blackwell (wgmma / tcgen05).
+// kUnknown: an operator's file that does not say; what depends on it is then not modelled.
+enum class GpuArch { kUnknown, kAmpere, kAda, kHopper, kBlackwell, kBlackwellRtx, kCdna3, kCdna4 };
+std::string to_string(GpuArch a);
 
 struct HardwareSpec {
   std::string name;
@@ -18,6 +24,7 @@ struct HardwareSpec {
   std::string description;
   std::string source;
   GpuVendor vendor = GpuVendor::kNvidia;
+  GpuArch arch = GpuArch::kUnknown;
   double hbm_gb = 0;              // marketing capacity, GB
   double usable_gib = 0;          // what the runtime reports as total (torch mem_get_info), GiB
   double hbm_bandwidth_gbps = 0;  // GB/s

@@ -149,7 +149,10 @@ std::string weight_dtype_from(ConfigFields& f, const Json& top, const std::strin
   f.mark("quantization_config");
   if (method == "fp8" || method == "compressed-tensors" || method == "modelopt") return "fp8";
   if (method == "mxfp4") return "mxfp4";
-  if (method == "awq" || method == "gptq" || method == "bitsandbytes") return "int4";
+  // AWQ and GPTQ keep their names: vLLM runs them through different kernels on Hopper
+  // (perf/weight_rules.cpp); bitsandbytes' 4 bits are the generic int4.
+  if (method == "awq" || method == "gptq") return method;
+  if (method == "bitsandbytes") return "int4";
   return dtype;
 }
 

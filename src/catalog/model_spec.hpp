@@ -53,7 +53,7 @@ struct ModelSpec {
 
   double params_total_b = 0;  // billions
   double params_active_b = 0;
-  std::string weight_dtype = "bf16";  // bf16, fp16, fp8, mxfp4, int4
+  std::string weight_dtype = "bf16";  // bf16, fp16, fp8, mxfp4, int4, awq, gptq
   std::string dtype = "bf16";         // activation / default KV dtype
   std::int64_t max_position_embeddings = 0;
   std::int64_t vocab_size = 0;

@@ -59,7 +59,11 @@ StepTimeModel::StepTimeModel(const ModelSpec& m, const HardwareSpec& hw, double 
   weight_bytes_ = weight_bytes_per_rank(m, weight_dtype, tp);
   weight_reads_ = weight_reads_per_rank(m, weight_dtype, tp);
   kv_bytes_per_token_ = kv_bytes_per_token;
-  peak_flops_ = peak_tflops(hw, weight_dtype) * 1e12;
+  gemm_ = weight_gemm(hw, weight_dtype);
+  linear_peak_flops_ = gemm_.linear_tflops() * 1e12;
+  // Attention multiplies activations by KV in 16 bits whatever the weights' format (FP8 weights do
+  // not make QK^T FP8; an FP8 KV cache is dequantized in the kernel, an assumption for FA3's path).
+  attention_peak_flops_ = hw.bf16_tflops * 1e12;
   hbm_bps_ = hw.hbm_bandwidth_gbps * 1e9;
   layers_ = m.num_hidden_layers;
   hidden_ = m.hidden_size;
@@ -99,7 +103,7 @@ double StepTimeModel::gemm_share(double tokens) const {
 
 double StepTimeModel::linear_seconds(const StepWork& w) const {
   const double tokens = static_cast<double>(w.tokens);
-  const double peak = peak_flops_ * cal_.compute_efficiency * tp_;
+  const double peak = linear_peak_flops_ * cal_.compute_efficiency * tp_;
   // Mixture of experts: a step of T tokens sends T x k tokens to E experts, so each expert's
   // grouped GEMM has about T x k / E rows and runs at that size's efficiency (vLLM's fused_moe:
   // one GEMM per expert over the tokens routed to it); the attention projections and any dense
@@ -113,7 +117,7 @@ double StepTimeModel::linear_seconds(const StepWork& w) const {
 double StepTimeModel::step_seconds(const StepWork& w) const {
   const double attention =
       (full_pair_flops_ * w.full_attention_pairs + sliding_pair_flops_ * w.sliding_attention_pairs) / tp_;
-  const double compute = linear_seconds(w) + attention / (peak_flops_ * cal_.attention());
+  const double compute = linear_seconds(w) + attention / (attention_peak_flops_ * cal_.attention());
   const double memory = bytes(w) / (hbm_bps_ * cal_.memory_efficiency);
   return std::max(compute, memory) + all_reduce_seconds(w) + cal_.step_overhead_s;
 }
@@ -126,6 +130,23 @@ double StepTimeModel::prefill_seconds(std::int64_t tokens, std::int64_t chunk_to
     total += step_seconds(w);
   }
   return total;
+}
+
+// The linear layers' kernel where it is not the tensor cores' own dtype, and attention's rate
+// where it differs from theirs; empty for 16-bit weights.
+std::string StepTimeModel::describe_weight_gemm() const {
+  std::string out;
+  if (gemm_.kernel != GemmKernel::kNative) {
+    out = gemm_.dequant_known
+              ? fmt::format(" (weight-only {}: {} at {:.2f} of the 16-bit {:.0f} TFLOP/s)", weight_dtype_,
+                            to_string(gemm_.kernel), gemm_.dequant_efficiency, gemm_.peak_tflops)
+              : fmt::format(" (weight-only {} at the 16-bit rate: its dequantization cost is not "
+                            "modelled on this GPU)",
+                            weight_dtype_);
+  }
+  if (attention_peak_flops_ != gemm_.peak_tflops * 1e12)
+    out += fmt::format(" (attention at the 16-bit {:.0f} TFLOP/s)", attention_peak_flops_ / 1e12);
+  return out;
 }
 
 std::string StepTimeModel::describe() const {
@@ -152,7 +173,7 @@ std::string StepTimeModel::describe() const {
   return fmt::format(
       "roofline per TP rank: max(FLOPs / ({:.0f} TFLOP/s x {:.2f}){}, bytes / ({:.0f} GB/s x {:.2f})){} + "
       "{:.0f} us per step{}; {} weights {:.2f} GiB per rank; calibration: {}",
-      peak_flops_ / 1e12, cal_.compute_efficiency, attention, hbm_bps_ / 1e9, cal_.memory_efficiency, comm,
+      linear_peak_flops_ / 1e12, cal_.compute_efficiency, attention + describe_weight_gemm(), hbm_bps_ / 1e9, cal_.memory_efficiency, comm,
       cal_.step_overhead_s * 1e6, request, weight_dtype_, weight_bytes_ / (1024.0 * 1024 * 1024),
       cal_.source);
 }

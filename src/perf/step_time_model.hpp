@@ -5,7 +5,9 @@
 // the hardware table:
 //   t = max(FLOPs / (peak x compute-efficiency), bytes / (HBM bandwidth x memory-efficiency))
 //       + step overhead,
-// FLOPs = 2 x active params x tokens + causal attention over each token's context,
+// FLOPs = 2 x active params x tokens + causal attention over each token's context (the GEMMs at
+//         the weight format's rate, weight-only formats at the 16-bit rate x their dequantizing
+//         kernel's share, perf/weight_rules.hpp; attention at the 16-bit rate),
 // bytes  = the rank's weights once (MoE: the dense part and the experts the step's tokens touch,
 //          perf/weight_rules.hpp) + the KV read (context) and written (new tokens).
 // With TP > 1, two ring all-reduces per layer over the GPU fabric are added (all_reduce_seconds);
@@ -58,6 +60,7 @@ class StepTimeModel {
  private:
   double gemm_share(double tokens) const;
   double linear_seconds(const StepWork& w) const;  // the GEMMs, per rank
+  std::string describe_weight_gemm() const;
 
   double linear_flops_per_token_ = 0;  // 2 x active params
   double expert_flops_per_token_ = 0;  // the routed experts' part of it (MoE)
@@ -68,7 +71,9 @@ class StepTimeModel {
   double weight_bytes_ = 0;   // all weights of the rank
   WeightReads weight_reads_;  // what one step reads of them (MoE: the experts it touches)
   double kv_bytes_per_token_ = 0;
-  double peak_flops_ = 0;
+  WeightGemm gemm_;                 // the linear layers' kernel and rate (perf/weight_rules.hpp)
+  double linear_peak_flops_ = 0;    // its rate after any dequantization, FLOP/s
+  double attention_peak_flops_ = 0; // the 16-bit rate: attention runs in the activations' dtype
   double hbm_bps_ = 0;
   int tp_ = 1;
   int layers_ = 0;

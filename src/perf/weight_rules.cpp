@@ -56,11 +56,81 @@ double WeightReads::bytes_for_tokens(std::int64_t tokens) const {
 //   8 bits (FlashInfer's MXFP4 x MXFP8 MoE): the FP8 rate, not the FP4 one (an assumption: both
 //   operands would have to be FP4 for it).
 // - int4, awq, gptq: weight-only (Marlin, AWQ kernels): dequantized to 16 bits, the 16-bit rate.
-// The dequantization's own cost is not modelled.
+// The dequantization's own cost: weight_gemm below.
 double peak_tflops(const HardwareSpec& hw, const std::string& weight_dtype) {
   if (weight_dtype == "fp8" && hw.fp8_tflops > 0) return hw.fp8_tflops;
   if (weight_dtype == "mxfp4" && hw.fp4_tflops > 0 && hw.fp8_tflops > 0) return hw.fp8_tflops;
   return hw.bf16_tflops;
+}
+
+std::string to_string(GemmKernel k) {
+  switch (k) {
+    case GemmKernel::kMarlin: return "Marlin";
+    case GemmKernel::kMachete: return "Machete";
+    case GemmKernel::kWeightOnly: return "a weight-only kernel";
+    case GemmKernel::kNative: break;
+  }
+  return "native";
+}
+
+namespace {
+
+bool weight_only(const HardwareSpec& hw, const std::string& weight_dtype) {
+  if (weight_dtype == "int4" || weight_dtype == "awq" || weight_dtype == "gptq") return true;
+  if (weight_dtype == "fp8") return hw.fp8_tflops <= 0;
+  if (weight_dtype == "mxfp4") return hw.fp4_tflops <= 0 || hw.fp8_tflops <= 0;
+  return false;
+}
+
+// What a weight-only GEMM keeps of the 16-bit rate when compute-bound (large batches, prefill):
+// - Ampere, Ada, RTX Blackwell: Marlin on mma.sync, these cards' full tensor-core path. 0.93: vLLM's
+//   Marlin layer against cuBLAS FP16 on an A10, M = 512 to 8,192 on the large layer shapes, 0.92 to
+//   0.94 (63.9 vs 68-69 TFLOP/s; robertgshaw2-neuralmagic/vllm-benchmarking, layer_benchmarking/
+//   results_a10); the Marlin paper's summary gives about 10% slower than FP16 at >= 1,024 tokens
+//   (IST-DASLab/marlin, arXiv 2408.11743).
+// - Hopper: GPTQ goes through vLLM's mixed-precision kernel choice, Machete first on SM90
+//   (model_executor/layers/quantization/kernels/mixed_precision/__init__.py, "in priority/performance
+//   order"); Machete "matches" FP16 when compute-bound (Neural Magic's Machete post, Oct 2024; vLLM
+//   PR #7174), taken as 0.95. AWQ checkpoints (and kvbench's generic int4) run AWQ-Marlin (awq_marlin.py calls the Marlin GEMM
+//   directly) and MXFP4 Marlin or Triton's matmul_ogs (quantization/mxfp4.py): Marlin's mma.sync
+//   reaches "at best ~75% of peak" on Hopper (vLLM PR #7174), 0.75.
+// - Datacenter Blackwell: no Machete (SM90 only) and Marlin on mma.sync, as on Hopper: 0.75, an
+//   assumption (no published Marlin figure on SM100).
+// - AMD and unknown architectures: no published figure; not modelled (1).
+WeightGemm dequantizing(const HardwareSpec& hw, const std::string& weight_dtype) {
+  WeightGemm g;
+  g.peak_tflops = hw.bf16_tflops;
+  g.kernel = GemmKernel::kMarlin;
+  switch (hw.arch) {
+    case GpuArch::kAmpere:
+    case GpuArch::kAda:
+    case GpuArch::kBlackwellRtx: g.dequant_efficiency = 0.93; break;
+    case GpuArch::kHopper:
+      if (weight_dtype == "gptq") {
+        g.kernel = GemmKernel::kMachete;
+        g.dequant_efficiency = 0.95;
+      } else {
+        g.dequant_efficiency = 0.75;
+      }
+      break;
+    case GpuArch::kBlackwell: g.dequant_efficiency = 0.75; break;
+    case GpuArch::kCdna3:
+    case GpuArch::kCdna4:
+    case GpuArch::kUnknown:
+      g.kernel = GemmKernel::kWeightOnly;
+      g.dequant_known = false;
+      break;
+  }
+  return g;
+}
+
+}  // namespace
+
+WeightGemm weight_gemm(const HardwareSpec& hw, const std::string& weight_dtype) {
+  if (weight_only(hw, weight_dtype)) return dequantizing(hw, weight_dtype);
+  WeightGemm g;
+  g.peak_tflops = peak_tflops(hw, weight_dtype);
+  return g;
 }
 
 }  // namespace kvb

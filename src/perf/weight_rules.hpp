@@ -29,4 +29,23 @@ WeightReads weight_reads_per_rank(const ModelSpec& m, const std::string& weight_
 // rate; the rule per GPU and format, with its sources, in the .cpp), TFLOP/s.
 double peak_tflops(const HardwareSpec& hw, const std::string& weight_dtype);
 
+// The kernel vLLM runs a weight format's linear layers with on a GPU: the tensor cores' own dtype
+// (kNative: 16-bit, FP8 W8A8, MXFP4 x MXFP8), or a weight-only kernel that dequantizes the weights
+// to 16 bits inside the GEMM (Marlin, Machete; kWeightOnly: another one, whose cost is not known).
+enum class GemmKernel { kNative, kMarlin, kMachete, kWeightOnly };
+std::string to_string(GemmKernel k);
+
+struct WeightGemm {
+  double peak_tflops = 0;  // the tensor cores' dense rate the GEMMs compute at (peak_tflops above)
+  GemmKernel kernel = GemmKernel::kNative;
+  // Share of that rate a compute-bound GEMM keeps after the dequantization (1 for kNative); weight
+  // reads at small batches are unchanged (the bytes are the quantized ones).
+  double dequant_efficiency = 1.0;
+  // false: a weight-only format on a GPU with no published figure (AMD, a file without gpu_arch):
+  // taken as 1, and the time model says it is not modelled.
+  bool dequant_known = true;
+  double linear_tflops() const { return peak_tflops * dequant_efficiency; }
+};
+WeightGemm weight_gemm(const HardwareSpec& hw, const std::string& weight_dtype);
+
 }  // namespace kvb

@@ -84,7 +84,7 @@ TEST(ModelCatalog, QwenSmallAndAwqKvBytesPerTokenByHand) {
   s.kv_cache_dtype = "bfloat16";
   EXPECT_EQ(compute_kv_layout(test::model("qwen3-32b-awq"), hw, s).kv_bytes_per_token(),
             compute_kv_layout(test::model("qwen3-32b"), hw, s).kv_bytes_per_token());
-  EXPECT_EQ(test::model("qwen3-32b-awq").weight_dtype, "int4");
+  EXPECT_EQ(test::model("qwen3-32b-awq").weight_dtype, "awq");
   EXPECT_TRUE(test::model("qwen3-0.6b").tie_word_embeddings);
 }
 
@@ -196,6 +196,21 @@ TEST(HardwareFile, FabricAndPeaksAreCheckedKeyByKey) {
       base + "gpu_link_kind: pcie\ngpu_link_gbps: 20\ngpu_link_latency_us: 20\n", "own.yaml");
   EXPECT_EQ(pcie.gpu_link_kind, GpuLinkKind::kPcie);
   EXPECT_EQ(pcie.gpu_link_gbps, 20.0);
+  EXPECT_EQ(h.arch, GpuArch::kUnknown);  // optional: weight-only GEMMs' dequantization not modelled
+  EXPECT_EQ(hardware_from_yaml(base + "gpu_arch: cdna3\n", "own.yaml").arch, GpuArch::kCdna3);
+  try {
+    (void)hardware_from_yaml(base + "gpu_arch: sm90\n", "own.yaml");
+    ADD_FAILURE() << "gpu_arch sm90 accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("own.yaml: key 'gpu_arch' is 'sm90'; expected ampere"), std::string::npos);
+  }
+}
+
+// Every catalog card says its architecture (what a kernel's speed depends on).
+TEST(HardwareFile, EveryCatalogCardNamesItsArchitecture) {
+  for (const auto& h : hardware_catalog()) EXPECT_NE(h.arch, GpuArch::kUnknown) << h.name;
+  EXPECT_EQ(resolve_hardware("h100").arch, GpuArch::kHopper);
+  EXPECT_EQ(resolve_hardware("rtx-pro-6000").arch, GpuArch::kBlackwellRtx);
 }
 
 }  // namespace

@@ -157,5 +157,56 @@ TEST(WeightRules, WeightsComputeAtThePeakVllmsKernelsReach) {
   EXPECT_DOUBLE_EQ(peak_tflops(resolve_hardware("l40s"), "bf16"), 362);
 }
 
+
+// The dequantizing kernel's share of the 16-bit rate, per card and format (the figures and their
+// sources in perf/weight_rules.cpp): Marlin on mma.sync keeps 0.93 where that is the full path
+// (A100, L40S, RTX PRO 6000), 0.75 on Hopper and datacenter Blackwell; GPTQ on Hopper runs Machete
+// (0.95); W8A8 FP8 and MXFP4 on FP4 cards are native (1); AMD is not modelled (1, said so).
+TEST(WeightRules, WeightOnlyGemmsKeepTheirKernelsShareOfTheSixteenBitRate) {
+  const auto a100 = weight_gemm(resolve_hardware("a100-80gb"), "fp8");
+  EXPECT_EQ(a100.kernel, GemmKernel::kMarlin);
+  EXPECT_DOUBLE_EQ(a100.linear_tflops(), 312 * 0.93);
+  EXPECT_DOUBLE_EQ(weight_gemm(resolve_hardware("l40s"), "int4").linear_tflops(), 362 * 0.93);
+  EXPECT_DOUBLE_EQ(weight_gemm(resolve_hardware("h100"), "mxfp4").linear_tflops(), 989 * 0.75);
+  EXPECT_DOUBLE_EQ(weight_gemm(resolve_hardware("h100"), "awq").linear_tflops(), 989 * 0.75);
+  const auto gptq = weight_gemm(resolve_hardware("h100"), "gptq");
+  EXPECT_EQ(gptq.kernel, GemmKernel::kMachete);
+  EXPECT_DOUBLE_EQ(gptq.linear_tflops(), 989 * 0.95);
+  EXPECT_DOUBLE_EQ(weight_gemm(resolve_hardware("b200"), "int4").linear_tflops(), 2250 * 0.75);
+  const auto native = weight_gemm(resolve_hardware("h100"), "fp8");
+  EXPECT_EQ(native.kernel, GemmKernel::kNative);
+  EXPECT_DOUBLE_EQ(native.linear_tflops(), 1979);
+  EXPECT_EQ(weight_gemm(resolve_hardware("b200"), "mxfp4").kernel, GemmKernel::kNative);
+  const auto amd = weight_gemm(resolve_hardware("mi300x"), "int4");
+  EXPECT_FALSE(amd.dequant_known);
+  EXPECT_DOUBLE_EQ(amd.dequant_efficiency, 1.0);
+}
+
+// A compute-bound prefill of AWQ weights on an H100: the GEMMs at 989 x 0.75 TFLOP/s, attention at
+// the 16-bit 989, both x the default 50% compute efficiency; one 4,096-token chunk of Qwen3-32B-AWQ
+// (its catalog entry: params, 64 layers, 64 query heads of 128) by hand.
+TEST(StepTimeModel, WeightOnlyPrefillPaysTheDequantizingKernelsShare) {
+  const auto m = test::model("qwen3-32b-awq");
+  const StepTimeModel steps(m, resolve_hardware("h100"), 131072, 1, m.weight_dtype, Calibration{});
+  const StepTimeModel bf16(m, resolve_hardware("h100"), 131072, 1, "bf16", Calibration{});
+  const double l = 4096;
+  const double linear = 2 * m.params_active_b * 1e9 * l;
+  const double t_bf16 = bf16.prefill_seconds(4096, 8192);
+  // The same step with 16-bit weights is compute-bound too, and differs in the GEMMs' rate only.
+  EXPECT_NEAR(steps.prefill_seconds(4096, 8192) - t_bf16, linear / (989e12 * 0.5) * (1 / 0.75 - 1), 1e-9);
+  EXPECT_NE(steps.describe().find("Marlin at 0.75"), std::string::npos);
+}
+
+// FP8 weights make the GEMMs FP8, not attention: a long prefill's attention FLOPs at the 16-bit rate.
+TEST(StepTimeModel, Fp8WeightsLeaveAttentionAtTheSixteenBitRate) {
+  const auto m = test::model("llama-3.1-8b");
+  const StepTimeModel fp8(m, resolve_hardware("h100"), 131072, 1, "fp8", Calibration{});
+  const double l = 4096;
+  const double flops_linear = 2 * 8.03e9 * l;
+  const double flops_attention = 2.0 * 32 * (128 + 128) * 32 * l * (l + 1) / 2;
+  EXPECT_NEAR(fp8.prefill_seconds(4096, 8192),
+              flops_linear / (1979e12 * 0.5) + flops_attention / (989e12 * 0.5) + 500e-6, 1e-12);
+}
+
 }  // namespace
 }  // namespace kvb
