@@ -58,7 +58,6 @@ void check_before_measuring(const AssessmentSettings& s, bool gpu) {
   }
   if (!s.hw.empty()) (void)resolve_hardware(s.hw);
   (void)load_scenario(s.scenario);
-  (void)parse_token_count(s.max_model_len, "--max-model-len");
   for (const auto& name : split(s.models, ',')) (void)resolve_model(name, notes);
   if (!s.save_json_dir.empty()) {
     std::error_code ec;
@@ -156,7 +155,7 @@ Scenario on_sizing_server(const AssessmentSettings& s, const std::string& hw) {
   auto server = scenario.server;
   server.kv_cache_memory.reset();
   server.num_gpu_blocks_override.reset();
-  server.max_model_len = parse_token_count(s.max_model_len, "--max-model-len");
+  server.max_model_len = s.max_model_len;
   server.gpu_memory_utilization = serve.gpu_memory_utilization;
   return with_server(scenario, server);
 }
@@ -195,7 +194,7 @@ void size_default(const AssessmentSettings& s, const std::string& hw, const Defa
                   ReportInputs& in, const AssessmentLog& log) {
   const auto& scenario = simulated.scenario;
   ServeSettings serve;
-  serve.max_model_len = parse_token_count(s.max_model_len, "--max-model-len");
+  serve.max_model_len = s.max_model_len;
   serve.tensor_parallel_auto = true;
   log(fmt::format("size --workload {}: simulating the tier-size curve", scenario.name));
   std::vector<Sizing> sizings{size_with_workload({.scenario = scenario,

@@ -2,6 +2,7 @@
 // `kvbench report` with no inputs runs this: a dma sweep on the best backend present, the default
 // simulation sweep driven by that measurement where it is a GPU's, and sizing for the catalog's
 // main models on the detected (or given) hardware.
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -16,7 +17,7 @@ struct AssessmentSettings {
   std::string hw;  // empty: detected from the GPU's name, else h100
   std::string scenario = "chat-multi-turn";
   std::string models = "llama-3.1-8b,llama-3.1-70b,llama-3.1-405b,qwen3-235b-a22b,deepseek-v3,gpt-oss-120b";
-  std::string max_model_len = "128K";
+  std::int64_t max_model_len = 128 * 1024;  // tokens (--ctx, read by the command)
   DmaSweepSettings dma = quick_dma_settings();
   std::string compute_blocks = "64KiB,2MiB";  // --with-compute cases; empty: none
   std::string save_json_dir;  // when set: dma.json, simulate.json and size.json are written there too

@@ -20,6 +20,7 @@
 #include "catalog/model_catalog.hpp"
 #include "cli/command.hpp"
 #include "cli/output_flags.hpp"
+#include "cli/server_flags.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
@@ -50,8 +51,8 @@ struct CalibrateOptions {
   bool json = false;
   // --from-vllm: fit to a real vLLM server's per-request results instead of timing GEMMs.
   std::vector<std::string> from_vllm;
-  std::string max_num_batched_tokens, max_num_seqs, max_model_len, num_gpu_blocks;  // empty: vLLM's default
-  std::string gpu_memory_utilization = "0.9";
+  ServerFlags server;          // --from-vllm: the server's flags, as size and simulate spell them
+  std::string num_gpu_blocks;  // --from-vllm: what vLLM logged; empty: kvbench's estimate
   std::string start;  // --from-vllm: the calibration the fit starts from (default: the GPU's)
   CLI::Option* output_flag = nullptr;
   // kvbench-calibration.yaml without -o is a name kvbench chose: a link planted there is replaced.
@@ -60,29 +61,23 @@ struct CalibrateOptions {
   }
 };
 
-// The server the files were measured on, as a scenario the simulator replays them against.
+// The server the files were measured on, as a scenario the simulator replays them against: the
+// shared server flags (cli/server_flags) onto a ServerSpec, checked by the scenario's own reader
+// (with_server); flags not given are vLLM's defaults for that GPU.
 Scenario vllm_server(const CalibrateOptions& o) {
-  std::string yaml = fmt::format(
-      "name: from-vllm\nmodel: '{}'\nhardware: {}\ntensor-parallel-size: {}\n"
-      "gpu-memory-utilization: {}\n",
-      o.model, o.hw == "auto" ? "h100" : o.hw, o.tp,
-      parse_real_in(o.gpu_memory_utilization, "--gpu-memory-utilization", 0.01, 1.0, "0.9"));
-  // Not given: what vLLM takes on that GPU (the scenario resolves it).
-  if (!o.max_num_batched_tokens.empty()) {
-    yaml += fmt::format("max-num-batched-tokens: {}\n",
-                        parse_token_count(o.max_num_batched_tokens, "--max-num-batched-tokens"));
-  }
-  if (!o.max_num_seqs.empty())
-    yaml += fmt::format("max-num-seqs: {}\n",
-                        parse_positive_int(o.max_num_seqs, "--max-num-seqs", false, kMaxNumSeqs));
-  if (!o.max_model_len.empty())
-    yaml += fmt::format("max-model-len: {}\n", parse_token_count(o.max_model_len, "--max-model-len"));
-  if (!o.num_gpu_blocks.empty()) {
-    yaml += fmt::format("num-gpu-blocks-override: {}\n",
-                        parse_positive_int(o.num_gpu_blocks, "--num-gpu-blocks", false, kMaxCount));
-  }
-  yaml += "workload: {requests: 1, arrival: {process: fixed, rate: 1}}\n";
-  return parse_scenario(yaml, "calibrate --from-vllm flags");
+  ServerSpec server;
+  server.model = o.model;
+  server.hardware = o.hw == "auto" ? "h100" : o.hw;
+  server.tensor_parallel_size = o.tp;
+  apply_server_flags(o.server, server);
+  if (!o.num_gpu_blocks.empty())
+    server.num_gpu_blocks_override = parse_positive_int(o.num_gpu_blocks, "--num-gpu-blocks", false, kMaxCount);
+  Scenario s;
+  s.name = "from-vllm";
+  s.origin = "calibrate --from-vllm flags";
+  s.workload.requests = 1;
+  s.workload.arrival.process = ArrivalProcess::kFixed;
+  return with_server(s, server);
 }
 
 int run_from_vllm(const CalibrateOptions& o) {
@@ -131,6 +126,11 @@ std::vector<std::string> others_on_gpu(const CalibrateOptions& o) {
 
 int run_calibrate(const CalibrateOptions& o) {
   if (!o.from_vllm.empty()) return run_from_vllm(o);
+  if (any_server_flag(o.server) || !o.num_gpu_blocks.empty()) {
+    throw UsageError(
+        "the server flags (--max-model-len, --max-num-seqs, --gpu-memory-utilization, --num-gpu-blocks, ...) "
+        "describe the server of --from-vllm; without it calibrate times GEMMs and takes none");
+  }
   // Everything that can be checked without a GPU is checked first (exit 2 before exit 3).
   std::vector<std::string> warnings;
   CalibrationRequest r;
@@ -216,14 +216,8 @@ Command register_calibrate(CLI::App& parent) {
          "no GPU needed: fit to a real vLLM server's per-request results (vllm bench serve --save-result "
          "JSON, or a CSV with send_us, server_input_tokens, output_tokens, ttft_us, e2e_us); repeatable")
       ->take_all();
-  app->add_option("--max-num-batched-tokens", o->max_num_batched_tokens,
-                  "--from-vllm: the server's flag (default: vLLM's for the GPU)");
-  app->add_option("--max-num-seqs", o->max_num_seqs,
-                  "--from-vllm: the server's flag (default: vLLM's for the GPU)");
-  app->add_option("--max-model-len", o->max_model_len,
-                  "--from-vllm: the server's flag (default: the model's)");
-  app->add_option("--gpu-memory-utilization", o->gpu_memory_utilization, "--from-vllm: the server's flag")
-      ->capture_default_str();
+  // --from-vllm: the server measured, with every flag size and simulate take (its tier included).
+  add_serve_flags(app, o->server);
   app->add_option("--num-gpu-blocks", o->num_gpu_blocks,
                   "--from-vllm: the GPU KV blocks vLLM logged (default: kvbench's estimate)");
   app->add_option("--start", o->start,

@@ -10,6 +10,7 @@
 
 #include "assess/default_assessment.hpp"
 #include "cli/command.hpp"
+#include "cli/server_flags.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
@@ -27,7 +28,8 @@ namespace {
 struct ReportOptions {
   std::vector<std::string> inputs;
   std::string output = "report.html";
-  std::string max_time;  // the default assessment's --max-time, when given
+  std::string max_time;            // the default assessment's --max-time, when given
+  std::string max_model_len = "128K";  // --ctx, read into the assessment's settings at the edge
   AssessmentSettings assessment;
   std::vector<CLI::Option*> assessment_flags;  // meaningful only without input files
   CLI::Option* output_flag = nullptr;
@@ -65,6 +67,7 @@ int run_report(const ReportOptions& o) {
   if (o.inputs.empty()) {
     auto settings = o.assessment;
     if (!o.max_time.empty()) settings.dma.rule.max_seconds = parse_plain_real(o.max_time, "--max-time");
+    settings.max_model_len = parse_context_flag(o.max_model_len);
     if (settings.compute_blocks == "none") settings.compute_blocks.clear();
     ctx.how =
         "default assessment run by kvbench report (dma measured now, simulation and sizing computed now)";
@@ -116,9 +119,7 @@ Command register_report(CLI::App& parent) {
                       ->capture_default_str());
   flags.push_back(app->add_option("--models", a.models, "default assessment: models to size (comma list)")
                       ->capture_default_str());
-  flags.push_back(app->add_option("--max-model-len,--ctx", a.max_model_len,
-                                  "default assessment: context length for sizing")
-                      ->capture_default_str());
+  flags.push_back(add_context_flag(app, o->max_model_len, "default assessment: the sizing's, default 128K"));
   flags.push_back(
       app->add_option("--block", a.dma.block, "default assessment: dma block sizes")->capture_default_str());
   flags.push_back(

@@ -17,8 +17,19 @@ void add_parallelism_flags(CLI::App* app, ServerFlags& f) {
 
 void add_server_flags(CLI::App* app, ServerFlags& f) {
   add_parallelism_flags(app, f);
-  app->add_option("--max-model-len,--ctx", f.max_model_len,
-                  "context length: 131072, 128k (x1000), 128K (x1024), 1M (default: the model's own)");
+  add_serve_flags(app, f);
+}
+
+CLI::Option* add_context_flag(CLI::App* app, std::string& text, const std::string& help) {
+  return app->add_option("--max-model-len,--ctx", text,
+                         "context length: 131072, 128k (x1000), 128K (x1024), 1M (" + help + ")");
+}
+
+std::int64_t parse_context_flag(const std::string& text) { return parse_token_count(text, "--max-model-len"); }
+
+void add_serve_flags(CLI::App* app, ServerFlags& f) {
+  f.app = app;
+  add_context_flag(app, f.max_model_len, "default: the model's own");
   app->add_option("--gpu-memory-utilization", f.gpu_memory_utilization,
                   "share of GPU memory vLLM may use (vLLM's default 0.9)");
   app->add_option("--kv-cache-memory,--kv-cache-memory-bytes", f.kv_cache_memory,
@@ -48,7 +59,10 @@ void add_server_flags(CLI::App* app, ServerFlags& f) {
                 "size as vLLM does with the hybrid manager off");
 }
 
-bool pp_given(const ServerFlags& f) { return f.app != nullptr && f.app->get_option("--pp")->count() > 0; }
+bool pp_given(const ServerFlags& f) {
+  const auto* pp = f.app != nullptr ? f.app->get_option_no_throw("--pp") : nullptr;
+  return pp != nullptr && pp->count() > 0;
+}
 
 bool any_server_flag(const ServerFlags& f) {
   for (const auto* text :
@@ -84,7 +98,7 @@ void apply_memory(const ServerFlags& f, ServeSettings& v) {
   // vLLM's largest block is 256 tokens; hybrid models' larger pages are kvbench's to choose.
   if (!f.block_size.empty())
     v.block_size = static_cast<int>(parse_int_in(f.block_size, "--block-size", 1, 256));
-  if (!f.max_model_len.empty()) v.max_model_len = parse_token_count(f.max_model_len, "--max-model-len");
+  if (!f.max_model_len.empty()) v.max_model_len = parse_context_flag(f.max_model_len);
   if (!f.max_num_batched_tokens.empty())
     v.max_num_batched_tokens = parse_token_count(f.max_num_batched_tokens, "--max-num-batched-tokens");
   if (!f.max_num_seqs.empty())

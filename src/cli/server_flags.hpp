@@ -3,6 +3,7 @@
 // spelling, one parser, one function that applies them (issue 21 §1). A flag not given leaves the
 // server as it stands: vLLM's defaults for size and trace, the scenario's keys for simulate.
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <string>
 
 #include "size/serve_settings.hpp"
@@ -23,6 +24,14 @@ struct ServerFlags {
 void add_parallelism_flags(CLI::App* app, ServerFlags& f);
 // Every server flag vLLM's `serve` and kvbench's tier take (size, simulate).
 void add_server_flags(CLI::App* app, ServerFlags& f);
+// The same but the parallelism flags (calibrate, whose --tp is also the GEMM timer's rank count).
+void add_serve_flags(CLI::App* app, ServerFlags& f);
+
+// --max-model-len / --ctx alone (report's default assessment): the same spelling and help as the
+// server flags', and parse_context_flag the same parser, so a context length is an integer once
+// read at the edge.
+CLI::Option* add_context_flag(CLI::App* app, std::string& text, const std::string& help);
+std::int64_t parse_context_flag(const std::string& text);
 
 bool pp_given(const ServerFlags& f);
 // Whether any server flag was given (simulate rewrites the scenario's server only then).
