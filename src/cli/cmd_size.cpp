@@ -27,6 +27,7 @@
 #include "output/catalog_text.hpp"
 #include "output/size_text.hpp"
 #include "sim/scenario.hpp"
+#include "output/size_json_writer.hpp"
 #include "size/size_json.hpp"
 #include "size/sizing_engine.hpp"
 #include "size/sizing_inputs.hpp"

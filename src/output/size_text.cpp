@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "fleet/fleet_spec.hpp"
@@ -242,6 +244,22 @@ void tier_section(std::string& out, const Sizing& s) {
 }
 
 // Reloading from the CPU tier against recomputing the prefill.
+}  // namespace
+
+std::string reload_verdict_text(const ReloadVsRecompute& r) {
+  const double ratio = r.recompute_s / std::max(r.reload_s, 1e-12);
+  if (ratio >= 1.0) {
+    return fmt::format("reloading a {}-token request ({}) is {:.1f}x faster than recomputing it ({})",
+                       format_count(r.tokens), format_seconds(r.reload_s), ratio, format_seconds(r.recompute_s));
+  }
+  return fmt::format(
+      "recomputing a {}-token request ({}) is {:.1f}x faster than reloading it ({}): offloading does not pay "
+      "at this length",
+      format_count(r.tokens), format_seconds(r.recompute_s), 1.0 / ratio, format_seconds(r.reload_s));
+}
+
+namespace {
+
 void reload_section(std::string& out, const Sizing& s) {
   if (s.reload) {
     const auto& r = *s.reload;
@@ -252,7 +270,7 @@ void reload_section(std::string& out, const Sizing& s) {
     out += fmt::format(
         "  recompute: the prefill alone in {}-token chunks, each one engine step of the simulator's {}\n",
         format_count(r.chunk_tokens), r.recompute_model);
-    out += "  " + r.verdict + "\n";
+    out += "  " + reload_verdict_text(r) + "\n";
     if (r.break_even_tokens && *r.break_even_tokens <= s.layout.block_size) {
       out += "  break-even: none needed; reloading is faster at every length\n";
     } else if (r.break_even_tokens) {

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/units.hpp"
+#include "output/size_text.hpp"
 #include "report/html_escape.hpp"
 #include "report/report_sections.hpp"
 
@@ -47,7 +48,7 @@ std::string sizing_section_html(const std::vector<SizeRowView>& rows) {
         r.weights_fit ? format_count(r.gpu_context_tokens) : std::string("-"),
         r.weights_fit ? fmt::format("{:.2f}", r.max_concurrency) : std::string("-"),
         r.recommended_gib < 0 ? std::string("-") : fmt::format("{:g} GiB", r.recommended_gib),
-        html_escape(basis_of(r)), html_escape(r.reload_verdict));
+        html_escape(basis_of(r)), html_escape(r.reload ? reload_verdict_text(*r.reload) : ""));
   }
   out += "</tbody></table>\n<h3>vLLM command lines</h3>\n";
   std::set<std::string> shown;  // the workload's sizing and the table's row can be one configuration

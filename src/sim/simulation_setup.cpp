@@ -145,11 +145,21 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
         "each slows the other while both run (tier cost fabric-sharing)");
   }
   if (in.kv.tp > 1) {
+    // Scored where this GPU's calibration holds a class of this many ranks (the training runs at
+    // TP 2 and 4 on the H100); the expected-error line gives the figures.
+    const auto& scored = in.calibration.scored;
+    const bool scored_tp = std::any_of(scored.begin(), scored.end(),
+                                       [&](const ScoredClass& c) { return c.ranks == in.kv.tp * sizing.pp; });
     out.notes.push_back(
-        in.hw.gpu_link_gbps > 0
-            ? "tensor-parallel all-reduces are modelled from the fabric's datasheet figure, not fitted: "
-              "no real vLLM run at TP > 1 has been scored"
-            : "tensor-parallel communication is not in the time model (the GPU fabric is unknown)");
+        in.hw.gpu_link_gbps <= 0
+            ? "tensor-parallel communication is not in the time model (the GPU fabric is unknown)"
+        : scored_tp
+            ? fmt::format("tensor-parallel all-reduces are modelled from the fabric's datasheet figure, "
+                          "scored with the rest of the time model on real vLLM runs at {} ranks on this GPU",
+                          in.kv.tp * sizing.pp)
+            : fmt::format("tensor-parallel all-reduces are modelled from the fabric's datasheet figure, not "
+                          "fitted: no real vLLM run at {} ranks on this GPU has been scored",
+                          in.kv.tp * sizing.pp));
   }
   if (sizing.pp > 1)
     out.notes.push_back("pipeline-parallel transfers between stages are not in the time model");

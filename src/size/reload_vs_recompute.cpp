@@ -1,7 +1,5 @@
 #include "size/reload_vs_recompute.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
 
@@ -47,17 +45,6 @@ ReloadVsRecompute compare_reload_recompute(const Sizing& s, const SizingInputs& 
     }
   }
   out.break_even_tokens = from;
-  const double ratio = out.recompute_s / std::max(out.reload_s, 1e-12);
-  if (ratio >= 1.0) {
-    out.verdict = fmt::format("reloading a {}-token request ({}) is {:.1f}x faster than recomputing it ({})",
-                              format_count(out.tokens), format_seconds(out.reload_s), ratio,
-                              format_seconds(out.recompute_s));
-  } else {
-    out.verdict = fmt::format(
-        "recomputing a {}-token request ({}) is {:.1f}x faster than reloading it ({}): "
-        "offloading does not pay at this length",
-        format_count(out.tokens), format_seconds(out.recompute_s), 1.0 / ratio, format_seconds(out.reload_s));
-  }
   return out;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// The kvbench/size/v1 result document: written by `kvbench size --json`, read back by report.
-// Writer and reader live together so they cannot drift.
+// The kvbench/size/v1 result document, typed: the record of one sizing and the reader that
+// rebuilds it (report reads through it). The writer is output/size_json_writer, which words the
+// fields JSON users read with the text printer's words; a round-trip test keeps the two in step.
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -50,24 +51,19 @@ struct SizeDocument {
 };
 
 SizeRecord size_record(const Sizing& s);
-nlohmann::json size_record_json(const SizeRecord& r);
-nlohmann::json sizing_to_json(const Sizing& s);  // size_record_json(size_record(s))
 
-// One document: {"schema": ..., "tool": ..., "results": [ ... ]}.
-nlohmann::json sizings_document(const std::vector<Sizing>& all);
-nlohmann::json size_document_json(const SizeDocument& d);
 // Every figure range-checked where it is read (UsageError naming `origin`); fields that earlier v1
 // documents lack read with their defaults. Throws nlohmann::json::exception for a malformed one.
 SizeDocument size_document_from_json(const nlohmann::json& doc, const std::string& origin);
 
 // A result's recommendation, every field; the reader range-checks each figure (UsageError naming
 // `where`). Public so that a round trip (write, read, write) can be tested byte for byte.
-nlohmann::json recommendation_to_json(const TierRecommendation& r);
 TierRecommendation recommendation_from_json(const nlohmann::json& k, const std::string& where);
 
 // What a reader of the document needs (the report's sizing table), one per result.
 struct SizeRowView {
-  std::string model, hardware, kv_dtype, weight_dtype, reload_verdict, vllm_command;
+  std::string model, hardware, kv_dtype, weight_dtype, vllm_command;
+  std::optional<ReloadVsRecompute> reload;  // worded by output/size_text's reload_verdict_text
   int tp = 1;
   bool weights_fit = true;
   std::int64_t kv_bytes_per_token = 0, gpu_kv_tokens = 0, gpu_context_tokens = 0, max_model_len = 0;

@@ -80,7 +80,6 @@ struct ReloadVsRecompute {
   std::int64_t chunk_tokens = 0;  // prefill chunk (max-num-batched-tokens)
   std::string recompute_model;    // the step model and its factors, as the simulator prints it
   std::optional<std::int64_t> break_even_tokens;  // reload wins from here on
-  std::string verdict;
 };
 
 struct Sizing {

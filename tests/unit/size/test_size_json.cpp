@@ -8,6 +8,7 @@
 #include "core/units.hpp"
 #include "output/size_text.hpp"
 #include "size/offload_plan.hpp"
+#include "output/size_json_writer.hpp"
 #include "size/size_json.hpp"
 #include "size/sizing_engine.hpp"
 #include "size/sizing_inputs.hpp"
