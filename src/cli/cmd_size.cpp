@@ -28,6 +28,7 @@
 #include "output/size_text.hpp"
 #include "sim/scenario.hpp"
 #include "output/size_json_writer.hpp"
+#include "output/sizing_warnings_text.hpp"
 #include "size/size_json.hpp"
 #include "size/sizing_engine.hpp"
 #include "size/sizing_inputs.hpp"
@@ -230,7 +231,7 @@ int run_size(const SizeOptions& o) {
       size_configurations(models, hws, serve, node_overrides(o, serve), o.server.max_model_len);
   for (const auto& s : sized.results) {
     for (const auto& w : s.warnings) {
-      if (refuses_start(w)) print_warning(describe(w));
+      if (refuses_start(w)) print_warning(sizing_warning_text(w));
     }
   }
   const std::string json_doc = json_text(sizings_document(sized.results), 2);

@@ -9,6 +9,8 @@
 
 namespace kvb {
 
+// A sizing's facts as the document records them, worded where the document words (the warnings).
+SizeRecord size_record(const Sizing& s);
 nlohmann::json size_record_json(const SizeRecord& r);
 nlohmann::json sizing_to_json(const Sizing& s);  // size_record_json(size_record(s))
 

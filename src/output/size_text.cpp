@@ -8,6 +8,7 @@
 #include "core/units.hpp"
 #include "fleet/fleet_spec.hpp"
 #include "output/host_memory_text.hpp"
+#include "output/sizing_warnings_text.hpp"
 #include "output/text_table.hpp"
 #include "size/offload_plan.hpp"
 
@@ -337,7 +338,7 @@ std::string sizing_text(const Sizing& s) {
   tier_section(out, s);
   reload_section(out, s);
   std::vector<std::string> warnings;
-  for (const auto& w : s.warnings) warnings.push_back(describe(w));
+  for (const auto& w : s.warnings) warnings.push_back(sizing_warning_text(w));
   list(out, "Warnings", warnings);
   list(out, "Alternatives", s.alternatives);
   list(out, "Notes", s.notes);

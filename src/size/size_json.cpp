@@ -106,57 +106,6 @@ TierRecommendation recommendation_from_json(const nlohmann::json& k, const std::
   return r;
 }
 
-SizeRecord size_record(const Sizing& s) {
-  SizeRecord r{.model = s.model_name,
-               .hf_id = s.hf_id,
-               .hardware = s.hw_name,
-               .weight_dtype = s.weight_dtype,
-               .kv_cache_dtype = s.layout.kv_dtype,
-               .tensor_parallel_size = s.tp,
-               .pipeline_parallel_size = s.pp,
-               .block_size = s.layout.block_size,
-               .kv_cache_groups = s.layout.num_groups,
-               .max_model_len = s.max_model_len,
-               .max_num_batched_tokens = s.max_num_batched_tokens,
-               .max_num_seqs = s.max_num_seqs,
-               .kv_bytes_per_token = s.layout.kv_bytes_per_token(),
-               .kv_bytes_per_token_all_layers = s.layout.kv_bytes_per_token_all_layers(),
-               .page_bytes = s.layout.page_bytes,
-               .kv_replicated = s.layout.replicated,
-               .weights_fit = s.weights_fit,
-               .fits = s.fits,
-               .budget = s.budget,
-               .kv_gib_available = s.kv_gib_available,
-               .max_concurrency = s.max_concurrency,
-               .kv_gib_needed_per_request = s.kv_gib_needed_per_request,
-               .num_gpu_blocks = s.num_gpu_blocks,
-               .gpu_kv_tokens = s.gpu_kv_tokens,
-               .gpu_kv_tokens_capacity = s.gpu_kv_tokens_capacity,
-               .gpu_context_tokens = s.gpu_context_tokens(),
-               .estimated_max_model_len = s.estimated_max_model_len,
-               .offloading_backend = s.offloading_backend,
-               .offload = s.offload,
-               .reload = s.reload,
-               .engine = s.engine,
-               .engine_command = s.engine_command,
-               .engine_notes = s.engine_notes,
-               .kvbm_cpu_cache_gb = s.kvbm_cpu_cache_gb,
-               .hicache_size_gb_per_rank = s.hicache_size_gb_per_rank,
-               .hicache_ratio = s.hicache_ratio,
-               .kvbm_host_blocks = s.kvbm_host_blocks,
-               .kvbm_init_timeout_s = s.kvbm_init_timeout_s,
-               .vllm_command = s.vllm_command,
-               .vllm_command_legacy = s.vllm_command_legacy,
-               .rocm_docker_command = s.rocm_docker_command,
-               .vllm_version_note = s.vllm_version_note,
-               .derivation = s.layout.derivation,
-               .warnings = {},
-               .alternatives = s.alternatives,
-               .notes = s.notes};
-  for (const auto& w : s.warnings) r.warnings.push_back(describe(w));
-  return r;
-}
-
 SizeRowView size_row_view(const SizeRecord& r) {
   SizeRowView v{
       .model = r.model,

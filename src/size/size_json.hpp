@@ -50,8 +50,6 @@ struct SizeDocument {
   std::vector<SizeRecord> results;
 };
 
-SizeRecord size_record(const Sizing& s);
-
 // Every figure range-checked where it is read (UsageError naming `origin`); fields that earlier v1
 // documents lack read with their defaults. Throws nlohmann::json::exception for a malformed one.
 SizeDocument size_document_from_json(const nlohmann::json& doc, const std::string& origin);

@@ -1,7 +1,7 @@
 #pragma once
-// What a sizing warns about, as facts with their numbers (the engine decides them) and the one
-// wording of each (describe: what the text and the JSON both print). A warning composed by
-// another layer (a link profile's, a workload's) arrives as text.
+// What a sizing warns about, as facts with their numbers (the engine decides them); the one
+// wording of each is output/sizing_warnings_text (what the text and the JSON both print). A
+// warning composed by another layer (a link profile's, a workload's) arrives as text.
 #include <cstdint>
 #include <string>
 #include <variant>
@@ -47,8 +47,6 @@ struct WarningText {  // worded where it arose (a link profile's, a workload's)
 using SizingWarning =
     std::variant<ContextBeyondTrained, ReplicatedKv, HybridMambaOffloading, SlidingAsFull, LmcachePerRank,
                  TierBeyondHostDram, TierBeyondCap, KvCacheMemoryTooLarge, RanksBeyondNode, WarningText>;
-
-std::string describe(const SizingWarning& w);
 
 // The command this sizing prints would not start (said on stderr even when the result goes to a file).
 bool refuses_start(const SizingWarning& w);

@@ -1,0 +1,86 @@
+#include "output/sizing_warnings_text.hpp"
+
+#include <fmt/format.h>
+
+#include "core/units.hpp"
+
+namespace kvb {
+
+namespace {
+
+std::string word(const ContextBeyondTrained& w) {
+  if (!w.extension.empty()) {
+    return fmt::format(
+        "--max-model-len {} exceeds {}'s max_position_embeddings {}: its model card extends it with {}; "
+        "without that vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1",
+        w.max_model_len, w.model, w.max_position_embeddings, w.extension);
+  }
+  return fmt::format(
+      "--max-model-len {} exceeds {}'s max_position_embeddings {}: vLLM refuses it unless "
+      "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1, and quality beyond the trained length is not guaranteed",
+      w.max_model_len, w.model, w.max_position_embeddings);
+}
+
+std::string word(const ReplicatedKv& w) {
+  return fmt::format("replicated KV: {}; the CPU tier stores {} copies too", w.reason, w.copies);
+}
+
+std::string word(const HybridMambaOffloading&) {
+  return "hybrid Mamba model: vLLM's OffloadingConnector before its hybrid-aware version disables the "
+         "hybrid KV cache manager and fails with \"Hybrid KV cache manager is disabled but failed to "
+         "convert the KV cache specs to one unified type\"; use a vLLM whose connector supports hybrid "
+         "models, or serve without offloading";
+}
+
+std::string word(const SlidingAsFull& w) {
+  return fmt::format(
+      "--disable-hybrid-kv-cache-manager treats the {} sliding-window layers as full attention: KV per "
+      "token grows from {} to {} B (x{:.2f})",
+      w.sliding_layers, w.bytes_per_token_hybrid, w.bytes_per_token_full,
+      static_cast<double>(w.bytes_per_token_full) / static_cast<double>(w.bytes_per_token_hybrid));
+}
+
+std::string word(const LmcachePerRank& w) {
+  return fmt::format(
+      "--kv-offloading-backend lmcache: LMCache sizes its CPU cache per rank, "
+      "LMCACHE_MAX_LOCAL_CPU_SIZE={:.1f} "
+      "(GiB = {} / {} ranks); newer vLLM leaves the size to LMCache's own setting, so set it there",
+      w.per_rank_gib, w.total_gib, w.ranks);
+}
+
+std::string word(const TierBeyondHostDram& w) {
+  return fmt::format(
+      "--kv-offloading-size {} GiB exceeds the {:.0f} GiB of host DRAM this instance's nodes have: vLLM "
+      "cannot pin it (give --host-memory if a node has more)",
+      w.given_gib, w.host_gib);
+}
+
+std::string word(const TierBeyondCap& w) {
+  return fmt::format(
+      "--kv-offloading-size {} GiB exceeds the {:.0f} GiB cap ({:.0f}% of host DRAM for this instance's "
+      "GPUs): the host may swap or the OOM killer may end the server",
+      w.given_gib, w.cap_gib, w.dram_fraction * 100);
+}
+
+std::string word(const KvCacheMemoryTooLarge& w) {
+  return fmt::format(
+      "--kv-cache-memory {} plus weights, activations and graphs ({:.2f} GiB) exceed the GPU's {:.2f} GiB by "
+      "{:.2f} GiB: vLLM would fail to allocate it",
+      format_bytes_binary(w.kv_bytes), w.other_gib, w.total_gib, w.exceeds_gib);
+}
+
+std::string word(const RanksBeyondNode& w) {
+  return fmt::format(
+      "{} ranks exceed the {} GPUs of one {} node: the host DRAM cap and link figures are per node", w.ranks,
+      w.gpus_per_node, w.hardware);
+}
+
+std::string word(const WarningText& w) { return w.text; }
+
+}  // namespace
+
+std::string sizing_warning_text(const SizingWarning& w) {
+  return std::visit([](const auto& x) { return word(x); }, w);
+}
+
+}  // namespace kvb
