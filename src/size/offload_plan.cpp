@@ -64,7 +64,6 @@ TierRecommendation rule_recommendation(const OffloadPlan& p, int gib) {
   r.why = fmt::format(
       "{} full-length session{} kept warm ({}); no traffic simulated (size --workload simulates it)",
       p.sessions, p.sessions == 1 ? "" : "s", p.sessions_reason);
-  r.reasoning = p.reasoning;
   return r;
 }
 
@@ -81,13 +80,6 @@ void apply_recommended_size(OffloadPlan& p, const Sizing& s, const SizingInputs&
 }
 
 }  // namespace
-
-std::string describe_cpu_block(const OffloadPlan& p, const Sizing& s) {
-  return fmt::format("one {}-token CPU block = {} across {} rank{}{}; {} tokens per GiB", s.layout.block_size,
-                     format_bytes_binary(static_cast<double>(p.cpu_block_bytes)), s.world_size,
-                     s.world_size == 1 ? "" : "s", s.layout.replicated ? " (replicated copies included)" : "",
-                     format_count(static_cast<std::int64_t>(p.tokens_per_gib)));
-}
 
 namespace {
 
@@ -114,46 +106,20 @@ double node_share(const Sizing& s, const SizingInputs& in) {
   return static_cast<double>(s.world_size) / in.hw.gpus_per_node;
 }
 
-// The rule's steps as the operator reads them: block, session, cap, the size and the floor.
-void add_rule_reasoning(OffloadPlan& p, const Sizing& s, const SizingInputs& in, double request_gib, int gib,
-                        bool below_floor) {
-  const double host_gb = in.host_memory_gb.value_or(in.hw.host_dram_gb);
-  const double share = node_share(s, in);
-  const double pinned_per_rank = static_cast<double>(gib) / s.world_size;
-  p.reasoning.push_back(describe_cpu_block(p, s));
-  p.reasoning.push_back(
-      fmt::format("one {}-token session = {:.2f} GiB in the CPU tier; sessions to keep warm: {} ({})",
-                  format_count(s.max_model_len), request_gib, p.sessions, p.sessions_reason));
-  p.reasoning.push_back(fmt::format(
-      "cap: {:.0f}% of {:.0f} GB host DRAM{} = {:.0f} GiB", in.host_dram_fraction * 100, host_gb,
-      share < 1.0   ? fmt::format(" x this instance's {}/{} GPUs", s.world_size, in.hw.gpus_per_node)
-      : share > 1.0 ? fmt::format(" per node x {:g} nodes ({} GPUs of {} per node)", share, s.world_size,
-                                  in.hw.gpus_per_node)
-                    : "",
-      p.cap_gib));
-  if (p.capped) {
-    const auto fit_sessions = static_cast<int>(std::floor(gib / request_gib));
-    p.reasoning.push_back(
-        fmt::format("wanted {:.0f} GiB exceeds the cap: recommend {} GiB, which keeps {} sessions warm",
-                    p.wanted_gib, gib, fit_sessions));
-  } else {
-    p.reasoning.push_back(
-        fmt::format("{} x {:.2f} GiB = {:.1f} GiB, rounded up: --kv-offloading-size {} ({:.1f} GiB "
-                    "pinned per rank)",
-                    p.sessions, request_gib, p.wanted_gib, gib, pinned_per_rank));
-  }
-  if (below_floor) {
-    p.reasoning.push_back(
-        gib > p.floor_gib
-            ? fmt::format(
-                  "raised to {} GiB: vLLM's floor is the {:.1f} GiB GPU KV pool (all ranks), which a smaller "
-                  "write-through tier only mirrors",
-                  gib, p.floor_gib)
-            : fmt::format(
-                  "the cap is below vLLM's floor, the {:.1f} GiB GPU KV pool (all ranks): a tier this small "
-                  "only mirrors the GPU cache",
-                  p.floor_gib));
-  }
+// The rule's figures, worded by output/size_text (rule_reasoning_lines).
+void record_rule_figures(OffloadPlan& p, const Sizing& s, const SizingInputs& in, double request_gib, int gib,
+                         bool below_floor) {
+  auto& r = p.rule;
+  r.block_size = s.layout.block_size;
+  r.world_size = s.world_size;
+  r.replicated = s.layout.replicated;
+  r.session_tokens = s.max_model_len;
+  r.session_gib = request_gib;
+  r.host_gb = in.host_memory_gb.value_or(in.hw.host_dram_gb);
+  r.host_dram_fraction = in.host_dram_fraction;
+  r.gpus_per_node = in.hw.gpus_per_node;
+  r.gib = gib;
+  r.below_floor = below_floor;
 }
 
 }  // namespace
@@ -180,7 +146,7 @@ OffloadPlan plan_offload(const Sizing& s, const SizingInputs& in) {
   p.floor_gib = static_cast<double>(gpu_blocks) * static_cast<double>(p.cpu_block_bytes) / kGiB;
   const bool below_floor = gib <= p.floor_gib;
   gib = static_cast<int>(raise_to_floor(gib, p.floor_gib, p.cap_gib));
-  add_rule_reasoning(p, s, in, request_gib, gib, below_floor);
+  record_rule_figures(p, s, in, request_gib, gib, below_floor);
   if (in.kv_offloading_size_gib) {
     p.given_gib = *in.kv_offloading_size_gib;
     p.given_num_cpu_blocks = cpu_blocks_for(*p.given_gib, p.cpu_block_bytes);

@@ -10,9 +10,6 @@ namespace kvb {
 // and the figures that follow from its size.
 OffloadPlan plan_offload(const Sizing& s, const SizingInputs& in);
 
-// "one 16-token CPU block = 2.5 MiB across 1 rank; 6,553 tokens per GiB": the plan's first reason.
-std::string describe_cpu_block(const OffloadPlan& p, const Sizing& s);
-
 // The plan with another recommendation (a simulated one, from advise/) and what follows from its
 // size (0 = no CPU tier): blocks, tokens, per-rank figures, the pinning time. `s` is the planned
 // sizing the plan belongs to (sizing_engine.hpp, plan_sizing).

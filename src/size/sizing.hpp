@@ -42,11 +42,29 @@ struct SizingInputs {
   std::string configuration_search;
 };
 
+// The sizing rule's figures, in the order an operator reads its steps (block, session, cap, size,
+// floor); output/size_text's rule_reasoning_lines words them, for the text and the JSON alike.
+struct RuleFigures {
+  int block_size = 16;
+  int world_size = 1;
+  bool replicated = false;  // the CPU block holds one copy per rank
+  std::int64_t session_tokens = 0;  // one session of max-model-len
+  double session_gib = 0;
+  double host_gb = 0;           // per node
+  double host_dram_fraction = 0;
+  int gpus_per_node = 1;
+  int gib = 0;                  // the rule's size, after the cap and the floor
+  bool below_floor = false;
+  // Sized for the suggested shorter --max-model-len, the requested one not fitting: that length.
+  std::optional<std::int64_t> requested_max_model_len;
+};
+
 struct OffloadPlan {
   std::int64_t cpu_block_bytes = 0;  // one offloaded block across all ranks
   double tokens_per_gib = 0;         // tokens the CPU tier holds per GiB given
   int sessions = 0;                  // sessions the recommendation keeps warm
   std::string sessions_reason;
+  RuleFigures rule;
   double wanted_gib = 0;  // before the host-DRAM cap
   double cap_gib = 0;     // host DRAM x fraction x this instance's share
   double floor_gib = 0;   // the aggregate GPU KV pool: a tier this small only mirrors it
@@ -65,6 +83,8 @@ struct OffloadPlan {
   std::optional<double> given_gib;  // --kv-offloading-size as given
   std::int64_t given_num_cpu_blocks = 0;
   std::int64_t given_cpu_tokens = 0;
+  // The document's words for `rule` (kvbench/size/v1 "reasoning"): empty from the engine, filled
+  // by the writer's size_record (output/) and by the reader.
   std::vector<std::string> reasoning;
 };
 

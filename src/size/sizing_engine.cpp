@@ -263,10 +263,7 @@ Sizing plan_sizing(const SizingInputs& in) {
     const auto shorter = size_fit(shorter_in);
     if (shorter.fits) {
       s.offload = plan_offload(shorter, shorter_in);
-      s.offload->reasoning.insert(
-          s.offload->reasoning.begin(),
-          fmt::format("sized for the suggested --max-model-len {} (the requested {} does not fit)",
-                      format_count(s.estimated_max_model_len), format_count(s.max_model_len)));
+      s.offload->rule.requested_max_model_len = s.max_model_len;
     }
   }
   if (s.fits) {
