@@ -103,11 +103,13 @@ void read_vendor_and_link(const YamlObject& y, HardwareSpec& h) {
   }
 }
 
-const std::vector<std::pair<std::string, GpuArch>> kArchNames = {
-    {"ampere", GpuArch::kAmpere},       {"ada", GpuArch::kAda},
-    {"hopper", GpuArch::kHopper},       {"blackwell", GpuArch::kBlackwell},
-    {"blackwell-rtx", GpuArch::kBlackwellRtx}, {"cdna3", GpuArch::kCdna3},
-    {"cdna4", GpuArch::kCdna4}};
+const std::vector<std::pair<std::string, GpuArch>> kArchNames = {{"ampere", GpuArch::kAmpere},
+                                                                 {"ada", GpuArch::kAda},
+                                                                 {"hopper", GpuArch::kHopper},
+                                                                 {"blackwell", GpuArch::kBlackwell},
+                                                                 {"blackwell-rtx", GpuArch::kBlackwellRtx},
+                                                                 {"cdna3", GpuArch::kCdna3},
+                                                                 {"cdna4", GpuArch::kCdna4}};
 
 void read_arch(const YamlObject& y, HardwareSpec& h) {
   if (!y.has("gpu_arch")) return;
@@ -118,9 +120,10 @@ void read_arch(const YamlObject& y, HardwareSpec& h) {
       return;
     }
   }
-  throw UsageError(fmt::format("{}: key 'gpu_arch' is '{}'; expected ampere, ada, hopper, blackwell, "
-                               "blackwell-rtx, cdna3 or cdna4",
-                               y.origin(), text));
+  throw UsageError(
+      fmt::format("{}: key 'gpu_arch' is '{}'; expected ampere, ada, hopper, blackwell, "
+                  "blackwell-rtx, cdna3 or cdna4",
+                  y.origin(), text));
 }
 
 // The fabric tensor parallelism uses: its kind (default by vendor: NVLink, Infinity Fabric), its

@@ -22,8 +22,8 @@ double weight_bytes_per_param(const std::string& dtype) {
   // AWQ/GPTQ: 4-bit values plus a 16-bit scale and a 4-bit zero point per group of 128 (their
   // default group_size), for the layers they quantize (perf/weight_rules.hpp: not the embeddings).
   if (dtype == "int4" || dtype == "awq" || dtype == "gptq") return 0.5 + 2.5 / 128;
-  throw UsageError(
-      fmt::format("weight dtype '{}' is unknown; expected bf16, fp16, fp32, fp8, mxfp4, int4, awq or gptq", dtype));
+  throw UsageError(fmt::format(
+      "weight dtype '{}' is unknown; expected bf16, fp16, fp32, fp8, mxfp4, int4, awq or gptq", dtype));
 }
 
 void validate_model(const ModelSpec& m, const std::string& origin) {

@@ -53,7 +53,7 @@ struct CalibrateOptions {
   std::vector<std::string> from_vllm;
   ServerFlags server;          // --from-vllm: the server's flags, as size and simulate spell them
   std::string num_gpu_blocks;  // --from-vllm: what vLLM logged; empty: kvbench's estimate
-  std::string start;  // --from-vllm: the calibration the fit starts from (default: the GPU's)
+  std::string start;           // --from-vllm: the calibration the fit starts from (default: the GPU's)
   CLI::Option* output_flag = nullptr;
   // kvbench-calibration.yaml without -o is a name kvbench chose: a link planted there is replaced.
   LinkRule output_rule() const {
@@ -71,7 +71,8 @@ Scenario vllm_server(const CalibrateOptions& o) {
   server.tensor_parallel_size = o.tp;
   apply_server_flags(o.server, server);
   if (!o.num_gpu_blocks.empty())
-    server.num_gpu_blocks_override = parse_positive_int(o.num_gpu_blocks, "--num-gpu-blocks", false, kMaxCount);
+    server.num_gpu_blocks_override =
+        parse_positive_int(o.num_gpu_blocks, "--num-gpu-blocks", false, kMaxCount);
   Scenario s;
   s.name = "from-vllm";
   s.origin = "calibrate --from-vllm flags";

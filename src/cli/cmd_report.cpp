@@ -28,7 +28,7 @@ namespace {
 struct ReportOptions {
   std::vector<std::string> inputs;
   std::string output = "report.html";
-  std::string max_time;            // the default assessment's --max-time, when given
+  std::string max_time;                // the default assessment's --max-time, when given
   std::string max_model_len = "128K";  // --ctx, read into the assessment's settings at the edge
   AssessmentSettings assessment;
   std::vector<CLI::Option*> assessment_flags;  // meaningful only without input files

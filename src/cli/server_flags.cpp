@@ -25,7 +25,9 @@ CLI::Option* add_context_flag(CLI::App* app, std::string& text, const std::strin
                          "context length: 131072, 128k (x1000), 128K (x1024), 1M (" + help + ")");
 }
 
-std::int64_t parse_context_flag(const std::string& text) { return parse_token_count(text, "--max-model-len"); }
+std::int64_t parse_context_flag(const std::string& text) {
+  return parse_token_count(text, "--max-model-len");
+}
 
 void add_serve_flags(CLI::App* app, ServerFlags& f) {
   f.app = app;

@@ -255,7 +255,8 @@ SizeRecord size_record(const Sizing& s) {
   if (r.offload) {
     // The rule's steps, worded as the text words them; a simulated recommendation keeps its own.
     r.offload->reasoning = rule_reasoning_lines(*r.offload);
-    if (!r.offload->recommendation.simulated()) r.offload->recommendation.reasoning = rule_step_lines(*r.offload);
+    if (!r.offload->recommendation.simulated())
+      r.offload->recommendation.reasoning = rule_step_lines(*r.offload);
   }
   return r;
 }

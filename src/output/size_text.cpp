@@ -252,7 +252,8 @@ std::string reload_verdict_text(const ReloadVsRecompute& r) {
   const double ratio = r.recompute_s / std::max(r.reload_s, 1e-12);
   if (ratio >= 1.0) {
     return fmt::format("reloading a {}-token request ({}) is {:.1f}x faster than recomputing it ({})",
-                       format_count(r.tokens), format_seconds(r.reload_s), ratio, format_seconds(r.recompute_s));
+                       format_count(r.tokens), format_seconds(r.reload_s), ratio,
+                       format_seconds(r.recompute_s));
   }
   return fmt::format(
       "recomputing a {}-token request ({}) is {:.1f}x faster than reloading it ({}): offloading does not pay "
@@ -274,8 +275,9 @@ namespace {
 std::string cap_line(const OffloadPlan& p) {
   const auto& r = p.rule;
   const double share = static_cast<double>(r.world_size) / r.gpus_per_node;
-  return fmt::format("cap: {:.0f}% of {:.0f} GB host DRAM{} = {:.0f} GiB", r.host_dram_fraction * 100, r.host_gb,
-                     share < 1.0   ? fmt::format(" x this instance's {}/{} GPUs", r.world_size, r.gpus_per_node)
+  return fmt::format("cap: {:.0f}% of {:.0f} GB host DRAM{} = {:.0f} GiB", r.host_dram_fraction * 100,
+                     r.host_gb,
+                     share < 1.0 ? fmt::format(" x this instance's {}/{} GPUs", r.world_size, r.gpus_per_node)
                      : share > 1.0 ? fmt::format(" per node x {:g} nodes ({} GPUs of {} per node)", share,
                                                  r.world_size, r.gpus_per_node)
                                    : "",
@@ -287,8 +289,9 @@ void size_lines(std::vector<std::string>& out, const OffloadPlan& p) {
   const auto& r = p.rule;
   if (p.capped) {
     const auto fit_sessions = static_cast<int>(std::floor(r.gib / r.session_gib));
-    out.push_back(fmt::format("wanted {:.0f} GiB exceeds the cap: recommend {} GiB, which keeps {} sessions warm",
-                              p.wanted_gib, r.gib, fit_sessions));
+    out.push_back(
+        fmt::format("wanted {:.0f} GiB exceeds the cap: recommend {} GiB, which keeps {} sessions warm",
+                    p.wanted_gib, r.gib, fit_sessions));
   } else {
     out.push_back(fmt::format(
         "{} x {:.2f} GiB = {:.1f} GiB, rounded up: --kv-offloading-size {} ({:.1f} GiB pinned per rank)",
@@ -309,8 +312,9 @@ void size_lines(std::vector<std::string>& out, const OffloadPlan& p) {
 std::vector<std::string> rule_step_lines(const OffloadPlan& p) {
   const auto& r = p.rule;
   std::vector<std::string> out{cpu_block_text(p)};
-  out.push_back(fmt::format("one {}-token session = {:.2f} GiB in the CPU tier; sessions to keep warm: {} ({})",
-                            format_count(r.session_tokens), r.session_gib, p.sessions, p.sessions_reason));
+  out.push_back(
+      fmt::format("one {}-token session = {:.2f} GiB in the CPU tier; sessions to keep warm: {} ({})",
+                  format_count(r.session_tokens), r.session_gib, p.sessions, p.sessions_reason));
   out.push_back(cap_line(p));
   size_lines(out, p);
   return out;
@@ -319,9 +323,10 @@ std::vector<std::string> rule_step_lines(const OffloadPlan& p) {
 std::vector<std::string> rule_reasoning_lines(const OffloadPlan& p) {
   auto out = rule_step_lines(p);
   if (p.rule.requested_max_model_len) {
-    out.insert(out.begin(), fmt::format("sized for the suggested --max-model-len {} (the requested {} does not fit)",
-                                        format_count(p.rule.session_tokens),
-                                        format_count(*p.rule.requested_max_model_len)));
+    out.insert(
+        out.begin(),
+        fmt::format("sized for the suggested --max-model-len {} (the requested {} does not fit)",
+                    format_count(p.rule.session_tokens), format_count(*p.rule.requested_max_model_len)));
   }
   return out;
 }

@@ -140,9 +140,10 @@ std::string StepTimeModel::describe_weight_gemm() const {
     out = gemm_.dequant_known
               ? fmt::format(" (weight-only {}: {} at {:.2f} of the 16-bit {:.0f} TFLOP/s)", weight_dtype_,
                             to_string(gemm_.kernel), gemm_.dequant_efficiency, gemm_.peak_tflops)
-              : fmt::format(" (weight-only {} at the 16-bit rate: its dequantization cost is not "
-                            "modelled on this GPU)",
-                            weight_dtype_);
+              : fmt::format(
+                    " (weight-only {} at the 16-bit rate: its dequantization cost is not "
+                    "modelled on this GPU)",
+                    weight_dtype_);
   }
   if (attention_peak_flops_ != gemm_.peak_tflops * 1e12)
     out += fmt::format(" (attention at the 16-bit {:.0f} TFLOP/s)", attention_peak_flops_ / 1e12);
@@ -173,9 +174,9 @@ std::string StepTimeModel::describe() const {
   return fmt::format(
       "roofline per TP rank: max(FLOPs / ({:.0f} TFLOP/s x {:.2f}){}, bytes / ({:.0f} GB/s x {:.2f})){} + "
       "{:.0f} us per step{}; {} weights {:.2f} GiB per rank; calibration: {}",
-      linear_peak_flops_ / 1e12, cal_.compute_efficiency, attention + describe_weight_gemm(), hbm_bps_ / 1e9, cal_.memory_efficiency, comm,
-      cal_.step_overhead_s * 1e6, request, weight_dtype_, weight_bytes_ / (1024.0 * 1024 * 1024),
-      cal_.source);
+      linear_peak_flops_ / 1e12, cal_.compute_efficiency, attention + describe_weight_gemm(), hbm_bps_ / 1e9,
+      cal_.memory_efficiency, comm, cal_.step_overhead_s * 1e6, request, weight_dtype_,
+      weight_bytes_ / (1024.0 * 1024 * 1024), cal_.source);
 }
 
 }  // namespace kvb

@@ -71,9 +71,9 @@ class StepTimeModel {
   double weight_bytes_ = 0;   // all weights of the rank
   WeightReads weight_reads_;  // what one step reads of them (MoE: the experts it touches)
   double kv_bytes_per_token_ = 0;
-  WeightGemm gemm_;                 // the linear layers' kernel and rate (perf/weight_rules.hpp)
-  double linear_peak_flops_ = 0;    // its rate after any dequantization, FLOP/s
-  double attention_peak_flops_ = 0; // the 16-bit rate: attention runs in the activations' dtype
+  WeightGemm gemm_;                  // the linear layers' kernel and rate (perf/weight_rules.hpp)
+  double linear_peak_flops_ = 0;     // its rate after any dequantization, FLOP/s
+  double attention_peak_flops_ = 0;  // the 16-bit rate: attention runs in the activations' dtype
   double hbm_bps_ = 0;
   int tp_ = 1;
   int layers_ = 0;

@@ -65,10 +65,14 @@ double peak_tflops(const HardwareSpec& hw, const std::string& weight_dtype) {
 
 std::string to_string(GemmKernel k) {
   switch (k) {
-    case GemmKernel::kMarlin: return "Marlin";
-    case GemmKernel::kMachete: return "Machete";
-    case GemmKernel::kWeightOnly: return "a weight-only kernel";
-    case GemmKernel::kNative: break;
+    case GemmKernel::kMarlin:
+      return "Marlin";
+    case GemmKernel::kMachete:
+      return "Machete";
+    case GemmKernel::kWeightOnly:
+      return "a weight-only kernel";
+    case GemmKernel::kNative:
+      break;
   }
   return "native";
 }
@@ -91,9 +95,9 @@ bool weight_only(const HardwareSpec& hw, const std::string& weight_dtype) {
 // - Hopper: GPTQ goes through vLLM's mixed-precision kernel choice, Machete first on SM90
 //   (model_executor/layers/quantization/kernels/mixed_precision/__init__.py, "in priority/performance
 //   order"); Machete "matches" FP16 when compute-bound (Neural Magic's Machete post, Oct 2024; vLLM
-//   PR #7174), taken as 0.95. AWQ checkpoints (and kvbench's generic int4) run AWQ-Marlin (awq_marlin.py calls the Marlin GEMM
-//   directly) and MXFP4 Marlin or Triton's matmul_ogs (quantization/mxfp4.py): Marlin's mma.sync
-//   reaches "at best ~75% of peak" on Hopper (vLLM PR #7174), 0.75.
+//   PR #7174), taken as 0.95. AWQ checkpoints (and kvbench's generic int4) run AWQ-Marlin (awq_marlin.py
+//   calls the Marlin GEMM directly) and MXFP4 Marlin or Triton's matmul_ogs (quantization/mxfp4.py): Marlin's
+//   mma.sync reaches "at best ~75% of peak" on Hopper (vLLM PR #7174), 0.75.
 // - Datacenter Blackwell: no Machete (SM90 only) and Marlin on mma.sync, as on Hopper: 0.75, an
 //   assumption (no published Marlin figure on SM100).
 // - AMD and unknown architectures: no published figure; not modelled (1).
@@ -104,7 +108,9 @@ WeightGemm dequantizing(const HardwareSpec& hw, const std::string& weight_dtype)
   switch (hw.arch) {
     case GpuArch::kAmpere:
     case GpuArch::kAda:
-    case GpuArch::kBlackwellRtx: g.dequant_efficiency = 0.93; break;
+    case GpuArch::kBlackwellRtx:
+      g.dequant_efficiency = 0.93;
+      break;
     case GpuArch::kHopper:
       if (weight_dtype == "gptq") {
         g.kernel = GemmKernel::kMachete;
@@ -113,7 +119,9 @@ WeightGemm dequantizing(const HardwareSpec& hw, const std::string& weight_dtype)
         g.dequant_efficiency = 0.75;
       }
       break;
-    case GpuArch::kBlackwell: g.dequant_efficiency = 0.75; break;
+    case GpuArch::kBlackwell:
+      g.dequant_efficiency = 0.75;
+      break;
     case GpuArch::kCdna3:
     case GpuArch::kCdna4:
     case GpuArch::kUnknown:

@@ -47,13 +47,13 @@ struct SizingInputs {
 struct RuleFigures {
   int block_size = 16;
   int world_size = 1;
-  bool replicated = false;  // the CPU block holds one copy per rank
+  bool replicated = false;          // the CPU block holds one copy per rank
   std::int64_t session_tokens = 0;  // one session of max-model-len
   double session_gib = 0;
-  double host_gb = 0;           // per node
+  double host_gb = 0;  // per node
   double host_dram_fraction = 0;
   int gpus_per_node = 1;
-  int gib = 0;                  // the rule's size, after the cap and the floor
+  int gib = 0;  // the rule's size, after the cap and the floor
   bool below_floor = false;
   // Sized for the suggested shorter --max-model-len, the requested one not fitting: that length.
   std::optional<std::int64_t> requested_max_model_len;

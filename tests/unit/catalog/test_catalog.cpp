@@ -202,7 +202,8 @@ TEST(HardwareFile, FabricAndPeaksAreCheckedKeyByKey) {
     (void)hardware_from_yaml(base + "gpu_arch: sm90\n", "own.yaml");
     ADD_FAILURE() << "gpu_arch sm90 accepted";
   } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("own.yaml: key 'gpu_arch' is 'sm90'; expected ampere"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("own.yaml: key 'gpu_arch' is 'sm90'; expected ampere"),
+              std::string::npos);
   }
 }
 

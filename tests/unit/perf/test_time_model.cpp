@@ -157,7 +157,6 @@ TEST(WeightRules, WeightsComputeAtThePeakVllmsKernelsReach) {
   EXPECT_DOUBLE_EQ(peak_tflops(resolve_hardware("l40s"), "bf16"), 362);
 }
 
-
 // The dequantizing kernel's share of the 16-bit rate, per card and format (the figures and their
 // sources in perf/weight_rules.cpp): Marlin on mma.sync keeps 0.93 where that is the full path
 // (A100, L40S, RTX PRO 6000), 0.75 on Hopper and datacenter Blackwell; GPTQ on Hopper runs Machete

@@ -1,4 +1,5 @@
-// A sizing's warnings are facts with their numbers; output's sizing_warning_text words each once (text and JSON).
+// A sizing's warnings are facts with their numbers; output's sizing_warning_text words each once (text and
+// JSON).
 #include <gtest/gtest.h>
 
 #include <variant>
@@ -21,7 +22,8 @@ TEST(SizingWarnings, AContextPastTheTrainedLengthIsAFactThatRefusesStart) {
   EXPECT_EQ(w->max_model_len, 200'000);
   EXPECT_EQ(w->max_position_embeddings, 131'072);
   EXPECT_TRUE(refuses_start(SizingWarning{*w}));
-  EXPECT_EQ(sizing_warning_text(SizingWarning{*w}).rfind("--max-model-len 200000 exceeds llama-3.1-8b's", 0), 0u);
+  EXPECT_EQ(sizing_warning_text(SizingWarning{*w}).rfind("--max-model-len 200000 exceeds llama-3.1-8b's", 0),
+            0u);
 }
 
 TEST(SizingWarnings, TheModelCardsContextExtensionIsNamedOnlyPastTheTrainedLength) {
@@ -48,13 +50,15 @@ TEST(SizingWarnings, EachKindIsWordedFromItsNumbers) {
   // 4 sliding layers of 2 full: 8,192 B per token as hybrid, 12,288 B as full attention = x1.50.
   EXPECT_NE(sizing_warning_text(SlidingAsFull{4, 8192, 12288}).find("grows from 8192 to 12288 B (x1.50)"),
             std::string::npos);
+  EXPECT_NE(sizing_warning_text(LmcachePerRank{70, 280, 4})
+                .find("LMCACHE_MAX_LOCAL_CPU_SIZE=70.0 (GiB = 280 / 4 ranks)"),
+            std::string::npos);
   EXPECT_NE(
-      sizing_warning_text(LmcachePerRank{70, 280, 4}).find("LMCACHE_MAX_LOCAL_CPU_SIZE=70.0 (GiB = 280 / 4 ranks)"),
+      sizing_warning_text(TierBeyondCap{900, 715, 0.7}).find("exceeds the 715 GiB cap (70% of host DRAM"),
       std::string::npos);
-  EXPECT_NE(sizing_warning_text(TierBeyondCap{900, 715, 0.7}).find("exceeds the 715 GiB cap (70% of host DRAM"),
-            std::string::npos);
-  EXPECT_NE(sizing_warning_text(RanksBeyondNode{16, 8, "h100"}).find("16 ranks exceed the 8 GPUs of one h100 node"),
-            std::string::npos);
+  EXPECT_NE(
+      sizing_warning_text(RanksBeyondNode{16, 8, "h100"}).find("16 ranks exceed the 8 GPUs of one h100 node"),
+      std::string::npos);
   EXPECT_EQ(sizing_warning_text(WarningText{"as given"}), "as given");
   EXPECT_FALSE(refuses_start(RanksBeyondNode{16, 8, "h100"}));
 }
