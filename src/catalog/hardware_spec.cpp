@@ -208,13 +208,6 @@ void read_measured_pinning(const YamlObject& y, HardwareSpec& h) {
 
 }  // namespace
 
-std::string to_string(GpuArch a) {
-  for (const auto& [name, arch] : kArchNames) {
-    if (arch == a) return name;
-  }
-  return "unknown";
-}
-
 HardwareSpec hardware_from_yaml(const std::string& text, const std::string& origin) {
   const auto y = YamlObject::parse(text, origin);
   y.reject_unknown_keys(kHardwareKeys);

@@ -16,7 +16,6 @@ std::string to_string(GpuLinkKind k);
 // the RTX Blackwell cards (SM 12.x), not on Hopper and datacenter Blackwell (wgmma / tcgen05).
 // kUnknown: an operator's file that does not say; what depends on it is then not modelled.
 enum class GpuArch { kUnknown, kAmpere, kAda, kHopper, kBlackwell, kBlackwellRtx, kCdna3, kCdna4 };
-std::string to_string(GpuArch a);
 
 struct HardwareSpec {
   std::string name;

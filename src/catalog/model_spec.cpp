@@ -13,6 +13,10 @@ double attention_macs_per_pair_layer(const ModelSpec& m) {
   return m.num_attention_heads * (d_qk + d_v);
 }
 
+bool is_int4_weights(const std::string& dtype) {
+  return dtype == "int4" || dtype == "awq" || dtype == "gptq";
+}
+
 double weight_bytes_per_param(const std::string& dtype) {
   if (dtype == "bf16" || dtype == "fp16" || dtype == "float16" || dtype == "bfloat16") return 2.0;
   if (dtype == "fp32" || dtype == "float32") return 4.0;
@@ -21,7 +25,7 @@ double weight_bytes_per_param(const std::string& dtype) {
   if (dtype == "mxfp4") return 4.25 / 8.0;
   // AWQ/GPTQ: 4-bit values plus a 16-bit scale and a 4-bit zero point per group of 128 (their
   // default group_size), for the layers they quantize (perf/weight_rules.hpp: not the embeddings).
-  if (dtype == "int4" || dtype == "awq" || dtype == "gptq") return 0.5 + 2.5 / 128;
+  if (is_int4_weights(dtype)) return 0.5 + 2.5 / 128;
   throw UsageError(fmt::format(
       "weight dtype '{}' is unknown; expected bf16, fp16, fp32, fp8, mxfp4, int4, awq or gptq", dtype));
 }

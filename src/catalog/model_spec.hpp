@@ -77,6 +77,8 @@ double attention_macs_per_pair_layer(const ModelSpec& m);
 
 // Bytes per parameter of a weight dtype name; throws UsageError for an unknown name.
 double weight_bytes_per_param(const std::string& dtype);
+// 4-bit weight-only checkpoints (int4, awq, gptq): the linear layers quantized, 16-bit activations.
+bool is_int4_weights(const std::string& dtype);
 
 // Checks internal consistency (positive sizes, layer mix adds up); throws UsageError naming
 // `origin` (a file or catalog entry) and the field at fault.

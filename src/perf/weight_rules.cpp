@@ -6,7 +6,7 @@
 namespace kvb {
 
 double weight_bytes_per_rank(const ModelSpec& m, const std::string& weight_dtype, int ranks) {
-  if (weight_dtype == "int4" || weight_dtype == "awq" || weight_dtype == "gptq") {
+  if (is_int4_weights(weight_dtype)) {
     // AWQ and GPTQ quantize the linear layers only: the input embedding and the LM head (one
     // matrix when tie_word_embeddings) stay 16-bit. Qwen2.5-7B-AWQ: 5.19 GiB, not 3.55.
     const double embed = static_cast<double>(m.vocab_size) * m.hidden_size * (m.tie_word_embeddings ? 1 : 2);
@@ -80,7 +80,7 @@ std::string to_string(GemmKernel k) {
 namespace {
 
 bool weight_only(const HardwareSpec& hw, const std::string& weight_dtype) {
-  if (weight_dtype == "int4" || weight_dtype == "awq" || weight_dtype == "gptq") return true;
+  if (is_int4_weights(weight_dtype)) return true;
   if (weight_dtype == "fp8") return hw.fp8_tflops <= 0;
   if (weight_dtype == "mxfp4") return hw.fp4_tflops <= 0 || hw.fp8_tflops <= 0;
   return false;
