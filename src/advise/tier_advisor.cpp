@@ -1,14 +1,11 @@
 #include "advise/tier_advisor.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
 #include <map>
 
 #include "advise/knee.hpp"
 #include "core/interrupt.hpp"
-#include "core/units.hpp"
 #include "sim/simulation_setup.hpp"
 #include "size/offload_plan.hpp"
 
@@ -135,22 +132,16 @@ class TierCurve {
   std::string expected_error() const { return expected_error_for(base_); }
 };
 
-std::string percent(double share) { return fmt::format("{:.1f}%", share * 100); }
-
 // Balanced's second rule: the size that gained in one metric while losing more than 2% in the
 // other (store traffic or reload convoys), if any.
-std::optional<std::string> traded_off(const std::vector<TierCurvePoint>& curve) {
+std::optional<TradedOffVerdict> traded_off(const std::vector<TierCurvePoint>& curve) {
   const auto tput = objective_gains(curve, TierObjective::kThroughput);
   const auto ttft = objective_gains(curve, TierObjective::kTtftP99);
   for (std::size_t i = 1; i < curve.size(); ++i) {
     const bool gained = ttft[i] >= kBalancedTtftGain || tput[i] >= kPaysGain;
-    if (gained && (ttft[i] < -kBalancedMaxLoss || tput[i] < -kBalancedMaxLoss)) {
-      return fmt::format(
-          "every size that gains also loses: at {:g} GiB {} but {} (more than the {:.0f}% the default "
-          "objective allows)",
-          curve[i].kv_offloading_size_gib, describe_gain(ttft[i], TierObjective::kTtftP99),
-          describe_gain(tput[i], TierObjective::kThroughput), kBalancedMaxLoss * 100);
-    }
+    if (gained && (ttft[i] < -kBalancedMaxLoss || tput[i] < -kBalancedMaxLoss))
+      return TradedOffVerdict{
+          .gib = curve[i].kv_offloading_size_gib, .ttft_gain = ttft[i], .throughput_gain = tput[i]};
   }
   return std::nullopt;
 }
@@ -159,7 +150,7 @@ std::optional<std::string> traded_off(const std::vector<TierCurvePoint>& curve) 
 // refuses, arrivals (not the server) set the pace, the link, or decode-heavy compute.
 // The size whose throughput falls most below no tier, when it falls by more than the balanced
 // objective tolerates: the tier costs, it does not merely fail to pay.
-std::optional<std::string> tier_costs(const std::vector<TierCurvePoint>& curve) {
+std::optional<TierCostsVerdict> tier_costs(const std::vector<TierCurvePoint>& curve) {
   const auto& none = curve.front();
   if (none.output_tokens_per_s <= 0) return std::nullopt;
   std::size_t worst = 0;
@@ -173,53 +164,32 @@ std::optional<std::string> tier_costs(const std::vector<TierCurvePoint>& curve) 
   }
   if (worst == 0 || loss > -kBalancedMaxLoss) return std::nullopt;
   const auto& w = curve[worst];
-  const auto mechanism =
-      w.costliest_mechanism.empty()
-          ? std::string(
-                "no cost mechanism adds step time: the loss is in scheduling, GPU blocks held while "
-                "stores drain and requests waiting on loads")
-          : fmt::format("mostly {}: {} of the engine's step time", w.costliest_mechanism,
-                        percent(w.costliest_share));
-  return fmt::format("at this traffic a tier of {:g} GiB costs {:.1f}% output tok/s ({})",
-                     w.kv_offloading_size_gib, -loss * 100, mechanism);
+  return TierCostsVerdict{.gib = w.kv_offloading_size_gib,
+                          .loss = -loss,
+                          .mechanism_share = w.costliest_share,
+                          .mechanism = w.costliest_mechanism};
 }
 
-std::string why_it_does_not_pay(const std::vector<TierCurvePoint>& curve, TierObjective objective) {
+TierVerdict why_it_does_not_pay(const std::vector<TierCurvePoint>& curve, TierObjective objective) {
   const auto& none = curve.front();
   const auto& top = curve.back();
+  const double gib = top.kv_offloading_size_gib;
   if (auto costs = tier_costs(curve)) return *costs;
-  if (none.gpu_hit_rate + top.cpu_hit_rate < 0.01) {
-    return fmt::format(
-        "no reuse: no prompt shares a prefix with an earlier one (GPU prefix-cache hits {}, CPU-tier hits "
-        "{} even at {:g} GiB), so a tier has nothing to serve",
-        percent(none.gpu_hit_rate), percent(top.cpu_hit_rate), top.kv_offloading_size_gib);
-  }
-  if (top.cpu_hit_rate < 0.01) {
-    return fmt::format(
-        "the reuse already fits the GPU cache: {} of prompt tokens hit the GPU prefix cache without a "
-        "tier, and {:g} GiB of tier adds {}",
-        percent(none.gpu_hit_rate), top.kv_offloading_size_gib, percent(top.cpu_hit_rate));
-  }
+  if (none.gpu_hit_rate + top.cpu_hit_rate < 0.01)
+    return NoReuseVerdict{.gpu_hit_rate = none.gpu_hit_rate, .cpu_hit_rate = top.cpu_hit_rate, .gib = gib};
+  if (top.cpu_hit_rate < 0.01)
+    return ReuseFitsGpuVerdict{
+        .gpu_hit_rate = none.gpu_hit_rate, .cpu_hit_rate = top.cpu_hit_rate, .gib = gib};
   if (objective == TierObjective::kBalanced) {
     if (auto t = traded_off(curve)) return *t;
   }
-  if (objective == TierObjective::kThroughput && none.engine_busy_share < 0.9) {
-    return fmt::format(
-        "arrival-bound: without a tier the engine is busy {} of the time, so the traffic, not the "
-        "server, sets the throughput; the tier's CPU hits ({} of prompt tokens at {:g} GiB) shorten "
-        "prefills instead",
-        percent(none.engine_busy_share), percent(top.cpu_hit_rate), top.kv_offloading_size_gib);
-  }
-  if (top.h2d_utilization > 0.5) {
-    return fmt::format(
-        "link-bound: reloading {} of prompt tokens keeps the host link busy {} of the time at {:g} GiB, "
-        "no faster than recomputing them",
-        percent(top.cpu_hit_rate), percent(top.h2d_utilization), top.kv_offloading_size_gib);
-  }
-  return fmt::format(
-      "compute-bound: the prefill the tier saves ({} of prompt tokens at {:g} GiB) is a small share of "
-      "the engine's work, which decode dominates",
-      percent(top.cpu_hit_rate), top.kv_offloading_size_gib);
+  if (objective == TierObjective::kThroughput && none.engine_busy_share < 0.9)
+    return ArrivalBoundVerdict{
+        .engine_busy_share = none.engine_busy_share, .cpu_hit_rate = top.cpu_hit_rate, .gib = gib};
+  if (top.h2d_utilization > 0.5)
+    return LinkBoundVerdict{
+        .cpu_hit_rate = top.cpu_hit_rate, .h2d_utilization = top.h2d_utilization, .gib = gib};
+  return ComputeBoundVerdict{.cpu_hit_rate = top.cpu_hit_rate, .gib = gib};
 }
 
 // The knee the objective picks on the curve, or none when nothing pays. A gain with (almost) no
@@ -238,16 +208,6 @@ void store_gains(TierRecommendation& rec, const JudgedCurve& j) {
   rec.decided_by = j.metric;
 }
 
-std::string pays_rule(TierObjective o) {
-  if (o == TierObjective::kBalanced) {
-    return fmt::format(
-        "neither TTFT p99 falls by {:.0f}% nor output throughput rises by {:.0f}% (with the other "
-        "within {:.0f}%)",
-        kBalancedTtftGain * 100, kPaysGain * 100, kBalancedMaxLoss * 100);
-  }
-  return fmt::format("under the {:.0f}% that pays for pinning and store traffic", kPaysGain * 100);
-}
-
 // No size pays: the reason, and what the other objectives would make of the same curve.
 void explain_no_tier(TierRecommendation& rec, const TierAdviceRequest& req, const JudgedCurve& j) {
   rec.pays = false;
@@ -256,27 +216,24 @@ void explain_no_tier(TierRecommendation& rec, const TierAdviceRequest& req, cons
   rec.gain = 0;
   double best = 0;
   for (std::size_t i = 1; i < j.knee_gains.size(); ++i) best = std::max(best, j.knee_gains[i]);
-  rec.why = rec.curve.size() < 2
-                ? fmt::format("the host-DRAM cap ({:.1f} GiB) leaves no room for a tier", req.cap_gib)
-                : why_it_does_not_pay(rec.curve, req.objective);
-  rec.costs = rec.curve.size() >= 2 && tier_costs(rec.curve).has_value();
-  rec.reasoning.push_back(
-      best >= j.pays_gain
-          ? fmt::format(
-                "best gain {} ({}) comes with no CPU-tier hits, so it is not the tier's doing: recommend no "
-                "CPU tier",
-                describe_gain(best, j.metric), to_string(req.objective))
-          : fmt::format("best gain {} ({}): {}: recommend no CPU tier", describe_gain(best, j.metric),
-                        to_string(req.objective), pays_rule(req.objective)));
+  if (rec.curve.size() < 2) {
+    rec.verdict = NoRoomVerdict{.cap_gib = req.cap_gib};
+  } else {
+    rec.verdict = why_it_does_not_pay(rec.curve, req.objective);
+    rec.costs = std::holds_alternative<TierCostsVerdict>(*rec.verdict);
+  }
+  rec.steps.push_back(NoTierStep{.best_gain = best,
+                                 .metric = j.metric,
+                                 .objective = req.objective,
+                                 .without_cpu_hits = best >= j.pays_gain});
   for (auto other : {TierObjective::kBalanced, TierObjective::kTtftP99, TierObjective::kThroughput}) {
     if (other == req.objective || req.objective == TierObjective::kBalanced) continue;
     const auto alt = judge_curve(rec.curve, other);
     if (const auto k = judged_knee(rec.curve, alt)) {
-      rec.reasoning.push_back(
-          fmt::format("--objective {} pays: {:g} GiB on this grid reaches its knee ({}); run it "
-                      "for its own refined knee",
-                      to_string(other), rec.curve[k->index].kv_offloading_size_gib,
-                      describe_gain(alt.gains[k->index], alt.metric)));
+      rec.steps.push_back(OtherObjectiveStep{.objective = other,
+                                             .metric = alt.metric,
+                                             .gib = rec.curve[k->index].kv_offloading_size_gib,
+                                             .gain = alt.gains[k->index]});
     }
   }
 }
@@ -289,11 +246,11 @@ void note_worst_point(TierRecommendation& rec, TierObjective metric) {
   }
   if (worst > 0 && rec.curve[worst].gain < kWorseGain) {
     const auto& w = rec.curve[worst];
-    rec.reasoning.push_back(
-        fmt::format("at {:g} GiB offloading makes it worse: {} vs no tier (host link busy {} h2d, {} "
-                    "d2h: store traffic and reload convoys)",
-                    w.kv_offloading_size_gib, describe_gain(w.gain, metric), percent(w.h2d_utilization),
-                    percent(w.d2h_utilization)));
+    rec.steps.push_back(WorsePointStep{.gib = w.kv_offloading_size_gib,
+                                       .gain = w.gain,
+                                       .h2d_utilization = w.h2d_utilization,
+                                       .d2h_utilization = w.d2h_utilization,
+                                       .metric = metric});
   }
 }
 
@@ -302,13 +259,8 @@ void note_worst_point(TierRecommendation& rec, TierObjective metric) {
 void note_overload(TierRecommendation& rec, const Scenario& scenario) {
   const auto& none = rec.curve.front();
   if (none.ttft_p50_s < kOverloadTtftP50) return;
-  rec.reasoning.insert(
-      rec.reasoning.begin(),
-      fmt::format("overloaded: without a tier the median request waits {} for its first token, so "
-                  "requests queue on this one server; {}",
-                  format_seconds(none.ttft_p50_s),
-                  scenario.trace ? "a cluster's trace fits one instance with --trace-sample F (e.g. 0.1)"
-                                 : "lower the workload's rate or add servers"));
+  rec.steps.insert(rec.steps.begin(),
+                   OverloadedStep{.ttft_p50_s = none.ttft_p50_s, .trace = scenario.trace.has_value()});
 }
 
 // Simulates the grid (or the given candidates), then bisects between the knee and the size below it
@@ -340,11 +292,12 @@ void recommend_knee(TierRecommendation& rec, TierCurve& sim, const TierAdviceReq
   rec.kv_offloading_size_gib = at.kv_offloading_size_gib;
   rec.gain = j.gains[knee.index];
   rec.bound = TierBound::kKnee;
-  rec.why = fmt::format(
-      "the knee: {:g} GiB reaches {} of the best gain ({} at {:g} GiB), with {} of prompt tokens "
-      "from the CPU tier",
-      at.kv_offloading_size_gib, percent(rec.gain / knee.best_gain), describe_gain(knee.best_gain, j.metric),
-      rec.curve[knee.best_index].kv_offloading_size_gib, percent(at.cpu_hit_rate));
+  rec.verdict = KneeVerdict{.gib = at.kv_offloading_size_gib,
+                            .share_of_best = rec.gain / knee.best_gain,
+                            .best_gain = knee.best_gain,
+                            .best_gib = rec.curve[knee.best_index].kv_offloading_size_gib,
+                            .cpu_hit_rate = at.cpu_hit_rate,
+                            .metric = j.metric};
   const bool still_rising = knee.index + 1 == rec.curve.size() && knee.index >= 2 &&
                             j.knee_gains[knee.index - 1] < kKneeShare * knee.best_gain;
   if (const double raised = raise_to_floor(rec.kv_offloading_size_gib, req.floor_gib, req.cap_gib);
@@ -353,36 +306,38 @@ void recommend_knee(TierRecommendation& rec, TierCurve& sim, const TierAdviceReq
     rec.bound = TierBound::kFloor;
     const auto& p = sim.at(static_cast<int>(rec.kv_offloading_size_gib));
     rec.gain = objective_gains({none, p}, j.metric)[1];
-    rec.reasoning.push_back(
-        fmt::format("the knee ({:g} GiB) is at or below vLLM's floor, the {:.1f} GiB GPU KV pool "
-                    "(all ranks) a write-through tier only mirrors: raised to {:g} GiB",
-                    at.kv_offloading_size_gib, req.floor_gib, rec.kv_offloading_size_gib));
+    rec.steps.push_back(RaisedToFloorStep{.knee_gib = at.kv_offloading_size_gib,
+                                          .floor_gib = req.floor_gib,
+                                          .raised_gib = rec.kv_offloading_size_gib});
     rec.curve = sim.points();
     j = judge_curve(rec.curve, req.objective);
     store_gains(rec, j);
   } else if (still_rising) {
     rec.bound = TierBound::kDramCap;
-    rec.reasoning.push_back(
-        fmt::format("the gain is still rising at the {:.0f} GiB host-DRAM cap: more host memory "
-                    "would pay (--host-memory)",
-                    req.cap_gib));
+    rec.steps.push_back(StillRisingStep{.cap_gib = req.cap_gib});
   }
   const TierCurvePoint chosen = sim.at(static_cast<int>(rec.kv_offloading_size_gib));
   for (const auto& c : rec.curve) {
     if (c.kv_offloading_size_gib == rec.kv_offloading_size_gib) rec.gain_spread = c.gain_spread;
   }
-  rec.reasoning.push_back(fmt::format(
-      "recommend {:g} GiB ({}{}; bound: {}): TTFT p99 {} -> {}, output {:.0f} -> "
-      "{:.0f} tok/s, CPU-tier hits {} of prompt tokens{}",
-      rec.kv_offloading_size_gib, describe_gain(rec.gain, j.metric),
-      rec.gain_spread > 0 ? fmt::format(" +/- {:.1f}% over {} draws", rec.gain_spread * 100, rec.seeds)
-                          : std::string(),
-      to_string(rec.bound), format_seconds(none.ttft_p99_s), format_seconds(chosen.ttft_p99_s),
-      none.output_tokens_per_s, chosen.output_tokens_per_s, percent(chosen.cpu_hit_rate),
-      req.objective == TierObjective::kGoodput
-          ? fmt::format(", goodput {:.3g} -> {:.3g} requests/s within the SLO", none.goodput_rps,
-                        chosen.goodput_rps)
-          : std::string()));
+  RecommendStep step{.gib = rec.kv_offloading_size_gib,
+                     .gain = rec.gain,
+                     .gain_spread = rec.gain_spread,
+                     .metric = j.metric,
+                     .seeds = rec.seeds,
+                     .bound = rec.bound,
+                     .ttft_p99_none_s = none.ttft_p99_s,
+                     .ttft_p99_s = chosen.ttft_p99_s,
+                     .output_tokens_per_s_none = none.output_tokens_per_s,
+                     .output_tokens_per_s = chosen.output_tokens_per_s,
+                     .cpu_hit_rate = chosen.cpu_hit_rate,
+                     .goodput_none_rps = std::nullopt,
+                     .goodput_rps = std::nullopt};
+  if (req.objective == TierObjective::kGoodput) {
+    step.goodput_none_rps = none.goodput_rps;
+    step.goodput_rps = chosen.goodput_rps;
+  }
+  rec.steps.push_back(step);
 }
 
 }  // namespace
@@ -421,7 +376,7 @@ TierRecommendation advise_tier_size(const TierAdviceRequest& req) {
   rec.cap_gib = req.cap_gib;
   rec.workload = scenario.name;
   rec.requests = scenario.workload.requests;
-  rec.reasoning = req.candidate_reasons;
+  rec.steps = req.candidate_steps;
   rec.expected_error = sim.expected_error();
 
   try {
@@ -430,12 +385,10 @@ TierRecommendation advise_tier_size(const TierAdviceRequest& req) {
     // A partial curve can put the knee anywhere: keep the sizes simulated, recommend none.
     rec.curve = sim.points();
     rec.requests = sim.requests();
-    rec.interrupted_during = fmt::format("the {} GiB tier's simulation", sim.running_gib());
     rec.pays = false;
     rec.bound = TierBound::kInterrupted;
-    rec.why = fmt::format(
-        "interrupted ({}) during {} after {} tier size{}: no size recommended from a partial curve",
-        interrupt_signal_name(), rec.interrupted_during, rec.curve.size(), rec.curve.size() == 1 ? "" : "s");
+    rec.verdict = InterruptedVerdict{
+        .signal = interrupt_signal_name(), .gib = sim.running_gib(), .sizes = rec.curve.size()};
     return rec;
   }
   rec.requests = sim.requests();
@@ -444,18 +397,13 @@ TierRecommendation advise_tier_size(const TierAdviceRequest& req) {
   store_gains(rec, judged);
   note_overload(rec, scenario);
   const auto knee = judged_knee(rec.curve, judged);
-  rec.reasoning.push_back(
-      fmt::format("simulated {} tier sizes of {} ({}, {}), from none to the {:.0f} "
-                  "GiB host-DRAM cap{}",
-                  rec.curve.size(), rec.workload, fmt::format("{} requests each", rec.requests),
-                  draws == 1 ? std::string("one draw for all")
-                             : fmt::format("{} draws each, the same draws at every size; a gain counts only "
-                                           "above half the range of the draws' gains",
-                                           draws),
-                  req.cap_gib,
-                  req.objective == TierObjective::kBalanced
-                      ? fmt::format("; judged on {}, the metric that moved most", to_string(judged.metric))
-                      : std::string()));
+  rec.steps.push_back(SimulatedStep{
+      .sizes = rec.curve.size(),
+      .workload = rec.workload,
+      .requests = rec.requests,
+      .draws = draws,
+      .cap_gib = req.cap_gib,
+      .judged_on = req.objective == TierObjective::kBalanced ? std::optional(judged.metric) : std::nullopt});
   if (knee) {
     recommend_knee(rec, sim, req, *knee, judged);
   } else {

@@ -29,7 +29,7 @@ struct TierAdviceRequest {
   int seeds = 1;                      // workload draws per size (size --seeds); a trace runs once
   std::vector<int>
       candidates{};  // sizes to simulate instead of the grid (size --trace: the curve's), no bisection
-  std::vector<std::string> candidate_reasons{};  // why those sizes: the first lines of the reasoning
+  std::vector<AdviceStep> candidate_steps{};  // why those sizes: the first steps of the reasoning
 };
 
 // The tier sizes first simulated: none, then `points` sizes from about half the floor to the cap,

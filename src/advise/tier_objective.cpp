@@ -34,19 +34,6 @@ std::vector<double> objective_gains(const std::vector<TierCurvePoint>& curve, Ti
   return gains;
 }
 
-std::string describe_gain(double gain, TierObjective o) {
-  switch (o) {
-    case TierObjective::kBalanced:
-    case TierObjective::kThroughput:
-      return fmt::format("{:+.1f}% output tok/s", gain * 100);
-    case TierObjective::kTtftP99:
-      return fmt::format("{:+.1f}% TTFT p99", -gain * 100);
-    case TierObjective::kGoodput:
-      return fmt::format("{:+.1f}% goodput", gain * 100);
-  }
-  return {};
-}
-
 namespace {
 
 // Each draw's gain over its own no-tier point in `metric`; half their range per size.

@@ -31,7 +31,4 @@ JudgedCurve judge_curve(const std::vector<TierCurvePoint>& curve, TierObjective 
 // tier has no ratio: gains are then the share of the best goodput reached.
 std::vector<double> objective_gains(const std::vector<TierCurvePoint>& curve, TierObjective o);
 
-// "+12.0% output tok/s", "-35.1% TTFT p99", "+8.0% goodput": a gain in the objective's words.
-std::string describe_gain(double gain, TierObjective o);
-
 }  // namespace kvb

@@ -1,7 +1,5 @@
 #include "advise/trace_candidates.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
 
@@ -25,8 +23,6 @@ double size_for(const TraceAnalysis& a, double gib_per_block, double target) {
   return a.curve.empty() ? 0 : static_cast<double>(a.curve.back().blocks) * gib_per_block;
 }
 
-std::string percent(double share) { return fmt::format("{:.1f}%", share * 100); }
-
 }  // namespace
 
 TraceCandidates trace_candidates(const TraceAnalysis& a, double gib_per_block, double floor_gib,
@@ -42,34 +38,28 @@ TraceCandidates trace_candidates(const TraceAnalysis& a, double gib_per_block, d
       static_cast<int>(std::floor(floor_gib)) + 1;  // the smallest tier that adds to the GPU pool
   const int highest = static_cast<int>(std::floor(cap_gib));
   if (highest < lowest) return c;
-  c.reasons.push_back(
-      fmt::format("the trace's miss-ratio curve (computed: an LRU prefix cache over {} requests): an "
-                  "unbounded cache serves {} of prompt tokens, one of the {:.0f} GiB host-DRAM cap {}, "
-                  "one of the {:.1f} GiB GPU pool {}",
-                  a.requests, percent(c.unbounded_hit_rate), cap_gib, percent(c.hit_rate_at_cap), floor_gib,
-                  percent(hit_rate_within(a, gib_per_block, floor_gib))));
-  std::vector<std::string> picked;
-  const auto add = [&](double gib, const std::string& why) {
+  c.curve_step = TraceCurveStep{.requests = a.requests,
+                                .unbounded_hit_rate = c.unbounded_hit_rate,
+                                .cap_gib = cap_gib,
+                                .hit_rate_at_cap = c.hit_rate_at_cap,
+                                .floor_gib = floor_gib,
+                                .hit_rate_at_floor = hit_rate_within(a, gib_per_block, floor_gib)};
+  const auto add = [&](double gib, CandidateKind kind, double share = 0) {
     const int whole = std::clamp(static_cast<int>(std::ceil(gib)), lowest, highest);
     if (std::find(c.sizes_gib.begin(), c.sizes_gib.end(), whole) != c.sizes_gib.end()) return;
     c.sizes_gib.push_back(whole);
-    picked.push_back(
-        fmt::format("{} GiB ({}: {})", whole, why, percent(hit_rate_within(a, gib_per_block, whole))));
+    c.picked.picked.push_back(TraceCandidate{
+        .gib = whole, .kind = kind, .share = share, .hit_rate = hit_rate_within(a, gib_per_block, whole)});
   };
-  add(lowest, "vLLM's floor + 1");
+  add(lowest, CandidateKind::kAboveFloor);
   if (c.hit_rate_at_cap > 0) {
     for (const double share : kCandidateShares) {
-      add(size_for(a, gib_per_block, share * c.hit_rate_at_cap),
-          fmt::format("{:.0f}% of the cap's hit rate", share * 100));
+      add(size_for(a, gib_per_block, share * c.hit_rate_at_cap), CandidateKind::kShareOfCap, share);
     }
   }
   // Still rising at the cap: the cap itself is a candidate (more DRAM would pay).
-  if (c.hit_rate_at_cap < 0.99 * c.unbounded_hit_rate) add(highest, "the cap, the curve still rising");
+  if (c.hit_rate_at_cap < 0.99 * c.unbounded_hit_rate) add(highest, CandidateKind::kCapStillRising);
   std::sort(c.sizes_gib.begin(), c.sizes_gib.end());
-  std::string list;
-  for (const auto& p : picked) list += (list.empty() ? "" : ", ") + p;
-  c.reasons.push_back(
-      "simulated sizes from the curve's bends, each with the prefix hit rate the curve gives it: " + list);
   return c;
 }
 

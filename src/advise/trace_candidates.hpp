@@ -1,17 +1,22 @@
 #pragma once
 // `size --trace`: the tier sizes worth simulating, read off the trace's miss-ratio curve, so a
 // recommendation over a real trace simulates a handful of sizes instead of a grid.
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "size/tier_advice_facts.hpp"
 #include "trace/trace_analysis.hpp"
 
 namespace kvb {
 
 struct TraceCandidates {
-  std::vector<int> sizes_gib;        // ascending, whole GiB, above vLLM's floor and within the cap
-  std::vector<std::string> reasons;  // how each was chosen and the hit rate the curve gives it
-  double hit_rate_at_cap = 0;        // what a prefix cache of the cap's size serves
+  std::vector<int> sizes_gib;  // ascending, whole GiB, above vLLM's floor and within the cap
+  // The curve at the cap and the floor, then how each size was chosen and the hit rate the curve
+  // gives it (the recommendation's first steps; output/tier_advice_text words them).
+  std::optional<TraceCurveStep> curve_step;
+  TraceCandidatesStep picked;
+  double hit_rate_at_cap = 0;  // what a prefix cache of the cap's size serves
   double unbounded_hit_rate = 0;
   std::vector<std::pair<double, double>> curve_gib;  // the curve up to the cap: (GiB, prefix hit rate)
 };

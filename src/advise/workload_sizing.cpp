@@ -66,16 +66,13 @@ std::vector<std::pair<double, double>> add_trace_candidates(TierAdviceRequest& a
       static_cast<double>(scenario.trace->options.block_tokens) * bytes_per_token / kGiB;
   auto c = trace_candidates(analysis, gib_per_block, s.offload->floor_gib, s.offload->cap_gib);
   advice.candidates = std::move(c.sizes_gib);
-  advice.candidate_reasons = std::move(c.reasons);
   if (fleet.replicas > 1) {
-    advice.candidate_reasons.insert(
-        advice.candidate_reasons.begin(),
-        fmt::format(
-            "candidate sizes per replica: the trace split over {} replicas as a {} router would send it{}",
-            fleet.replicas, to_string(fleet.router),
-            least_loaded ? " (least-loaded's split needs service times: round-robin's stands in for "
-                           "the candidates; each is simulated least-loaded)"
-                         : ""));
+    advice.candidate_steps.push_back(FleetCandidatesStep{
+        .replicas = fleet.replicas, .router = fleet.router, .least_loaded_stand_in = least_loaded});
+  }
+  if (c.curve_step) {
+    advice.candidate_steps.push_back(*c.curve_step);
+    advice.candidate_steps.push_back(std::move(c.picked));
   }
   return std::move(c.curve_gib);
 }
@@ -170,7 +167,7 @@ Sizing size_with_workload(const WorkloadSizingRequest& request) {
   rec.trace_curve = std::move(trace_curve);
   s.offload = with_recommendation(*s.offload, s, in, std::move(rec));
   s = with_commands(std::move(s), in);
-  if (scenario.fleet.replicas > 1 && s.offload->recommendation.interrupted_during.empty())
+  if (scenario.fleet.replicas > 1 && s.offload->recommendation.bound != TierBound::kInterrupted)
     s.offload->recommendation.fleet = fleet_tier(s, in, advice, scenario.fleet);
   return s;
 }

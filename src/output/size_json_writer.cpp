@@ -9,6 +9,7 @@
 #include "kvbench_config.hpp"
 #include "output/size_text.hpp"
 #include "output/sizing_warnings_text.hpp"
+#include "output/tier_advice_text.hpp"
 
 namespace kvb {
 
@@ -87,15 +88,16 @@ nlohmann::json recommendation_to_json(const TierRecommendation& r) {
             {"pays", r.pays},
             {"costs", r.costs},
             {"gain", r.gain},
-            {"why", r.why},
+            {"why", recommendation_why(r)},
             {"bound", to_string(r.bound)},
             {"floor_gib", r.floor_gib},
             {"cap_gib", r.cap_gib},
             {"curve", curve},
-            {"reasoning", r.reasoning},
+            {"reasoning", recommendation_reasoning(r)},
             {"startup_pinning_s",
              {{"low", r.pin_seconds_low}, {"high", r.pin_seconds_high}, {"source", r.pin_source}}}};
-  if (!r.interrupted_during.empty()) j["interrupted_during"] = r.interrupted_during;
+  if (const auto during = recommendation_interrupted_during(r); !during.empty())
+    j["interrupted_during"] = during;
   if (r.simulated()) add_simulation_keys(j, r);
   return j;
 }
@@ -303,7 +305,7 @@ nlohmann::json sizings_document(const std::vector<Sizing>& all) {
   SizeDocument d{.tool = std::string("kvbench ") + KVBENCH_VERSION, .interrupted = false, .results = {}};
   for (const auto& s : all) {
     d.results.push_back(size_record(s));
-    if (s.offload && !s.offload->recommendation.interrupted_during.empty()) d.interrupted = true;
+    if (s.offload && s.offload->recommendation.bound == TierBound::kInterrupted) d.interrupted = true;
   }
   return size_document_json(d);
 }

@@ -11,6 +11,7 @@
 #include "output/host_memory_text.hpp"
 #include "output/sizing_warnings_text.hpp"
 #include "output/text_table.hpp"
+#include "output/tier_advice_text.hpp"
 #include "size/offload_plan.hpp"
 
 namespace kvb {
@@ -106,12 +107,12 @@ std::string simulated_tier_lines(const TierRecommendation& r) {
       "  vLLM's floor {:.1f} GiB (the GPU KV pool, all ranks: a smaller tier only mirrors it); host-DRAM "
       "cap {:.0f} GiB\n",
       r.floor_gib, r.cap_gib);
-  for (const auto& line : r.reasoning) out += "  " + line + "\n";
-  const char* verdict = !r.interrupted_during.empty() ? "stopped"
-                        : r.pays                      ? "why"
-                        : r.costs                     ? "offloading costs this server"
-                                                      : "offloading does not pay for this traffic";
-  out += fmt::format("  {}: {}\n", verdict, r.why);
+  for (const auto& line : recommendation_reasoning(r)) out += "  " + line + "\n";
+  const char* verdict = r.bound == TierBound::kInterrupted ? "stopped"
+                        : r.pays                           ? "why"
+                        : r.costs                          ? "offloading costs this server"
+                                                           : "offloading does not pay for this traffic";
+  out += fmt::format("  {}: {}\n", verdict, recommendation_why(r));
   return out;
 }
 
@@ -398,7 +399,7 @@ std::string sizing_text(const Sizing& s) {
   std::string out;
   // A tier that costs this server is the answer that matters most: it comes first.
   if (s.offload && s.offload->recommendation.costs)
-    out += "No CPU tier: " + s.offload->recommendation.why + "\n";
+    out += "No CPU tier: " + recommendation_why(s.offload->recommendation) + "\n";
   out += fmt::format("kvbench size: {} on {} x {} (TP {}, PP {}), max-model-len {}\n", s.model_name,
                      s.world_size, s.hw_name, s.tp, s.pp, format_count(s.max_model_len));
   out +=

@@ -2,6 +2,7 @@
 // and the simulated curve with the knee, vLLM's floor and the host-DRAM cap marked.
 #include <fmt/format.h>
 
+#include "output/tier_advice_text.hpp"
 #include "report/html_escape.hpp"
 #include "report/report_sections.hpp"
 #include "report/svg_chart.hpp"
@@ -104,7 +105,7 @@ std::string recommendation_section_html(const std::vector<SizeRowView>& rows,
                                                 : v.expected_error) +
            "</p>\n";
   }
-  out += "<p>" + html_escape(v.why) + "</p>\n";
+  out += "<p>" + html_escape(recommendation_why(v)) + "</p>\n";
   out += "<pre>" + html_escape(pick->vllm_command) + "</pre>\n";
   if (!v.curve.empty()) {
     out += "<div class=\"charts\">" + curve_charts(*pick, v) + "</div>\n";

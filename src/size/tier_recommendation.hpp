@@ -8,35 +8,10 @@
 #include <vector>
 
 #include "fleet/fleet_spec.hpp"
+#include "size/tier_advice_facts.hpp"
+#include "size/tier_terms.hpp"
 
 namespace kvb {
-
-// What a CPU tier size is judged by (`size --objective`): output throughput, TTFT p99, or
-// goodput (requests meeting --slo-ttft / --slo-tpot per second); balanced weighs the first two.
-enum class TierObjective { kBalanced, kThroughput, kTtftP99, kGoodput };
-std::string to_string(TierObjective o);
-// UsageError naming `what` and the accepted values.
-TierObjective parse_tier_objective(const std::string& text, const std::string& what);
-
-// What pays. The default (balanced): a size pays when TTFT p99 falls by at least 10% or output
-// throughput rises by at least 2%, and neither gets worse by more than 2%. A named objective pays
-// at a 2% gain in it alone, and, like balanced, never at a size that makes throughput or TTFT p99
-// more than 2% worse (a tier that costs the server is never the answer). Below 2% a gain does not cover
-// pinning the tier and its store traffic.
-inline constexpr double kPaysGain = 0.02;
-inline constexpr double kBalancedTtftGain = 0.10;
-inline constexpr double kBalancedMaxLoss = 0.02;
-
-// Where the size came from: the operator's traffic simulated, or the sessions-kept-warm rule.
-enum class RecommendationBasis { kRule, kSimulation };
-std::string to_string(RecommendationBasis b);
-RecommendationBasis parse_recommendation_basis(const std::string& text, const std::string& what);
-
-// What decided the size: the rule's sessions, the simulated curve's knee, vLLM's floor (the GPU
-// pool), the host-DRAM cap, nothing paid (none), or a signal stopped the sweep (interrupted).
-enum class TierBound { kRule, kKnee, kFloor, kDramCap, kNone, kInterrupted };
-std::string to_string(TierBound b);
-TierBound parse_tier_bound(const std::string& text, const std::string& what);
 
 // One simulated tier size of a recommendation's curve. Computed by the simulator, not measured.
 struct TierCurvePoint {
@@ -99,7 +74,12 @@ struct TierRecommendation {
   double gain = 0;     // at the recommended size, in the objective
   double gain_spread = 0;  // its spread over the draws (TierCurvePoint::gain_spread)
   int seeds = 1;           // workload draws per size (a trace is one traffic: 1)
-  std::string why;         // one line: why this size (or why none)
+  // A simulated recommendation's verdict and reasoning as facts (tier_advice_facts.hpp), worded
+  // by output/tier_advice_text. `why`, `reasoning` and `interrupted_during` hold words only where
+  // no facts do: the rule's, and a document's as read back.
+  std::optional<TierVerdict> verdict;
+  std::vector<AdviceStep> steps;
+  std::string why;  // one line: why this size (or why none)
   TierBound bound = TierBound::kRule;
   double floor_gib = 0;        // vLLM's floor: the aggregate GPU KV pool, which a smaller tier only mirrors
   double cap_gib = 0;          // the host-DRAM cap

@@ -22,9 +22,16 @@ TEST(TraceCandidates, SizesWhereTheCurveReachesSharesOfTheCapsHitRate) {
       trace_candidates(analysis({{5, 0.1}, {20, 0.3}, {40, 0.4}, {60, 0.45}, {200, 0.5}}, 0.5), 1.0, 10, 100);
   EXPECT_EQ(c.sizes_gib, (std::vector<int>{11, 20, 40, 60, 100}));
   EXPECT_DOUBLE_EQ(c.hit_rate_at_cap, 0.45);
-  ASSERT_EQ(c.reasons.size(), 2u);
-  EXPECT_NE(c.reasons[1].find("40 GiB (80% of the cap's hit rate: 40.0%)"), std::string::npos)
-      << c.reasons[1];
+  ASSERT_TRUE(c.curve_step.has_value());
+  EXPECT_DOUBLE_EQ(c.curve_step->hit_rate_at_floor, 0.1);  // the 5-block point is the last within 10 GiB
+  // Picked in order: the floor + 1, then 20 (50%) and 40 (80%); 90% lands on 60, the cap last.
+  ASSERT_EQ(c.picked.picked.size(), 5u);
+  const auto& at40 = c.picked.picked[2];
+  EXPECT_EQ(at40.gib, 40);
+  EXPECT_EQ(at40.kind, CandidateKind::kShareOfCap);
+  EXPECT_DOUBLE_EQ(at40.share, 0.8);
+  EXPECT_DOUBLE_EQ(at40.hit_rate, 0.4);
+  EXPECT_EQ(c.picked.picked.back().kind, CandidateKind::kCapStillRising);
 }
 
 TEST(TraceCandidates, EverySizeIsAboveTheFloorAndWithinTheCap) {

@@ -1,0 +1,146 @@
+#pragma once
+// Why a simulated CPU tier recommendation came out as it did, as typed facts: advise/ fills them
+// (the tier advisor and the trace's candidates), output/tier_advice_text words them once, for the
+// text and the JSON alike (the sizing_warnings pattern). Shares are fractions, gains are in the
+// named metric's own sign (larger is better), sizes are GiB across ranks.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "fleet/fleet_spec.hpp"
+#include "size/tier_terms.hpp"
+
+namespace kvb {
+
+// --- the verdict: one line, why this size or why none ---
+
+// The knee pays: `gib` reaches `share_of_best` of the best gain, taken at `best_gib`.
+struct KneeVerdict {
+  double gib = 0, share_of_best = 0, best_gain = 0, best_gib = 0, cpu_hit_rate = 0;
+  TierObjective metric = TierObjective::kThroughput;
+};
+// The host-DRAM cap leaves no whole GiB for a tier.
+struct NoRoomVerdict {
+  double cap_gib = 0;
+};
+// A size loses more output throughput than the objective tolerates; `mechanism` is the cost
+// (sim/tier_costs.hpp's name) that added the most step time, empty when none did.
+struct TierCostsVerdict {
+  double gib = 0, loss = 0, mechanism_share = 0;
+  std::string mechanism;
+};
+// No prompt shares a prefix: nothing to serve from a tier (the largest size's figures).
+struct NoReuseVerdict {
+  double gpu_hit_rate = 0, cpu_hit_rate = 0, gib = 0;
+};
+// The reuse fits the GPU prefix cache already.
+struct ReuseFitsGpuVerdict {
+  double gpu_hit_rate = 0, cpu_hit_rate = 0, gib = 0;
+};
+// Balanced: every size that gains in one metric loses in the other.
+struct TradedOffVerdict {
+  double gib = 0, ttft_gain = 0, throughput_gain = 0;
+};
+// Throughput objective on an engine the arrivals leave idle.
+struct ArrivalBoundVerdict {
+  double engine_busy_share = 0, cpu_hit_rate = 0, gib = 0;
+};
+// Reloads keep the host link busy: no faster than recomputing.
+struct LinkBoundVerdict {
+  double cpu_hit_rate = 0, h2d_utilization = 0, gib = 0;
+};
+// The prefill saved is a small share of decode-dominated work.
+struct ComputeBoundVerdict {
+  double cpu_hit_rate = 0, gib = 0;
+};
+// A signal stopped the sweep during the `gib` tier's simulation after `sizes` sizes.
+struct InterruptedVerdict {
+  std::string signal;
+  int gib = 0;
+  std::size_t sizes = 0;
+};
+using TierVerdict = std::variant<KneeVerdict, NoRoomVerdict, TierCostsVerdict, NoReuseVerdict,
+                                 ReuseFitsGpuVerdict, TradedOffVerdict, ArrivalBoundVerdict, LinkBoundVerdict,
+                                 ComputeBoundVerdict, InterruptedVerdict>;
+
+// --- the reasoning: the steps that led there, in order ---
+
+// size --trace on a fleet: the candidates come from the trace split as `router` would send it
+// (least-loaded's split needs service times: round-robin's stands in).
+struct FleetCandidatesStep {
+  int replicas = 1;
+  RouterKind router = RouterKind::kRoundRobin;
+  bool least_loaded_stand_in = false;
+};
+// size --trace: the trace's miss-ratio curve (computed, an LRU prefix cache), at three sizes.
+struct TraceCurveStep {
+  long long requests = 0;
+  double unbounded_hit_rate = 0, cap_gib = 0, hit_rate_at_cap = 0, floor_gib = 0, hit_rate_at_floor = 0;
+};
+// Why a candidate size was picked from the curve: vLLM's floor + 1, a share of the cap's hit rate,
+// or the cap while the curve still rises.
+enum class CandidateKind { kAboveFloor, kShareOfCap, kCapStillRising };
+struct TraceCandidate {
+  int gib = 0;
+  CandidateKind kind = CandidateKind::kAboveFloor;
+  double share = 0;     // kShareOfCap: of the cap's hit rate
+  double hit_rate = 0;  // the curve's prefix hit rate at gib
+};
+struct TraceCandidatesStep {
+  std::vector<TraceCandidate> picked;  // in the order picked
+};
+// Without a tier the median request waits this long: the traffic is more than one server takes.
+struct OverloadedStep {
+  double ttft_p50_s = 0;
+  bool trace = false;  // the way out: --trace-sample, else a lower rate or more servers
+};
+// What was simulated; `judged_on` for balanced (the metric that moved most).
+struct SimulatedStep {
+  std::size_t sizes = 0;
+  std::string workload;
+  long long requests = 0;
+  int draws = 1;
+  double cap_gib = 0;
+  std::optional<TierObjective> judged_on;
+};
+// Nothing pays: the best gain, and whether it was below the rule that pays or came without CPU hits.
+struct NoTierStep {
+  double best_gain = 0;
+  TierObjective metric = TierObjective::kThroughput, objective = TierObjective::kBalanced;
+  bool without_cpu_hits = false;
+};
+// Another objective's knee on the same curve.
+struct OtherObjectiveStep {
+  TierObjective objective = TierObjective::kThroughput, metric = TierObjective::kThroughput;
+  double gib = 0, gain = 0;
+};
+// The size where the tier makes things worst (below kWorseGain), with the link's load.
+struct WorsePointStep {
+  double gib = 0, gain = 0, h2d_utilization = 0, d2h_utilization = 0;
+  TierObjective metric = TierObjective::kThroughput;
+};
+// The knee sat at or below vLLM's floor: raised above it.
+struct RaisedToFloorStep {
+  double knee_gib = 0, floor_gib = 0, raised_gib = 0;
+};
+// The gain still rises at the host-DRAM cap.
+struct StillRisingStep {
+  double cap_gib = 0;
+};
+// The recommendation and what it changes against no tier.
+struct RecommendStep {
+  double gib = 0, gain = 0, gain_spread = 0;
+  TierObjective metric = TierObjective::kThroughput;
+  int seeds = 1;
+  TierBound bound = TierBound::kKnee;
+  double ttft_p99_none_s = 0, ttft_p99_s = 0, output_tokens_per_s_none = 0, output_tokens_per_s = 0;
+  double cpu_hit_rate = 0;
+  std::optional<double> goodput_none_rps, goodput_rps;  // objective goodput
+};
+using AdviceStep = std::variant<FleetCandidatesStep, TraceCurveStep, TraceCandidatesStep, OverloadedStep,
+                                SimulatedStep, NoTierStep, OtherObjectiveStep, WorsePointStep,
+                                RaisedToFloorStep, StillRisingStep, RecommendStep>;
+
+}  // namespace kvb
