@@ -1,7 +1,5 @@
 #include "advise/workload_sizing.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 
 #include "advise/tier_advisor.hpp"
@@ -21,16 +19,15 @@ namespace kvb {
 namespace {
 
 // The scenario's traffic on the flags' server: simulator-only keys at vLLM's defaults.
-Scenario on_flags_server(const WorkloadSizingRequest& r, std::vector<std::string>& warnings) {
+Scenario on_flags_server(const WorkloadSizingRequest& r, std::vector<SizingWarning>& warnings) {
   auto scenario = r.scenario;
   if (!r.serve) return with_fleet(scenario, r.fleet);
   if (const auto ignored = server_keys_in_file(scenario); !ignored.empty()) {
-    warnings.push_back(
-        fmt::format("workload {}: its server keys ({}) describe the machine it was written for; size "
-                    "sizes the server your flags describe and does not use them (kvbench simulate {} "
-                    "runs them)",
-                    scenario.name, join(ignored, ", "),
-                    scenario.origin.rfind("scenarios/workloads/", 0) == 0 ? scenario.name : scenario.origin));
+    warnings.push_back(WorkloadServerKeysIgnored{
+        .workload = scenario.name,
+        .keys = ignored,
+        .simulate_as =
+            scenario.origin.rfind("scenarios/workloads/", 0) == 0 ? scenario.name : scenario.origin});
   }
   ServerSpec server;
   static_cast<ServeSettings&>(server) = *r.serve;
@@ -130,7 +127,7 @@ std::vector<std::string> server_keys_in_file(const Scenario& s) {
 }
 
 Sizing size_with_workload(const WorkloadSizingRequest& request) {
-  std::vector<std::string> warnings;
+  std::vector<SizingWarning> warnings;
   auto scenario = on_flags_server(request, warnings);
   std::vector<std::string> model_warnings;
   const auto model = resolve_model(scenario.server.model, model_warnings);
@@ -142,15 +139,16 @@ Sizing size_with_workload(const WorkloadSizingRequest& request) {
   scenario = with_resolved_parallelism(scenario, in);
   auto s = plan_sizing(in);  // the commands follow the recommendation, simulated or not
   for (const auto& w : model_warnings) s.notes.push_back(w);
-  for (const auto& w : warnings) s.warnings.push_back(WarningText{w});
+  for (const auto& w : warnings) s.warnings.push_back(w);
   if (!s.fits || !s.offload) {
-    const auto why = fmt::format("workload {} not simulated: {}", scenario.name,
-                                 s.weights_fit ? "one request of max-model-len does not fit the GPU KV cache"
-                                               : "the weights do not fit");
-    s.warnings.push_back(WarningText{why});
+    const NotSimulatedWorkload not_simulated{.workload = scenario.name, .weights_fit = s.weights_fit};
+    s.warnings.push_back(WorkloadNotSimulated{not_simulated});
     // A tier planned for the suggested shorter context keeps the rule's size, saying why it is
     // not a simulated one (basis rule, never a simulated size by default).
-    if (s.offload) s.offload->recommendation.why = why + "; " + s.offload->recommendation.why;
+    if (s.offload && s.offload->recommendation.verdict) {
+      if (auto* rule = std::get_if<RuleVerdict>(&*s.offload->recommendation.verdict))
+        rule->not_simulated = not_simulated;
+    }
     return with_commands(std::move(s), in);
   }
   TierAdviceRequest advice{.scenario = scenario,

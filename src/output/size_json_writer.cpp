@@ -82,20 +82,21 @@ nlohmann::json recommendation_to_json(const TierRecommendation& r) {
   using nlohmann::json;
   json curve = json::array();
   for (const auto& c : r.curve) curve.push_back(curve_point_to_json(c));
-  json j = {{"basis", to_string(r.basis)},
-            {"objective", r.objective ? json(to_string(*r.objective)) : json(nullptr)},
-            {"kv_offloading_size_gib", r.kv_offloading_size_gib},
-            {"pays", r.pays},
-            {"costs", r.costs},
-            {"gain", r.gain},
-            {"why", recommendation_why(r)},
-            {"bound", to_string(r.bound)},
-            {"floor_gib", r.floor_gib},
-            {"cap_gib", r.cap_gib},
-            {"curve", curve},
-            {"reasoning", recommendation_reasoning(r)},
-            {"startup_pinning_s",
-             {{"low", r.pin_seconds_low}, {"high", r.pin_seconds_high}, {"source", r.pin_source}}}};
+  json j = {
+      {"basis", to_string(r.basis)},
+      {"objective", r.objective ? json(to_string(*r.objective)) : json(nullptr)},
+      {"kv_offloading_size_gib", r.kv_offloading_size_gib},
+      {"pays", r.pays},
+      {"costs", r.costs},
+      {"gain", r.gain},
+      {"why", recommendation_why(r)},
+      {"bound", to_string(r.bound)},
+      {"floor_gib", r.floor_gib},
+      {"cap_gib", r.cap_gib},
+      {"curve", curve},
+      {"reasoning", recommendation_reasoning(r)},
+      {"startup_pinning_s",
+       {{"low", r.pin_seconds_low}, {"high", r.pin_seconds_high}, {"source", recommendation_pin_source(r)}}}};
   if (const auto during = recommendation_interrupted_during(r); !during.empty())
     j["interrupted_during"] = during;
   if (r.simulated()) add_simulation_keys(j, r);
@@ -257,6 +258,7 @@ SizeRecord size_record(const Sizing& s) {
   if (r.offload) {
     // The rule's steps, worded as the text words them; a simulated recommendation keeps its own.
     r.offload->reasoning = rule_reasoning_lines(*r.offload);
+    r.offload->sessions_reason = sessions_reason_text(r.offload->sessions, r.offload->sessions_source);
     if (!r.offload->recommendation.simulated())
       r.offload->recommendation.reasoning = rule_step_lines(*r.offload);
   }

@@ -230,9 +230,9 @@ void tier_section(std::string& out, const Sizing& s) {
     }
     if (o.recommended_gib() > 0) {
       const auto& r = o.recommendation;
-      out +=
-          fmt::format("  start-up: pinning {} GiB takes about {:.0f}-{:.0f} s at every server start ({})\n",
-                      o.recommended_gib(), r.pin_seconds_low, r.pin_seconds_high, r.pin_source);
+      out += fmt::format(
+          "  start-up: pinning {} GiB takes about {:.0f}-{:.0f} s at every server start ({})\n",
+          o.recommended_gib(), r.pin_seconds_low, r.pin_seconds_high, recommendation_pin_source(r));
     }
     if (o.host_memory) {
       for (const auto& line : host_memory_lines(*o.host_memory)) out += "  " + line + "\n";
@@ -315,7 +315,8 @@ std::vector<std::string> rule_step_lines(const OffloadPlan& p) {
   std::vector<std::string> out{cpu_block_text(p)};
   out.push_back(
       fmt::format("one {}-token session = {:.2f} GiB in the CPU tier; sessions to keep warm: {} ({})",
-                  format_count(r.session_tokens), r.session_gib, p.sessions, p.sessions_reason));
+                  format_count(r.session_tokens), r.session_gib, p.sessions,
+                  sessions_reason_text(p.sessions, p.sessions_source)));
   out.push_back(cap_line(p));
   size_lines(out, p);
   return out;

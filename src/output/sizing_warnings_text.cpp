@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "core/strings.hpp"
 #include "core/units.hpp"
+#include "output/tier_advice_text.hpp"
 
 namespace kvb {
 
@@ -20,6 +22,15 @@ std::string word(const ContextBeyondTrained& w) {
       "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1, and quality beyond the trained length is not guaranteed",
       w.max_model_len, w.model, w.max_position_embeddings);
 }
+
+std::string word(const WorkloadServerKeysIgnored& w) {
+  return fmt::format(
+      "workload {}: its server keys ({}) describe the machine it was written for; size sizes the server your "
+      "flags describe and does not use them (kvbench simulate {} runs them)",
+      w.workload, join(w.keys, ", "), w.simulate_as);
+}
+
+std::string word(const WorkloadNotSimulated& w) { return not_simulated_text(w.workload); }
 
 std::string word(const ReplicatedKv& w) {
   return fmt::format("replicated KV: {}; the CPU tier stores {} copies too", w.reason, w.copies);

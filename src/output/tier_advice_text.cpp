@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <variant>
 
 #include "core/units.hpp"
@@ -37,6 +39,13 @@ std::string costs_text(const TierCostsVerdict& v) {
                      v.loss * 100, mechanism);
 }
 
+std::string verdict_text(const RuleVerdict& v) {
+  const auto prefix = v.not_simulated ? not_simulated_text(*v.not_simulated) + "; " : std::string();
+  return prefix +
+         fmt::format(
+             "{} full-length session{} kept warm ({}); no traffic simulated (size --workload simulates it)",
+             v.sessions, v.sessions == 1 ? "" : "s", sessions_reason_text(v.sessions, v.source));
+}
 std::string verdict_text(const KneeVerdict& v) {
   return fmt::format(
       "the knee: {:g} GiB reaches {} of the best gain ({} at {:g} GiB), with {} of prompt tokens "
@@ -201,6 +210,42 @@ std::string describe_gain(double gain, TierObjective o) {
       return fmt::format("{:+.1f}% goodput", gain * 100);
   }
   return {};
+}
+
+std::string not_simulated_text(const NotSimulatedWorkload& w) {
+  return fmt::format("workload {} not simulated: {}", w.workload,
+                     w.weights_fit ? "one request of max-model-len does not fit the GPU KV cache"
+                                   : "the weights do not fit");
+}
+
+std::string sessions_reason_text(int sessions, const SessionsSource& source) {
+  if (source.given) return fmt::format("--concurrency {}", sessions);
+  return fmt::format(
+      "default: 2 x the {:.2f} full-length sessions the GPU pool holds (the tier is write-through, so it "
+      "must "
+      "exceed the GPU pool to add anything)",
+      source.gpu_sessions);
+}
+
+std::string pinning_source_text(const PinningCost& c) {
+  std::string where;
+  if (c.source.empty()) {
+    where = fmt::format("not measured on {} nor on any catalog GPU", c.hardware);
+  } else if (!c.stood_in.empty()) {
+    auto gpu = c.stood_in;  // catalog names are lower case; GPUs are named upper case
+    std::transform(gpu.begin(), gpu.end(), gpu.begin(), [](unsigned char ch) { return std::toupper(ch); });
+    where = fmt::format("{}; not measured on {}: pinning is host work, so the {} node's figure stands in",
+                        c.source, c.hardware, gpu);
+  } else {
+    where = c.source;
+  }
+  return fmt::format(
+      "{:.2f} s/GiB mmap + first touch + cudaHostRegister (vLLM's way), {:.2f} s/GiB cudaHostAlloc; {}",
+      c.register_s_per_gib, c.host_alloc_s_per_gib, where);
+}
+
+std::string recommendation_pin_source(const TierRecommendation& r) {
+  return r.pinning ? pinning_source_text(*r.pinning) : r.pin_source;
 }
 
 std::string tier_verdict_text(const TierVerdict& v) {

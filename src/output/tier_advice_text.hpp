@@ -13,12 +13,19 @@ namespace kvb {
 std::string describe_gain(double gain, TierObjective o);
 
 std::string tier_verdict_text(const TierVerdict& v);
+// "workload chat not simulated: the weights do not fit" (also a sizing warning).
+std::string not_simulated_text(const NotSimulatedWorkload& w);
+// Why the rule keeps `sessions` warm: "--concurrency 8", or the default's reason.
+std::string sessions_reason_text(int sessions, const SessionsSource& source);
+// The pinning figures per GiB and where they were measured (or which GPU's stand in).
+std::string pinning_source_text(const PinningCost& cost);
 std::string advice_step_text(const AdviceStep& s);
 
 // The recommendation's words: its facts worded, or, where it has none (the rule's, or a document's
 // as read back), the words it holds.
 std::string recommendation_why(const TierRecommendation& r);
 std::vector<std::string> recommendation_reasoning(const TierRecommendation& r);
+std::string recommendation_pin_source(const TierRecommendation& r);
 // "the 8 GiB tier's simulation": what a signal cut short; empty when the sweep ran to its end.
 std::string recommendation_interrupted_during(const TierRecommendation& r);
 

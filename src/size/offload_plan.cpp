@@ -46,10 +46,7 @@ void set_pinning(TierRecommendation& r, const HardwareSpec& hw) {
   const auto cost = pinning_cost(hw);
   r.pin_seconds_low = r.kv_offloading_size_gib * cost.register_s_per_gib;
   r.pin_seconds_high = r.kv_offloading_size_gib * cost.host_alloc_s_per_gib;
-  r.pin_source = fmt::format(
-      "{:.2f} s/GiB mmap + first touch + cudaHostRegister (vLLM's way), {:.2f} s/GiB "
-      "cudaHostAlloc; {}",
-      cost.register_s_per_gib, cost.host_alloc_s_per_gib, cost.source);
+  r.pinning = cost;
 }
 
 // The rule's recommendation: `gib` for the sessions kept warm, raised to the floor or capped.
@@ -61,9 +58,7 @@ TierRecommendation rule_recommendation(const OffloadPlan& p, int gib) {
   r.cap_gib = p.cap_gib;
   r.bound =
       p.capped ? TierBound::kDramCap : (gib > std::ceil(p.wanted_gib) ? TierBound::kFloor : TierBound::kRule);
-  r.why = fmt::format(
-      "{} full-length session{} kept warm ({}); no traffic simulated (size --workload simulates it)",
-      p.sessions, p.sessions == 1 ? "" : "s", p.sessions_reason);
+  r.verdict = RuleVerdict{.sessions = p.sessions, .source = p.sessions_source, .not_simulated = std::nullopt};
   return r;
 }
 
@@ -87,16 +82,13 @@ namespace {
 void choose_sessions(OffloadPlan& p, const Sizing& s, const SizingInputs& in) {
   if (in.concurrency) {
     p.sessions = *in.concurrency;
-    p.sessions_reason = fmt::format("--concurrency {}", p.sessions);
+    p.sessions_source = SessionsSource{.given = true, .gpu_sessions = s.max_concurrency};
   } else {
     // The tier is write-through, so it holds copies of what is on the GPU too; it pays when
     // it holds more than the GPU pool. Twice the GPU's full-length sessions (SGLang HiCache's
     // default host pool is 2x the device pool; Dynamo wants the CPU tier larger than the GPU).
     p.sessions = std::max(1, static_cast<int>(std::ceil(2.0 * s.max_concurrency)));
-    p.sessions_reason = fmt::format(
-        "default: 2 x the {:.2f} full-length sessions the GPU pool holds (the tier is "
-        "write-through, so it must exceed the GPU pool to add anything)",
-        s.max_concurrency);
+    p.sessions_source = SessionsSource{.given = false, .gpu_sessions = s.max_concurrency};
   }
 }
 

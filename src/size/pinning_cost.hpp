@@ -11,12 +11,14 @@ namespace kvb {
 struct PinningCost {
   double register_s_per_gib = 0;    // mmap of /dev/shm + first touch + cudaHostRegister (vLLM's way)
   double host_alloc_s_per_gib = 0;  // cudaHostAlloc (torch pin_memory)
-  std::string source;
+  std::string source;               // the measurement's file; empty: no catalog GPU has one
+  std::string hardware;             // the GPU asked about
+  std::string stood_in;             // the catalog GPU whose figure stands in; empty: the GPU's own
 };
 
 // The GPU's own measured figure where its hardware file has one; otherwise the first catalog
-// GPU's that has one (today the H100 node's), said so in `source` (pinning is host work: the GPU
-// hardly matters, the host's memory does).
+// GPU's that has one, named in `stood_in` (pinning is host work: the GPU hardly matters, the
+// host's memory does). output/tier_advice_text's pinning_source_text words it.
 PinningCost pinning_cost(const HardwareSpec& hw);
 
 }  // namespace kvb

@@ -63,7 +63,8 @@ struct OffloadPlan {
   std::int64_t cpu_block_bytes = 0;  // one offloaded block across all ranks
   double tokens_per_gib = 0;         // tokens the CPU tier holds per GiB given
   int sessions = 0;                  // sessions the recommendation keeps warm
-  std::string sessions_reason;
+  SessionsSource sessions_source;    // why that many (output/tier_advice_text's sessions_reason_text)
+  std::string sessions_reason;       // its words in a document: filled by the writer and the reader
   RuleFigures rule;
   double wanted_gib = 0;  // before the host-DRAM cap
   double cap_gib = 0;     // host DRAM x fraction x this instance's share

@@ -1,10 +1,13 @@
 #pragma once
 // What a sizing warns about, as facts with their numbers (the engine decides them); the one
 // wording of each is output/sizing_warnings_text (what the text and the JSON both print). A
-// warning composed by another layer (a link profile's, a workload's) arrives as text.
+// warning composed by another layer (a link profile's) arrives as text.
 #include <cstdint>
 #include <string>
 #include <variant>
+#include <vector>
+
+#include "size/tier_advice_facts.hpp"
 
 namespace kvb {
 
@@ -40,13 +43,24 @@ struct RanksBeyondNode {
   int ranks = 1, gpus_per_node = 1;
   std::string hardware;
 };
-struct WarningText {  // worded where it arose (a link profile's, a workload's)
+// size --workload: the workload file's server keys describe another machine; size uses the flags'.
+struct WorkloadServerKeysIgnored {
+  std::string workload;
+  std::vector<std::string> keys;
+  std::string simulate_as;  // what `kvbench simulate` takes to run the file as written
+};
+// size --workload could not simulate it (size/tier_advice_facts.hpp: NotSimulatedWorkload).
+struct WorkloadNotSimulated {
+  NotSimulatedWorkload workload;
+};
+struct WarningText {  // worded where it arose (a link profile's)
   std::string text;
 };
 
 using SizingWarning =
     std::variant<ContextBeyondTrained, ReplicatedKv, HybridMambaOffloading, SlidingAsFull, LmcachePerRank,
-                 TierBeyondHostDram, TierBeyondCap, KvCacheMemoryTooLarge, RanksBeyondNode, WarningText>;
+                 TierBeyondHostDram, TierBeyondCap, KvCacheMemoryTooLarge, RanksBeyondNode,
+                 WorkloadServerKeysIgnored, WorkloadNotSimulated, WarningText>;
 
 // The command this sizing prints would not start (said on stderr even when the result goes to a file).
 bool refuses_start(const SizingWarning& w);

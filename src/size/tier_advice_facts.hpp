@@ -16,6 +16,25 @@ namespace kvb {
 
 // --- the verdict: one line, why this size or why none ---
 
+// Where the rule's sessions kept warm come from: --concurrency, or twice the full-length sessions
+// the GPU pool holds (`gpu_sessions`).
+struct SessionsSource {
+  bool given = false;
+  double gpu_sessions = 0;
+};
+// size --workload could not simulate its traffic (no request of max-model-len fits the GPU KV
+// cache, or the weights do not fit): the rule's size stands.
+struct NotSimulatedWorkload {
+  std::string workload;
+  bool weights_fit = true;
+};
+// The rule: `sessions` full-length sessions kept warm, no traffic simulated.
+struct RuleVerdict {
+  int sessions = 0;
+  SessionsSource source;
+  std::optional<NotSimulatedWorkload> not_simulated;
+};
+
 // The knee pays: `gib` reaches `share_of_best` of the best gain, taken at `best_gib`.
 struct KneeVerdict {
   double gib = 0, share_of_best = 0, best_gain = 0, best_gib = 0, cpu_hit_rate = 0;
@@ -61,7 +80,7 @@ struct InterruptedVerdict {
   int gib = 0;
   std::size_t sizes = 0;
 };
-using TierVerdict = std::variant<KneeVerdict, NoRoomVerdict, TierCostsVerdict, NoReuseVerdict,
+using TierVerdict = std::variant<RuleVerdict, KneeVerdict, NoRoomVerdict, TierCostsVerdict, NoReuseVerdict,
                                  ReuseFitsGpuVerdict, TradedOffVerdict, ArrivalBoundVerdict, LinkBoundVerdict,
                                  ComputeBoundVerdict, InterruptedVerdict>;
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "fleet/fleet_spec.hpp"
+#include "size/pinning_cost.hpp"
 #include "size/tier_advice_facts.hpp"
 #include "size/tier_terms.hpp"
 
@@ -97,8 +98,9 @@ struct TierRecommendation {
   // Start-up: pinning the tier at every server start (size/pinning_cost.hpp).
   double pin_seconds_low = 0;
   double pin_seconds_high = 0;
-  std::string pin_source;
-  std::optional<FleetTier> fleet;  // size --replicas
+  std::string pin_source;              // words: a document's as read back
+  std::optional<PinningCost> pinning;  // the figures and their source (output/ words them)
+  std::optional<FleetTier> fleet;      // size --replicas
 
   bool simulated() const { return basis == RecommendationBasis::kSimulation; }
 };

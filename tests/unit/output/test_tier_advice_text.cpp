@@ -73,6 +73,38 @@ TEST(TierAdviceText, TraceCandidatesListEachSizeWithWhyAndItsHitRate) {
       "still rising: 45.0%)");
 }
 
+TEST(TierAdviceText, TheRuleSaysWhereItsSessionsComeFromAndWhyNothingWasSimulated) {
+  RuleVerdict v{.sessions = 1, .source = {.given = true, .gpu_sessions = 0.5}, .not_simulated = std::nullopt};
+  EXPECT_EQ(tier_verdict_text(v),
+            "1 full-length session kept warm (--concurrency 1); no traffic simulated (size --workload "
+            "simulates it)");
+  v.sessions = 3;
+  v.source.given = false;
+  v.not_simulated = NotSimulatedWorkload{.workload = "chat", .weights_fit = false};
+  EXPECT_EQ(tier_verdict_text(v),
+            "workload chat not simulated: the weights do not fit; 3 full-length sessions kept warm (default: "
+            "2 x the "
+            "0.50 full-length sessions the GPU pool holds (the tier is write-through, so it must exceed the "
+            "GPU pool "
+            "to add anything)); no traffic simulated (size --workload simulates it)");
+}
+
+TEST(TierAdviceText, PinningSaysWhoseFigureStandsIn) {
+  PinningCost c{.register_s_per_gib = 0.25,
+                .host_alloc_s_per_gib = 0.5,
+                .source = "h100/x.json",
+                .hardware = "mi300x",
+                .stood_in = "h100"};
+  EXPECT_EQ(
+      pinning_source_text(c),
+      "0.25 s/GiB mmap + first touch + cudaHostRegister (vLLM's way), 0.50 s/GiB cudaHostAlloc; h100/x.json; "
+      "not measured on mi300x: pinning is host work, so the H100 node's figure stands in");
+  c.stood_in.clear();
+  EXPECT_EQ(pinning_source_text(c).substr(pinning_source_text(c).rfind("; ") + 2), "h100/x.json");
+  c.source.clear();
+  EXPECT_NE(pinning_source_text(c).find("not measured on mi300x nor on any catalog GPU"), std::string::npos);
+}
+
 TEST(TierAdviceText, FactsAreWordedAndWordsWithoutFactsAreKept) {
   TierRecommendation r;
   r.why = "read back from a document";
