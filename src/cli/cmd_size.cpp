@@ -64,7 +64,7 @@ struct SizeOptions {
 ServeSettings serve_settings(const SizeOptions& o) {
   ServeSettings v;
   // Neither --tp nor --pp: the configuration search picks TP, PP and FP8 weights (as --tp auto).
-  v.tensor_parallel_auto = o.server.tp.empty() && !pp_given(o.server);
+  v.tensor_parallel_auto = o.server.text("tensor-parallel-size").empty() && !pp_given(o.server);
   apply_server_flags(o.server, v);
   return v;
 }
@@ -228,7 +228,7 @@ int run_size(const SizeOptions& o) {
   for (const auto& name : split(o.hw, ',')) hws.push_back(resolve_hardware(name));
   const auto serve = serve_settings(o);
   const auto sized =
-      size_configurations(models, hws, serve, node_overrides(o, serve), o.server.max_model_len);
+      size_configurations(models, hws, serve, node_overrides(o, serve), o.server.text("max-model-len"));
   for (const auto& s : sized.results) {
     for (const auto& w : s.warnings) {
       if (refuses_start(w)) print_warning(sizing_warning_text(w));

@@ -40,7 +40,8 @@ TraceKvCost kv_cost(const TraceCommandOptions& o) {
   if (o.model.empty()) throw UsageError("--model is required: the KV bytes per token turn blocks into GiB");
   std::vector<std::string> warnings;
   ServeSettings serve;
-  serve.tensor_parallel_auto = o.server.tp.empty() && !pp_given(o.server);  // as size
+  serve.tensor_parallel_auto =
+      o.server.text("tensor-parallel-size").empty() && !pp_given(o.server);  // as size
   apply_server_flags(o.server, serve);
   const auto sizing =
       compute_sizing(make_sizing_inputs(resolve_model(o.model, warnings), resolve_hardware(o.hw), serve));

@@ -14,41 +14,11 @@
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "core/yaml_reader.hpp"
+#include "sim/server_fields.hpp"
+#include "sim/yaml_checks.hpp"
 
 namespace kvb {
 namespace {
-
-// `hi` bounds what a key can physically be; the message says the range.
-double positive(const YamlObject& o, const std::string& key, double fallback, bool allow_zero = false,
-                double hi = 1e15) {
-  const double v = o.real_or(key, fallback);
-  if ((!(v > 0) && !(allow_zero && v == 0)) || v > hi) {
-    throw UsageError(fmt::format("{}: key '{}' must be {} and at most {:g} (got {:g})", o.origin(), key,
-                                 allow_zero ? ">= 0" : "> 0", hi, v));
-  }
-  return v;
-}
-
-// Read as 64 bits and range-checked before any narrowing, so 4294967297 is refused, never 1.
-std::int64_t positive_int(const YamlObject& o, const std::string& key, std::int64_t fallback,
-                          bool allow_zero = false, std::int64_t hi = kMaxCount) {
-  const auto v = o.integer_or(key, fallback);
-  if (v < 0 || (v == 0 && !allow_zero) || v > hi) {
-    throw UsageError(fmt::format("{}: key '{}' must be a whole number from {} to {} (got {})", o.origin(),
-                                 key, allow_zero ? 0 : 1, hi, v));
-  }
-  return v;
-}
-
-std::string one_of(const YamlObject& o, const std::string& key, const std::string& fallback,
-                   const std::vector<std::string>& allowed) {
-  const auto v = o.str_or(key, fallback);
-  if (std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
-    throw UsageError(
-        fmt::format("{}: key '{}' is '{}'; expected {}", o.origin(), key, v, join(allowed, ", ")));
-  }
-  return v;
-}
 
 Distribution dist_or(const YamlObject& o, const std::string& key, const Distribution& fallback,
                      bool allow_zero) {
@@ -137,100 +107,21 @@ std::vector<SweepAxis> parse_sweep(const YamlObject& o) {
   return axes;
 }
 
-std::optional<std::uint64_t> bytes_or_none(const YamlObject& o, const std::string& key) {
-  if (!o.has(key)) return std::nullopt;
-  const auto bytes = parse_bytes(o.str(key), fmt::format("{}: key '{}'", o.origin(), key)).bytes;
-  if (bytes == 0) throw UsageError(fmt::format("{}: key '{}' must be > 0", o.origin(), key));
-  return bytes;
-}
-
 }  // namespace
 
 namespace {
 
-// The keys server_to_yaml writes and parse_server reads, in the order they are written.
-constexpr std::array<const char*, 24> kServerKeys = {"model",
-                                                     "hardware",
-                                                     "tensor-parallel-size",
-                                                     "pipeline-parallel-size",
-                                                     "gpu-memory-utilization",
-                                                     "kv-cache-memory",
-                                                     "num-gpu-blocks-override",
-                                                     "block-size",
-                                                     "kv-cache-dtype",
-                                                     "max-model-len",
-                                                     "max-num-batched-tokens",
-                                                     "max-num-seqs",
-                                                     "enable-prefix-caching",
-                                                     "kv-offloading-size",
-                                                     "kv-offloading-backend",
-                                                     "quantization",
-                                                     "draft-layers",
-                                                     "hybrid-kv-cache-manager",
-                                                     "eviction-policy",
-                                                     "store-threshold",
-                                                     "link-method",
-                                                     "vllm-version",
-                                                     "tier-costs",
-                                                     "scheduler-reserve-full-isl"};
-
-// The server keys: the model, the GPU and vLLM's flags, and the simulator's own (eviction, store
-// threshold, link method).
-ServerSpec parse_server(const YamlObject& o, const std::string& origin) {
+// The server keys, read in the table's order (sim/server_fields.hpp).
+ServerSpec parse_server(const YamlObject& o) {
   ServerSpec v;
-  if (!o.has("model")) throw UsageError(fmt::format("{}: missing required key 'model'", origin));
-  v.model = o.str("model");
-  v.hardware = o.str_or("hardware", v.hardware);
-  // 'auto': the smallest configuration that fits one request, as `size --tp auto` (resolved in
-  // prepare_simulation by the same configuration search).
-  if (o.has("tensor-parallel-size") && o.str("tensor-parallel-size") == "auto") {
-    v.tensor_parallel_auto = true;
-  } else {
-    v.tensor_parallel_size =
-        static_cast<int>(positive_int(o, "tensor-parallel-size", 1, false, kMaxParallelRanks));
-  }
-  v.gpu_memory_utilization = positive(o, "gpu-memory-utilization", v.gpu_memory_utilization);
-  if (v.gpu_memory_utilization > 1.0) {
-    throw UsageError(fmt::format("{}: key 'gpu-memory-utilization' must be in (0, 1]", origin));
-  }
-  v.kv_cache_memory = bytes_or_none(o, "kv-cache-memory");
-  if (o.has("num-gpu-blocks-override"))
-    v.num_gpu_blocks_override = positive_int(o, "num-gpu-blocks-override", 1);
-  v.block_size = static_cast<int>(positive_int(o, "block-size", 0, true, 256));
-  v.kv_cache_dtype = o.str_or("kv-cache-dtype", v.kv_cache_dtype);
-  // Absent = the model's own length; given, it must be a length (0 is refused, as size --ctx 0).
-  v.max_model_len = o.has("max-model-len") ? positive_int(o, "max-model-len", 0) : 0;
-  // Absent: what vLLM takes on the GPU (size/serve_settings.hpp), resolved with the hardware.
-  if (o.has("max-num-batched-tokens"))
-    v.max_num_batched_tokens = positive_int(o, "max-num-batched-tokens", 0);
-  if (o.has("max-num-seqs")) v.max_num_seqs = positive_int(o, "max-num-seqs", 0, false, kMaxNumSeqs);
-  v.enable_prefix_caching = o.boolean_or("enable-prefix-caching", true);
-  if (o.has("scheduler-reserve-full-isl"))
-    v.scheduler_reserve_full_isl = o.boolean_or("scheduler-reserve-full-isl", true);
-  if (o.has("kv-offloading-size") && !o.node()["kv-offloading-size"].IsNull()) {
-    v.kv_offloading_size = positive(o, "kv-offloading-size", 0, true, 1e6);
-  }
-  v.eviction_policy =
-      one_of(o, "eviction-policy", "lru", {"lru", "arc"}) == "arc" ? EvictionKind::kArc : EvictionKind::kLru;
-  v.store_threshold = static_cast<int>(positive_int(o, "store-threshold", 1));
-  v.link_method = parse_method(one_of(o, "link-method", "ce", {"ce", "ce-batch", "kernel"}), o.origin());
-  // size's flags, so a scenario describes every server size does.
-  v.pipeline_parallel_size =
-      static_cast<int>(positive_int(o, "pipeline-parallel-size", 1, false, kMaxParallelRanks));
-  v.quantization = parse_quantization(o.str_or("quantization", "none"), origin + ": key 'quantization'");
-  v.draft_layers = static_cast<int>(positive_int(o, "draft-layers", 0, true, 16));
-  v.hybrid_kv_cache_manager = o.boolean_or("hybrid-kv-cache-manager", true);
-  v.kv_offloading_backend = parse_offloading_backend(o.str_or("kv-offloading-backend", "native"),
-                                                     origin + ": key 'kv-offloading-backend'");
-  if (o.has("vllm-version"))
-    v.vllm_version = parse_vllm_version(o.str("vllm-version"), origin + ": key 'vllm-version'");
-  if (o.has("tier-costs")) {
-    // all, none, one name or a list of them
-    const auto names = o.node()["tier-costs"].IsScalar() ? std::vector<std::string>{o.str("tier-costs")}
-                                                         : o.str_list_or("tier-costs");
-    v.tier_costs = parse_tier_costs(names, origin + ": key 'tier-costs'");
-  }
+  for (const auto& f : server_fields()) f.from_yaml(o, v);
   return v;
+}
+
+std::vector<std::string> server_keys() {
+  std::vector<std::string> keys;
+  for (const auto& f : server_fields()) keys.push_back(f.key);
+  return keys;
 }
 
 }  // namespace
@@ -243,7 +134,7 @@ Scenario scenario_from_node(const YAML::Node& root, const std::string& origin) {
   s.name = o.str_or("name", printable_path(std::filesystem::path(origin).stem().string()));
   s.description = o.str_or("description", "");
   s.seed = static_cast<std::uint64_t>(positive_int(o, "seed", 1, true, kMaxSeed));
-  s.server = parse_server(o, origin);
+  s.server = parse_server(o);
   s.fleet.replicas = checked_replicas(o.integer_or("replicas", 1), origin + ": key 'replicas'");
   if (o.has("router")) s.fleet.router = parse_router(o.str("router"), origin + ": key 'router'");
   if (o.has("calibration")) s.calibration = parse_calibration(o.object("calibration"), origin);
@@ -253,7 +144,7 @@ Scenario scenario_from_node(const YAML::Node& root, const std::string& origin) {
     s.sweep = parse_sweep(o.object("sweep"));
     check_sweep_points(s.sweep, fmt::format("{}: key 'sweep'", origin));
   }
-  std::vector<std::string> keys(kServerKeys.begin(), kServerKeys.end());
+  auto keys = server_keys();
   for (const char* k :
        {"name", "description", "seed", "replicas", "router", "calibration", "workload", "sweep"})
     keys.push_back(k);
@@ -326,54 +217,24 @@ Scenario with_override(const Scenario& s, const std::string& key, const std::str
 }
 
 bool is_server_key(const std::string& key) {
-  return std::find(kServerKeys.begin(), kServerKeys.end(), key) != kServerKeys.end();
+  const auto& fields = server_fields();
+  return std::any_of(fields.begin(), fields.end(), [&](const ServerField& f) { return f.key == key; });
 }
 
 YAML::Node server_to_yaml(const ServerSpec& v) {
   YAML::Node n;
-  n["model"] = v.model;
-  n["hardware"] = v.hardware;
-  if (v.tensor_parallel_auto) {
-    n["tensor-parallel-size"] = "auto";
-  } else {
-    n["tensor-parallel-size"] = v.tensor_parallel_size;
-  }
-  n["pipeline-parallel-size"] = v.pipeline_parallel_size;
-  n["gpu-memory-utilization"] = v.gpu_memory_utilization;
-  if (v.kv_cache_memory) n["kv-cache-memory"] = std::to_string(*v.kv_cache_memory);
-  if (v.num_gpu_blocks_override) n["num-gpu-blocks-override"] = *v.num_gpu_blocks_override;
-  n["block-size"] = v.block_size;
-  n["kv-cache-dtype"] = v.kv_cache_dtype;
-  if (v.max_model_len > 0) n["max-model-len"] = v.max_model_len;
-  if (v.max_num_batched_tokens) n["max-num-batched-tokens"] = *v.max_num_batched_tokens;
-  if (v.max_num_seqs) n["max-num-seqs"] = *v.max_num_seqs;
-  n["enable-prefix-caching"] = v.enable_prefix_caching;
-  if (v.kv_offloading_size) {
-    n["kv-offloading-size"] = *v.kv_offloading_size;
-  } else {
-    n["kv-offloading-size"] = YAML::Null;
-  }
-  n["kv-offloading-backend"] = to_string(v.kv_offloading_backend);
-  n["quantization"] = to_string(v.quantization);
-  n["draft-layers"] = v.draft_layers;
-  n["hybrid-kv-cache-manager"] = v.hybrid_kv_cache_manager;
-  n["eviction-policy"] = v.eviction_policy == EvictionKind::kArc ? "arc" : "lru";
-  n["store-threshold"] = v.store_threshold;
-  n["link-method"] = to_string(v.link_method);
-  n["vllm-version"] = to_string(v.vllm_version);
-  n["tier-costs"] = tier_cost_names(v.tier_costs);
-  if (v.scheduler_reserve_full_isl) n["scheduler-reserve-full-isl"] = *v.scheduler_reserve_full_isl;
+  for (const auto& f : server_fields()) f.to_yaml(v, n);
   return n;
 }
 
 Scenario with_server(const Scenario& s, const ServerSpec& server) {
   YAML::Node root = s.source.IsMap() ? YAML::Clone(s.source) : YAML::Node(YAML::NodeType::Map);
-  for (const char* key : kServerKeys) root.remove(key);
+  for (const auto& f : server_fields()) root.remove(f.key);
   for (const auto& kv : server_to_yaml(server)) root[kv.first.as<std::string>()] = kv.second;
   if (!std::as_const(root)["workload"]) {
     // A trace's scenario (size --trace) has no workload document: the server alone is re-read.
     Scenario out = s;
-    out.server = parse_server(YamlObject(root, s.origin), s.origin);
+    out.server = parse_server(YamlObject(root, s.origin));
     out.source = root;
     return out;
   }

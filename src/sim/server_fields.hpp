@@ -1,0 +1,35 @@
+#pragma once
+// The one list of a server's fields (issue 35 §1): each field's scenario key, its flag where size,
+// simulate, trace and calibrate take one, its help, and the functions that read it from a flag and
+// from a scenario and write it back. The scenario's reader, writer and known keys and the CLI's
+// server flags all walk this table, so a field is added once. Each reader keeps its own checks and
+// refusals: a flag names the flag, a key names the file and the key.
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+#include <vector>
+
+#include "core/yaml_reader.hpp"
+#include "sim/scenario.hpp"
+
+namespace kvb {
+
+// How a context length may be written, for every flag that takes one (--max-model-len, report's --ctx).
+inline constexpr const char* kContextLengthForms = "context length: 131072, 128k (x1000), 128K (x1024), 1M";
+
+struct ServerField {
+  std::string key;    // the scenario key, and the YAML writer's
+  std::string flags;  // CLI11's names ("--tensor-parallel-size,--tp"); empty: a scenario key only
+  std::string help;
+  bool parallelism = false;  // --tp and --pp: calibrate takes its own --tp (the GEMM timer's ranks)
+  bool is_switch = false;    // a flag without a value (--disable-hybrid-kv-cache-manager)
+  void (*from_flag)(const std::string& text, ServeSettings& v) = nullptr;  // null: no flag
+  void (*from_yaml)(const YamlObject& o, ServerSpec& v) = nullptr;
+  void (*to_yaml)(const ServerSpec& v, YAML::Node& n) = nullptr;
+};
+
+// In the order the writer writes them: model and GPU, parallelism, memory, batching, the tier,
+// weights, the simulator's own, the release.
+const std::vector<ServerField>& server_fields();
+
+}  // namespace kvb

@@ -1,0 +1,82 @@
+// The one table of server fields (sim/server_fields.hpp): a flag and a scenario key of the same
+// field read the same value, every key is known to the scenario reader, and nothing is listed twice.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "sim/scenario.hpp"
+#include "sim/server_fields.hpp"
+
+namespace kvb {
+namespace {
+
+// Every field with a flag, set away from its default.
+ServerSpec flagged_fields_set() {
+  ServerSpec v;
+  v.tensor_parallel_size = 4;
+  v.pipeline_parallel_size = 2;
+  v.gpu_memory_utilization = 0.85;
+  v.kv_cache_memory = 40ULL << 30;
+  v.block_size = 32;
+  v.kv_cache_dtype = "fp8";
+  v.max_model_len = 65536;
+  v.max_num_batched_tokens = 4096;
+  v.max_num_seqs = 128;
+  v.kv_offloading_size = 96.5;
+  v.kv_offloading_backend = OffloadingBackend::kLmcache;
+  v.quantization = Quantization::kFp8;
+  v.draft_layers = 1;
+  v.hybrid_kv_cache_manager = false;
+  v.link_method = Method::kKernel;
+  v.vllm_version = VllmVersion{0, 19, 1};
+  return v;
+}
+
+std::string emitted(const ServerSpec& v) {
+  YAML::Emitter e;
+  e << server_to_yaml(v);
+  return e.c_str();
+}
+
+TEST(ServerFields, EachFlagReadsWhatItsKeyWrites) {
+  // The key's written value, given as the flag's text (a switch: given when the key is off),
+  // onto a server at the defaults: every field with a flag comes back as set.
+  const auto wanted = flagged_fields_set();
+  const auto doc = server_to_yaml(wanted);
+  ServerSpec from_flags;
+  int flags = 0;
+  for (const auto& f : server_fields()) {
+    if (f.from_flag == nullptr) continue;
+    ++flags;
+    const auto text = doc[f.key].as<std::string>();
+    if (f.is_switch) {
+      ASSERT_EQ(text, "false") << f.key;  // hybrid-kv-cache-manager: off is the flag given
+      f.from_flag("on", from_flags);
+    } else {
+      f.from_flag(text, from_flags);
+    }
+  }
+  EXPECT_EQ(flags, 16);  // vLLM's 14 sizing flags, the copy method and the release
+  from_flags.model = wanted.model;
+  from_flags.hardware = wanted.hardware;
+  EXPECT_EQ(emitted(from_flags), emitted(wanted));
+}
+
+TEST(ServerFields, EveryKeyIsAServerKeyOnceAndEveryFlagHasHelp) {
+  std::set<std::string> keys, names;
+  for (const auto& f : server_fields()) {
+    EXPECT_TRUE(keys.insert(f.key).second) << f.key << " listed twice";
+    EXPECT_TRUE(is_server_key(f.key)) << f.key;
+    ASSERT_NE(f.from_yaml, nullptr) << f.key;
+    ASSERT_NE(f.to_yaml, nullptr) << f.key;
+    if (f.from_flag == nullptr) continue;
+    EXPECT_FALSE(f.help.empty()) << f.key;
+    EXPECT_EQ(f.flags.rfind("--", 0), 0u) << f.key;
+    EXPECT_TRUE(names.insert(f.flags).second) << f.flags;
+  }
+  EXPECT_FALSE(is_server_key("workload"));
+}
+
+}  // namespace
+}  // namespace kvb
