@@ -7,6 +7,7 @@
 #include "core/json_file.hpp"
 #include "fleet/fleet_spec.hpp"
 #include "kvbench_config.hpp"
+#include "output/kv_layout_text.hpp"
 #include "output/size_text.hpp"
 #include "output/sizing_warnings_text.hpp"
 #include "output/tier_advice_text.hpp"
@@ -250,7 +251,7 @@ SizeRecord size_record(const Sizing& s) {
                .vllm_command_legacy = s.vllm_command_legacy,
                .rocm_docker_command = s.rocm_docker_command,
                .vllm_version_note = s.vllm_version_note,
-               .derivation = s.layout.derivation,
+               .derivation = kv_derivation_lines(s.layout),
                .warnings = {},
                .alternatives = s.alternatives,
                .notes = s.notes};

@@ -9,6 +9,7 @@
 #include "core/units.hpp"
 #include "fleet/fleet_spec.hpp"
 #include "output/host_memory_text.hpp"
+#include "output/kv_layout_text.hpp"
 #include "output/sizing_warnings_text.hpp"
 #include "output/text_table.hpp"
 #include "output/tier_advice_text.hpp"
@@ -120,7 +121,7 @@ std::string simulated_tier_lines(const TierRecommendation& r) {
 void kv_section(std::string& out, const Sizing& s) {
   const auto& l = s.layout;
   section(out, "KV cache per token, per rank");
-  for (const auto& d : l.derivation) out += "  " + d + "\n";
+  for (const auto& d : kv_derivation_lines(l)) out += "  " + d + "\n";
   out += fmt::format("  = {} B per token per rank ({}), kv-cache-dtype {}\n",
                      format_count(l.kv_bytes_per_token()),
                      format_bytes_binary(static_cast<double>(l.kv_bytes_per_token())), l.kv_dtype);
@@ -131,8 +132,8 @@ void kv_section(std::string& out, const Sizing& s) {
   }
   out +=
       fmt::format("  block size {} ({}); {} KV cache group{} of {} layers; page {} per layer, {} per block\n",
-                  l.block_size, l.block_size_reason, l.num_groups, l.num_groups == 1 ? "" : "s", l.group_size,
-                  format_bytes_binary(static_cast<double>(l.page_bytes)),
+                  l.block_size, block_size_reason_text(l), l.num_groups, l.num_groups == 1 ? "" : "s",
+                  l.group_size, format_bytes_binary(static_cast<double>(l.page_bytes)),
                   format_bytes_binary(static_cast<double>(l.block_bytes_all_layers())));
 }
 

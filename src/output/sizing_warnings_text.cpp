@@ -4,6 +4,7 @@
 
 #include "core/strings.hpp"
 #include "core/units.hpp"
+#include "output/kv_layout_text.hpp"
 #include "output/tier_advice_text.hpp"
 
 namespace kvb {
@@ -33,7 +34,8 @@ std::string word(const WorkloadServerKeysIgnored& w) {
 std::string word(const WorkloadNotSimulated& w) { return not_simulated_text(w.workload); }
 
 std::string word(const ReplicatedKv& w) {
-  return fmt::format("replicated KV: {}; the CPU tier stores {} copies too", w.reason, w.copies);
+  return fmt::format("replicated KV: {}; the CPU tier stores {} copies too", replication_text(w.replication),
+                     w.copies);
 }
 
 std::string word(const HybridMambaOffloading&) {

@@ -24,16 +24,17 @@ std::int64_t mamba_state_bytes(const ModelSpec& m, int tp, int dtype_bytes) {
   return (conv + ssm) * dtype_bytes;
 }
 
-int default_block_size(const ModelSpec& m, const HardwareSpec& hw, std::string& reason) {
+int default_block_size(const ModelSpec& m, const HardwareSpec& hw, BlockSizeReason& reason) {
   if (m.attention == AttentionKind::kMla && m.sparse_mla) {
-    reason = "FlashMLA-sparse forces 64-token blocks";
+    reason.source = BlockSizeSource::kSparseMla;  // FlashMLA-sparse forces 64-token blocks
     return 64;
   }
   if (m.attention == AttentionKind::kMla) {
-    reason = fmt::format("vLLM's default MLA backend on {} uses {}-token blocks", hw.name, hw.mla_block_size);
+    reason.source = BlockSizeSource::kMlaBackend;
+    reason.hardware = hw.name;
     return hw.mla_block_size;
   }
-  reason = "vLLM's default on CUDA and ROCm";
+  reason.source = BlockSizeSource::kBackendDefault;  // vLLM's default on CUDA and ROCm
   return 16;
 }
 
@@ -111,27 +112,27 @@ std::int64_t mla_bytes_per_token(const ModelSpec& m, const KvSettings& s, KvLayo
     // fp8_ds_mla: 512 fp8 latent values, 4 fp32 scales, 64 bf16 RoPE values.
     full_bytes = m.mla.kv_lora_rank + m.mla.kv_lora_rank / 128 * 4 + m.mla.qk_rope_head_dim * 2;
     out.kv_dtype = "fp8_ds_mla";
-    out.derivation.push_back(
-        fmt::format("MLA, fp8_ds_mla: {} fp8 latent + {} B scales + {} bf16 RoPE = {} B per "
-                    "layer",
-                    m.mla.kv_lora_rank, m.mla.kv_lora_rank / 128 * 4, m.mla.qk_rope_head_dim, full_bytes));
+    out.derivation.push_back(MlaSparseFp8Step{.latent = m.mla.kv_lora_rank,
+                                              .scale_bytes = m.mla.kv_lora_rank / 128 * 4,
+                                              .rope = m.mla.qk_rope_head_dim,
+                                              .bytes = full_bytes});
   } else {
     full_bytes = static_cast<std::int64_t>(m.mla.kv_lora_rank + m.mla.qk_rope_head_dim) * dt;
-    out.derivation.push_back(
-        fmt::format("MLA: (kv_lora_rank {} + qk_rope_head_dim {}) x {} B = {} B per layer (no "
-                    "K/V pair)",
-                    m.mla.kv_lora_rank, m.mla.qk_rope_head_dim, dt, full_bytes));
+    out.derivation.push_back(MlaLatentStep{.kv_lora_rank = m.mla.kv_lora_rank,
+                                           .rope = m.mla.qk_rope_head_dim,
+                                           .dtype_bytes = dt,
+                                           .bytes = full_bytes});
   }
   if (m.indexer_head_dim > 0) {
     const std::int64_t idx = m.indexer_head_dim + m.indexer_head_dim / 128 * 4;
     full_bytes += idx;
-    out.derivation.push_back(fmt::format("DSA indexer K cache: {} fp8 + {} B scale = {} B per layer",
-                                         m.indexer_head_dim, m.indexer_head_dim / 128 * 4, idx));
+    out.derivation.push_back(IndexerStep{
+        .head_dim = m.indexer_head_dim, .scale_bytes = m.indexer_head_dim / 128 * 4, .bytes = idx});
   }
   if (s.tp > 1) {
     out.replicated = true;
-    out.replication_reason =
-        fmt::format("MLA keeps one latent per token, replicated on each of the {} TP ranks", s.tp);
+    out.replication =
+        KvReplication{.cause = ReplicationCause::kMlaLatent, .tp = s.tp, .kv_heads = m.num_kv_heads};
   }
   return full_bytes;
 }
@@ -141,15 +142,17 @@ std::int64_t gqa_bytes_per_token(const ModelSpec& m, const KvSettings& s, KvLayo
   const int dt = out.kv_dtype_bytes;
   out.kv_heads_per_rank = std::max(1, m.num_kv_heads / s.tp);
   const std::int64_t full_bytes = 2LL * out.kv_heads_per_rank * m.head_dim * dt;
-  out.derivation.push_back(
-      fmt::format("{}: 2 (K,V) x {} KV head{}/rank (max(1, {} // TP {})) x head_dim {} x {} B = "
-                  "{} B per layer",
-                  m.num_kv_heads == m.num_attention_heads ? "MHA" : "GQA", out.kv_heads_per_rank,
-                  out.kv_heads_per_rank == 1 ? "" : "s", m.num_kv_heads, s.tp, m.head_dim, dt, full_bytes));
+  out.derivation.push_back(KvHeadsStep{.mha = m.num_kv_heads == m.num_attention_heads,
+                                       .heads_per_rank = out.kv_heads_per_rank,
+                                       .kv_heads = m.num_kv_heads,
+                                       .tp = s.tp,
+                                       .head_dim = m.head_dim,
+                                       .dtype_bytes = dt,
+                                       .bytes = full_bytes});
   if (m.num_kv_heads < s.tp) {
     out.replicated = true;
-    out.replication_reason = fmt::format("{} KV heads < TP {}: each head is replicated on {} ranks",
-                                         m.num_kv_heads, s.tp, s.tp / m.num_kv_heads);
+    out.replication =
+        KvReplication{.cause = ReplicationCause::kFewKvHeads, .tp = s.tp, .kv_heads = m.num_kv_heads};
   }
   return full_bytes;
 }
@@ -186,7 +189,7 @@ void choose_block_size(const ModelSpec& m, const HardwareSpec& hw, const KvSetti
           fmt::format("--block-size {}: expected one of 1, 8, 16, 32, 64, 128, 256", s.block_size));
     }
     out.block_size = s.block_size;
-    out.block_size_reason = "--block-size";
+    out.block_size_reason.source = BlockSizeSource::kFlag;
   } else {
     out.block_size = default_block_size(m, hw, out.block_size_reason);
   }
@@ -215,9 +218,10 @@ void group_hybrid_layers(std::int64_t full_bytes, KvLayout& out) {
     if (attn_page < state) {
       const std::int64_t tokens = cdiv(state, full_bytes);
       out.block_size = static_cast<int>(cdiv(tokens, 16) * 16);
-      out.block_size_reason =
-          fmt::format("raised so one attention page ({} B/token/layer) holds a Mamba state of {}", full_bytes,
-                      format_bytes_binary(static_cast<double>(state)));
+      out.block_size_reason = BlockSizeReason{.source = BlockSizeSource::kMambaState,
+                                              .hardware = {},
+                                              .page_bytes_per_token = full_bytes,
+                                              .mamba_state_bytes = state};
       attn_page = static_cast<std::int64_t>(out.block_size) * full_bytes;
     }
   }

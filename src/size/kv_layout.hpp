@@ -4,6 +4,7 @@
 // many blocks one request of a given length needs.
 #include <cstdint>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "catalog/hardware_spec.hpp"
@@ -32,21 +33,59 @@ struct KvLayerType {
   int groups = 0;                          // KV cache groups of `group_size` layers
 };
 
+// How the per-token figure of one layer on one rank was computed, step by step: facts, worded by
+// output/kv_layout_text for the text and the JSON's "derivation".
+struct MlaSparseFp8Step {  // fp8_ds_mla: fp8 latent, fp32 scales per 128 values, bf16 RoPE
+  int latent = 0, scale_bytes = 0, rope = 0;
+  std::int64_t bytes = 0;
+};
+struct MlaLatentStep {  // one latent and the RoPE key, no K/V pair
+  int kv_lora_rank = 0, rope = 0, dtype_bytes = 0;
+  std::int64_t bytes = 0;
+};
+struct IndexerStep {  // DeepSeek's sparse-attention indexer keeps its own fp8 K cache
+  int head_dim = 0, scale_bytes = 0;
+  std::int64_t bytes = 0;
+};
+struct KvHeadsStep {  // GQA / MHA: K and V of this rank's KV heads
+  bool mha = false;
+  int heads_per_rank = 0, kv_heads = 0, tp = 1, head_dim = 0, dtype_bytes = 0;
+  std::int64_t bytes = 0;
+};
+using KvDerivationStep = std::variant<MlaSparseFp8Step, MlaLatentStep, IndexerStep, KvHeadsStep>;
+
+// Why each TP rank holds the same KV: MLA's one latent per token, or fewer KV heads than ranks.
+enum class ReplicationCause { kNone, kMlaLatent, kFewKvHeads };
+struct KvReplication {
+  ReplicationCause cause = ReplicationCause::kNone;
+  int tp = 1, kv_heads = 0;
+};
+
+// Where the block size comes from: --block-size, the attention backend (sparse MLA's 64, the MLA
+// backend's on this GPU, vLLM's 16), or raised so one attention page holds a Mamba state.
+enum class BlockSizeSource { kFlag, kSparseMla, kMlaBackend, kBackendDefault, kMambaState };
+struct BlockSizeReason {
+  BlockSizeSource source = BlockSizeSource::kBackendDefault;
+  std::string hardware;                   // kMlaBackend
+  std::int64_t page_bytes_per_token = 0;  // kMambaState: one attention layer's bytes per token
+  std::int64_t mamba_state_bytes = 0;     // kMambaState
+};
+
 struct KvLayout {
   std::string kv_dtype;  // resolved name, e.g. "bfloat16", "fp8", "fp8_ds_mla"
   int kv_dtype_bytes = 2;
   int block_size = 16;
-  std::string block_size_reason;
+  BlockSizeReason block_size_reason;
   std::vector<KvLayerType> types;
   int group_size = 0;  // layers per KV cache group (tensors sharing one block id)
   int num_groups = 0;
   std::int64_t page_bytes = 0;  // one block of one layer, after page-size unification
   bool uniform = true;          // one group type: num_blocks = available // (page * layers)
   bool replicated = false;      // the same KV on every TP rank (MLA, or kv heads < TP)
-  std::string replication_reason;
-  int kv_heads_per_rank = 0;            // GQA/MHA only
-  int sliding_window = 0;               // tokens, for sliding layers
-  std::vector<std::string> derivation;  // how the per-token figure was computed, line by line
+  KvReplication replication;
+  int kv_heads_per_rank = 0;                 // GQA/MHA only
+  int sliding_window = 0;                    // tokens, for sliding layers
+  std::vector<KvDerivationStep> derivation;  // how the per-token figure was computed, step by step
 
   // Bytes per token per rank that grow with context (full-attention layers, indexer, drafts).
   std::int64_t kv_bytes_per_token() const;

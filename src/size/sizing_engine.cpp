@@ -43,7 +43,7 @@ void model_warnings(Sizing& s, const SizingInputs& in) {
         ContextBeyondTrained{s.max_model_len, m.name, m.max_position_embeddings, m.context_extension});
   }
   if (s.layout.replicated) {
-    s.warnings.push_back(ReplicatedKv{s.layout.replication_reason, s.tp});
+    s.warnings.push_back(ReplicatedKv{s.layout.replication, s.tp});
     if (m.attention == AttentionKind::kMla) {
       s.alternatives.push_back(
           fmt::format("data-parallel attention stores each latent once: `--data-parallel-size {} "

@@ -7,6 +7,7 @@
 #include <variant>
 #include <vector>
 
+#include "size/kv_layout.hpp"
 #include "size/tier_advice_facts.hpp"
 
 namespace kvb {
@@ -18,7 +19,7 @@ struct ContextBeyondTrained {  // vLLM refuses to start without VLLM_ALLOW_LONG_
   std::string extension{};  // the model card's way past it (ModelSpec::context_extension), if any
 };
 struct ReplicatedKv {
-  std::string reason;
+  KvReplication replication;
   int copies = 1;
 };
 struct HybridMambaOffloading {};

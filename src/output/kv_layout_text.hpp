@@ -1,0 +1,15 @@
+#pragma once
+// The one wording of the KV layout's facts (size/kv_layout.hpp): the per-token derivation, why the
+// KV is replicated and where the block size comes from, for the size text and its JSON alike.
+#include <string>
+#include <vector>
+
+#include "size/kv_layout.hpp"
+
+namespace kvb {
+
+std::vector<std::string> kv_derivation_lines(const KvLayout& l);
+std::string replication_text(const KvReplication& r);
+std::string block_size_reason_text(const KvLayout& l);
+
+}  // namespace kvb
