@@ -18,6 +18,7 @@
 #include "dma/dma_json.hpp"
 #include "dma/link_profile_fit.hpp"
 #include "output/dma_output.hpp"
+#include "output/sim_document.hpp"
 #include "output/sim_output.hpp"
 #include "output/size_json_writer.hpp"
 #include "perf/link_curve.hpp"

@@ -20,6 +20,7 @@
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "dma/link_profile_fit.hpp"
+#include "output/sim_document.hpp"
 #include "output/sim_output.hpp"
 #include "output/text_table.hpp"
 #include "sim/scenario.hpp"

@@ -5,6 +5,7 @@
 #include "core/path_text.hpp"
 #include "core/units.hpp"
 #include "fleet/fleet_spec.hpp"
+#include "output/sim_notes_text.hpp"
 #include "output/text_table.hpp"
 
 namespace kvb {
@@ -71,7 +72,7 @@ std::string run_header(const SweepRun& run) {
   out += fmt::format("Time model: {}\n", run.time_model);
   out += fmt::format("Expected error against real vLLM: {}\n",
                      run.expected_error.empty() ? "not scored for this calibration" : run.expected_error);
-  for (const auto& n : run.notes) out += fmt::format("Note: {}\n", n);
+  for (const auto& n : run.notes) out += fmt::format("Note: {}\n", sim_note_text(n));
   out += "Simulated: every figure below comes from these models, not from a measurement.\n\n";
 
   return out;

@@ -48,9 +48,8 @@ struct SimulateDocument {
   std::vector<SimPointRecord> points;
 };
 
-SimulateDocument simulate_document(const SweepRun& run);
+// The writer; output/sim_document turns a run into its document (the notes worded there).
 nlohmann::json simulate_json(const SimulateDocument& d);
-nlohmann::json simulate_json(const SweepRun& run);  // simulate_json(simulate_document(run))
 // Every number range-checked where it is read (core/json_file): UsageError naming `origin` and
 // the field; nlohmann::json::exception for a document of the wrong shape.
 SimulateDocument simulate_document_from_json(const nlohmann::json& doc, const std::string& origin);

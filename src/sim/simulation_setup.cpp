@@ -42,7 +42,7 @@ SimulationSetup prepare_simulation(const Scenario& s, const std::optional<LinkPr
                                resolve_hardware(s.server.hardware), s.server);
   if (s.calibration) in.calibration = *s.calibration;  // size's recompute and the steps share it
   auto out = prepare_simulation(with_resolved_parallelism(s, in), in, compute_sizing(in), measured_link);
-  for (const auto& w : model_warnings) out.notes.push_back(w);
+  for (const auto& w : model_warnings) out.notes.push_back(ModelNote{w});
   return out;
 }
 
@@ -88,9 +88,7 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
   } else {
     out.gpu_blocks = sizing.gpu_kv_tokens / bs;
     out.gpu_blocks_source = "sizing engine, hybrid layout folded into full-attention blocks";
-    out.notes.push_back(
-        "hybrid model: sliding-window and Mamba groups are folded into the full-attention block count "
-        "vLLM logs; their per-request fixed blocks are not simulated separately");
+    out.notes.push_back(HybridFoldedNote{});
   }
   if (out.gpu_blocks <= 0) throw UsageError(fmt::format("{}: the GPU KV cache has no blocks left", s.origin));
   const auto pool_tokens = out.gpu_blocks * bs;
@@ -105,8 +103,7 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
   } else {
     out.max_model_len = std::min<std::int64_t>(in.model.max_position_embeddings, pool_tokens);
     if (out.max_model_len < in.model.max_position_embeddings) {
-      out.notes.push_back(fmt::format("max-model-len defaulted to {} tokens, what the GPU KV cache holds",
-                                      format_count(out.max_model_len)));
+      out.notes.push_back(ContextDefaultedNote{out.max_model_len});
     }
   }
   out.block_bytes_per_rank = static_cast<double>(layout.block_bytes_all_layers());
@@ -117,32 +114,19 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
   }
   out.link = measured_link ? *measured_link : in.link ? *in.link : link_profile_from_hardware(in.hw);
   if (v.link_method == Method::kKernel) {
-    out.notes.push_back(
-        out.link.kernel_compute_slowdown > 1.0
-            ? fmt::format("link-method kernel: engine steps that overlap a transfer run {:.2f}x slower, "
-                          "the copy kernel's SMs taken from the model ({})",
-                          out.link.kernel_compute_slowdown, out.link.kernel_slowdown_source)
-            : "link-method kernel: what the copy kernel's SMs take from the model is unknown for this "
-              "link (a --link-profile with kvbench dma --method kernel --with-compute records gives it)");
+    out.notes.push_back(KernelSlowdownNote{.slowdown = out.link.kernel_compute_slowdown,
+                                           .source = out.link.kernel_slowdown_source});
   }
   out.fabric_shares_host_link =
       in.kv.tp > 1 && in.hw.gpu_link_kind == GpuLinkKind::kPcie && in.hw.gpu_link_gbps > 0;
   if (out.offloading && v.kv_offloading_backend == OffloadingBackend::kLmcache) {
-    out.notes.push_back(
-        "kv-offloading-backend lmcache: LMCache's connector stores each request's full 256-token prompt "
-        "chunks after the forward pass and retrieves its hits before it, inside the step (tier cost "
-        "lmcache-sync); its lookup and hashing on the CPU are not modelled");
+    out.notes.push_back(LmcacheInStepNote{});
   }
   if (out.offloading && tier_costs_assumed_for(v.vllm_version)) {
-    out.notes.push_back(
-        fmt::format("what the tier costs vLLM {} is assumed from its source as of {} (the newest read; "
-                    "docs/accuracy.md lists each mechanism's releases)",
-                    to_string(v.vllm_version), to_string(kTierCostsReadUpTo)));
+    out.notes.push_back(TierCostsAssumedNote{.version = v.vllm_version, .read_up_to = kTierCostsReadUpTo});
   }
   if (out.fabric_shares_host_link && out.offloading) {
-    out.notes.push_back(
-        "no GPU fabric: tensor-parallel all-reduces cross the same PCIe links as the CPU tier's copies, and "
-        "each slows the other while both run (tier cost fabric-sharing)");
+    out.notes.push_back(FabricSharedNote{});
   }
   if (in.kv.tp > 1) {
     // Scored where this GPU's calibration holds a class of this many ranks (the training runs at
@@ -150,19 +134,10 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
     const auto& scored = in.calibration.scored;
     const bool scored_tp = std::any_of(scored.begin(), scored.end(),
                                        [&](const ScoredClass& c) { return c.ranks == in.kv.tp * sizing.pp; });
-    out.notes.push_back(
-        in.hw.gpu_link_gbps <= 0
-            ? "tensor-parallel communication is not in the time model (the GPU fabric is unknown)"
-        : scored_tp
-            ? fmt::format("tensor-parallel all-reduces are modelled from the fabric's datasheet figure, "
-                          "scored with the rest of the time model on real vLLM runs at {} ranks on this GPU",
-                          in.kv.tp * sizing.pp)
-            : fmt::format("tensor-parallel all-reduces are modelled from the fabric's datasheet figure, not "
-                          "fitted: no real vLLM run at {} ranks on this GPU has been scored",
-                          in.kv.tp * sizing.pp));
+    out.notes.push_back(TensorParallelNote{
+        .fabric_known = in.hw.gpu_link_gbps > 0, .scored = scored_tp, .ranks = in.kv.tp * sizing.pp});
   }
-  if (sizing.pp > 1)
-    out.notes.push_back("pipeline-parallel transfers between stages are not in the time model");
+  if (sizing.pp > 1) out.notes.push_back(PipelineNote{});
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include "perf/link_curve.hpp"
 #include "perf/step_time_model.hpp"
 #include "sim/scenario.hpp"
+#include "sim/sim_notes.hpp"
 #include "size/kv_layout.hpp"
 #include "size/sizing.hpp"
 
@@ -38,7 +39,7 @@ struct SimulationSetup {
   // PCIe-only GPUs at TP > 1: NCCL's all-reduces cross the links the tier copies over.
   bool fabric_shares_host_link = false;
   StepTimeModel predictor;
-  std::vector<std::string> notes{};  // approximations that apply to this run
+  std::vector<SimNote> notes{};  // approximations that apply to this run
 };
 
 // What the simulator's expected error against real vLLM is for this server: the calibration's

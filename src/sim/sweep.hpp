@@ -9,6 +9,7 @@
 
 #include "perf/link_curve.hpp"
 #include "sim/scenario.hpp"
+#include "sim/sim_notes.hpp"
 #include "sim/sim_result.hpp"
 #include "sim/simulator.hpp"
 
@@ -36,7 +37,7 @@ struct SweepRun {
   std::string link_source;
   std::string time_model;
   std::string expected_error;  // against real vLLM servers (empty: not scored for this calibration)
-  std::vector<std::string> notes;
+  std::vector<SimNote> notes;
   std::vector<SweepPoint> points;
   // A signal stopped the sweep: the points before it are kept; this names the one that was running.
   bool interrupted = false;

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "output/sim_document.hpp"
 #include "output/sim_output.hpp"
 #include "sim/scenario.hpp"
 #include "sim/sim_json.hpp"

@@ -1,0 +1,47 @@
+#pragma once
+// What a simulation approximates, as facts (the sizing_warnings pattern): prepare_simulation
+// decides them, output/sim_notes_text words them once for the text and the simulate JSON.
+#include <cstdint>
+#include <string>
+#include <variant>
+
+#include "catalog/vllm_host_memory.hpp"
+
+namespace kvb {
+
+// The catalog's words about the model (resolve_model's warnings): worded where they arose.
+struct ModelNote {
+  std::string text;
+};
+// Sliding-window and Mamba groups folded into the full-attention block count vLLM logs.
+struct HybridFoldedNote {};
+// No max-model-len given and the model's own does not fit: what the GPU KV cache holds.
+struct ContextDefaultedNote {
+  std::int64_t tokens = 0;
+};
+// link-method kernel: steps that overlap a transfer run `slowdown` x slower (<= 1: not known).
+struct KernelSlowdownNote {
+  double slowdown = 1;
+  std::string source;
+};
+// LMCache's connector copies inside the step; its CPU lookup and hashing are not modelled.
+struct LmcacheInStepNote {};
+// The tier's costs for a release newer than the newest source read.
+struct TierCostsAssumedNote {
+  VllmVersion version{}, read_up_to{};
+};
+// No GPU fabric: all-reduces share the PCIe links with the tier's copies.
+struct FabricSharedNote {};
+// Tensor-parallel all-reduces: whether the fabric is known and runs at `ranks` were scored.
+struct TensorParallelNote {
+  bool fabric_known = true, scored = false;
+  int ranks = 1;
+};
+// Pipeline stages' transfers are not in the time model.
+struct PipelineNote {};
+
+using SimNote =
+    std::variant<ModelNote, HybridFoldedNote, ContextDefaultedNote, KernelSlowdownNote, LmcacheInStepNote,
+                 TierCostsAssumedNote, FabricSharedNote, TensorParallelNote, PipelineNote>;
+
+}  // namespace kvb
