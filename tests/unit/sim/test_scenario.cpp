@@ -5,6 +5,7 @@
 
 #include "core/errors.hpp"
 #include "sim/scenario.hpp"
+#include "sim/server_yaml.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -113,11 +114,7 @@ ServerSpec every_field_set() {
   return v;
 }
 
-std::string emitted(const ServerSpec& v) {
-  YAML::Emitter e;
-  e << server_to_yaml(v);
-  return e.c_str();
-}
+using test::emitted;
 
 TEST(Scenario, EveryServerFieldSurvivesTheDocumentAndLaterOverrides) {
   const auto base = parse_scenario(kGood, "good.yaml");

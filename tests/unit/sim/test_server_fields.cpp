@@ -7,6 +7,7 @@
 
 #include "sim/scenario.hpp"
 #include "sim/server_fields.hpp"
+#include "sim/server_yaml.hpp"
 
 namespace kvb {
 namespace {
@@ -33,11 +34,7 @@ ServerSpec flagged_fields_set() {
   return v;
 }
 
-std::string emitted(const ServerSpec& v) {
-  YAML::Emitter e;
-  e << server_to_yaml(v);
-  return e.c_str();
-}
+using test::emitted;
 
 TEST(ServerFields, EachFlagReadsWhatItsKeyWrites) {
   // The key's written value, given as the flag's text (a switch: given when the key is off),
