@@ -24,6 +24,7 @@
 #include "doctor/host_pinning.hpp"
 #include "doctor/link_measurement.hpp"
 #include "doctor/node_facts.hpp"
+#include "output/doctor_check_text.hpp"
 #include "output/doctor_output.hpp"
 #include "size/serve_settings.hpp"
 
@@ -115,7 +116,7 @@ int run_doctor(const DoctorOptions& o) {
   } else {
     request.gpu_skip_reason = "--root reads a recorded node; nothing is measured";
   }
-  const auto report = doctor_report(run_node_checks(facts, request),
+  const auto report = doctor_report(worded_checks(run_node_checks(facts, request)),
                                     this_node ? host_name() : printable_path(o.root), request, facts);
   const auto json_doc = json_text(doctor_json(report), 1);
   const auto text = format == "json"   ? json_doc

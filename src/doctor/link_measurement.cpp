@@ -1,7 +1,5 @@
 #include "doctor/link_measurement.hpp"
 
-#include <fmt/format.h>
-
 #include <string>
 
 #include "catalog/hardware_spec.hpp"
@@ -30,32 +28,35 @@ double reference_gbps(const HardwareSpec& hw, Direction d) {
 }
 
 CheckResult link_check(const DmaRecord& r) {
+  LinkMeasuredFinding found;
+  found.waived = r.waived;
+  found.verified = r.verified;
+  found.waive_reason = r.waive_reason;
+  found.gbps = r.median_gbps;
+  // The link as the runtime and sysfs see it: PCIe generation and width, or NVLink-C2C on Grace.
+  found.backend = r.device.backend;
+  found.device_name = r.device.name;
+  found.link = r.device.link;
+  found.hardware = hardware_for_device_name(r.device.name);
   CheckResult c;
-  c.name = fmt::format("link measured {} GPU {}", to_string(r.tcase.direction), r.device.index);
+  // The check's name is an identifier ("link measured h2d GPU 0"), not a sentence.
+  c.name = "link measured " + to_string(r.tcase.direction) + " GPU " + std::to_string(r.device.index);
   c.unit = "GB/s";
   c.value = r.median_gbps;
   if (r.waived || !r.verified) {
     c.status = CheckStatus::kSkip;
-    c.detail = r.waived ? r.waive_reason : "the copy did not verify";
-    return c;
-  }
-  // The link as the runtime and sysfs see it: PCIe generation and width, or NVLink-C2C on Grace.
-  c.detail = fmt::format("{:.1f} GB/s at 2 MiB blocks ({}MemcpyAsync per block) on {} over {}", r.median_gbps,
-                         r.device.backend, r.device.name, r.device.link);
-  const auto hw_name = hardware_for_device_name(r.device.name);
-  if (hw_name.empty()) {
+  } else if (found.hardware.empty()) {
     c.status = CheckStatus::kPass;
-    c.source = "no floor for this GPU model (not in the hardware table)";
-    return c;
+  } else {
+    const auto hw = resolve_hardware(found.hardware);
+    found.hardware = hw.name;  // its file under scenarios/hardware/
+    found.reference_gbps = reference_gbps(hw, r.tcase.direction);
+    found.reference_measured = !hw.measured_link.source.empty();
+    found.floor_share = kLinkFloorShare;
+    c.threshold = kLinkFloorShare * found.reference_gbps;
+    c.status = r.median_gbps >= *c.threshold ? CheckStatus::kPass : CheckStatus::kFail;
   }
-  const auto hw = resolve_hardware(hw_name);
-  const double reference = reference_gbps(hw, r.tcase.direction);
-  c.threshold = kLinkFloorShare * reference;
-  c.source = fmt::format("{:.0f}% of {:.1f} GB/s, the {} figure in scenarios/hardware/{}.yaml",
-                         kLinkFloorShare * 100, reference,
-                         hw.measured_link.source.empty() ? "practical (soft)" : "measured", hw.name);
-  c.status = r.median_gbps >= *c.threshold ? CheckStatus::kPass : CheckStatus::kFail;
-  if (c.status == CheckStatus::kFail) c.detail += fmt::format(": below the {:.1f} GB/s floor", *c.threshold);
+  c.finding = std::move(found);
   return c;
 }
 
@@ -69,7 +70,8 @@ std::optional<NumaMeasurement> measure_numa(TransferBackend& backend, const Node
   const int local = backend.info().numa_node;
   if (facts.numa_nodes < 2 || local < 0 || !numa_supported()) return std::nullopt;
   NumaMeasurement m;
-  m.device = fmt::format("GPU {} ({})", backend.info().index, backend.info().name);
+  m.gpu_index = backend.info().index;
+  m.gpu_name = backend.info().name;
   m.local_node = local;
   m.remote_node = (local + 1) % facts.numa_nodes;
   const auto near = measure_2mib(backend, "h2d", m.local_node);

@@ -8,6 +8,7 @@
 #include "catalog/vllm_host_memory.hpp"
 #include "dma/dma_record.hpp"
 #include "dma/transfer_backend.hpp"
+#include "doctor/check_findings.hpp"
 #include "doctor/node_facts.hpp"
 
 namespace kvb {
@@ -21,22 +22,16 @@ struct CheckResult {
   std::string name;  // link, numa, pinning, shm, memlock, memory, cgroup, busy, hugepages, iommu,
                      // virtualization, driver
   CheckStatus status = CheckStatus::kSkip;
-  std::string detail;  // one line an operator acts on
+  std::string detail;  // one line an operator acts on: worded by output/doctor_check_text
   std::optional<double> value;
   std::optional<double> threshold;
-  std::string unit;    // "bytes", "GB/s", "s", ""
-  std::string source;  // where the threshold comes from
+  std::string unit;      // "bytes", "GB/s", "s", ""
+  std::string source;    // where the threshold comes from: worded with the detail
+  CheckFinding finding;  // what the check found; std::monostate in a document read back
 };
 
 // Pinning measured by the caller (doctor's pinning test): the backend's ways, or the host stand-in.
 using PinningMeasurement = PinningTiming;
-
-// The host link at 2 MiB h2d with the host pool on the GPU's own NUMA node and on a remote one.
-struct NumaMeasurement {
-  std::string device;  // "GPU 0 (NVIDIA H100 80GB HBM3)"
-  int local_node = -1, remote_node = -1;
-  double local_gbps = 0, remote_gbps = 0;
-};
 
 struct DoctorRequest {
   double tier_bytes = 0;  // --tier-size

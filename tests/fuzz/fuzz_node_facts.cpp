@@ -17,6 +17,7 @@
 #include "core/errors.hpp"
 #include "doctor/node_checks.hpp"
 #include "doctor/node_facts.hpp"
+#include "output/doctor_check_text.hpp"
 
 namespace {
 
@@ -58,7 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     kvb::DoctorRequest request;
     request.tier_bytes = 64.0 * (1 << 30);
     request.gpu_skip_reason = "fuzz";
-    for (const auto& c : kvb::run_node_checks(facts, request)) {
+    for (const auto& c : kvb::worded_checks(kvb::run_node_checks(facts, request))) {
       for (const auto& v : {c.value, c.threshold}) {
         if (v && !(std::isfinite(*v) && *v >= 0)) std::abort();  // a figure read from junk
       }

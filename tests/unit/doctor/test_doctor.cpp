@@ -11,6 +11,7 @@
 #include "doctor/host_pinning.hpp"
 #include "doctor/node_checks.hpp"
 #include "doctor/node_facts.hpp"
+#include "output/doctor_check_text.hpp"
 #include "output/doctor_output.hpp"
 
 namespace kvb {
@@ -23,6 +24,11 @@ const CheckResult& find(const std::vector<CheckResult>& checks, const std::strin
     if (c.name == name) return c;
   }
   throw std::runtime_error("no check " + name);
+}
+
+// The checks as the command prints them: each worded from what it found.
+std::vector<CheckResult> checks_in_words(const NodeFacts& f, const DoctorRequest& r) {
+  return worded_checks(run_node_checks(f, r));
 }
 
 TEST(NodeFacts, ReadsTheRecordedHealthyNode) {
@@ -44,7 +50,7 @@ TEST(NodeChecks, ShmFailsForTheTierAndNamesTheLeftoverFile) {
   const auto f = read_node_facts(node("small-shm"));
   EXPECT_DOUBLE_EQ(f.shm.size_bytes, 65536.0 * 1024);  // size=65536k, Docker's default 64 MB
   const auto checks =
-      run_node_checks(f, {.tier_bytes = 16 * kGiB, .pinning = {}, .gpu_skip_reason = "test", .numa = {}});
+      checks_in_words(f, {.tier_bytes = 16 * kGiB, .pinning = {}, .gpu_skip_reason = "test", .numa = {}});
   const auto& shm = find(checks, "shm");
   EXPECT_EQ(shm.status, CheckStatus::kFail);
   EXPECT_NE(shm.detail.find("vllm_cpu_kv_tier_rank0"), std::string::npos);
@@ -58,7 +64,7 @@ TEST(NodeChecks, MemoryThresholdIsTheTierPlusTenPercentOfRam) {
   // The tier (exact on the default vLLM: a /dev/shm region) plus the server's 3 GiB process.
   const double server = kServerProcessGibPerRank * kGiB;
   // Just fits with the reserve, then into the reserve, then not at all.
-  EXPECT_EQ(find(run_node_checks(f, {.tier_bytes = available - reserve - server - kGiB,
+  EXPECT_EQ(find(checks_in_words(f, {.tier_bytes = available - reserve - server - kGiB,
                                      .pinning = {},
                                      .gpu_skip_reason = "",
                                      .numa = {}}),
@@ -67,14 +73,14 @@ TEST(NodeChecks, MemoryThresholdIsTheTierPlusTenPercentOfRam) {
             CheckStatus::kPass);
   EXPECT_EQ(
       find(
-          run_node_checks(
+          checks_in_words(
               f, {.tier_bytes = available - server - kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {}}),
           "memory")
           .status,
       CheckStatus::kWarn);
   EXPECT_EQ(
       find(
-          run_node_checks(
+          checks_in_words(
               f, {.tier_bytes = available - server + kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {}}),
           "memory")
           .status,
@@ -107,17 +113,17 @@ TEST(NodeFacts, CgroupV1ReadsTheMemoryController) {
 TEST(NodeChecks, CgroupComparesTheRealFootprintNotTheFlag) {
   const auto f = read_node_facts(node("pod-limit"));
   DoctorRequest r{.tier_bytes = 80 * kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {}};
-  auto c = find(run_node_checks(f, r), "cgroup");
+  auto c = find(checks_in_words(f, r), "cgroup");
   EXPECT_EQ(c.status, CheckStatus::kPass) << c.detail;
   EXPECT_DOUBLE_EQ(*c.threshold, 83 * kGiB);
   EXPECT_DOUBLE_EQ(*c.value, 98 * kGiB);
   r.vllm_version = {0, 26, 0};
-  c = find(run_node_checks(f, r), "cgroup");
+  c = find(checks_in_words(f, r), "cgroup");
   EXPECT_EQ(c.status, CheckStatus::kFail) << c.detail;
   EXPECT_DOUBLE_EQ(*c.threshold, 131 * kGiB);
   // Split over 4 ranks, 20 GiB each rounds to 32: 128 GiB of tier and 4 x 3 GiB of servers.
   r.ranks = 4;
-  EXPECT_DOUBLE_EQ(*find(run_node_checks(f, r), "cgroup").threshold, 140 * kGiB);
+  EXPECT_DOUBLE_EQ(*find(checks_in_words(f, r), "cgroup").threshold, 140 * kGiB);
 }
 
 // On 0.27 the tier is a /dev/shm region: 200 GiB of tmpfs holds 150 but not 210; before 0.27 the
@@ -125,11 +131,11 @@ TEST(NodeChecks, CgroupComparesTheRealFootprintNotTheFlag) {
 TEST(NodeChecks, ShmHoldsTheTierOnlyWhereVllmPutsItThere) {
   const auto f = read_node_facts(node("pod-limit"));
   DoctorRequest r{.tier_bytes = 150 * kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {}};
-  EXPECT_EQ(find(run_node_checks(f, r), "shm").status, CheckStatus::kPass);
+  EXPECT_EQ(find(checks_in_words(f, r), "shm").status, CheckStatus::kPass);
   r.tier_bytes = 210 * kGiB;
-  EXPECT_EQ(find(run_node_checks(f, r), "shm").status, CheckStatus::kFail);
+  EXPECT_EQ(find(checks_in_words(f, r), "shm").status, CheckStatus::kFail);
   r.vllm_version = {0, 26, 0};
-  const auto c = find(run_node_checks(f, r), "shm");
+  const auto c = find(checks_in_words(f, r), "shm");
   EXPECT_EQ(c.status, CheckStatus::kPass) << c.detail;
   EXPECT_DOUBLE_EQ(*c.threshold, 0.0);
 }
@@ -140,7 +146,7 @@ TEST(NodeChecks, PinningProjectsTheTiersStartUp) {
       .how = "test", .bytes = kGiB, .seconds = 0.26, .error = "", .server_tier = false};
   const auto f = read_node_facts(node("healthy"));
   const auto checks =
-      run_node_checks(f, {.tier_bytes = 280 * kGiB, .pinning = {m}, .gpu_skip_reason = "", .numa = {}});
+      checks_in_words(f, {.tier_bytes = 280 * kGiB, .pinning = {m}, .gpu_skip_reason = "", .numa = {}});
   const auto& p = find(checks, "pinning");  // a reference into `checks`, which outlives it
   ASSERT_TRUE(p.value.has_value());
   EXPECT_NEAR(*p.value, 72.8, 1e-9);
@@ -158,7 +164,7 @@ TEST(NodeChecks, PinningFailsWhenVllmsRegistrationFails) {
       .server_tier = true};
   const PinningMeasurement alloc{
       .how = "cudaHostAlloc", .bytes = kGiB, .seconds = 0.4, .error = "", .server_tier = false};
-  auto checks = run_node_checks(
+  auto checks = checks_in_words(
       f, {.tier_bytes = 64 * kGiB, .pinning = {vllm, alloc}, .gpu_skip_reason = "", .numa = {}});
   const auto failed = find(checks, "pinning");
   EXPECT_EQ(failed.status, CheckStatus::kFail);
@@ -167,7 +173,7 @@ TEST(NodeChecks, PinningFailsWhenVllmsRegistrationFails) {
   // Both ways pinned: the start-up comes from the first (vLLM's), 0.26 s/GiB x 64 GiB.
   const PinningMeasurement ok{
       .how = vllm.how, .bytes = kGiB, .seconds = 0.26, .error = "", .server_tier = true};
-  checks = run_node_checks(
+  checks = checks_in_words(
       f, {.tier_bytes = 64 * kGiB, .pinning = {ok, alloc}, .gpu_skip_reason = "", .numa = {}});
   const auto passed = find(checks, "pinning");
   EXPECT_EQ(passed.status, CheckStatus::kPass);
@@ -175,7 +181,7 @@ TEST(NodeChecks, PinningFailsWhenVllmsRegistrationFails) {
   // The other way failing is worth a warning, not a failure.
   const PinningMeasurement alloc_failed{
       .how = "cudaHostAlloc", .bytes = kGiB, .seconds = 0, .error = "out of memory", .server_tier = false};
-  checks = run_node_checks(
+  checks = checks_in_words(
       f, {.tier_bytes = 64 * kGiB, .pinning = {ok, alloc_failed}, .gpu_skip_reason = "", .numa = {}});
   EXPECT_EQ(find(checks, "pinning").status, CheckStatus::kWarn);
 }
@@ -184,11 +190,19 @@ TEST(NodeChecks, PinningFailsWhenVllmsRegistrationFails) {
 // binding to use, 52 of 53 (-2%) passes.
 TEST(NodeChecks, NumaMeasuredWarnsWhenTheRemoteNodeIsSlower) {
   const auto f = read_node_facts(node("healthy"));
-  const NumaMeasurement slow{
-      .device = "GPU 0", .local_node = 1, .remote_node = 0, .local_gbps = 53, .remote_gbps = 40};
-  const NumaMeasurement close{
-      .device = "GPU 1", .local_node = 0, .remote_node = 1, .local_gbps = 53, .remote_gbps = 52};
-  const auto checks = run_node_checks(
+  const NumaMeasurement slow{.gpu_index = 0,
+                             .gpu_name = "NVIDIA H100",
+                             .local_node = 1,
+                             .remote_node = 0,
+                             .local_gbps = 53,
+                             .remote_gbps = 40};
+  const NumaMeasurement close{.gpu_index = 1,
+                              .gpu_name = "NVIDIA H100",
+                              .local_node = 0,
+                              .remote_node = 1,
+                              .local_gbps = 53,
+                              .remote_gbps = 52};
+  const auto checks = checks_in_words(
       f, {.tier_bytes = 64 * kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {slow, close}});
   std::vector<CheckResult> numa;
   for (const auto& c : checks) {
@@ -209,19 +223,19 @@ TEST(NodeChecks, DriverNamesKnownOffloadingFailures) {
   EXPECT_TRUE(guest.tdx_guest);
   EXPECT_FALSE(read_node_facts(node("healthy")).tdx_guest);
   auto d = find(
-      run_node_checks(guest, {.tier_bytes = 64 * kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {}}),
+      checks_in_words(guest, {.tier_bytes = 64 * kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {}}),
       "driver");
   EXPECT_EQ(d.status, CheckStatus::kWarn);
   EXPECT_NE(d.detail.find("vllm#55428"), std::string::npos);
   const auto f = read_node_facts(node("healthy"));
-  d = find(run_node_checks(f, {.tier_bytes = 511 * kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {}}),
+  d = find(checks_in_words(f, {.tier_bytes = 511 * kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {}}),
            "driver");
   EXPECT_EQ(d.status, CheckStatus::kPass);
-  d = find(run_node_checks(f, {.tier_bytes = 512 * kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {}}),
+  d = find(checks_in_words(f, {.tier_bytes = 512 * kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {}}),
            "driver");
   EXPECT_EQ(d.status, CheckStatus::kWarn);
   EXPECT_NE(d.detail.find("vllm#51080"), std::string::npos);
-  d = find(run_node_checks(
+  d = find(checks_in_words(
                f, {.tier_bytes = 64 * kGiB,
                    .pinning = {},
                    .gpu_skip_reason =
@@ -240,7 +254,7 @@ TEST(HostPinning, TouchesAndTimesASmallRegion) {
 TEST(DoctorPrometheus, ParsesBackWithTheHostEscaped) {
   const auto f = read_node_facts(node("downtrained"));
   const DoctorRequest request{.tier_bytes = 64 * kGiB, .pinning = {}, .gpu_skip_reason = "test", .numa = {}};
-  const auto checks = run_node_checks(f, request);
+  const auto checks = checks_in_words(f, request);
   const auto text = doctor_prometheus(doctor_report(checks, "node \"7\"\\a", request, f));
   // Every sample line: name{labels} value, label values quoted with \" and \\ escaped.
   const std::regex sample(R"re(^kvbench_doctor_check_(status|value)\{host="(?:[^"\\]|\\.)*",)re"
@@ -272,7 +286,7 @@ TEST(DoctorJson, EveryRecordedNodesDocumentRoundTripsByteForByte) {
                                   .gpu_skip_reason = "test",
                                   .numa = {},
                                   .vllm_version = version};
-      const auto written = doctor_json(doctor_report(run_node_checks(f, request), name, request, f));
+      const auto written = doctor_json(doctor_report(checks_in_words(f, request), name, request, f));
       const auto read = doctor_report_from_json(written);
       EXPECT_EQ(doctor_json(read).dump(), written.dump()) << name;
       EXPECT_EQ(read.node_memory, node_memory(f)) << name;
@@ -291,7 +305,7 @@ TEST(DoctorJson, TheReaderGivesBackTheTiersRealFootprint) {
                               .numa = {},
                               .vllm_version = {0, 26, 0}};
   const auto read =
-      doctor_report_from_json(doctor_json(doctor_report(run_node_checks(f, request), "n", request, f)));
+      doctor_report_from_json(doctor_json(doctor_report(checks_in_words(f, request), "n", request, f)));
   EXPECT_DOUBLE_EQ(read.host_memory.tier_host_bytes, 64 * kGiB);
   EXPECT_DOUBLE_EQ(read.host_memory.dev_shm_bytes, 0);
   EXPECT_DOUBLE_EQ(read.tier_size_bytes, 40 * kGiB);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "doctor/link_measurement.hpp"
+#include "output/doctor_check_text.hpp"
 
 namespace kvb {
 namespace {
@@ -20,8 +21,8 @@ DmaRecord copy_at(Direction d, double gbps, const std::string& device = "NVIDIA 
 
 TEST(LinkMeasurement, EachDirectionIsJudgedAgainst85PercentOfItsOwnMeasuredFigure) {
   // h100.yaml: link_measured_h2d_gbps 54.06, link_measured_d2h_gbps 53.21.
-  const auto checks = link_measured_checks(
-      {copy_at(Direction::kH2D, 46.0), copy_at(Direction::kD2H, 45.0), copy_at(Direction::kH2D, 45.9)});
+  const auto checks = worded_checks(link_measured_checks(
+      {copy_at(Direction::kH2D, 46.0), copy_at(Direction::kD2H, 45.0), copy_at(Direction::kH2D, 45.9)}));
   ASSERT_EQ(checks.size(), 3u);
   EXPECT_EQ(checks[0].name, "link measured h2d GPU 2");
   EXPECT_DOUBLE_EQ(*checks[0].threshold, 0.85 * 54.06);  // 45.951
@@ -36,7 +37,8 @@ TEST(LinkMeasurement, EachDirectionIsJudgedAgainst85PercentOfItsOwnMeasuredFigur
 TEST(LinkMeasurement, AnUnknownGpuHasNoFloorAndAnUnverifiedCopyIsSkipped) {
   auto unverified = copy_at(Direction::kH2D, 50);
   unverified.verified = false;
-  const auto checks = link_measured_checks({copy_at(Direction::kH2D, 1.0, "Some Future GPU"), unverified});
+  const auto checks =
+      worded_checks(link_measured_checks({copy_at(Direction::kH2D, 1.0, "Some Future GPU"), unverified}));
   ASSERT_EQ(checks.size(), 2u);
   EXPECT_EQ(checks[0].status, CheckStatus::kPass);
   EXPECT_FALSE(checks[0].threshold.has_value());
