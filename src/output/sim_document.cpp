@@ -3,6 +3,7 @@
 #include "core/path_text.hpp"
 #include "kvbench_config.hpp"
 #include "output/sim_notes_text.hpp"
+#include "output/time_model_text.hpp"
 
 namespace kvb {
 namespace {
@@ -42,7 +43,7 @@ SimulateDocument simulate_document(const SweepRun& run) {
                      .cpu_block_bytes = run.cpu_block_bytes,
                      .gpu_blocks_source = run.gpu_blocks_source,
                      .link_model = run.link_source,
-                     .time_model = run.time_model,
+                     .time_model = time_model_text(run.time_model),
                      .expected_error = run.expected_error,
                      .notes = {},
                      .replicas = run.scenario.fleet.replicas,

@@ -7,6 +7,7 @@
 #include "fleet/fleet_spec.hpp"
 #include "output/sim_notes_text.hpp"
 #include "output/text_table.hpp"
+#include "output/time_model_text.hpp"
 
 namespace kvb {
 namespace {
@@ -69,7 +70,7 @@ std::string run_header(const SweepRun& run) {
   if (run.scenario.fleet.replicas > 1) out += fleet_line(run.scenario.fleet);
   out += fmt::format("GPU KV blocks: {}\n", run.gpu_blocks_source);
   out += fmt::format("Link: {}\n", run.link_source);
-  out += fmt::format("Time model: {}\n", run.time_model);
+  out += fmt::format("Time model: {}\n", time_model_text(run.time_model));
   out += fmt::format("Expected error against real vLLM: {}\n",
                      run.expected_error.empty() ? "not scored for this calibration" : run.expected_error);
   for (const auto& n : run.notes) out += fmt::format("Note: {}\n", sim_note_text(n));

@@ -11,6 +11,7 @@
 #include "output/size_text.hpp"
 #include "output/sizing_warnings_text.hpp"
 #include "output/tier_advice_text.hpp"
+#include "output/time_model_text.hpp"
 
 namespace kvb {
 
@@ -256,6 +257,8 @@ SizeRecord size_record(const Sizing& s) {
                .alternatives = s.alternatives,
                .notes = s.notes};
   for (const auto& w : s.warnings) r.warnings.push_back(sizing_warning_text(w));
+  if (r.reload && r.reload->recompute_terms)
+    r.reload->recompute_model = time_model_text(*r.reload->recompute_terms);
   if (r.offload) {
     // The rule's steps, worded as the text words them; a simulated recommendation keeps its own.
     r.offload->reasoning = rule_reasoning_lines(*r.offload);

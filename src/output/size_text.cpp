@@ -13,6 +13,7 @@
 #include "output/sizing_warnings_text.hpp"
 #include "output/text_table.hpp"
 #include "output/tier_advice_text.hpp"
+#include "output/time_model_text.hpp"
 #include "size/offload_plan.hpp"
 
 namespace kvb {
@@ -345,7 +346,8 @@ void reload_section(std::string& out, const Sizing& s) {
                     format_count(s.layout.kv_bytes_per_token()), r.link_gbps, r.per_copy_us, r.link_source);
     out += fmt::format(
         "  recompute: the prefill alone in {}-token chunks, each one engine step of the simulator's {}\n",
-        format_count(r.chunk_tokens), r.recompute_model);
+        format_count(r.chunk_tokens),
+        r.recompute_terms ? time_model_text(*r.recompute_terms) : r.recompute_model);
     out += "  " + reload_verdict_text(r) + "\n";
     if (r.break_even_tokens && *r.break_even_tokens <= s.layout.block_size) {
       out += "  break-even: none needed; reloading is faster at every length\n";

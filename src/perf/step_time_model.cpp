@@ -1,7 +1,5 @@
 #include "perf/step_time_model.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 
 #include "perf/weight_rules.hpp"
@@ -132,51 +130,25 @@ double StepTimeModel::prefill_seconds(std::int64_t tokens, std::int64_t chunk_to
   return total;
 }
 
-// The linear layers' kernel where it is not the tensor cores' own dtype, and attention's rate
-// where it differs from theirs; empty for 16-bit weights.
-std::string StepTimeModel::describe_weight_gemm() const {
-  std::string out;
-  if (gemm_.kernel != GemmKernel::kNative) {
-    out = gemm_.dequant_known
-              ? fmt::format(" (weight-only {}: {} at {:.2f} of the 16-bit {:.0f} TFLOP/s)", weight_dtype_,
-                            to_string(gemm_.kernel), gemm_.dequant_efficiency, gemm_.peak_tflops)
-              : fmt::format(
-                    " (weight-only {} at the 16-bit rate: its dequantization cost is not "
-                    "modelled on this GPU)",
-                    weight_dtype_);
-  }
-  if (attention_peak_flops_ != gemm_.peak_tflops * 1e12)
-    out += fmt::format(" (attention at the 16-bit {:.0f} TFLOP/s)", attention_peak_flops_ / 1e12);
-  return out;
-}
-
-std::string StepTimeModel::describe() const {
-  std::string attention = cal_.attention_efficiency
-                              ? fmt::format(" (attention FLOPs at x {:.2f})", *cal_.attention_efficiency)
-                              : "";
-  if (cal_.gemm_half_tokens > 0)
-    attention += fmt::format(" (GEMMs x T / (T + {:.0f}) for T tokens)", cal_.gemm_half_tokens);
-  const std::string request =
-      cal_.request_overhead_s > 0
-          ? fmt::format(" + {:.1f} ms per request outside the steps", cal_.request_overhead_s * 1e3)
-          : "";
-  std::string comm;
-  if (tp_ > 1) {
-    comm =
-        fabric_bps_ > 0
-            ? fmt::format(
-                  " + TP {} all-reduces: 2 per layer of T x hidden x 2 B, ring over {:.0f} GB/s x {:.2f} + "
-                  "{} ring steps x {:.1f} us",
-                  tp_, fabric_bps_ / fabric_efficiency_ / 1e9, fabric_efficiency_, 2 * (tp_ - 1),
-                  fabric_latency_s_ * 1e6)
-            : " (TP communication not modelled: the GPU fabric is unknown)";
-  }
-  return fmt::format(
-      "roofline per TP rank: max(FLOPs / ({:.0f} TFLOP/s x {:.2f}){}, bytes / ({:.0f} GB/s x {:.2f})){} + "
-      "{:.0f} us per step{}; {} weights {:.2f} GiB per rank; calibration: {}",
-      linear_peak_flops_ / 1e12, cal_.compute_efficiency, attention + describe_weight_gemm(), hbm_bps_ / 1e9,
-      cal_.memory_efficiency, comm, cal_.step_overhead_s * 1e6, request, weight_dtype_,
-      weight_bytes_ / (1024.0 * 1024 * 1024), cal_.source);
+TimeModelTerms StepTimeModel::terms() const {
+  return {.linear_peak_tflops = linear_peak_flops_ / 1e12,
+          .compute_efficiency = cal_.compute_efficiency,
+          .gemm = gemm_,
+          .attention_peak_tflops = attention_peak_flops_ / 1e12,
+          .attention_rate_differs = attention_peak_flops_ != gemm_.peak_tflops * 1e12,
+          .attention_efficiency = cal_.attention_efficiency,
+          .gemm_half_tokens = cal_.gemm_half_tokens,
+          .hbm_gbps = hbm_bps_ / 1e9,
+          .memory_efficiency = cal_.memory_efficiency,
+          .tp = tp_,
+          .fabric_raw_gbps = fabric_bps_ / fabric_efficiency_ / 1e9,
+          .fabric_efficiency = fabric_efficiency_,
+          .fabric_latency_us = fabric_latency_s_ * 1e6,
+          .step_overhead_us = cal_.step_overhead_s * 1e6,
+          .request_overhead_ms = cal_.request_overhead_s * 1e3,
+          .weight_dtype = weight_dtype_,
+          .weight_gib_per_rank = weight_bytes_ / (1024.0 * 1024 * 1024),
+          .calibration_source = cal_.source};
 }
 
 }  // namespace kvb

@@ -13,6 +13,7 @@
 // With TP > 1, two ring all-reduces per layer over the GPU fabric are added (all_reduce_seconds);
 // efficiencies come from a calibration.
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "catalog/hardware_spec.hpp"
@@ -31,6 +32,24 @@ struct StepWork {
 
   // A request processes tokens [start, start + n) of its sequence.
   void add(std::int64_t start, std::int64_t n, int sliding_window);
+};
+
+// The model's terms and factors, as output/time_model_text words them for the simulate and size
+// outputs ("roofline per TP rank: ...").
+struct TimeModelTerms {
+  double linear_peak_tflops = 0, compute_efficiency = 0;  // the GEMMs' rate after dequantization
+  WeightGemm gemm;                                        // their kernel (16-bit: kNative)
+  double attention_peak_tflops = 0;                       // the 16-bit rate
+  bool attention_rate_differs = false;                    // from the GEMMs' tensor-core rate
+  std::optional<double> attention_efficiency;             // a calibration's attention factor
+  double gemm_half_tokens = 0;                            // GEMMs at T / (T + this); 0: none
+  double hbm_gbps = 0, memory_efficiency = 0;
+  int tp = 1;
+  double fabric_raw_gbps = 0, fabric_efficiency = 1, fabric_latency_us = 0;  // 0 GB/s: fabric unknown
+  double step_overhead_us = 0, request_overhead_ms = 0;
+  std::string weight_dtype;
+  double weight_gib_per_rank = 0;
+  std::string calibration_source;
 };
 
 class StepTimeModel {
@@ -53,14 +72,13 @@ class StepTimeModel {
   // A prefill of `tokens` from an empty context, alone, in chunks of `chunk_tokens` (vLLM's
   // chunked prefill at max-num-batched-tokens): one step per chunk.
   double prefill_seconds(std::int64_t tokens, std::int64_t chunk_tokens) const;
-  std::string describe() const;  // the model and factors, for the output
+  TimeModelTerms terms() const;  // the model and factors, for the output
   int sliding_window() const { return sliding_window_; }
   const Calibration& calibration() const { return cal_; }
 
  private:
   double gemm_share(double tokens) const;
   double linear_seconds(const StepWork& w) const;  // the GEMMs, per rank
-  std::string describe_weight_gemm() const;
 
   double linear_flops_per_token_ = 0;  // 2 x active params
   double expert_flops_per_token_ = 0;  // the routed experts' part of it (MoE)

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "perf/link_curve.hpp"
+#include "perf/step_time_model.hpp"
 #include "sim/scenario.hpp"
 #include "sim/sim_notes.hpp"
 #include "sim/sim_result.hpp"
@@ -35,7 +36,7 @@ struct SweepRun {
   double cpu_block_bytes = 0;
   std::string gpu_blocks_source;
   std::string link_source;
-  std::string time_model;
+  TimeModelTerms time_model;   // worded by output/time_model_text
   std::string expected_error;  // against real vLLM servers (empty: not scored for this calibration)
   std::vector<SimNote> notes;
   std::vector<SweepPoint> points;

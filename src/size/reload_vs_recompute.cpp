@@ -26,7 +26,7 @@ ReloadVsRecompute compare_reload_recompute(const Sizing& s, const SizingInputs& 
                             s.weight_dtype, in.calibration);
   const auto chunk = std::max<std::int64_t>(1, s.max_num_batched_tokens);
   out.chunk_tokens = chunk;
-  out.recompute_model = steps.describe();
+  out.recompute_terms = steps.terms();
   // The simulator's load path: the same link curve at the calibration's load efficiency.
   const auto reload = [&](std::int64_t tokens) {
     return h2d.seconds((tokens + block_size - 1) / block_size, block_bytes) / in.calibration.load_efficiency;

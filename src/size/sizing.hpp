@@ -10,6 +10,7 @@
 #include "catalog/vllm_host_memory.hpp"
 #include "perf/calibration.hpp"
 #include "perf/link_curve.hpp"
+#include "perf/step_time_model.hpp"
 #include "size/kv_layout.hpp"
 #include "size/memory_budget.hpp"
 #include "size/serve_settings.hpp"
@@ -99,7 +100,10 @@ struct ReloadVsRecompute {
   double peak_tflops = 0;
   double efficiency = 0;
   std::int64_t chunk_tokens = 0;  // prefill chunk (max-num-batched-tokens)
-  std::string recompute_model;    // the step model and its factors, as the simulator prints it
+  std::optional<TimeModelTerms>
+      recompute_terms;  // the step model and its factors (not in a document read back)
+  std::string
+      recompute_model;  // their words, as the simulator prints them: filled by the writer and the reader
   std::optional<std::int64_t> break_even_tokens;  // reload wins from here on
 };
 

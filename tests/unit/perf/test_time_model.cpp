@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "output/time_model_text.hpp"
 #include "perf/link_curve.hpp"
 #include "perf/step_time_model.hpp"
 #include "perf/weight_rules.hpp"
@@ -193,7 +194,7 @@ TEST(StepTimeModel, WeightOnlyPrefillPaysTheDequantizingKernelsShare) {
   const double t_bf16 = bf16.prefill_seconds(4096, 8192);
   // The same step with 16-bit weights is compute-bound too, and differs in the GEMMs' rate only.
   EXPECT_NEAR(steps.prefill_seconds(4096, 8192) - t_bf16, linear / (989e12 * 0.5) * (1 / 0.75 - 1), 1e-9);
-  EXPECT_NE(steps.describe().find("Marlin at 0.75"), std::string::npos);
+  EXPECT_NE(time_model_text(steps.terms()).find("Marlin at 0.75"), std::string::npos);
 }
 
 // FP8 weights make the GEMMs FP8, not attention: a long prefill's attention FLOPs at the 16-bit rate.

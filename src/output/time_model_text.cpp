@@ -1,0 +1,55 @@
+#include "output/time_model_text.hpp"
+
+#include <fmt/format.h>
+
+namespace kvb {
+namespace {
+
+// The linear layers' kernel where it is not the tensor cores' own dtype, and attention's rate
+// where it differs from theirs; empty for 16-bit weights.
+std::string weight_gemm_text(const TimeModelTerms& t) {
+  std::string out;
+  if (t.gemm.kernel != GemmKernel::kNative) {
+    out =
+        t.gemm.dequant_known
+            ? fmt::format(" (weight-only {}: {} at {:.2f} of the 16-bit {:.0f} TFLOP/s)", t.weight_dtype,
+                          to_string(t.gemm.kernel), t.gemm.dequant_efficiency, t.gemm.peak_tflops)
+            : fmt::format(
+                  " (weight-only {} at the 16-bit rate: its dequantization cost is not modelled on this GPU)",
+                  t.weight_dtype);
+  }
+  if (t.attention_rate_differs)
+    out += fmt::format(" (attention at the 16-bit {:.0f} TFLOP/s)", t.attention_peak_tflops);
+  return out;
+}
+
+std::string tensor_parallel_text(const TimeModelTerms& t) {
+  if (t.tp <= 1) return "";
+  if (t.fabric_raw_gbps <= 0) return " (TP communication not modelled: the GPU fabric is unknown)";
+  return fmt::format(
+      " + TP {} all-reduces: 2 per layer of T x hidden x 2 B, ring over {:.0f} GB/s x {:.2f} + {} ring steps "
+      "x "
+      "{:.1f} us",
+      t.tp, t.fabric_raw_gbps, t.fabric_efficiency, 2 * (t.tp - 1), t.fabric_latency_us);
+}
+
+}  // namespace
+
+std::string time_model_text(const TimeModelTerms& t) {
+  std::string attention =
+      t.attention_efficiency ? fmt::format(" (attention FLOPs at x {:.2f})", *t.attention_efficiency) : "";
+  if (t.gemm_half_tokens > 0)
+    attention += fmt::format(" (GEMMs x T / (T + {:.0f}) for T tokens)", t.gemm_half_tokens);
+  const std::string request =
+      t.request_overhead_ms > 0
+          ? fmt::format(" + {:.1f} ms per request outside the steps", t.request_overhead_ms)
+          : "";
+  return fmt::format(
+      "roofline per TP rank: max(FLOPs / ({:.0f} TFLOP/s x {:.2f}){}, bytes / ({:.0f} GB/s x {:.2f})){} + "
+      "{:.0f} us per step{}; {} weights {:.2f} GiB per rank; calibration: {}",
+      t.linear_peak_tflops, t.compute_efficiency, attention + weight_gemm_text(t), t.hbm_gbps,
+      t.memory_efficiency, tensor_parallel_text(t), t.step_overhead_us, request, t.weight_dtype,
+      t.weight_gib_per_rank, t.calibration_source);
+}
+
+}  // namespace kvb

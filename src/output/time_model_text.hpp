@@ -1,0 +1,12 @@
+#pragma once
+// The step time model in words: its roofline, factors and calibration, as simulate and size print
+// it ("roofline per TP rank: max(FLOPs / (989 TFLOP/s x 0.50), ...").
+#include <string>
+
+#include "perf/step_time_model.hpp"
+
+namespace kvb {
+
+std::string time_model_text(const TimeModelTerms& t);
+
+}  // namespace kvb
