@@ -7,6 +7,7 @@
 #include "core/json_file.hpp"
 #include "fleet/fleet_spec.hpp"
 #include "kvbench_config.hpp"
+#include "output/engine_notes_text.hpp"
 #include "output/kv_layout_text.hpp"
 #include "output/size_text.hpp"
 #include "output/sizing_warnings_text.hpp"
@@ -242,7 +243,7 @@ SizeRecord size_record(const Sizing& s) {
                .reload = s.reload,
                .engine = s.engine,
                .engine_command = s.engine_command,
-               .engine_notes = s.engine_notes,
+               .engine_notes = engine_note_lines(s.engine_notes),
                .kvbm_cpu_cache_gb = s.kvbm_cpu_cache_gb,
                .hicache_size_gb_per_rank = s.hicache_size_gb_per_rank,
                .hicache_ratio = s.hicache_ratio,

@@ -8,6 +8,7 @@
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "fleet/fleet_spec.hpp"
+#include "output/engine_notes_text.hpp"
 #include "output/host_memory_text.hpp"
 #include "output/kv_layout_text.hpp"
 #include "output/sizing_warnings_text.hpp"
@@ -370,19 +371,19 @@ void command_sections(std::string& out, const Sizing& s) {
   if (s.engine == EngineKind::kSglang) {
     section(out, "SGLang command (--engine sglang: the tier size as HiCache's host pool)");
     out += s.engine_command + "\n";
-    for (const auto& n : s.engine_notes) out += "  - " + n + "\n";
+    for (const auto& n : s.engine_notes) out += "  - " + engine_note_text(n) + "\n";
     return;
   }
   if (s.engine == EngineKind::kDynamo) {
     section(out, "NVIDIA Dynamo command (--engine dynamo: the tier size as KVBM's host cache)");
     out += s.engine_command + "\n";
-    for (const auto& n : s.engine_notes) out += "  - " + n + "\n";
+    for (const auto& n : s.engine_notes) out += "  - " + engine_note_text(n) + "\n";
     return;
   }
   if (!s.engine_command.empty()) {
     section(out, "vLLM + LMCache command (--engine lmcache)");
     out += s.engine_command + "\n";
-    for (const auto& n : s.engine_notes) out += "  - " + n + "\n";
+    for (const auto& n : s.engine_notes) out += "  - " + engine_note_text(n) + "\n";
   }
   section(out, "vLLM command");
   out += s.vllm_command + "\n";

@@ -11,6 +11,7 @@
 #include "perf/calibration.hpp"
 #include "perf/link_curve.hpp"
 #include "perf/step_time_model.hpp"
+#include "size/engine_notes.hpp"
 #include "size/kv_layout.hpp"
 #include "size/memory_budget.hpp"
 #include "size/serve_settings.hpp"
@@ -142,12 +143,12 @@ struct Sizing {
   std::string vllm_command_legacy;
   std::string rocm_docker_command;  // AMD hardware only
   EngineKind engine = EngineKind::kVllm;
-  std::string engine_command;             // --engine sglang / lmcache: that server's command line
-  std::vector<std::string> engine_notes;  // the engine's sizing facts, with their sources
-  double hicache_size_gb_per_rank = 0;    // --engine sglang: --hicache-size (GB = 10^9, per rank)
-  double hicache_ratio = 0;               // the same as --hicache-ratio (host pool / device pool)
-  double kvbm_cpu_cache_gb = 0;           // --engine dynamo: DYN_KVBM_CPU_CACHE_GB (GB = 10^9, per instance)
-  std::int64_t kvbm_host_blocks = 0;      // the blocks KVBM makes of it
+  std::string engine_command;            // --engine sglang / lmcache: that server's command line
+  std::vector<EngineNote> engine_notes;  // the engine's sizing facts (output/engine_notes_text)
+  double hicache_size_gb_per_rank = 0;   // --engine sglang: --hicache-size (GB = 10^9, per rank)
+  double hicache_ratio = 0;              // the same as --hicache-ratio (host pool / device pool)
+  double kvbm_cpu_cache_gb = 0;          // --engine dynamo: DYN_KVBM_CPU_CACHE_GB (GB = 10^9, per instance)
+  std::int64_t kvbm_host_blocks = 0;     // the blocks KVBM makes of it
   int kvbm_init_timeout_s = 0;  // DYN_KVBM_LEADER_WORKER_INIT_TIMEOUT_SECS when pinning needs more than 120 s
   std::vector<SizingWarning> warnings;  // facts; size/sizing_warnings words them
   std::vector<std::string> alternatives;

@@ -4,7 +4,6 @@
 
 #include <cmath>
 
-#include "core/strings.hpp"
 #include "core/units.hpp"
 
 namespace kvb {
@@ -109,10 +108,7 @@ std::string sglang_command(Sizing& s, const SizingInputs& in) {
     double host_gb = std::ceil(wanted_gb);
     if (host_gb <= device_gb) {
       host_gb = std::floor(device_gb) + 1;
-      s.engine_notes.push_back(
-          fmt::format("raised to {:.0f} GB per rank: SGLang requires the host pool to exceed the "
-                      "device pool ({:.1f} GB per rank)",
-                      host_gb, device_gb));
+      s.engine_notes.push_back(SglangHostRaised{host_gb, device_gb});
     }
     s.hicache_size_gb_per_rank = host_gb;
     s.hicache_ratio = device_gb > 0 ? host_gb / device_gb : 0;
@@ -121,18 +117,9 @@ std::string sglang_command(Sizing& s, const SizingInputs& in) {
     f.push_back("--hicache-mem-layout page_first");
     f.push_back("--hicache-io-backend kernel");
     f.push_back("--hicache-write-policy write_through");
-    s.engine_notes.push_back(
-        fmt::format("--hicache-size is GB (10^9) per rank: {} GiB across {} rank{} = {:.1f} GB per "
-                    "rank, rounded up (sglang/srt/mem_cache/memory_pool_host.py)",
-                    gib, s.world_size, s.world_size == 1 ? "" : "s", wanted_gb));
-    s.engine_notes.push_back(
-        fmt::format("the same as --hicache-ratio {:.2f} (host pool / device pool, {:.1f} GB per rank "
-                    "from vLLM's budget; SGLang's --mem-fraction-static gives a slightly different "
-                    "pool)",
-                    s.hicache_ratio, device_gb));
-    s.engine_notes.push_back(
-        "layouts: page_first with the kernel I/O backend (SGLang's HiCache best practices); "
-        "layer_first is the default and suits --hicache-io-backend direct");
+    s.engine_notes.push_back(SglangHicacheSize{gib, s.world_size, wanted_gb});
+    s.engine_notes.push_back(SglangHicacheRatio{s.hicache_ratio, device_gb});
+    s.engine_notes.push_back(SglangLayouts{});
   }
   std::string out = "python -m sglang.launch_server --model-path " + s.hf_id;
   for (const auto& x : f) out += " \\\n    " + x;
@@ -157,39 +144,18 @@ std::string dynamo_command(Sizing& s, const SizingInputs& in) {
     s.kvbm_host_blocks = static_cast<std::int64_t>(
         std::floor(s.kvbm_cpu_cache_gb * 1e9 / static_cast<double>(o.cpu_block_bytes)));
     env.push_back(fmt::format("DYN_KVBM_CPU_CACHE_GB={:.0f}", s.kvbm_cpu_cache_gb));
-    s.engine_notes.push_back(fmt::format(
-        "DYN_KVBM_CPU_CACHE_GB is GB (10^9) for the instance, its {} rank{} together: {} GiB = {:.0f} GB "
-        "rounded up, "
-        "{} host blocks of {} tokens ({} each across the ranks; KVBM's leader, compute_num_blocks)",
-        s.world_size, s.world_size == 1 ? "" : "s", gib, s.kvbm_cpu_cache_gb,
-        format_count(s.kvbm_host_blocks), s.layout.block_size,
-        format_bytes_binary(static_cast<double>(o.cpu_block_bytes))));
-    if (s.kvbm_cpu_cache_gb * 1e9 <= o.floor_gib * kGiB) {
-      s.engine_notes.push_back(
-          fmt::format("below the {:.1f} GiB GPU KV pool: KVBM is write-through and churns when "
-                      "its CPU cache is smaller than the GPU's (KVBM's docs)",
-                      o.floor_gib));
-    } else {
-      s.engine_notes.push_back(fmt::format(
-          "above the {:.1f} GiB GPU KV pool, as KVBM's docs require (write-through: "
-          "a smaller CPU cache churns); their rule of thumb of 100 GB or more is "
-          "generic, this size is from the model's KV{}",
-          o.floor_gib,
-          o.recommendation.simulated() ? " and the simulated traffic" : " and the sessions kept warm"));
-    }
+    s.engine_notes.push_back(KvbmCacheSize{s.world_size, gib, s.kvbm_cpu_cache_gb, s.kvbm_host_blocks,
+                                           s.layout.block_size, static_cast<double>(o.cpu_block_bytes)});
+    s.engine_notes.push_back(KvbmAgainstGpuPool{o.floor_gib, s.kvbm_cpu_cache_gb * 1e9 > o.floor_gib * kGiB,
+                                                o.recommendation.simulated()});
     // KVBM allocates and pins the whole tier while its leader waits for the workers (120 s by default).
     const double pin_s = o.recommendation.pin_seconds_high;
     if (pin_s > 60) {
       s.kvbm_init_timeout_s = static_cast<int>(std::ceil(std::max(120.0, 2 * pin_s) / 60) * 60);
       env.push_back(fmt::format("DYN_KVBM_LEADER_WORKER_INIT_TIMEOUT_SECS={}", s.kvbm_init_timeout_s));
-      s.engine_notes.push_back(
-          fmt::format("pinning the tier takes up to {:.0f} s here: the leader-worker timeout is "
-                      "raised from its 120 s default to {} s",
-                      pin_s, s.kvbm_init_timeout_s));
+      s.engine_notes.push_back(KvbmInitTimeout{pin_s, s.kvbm_init_timeout_s});
     }
-    s.engine_notes.push_back(
-        "the same --kv-transfer-config runs KVBM without the rest of Dynamo on vllm serve "
-        "(pip install kvbm)");
+    s.engine_notes.push_back(KvbmStandalone{});
   }
   auto flags = serve_flags(s, in);
   if (gib > 0) {
@@ -219,14 +185,8 @@ void set_commands(Sizing& s, const SizingInputs& in) {
   if (in.engine == EngineKind::kLmcache && s.offload && s.offload->recommended_gib() > 0) {
     // The connector form with LMCache's own size key works on every vLLM version.
     s.engine_command = cmds.legacy;
-    s.engine_notes.push_back(
-        fmt::format("LMCACHE_MAX_LOCAL_CPU_SIZE is GiB per rank (LMCache multiplies it by 1024**3 "
-                    "in each worker): {} GiB / {} rank{}",
-                    s.offload->recommended_gib(), s.world_size, s.world_size == 1 ? "" : "s"));
-    s.engine_notes.push_back(
-        "set in the environment, it holds whether or not your vLLM passes --kv-offloading-size on "
-        "to LMCache (reported ignored with --kv-offloading-backend lmcache on newer vLLM; not "
-        "checked by kvbench)");
+    s.engine_notes.push_back(LmcacheSizePerRank{s.offload->recommended_gib(), s.world_size});
+    s.engine_notes.push_back(LmcacheEnvironment{});
   }
 }
 
