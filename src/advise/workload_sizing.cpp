@@ -138,7 +138,7 @@ Sizing size_with_workload(const WorkloadSizingRequest& request) {
   // --tp auto is resolved once, so the simulator's step model runs at the same TP as the sizing.
   scenario = with_resolved_parallelism(scenario, in);
   auto s = plan_sizing(in);  // the commands follow the recommendation, simulated or not
-  for (const auto& w : model_warnings) s.notes.push_back(w);
+  for (const auto& w : model_warnings) s.notes.emplace_back(std::in_place_type<CatalogNote>, CatalogNote{w});
   for (const auto& w : warnings) s.warnings.push_back(w);
   if (!s.fits || !s.offload) {
     const NotSimulatedWorkload not_simulated{.workload = scenario.name, .weights_fit = s.weights_fit};

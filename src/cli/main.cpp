@@ -16,6 +16,7 @@
 #include "core/interrupt.hpp"
 #include "core/path_text.hpp"
 #include "kvbench_config.hpp"
+#include "output/sizing_advice_text.hpp"
 
 namespace {
 
@@ -69,6 +70,8 @@ int run_command(const std::vector<kvb::Command>& commands) {
     std::fprintf(stderr, "kvbench: %s: stopped before anything was finished; nothing written\n",
                  kvb::interrupt_signal_name().c_str());
     return kvb::interrupt_exit_code();
+  } catch (const kvb::WeightsDoNotFit& e) {
+    return report_error("error: ", std::runtime_error(kvb::weights_do_not_fit_text(e)), kvb::kExitUsage);
   } catch (const kvb::UsageError& e) {
     return report_error("error: ", e, kvb::kExitUsage);
   } catch (const kvb::DeviceError& e) {

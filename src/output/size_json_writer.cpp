@@ -10,6 +10,7 @@
 #include "output/engine_notes_text.hpp"
 #include "output/kv_layout_text.hpp"
 #include "output/size_text.hpp"
+#include "output/sizing_advice_text.hpp"
 #include "output/sizing_warnings_text.hpp"
 #include "output/tier_advice_text.hpp"
 #include "output/time_model_text.hpp"
@@ -255,8 +256,8 @@ SizeRecord size_record(const Sizing& s) {
                .vllm_version_note = s.vllm_version_note,
                .derivation = kv_derivation_lines(s.layout),
                .warnings = {},
-               .alternatives = s.alternatives,
-               .notes = s.notes};
+               .alternatives = sizing_alternative_lines(s.alternatives),
+               .notes = sizing_note_lines(s.notes)};
   for (const auto& w : s.warnings) r.warnings.push_back(sizing_warning_text(w));
   if (r.reload && r.reload->recompute_terms)
     r.reload->recompute_model = time_model_text(*r.reload->recompute_terms);

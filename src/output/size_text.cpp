@@ -11,6 +11,7 @@
 #include "output/engine_notes_text.hpp"
 #include "output/host_memory_text.hpp"
 #include "output/kv_layout_text.hpp"
+#include "output/sizing_advice_text.hpp"
 #include "output/sizing_warnings_text.hpp"
 #include "output/text_table.hpp"
 #include "output/tier_advice_text.hpp"
@@ -418,8 +419,8 @@ std::string sizing_text(const Sizing& s) {
   std::vector<std::string> warnings;
   for (const auto& w : s.warnings) warnings.push_back(sizing_warning_text(w));
   list(out, "Warnings", warnings);
-  list(out, "Alternatives", s.alternatives);
-  list(out, "Notes", s.notes);
+  list(out, "Alternatives", sizing_alternative_lines(s.alternatives));
+  list(out, "Notes", sizing_note_lines(s.notes));
   command_sections(out, s);
   return out;
 }

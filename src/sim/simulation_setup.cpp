@@ -50,14 +50,14 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
                                    const std::optional<LinkProfile>& measured_link) {
   const auto& v = s.server;
   if (!sizing.weights_fit) {
-    // The explanation `kvbench size` gives, with its alternatives (more ranks, FP8 weights).
-    std::string alternatives;
-    for (const auto& a : sizing.alternatives) alternatives += "; " + a;
-    throw UsageError(
+    // The explanation `kvbench size` gives, with its alternatives (more ranks, FP8 weights), which
+    // the CLI words after the message.
+    throw WeightsDoNotFit(
         fmt::format("{}: the {} weights of {} ({:.2f} GiB per rank) do not fit {} x {} ({:.2f} GiB each) at "
-                    "tensor-parallel-size {}{}",
+                    "tensor-parallel-size {}",
                     s.origin, sizing.weight_dtype, in.model.name, sizing.budget.weights_gib, in.kv.tp,
-                    in.hw.name, sizing.budget.total_gib, in.kv.tp, alternatives));
+                    in.hw.name, sizing.budget.total_gib, in.kv.tp),
+        sizing.alternatives);
   }
   if (sizing.budget.exceeds_gpu_gib > 0) {
     throw UsageError(

@@ -43,28 +43,24 @@ std::vector<Candidate> candidates(const SizingInputs& in) {
   return out;
 }
 
-std::string short_label(const Candidate& c, const ModelSpec& m) {
-  std::string label = fmt::format("TP {}", c.tp);
-  if (c.pp > 1) label += fmt::format(" x PP {}", c.pp);
-  if (c.quantization == Quantization::kFp8 && fp8_shrinks(m)) label += " fp8";
-  return label;
+ConfigurationLabel short_label(const Candidate& c, const ModelSpec& m) {
+  return {c.tp, c.pp, c.quantization == Quantization::kFp8 && fp8_shrinks(m)};
 }
 
 }  // namespace
 
-std::string configuration_flags(const SizingInputs& in) {
-  std::string flags = fmt::format("--tensor-parallel-size {}", in.kv.tp);
-  if (in.kv.pp > 1) flags += fmt::format(" --pipeline-parallel-size {}", in.kv.pp);
-  if (in.quantization == Quantization::kFp8 && fp8_shrinks(in.model)) flags += " --quantization fp8";
+ConfigurationFlags configuration_flags(const SizingInputs& in) {
   const int gpus = in.kv.tp * in.kv.pp;
-  const int nodes = (gpus + in.hw.gpus_per_node - 1) / in.hw.gpus_per_node;
-  return fmt::format("{} ({} GPU{}, {} {} node{})", flags, gpus, gpus == 1 ? "" : "s",
-                     nodes == 1 ? "one" : std::to_string(nodes), in.hw.name, nodes == 1 ? "" : "s");
+  return {.tp = in.kv.tp,
+          .pp = in.kv.pp,
+          .fp8 = in.quantization == Quantization::kFp8 && fp8_shrinks(in.model),
+          .gpus = gpus,
+          .nodes = (gpus + in.hw.gpus_per_node - 1) / in.hw.gpus_per_node,
+          .hardware = in.hw.name};
 }
 
 ConfigurationSearch search_configuration(const SizingInputs& base) {
   ConfigurationSearch out;
-  std::vector<std::string> failed;
   for (const auto& c : candidates(base)) {
     auto in = base;
     in.kv.tp = c.tp;
@@ -72,16 +68,15 @@ ConfigurationSearch search_configuration(const SizingInputs& base) {
     in.quantization = c.quantization;
     auto s = size_fit(in);
     if (s.fits) {
-      out.tried = fmt::format("{}{} fits one request of {} tokens",
-                              failed.empty() ? "" : "tried " + join(failed, ", ") + " (too small); ",
-                              short_label(c, base.model), format_count(s.max_model_len));
+      out.tried.found = true;
+      out.tried.fits = short_label(c, base.model);
+      out.tried.tokens = s.max_model_len;
       out.found = FoundConfiguration{std::move(in), std::move(s)};
       return out;
     }
-    failed.push_back(short_label(c, base.model));
+    out.tried.too_small.push_back(short_label(c, base.model));
   }
-  out.tried = fmt::format("tried {}: none holds the weights and one request of {} tokens", join(failed, ", "),
-                          format_count(base.max_model_len.value_or(base.model.max_position_embeddings)));
+  out.tried.tokens = base.max_model_len.value_or(base.model.max_position_embeddings);
   return out;
 }
 

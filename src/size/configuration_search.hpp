@@ -17,7 +17,7 @@ struct FoundConfiguration {
 
 struct ConfigurationSearch {
   std::optional<FoundConfiguration> found;  // empty: nothing up to kMaxSearchNodes nodes fits
-  std::string tried;                        // one line: what was tried, in order, and what fits
+  SearchTried tried;                        // what was tried, in order, and what fits
 };
 
 // Up to 8 nodes of pipeline stages: past that a deployment is a cluster design, not a flag.
@@ -28,7 +28,8 @@ inline constexpr int kMaxSearchNodes = 8;
 // shrinks them; then PP 2, 4, 8 at the node's largest TP, checkpoint weights before FP8.
 ConfigurationSearch search_configuration(const SizingInputs& base);
 
-// "--tensor-parallel-size 8 --quantization fp8 (8 GPUs, one h100 node)": the flags of a configuration.
-std::string configuration_flags(const SizingInputs& in);
+// The flags of a configuration and what it spans ("--tensor-parallel-size 8 --quantization fp8 (8
+// GPUs, one h100 node)" in output/sizing_advice_text).
+ConfigurationFlags configuration_flags(const SizingInputs& in);
 
 }  // namespace kvb

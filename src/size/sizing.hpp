@@ -15,6 +15,7 @@
 #include "size/kv_layout.hpp"
 #include "size/memory_budget.hpp"
 #include "size/serve_settings.hpp"
+#include "size/sizing_advice.hpp"
 #include "size/sizing_warnings.hpp"
 #include "size/tier_recommendation.hpp"
 
@@ -39,9 +40,9 @@ struct SizingInputs {
   double host_dram_fraction = 0.6;                 // at most this share of host DRAM for KV
   Calibration calibration;  // the time model's efficiencies: make_sizing_inputs sets the GPU's default
   std::optional<LinkProfile> link;  // --link-profile: the node's measured link, else the hardware table's
-  // Without --tp: what the configuration search tried (size/configuration_search.hpp), one line;
-  // such inputs name no further alternative when they do not fit.
-  std::string configuration_search;
+  // Without --tp: what the configuration search tried (size/configuration_search.hpp); such
+  // inputs name no further alternative when they do not fit.
+  std::optional<SearchTried> configuration_search;
 };
 
 // The sizing rule's figures, in the order an operator reads its steps (block, session, cap, size,
@@ -150,9 +151,9 @@ struct Sizing {
   double kvbm_cpu_cache_gb = 0;          // --engine dynamo: DYN_KVBM_CPU_CACHE_GB (GB = 10^9, per instance)
   std::int64_t kvbm_host_blocks = 0;     // the blocks KVBM makes of it
   int kvbm_init_timeout_s = 0;  // DYN_KVBM_LEADER_WORKER_INIT_TIMEOUT_SECS when pinning needs more than 120 s
-  std::vector<SizingWarning> warnings;  // facts; size/sizing_warnings words them
-  std::vector<std::string> alternatives;
-  std::vector<std::string> notes;
+  std::vector<SizingWarning> warnings;          // facts; size/sizing_warnings words them
+  std::vector<SizingAlternative> alternatives;  // worded by output/sizing_advice_text
+  std::vector<SizingNote> notes;
 };
 
 }  // namespace kvb

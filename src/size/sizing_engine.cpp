@@ -36,6 +36,8 @@ std::int64_t max_len_that_fits(const KvLayout& l, double available, std::int64_t
 }
 
 // What the model's shape means on this server: over-long context, replicated KV, hybrid layers.
+// (Alternatives and notes are emplaced in place: GCC 12 takes a moved temporary variant holding a
+// vector for maybe-uninitialized.)
 void model_warnings(Sizing& s, const SizingInputs& in) {
   const auto& m = in.model;
   if (s.max_model_len > m.max_position_embeddings) {
@@ -45,16 +47,9 @@ void model_warnings(Sizing& s, const SizingInputs& in) {
   if (s.layout.replicated) {
     s.warnings.push_back(ReplicatedKv{s.layout.replication, s.tp});
     if (m.attention == AttentionKind::kMla) {
-      s.alternatives.push_back(
-          fmt::format("data-parallel attention stores each latent once: `--data-parallel-size {} "
-                      "--enable-expert-parallel` (TP 1 per attention rank) gives each rank its "
-                      "own KV pool instead of {} copies of one",
-                      s.tp, s.tp));
+      s.alternatives.emplace_back(std::in_place_type<DataParallelAttention>, DataParallelAttention{s.tp});
     } else {
-      s.alternatives.push_back(
-          fmt::format("keep TP at or below the {} KV heads (--tensor-parallel-size {}) and scale "
-                      "out with --data-parallel-size, so no KV head is replicated",
-                      m.num_kv_heads, m.num_kv_heads));
+      s.alternatives.emplace_back(std::in_place_type<TpAtMostKvHeads>, TpAtMostKvHeads{m.num_kv_heads});
     }
   }
   if (m.mamba_layers > 0) {
@@ -65,13 +60,12 @@ void model_warnings(Sizing& s, const SizingInputs& in) {
                                        m.full_attention_layers() * s.layout.types[0].bytes_per_token_layer,
                                        s.layout.kv_bytes_per_token()});
   } else if (m.sliding_layers > 0) {
-    s.notes.push_back(
-        fmt::format("{} of {} layers slide over {} tokens: they hold at most {} blocks per request; the "
-                    "logged 'GPU KV cache size' is num_blocks // {} groups x block_size, not a capacity",
-                    m.sliding_layers, m.num_hidden_layers, m.sliding_window,
-                    blocks_per_request(s.layout, s.max_model_len, s.max_num_batched_tokens) -
-                        (s.max_model_len + s.layout.block_size - 1) / s.layout.block_size,
-                    s.layout.num_groups));
+    s.notes.emplace_back(
+        std::in_place_type<SlidingWindowNote>,
+        SlidingWindowNote{m.sliding_layers, m.num_hidden_layers, m.sliding_window,
+                          blocks_per_request(s.layout, s.max_model_len, s.max_num_batched_tokens) -
+                              (s.max_model_len + s.layout.block_size - 1) / s.layout.block_size,
+                          s.layout.num_groups});
   }
 }
 
@@ -98,15 +92,12 @@ void tier_warnings(Sizing& s, const SizingInputs& in) {
 // What would fit, or fit more: FP8 KV, a shorter context (the search's configuration: below).
 void fit_alternatives(Sizing& s, const SizingInputs& in) {
   if (in.kv.kv_cache_dtype == "auto" && s.layout.kv_dtype_bytes == 2 && s.fits && s.weights_fit) {
-    s.alternatives.push_back(fmt::format(
-        "--kv-cache-dtype fp8 halves KV per token ({} -> {} B/rank): about {} GPU "
-        "tokens",
-        format_count(s.layout.kv_bytes_per_token()), format_count(s.layout.kv_bytes_per_token() / 2),
-        format_count(s.gpu_kv_tokens_capacity * 2)));
+    s.alternatives.emplace_back(std::in_place_type<Fp8KvHalves>,
+                                Fp8KvHalves{s.layout.kv_bytes_per_token(), s.gpu_kv_tokens_capacity * 2});
   }
   if (!s.fits && s.weights_fit && s.estimated_max_model_len > 0) {
-    s.alternatives.push_back(
-        fmt::format("a shorter context fits: --max-model-len {}", s.estimated_max_model_len));
+    s.alternatives.emplace_back(std::in_place_type<ShorterContextFits>,
+                                ShorterContextFits{s.estimated_max_model_len});
   }
 }
 
@@ -114,16 +105,15 @@ void fit_alternatives(Sizing& s, const SizingInputs& in) {
 // or pipeline stages across nodes), or the statement that none up to 8 nodes does. Inputs that
 // came from the search already say what it tried (their configuration_search note).
 void search_alternative(Sizing& s, const SizingInputs& in) {
-  if (s.fits || !in.configuration_search.empty()) return;
+  if (s.fits || in.configuration_search) return;
   const auto search = search_configuration(in);
   if (search.found) {
     const auto& f = search.found->sizing;
-    s.alternatives.push_back(fmt::format("{} fits: {} GPU blocks ({} tokens), weights {:.1f} GiB per GPU",
-                                         configuration_flags(search.found->inputs),
-                                         format_count(f.num_gpu_blocks), format_count(f.gpu_kv_tokens),
-                                         f.budget.weights_gib));
+    s.alternatives.emplace_back(std::in_place_type<ConfigurationFits>,
+                                ConfigurationFits{configuration_flags(search.found->inputs), f.num_gpu_blocks,
+                                                  f.gpu_kv_tokens, f.budget.weights_gib});
   } else {
-    s.alternatives.push_back(search.tried);
+    s.alternatives.emplace_back(std::in_place_type<NothingFits>, NothingFits{search.tried});
   }
 }
 
@@ -145,7 +135,7 @@ void add_warnings(Sizing& s, const SizingInputs& in) {
   tier_warnings(s, in);
   fit_alternatives(s, in);
   budget_warnings(s, in);
-  for (const auto& n : in.model.notes) s.notes.push_back(n);
+  for (const auto& n : in.model.notes) s.notes.emplace_back(std::in_place_type<CatalogNote>, CatalogNote{n});
 }
 
 }  // namespace
@@ -159,15 +149,13 @@ void describe_server(Sizing& s, const SizingInputs& in) {
   s.hf_id = m.hf_id;
   if (in.quantization == Quantization::kFp8 && m.weight_dtype != "fp8" &&
       m.hf_id.find("FP8") == std::string::npos) {
-    s.notes.push_back(
-        "--quantization fp8 quantizes the bf16 checkpoint at load time; an FP8 checkpoint, where one "
-        "is published, gives the same memory");
+    s.notes.emplace_back(std::in_place_type<Fp8AtLoadNote>);
   }
   s.hw_name = in.hw.name;
   s.tp = in.kv.tp;
   s.pp = in.kv.pp;
   s.world_size = s.tp * s.pp;
-  if (!in.configuration_search.empty()) s.notes.push_back(in.configuration_search);
+  if (in.configuration_search) s.notes.emplace_back(std::in_place_type<SearchNote>, *in.configuration_search);
   s.max_model_len = in.max_model_len.value_or(m.max_position_embeddings);
   s.max_num_batched_tokens = in.kv.max_num_batched_tokens;
   s.max_num_seqs = in.max_num_seqs;

@@ -41,7 +41,7 @@ SizingInputs make_sizing_inputs(const ModelSpec& model, const HardwareSpec& hw, 
   const auto search = search_configuration(in);
   if (search.found) in = search.found->inputs;
   // The note says what was tried: compute_sizing does not run the same search again.
-  in.configuration_search = "configuration search: " + search.tried;
+  in.configuration_search = search.tried;
   return in;
 }
 
@@ -55,10 +55,8 @@ SizedConfigurations size_configurations(const std::vector<ModelSpec>& models,
     for (const auto& m : models) {
       all.push_back(compute_sizing(make_sizing_inputs(m, hw, serve, node)));
       if (suffixed) {
-        all.back().notes.push_back(
-            fmt::format("--max-model-len '{}' = {} tokens (vLLM reads k/m as x1000/x10^6 and "
-                        "K/M as x1024/x2^20)",
-                        max_model_len_text, format_count(all.back().max_model_len)));
+        all.back().notes.emplace_back(std::in_place_type<ContextSuffixNote>,
+                                      ContextSuffixNote{max_model_len_text, all.back().max_model_len});
       }
     }
   }

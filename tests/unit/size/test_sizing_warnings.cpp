@@ -4,6 +4,7 @@
 
 #include <variant>
 
+#include "output/sizing_advice_text.hpp"
 #include "output/sizing_warnings_text.hpp"
 #include "size/sizing_engine.hpp"
 #include "test_helpers.hpp"
@@ -32,7 +33,7 @@ TEST(SizingWarnings, TheModelCardsContextExtensionIsNamedOnlyPastTheTrainedLengt
     for (const auto& w : s.warnings)
       if (sizing_warning_text(w).find("YaRN") != std::string::npos) return true;
     for (const auto& n : s.notes)
-      if (n.find("YaRN") != std::string::npos) return true;
+      if (sizing_note_text(n).find("YaRN") != std::string::npos) return true;
     return false;
   };
   auto in = test::inputs("qwen3-8b", "h100");

@@ -1,0 +1,92 @@
+#pragma once
+// What `kvbench size` suggests beside its answer (alternatives) and what it notes about it, as
+// facts with their figures; output/sizing_advice_text words them for the text, the JSON and the
+// simulator's refusal alike.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "core/errors.hpp"
+
+namespace kvb {
+
+// One configuration the search tried: "TP 8 x PP 2 fp8".
+struct ConfigurationLabel {
+  int tp = 1, pp = 1;
+  bool fp8 = false;  // FP8 weights, where they shrink the checkpoint's
+};
+
+// What the configuration search tried, in order, and the first that fits one request.
+struct SearchTried {
+  std::vector<ConfigurationLabel> too_small;
+  bool found = false;
+  ConfigurationLabel fits;  // where found
+  std::int64_t tokens = 0;  // the request length
+};
+
+// A configuration's flags and what it spans: "--tensor-parallel-size 8 (8 GPUs, one h100 node)".
+struct ConfigurationFlags {
+  int tp = 1, pp = 1;
+  bool fp8 = false;
+  int gpus = 1, nodes = 1;
+  std::string hardware;
+};
+
+// Replicated latent KV (MLA): data-parallel attention keeps one copy per rank.
+struct DataParallelAttention {
+  int tp = 1;
+};
+// Replicated KV heads: TP at most the heads, scaled out with data parallelism.
+struct TpAtMostKvHeads {
+  int kv_heads = 1;
+};
+struct Fp8KvHalves {
+  std::int64_t bytes_per_token = 0;  // per rank, 16-bit
+  std::int64_t gpu_tokens = 0;       // what the pool would hold at FP8
+};
+struct ShorterContextFits {
+  std::int64_t max_model_len = 0;
+};
+struct ConfigurationFits {
+  ConfigurationFlags flags;
+  std::int64_t gpu_blocks = 0, gpu_tokens = 0;
+  double weights_gib = 0;  // per GPU
+};
+struct NothingFits {
+  SearchTried tried;
+};
+using SizingAlternative = std::variant<DataParallelAttention, TpAtMostKvHeads, Fp8KvHalves,
+                                       ShorterContextFits, ConfigurationFits, NothingFits>;
+
+// A note worded where it comes from: a model card's in the catalog, a model warning of the resolver.
+struct CatalogNote {
+  std::string text;
+};
+struct SlidingWindowNote {
+  int sliding_layers = 0, layers = 0, window = 0;
+  std::int64_t blocks = 0;  // the most a request holds in a sliding layer
+  int groups = 1;           // vLLM's KV cache groups
+};
+struct Fp8AtLoadNote {};  // --quantization fp8 on a 16-bit checkpoint
+struct SearchNote {
+  SearchTried tried;
+};
+// --max-model-len with a k/K/m/M suffix: how vLLM reads it.
+struct ContextSuffixNote {
+  std::string given;
+  std::int64_t tokens = 0;
+};
+using SizingNote = std::variant<CatalogNote, SlidingWindowNote, Fp8AtLoadNote, SearchNote, ContextSuffixNote>;
+
+// The simulator's refusal of weights that do not fit: its message names the input; the CLI adds
+// the alternatives in words (output/sizing_advice_text), as `kvbench size` gives them.
+struct WeightsDoNotFit : UsageError {
+  WeightsDoNotFit(const std::string& message, std::vector<SizingAlternative> suggested)
+      : UsageError(message), alternatives(std::move(suggested)) {}
+  std::vector<SizingAlternative> alternatives;
+};
+
+}  // namespace kvb
