@@ -47,19 +47,20 @@ namespace {
 // Every setting that can be wrong fails here, in a second, not after a minute of measuring.
 void check_before_measuring(const AssessmentSettings& s, bool gpu) {
   validate_stopping_rule(s.dma.rule);
-  std::vector<std::string> notes;
-  (void)plan_dma_cases(s.dma, gpu, notes);
+  std::vector<BlocksReduced> reduced;
+  (void)plan_dma_cases(s.dma, gpu, reduced);
   if (!s.compute_blocks.empty()) {
     auto cs = s.dma;
     cs.block = s.compute_blocks;
     try {
-      (void)plan_dma_cases(cs, gpu, notes);
+      (void)plan_dma_cases(cs, gpu, reduced);
     } catch (const UsageError& e) {
       throw UsageError(std::string("--compute-block: ") + e.what());
     }
   }
   if (!s.hw.empty()) (void)resolve_hardware(s.hw);
   (void)load_scenario(s.scenario);
+  std::vector<std::string> notes;
   for (const auto& name : split(s.models, ',')) (void)resolve_model(name, notes);
   if (!s.save_json_dir.empty()) {
     std::error_code ec;
@@ -89,7 +90,7 @@ void save(const AssessmentSettings& s, const std::string& name, const nlohmann::
 DeviceInfo measure_dma(const AssessmentSettings& s, BackendKind kind, ReportInputs& in,
                        const AssessmentLog& log) {
   std::string notice;
-  std::vector<std::string> notes;
+  std::vector<BlocksReduced> notes;
   auto backend = make_backend(kind, s.device, notice);
   if (!notice.empty()) {
     log("notice: " + notice);
@@ -97,7 +98,7 @@ DeviceInfo measure_dma(const AssessmentSettings& s, BackendKind kind, ReportInpu
   }
   const bool gpu = backend_kind_of(backend->info()) != BackendKind::kHost;
   const auto cases = plan_dma_cases(s.dma, gpu, notes);
-  for (const auto& n : notes) in.notes.push_back("dma: " + n);
+  for (const auto& n : notes) in.notes.push_back("dma: " + blocks_reduced_text(n));
   log(fmt::format("dma: {} cases on {} ({})", cases.size(), backend->info().name, backend->info().backend));
   const auto start = std::chrono::steady_clock::now();
   in.dma = run_dma_cases(

@@ -124,7 +124,7 @@ int run_dma(DmaOptions o, const CLI::App& app) {
         "--host-devices: expected --backend host (it emulates several devices on the host backend)");
   }
   // Plan (and so validate) before touching any device.
-  std::vector<std::string> notes;
+  std::vector<BlocksReduced> notes;
   (void)plan_dma_cases(o.sweep, kind != BackendKind::kHost, notes);
   const int count = kind == BackendKind::kHost ? o.host_devices : device_count(kind);
   const auto indices = parse_device_list(o.device, count);
@@ -143,7 +143,7 @@ int run_dma(DmaOptions o, const CLI::App& app) {
   notes.clear();
   const bool host = backend_kind_of(backends.front()->info()) == BackendKind::kHost;
   const auto cases = plan_dma_cases(o.sweep, !host, notes);
-  for (const auto& n : notes) std::fprintf(stderr, "kvbench: note: %s\n", n.c_str());
+  for (const auto& n : notes) std::fprintf(stderr, "kvbench: note: %s\n", blocks_reduced_text(n).c_str());
   check_host_memory(cases, backends.size(), host, host_memory_available());
 
   // Progress from the first case: a sweep is tens of cases.

@@ -18,7 +18,7 @@
 namespace kvb {
 
 std::vector<TransferCase> plan_dma_cases(const DmaSweepSettings& o, bool gpu,
-                                         std::vector<std::string>& notes) {
+                                         std::vector<BlocksReduced>& notes) {
   const auto sizes = parse_block_sizes(o.block);
   std::vector<Method> methods;
   for (const auto& m : split(o.method, ',')) methods.push_back(parse_method(m, "--method"));
@@ -63,10 +63,7 @@ std::vector<TransferCase> plan_dma_cases(const DmaSweepSettings& o, bool gpu,
     // By default a transfer takes at most a quarter of the pool, so its blocks stay scattered.
     if (!blocks_given && blocks > pool_blocks / 4 && pool_blocks >= 4) {
       blocks = pool_blocks / 4;
-      notes.push_back(
-          fmt::format("{} blocks: {} per transfer (a quarter of the {} pool; --blocks or --pool to change)",
-                      format_bytes_binary(static_cast<double>(b)), blocks,
-                      format_bytes_binary(static_cast<double>(pool))));
+      notes.push_back({static_cast<std::int64_t>(b), blocks, static_cast<std::int64_t>(pool), true});
     } else if (blocks > pool_blocks) {
       if (blocks_given) {
         throw UsageError(
@@ -77,9 +74,7 @@ std::vector<TransferCase> plan_dma_cases(const DmaSweepSettings& o, bool gpu,
                         format_bytes_binary(static_cast<double>(pool))));
       }
       blocks = pool_blocks;
-      notes.push_back(fmt::format("{} blocks: {} per transfer (the {} pool holds no more)",
-                                  format_bytes_binary(static_cast<double>(b)), blocks,
-                                  format_bytes_binary(static_cast<double>(pool))));
+      notes.push_back({static_cast<std::int64_t>(b), blocks, static_cast<std::int64_t>(pool), false});
     }
     TransferCase base;
     base.layout = layout;

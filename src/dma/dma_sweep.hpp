@@ -31,10 +31,17 @@ struct DmaSweepSettings {
 // `kvbench dma --quick`: three block sizes, a looser precision and a short cap (about 10 s on a GPU).
 void apply_quick(DmaSweepSettings& s);
 
-// Validates every setting (UsageError naming the flag) and lists the cases; `notes` gains one line
-// per block size whose block count was reduced to fit the pool.
+// A block size whose block count per transfer was reduced to fit the pool: to a quarter of it (so
+// the blocks stay scattered), or to all it holds. output/dma_output words it.
+struct BlocksReduced {
+  std::int64_t block_bytes = 0, blocks = 0, pool_bytes = 0;
+  bool quarter = false;
+};
+
+// Validates every setting (UsageError naming the flag) and lists the cases; `reduced` gains one
+// entry per block size whose block count was reduced to fit the pool.
 std::vector<TransferCase> plan_dma_cases(const DmaSweepSettings& s, bool gpu,
-                                         std::vector<std::string>& notes);
+                                         std::vector<BlocksReduced>& reduced);
 
 // Checks the stopping-rule settings (UsageError naming the flags).
 void validate_stopping_rule(const StoppingRule& rule);

@@ -17,8 +17,8 @@ std::vector<DmaRecord> measure_2mib(TransferBackend& backend, const std::string&
   s.direction = direction;
   s.numa_node = numa_node;
   s.rule.max_seconds = 1.0;
-  std::vector<std::string> notes;
-  return run_dma_cases(backend, plan_dma_cases(s, true, notes), s.rule);
+  std::vector<BlocksReduced> reduced;  // 2 MiB blocks in the default pool: none
+  return run_dma_cases(backend, plan_dma_cases(s, true, reduced), s.rule);
 }
 
 // The hardware file's figure for this direction: measured where it was, else the practical one.

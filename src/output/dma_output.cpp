@@ -139,4 +139,13 @@ std::string dma_csv(const std::vector<DmaRecord>& records) {
   return out;
 }
 
+std::string blocks_reduced_text(const BlocksReduced& r) {
+  const auto block = format_bytes_binary(static_cast<double>(r.block_bytes));
+  const auto pool = format_bytes_binary(static_cast<double>(r.pool_bytes));
+  if (r.quarter)
+    return fmt::format("{} blocks: {} per transfer (a quarter of the {} pool; --blocks or --pool to change)",
+                       block, r.blocks, pool);
+  return fmt::format("{} blocks: {} per transfer (the {} pool holds no more)", block, r.blocks, pool);
+}
+
 }  // namespace kvb

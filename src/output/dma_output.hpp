@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "dma/dma_record.hpp"
+#include "dma/dma_sweep.hpp"
 
 namespace kvb {
 
@@ -17,5 +18,7 @@ std::string dma_cost_summary(const std::vector<DmaRecord>& records, double elaps
 // blocks and its old per-layer fragments, and the copy kernel's SM cost where measured.
 std::string dma_vllm_summary(const std::vector<DmaRecord>& records);
 std::string dma_csv(const std::vector<DmaRecord>& records);
+// "2.00 MiB blocks: 256 per transfer (a quarter of the 2.00 GiB pool; --blocks or --pool to change)".
+std::string blocks_reduced_text(const BlocksReduced& r);
 
 }  // namespace kvb

@@ -47,21 +47,6 @@ double Distribution::expected() const {
   return 0;
 }
 
-std::string Distribution::describe() const {
-  switch (kind) {
-    case Kind::kFixed:
-      return fmt::format("{:g}", value);
-    case Kind::kUniform:
-      return fmt::format("uniform {:g}..{:g}", min, max);
-    case Kind::kLognormal:
-      return fmt::format("lognormal median {:g} sigma {:g}{}", median, sigma,
-                         max > 0 ? fmt::format(" max {:g}", max) : "");
-    case Kind::kExponential:
-      return fmt::format("exponential mean {:g}", mean);
-  }
-  return "";
-}
-
 Distribution parse_distribution(const YAML::Node& node, const std::string& origin, const std::string& key,
                                 bool allow_zero) {
   const std::string where = fmt::format("{}: key '{}'", origin, key);

@@ -25,7 +25,6 @@ struct Distribution {
   // A sampled length: rounded, at least `floor`.
   std::int64_t sample_count(Rng& rng, std::int64_t floor = 1) const;
   double expected() const;  // before clamping
-  std::string describe() const;
 
   static Distribution fixed(double v) {
     Distribution d;

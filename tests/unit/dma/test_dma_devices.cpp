@@ -83,7 +83,7 @@ TEST(DmaPlan, CtaBudgetsMultiplyOnlyKernelCasesAndDefaultTransfersTakeAQuarterOf
   s.direction = "h2d";
   s.ctas = "4,8,0";
   s.pool = "256MiB";
-  std::vector<std::string> notes;
+  std::vector<BlocksReduced> notes;
   const auto cases = plan_dma_cases(s, true, notes);
   ASSERT_EQ(cases.size(), 5u);  // ce, ce-batch, kernel x 3 budgets
   EXPECT_EQ(cases[2].ctas, 4);
@@ -94,6 +94,9 @@ TEST(DmaPlan, CtaBudgetsMultiplyOnlyKernelCasesAndDefaultTransfersTakeAQuarterOf
   EXPECT_EQ(cases[0].blocks, 32);
   EXPECT_EQ(cases[0].gpu_pool_blocks, 128);
   ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(
+      blocks_reduced_text(notes[0]),
+      "2.00 MiB blocks: 32 per transfer (a quarter of the 256.00 MiB pool; --blocks or --pool to change)");
   s.ctas = "4,-1";
   EXPECT_THROW((void)plan_dma_cases(s, true, notes), UsageError);
   s.ctas = "";
@@ -135,7 +138,7 @@ TEST(ConcurrentDevices, EveryHostDeviceVerifiesAndTheAggregateSumsThem) {
   s.method = "ce,ce-batch";
   s.direction = "h2d,bidir";
   s.blocks = "64";
-  std::vector<std::string> notes;
+  std::vector<BlocksReduced> notes;
   const auto cases = plan_dma_cases(s, false, notes);
   StoppingRule rule;
   rule.max_seconds = 0.05;
