@@ -129,7 +129,7 @@ class TierCurve {
  public:
   int running_gib() const { return running_gib_; }
   std::int64_t requests() const { return requests_; }  // per point: the draw (or trace) is the same for all
-  std::string expected_error() const { return expected_error_for(base_); }
+  ExpectedError expected_error() const { return expected_error_for(base_); }
 };
 
 // Balanced's second rule: the size that gained in one metric while losing more than 2% in the
@@ -377,7 +377,7 @@ TierRecommendation advise_tier_size(const TierAdviceRequest& req) {
   rec.workload = scenario.name;
   rec.requests = scenario.workload.requests;
   rec.steps = req.candidate_steps;
-  rec.expected_error = sim.expected_error();
+  rec.expected = sim.expected_error();
 
   try {
     simulate_sizes(sim, req);

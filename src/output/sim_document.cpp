@@ -2,6 +2,7 @@
 
 #include "core/path_text.hpp"
 #include "kvbench_config.hpp"
+#include "output/expected_error_text.hpp"
 #include "output/sim_notes_text.hpp"
 #include "output/time_model_text.hpp"
 
@@ -44,7 +45,7 @@ SimulateDocument simulate_document(const SweepRun& run) {
                      .gpu_blocks_source = run.gpu_blocks_source,
                      .link_model = run.link_source,
                      .time_model = time_model_text(run.time_model),
-                     .expected_error = run.expected_error,
+                     .expected_error = expected_error_text(run.expected_error),
                      .notes = {},
                      .replicas = run.scenario.fleet.replicas,
                      .router = run.scenario.fleet.router,

@@ -5,6 +5,7 @@
 #include "core/path_text.hpp"
 #include "core/units.hpp"
 #include "fleet/fleet_spec.hpp"
+#include "output/expected_error_text.hpp"
 #include "output/sim_notes_text.hpp"
 #include "output/text_table.hpp"
 #include "output/time_model_text.hpp"
@@ -71,8 +72,9 @@ std::string run_header(const SweepRun& run) {
   out += fmt::format("GPU KV blocks: {}\n", run.gpu_blocks_source);
   out += fmt::format("Link: {}\n", run.link_source);
   out += fmt::format("Time model: {}\n", time_model_text(run.time_model));
+  const auto expected = expected_error_text(run.expected_error);
   out += fmt::format("Expected error against real vLLM: {}\n",
-                     run.expected_error.empty() ? "not scored for this calibration" : run.expected_error);
+                     expected.empty() ? "not scored for this calibration" : expected);
   for (const auto& n : run.notes) out += fmt::format("Note: {}\n", sim_note_text(n));
   out += "Simulated: every figure below comes from these models, not from a measurement.\n\n";
 

@@ -8,6 +8,7 @@
 #include "fleet/fleet_spec.hpp"
 #include "kvbench_config.hpp"
 #include "output/engine_notes_text.hpp"
+#include "output/expected_error_text.hpp"
 #include "output/kv_layout_text.hpp"
 #include "output/size_text.hpp"
 #include "output/sizing_advice_text.hpp"
@@ -265,6 +266,8 @@ SizeRecord size_record(const Sizing& s) {
     // The rule's steps, worded as the text words them; a simulated recommendation keeps its own.
     r.offload->reasoning = rule_reasoning_lines(*r.offload);
     r.offload->sessions_reason = sessions_reason_text(r.offload->sessions, r.offload->sessions_source);
+    auto& rec = r.offload->recommendation;
+    if (rec.expected) rec.expected_error = expected_error_text(*rec.expected);
     if (!r.offload->recommendation.simulated())
       r.offload->recommendation.reasoning = rule_step_lines(*r.offload);
   }

@@ -9,6 +9,7 @@
 #include "core/units.hpp"
 #include "fleet/fleet_spec.hpp"
 #include "output/engine_notes_text.hpp"
+#include "output/expected_error_text.hpp"
 #include "output/host_memory_text.hpp"
 #include "output/kv_layout_text.hpp"
 #include "output/sizing_advice_text.hpp"
@@ -83,8 +84,9 @@ std::string simulated_tier_lines(const TierRecommendation& r) {
       balanced ? fmt::format(" (TTFT p99 -{:.0f}% or output tok/s +{:.0f}%, neither worse by {:.0f}%)",
                              kBalancedTtftGain * 100, kPaysGain * 100, kBalancedMaxLoss * 100)
                : "");
+  const auto expected = r.expected ? expected_error_text(*r.expected) : r.expected_error;
   out += fmt::format("  expected error against real vLLM: {}\n",
-                     r.expected_error.empty() ? "not scored for this calibration" : r.expected_error);
+                     expected.empty() ? "not scored for this calibration" : expected);
   // The change in the deciding metric's own sign (TTFT p99 falls: negative), as the recommendation says it.
   const bool latency = r.decided_by == TierObjective::kTtftP99;
   const std::string gain_header = r.decided_by ? "change (" + to_string(*r.decided_by) + ")" : "change";

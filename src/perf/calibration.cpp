@@ -59,13 +59,12 @@ std::vector<ScoredClass> fidelity_from(const CatalogEntry& e) {
     s.moe = c.boolean_or("moe", false);
     s.weights = c.str("weights");
     s.ranks = static_cast<int>(c.integer_in("ranks", 1, 4096, 1));
-    s.statement = fmt::format(
-        "TTFT mean within {:.1f}%, E2E mean within {:.1f}% (mean absolute error; worst {:.1f}% and {:.1f}%) "
-        "on "
-        "{} scored cases of {} ({}: tests/fidelity)",
-        100 * c.real_in("ttft_mean_abs_error", 0, 10, 0), 100 * c.real_in("e2e_mean_abs_error", 0, 10, 0),
-        100 * c.real_in("ttft_worst_abs_error", 0, 10, 0), 100 * c.real_in("e2e_worst_abs_error", 0, 10, 0),
-        c.integer_in("runs", 1, 1000000, 1), describe(s.moe, s.weights, s.ranks), c.str("runs_described"));
+    s.ttft_mean = c.real_in("ttft_mean_abs_error", 0, 10, 0);
+    s.e2e_mean = c.real_in("e2e_mean_abs_error", 0, 10, 0);
+    s.ttft_worst = c.real_in("ttft_worst_abs_error", 0, 10, 0);
+    s.e2e_worst = c.real_in("e2e_worst_abs_error", 0, 10, 0);
+    s.runs = c.integer_in("runs", 1, 1000000, 1);
+    s.runs_described = c.str("runs_described");
     out.push_back(std::move(s));
   }
   return out;
@@ -83,11 +82,6 @@ const std::vector<ScoredClass>* fidelity_of(const std::string& hw) {
 }
 
 }  // namespace
-
-std::string describe(bool moe, const std::string& weights, int ranks) {
-  return fmt::format("{} {} on {} rank{}", moe ? "mixture-of-experts" : "dense", weights, ranks,
-                     ranks == 1 ? "" : "s");
-}
 
 Calibration default_calibration(const HardwareSpec& hw) {
   Calibration c;

@@ -1,6 +1,7 @@
 #pragma once
 // The time model's efficiency factors: achieved over peak compute and HBM bandwidth, and a fixed
 // cost per engine step. Defaults, a scenario's `calibration:` block, or a calibration file.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,13 +15,27 @@ namespace kvb {
 // server of this class states this class's figures; a server of no scored class is "not scored
 // for" its class, never given another class's figure.
 struct ScoredClass {
-  bool moe = false;       // mixture-of-experts models (false: dense)
-  std::string weights;    // weight format: bf16, fp8, ...
-  int ranks = 1;          // TP x PP
-  std::string statement;  // "TTFT mean within ..." with the runs that back it
+  bool moe = false;     // mixture-of-experts models (false: dense)
+  std::string weights;  // weight format: bf16, fp8, ...
+  int ranks = 1;        // TP x PP
+  // Mean and worst absolute errors of the TTFT and E2E means, as fractions, over `runs` cases.
+  double ttft_mean = 0, e2e_mean = 0, ttft_worst = 0, e2e_worst = 0;
+  std::int64_t runs = 0;
+  std::string runs_described;  // which runs: models, load, vLLM release
   bool operator==(const ScoredClass&) const = default;
 };
-std::string describe(bool moe, const std::string& weights, int ranks);  // "dense bf16 on 1 rank"
+
+// The simulator's expected error for one server: its class's scored figures, or none (and the
+// classes that were scored); output/expected_error_text words it ("TTFT mean within ...", "not
+// scored for dense fp8 on 1 rank: ...").
+struct ExpectedError {
+  bool moe = false;
+  std::string weights;
+  int ranks = 1;
+  std::string hardware;
+  std::vector<ScoredClass> scored;  // empty: this calibration was never scored
+  bool fleet = false;               // several replicas behind a router
+};
 
 struct Calibration {
   double compute_efficiency = 0.5;  // achieved / peak dense FLOP/s

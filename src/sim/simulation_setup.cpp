@@ -141,26 +141,13 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
   return out;
 }
 
-std::string expected_error_for(const SimulationSetup& setup) {
-  const auto& scored = setup.predictor.calibration().scored;
-  if (scored.empty()) return "";
-  const bool moe = setup.model.num_experts > 0;
-  const auto same = std::find_if(scored.begin(), scored.end(), [&](const ScoredClass& c) {
-    return c.moe == moe && c.weights == setup.weight_dtype && c.ranks == setup.world_size;
-  });
-  if (same != scored.end()) {
-    // The figures are one engine's; a fleet's routing is scored only on what the tier changes.
-    if (setup.scenario.fleet.replicas > 1) {
-      return same->statement +
-             "; per engine only: the fleet's routing is scored only on the CPU tier's change in llm-d's "
-             "8-replica guide (tests/fidelity/fleet.py)";
-    }
-    return same->statement;
-  }
-  std::vector<std::string> classes;
-  for (const auto& c : scored) classes.push_back(describe(c.moe, c.weights, c.ranks));
-  return fmt::format("not scored for {}: the scored servers on an {} are {} (tests/fidelity)",
-                     describe(moe, setup.weight_dtype, setup.world_size), setup.hw.name, join(classes, "; "));
+ExpectedError expected_error_for(const SimulationSetup& setup) {
+  return {.moe = setup.model.num_experts > 0,
+          .weights = setup.weight_dtype,
+          .ranks = setup.world_size,
+          .hardware = setup.hw.name,
+          .scored = setup.predictor.calibration().scored,
+          .fleet = setup.scenario.fleet.replicas > 1};
 }
 
 }  // namespace kvb

@@ -42,11 +42,10 @@ struct SimulationSetup {
   std::vector<SimNote> notes{};  // approximations that apply to this run
 };
 
-// What the simulator's expected error against real vLLM is for this server: the calibration's
-// scored figures where the server is of the class they were scored on (dense or MoE, weight format,
-// ranks), else "not scored for" what differs, never another class's figure; empty where this
-// calibration was never scored.
-std::string expected_error_for(const SimulationSetup& setup);
+// What the simulator's expected error against real vLLM is for this server: its class (dense or
+// MoE, weight format, ranks) and the calibration's scored classes; output/expected_error_text gives
+// the figures of its own class, else "not scored for" it, never another class's figure.
+ExpectedError expected_error_for(const SimulationSetup& setup);
 
 // Throws UsageError for an impossible configuration (weights do not fit, a max-model-len the
 // pool cannot hold), naming the scenario key.

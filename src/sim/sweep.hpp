@@ -36,8 +36,8 @@ struct SweepRun {
   double cpu_block_bytes = 0;
   std::string gpu_blocks_source;
   std::string link_source;
-  TimeModelTerms time_model;   // worded by output/time_model_text
-  std::string expected_error;  // against real vLLM servers (empty: not scored for this calibration)
+  TimeModelTerms time_model;     // worded by output/time_model_text
+  ExpectedError expected_error;  // against real vLLM servers (output/expected_error_text)
   std::vector<SimNote> notes;
   std::vector<SweepPoint> points;
   // A signal stopped the sweep: the points before it are kept; this names the one that was running.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "fleet/fleet_spec.hpp"
+#include "perf/calibration.hpp"
 #include "size/pinning_cost.hpp"
 #include "size/tier_advice_facts.hpp"
 #include "size/tier_terms.hpp"
@@ -82,11 +83,12 @@ struct TierRecommendation {
   std::vector<AdviceStep> steps;
   std::string why;  // one line: why this size (or why none)
   TierBound bound = TierBound::kRule;
-  double floor_gib = 0;        // vLLM's floor: the aggregate GPU KV pool, which a smaller tier only mirrors
-  double cap_gib = 0;          // the host-DRAM cap
-  std::string workload;        // the simulated scenario
-  std::string expected_error;  // the simulator against real vLLM servers, for this calibration
-  long long requests = 0;      // requests per simulated point (one workload draw for all points)
+  double floor_gib = 0;  // vLLM's floor: the aggregate GPU KV pool, which a smaller tier only mirrors
+  double cap_gib = 0;    // the host-DRAM cap
+  std::string workload;  // the simulated scenario
+  std::optional<ExpectedError> expected;  // the simulator against real vLLM servers, for this calibration
+  std::string expected_error;             // its words: filled by the writer and the reader
+  long long requests = 0;                 // requests per simulated point (one workload draw for all points)
   std::vector<TierCurvePoint> curve;
   // size --trace: the trace's miss-ratio curve in this server's GiB, (size, prefix hit rate),
   // counted from the trace, not simulated: drawn beside the simulated hit rates.

@@ -4,6 +4,7 @@
 // figure borrowed from another class.
 #include <gtest/gtest.h>
 
+#include "output/expected_error_text.hpp"
 #include "sim/scenario.hpp"
 #include "sim/simulation_setup.hpp"
 
@@ -13,7 +14,7 @@ namespace {
 std::string expected_error(const std::string& server) {
   const auto s = parse_scenario(server + "workload:\n  requests: 1\n  arrival: {process: fixed, rate: 1}\n",
                                 "class.yaml");
-  return expected_error_for(prepare_simulation(s, std::nullopt));
+  return expected_error_text(expected_error_for(prepare_simulation(s, std::nullopt)));
 }
 
 TEST(ExpectedError, EachScoredClassGetsItsOwnFigures) {
