@@ -37,7 +37,8 @@ std::int64_t max_len_that_fits(const KvLayout& l, double available, std::int64_t
 
 // What the model's shape means on this server: over-long context, replicated KV, hybrid layers.
 // (Alternatives and notes are emplaced in place: GCC 12 takes a moved temporary variant holding a
-// vector for maybe-uninitialized.)
+// vector for maybe-uninitialized. Each is passed whole, T{...}: clang 14, the fuzz build's, has no
+// parenthesized aggregate initialization.)
 void model_warnings(Sizing& s, const SizingInputs& in) {
   const auto& m = in.model;
   if (s.max_model_len > m.max_position_embeddings) {
@@ -155,7 +156,8 @@ void describe_server(Sizing& s, const SizingInputs& in) {
   s.tp = in.kv.tp;
   s.pp = in.kv.pp;
   s.world_size = s.tp * s.pp;
-  if (in.configuration_search) s.notes.emplace_back(std::in_place_type<SearchNote>, *in.configuration_search);
+  if (in.configuration_search)
+    s.notes.emplace_back(std::in_place_type<SearchNote>, SearchNote{*in.configuration_search});
   s.max_model_len = in.max_model_len.value_or(m.max_position_embeddings);
   s.max_num_batched_tokens = in.kv.max_num_batched_tokens;
   s.max_num_seqs = in.max_num_seqs;
