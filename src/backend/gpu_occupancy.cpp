@@ -183,10 +183,9 @@ GpuOccupancy probe_gpu_occupancy(const DeviceInfo& device, const std::string& li
   return o;
 }
 
-void record_occupancy(TransferBackend& backend, std::vector<std::string>& warnings) {
+void record_occupancy(TransferBackend& backend) {
   if (backend_kind_of(backend.info()) == BackendKind::kHost) return;
   backend.set_occupancy(probe_gpu_occupancy(backend.info()));
-  if (auto w = describe_occupancy(backend.info()); !w.empty()) warnings.push_back(std::move(w));
 }
 
 }  // namespace kvb

@@ -13,8 +13,8 @@ namespace kvb {
 // names the management library to load ("" = the vendor's: libnvidia-ml.so.1, librocm_smi64.so).
 GpuOccupancy probe_gpu_occupancy(const DeviceInfo& device, const std::string& library = "");
 
-// Probes a GPU backend's device and keeps the answer in its DeviceInfo (so every record carries it);
-// adds the warning describe_occupancy words when the device is shared. Host backends: nothing.
-void record_occupancy(TransferBackend& backend, std::vector<std::string>& warnings);
+// Probes a GPU backend's device and keeps the answer in its DeviceInfo (so every record carries it;
+// output/occupancy_text words a shared one). Host backends: nothing.
+void record_occupancy(TransferBackend& backend);
 
 }  // namespace kvb

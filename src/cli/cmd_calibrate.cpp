@@ -29,6 +29,7 @@
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "output/calibrate_output.hpp"
+#include "output/occupancy_text.hpp"
 #include "perf/calibration.hpp"
 #include "sim/scenario.hpp"
 #include "size/serve_settings.hpp"
@@ -117,10 +118,10 @@ void set_step_overhead(CalibrationRequest& r, double overhead_flag) {
 
 // Other work on the GPU skews the GEMM timings: named on stderr, and kept in the calibration's notes.
 std::vector<std::string> others_on_gpu(const CalibrateOptions& o) {
-  std::vector<std::string> shared;
   std::string notice;
   const auto probe = make_backend(parse_backend(o.backend), o.device, notice);
-  record_occupancy(*probe, shared);
+  record_occupancy(*probe);
+  const auto shared = occupancy_warnings({probe->info()});
   for (const auto& w : shared) print_warning(w);
   return shared;
 }

@@ -16,6 +16,7 @@
 #include "core/path_text.hpp"
 #include "core/units.hpp"
 #include "output/compare_output.hpp"
+#include "output/occupancy_text.hpp"
 
 namespace kvb {
 namespace {
@@ -59,7 +60,12 @@ int run_compare(const CompareOptions& o) {
   settings.alpha = parse_fraction(o.alpha, "--alpha", 0.5, "0.05");
   const auto base = load_benchmark_set(o.base);
   const auto head = load_benchmark_set(o.head);
-  require_undisturbed(base, head, o.allow_disturbed);
+  if (const auto shared = first_disturbed(base, head); shared && !o.allow_disturbed) {
+    throw UsageError(
+        fmt::format("{}: {}; a regression is not called between runs where another process shared the "
+                    "GPU (rerun on an idle GPU, or pass --allow-disturbed)",
+                    shared->origin, occupancy_text(shared->device)));
+  }
   const auto result = compare_sets(base, head, settings);
   const auto text = render(format, result);
   if (!o.markdown_output.empty()) write_file_atomically(o.markdown_output, compare_markdown(result));

@@ -24,6 +24,7 @@
 #include "dma/transfer_backend.hpp"
 #include "output/dma_output.hpp"
 #include "output/dma_prometheus.hpp"
+#include "output/occupancy_text.hpp"
 
 namespace kvb {
 namespace {
@@ -137,9 +138,12 @@ int run_dma(DmaOptions o, const CLI::App& app) {
   }
   if (!notice.empty()) std::fprintf(stderr, "kvbench: notice: %s\n", notice.c_str());
   // Other processes on a GPU share its copy engines and link: named before anything is measured.
-  std::vector<std::string> shared;
-  for (auto* b : backends) record_occupancy(*b, shared);
-  for (const auto& w : shared) print_warning(w);
+  std::vector<DeviceInfo> devices;
+  for (auto* b : backends) {
+    record_occupancy(*b);
+    devices.push_back(b->info());
+  }
+  for (const auto& w : occupancy_warnings(devices)) print_warning(w);
   notes.clear();
   const bool host = backend_kind_of(backends.front()->info()) == BackendKind::kHost;
   const auto cases = plan_dma_cases(o.sweep, !host, notes);

@@ -96,8 +96,7 @@ int run_doctor(const DoctorOptions& o) {
       request.gpu_skip_reason = gpus.skip_reason;
     } else {
       for (auto& b : gpus.backends) {
-        std::vector<std::string> shared;  // worded by the busy check
-        record_occupancy(*b, shared);
+        record_occupancy(*b);  // worded by the busy check
         request.gpus.push_back(b->info());
       }
       for (auto& b : gpus.backends) {

@@ -20,6 +20,7 @@
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "dma/link_profile_fit.hpp"
+#include "output/link_origin_text.hpp"
 #include "output/sim_document.hpp"
 #include "output/sim_output.hpp"
 #include "output/text_table.hpp"
@@ -114,7 +115,7 @@ int run_simulate(const SimulateOptions& o) {
   std::optional<LinkProfile> link;
   if (!o.link_profile.empty()) {
     link = link_profile_from_dma_json(o.link_profile, scenario.server.link_method);
-    if (!link->warning.empty()) print_warning(link->warning);
+    if (const auto warning = link_warning_text(*link); !warning.empty()) print_warning(warning);
   }
 
   const auto format = chosen_format(o.out, {"table", "json"});

@@ -46,10 +46,12 @@ BenchmarkSet from_dma(const nlohmann::json& doc, const std::string& origin) {
       e.samples.push_back(r.bytes / s / 1e9);
     }
     devices.insert(r.device.backend + " " + r.device.name);
-    if (const auto shared = describe_occupancy(r.device);
-        !shared.empty() &&
-        std::find(set.disturbed.begin(), set.disturbed.end(), shared) == set.disturbed.end()) {
-      set.disturbed.push_back(shared);
+    const auto same_device = [&](const DeviceInfo& d) {
+      return d.backend == r.device.backend && d.name == r.device.name && d.index == r.device.index;
+    };
+    if (r.device.occupancy.disturbed() &&
+        std::none_of(set.disturbed.begin(), set.disturbed.end(), same_device)) {
+      set.disturbed.push_back(r.device);
     }
     set.entries.push_back(std::move(e));
   }
@@ -148,15 +150,11 @@ BenchmarkSet load_benchmark_set(const std::string& path) {
   return benchmark_set_from_json(read_json_file(path, label), label);
 }
 
-void require_undisturbed(const BenchmarkSet& base, const BenchmarkSet& head, bool allow) {
-  if (allow) return;
+std::optional<DisturbedRun> first_disturbed(const BenchmarkSet& base, const BenchmarkSet& head) {
   for (const auto* set : {&base, &head}) {
-    if (set->disturbed.empty()) continue;
-    throw UsageError(
-        fmt::format("{}: {}; a regression is not called between runs where another process shared the "
-                    "GPU (rerun on an idle GPU, or pass --allow-disturbed)",
-                    set->origin, set->disturbed.front()));
+    if (!set->disturbed.empty()) return DisturbedRun{set->origin, set->disturbed.front()};
   }
+  return std::nullopt;
 }
 
 }  // namespace kvb

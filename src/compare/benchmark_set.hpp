@@ -3,8 +3,11 @@
 // Read from kvbench dma JSON (GB/s per transfer) or Google Benchmark JSON with repetitions
 // (runs per second of each repetition), so one statistic serves both.
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "dma/transfer_backend.hpp"
 
 namespace kvb {
 
@@ -21,13 +24,17 @@ struct BenchmarkSet {
   std::string kind;     // "kvbench dma" or "Google Benchmark"
   std::string setting;  // what ran it: devices for dma, the host for Google Benchmark
   std::vector<BenchmarkEntry> entries;
-  // dma: devices another process shared while they were measured (describe_occupancy, one each).
-  std::vector<std::string> disturbed;
+  // dma: devices another process shared while they were measured, one each.
+  std::vector<DeviceInfo> disturbed;
 };
 
-// Refuses (UsageError naming the file and the device) a regression call between runs of which
-// either was measured on a shared GPU, unless `allow`.
-void require_undisturbed(const BenchmarkSet& base, const BenchmarkSet& head, bool allow);
+// A run measured on a shared GPU: a regression is not called between such runs (cmd_compare
+// refuses it unless --allow-disturbed, worded by output/occupancy_text).
+struct DisturbedRun {
+  std::string origin;  // the file
+  DeviceInfo device;
+};
+std::optional<DisturbedRun> first_disturbed(const BenchmarkSet& base, const BenchmarkSet& head);
 
 // Throws UsageError naming `origin` for malformed JSON, a schema that is neither, or an identity
 // that occurs twice.

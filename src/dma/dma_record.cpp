@@ -90,23 +90,4 @@ bool GpuOccupancy::disturbed() const {
   return !others.empty() || utilization_percent >= kBusyUtilizationPercent;
 }
 
-std::string describe_occupancy(const DeviceInfo& device) {
-  const auto& o = device.occupancy;
-  if (!o.disturbed()) return "";
-  std::string who;
-  for (const auto& p : o.others) {
-    who += fmt::format("{}{} pid {}{}", who.empty() ? "" : "; ", p.name.empty() ? "a process" : p.name, p.pid,
-                       p.used_bytes >= 0 ? fmt::format(", {:.1f} GiB", p.used_bytes / kGiB) : std::string());
-  }
-  std::string out = fmt::format("GPU {} ({}) is shared: ", device.index, device.name);
-  if (!o.others.empty()) {
-    out += fmt::format("{} other process{} ({})", o.others.size(), o.others.size() == 1 ? "" : "es", who);
-  }
-  if (o.utilization_percent >= kBusyUtilizationPercent) {
-    out += fmt::format("{}{}% busy before kvbench copied anything", o.others.empty() ? "" : ", ",
-                       o.utilization_percent);
-  }
-  return out + " (per " + o.source + "); its figures are not the link's alone";
-}
-
 }  // namespace kvb

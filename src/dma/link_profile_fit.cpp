@@ -40,13 +40,13 @@ LinkProfile link_profile_from_dma_records(const std::vector<DmaRecord>& records,
   LinkProfile p;
   p.h2d = LinkCurve{fit_h2d.gbps, fit_h2d.per_copy_s};
   p.d2h = LinkCurve{fit_d2h.gbps, fit_d2h.per_copy_s};
-  const auto& device = first->device.name;
-  const auto& backend = first->device.backend;
-  p.source = fmt::format(
-      "measured: {} ({}, method {}, fitted t = t0 + bytes/B over {} block sizes: h2d {:.1f} GB/s + "
-      "{:.2f} us per block copy, d2h {:.1f} GB/s + {:.2f} us)",
-      origin, device, method, fit_h2d.points, fit_h2d.gbps, fit_h2d.per_copy_s * 1e6, fit_d2h.gbps,
-      fit_d2h.per_copy_s * 1e6);
+  auto& o = p.origin;
+  o.figures = LinkFigures::kFitted;
+  o.file = origin;
+  o.device = first->device.name;
+  o.method = method;
+  o.block_sizes = fit_h2d.points;
+  o.host_backend = first->device.backend == "host";
   // The kernel method's cost to the model: the median slowdown of its --with-compute records.
   std::vector<double> slowdowns;
   for (const auto& r : records) {
@@ -58,14 +58,7 @@ LinkProfile link_profile_from_dma_records(const std::vector<DmaRecord>& records,
     const auto n = slowdowns.size();
     p.kernel_compute_slowdown =
         std::max(1.0, n % 2 ? slowdowns[n / 2] : (slowdowns[n / 2 - 1] + slowdowns[n / 2]) / 2);
-    p.kernel_slowdown_source = fmt::format("{}: median of {} --with-compute records", origin, n);
-  }
-  if (backend == "host") {
-    p.source += " [host backend: host-memory copies, not a GPU link]";
-    p.warning = fmt::format(
-        "{} was measured by the host backend: its figures are host-memory copies, not a GPU "
-        "link; expected a kvbench dma result from a GPU",
-        origin);
+    p.slowdown_origin = SlowdownOrigin{.hardware = {}, .file = origin, .records = n};
   }
   return p;
 }

@@ -33,11 +33,6 @@ struct GpuOccupancy {
 // Busy enough before kvbench copies anything that the figures would be shared: half the time.
 inline constexpr int kBusyUtilizationPercent = 50;
 
-struct DeviceInfo;
-// One line for stderr and doctor: "GPU 0 (...) is shared: 2 other processes (python3 pid 4242,
-// 38.5 GiB; ...), 97% busy ..."; "" when the device was not disturbed.
-std::string describe_occupancy(const DeviceInfo& device);
-
 struct DeviceInfo {
   std::string backend;             // host, cuda, hip
   std::string name;                // e.g. "NVIDIA H100 80GB HBM3"

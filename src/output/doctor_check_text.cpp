@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "core/units.hpp"
+#include "output/occupancy_text.hpp"
 
 namespace kvb {
 namespace {
@@ -168,7 +169,7 @@ CheckWords words(const CheckResult& c, const BusyFinding& f) {
   if (!f.device) return {f.no_gpu_reason.empty() ? "no GPU opened" : f.no_gpu_reason, source};
   const auto& o = f.device->occupancy;
   if (c.status == CheckStatus::kSkip) return {o.source.empty() ? "not asked" : o.source, source};
-  if (c.status == CheckStatus::kWarn) return {describe_occupancy(*f.device), source};
+  if (c.status == CheckStatus::kWarn) return {occupancy_text(*f.device), source};
   return {fmt::format(
               "no other process on GPU {}{}", f.device->index,
               o.utilization_percent >= 0 ? fmt::format(", {:.0f}% busy", double(o.utilization_percent)) : ""),

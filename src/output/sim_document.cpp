@@ -3,6 +3,7 @@
 #include "core/path_text.hpp"
 #include "kvbench_config.hpp"
 #include "output/expected_error_text.hpp"
+#include "output/link_origin_text.hpp"
 #include "output/sim_notes_text.hpp"
 #include "output/time_model_text.hpp"
 
@@ -43,7 +44,7 @@ SimulateDocument simulate_document(const SweepRun& run) {
                      .block_size = run.block_size,
                      .cpu_block_bytes = run.cpu_block_bytes,
                      .gpu_blocks_source = run.gpu_blocks_source,
-                     .link_model = run.link_source,
+                     .link_model = link_source_text(run.link),
                      .time_model = time_model_text(run.time_model),
                      .expected_error = expected_error_text(run.expected_error),
                      .notes = {},

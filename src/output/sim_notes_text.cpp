@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/units.hpp"
+#include "output/link_origin_text.hpp"
 
 namespace kvb {
 namespace {
@@ -17,11 +18,11 @@ std::string word(const ContextDefaultedNote& n) {
                      format_count(n.tokens));
 }
 std::string word(const KernelSlowdownNote& n) {
-  if (n.slowdown > 1.0) {
+  if (n.slowdown > 1.0 && n.origin) {
     return fmt::format(
         "link-method kernel: engine steps that overlap a transfer run {:.2f}x slower, the copy kernel's SMs "
         "taken from the model ({})",
-        n.slowdown, n.source);
+        n.slowdown, slowdown_source_text(*n.origin));
   }
   return "link-method kernel: what the copy kernel's SMs take from the model is unknown for this link (a "
          "--link-profile with kvbench dma --method kernel --with-compute records gives it)";

@@ -6,6 +6,7 @@
 #include "core/units.hpp"
 #include "fleet/fleet_spec.hpp"
 #include "output/expected_error_text.hpp"
+#include "output/link_origin_text.hpp"
 #include "output/sim_notes_text.hpp"
 #include "output/text_table.hpp"
 #include "output/time_model_text.hpp"
@@ -70,7 +71,7 @@ std::string run_header(const SweepRun& run) {
   }
   if (run.scenario.fleet.replicas > 1) out += fleet_line(run.scenario.fleet);
   out += fmt::format("GPU KV blocks: {}\n", run.gpu_blocks_source);
-  out += fmt::format("Link: {}\n", run.link_source);
+  out += fmt::format("Link: {}\n", link_source_text(run.link));
   out += fmt::format("Time model: {}\n", time_model_text(run.time_model));
   const auto expected = expected_error_text(run.expected_error);
   out += fmt::format("Expected error against real vLLM: {}\n",

@@ -10,6 +10,7 @@
 #include "output/engine_notes_text.hpp"
 #include "output/expected_error_text.hpp"
 #include "output/kv_layout_text.hpp"
+#include "output/link_origin_text.hpp"
 #include "output/size_text.hpp"
 #include "output/sizing_advice_text.hpp"
 #include "output/sizing_warnings_text.hpp"
@@ -262,6 +263,8 @@ SizeRecord size_record(const Sizing& s) {
   for (const auto& w : s.warnings) r.warnings.push_back(sizing_warning_text(w));
   if (r.reload && r.reload->recompute_terms)
     r.reload->recompute_model = time_model_text(*r.reload->recompute_terms);
+  if (r.reload && r.reload->link)
+    r.reload->link_source = reload_link_text(*r.reload->link, r.reload->link_given);
   if (r.offload) {
     // The rule's steps, worded as the text words them; a simulated recommendation keeps its own.
     r.offload->reasoning = rule_reasoning_lines(*r.offload);

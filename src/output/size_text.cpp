@@ -12,6 +12,7 @@
 #include "output/expected_error_text.hpp"
 #include "output/host_memory_text.hpp"
 #include "output/kv_layout_text.hpp"
+#include "output/link_origin_text.hpp"
 #include "output/sizing_advice_text.hpp"
 #include "output/sizing_warnings_text.hpp"
 #include "output/text_table.hpp"
@@ -345,9 +346,9 @@ void reload_section(std::string& out, const Sizing& s) {
   if (s.reload) {
     const auto& r = *s.reload;
     section(out, "Reload from CPU vs recompute the prefill (computed, not measured)");
-    out +=
-        fmt::format("  reload: {} B/token/rank over {:.0f} GB/s plus {:.1f} us per block copy ({})\n",
-                    format_count(s.layout.kv_bytes_per_token()), r.link_gbps, r.per_copy_us, r.link_source);
+    out += fmt::format("  reload: {} B/token/rank over {:.0f} GB/s plus {:.1f} us per block copy ({})\n",
+                       format_count(s.layout.kv_bytes_per_token()), r.link_gbps, r.per_copy_us,
+                       r.link ? reload_link_text(*r.link, r.link_given) : r.link_source);
     out += fmt::format(
         "  recompute: the prefill alone in {}-token chunks, each one engine step of the simulator's {}\n",
         format_count(r.chunk_tokens),

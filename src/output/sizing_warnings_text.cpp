@@ -5,6 +5,7 @@
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "output/kv_layout_text.hpp"
+#include "output/link_origin_text.hpp"
 #include "output/tier_advice_text.hpp"
 
 namespace kvb {
@@ -88,7 +89,7 @@ std::string word(const RanksBeyondNode& w) {
       w.gpus_per_node, w.hardware);
 }
 
-std::string word(const WarningText& w) { return w.text; }
+std::string word(const HostBackendLink& w) { return link_warning_text(w.link); }
 
 }  // namespace
 

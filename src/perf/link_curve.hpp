@@ -4,9 +4,11 @@
 // t = t0 + B / bandwidth, per direction: fitted from every block size of a `kvbench dma` profile
 // (dma/link_profile_fit.hpp: the benchmark's records fitted, in dma/ so that the model never links
 // the benchmark), or the hardware table's figures (measured for h100/h200, else the
-// datasheet's practical bandwidth and a published t0), and the source says which. Each direction
-// is its own link, busy one transfer at a time.
+// datasheet's practical bandwidth and a published t0), and its origin says which (worded by
+// output/link_origin_text). Each direction is its own link, busy one transfer at a time.
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,16 +29,39 @@ struct LinkCurve {
   double seconds(std::int64_t blocks, double block_bytes) const;
 };
 
+// Where a profile's figures came from, printed with every result.
+enum class LinkFigures {
+  kDatasheet,      // the hardware table's practical figure and the published t0 (soft: not measured)
+  kTableMeasured,  // the hardware table's link, measured by kvbench dma (HardwareSpec::measured_link)
+  kFitted,         // fitted to a kvbench dma result's records (--link-profile, an assessment's sweep)
+};
+struct LinkOrigin {
+  LinkFigures figures = LinkFigures::kDatasheet;
+  std::string hardware;         // kDatasheet, kTableMeasured: the table's entry
+  std::string measured_by;      // kTableMeasured: the table's source of the measurement
+  std::string file;             // kFitted: the result ("--link-profile '...'")
+  std::string device;           // kFitted: the GPU its records measured
+  std::string method;           // kFitted: the copy method fitted
+  std::size_t block_sizes = 0;  // kFitted: block sizes in the h2d fit
+  bool host_backend = false;    // kFitted: host-memory copies by the host backend, not a GPU link
+};
+// Where kernel_compute_slowdown came from: the hardware table's entry, or the median of a
+// result's --with-compute records.
+struct SlowdownOrigin {
+  std::string hardware;  // set: the table's figure
+  std::string file;      // else: the result
+  std::size_t records = 0;
+};
+
 struct LinkProfile {
-  std::string source;   // where the figures came from, printed with every result
-  std::string warning;  // set when the figures are not a GPU link (a host-backend profile)
+  LinkOrigin origin;
   LinkCurve h2d;
   LinkCurve d2h;
   // What a copy kernel's SMs take from the model: a compute load's rate alone over its rate during
   // kernel-method copies (kvbench dma --with-compute). 1 = unknown or none; engine steps that
   // overlap a kernel-method transfer take this much longer.
   double kernel_compute_slowdown = 1.0;
-  std::string kernel_slowdown_source;
+  std::optional<SlowdownOrigin> slowdown_origin;  // none: unknown
 };
 
 LinkProfile link_profile_from_hardware(const HardwareSpec& hw);

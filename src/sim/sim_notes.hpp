@@ -2,10 +2,12 @@
 // What a simulation approximates, as facts (the sizing_warnings pattern): prepare_simulation
 // decides them, output/sim_notes_text words them once for the text and the simulate JSON.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 
 #include "catalog/vllm_host_memory.hpp"
+#include "perf/link_curve.hpp"
 
 namespace kvb {
 
@@ -22,7 +24,7 @@ struct ContextDefaultedNote {
 // link-method kernel: steps that overlap a transfer run `slowdown` x slower (<= 1: not known).
 struct KernelSlowdownNote {
   double slowdown = 1;
-  std::string source;
+  std::optional<SlowdownOrigin> origin;
 };
 // LMCache's connector copies inside the step; its CPU lookup and hashing are not modelled.
 struct LmcacheInStepNote {};

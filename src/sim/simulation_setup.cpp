@@ -114,8 +114,8 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
   }
   out.link = measured_link ? *measured_link : in.link ? *in.link : link_profile_from_hardware(in.hw);
   if (v.link_method == Method::kKernel) {
-    out.notes.push_back(KernelSlowdownNote{.slowdown = out.link.kernel_compute_slowdown,
-                                           .source = out.link.kernel_slowdown_source});
+    out.notes.push_back(
+        KernelSlowdownNote{.slowdown = out.link.kernel_compute_slowdown, .origin = out.link.slowdown_origin});
   }
   out.fabric_shares_host_link =
       in.kv.tp > 1 && in.hw.gpu_link_kind == GpuLinkKind::kPcie && in.hw.gpu_link_gbps > 0;

@@ -89,7 +89,7 @@ SweepRun run_sweep(const Scenario& base, const std::vector<SweepAxis>& axes,
       run.block_size = setup.block_size;
       run.cpu_block_bytes = setup.cpu_block_bytes;
       run.gpu_blocks_source = setup.gpu_blocks_source;
-      run.link_source = setup.link.source;
+      run.link = setup.link;
       run.time_model = setup.predictor.terms();
       run.expected_error = expected_error_for(setup);
       run.notes = setup.notes;

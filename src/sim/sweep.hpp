@@ -35,7 +35,7 @@ struct SweepRun {
   int block_size = 16;
   double cpu_block_bytes = 0;
   std::string gpu_blocks_source;
-  std::string link_source;
+  LinkProfile link;              // worded by output/link_origin_text
   TimeModelTerms time_model;     // worded by output/time_model_text
   ExpectedError expected_error;  // against real vLLM servers (output/expected_error_text)
   std::vector<SimNote> notes;

@@ -9,11 +9,12 @@
 
 namespace kvb {
 
-ReloadVsRecompute compare_reload_recompute(const Sizing& s, const SizingInputs& in, const LinkCurve& h2d,
-                                           const std::string& link_source) {
+ReloadVsRecompute compare_reload_recompute(const Sizing& s, const SizingInputs& in) {
   ReloadVsRecompute out;
   out.tokens = s.max_model_len;
-  out.link_source = link_source;
+  out.link = in.link ? *in.link : link_profile_from_hardware(in.hw);
+  out.link_given = in.link.has_value();
+  const auto& h2d = out.link->h2d;  // a reload is host to device
   out.efficiency = in.calibration.compute_efficiency;
   out.peak_tflops = peak_tflops(in.hw, s.weight_dtype);
   // Only the full-attention layers grow with context; the CPU tier holds those blocks.

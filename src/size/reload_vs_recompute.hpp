@@ -13,8 +13,8 @@
 
 namespace kvb {
 
-// `h2d` is the host-to-device curve of one rank's link; `link_source` says where it came from.
-ReloadVsRecompute compare_reload_recompute(const Sizing& s, const SizingInputs& in, const LinkCurve& h2d,
-                                           const std::string& link_source);
+// Over the host-to-device curve of one rank's link: in.link (--link-profile), else the hardware
+// table's.
+ReloadVsRecompute compare_reload_recompute(const Sizing& s, const SizingInputs& in);
 
 }  // namespace kvb

@@ -98,7 +98,9 @@ struct ReloadVsRecompute {
   double recompute_s = 0;
   double link_gbps = 0;
   double per_copy_us = 0;
-  std::string link_source;
+  std::optional<LinkProfile> link;  // its curve and origin (not in a document read back)
+  bool link_given = false;          // --link-profile's, not the hardware table's
+  std::string link_source;          // its origin's words: filled by the writer and the reader
   double peak_tflops = 0;
   double efficiency = 0;
   std::int64_t chunk_tokens = 0;  // prefill chunk (max-num-batched-tokens)

@@ -213,20 +213,6 @@ void fit_one_request(Sizing& s) {
              : max_len_that_fits(s.layout, available, s.max_num_batched_tokens, s.max_model_len);
 }
 
-// Where the reload figure's link comes from: --link-profile's fit, else the hardware table's
-// link (measured for h100/h200, else its soft practical figure).
-std::string reload_link_source(const SizingInputs& in, const LinkProfile& link) {
-  if (in.link) return link.source;
-  const auto& measured = in.hw.measured_link;
-  if (measured.source.empty()) {
-    return fmt::format(
-        "{} practical pinned-copy figure from the hardware table (soft); `kvbench dma` measures this node",
-        in.hw.name);
-  }
-  return fmt::format("{} h2d link measured by kvbench dma, {}", in.hw.name,
-                     measured.source.substr(0, measured.source.find(" (")));
-}
-
 }  // namespace
 
 Sizing size_fit(const SizingInputs& in) {
@@ -258,10 +244,8 @@ Sizing plan_sizing(const SizingInputs& in) {
   }
   if (s.fits) {
     s.offload = plan_offload(s, in);
-    // A reload is host to device.
-    const auto link = in.link ? *in.link : link_profile_from_hardware(in.hw);
-    s.reload = compare_reload_recompute(s, in, link.h2d, reload_link_source(in, link));
-    if (in.link && !in.link->warning.empty()) s.warnings.push_back(WarningText{in.link->warning});
+    s.reload = compare_reload_recompute(s, in);
+    if (in.link && in.link->origin.host_backend) s.warnings.push_back(HostBackendLink{*in.link});
   }
   add_warnings(s, in);
   search_alternative(s, in);

@@ -7,6 +7,7 @@
 #include <variant>
 #include <vector>
 
+#include "perf/link_curve.hpp"
 #include "size/kv_layout.hpp"
 #include "size/tier_advice_facts.hpp"
 
@@ -54,14 +55,15 @@ struct WorkloadServerKeysIgnored {
 struct WorkloadNotSimulated {
   NotSimulatedWorkload workload;
 };
-struct WarningText {  // worded where it arose (a link profile's)
-  std::string text;
+// --link-profile is a result of kvbench's host backend: host-memory copies, not a GPU link.
+struct HostBackendLink {
+  LinkProfile link;
 };
 
 using SizingWarning =
     std::variant<ContextBeyondTrained, ReplicatedKv, HybridMambaOffloading, SlidingAsFull, LmcachePerRank,
                  TierBeyondHostDram, TierBeyondCap, KvCacheMemoryTooLarge, RanksBeyondNode,
-                 WorkloadServerKeysIgnored, WorkloadNotSimulated, WarningText>;
+                 WorkloadServerKeysIgnored, WorkloadNotSimulated, HostBackendLink>;
 
 // The command this sizing prints would not start (said on stderr even when the result goes to a file).
 bool refuses_start(const SizingWarning& w);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backend/backend_registry.hpp"
+#include "backend/device_link.hpp"
 #include "backend/gpu/gpu_batch_copy.hpp"
 #include "backend/gpu/gpu_buffer.hpp"
 #include "backend/gpu/gpu_check.hpp"
@@ -23,7 +24,6 @@
 #include "backend/verify.hpp"
 #include "core/errors.hpp"
 #include "core/host_info.hpp"
-#include "dma/device_link.hpp"
 #include "dma/measure.hpp"
 #include "dma/sysfs_link.hpp"
 #include "dma/transfer_backend.hpp"

@@ -59,7 +59,7 @@ void expect_hardware_matches_baseline(const std::string& hw_name, const std::str
   EXPECT_NEAR(hw.link_practical_gbps, m.h2d_gbps, 0.1);
   // The simulator's link without a --link-profile uses them and says they were measured.
   const auto profile = link_profile_from_hardware(hw);
-  EXPECT_NE(profile.source.find("measured"), std::string::npos);
+  EXPECT_EQ(profile.origin.figures, LinkFigures::kTableMeasured);
   EXPECT_NEAR(profile.d2h.seconds(1000, 2097152.0),
               1000 * (m.d2h_per_copy_us * 1e-6 + 2097152.0 / (m.d2h_gbps * 1e9)), 1e-9);
 }
@@ -74,5 +74,5 @@ TEST(LinkFit, H100AndH200LinkFiguresAreTheFitOfTheirCommittedBaselines) {
 TEST(LinkFit, OtherGpusKeepDatasheetFiguresMarkedSoft) {
   const auto hw = resolve_hardware("b200");
   EXPECT_TRUE(hw.measured_link.source.empty());
-  EXPECT_NE(link_profile_from_hardware(hw).source.find("soft"), std::string::npos);
+  EXPECT_EQ(link_profile_from_hardware(hw).origin.figures, LinkFigures::kDatasheet);
 }

@@ -13,10 +13,17 @@ namespace {
 
 TEST(SimNotesText, TheKernelsSlowdownIsStatedOnlyWhenMeasured) {
   EXPECT_EQ(
-      sim_note_text(KernelSlowdownNote{.slowdown = 1.55, .source = "dma --with-compute"}),
+      sim_note_text(KernelSlowdownNote{
+          .slowdown = 1.55, .origin = SlowdownOrigin{.hardware = "", .file = "h200.json", .records = 3}}),
       "link-method kernel: engine steps that overlap a transfer run 1.55x slower, the copy kernel's SMs "
-      "taken from the model (dma --with-compute)");
-  EXPECT_NE(sim_note_text(KernelSlowdownNote{.slowdown = 1.0, .source = ""}).find("is unknown for this link"),
+      "taken from the model (h200.json: median of 3 --with-compute records)");
+  EXPECT_EQ(
+      sim_note_text(KernelSlowdownNote{
+          .slowdown = 1.2, .origin = SlowdownOrigin{.hardware = "h200", .file = "", .records = 0}}),
+      "link-method kernel: engine steps that overlap a transfer run 1.20x slower, the copy kernel's SMs "
+      "taken from the model (hardware table (h200): kvbench dma --with-compute)");
+  EXPECT_NE(sim_note_text(KernelSlowdownNote{.slowdown = 1.0, .origin = std::nullopt})
+                .find("is unknown for this link"),
             std::string::npos);
 }
 

@@ -256,7 +256,9 @@ TEST(LinkModel, ProfileIsFittedPerDirectionFromEveryBlockSize) {
   EXPECT_NEAR(p.d2h.gbps, 40, 1e-6);
   EXPECT_NEAR(p.d2h.per_copy_s, 2e-6, 1e-12);
   EXPECT_NEAR(p.h2d.seconds(1000, 65536), 1000 * (3e-6 + 65536 / 50e9), 1e-12);
-  EXPECT_NE(p.source.find("fitted"), std::string::npos);
+  EXPECT_EQ(p.origin.figures, LinkFigures::kFitted);
+  EXPECT_EQ(p.origin.file, "test.json");
+  EXPECT_EQ(p.origin.block_sizes, 3u);
   // One block size cannot be fitted: exit 2 naming the file.
   records.erase(records.begin() + 1, records.begin() + 3);
   EXPECT_THROW((void)link_profile_from_dma_records(records, Method::kCe, "test.json"), UsageError);

@@ -25,8 +25,15 @@ TEST(ReloadVsRecompute, SlowLinkMovesBreakEvenOut) {
   fast.per_copy_s = kDefaultPerCopySeconds;
   slow.gbps = 2;
   slow.per_copy_s = kDefaultPerCopySeconds;
-  const auto f = compare_reload_recompute(s, in, fast, "test");
-  const auto w = compare_reload_recompute(s, in, slow, "test");
+  const auto with_link = [&](const LinkCurve& h2d) {
+    auto given = in;
+    given.link = LinkProfile{};
+    given.link->h2d = h2d;
+    return compare_reload_recompute(s, given);
+  };
+  const auto f = with_link(fast);
+  const auto w = with_link(slow);
+  EXPECT_TRUE(w.link_given);
   ASSERT_TRUE(f.break_even_tokens);
   ASSERT_TRUE(w.break_even_tokens);
   EXPECT_LT(*f.break_even_tokens, *w.break_even_tokens);

@@ -60,7 +60,14 @@ TEST(SizingWarnings, EachKindIsWordedFromItsNumbers) {
   EXPECT_NE(
       sizing_warning_text(RanksBeyondNode{16, 8, "h100"}).find("16 ranks exceed the 8 GPUs of one h100 node"),
       std::string::npos);
-  EXPECT_EQ(sizing_warning_text(WarningText{"as given"}), "as given");
+  LinkProfile host;
+  host.origin.figures = LinkFigures::kFitted;
+  host.origin.file = "--link-profile 'host.json'";
+  host.origin.host_backend = true;
+  EXPECT_EQ(sizing_warning_text(HostBackendLink{host}),
+            "--link-profile 'host.json' was measured by the host backend: its figures are host-memory "
+            "copies, not a "
+            "GPU link; expected a kvbench dma result from a GPU");
   EXPECT_FALSE(refuses_start(RanksBeyondNode{16, 8, "h100"}));
 }
 

@@ -1,4 +1,4 @@
-#include "dma/device_link.hpp"
+#include "backend/device_link.hpp"
 
 #include <fmt/format.h>
 
