@@ -1,7 +1,6 @@
 #include "calibrate/calibration_file.hpp"
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include <cmath>
 
@@ -12,53 +11,6 @@
 
 namespace kvb {
 namespace {
-
-// Four significant digits: a measurement, not a bit pattern.
-double rounded(double v) {
-  if (v == 0 || !std::isfinite(v)) return v;
-  const double scale = std::pow(10.0, 3 - std::floor(std::log10(std::fabs(v))));
-  return std::round(v * scale) / scale;
-}
-
-YAML::Node to_yaml_node(const nlohmann::json& j) {
-  YAML::Node n;
-  if (j.is_object()) {
-    for (const auto& [k, v] : j.items()) n[k] = to_yaml_node(v);
-  } else if (j.is_array()) {
-    for (const auto& v : j) n.push_back(to_yaml_node(v));
-  } else if (j.is_string()) {
-    n = j.get<std::string>();
-  } else if (j.is_boolean()) {
-    n = j.get<bool>();
-  } else if (j.is_number_integer()) {
-    n = j.get<long long>();
-  } else if (j.is_number()) {
-    n = j.get<double>();
-  }
-  return n;
-}
-
-nlohmann::json point_json(const CalibrationPoint& p) {
-  nlohmann::json j{{"regime", p.regime}, {p.regime == "prefill" ? "tokens" : "batch", p.tokens}};
-  if (p.regime == "decode") j["context"] = p.context;
-  if (!p.skipped.empty()) {
-    j["skipped"] = p.skipped;
-    return j;
-  }
-  j["layer_gemm_ms"] = rounded(p.layer_gemm_s * 1e3);
-  j["gemm_tflops"] = rounded(p.gemm_tflops);
-  j["attention_ms_modelled"] = rounded(p.attention_s * 1e3);
-  j["elementwise_ms_modelled"] = rounded(p.elementwise_s * 1e3);
-  j["lm_head_ms"] = rounded(p.lm_head_s * 1e3);
-  j["forward_ms"] = rounded(p.forward_s * 1e3);
-  j["predicted_ms"] = rounded(p.predicted_s * 1e3);
-  j["compute_efficiency"] = rounded(p.compute_efficiency);
-  j["memory_efficiency"] = rounded(p.memory_efficiency);
-  j["bound"] = p.bound;
-  j["spread"] = rounded(p.spread);
-  j["weight_sets"] = p.weight_sets;
-  return j;
-}
 
 // One point, every key point_json writes (files written before spread, weight_sets and the
 // modelled terms were recorded read them as zero).
@@ -91,35 +43,6 @@ CalibrationPoint point_from_json(const nlohmann::json& j, const std::string& ori
 
 }  // namespace
 
-nlohmann::json calibration_json(const CalibrationResult& r) {
-  nlohmann::json points = nlohmann::json::array();
-  for (const auto& p : r.points) points.push_back(point_json(p));
-  return {
-      {"schema", kCalibrateSchema},
-      {"device", r.device},
-      {"runtime", r.runtime},
-      {"model", r.model},
-      {"hardware", r.hw},
-      {"tensor_parallel_size", r.tp},
-      {"calibration",
-       {{"compute_efficiency", rounded(r.fitted.compute_efficiency)},
-        {"memory_efficiency", rounded(r.fitted.memory_efficiency)},
-        {"step_overhead_us", rounded(r.fitted.step_overhead_s * 1e6)},
-        {"step_overhead_source", r.step_overhead_source}}},
-      {"without_this_file",
-       {{"compute_efficiency", r.reference.compute_efficiency},
-        {"memory_efficiency", r.reference.memory_efficiency},
-        {"step_overhead_us", rounded(r.reference.step_overhead_s * 1e6)},
-        {"source", r.reference.source}}},
-      {"peak_tflops", r.peak_tflops},
-      {"hbm_peak_gbps", r.hbm_peak_gbps},
-      {"hbm_copy_gbps", rounded(r.hbm_copy_gbps)},
-      {"hbm_copy_bytes", r.hbm_copy_bytes},
-      {"points", points},
-      {"notes", r.notes},
-  };
-}
-
 CalibrationResult calibration_from_json(const nlohmann::json& doc, const std::string& origin) {
   // The fitted figures may sit a little above 1 (timing noise on a compute-bound point).
   const auto efficiency = [&](const nlohmann::json& j, const char* key) {
@@ -144,7 +67,8 @@ CalibrationResult calibration_from_json(const nlohmann::json& doc, const std::st
     r.reference.compute_efficiency = efficiency(ref, "compute_efficiency");
     r.reference.memory_efficiency = efficiency(ref, "memory_efficiency");
     r.reference.step_overhead_s = overhead_s(ref);
-    r.reference.source = ref.value("source", "");
+    r.reference.origin.from = CalibrationFrom::kRecorded;
+    r.reference.origin.text = ref.value("source", "");
   }
   // Peaks and copy rates no GPU comes near (100 PFLOP/s, 100 TB/s) are a broken file.
   r.peak_tflops = json_number_in(doc, "peak_tflops", 1e-3, 1e5, origin);
@@ -155,24 +79,6 @@ CalibrationResult calibration_from_json(const nlohmann::json& doc, const std::st
   for (const auto& j : doc.at("points")) r.points.push_back(point_from_json(j, origin));
   for (const auto& n : doc.value("notes", std::vector<std::string>{})) r.notes.push_back(n);
   return r;
-}
-
-std::string calibration_yaml(const CalibrationResult& r, const std::string& date) {
-  const auto j = calibration_json(r);
-  YAML::Emitter e;
-  e << YAML::BeginMap;
-  e << YAML::Key << "compute-efficiency" << YAML::Value
-    << j["calibration"]["compute_efficiency"].get<double>();
-  e << YAML::Key << "memory-efficiency" << YAML::Value << j["calibration"]["memory_efficiency"].get<double>();
-  e << YAML::Key << "step-overhead-us" << YAML::Value << j["calibration"]["step_overhead_us"].get<double>();
-  e << YAML::Key << "measured" << YAML::Value << to_yaml_node(j);
-  e << YAML::EndMap;
-  return fmt::format(
-      "# kvbench calibrate, {}: {} ({}), {} at tensor-parallel-size {}.\n"
-      "# compute-efficiency: fitted to the compute-bound prefill points; memory-efficiency: to the\n"
-      "# memory-bound decode points; step-overhead-us: {}.\n"
-      "# Read by: kvbench simulate --calibration FILE, kvbench size --calibration FILE.\n{}\n",
-      date, r.device, r.runtime, r.model, r.tp, r.step_overhead_source, e.c_str());
 }
 
 }  // namespace kvb

@@ -131,7 +131,9 @@ class CalibrationRun {
     out_.fitted.compute_efficiency = std::min(1.0, fit_efficiency(compute));
     out_.fitted.memory_efficiency = std::min(1.0, fit_efficiency(memory));
     out_.fitted.step_overhead_s = r_.step_overhead_us * 1e-6;
-    out_.fitted.source = fmt::format("kvbench calibrate on {} ({})", out_.device, out_.model);
+    out_.fitted.origin.from = CalibrationFrom::kCalibrate;
+    out_.fitted.origin.device = out_.device;
+    out_.fitted.origin.model = out_.model;
     out_.reference = default_calibration(r_.hw);
     for (auto& p : out_.points) {
       if (!p.skipped.empty()) continue;

@@ -157,43 +157,15 @@ VllmFit fit_to_vllm_runs(const Scenario& server, const std::vector<VllmRun>& run
     }
     if (!improved) step /= 2;
   }
-  params.source = fmt::format("kvbench calibrate --from-vllm ({} runs)", runs.size());
+  params.origin = {};
+  params.origin.from = CalibrationFrom::kFromVllm;
+  params.origin.runs = runs.size();
   params.scored.clear();
   fit.fitted = params;
   fit.with_fit = replay.scores(fit.fitted);
   fit.with_start = replay.scores(fit.start);
   fit.evaluations = replay.evaluations();
   return fit;
-}
-
-std::string vllm_fit_yaml(const VllmFit& fit, const std::string& date) {
-  const auto& c = fit.fitted;
-  std::string out = fmt::format(
-      "# kvbench calibrate --from-vllm, {}: the time model fitted to a real vLLM server's\n"
-      "# per-request results (means of TTFT, TPOT and E2E). Use: kvbench simulate|size "
-      "--calibration FILE\n",
-      date);
-  for (std::size_t i = 0; i < fit.with_fit.size(); ++i) {
-    const auto& f = fit.with_fit[i];
-    const auto& d = fit.with_start[i];
-    const auto pct = [](double sim, double real) { return real > 0 ? 100 * (sim - real) / real : 0.0; };
-    out += fmt::format(
-        "# {} ({} requests; arrivals: {}): E2E mean error {:+.1f}% fitted, {:+.1f}% at the start ({}); "
-        "TTFT {:+.1f}% / {:+.1f}%; TPOT {:+.1f}% / {:+.1f}% (fitted / start)\n",
-        printable_path(f.path), f.requests, printable_text(fit.arrivals[i]),
-        pct(f.simulated_e2e, f.measured_e2e), pct(d.simulated_e2e, d.measured_e2e),
-        printable_text(fit.start.source), pct(f.simulated_ttft, f.measured_ttft),
-        pct(d.simulated_ttft, d.measured_ttft), pct(f.simulated_tpot, f.measured_tpot),
-        pct(d.simulated_tpot, d.measured_tpot));
-  }
-  out += fmt::format(
-      "compute-efficiency: {:.4f}\nmemory-efficiency: {:.4f}\nstep-overhead-us: {:.1f}\n"
-      "request-overhead-us: {:.1f}\n",
-      c.compute_efficiency, c.memory_efficiency, c.step_overhead_s * 1e6, c.request_overhead_s * 1e6);
-  if (c.attention_efficiency) out += fmt::format("attention-efficiency: {:.4f}\n", *c.attention_efficiency);
-  if (c.gemm_half_tokens > 0) out += fmt::format("gemm-half-tokens: {:.1f}\n", c.gemm_half_tokens);
-  out += fmt::format("load-efficiency: {:.4f}\n", c.load_efficiency);
-  return out;
 }
 
 }  // namespace kvb

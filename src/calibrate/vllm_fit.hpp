@@ -33,8 +33,4 @@ struct VllmFit {
 // The fit starts from the server's calibration (its `calibration`, else the GPU's default).
 VllmFit fit_to_vllm_runs(const Scenario& server, const std::vector<VllmRun>& runs);
 
-// The calibration file simulate and size read (--calibration), with the fit's errors beside the
-// default's as comments.
-std::string vllm_fit_yaml(const VllmFit& fit, const std::string& date);
-
 }  // namespace kvb

@@ -28,8 +28,10 @@
 #include "core/path_text.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
+#include "output/calibrate_documents.hpp"
 #include "output/calibrate_output.hpp"
 #include "output/occupancy_text.hpp"
+#include "output/time_model_text.hpp"
 #include "perf/calibration.hpp"
 #include "sim/scenario.hpp"
 #include "size/serve_settings.hpp"
@@ -112,7 +114,8 @@ void set_step_overhead(CalibrationRequest& r, double overhead_flag) {
     r.step_overhead_source = "--step-overhead-us";
   } else {
     r.step_overhead_us = defaults.step_overhead_s * 1e6;
-    r.step_overhead_source = fmt::format("from {} (pass --step-overhead-us to set it)", defaults.source);
+    r.step_overhead_source =
+        fmt::format("from {} (pass --step-overhead-us to set it)", calibration_origin_text(defaults.origin));
   }
 }
 

@@ -9,6 +9,7 @@
 #include "core/path_text.hpp"
 #include "core/units.hpp"
 #include "output/text_table.hpp"
+#include "output/time_model_text.hpp"
 
 namespace kvb {
 namespace {
@@ -49,7 +50,7 @@ std::string calibration_text(const CalibrationResult& r) {
       "without this file runs use: compute-efficiency {:.3f}, memory-efficiency {:.3f}, "
       "step-overhead-us {:.0f} ({})\n",
       r.reference.compute_efficiency, r.reference.memory_efficiency, r.reference.step_overhead_s * 1e6,
-      r.reference.source);
+      calibration_origin_text(r.reference.origin));
   for (const auto& n : r.notes) out += "  - " + n + "\n";
   return out;
 }
@@ -63,8 +64,9 @@ std::string vllm_fit_text(const VllmFit& fit) {
       "start ({}): compute-efficiency {:.3f}, memory-efficiency {:.3f}, step-overhead-us "
       "{:.0f}, request-overhead-us {:.0f}\n\n",
       fit.with_fit.size(), fit.evaluations, c.compute_efficiency, c.memory_efficiency,
-      c.step_overhead_s * 1e6, c.request_overhead_s * 1e6, fit.start.source, fit.start.compute_efficiency,
-      fit.start.memory_efficiency, fit.start.step_overhead_s * 1e6, fit.start.request_overhead_s * 1e6);
+      c.step_overhead_s * 1e6, c.request_overhead_s * 1e6, calibration_origin_text(fit.start.origin),
+      fit.start.compute_efficiency, fit.start.memory_efficiency, fit.start.step_overhead_s * 1e6,
+      fit.start.request_overhead_s * 1e6);
   TextTable t({"run", "requests", "metric", "measured", "fitted", "error", "start", "error"});
   const auto pct = [](double sim, double real) {
     return real > 0 ? fmt::format("{:+.1f}%", 100 * (sim - real) / real) : "-";

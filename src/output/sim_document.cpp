@@ -43,7 +43,7 @@ SimulateDocument simulate_document(const SweepRun& run) {
                      .tensor_parallel_size = run.tp,
                      .block_size = run.block_size,
                      .cpu_block_bytes = run.cpu_block_bytes,
-                     .gpu_blocks_source = run.gpu_blocks_source,
+                     .gpu_blocks_source = gpu_blocks_text(run.gpu_blocks),
                      .link_model = link_source_text(run.link),
                      .time_model = time_model_text(run.time_model),
                      .expected_error = expected_error_text(run.expected_error),

@@ -69,4 +69,16 @@ std::string sim_note_text(const SimNote& n) {
   return std::visit([](const auto& fact) { return word(fact); }, n);
 }
 
+std::string gpu_blocks_text(const GpuBlocksOrigin& o) {
+  switch (o.from) {
+    case GpuBlocksFrom::kOverride:
+      return "num-gpu-blocks-override";
+    case GpuBlocksFrom::kHybridFolded:
+      return "sizing engine, hybrid layout folded into full-attention blocks";
+    case GpuBlocksFrom::kSizing:
+      break;
+  }
+  return fmt::format("sizing engine: {} KV cache on {}", format_bytes_binary(o.kv_bytes), o.hardware);
+}
+
 }  // namespace kvb

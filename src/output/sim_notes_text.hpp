@@ -8,5 +8,7 @@
 namespace kvb {
 
 std::string sim_note_text(const SimNote& n);
+// "sizing engine: 43.2 GiB KV cache on h100", "num-gpu-blocks-override", ...
+std::string gpu_blocks_text(const GpuBlocksOrigin& o);
 
 }  // namespace kvb

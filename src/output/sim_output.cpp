@@ -70,7 +70,7 @@ std::string run_header(const SweepRun& run) {
         t.options.limit > 0 ? fmt::format(", first {} requests", t.options.limit) : std::string());
   }
   if (run.scenario.fleet.replicas > 1) out += fleet_line(run.scenario.fleet);
-  out += fmt::format("GPU KV blocks: {}\n", run.gpu_blocks_source);
+  out += fmt::format("GPU KV blocks: {}\n", gpu_blocks_text(run.gpu_blocks));
   out += fmt::format("Link: {}\n", link_source_text(run.link));
   out += fmt::format("Time model: {}\n", time_model_text(run.time_model));
   const auto expected = expected_error_text(run.expected_error);

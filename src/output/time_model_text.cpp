@@ -49,7 +49,27 @@ std::string time_model_text(const TimeModelTerms& t) {
       "{:.0f} us per step{}; {} weights {:.2f} GiB per rank; calibration: {}",
       t.linear_peak_tflops, t.compute_efficiency, attention + weight_gemm_text(t), t.hbm_gbps,
       t.memory_efficiency, tensor_parallel_text(t), t.step_overhead_us, request, t.weight_dtype,
-      t.weight_gib_per_rank, t.calibration_source);
+      t.weight_gib_per_rank, calibration_origin_text(t.calibration));
+}
+
+std::string calibration_origin_text(const CalibrationOrigin& o) {
+  switch (o.from) {
+    case CalibrationFrom::kDefaults:
+      return "defaults";
+    case CalibrationFrom::kHardwareTable:
+      return fmt::format("{} (fitted to {})", o.hardware, o.fitted_to);
+    case CalibrationFrom::kFile:
+      if (!o.measured) return o.file;
+      return fmt::format("{} (kvbench calibrate on {}, {})", o.file,
+                         o.device.empty() ? "an unnamed GPU" : o.device, o.model.empty() ? "?" : o.model);
+    case CalibrationFrom::kCalibrate:
+      return fmt::format("kvbench calibrate on {} ({})", o.device, o.model);
+    case CalibrationFrom::kFromVllm:
+      return fmt::format("kvbench calibrate --from-vllm ({} runs)", o.runs);
+    case CalibrationFrom::kRecorded:
+      break;
+  }
+  return o.text;
 }
 
 }  // namespace kvb

@@ -8,5 +8,8 @@
 namespace kvb {
 
 std::string time_model_text(const TimeModelTerms& t);
+// Where a calibration came from: "defaults", "h100 (fitted to ...)", "FILE (kvbench calibrate on
+// DEVICE, MODEL)", "kvbench calibrate --from-vllm (3 runs)"; a document's own words read back.
+std::string calibration_origin_text(const CalibrationOrigin& o);
 
 }  // namespace kvb

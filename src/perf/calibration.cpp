@@ -22,7 +22,7 @@ double fraction(const YamlObject& o, const std::string& key, double fallback) {
 
 }  // namespace
 
-Calibration parse_calibration(const YamlObject& o, const std::string& source) {
+Calibration parse_calibration(const YamlObject& o, const std::string& file) {
   Calibration c;
   c.compute_efficiency = fraction(o, "compute-efficiency", c.compute_efficiency);
   c.memory_efficiency = fraction(o, "memory-efficiency", c.memory_efficiency);
@@ -32,11 +32,13 @@ Calibration parse_calibration(const YamlObject& o, const std::string& source) {
   c.request_overhead_s = o.real_in("request-overhead-us", 0, kMaxStepOverheadUs, 0) * 1e-6;
   c.load_efficiency = fraction(o, "load-efficiency", c.load_efficiency);
   c.gemm_half_tokens = o.real_in("gemm-half-tokens", 0, 1e5, 0);
-  c.source = source;
+  c.origin.from = CalibrationFrom::kFile;
+  c.origin.file = file;
   if (o.has("measured")) {
     const auto m = o.object("measured");
-    c.source += fmt::format(" (kvbench calibrate on {}, {})", m.str_or("device", "an unnamed GPU"),
-                            m.str_or("model", "?"));
+    c.origin.measured = true;
+    c.origin.device = m.str_or("device", "");
+    c.origin.model = m.str_or("model", "");
   }
   // `measured`: what `kvbench calibrate` timed, kept with the figures for the reader; not read.
   o.reject_unknown_keys({"compute-efficiency", "memory-efficiency", "step-overhead-us",
@@ -94,7 +96,9 @@ Calibration default_calibration(const HardwareSpec& hw) {
   c.request_overhead_s = t.request_overhead_us * 1e-6;
   if (t.load_efficiency > 0) c.load_efficiency = t.load_efficiency;
   c.gemm_half_tokens = t.gemm_half_tokens;
-  c.source = fmt::format("{} (fitted to {})", hw.name, t.source);
+  c.origin.from = CalibrationFrom::kHardwareTable;
+  c.origin.hardware = hw.name;
+  c.origin.fitted_to = t.source;
   if (const auto* f = fidelity_of(hw.name)) c.scored = *f;
   return c;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // The time model's efficiency factors: achieved over peak compute and HBM bandwidth, and a fixed
 // cost per engine step. Defaults, a scenario's `calibration:` block, or a calibration file.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -37,6 +38,26 @@ struct ExpectedError {
   bool fleet = false;               // several replicas behind a router
 };
 
+// Where a calibration's figures came from, printed with every result that uses them (worded by
+// output/time_model_text).
+enum class CalibrationFrom {
+  kDefaults,       // kvbench's generic figures
+  kHardwareTable,  // the hardware table's time model (`hardware`), fitted to `fitted_to`
+  kFile,           // a calibration file or scenario block (`file`); `measured`: kvbench calibrate's
+  kCalibrate,      // kvbench calibrate's GEMM fit on `device` for `model`
+  kFromVllm,       // kvbench calibrate --from-vllm over `runs` real vLLM runs
+  kRecorded,       // read back from a result document: `text`, as it was worded there
+};
+struct CalibrationOrigin {
+  CalibrationFrom from = CalibrationFrom::kDefaults;
+  std::string hardware, fitted_to;  // kHardwareTable
+  std::string file;                 // kFile
+  bool measured = false;            // kFile: its `measured:` block names device and model
+  std::string device, model;        // kCalibrate; kFile when measured (as the file gives them)
+  std::size_t runs = 0;             // kFromVllm
+  std::string text;                 // kRecorded
+};
+
 struct Calibration {
   double compute_efficiency = 0.5;  // achieved / peak dense FLOP/s
   double memory_efficiency = 0.75;  // achieved / peak HBM bandwidth
@@ -53,7 +74,7 @@ struct Calibration {
   // GEMMs of a step with few tokens run below their large-batch efficiency: the linear FLOPs run
   // at compute-efficiency x T / (T + this), T the step's tokens (0: no such loss).
   double gemm_half_tokens = 0;
-  std::string source = "defaults";
+  CalibrationOrigin origin;
   // How far this calibration's simulations were from real vLLM servers, per class of server
   // (tests/fidelity, the figures in scenarios/fidelity/<hw>.yaml); empty where none was scored.
   std::vector<ScoredClass> scored;
@@ -69,8 +90,8 @@ inline constexpr double kMaxStepOverheadUs = 1e6;
 
 // Keys compute-efficiency, memory-efficiency, attention-efficiency, load-efficiency (fractions in
 // [0.01, 1]), step-overhead-us and request-overhead-us (0 to 1e6, finite); UsageError naming the
-// key otherwise. `source` is printed with every result that uses it.
-Calibration parse_calibration(const YamlObject& o, const std::string& source);
+// key otherwise. `file` names it in the origin printed with every result that uses it.
+Calibration parse_calibration(const YamlObject& o, const std::string& file);
 
 // Reads a calibration file with the keys above.
 Calibration load_calibration(const std::string& path);

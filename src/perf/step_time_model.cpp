@@ -148,7 +148,7 @@ TimeModelTerms StepTimeModel::terms() const {
           .request_overhead_ms = cal_.request_overhead_s * 1e3,
           .weight_dtype = weight_dtype_,
           .weight_gib_per_rank = weight_bytes_ / (1024.0 * 1024 * 1024),
-          .calibration_source = cal_.source};
+          .calibration = cal_.origin};
 }
 
 }  // namespace kvb

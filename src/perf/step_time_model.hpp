@@ -49,7 +49,7 @@ struct TimeModelTerms {
   double step_overhead_us = 0, request_overhead_ms = 0;
   std::string weight_dtype;
   double weight_gib_per_rank = 0;
-  std::string calibration_source;
+  CalibrationOrigin calibration;
 };
 
 class StepTimeModel {

@@ -3,6 +3,7 @@
 // placeholder) when no calibrate result was given: calibration is optional.
 #include <fmt/format.h>
 
+#include "output/time_model_text.hpp"
 #include "report/html_escape.hpp"
 #include "report/report_sections.hpp"
 
@@ -19,7 +20,8 @@ std::string one_calibration(const CalibrationResult& c) {
       "(measured).</p>\n",
       c.fitted.compute_efficiency, c.fitted.memory_efficiency, c.fitted.step_overhead_s * 1e6,
       html_escape(c.step_overhead_source), c.reference.compute_efficiency, c.reference.memory_efficiency,
-      c.reference.step_overhead_s * 1e6, html_escape(c.reference.source), c.hbm_copy_gbps);
+      c.reference.step_overhead_s * 1e6, html_escape(calibration_origin_text(c.reference.origin)),
+      c.hbm_copy_gbps);
   out +=
       "<table class=\"data\"><thead><tr><th>regime</th><th>size</th><th>GEMM/layer ms</th><th>GEMM "
       "TFLOP/s</th>"

@@ -42,6 +42,16 @@ struct TensorParallelNote {
 // Pipeline stages' transfers are not in the time model.
 struct PipelineNote {};
 
+// Where the simulated GPU block count came from: --num-gpu-blocks-override, the sizing engine's KV
+// cache (`kv_bytes` on `hardware`), or its tokens with a hybrid layout folded into full-attention
+// blocks. Worded by output/sim_notes_text for simulate's "GPU KV blocks" line and document.
+enum class GpuBlocksFrom { kOverride, kSizing, kHybridFolded };
+struct GpuBlocksOrigin {
+  GpuBlocksFrom from = GpuBlocksFrom::kSizing;
+  double kv_bytes = 0;
+  std::string hardware;
+};
+
 using SimNote =
     std::variant<ModelNote, HybridFoldedNote, ContextDefaultedNote, KernelSlowdownNote, LmcacheInStepNote,
                  TierCostsAssumedNote, FabricSharedNote, TensorParallelNote, PipelineNote>;

@@ -80,14 +80,14 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
   const int bs = layout.block_size;
   if (v.num_gpu_blocks_override) {
     out.gpu_blocks = *v.num_gpu_blocks_override;
-    out.gpu_blocks_source = "num-gpu-blocks-override";
+    out.gpu_blocks_origin.from = GpuBlocksFrom::kOverride;
   } else if (layout.uniform) {
     out.gpu_blocks = sizing.num_gpu_blocks;
-    out.gpu_blocks_source = fmt::format("sizing engine: {} KV cache on {}",
-                                        format_bytes_binary(sizing.kv_gib_available * kGiB), in.hw.name);
+    out.gpu_blocks_origin = {
+        .from = GpuBlocksFrom::kSizing, .kv_bytes = sizing.kv_gib_available * kGiB, .hardware = in.hw.name};
   } else {
     out.gpu_blocks = sizing.gpu_kv_tokens / bs;
-    out.gpu_blocks_source = "sizing engine, hybrid layout folded into full-attention blocks";
+    out.gpu_blocks_origin.from = GpuBlocksFrom::kHybridFolded;
     out.notes.push_back(HybridFoldedNote{});
   }
   if (out.gpu_blocks <= 0) throw UsageError(fmt::format("{}: the GPU KV cache has no blocks left", s.origin));

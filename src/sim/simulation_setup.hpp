@@ -25,7 +25,7 @@ struct SimulationSetup {
   std::string weight_dtype;
   int block_size = 16;
   std::int64_t gpu_blocks = 0;
-  std::string gpu_blocks_source{};
+  GpuBlocksOrigin gpu_blocks_origin{};
   std::int64_t max_model_len = 0;
   double block_bytes_per_rank = 0;  // what each rank moves per block over its own link
   int world_size = 1;

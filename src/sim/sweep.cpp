@@ -88,7 +88,7 @@ SweepRun run_sweep(const Scenario& base, const std::vector<SweepAxis>& axes,
       run.kv_dtype = setup.layout.kv_dtype;
       run.block_size = setup.block_size;
       run.cpu_block_bytes = setup.cpu_block_bytes;
-      run.gpu_blocks_source = setup.gpu_blocks_source;
+      run.gpu_blocks = setup.gpu_blocks_origin;
       run.link = setup.link;
       run.time_model = setup.predictor.terms();
       run.expected_error = expected_error_for(setup);

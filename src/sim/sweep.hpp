@@ -34,7 +34,7 @@ struct SweepRun {
   int tp = 1;
   int block_size = 16;
   double cpu_block_bytes = 0;
-  std::string gpu_blocks_source;
+  GpuBlocksOrigin gpu_blocks;    // worded by output/sim_notes_text
   LinkProfile link;              // worded by output/link_origin_text
   TimeModelTerms time_model;     // worded by output/time_model_text
   ExpectedError expected_error;  // against real vLLM servers (output/expected_error_text)

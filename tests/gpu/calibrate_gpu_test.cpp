@@ -16,6 +16,7 @@
 #include "catalog/hardware_spec.hpp"
 #include "catalog/model_catalog.hpp"
 #include "core/errors.hpp"
+#include "output/time_model_text.hpp"
 #include "perf/step_time_model.hpp"
 
 using namespace kvb;
@@ -80,7 +81,7 @@ TEST(CalibrateGpu, FittedModelLandsNearTheGroundTruth) {
   r.repetitions = 5;
   const auto defaults = default_calibration(g.hw);
   r.step_overhead_us = defaults.step_overhead_s * 1e6;
-  r.step_overhead_source = defaults.source;
+  r.step_overhead_source = calibration_origin_text(defaults.origin);
   const auto out = run_calibration(*g.timer, r);
   std::printf("fitted compute %.3f memory %.3f (hardware file, fitted to PyTorch: %.3f %.3f)\n",
               out.fitted.compute_efficiency, out.fitted.memory_efficiency, defaults.compute_efficiency,

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "calibrate/calibration_file.hpp"
+#include "output/calibrate_documents.hpp"
 
 namespace kvb {
 namespace {
@@ -39,7 +40,8 @@ Calibration calibration(double scale, const std::string& source) {
   c.request_overhead_s = 0.0103;
   c.load_efficiency = 0.88;
   c.gemm_half_tokens = 250;
-  c.source = source;
+  c.origin.from = CalibrationFrom::kRecorded;
+  c.origin.text = source;
   return c;
 }
 

@@ -66,7 +66,7 @@ INSTANTIATE_TEST_SUITE_P(GroundTruth, MeasuredTimeModel, ::testing::Values("h100
 
 TEST(MeasuredTimeModelDefaults, OtherGpusKeepTheGenericDefaults) {
   const auto c = default_calibration(resolve_hardware("b200"));
-  EXPECT_EQ(c.source, "defaults");
+  EXPECT_EQ(c.origin.from, CalibrationFrom::kDefaults);
   EXPECT_DOUBLE_EQ(c.compute_efficiency, 0.5);
 }
 

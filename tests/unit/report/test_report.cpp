@@ -11,6 +11,7 @@
 #include "catalog/hardware_spec.hpp"
 #include "core/errors.hpp"
 #include "dma/dma_json.hpp"
+#include "output/calibrate_documents.hpp"
 #include "output/dma_output.hpp"
 #include "output/dma_prometheus.hpp"
 #include "report/html_escape.hpp"
