@@ -66,7 +66,7 @@ class CalibrationRun {
     out_.model = r.model.name;
     out_.hw = r.hw.name;
     out_.tp = r.tp;
-    out_.ffn_source = shapes.ffn_source;
+    out_.ffn_width = shapes.ffn_width;
     out_.peak_tflops = peak_tflops(r.hw, "bf16");
     out_.hbm_peak_gbps = r.hw.hbm_bandwidth_gbps;
     out_.step_overhead_source = r.step_overhead_source;
@@ -142,18 +142,7 @@ class CalibrationRun {
     }
   }
 
-  CalibrationResult result() {
-    out_.notes.push_back("GEMMs: " + out_.runtime +
-                         ", bf16 in and out, fp32 accumulation, PyTorch's linear layout");
-    out_.notes.push_back("FFN width: " + shapes_.ffn_source);
-    out_.notes.push_back(
-        "modelled, not timed: prefill attention at each point's GEMM rate (flash attention is not in the "
-        "BLAS library), decode attention as its KV cache reads at the measured copy bandwidth (paged "
-        "decode kernels are memory-bound), elementwise work at the measured copy bandwidth, "
-        "tensor-parallel communication (not in the time model)");
-    out_.notes.push_back("step overhead (not measurable from operators): " + r_.step_overhead_source);
-    return out_;
-  }
+  CalibrationResult result() { return out_; }
 
  private:
   double copy_bps() const { return out_.hbm_copy_gbps * 1e9; }

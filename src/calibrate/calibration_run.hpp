@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backend/operator_timer.hpp"
+#include "calibrate/operator_plan.hpp"
 #include "catalog/hardware_spec.hpp"
 #include "catalog/model_spec.hpp"
 #include "perf/calibration.hpp"
@@ -56,7 +57,7 @@ std::string point_label(const CalibrationPoint& p);
 struct CalibrationResult {
   std::string device, runtime, model, hw;
   int tp = 1;
-  std::string ffn_source;
+  FfnWidth ffn_width;
   double peak_tflops = 0, hbm_peak_gbps = 0;
   double hbm_copy_gbps = 0;  // measured: 2 x bytes / time of a device-to-device copy
   std::uint64_t hbm_copy_bytes = 0;
@@ -64,6 +65,8 @@ struct CalibrationResult {
   Calibration fitted;
   Calibration reference;  // what runs use without this file: the hardware file's fit or the defaults
   std::string step_overhead_source;
+  // Words: output/calibrate_documents' calibration_run_notes and the shared-GPU warnings (cmd_calibrate),
+  // or as a document read back said them.
   std::vector<std::string> notes;
 };
 

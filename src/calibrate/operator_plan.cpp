@@ -58,11 +58,7 @@ LayerShapes layer_shapes(const ModelSpec& m, int tp) {
   s.kv_width = s.kv_heads * s.head_dim;
   s.layers = m.num_hidden_layers;
   const std::int64_t ffn = m.intermediate_size > 0 ? m.intermediate_size : derived_ffn(m);
-  s.ffn_source = m.intermediate_size > 0 ? fmt::format("intermediate_size {} (config.json)", ffn)
-                                         : fmt::format(
-                                               "{} derived from {}B parameters (no intermediate_size "
-                                               "in the catalog)",
-                                               ffn, m.params_total_b);
+  s.ffn_width = {.total = ffn, .derived = m.intermediate_size <= 0, .params_b = m.params_total_b};
   s.ffn = per_rank(ffn, tp);
   s.vocab = per_rank(std::max<std::int64_t>(m.vocab_size, 1), tp);
   return s;

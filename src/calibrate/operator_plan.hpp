@@ -12,6 +12,14 @@
 
 namespace kvb {
 
+// The model's FFN width and where it came from: config.json's intermediate_size, else derived from
+// the parameter count (`params_b`), worded by output/calibrate_documents.
+struct FfnWidth {
+  std::int64_t total = 0;  // all ranks
+  bool derived = false;
+  double params_b = 0;
+};
+
 struct LayerShapes {
   std::int64_t hidden = 0;
   std::int64_t q_width = 0;   // query heads x head_dim on this rank
@@ -22,7 +30,7 @@ struct LayerShapes {
   std::int64_t head_dim = 0;
   std::int64_t vocab = 0;  // LM head rows on this rank
   int layers = 0;
-  std::string ffn_source;  // config.json's intermediate_size, or derived from the parameter count
+  FfnWidth ffn_width;
 };
 
 // Throws UsageError for a model calibrate cannot time (MoE, MLA, Mamba, sliding window) or a TP

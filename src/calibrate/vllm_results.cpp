@@ -55,7 +55,7 @@ const nlohmann::json& list_field(const nlohmann::json& doc, const char* key, con
 
 // Arrivals the file does not record: a Poisson process at its request rate, seeded, stated.
 std::vector<double> poisson_arrivals(const nlohmann::json& doc, std::size_t n, const std::string& path,
-                                     std::string& note) {
+                                     ArrivalsSource& source) {
   const auto it = doc.find("request_rate");
   if (it == doc.end() || !it->is_number() || !(it->get<double>() > 0) || !std::isfinite(it->get<double>())) {
     throw UsageError(
@@ -78,7 +78,7 @@ std::vector<double> poisson_arrivals(const nlohmann::json& doc, std::size_t n, c
     out.push_back(t);
     t += rng.exponential(1.0 / rate);
   }
-  note = fmt::format("not in the file: a Poisson process at its request_rate {:g}/s (seed 1)", rate);
+  source = {.field = "", .poisson_rate = rate};
   return out;
 }
 
@@ -101,7 +101,7 @@ VllmRun read_bench_json(const std::string& path, const std::string& text) {
                     "the same number, at least one",
                     path, n, out.size(), ttfts.size(), itls.size()));
   }
-  VllmRun run{path, {}, "start_times"};
+  VllmRun run{path, {}, {.field = "start_times", .poisson_rate = 0}};
   std::vector<double> arrivals;
   if (const auto st = doc.find("start_times"); st != doc.end() && st->is_array() && st->size() == n) {
     for (std::size_t i = 0; i < n; ++i)
@@ -141,7 +141,7 @@ VllmRun read_residency_csv(const std::string& path, const std::string& text) {
                       path, need));
     }
   }
-  VllmRun run{path, {}, "send_us"};
+  VllmRun run{path, {}, {.field = "send_us", .poisson_rate = 0}};
   for (std::size_t ln = 1; ln < lines.size(); ++ln) {
     const auto line = trim_copy(lines[ln]);
     if (line.empty()) continue;

@@ -20,10 +20,17 @@ struct ObservedRequest {
   double e2e_s = 0;
 };
 
+// Where a run's arrival times came from: a field of the file (`field`), else drawn as a Poisson
+// process at the file's request_rate (`poisson_rate`, seed 1). Worded by output/calibrate_documents.
+struct ArrivalsSource {
+  std::string field;
+  double poisson_rate = 0;
+};
+
 struct VllmRun {
   std::string path;
   std::vector<ObservedRequest> requests;  // in arrival order
-  std::string arrivals;                   // where the arrival times came from
+  ArrivalsSource arrivals;                // where the arrival times came from
 };
 
 VllmRun read_vllm_run(const std::string& path);

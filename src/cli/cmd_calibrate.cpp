@@ -171,6 +171,7 @@ int run_calibrate(const CalibrateOptions& o) {
   for (const auto& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   const auto shared = others_on_gpu(o);
   auto result = run_calibration(*timer, r);
+  result.notes = calibration_run_notes(result);
   result.notes.insert(result.notes.end(), shared.begin(), shared.end());
   if (!o.output.empty())
     write_file_atomically(o.output, calibration_yaml(result, utc_now("%Y-%m-%d")), o.output_rule());

@@ -13,6 +13,12 @@
 namespace kvb {
 namespace {
 
+std::string arrivals_text(const ArrivalsSource& a) {
+  if (!a.field.empty()) return a.field;
+  return fmt::format("not in the file: a Poisson process at its request_rate {:g}/s (seed 1)",
+                     a.poisson_rate);
+}
+
 // Four significant digits: a measurement, not a bit pattern.
 double rounded(double v) {
   if (v == 0 || !std::isfinite(v)) return v;
@@ -61,6 +67,23 @@ YAML::Node to_yaml_node(const nlohmann::json& j) {
 }
 
 }  // namespace
+
+std::vector<std::string> calibration_run_notes(const CalibrationResult& r) {
+  const auto& f = r.ffn_width;
+  return {
+      "GEMMs: " + r.runtime + ", bf16 in and out, fp32 accumulation, PyTorch's linear layout",
+      "FFN width: " +
+          (f.derived ? fmt::format("{} derived from {}B parameters (no intermediate_size in the catalog)",
+                                   f.total, f.params_b)
+                     : fmt::format("intermediate_size {} (config.json)", f.total)),
+      "modelled, not timed: prefill attention at each point's GEMM rate (flash attention is not in the BLAS "
+      "library), decode attention as its KV cache reads at the measured copy bandwidth (paged decode kernels "
+      "are "
+      "memory-bound), elementwise work at the measured copy bandwidth, tensor-parallel communication (not in "
+      "the "
+      "time model)",
+      "step overhead (not measurable from operators): " + r.step_overhead_source};
+}
 
 nlohmann::json calibration_json(const CalibrationResult& r) {
   nlohmann::json points = nlohmann::json::array();
@@ -123,7 +146,7 @@ std::string vllm_fit_yaml(const VllmFit& fit, const std::string& date) {
     out += fmt::format(
         "# {} ({} requests; arrivals: {}): E2E mean error {:+.1f}% fitted, {:+.1f}% at the start ({}); "
         "TTFT {:+.1f}% / {:+.1f}%; TPOT {:+.1f}% / {:+.1f}% (fitted / start)\n",
-        printable_path(f.path), f.requests, printable_text(fit.arrivals[i]),
+        printable_path(f.path), f.requests, printable_text(arrivals_text(fit.arrivals[i])),
         pct(f.simulated_e2e, f.measured_e2e), pct(d.simulated_e2e, d.measured_e2e),
         printable_text(calibration_origin_text(fit.start.origin)), pct(f.simulated_ttft, f.measured_ttft),
         pct(d.simulated_ttft, d.measured_ttft), pct(f.simulated_tpot, f.measured_tpot),

@@ -7,12 +7,16 @@
 // a --from-vllm fit lists each run's errors with the fit and with its start as comments.
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "calibrate/calibration_run.hpp"
 #include "calibrate/vllm_fit.hpp"
 
 namespace kvb {
 
+// What a GEMM calibration ran on and modelled rather than timed, as its notes say it: the BLAS
+// library, the FFN width's source, the terms modelled and the step overhead's source.
+std::vector<std::string> calibration_run_notes(const CalibrationResult& r);
 // kvbench/calibrate/v1.
 nlohmann::json calibration_json(const CalibrationResult& r);
 // `date` goes into the header comment.

@@ -52,7 +52,7 @@ TEST(CalibrationJson, EveryFieldRoundTripsByteForByte) {
   r.model = "llama-3.1-8b";
   r.hw = "h100";
   r.tp = 2;
-  r.ffn_source = "intermediate_size 14336";
+  r.ffn_width = {.total = 14336, .derived = false, .params_b = 8};
   r.peak_tflops = 989;
   r.hbm_peak_gbps = 3350;
   r.hbm_copy_gbps = 2900.5;
