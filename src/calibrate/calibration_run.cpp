@@ -32,6 +32,8 @@ int weight_sets_for(double set_bytes, OperatorTimer& timer, int layers) {
   return sets;
 }
 
+// Why a point was not timed, as CalibrationPoint::skipped records it: the result document keeps it in
+// these words (kvbench/calibrate/v1 "skipped") and the text and the report print them as read.
 std::string no_room(double set_bytes, OperatorTimer& timer) {
   return fmt::format("needs {:.1f} GiB of device memory, {:.1f} GiB free", set_bytes / kGiBytes,
                      static_cast<double>(timer.free_bytes()) / kGiBytes);
@@ -46,11 +48,6 @@ std::vector<std::int64_t> checked(const std::vector<std::int64_t>& v, const char
 }
 
 }  // namespace
-
-std::string point_label(const CalibrationPoint& p) {
-  return p.regime == "prefill" ? fmt::format("{} tokens", p.tokens)
-                               : fmt::format("batch {} @ {}", p.tokens, p.context);
-}
 
 namespace {
 

@@ -51,9 +51,6 @@ struct CalibrationPoint {
   std::string skipped;  // why the point was not timed ("" when it was)
 };
 
-// "2048 tokens" (prefill) or "batch 64 @ 1024" (decode), as text and the report show a point.
-std::string point_label(const CalibrationPoint& p);
-
 struct CalibrationResult {
   std::string device, runtime, model, hw;
   int tp = 1;

@@ -23,7 +23,7 @@ class TraceFile {
   explicit TraceFile(const VllmRun& run)
       : file_(TempFile::in_tmpdir("calibrate --from-vllm: the replay trace")) {
     std::string text = "arrival_s,prompt_tokens,output_tokens\n";
-    for (const auto& r : run.requests)
+    for (const auto& r : run.requests)  // CSV rows, not prose
       text += fmt::format("{:.6f},{},{}\n", r.arrival_s, r.prompt_tokens, r.output_tokens);
     file_.write(text);
     file_.close();

@@ -105,7 +105,8 @@ VllmRun read_bench_json(const std::string& path, const std::string& text) {
   std::vector<double> arrivals;
   if (const auto st = doc.find("start_times"); st != doc.end() && st->is_array() && st->size() == n) {
     for (std::size_t i = 0; i < n; ++i)
-      arrivals.push_back(seconds_in((*st)[i], fmt::format("{}: start_times[{}]", path, i)));
+      arrivals.push_back(
+          seconds_in((*st)[i], fmt::format("{}: start_times[{}]", path, i)));  // where, for errors
   } else {
     arrivals = poisson_arrivals(doc, n, path, run.arrivals);
   }

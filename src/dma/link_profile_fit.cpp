@@ -14,7 +14,8 @@
 namespace kvb {
 
 LinkProfile link_profile_from_dma_json(const std::string& path, Method method) {
-  const auto label = fmt::format("--link-profile '{}'", printable_path(path));  // it reaches the JSON
+  // The file as the flag named it: where in errors, and LinkOrigin::file.
+  const auto label = fmt::format("--link-profile '{}'", printable_path(path));
   const auto doc = read_json_file(path, label);
   return link_profile_from_dma_records(dma_records_from_json(doc, printable_path(path)), method, label);
 }

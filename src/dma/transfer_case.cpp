@@ -53,6 +53,7 @@ HostMemKind parse_host_mem(const std::string& s, const std::string& what) {
       "{}: '{}' is not a host memory kind; expected pinned, pageable or write-combined", what, s));
 }
 
+// An identifier (records, compare's keys, progress), not a sentence.
 std::string TransferCase::id() const {
   return fmt::format("{}/{}/{}{}/{}B/x{}/{}{}{}", to_string(method), to_string(direction), to_string(layout),
                      layout == Layout::kPerLayer ? fmt::format("{}", layers) : "", block_bytes, blocks,
@@ -124,6 +125,7 @@ PoolBytes largest_pools(const std::vector<TransferCase>& cases) {
   return p;
 }
 
+// A label ("kernel/16"), not a sentence.
 std::string method_label(const TransferCase& c) {
   return c.method == Method::kKernel && c.ctas > 0 ? fmt::format("kernel/{}", c.ctas) : to_string(c.method);
 }

@@ -12,6 +12,11 @@
 #include "output/time_model_text.hpp"
 
 namespace kvb {
+
+std::string point_label(const CalibrationPoint& p) {
+  return p.regime == "prefill" ? fmt::format("{} tokens", p.tokens)
+                               : fmt::format("batch {} @ {}", p.tokens, p.context);
+}
 namespace {
 
 std::string ms(double s) { return fmt::format("{:.3f}", s * 1e3); }

@@ -52,6 +52,7 @@ std::vector<std::pair<double, double>> binned_occupancy(const std::vector<std::p
 }
 
 // "pending 0, waiting 3, loading 0, running 1; they hold 12 GPU blocks"
+// Part of the CheckFailed error below: where the unfinished requests were left.
 std::string describe_unfinished(const std::deque<SimRequest>& requests) {
   std::int64_t by_state[5] = {};
   std::int64_t held = 0;

@@ -44,7 +44,8 @@ class KvBlockManager {
   void reset_prefix_cache();
 
   // Checks reference counts against the holders, the free queue and the hash map. Returns an
-  // empty string when consistent, else what is wrong.
+  // empty string when consistent, else what is wrong: the text of the CheckFailed error
+  // ServingEngine throws (an error message, worded where the invariant is known).
   std::string check(const std::vector<const SimRequest*>& holders) const;
 
   std::int64_t evictions() const { return evictions_; }

@@ -37,7 +37,8 @@ class OffloadTier {
   std::int64_t evictions() const { return evictions_; }
   // Changes whenever a block becomes ready or leaves the tier.
   std::uint64_t version() const { return version_; }
-  // Empty when consistent (size within capacity, policy agrees with the entries).
+  // Empty when consistent (size within capacity, policy agrees with the entries); else the text of
+  // the CheckFailed error ServingEngine throws.
   std::string check() const;
 
  private:

@@ -142,7 +142,7 @@ Scenario scenario_from_node(const YAML::Node& root, const std::string& origin) {
   s.workload = parse_workload(o.object("workload"));
   if (o.has("sweep")) {
     s.sweep = parse_sweep(o.object("sweep"));
-    check_sweep_points(s.sweep, fmt::format("{}: key 'sweep'", origin));
+    check_sweep_points(s.sweep, fmt::format("{}: key 'sweep'", origin));  // where, for its errors
   }
   auto keys = server_keys();
   for (const char* k :

@@ -239,6 +239,7 @@ void reserve_to_yaml(const ServerSpec& v, YAML::Node& n) {
 }
 
 std::vector<ServerField> make_fields() {
+  // --vllm-version's help text (the field table drives the flags): CLI help, not a result.
   const auto versions = fmt::format(
       "the vLLM release served (default {}): how the tier takes host memory (docs/host-memory.md) and what "
       "it "

@@ -42,6 +42,7 @@ std::string one_of(const YamlObject& o, const std::string& key, const std::strin
 
 std::optional<std::uint64_t> bytes_or_none(const YamlObject& o, const std::string& key) {
   if (!o.has(key)) return std::nullopt;
+  // The second argument names the key in parse_bytes' error.
   const auto bytes = parse_bytes(o.str(key), fmt::format("{}: key '{}'", o.origin(), key)).bytes;
   if (bytes == 0) throw UsageError(fmt::format("{}: key '{}' must be > 0", o.origin(), key));
   return bytes;

@@ -234,6 +234,7 @@ KvLayout compute_kv_layout(const ModelSpec& m, const HardwareSpec& hw, const KvS
   check_parallelism(m, s);
   KvLayout out;
   out.kv_dtype_bytes = kv_dtype_bytes(s.kv_cache_dtype, m.dtype);
+  // A value, not a sentence: vLLM's --kv-cache-dtype spelling with the dtype "auto" resolves to.
   out.kv_dtype = s.kv_cache_dtype == "auto" ? fmt::format("auto ({})", m.dtype) : s.kv_cache_dtype;
   // Per-token bytes of one full-attention layer on one rank.
   const std::int64_t full_bytes =

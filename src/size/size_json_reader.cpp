@@ -134,7 +134,7 @@ SizeRecord record(const json& j, const std::string& origin) {
   SizeRecord s;
   s.model = j.at("model").get<std::string>();
   s.hardware = j.at("hardware").get<std::string>();
-  const Reader r(fmt::format("{}: result {} on {}", origin, s.model, s.hardware));
+  const Reader r(fmt::format("{}: result {} on {}", origin, s.model, s.hardware));  // where, for its errors
   s.hf_id = r.text(j, "hf_id");
   s.tensor_parallel_size =
       static_cast<int>(json_integer_in(j, "tensor_parallel_size", 1, kMaxParallelRanks, r.where()));

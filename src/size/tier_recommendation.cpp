@@ -41,7 +41,7 @@ std::string spell(const std::array<std::pair<Enum, const char*>, N>& table, Enum
 template <typename Enum, std::size_t N>
 Enum parse(const std::array<std::pair<Enum, const char*>, N>& table, const std::string& text,
            const std::string& what) {
-  std::string accepted;
+  std::string accepted;  // the accepted spellings, for the error below
   for (const auto& [e, spelling] : table) {
     if (text == spelling) return e;
     accepted += accepted.empty() ? spelling : fmt::format(", {}", spelling);

@@ -6,6 +6,8 @@
 
 #include "core/units.hpp"
 
+// Not prose: every fmt::format here builds a flag, an environment variable or a command line, which
+// is the product `kvbench size` prints; the notes on them are facts (size/engine_notes).
 namespace kvb {
 namespace {
 
