@@ -227,8 +227,7 @@ int run_size(const SizeOptions& o) {
   std::vector<HardwareSpec> hws;
   for (const auto& name : split(o.hw, ',')) hws.push_back(resolve_hardware(name));
   const auto serve = serve_settings(o);
-  const auto sized =
-      size_configurations(models, hws, serve, node_overrides(o, serve), o.server.text("max-model-len"));
+  const auto sized = size_configurations(models, hws, serve, node_overrides(o, serve));
   for (const auto& s : sized.results) {
     for (const auto& w : s.warnings) {
       if (refuses_start(w)) print_warning(sizing_warning_text(w));

@@ -50,7 +50,7 @@ CLI::Option* add_context_flag(CLI::App* app, std::string& text, const std::strin
 std::int64_t parse_context_flag(const std::string& text) {
   ServeSettings v;
   context_field().from_flag(text, v);
-  return v.max_model_len;
+  return *v.max_model_len;
 }
 
 bool pp_given(const ServerFlags& f) {

@@ -103,13 +103,15 @@ void dtype_to_yaml(const ServerSpec& v, YAML::Node& n) { n["kv-cache-dtype"] = v
 
 void context_from_flag(const std::string& text, ServeSettings& v) {
   v.max_model_len = parse_token_count(text, "--max-model-len");
+  const bool suffixed = text.find_first_not_of("0123456789") != std::string::npos;
+  v.max_model_len_as_written = suffixed ? text : "";
 }
 // Absent = the model's own length; given, it must be a length (0 is refused, as size --ctx 0).
 void context_from_yaml(const YamlObject& o, ServerSpec& v) {
-  v.max_model_len = o.has("max-model-len") ? positive_int(o, "max-model-len", 0) : 0;
+  if (o.has("max-model-len")) v.max_model_len = positive_int(o, "max-model-len", 0);
 }
 void context_to_yaml(const ServerSpec& v, YAML::Node& n) {
-  if (v.max_model_len > 0) n["max-model-len"] = v.max_model_len;
+  if (v.max_model_len) n["max-model-len"] = *v.max_model_len;
 }
 // Absent: what vLLM takes on the GPU (size/serve_settings.hpp), resolved with the hardware.
 void batched_from_flag(const std::string& text, ServeSettings& v) {

@@ -92,14 +92,14 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
   }
   if (out.gpu_blocks <= 0) throw UsageError(fmt::format("{}: the GPU KV cache has no blocks left", s.origin));
   const auto pool_tokens = out.gpu_blocks * bs;
-  if (v.max_model_len > 0) {
-    if (v.max_model_len > pool_tokens) {
+  if (v.max_model_len) {
+    if (*v.max_model_len > pool_tokens) {
       throw UsageError(
           fmt::format("{}: key 'max-model-len' {} does not fit the GPU KV cache ({} tokens); "
                       "vLLM would refuse to start — lower it or give more memory",
-                      s.origin, v.max_model_len, format_count(pool_tokens)));
+                      s.origin, *v.max_model_len, format_count(pool_tokens)));
     }
-    out.max_model_len = v.max_model_len;
+    out.max_model_len = *v.max_model_len;
   } else {
     out.max_model_len = std::min<std::int64_t>(in.model.max_position_embeddings, pool_tokens);
     if (out.max_model_len < in.model.max_position_embeddings) {

@@ -53,8 +53,11 @@ struct ServeSettings {
   double gpu_memory_utilization = 0.9;
   std::optional<std::uint64_t> kv_cache_memory;  // bytes, as vLLM's --kv-cache-memory-bytes
   std::string kv_cache_dtype = "auto";
-  int block_size = 0;              // 0 = the attention backend's default
-  std::int64_t max_model_len = 0;  // 0 = the model's maximum
+  int block_size = 0;                         // 0 = the attention backend's default
+  std::optional<std::int64_t> max_model_len;  // tokens, resolved where read; absent = the model's maximum
+  // --max-model-len as written where it used a k/m/K/M suffix ("32k"), for the note on what vLLM
+  // reads it as; "" otherwise.
+  std::string max_model_len_as_written;
   // Absent: what `vllm serve` takes on the GPU served (vllm_serve_batch_defaults).
   std::optional<std::int64_t> max_num_batched_tokens;
   std::optional<std::int64_t> max_num_seqs;

@@ -24,7 +24,7 @@ SizingInputs make_sizing_inputs(const ModelSpec& model, const HardwareSpec& hw, 
   in.gpu_memory_utilization = serve.gpu_memory_utilization;
   in.kv_cache_memory_bytes = serve.kv_cache_memory;
   in.max_num_seqs = serve.max_num_seqs.value_or(batch.max_num_seqs);
-  if (serve.max_model_len > 0) in.max_model_len = serve.max_model_len;
+  in.max_model_len = serve.max_model_len;
   in.kv_offloading_size_gib = serve.kv_offloading_size;
   in.offloading_backend = serve.kv_offloading_backend;
   in.quantization = serve.quantization;
@@ -47,16 +47,15 @@ SizingInputs make_sizing_inputs(const ModelSpec& model, const HardwareSpec& hw, 
 
 SizedConfigurations size_configurations(const std::vector<ModelSpec>& models,
                                         const std::vector<HardwareSpec>& hws, const ServeSettings& serve,
-                                        const NodeOverrides& node, const std::string& max_model_len_text) {
-  const bool suffixed =
-      !max_model_len_text.empty() && max_model_len_text.find_first_not_of("0123456789") != std::string::npos;
+                                        const NodeOverrides& node) {
+  const auto& written = serve.max_model_len_as_written;
   std::vector<Sizing> all;
   for (const auto& hw : hws) {
     for (const auto& m : models) {
       all.push_back(compute_sizing(make_sizing_inputs(m, hw, serve, node)));
-      if (suffixed) {
+      if (!written.empty()) {
         all.back().notes.emplace_back(std::in_place_type<ContextSuffixNote>,
-                                      ContextSuffixNote{max_model_len_text, all.back().max_model_len});
+                                      ContextSuffixNote{written, all.back().max_model_len});
       }
     }
   }

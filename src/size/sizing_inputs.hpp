@@ -16,8 +16,8 @@ namespace kvb {
 SizingInputs make_sizing_inputs(const ModelSpec& model, const HardwareSpec& hw, const ServeSettings& serve,
                                 const NodeOverrides& node = {});
 
-// Every model on every GPU. `max_model_len_text` is the length as the user wrote it: where it
-// used k/m/K/M, each result notes what vLLM reads it as. One configuration whose weights do not
+// Every model on every GPU. Where --max-model-len used k/m/K/M (serve.max_model_len_as_written),
+// each result notes what vLLM reads it as. One configuration whose weights do not
 // fit in their checkpoint dtype is followed by the same with FP8 weights, when that differs.
 struct SizedConfigurations {
   std::vector<Sizing> results;
@@ -25,6 +25,6 @@ struct SizedConfigurations {
 };
 SizedConfigurations size_configurations(const std::vector<ModelSpec>& models,
                                         const std::vector<HardwareSpec>& hws, const ServeSettings& serve,
-                                        const NodeOverrides& node, const std::string& max_model_len_text);
+                                        const NodeOverrides& node);
 
 }  // namespace kvb
