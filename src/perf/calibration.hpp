@@ -43,7 +43,7 @@ struct ExpectedError {
 enum class CalibrationFrom {
   kDefaults,       // kvbench's generic figures
   kHardwareTable,  // the hardware table's time model (`hardware`), fitted to `fitted_to`
-  kFile,           // a calibration file or scenario block (`file`); `measured`: kvbench calibrate's
+  kFile,           // a calibration file or scenario block (`file`); `measured`: kvbench calibrate wrote it
   kCalibrate,      // kvbench calibrate's GEMM fit on `device` for `model`
   kFromVllm,       // kvbench calibrate --from-vllm over `runs` real vLLM runs
   kRecorded,       // read back from a result document: `text`, as it was worded there
