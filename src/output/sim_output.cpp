@@ -148,6 +148,31 @@ std::string replica_tables(const SweepRun& run) {
   return out;
 }
 
+// Requests the client abandoned: after its own timeout, or in flight when it stopped at the
+// workload's duration (GuideLLM's --max-seconds); the result counts both as timed out.
+std::string timed_out_line(std::int64_t count, const WorkloadSpec& w) {
+  const auto n = format_count(count);
+  if (w.duration_s > 0 && w.client_timeout_s > 0) {
+    return fmt::format(
+        "{} requests timed out: the client gave up after {:g} s (workload client-timeout) or they were in "
+        "flight "
+        "when it stopped at {:g} s (workload duration); vLLM aborted them and they are not counted above.\n",
+        n, w.client_timeout_s, w.duration_s);
+  }
+  if (w.duration_s > 0) {
+    return fmt::format(
+        "{} requests were cut off: in flight when the client stopped at {:g} s (workload duration), vLLM "
+        "aborted "
+        "them; they are not counted above (JSON timed_out_requests).\n",
+        n, w.duration_s);
+  }
+  return fmt::format(
+      "{} requests timed out: the client gave up after {:g} s (workload client-timeout) and vLLM aborted "
+      "them; "
+      "they are not counted above.\n",
+      n, w.client_timeout_s);
+}
+
 // An interruption, then what the first point's counts mean.
 std::string run_footer(const SweepRun& run) {
   std::string out;
@@ -169,12 +194,7 @@ std::string run_footer(const SweepRun& run) {
         "vLLM would reject them.\n",
         format_count(first.clipped_prompts));
   }
-  if (first.timed_out > 0) {
-    out += fmt::format(
-        "{} requests timed out: the client gave up after {:g} s (workload client-timeout) and vLLM aborted "
-        "them; they are not counted above.\n",
-        format_count(first.timed_out), run.scenario.workload.client_timeout_s);
-  }
+  if (first.timed_out > 0) out += timed_out_line(first.timed_out, run.scenario.workload);
   if (first.rejected_requests > 0) {
     out += fmt::format(
         "{} trace requests were longer than max-model-len and refused, as vLLM refuses them (not "
