@@ -31,6 +31,22 @@ void list(std::string& out, const char* title, const std::vector<std::string>& i
   for (const auto& i : items) out += "  - " + i + "\n";
 }
 
+// The memory profile's activation peak: the forward pass's, or the sampler's warm-up where that
+// is larger (many sequences over a large vocabulary).
+std::string profile_peak_line(const Sizing& s) {
+  const auto& b = s.budget;
+  if (b.sampler.gib <= b.activation_gib) {
+    return fmt::format("  - activation peak {:.2f} GiB (max-num-batched-tokens {})\n", b.activation_gib,
+                       s.max_num_batched_tokens);
+  }
+  return fmt::format(
+      "  - activation peak {:.2f} GiB: the sampler's warm-up, {} requests (max-num-seqs {}) x {} logits x {} "
+      "B "
+      "(the forward pass at max-num-batched-tokens {}: {:.2f} GiB)\n",
+      b.sampler.gib, b.sampler.requests, s.max_num_seqs, b.sampler.vocab_size, b.sampler.bytes_per_logit,
+      s.max_num_batched_tokens, b.activation_gib);
+}
+
 std::string budget_lines(const Sizing& s) {
   const auto& b = s.budget;
   std::string out;
@@ -46,8 +62,7 @@ std::string budget_lines(const Sizing& s) {
         "  --kv-cache-memory-bytes cannot be honoured: the rest needs {:.2f} GiB of the GPU's {:.2f} GiB\n",
         b.total_gib - b.available_bytes / kGiB, b.total_gib);
     out += fmt::format("  - weights {:.2f} GiB ({} per-rank share)\n", b.weights_gib, s.weight_dtype);
-    out += fmt::format("  - activation peak {:.2f} GiB (max-num-batched-tokens {})\n", b.activation_gib,
-                       s.max_num_batched_tokens);
+    out += profile_peak_line(s);
     out +=
         fmt::format("  - CUDA graphs {:.2f} GiB, non-torch {:.2f} GiB\n", b.cuda_graph_gib, b.non_torch_gib);
     out += "  = no GPU memory for KV cache: the model does not fit\n";
@@ -56,8 +71,7 @@ std::string budget_lines(const Sizing& s) {
   out += fmt::format("  total {:.2f} GiB x gpu-memory-utilization {:.2f} = {:.2f} GiB\n", b.total_gib,
                      b.utilization, b.total_gib * b.utilization);
   out += fmt::format("  - weights {:.2f} GiB ({} per-rank share)\n", b.weights_gib, s.weight_dtype);
-  out += fmt::format("  - activation peak {:.2f} GiB (max-num-batched-tokens {})\n", b.activation_gib,
-                     s.max_num_batched_tokens);
+  out += profile_peak_line(s);
   out += fmt::format("  - CUDA graphs {:.2f} GiB, non-torch {:.2f} GiB\n", b.cuda_graph_gib, b.non_torch_gib);
   out += fmt::format("  = {:.2f} GiB for KV cache{}\n", b.available_bytes / kGiB,
                      b.available_bytes <= 0 ? ": the model does not fit" : "");

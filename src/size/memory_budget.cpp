@@ -8,6 +8,23 @@
 
 namespace kvb {
 
+// Bytes per logit at the sampler's peak, by release (vllm/v1/sample/sampler.py, ops/topk_topp_sampler.py):
+// the compute_logits output (bf16, 2 B) stays alive beside its float32 copy (4 B). From 0.11.1
+// (#26859, 2025-10-14, made FlashInfer's sampler opt-in) to 0.16, top-k/top-p sorts the logits
+// (apply_top_k_top_p_pytorch: values 4 B, int64 indices 8 B, a softmax 4 B and two masks 1 B
+// each): 24 B. From 0.17 a Triton kernel filters in place (#33538, 2026-02-17) and, later,
+// FlashInfer again (#40376): the peak is the sampling itself, probabilities 4 B and the
+// exponential draws 4 B: 14 B. 0.11.0 ran FlashInfer's sampler by default (#11394): 14 B too.
+SamplerWarmup sampler_warmup(const ModelSpec& m, const BudgetInputs& in) {
+  SamplerWarmup w;
+  w.requests = std::min(in.max_num_seqs, in.max_num_batched_tokens);
+  w.vocab_size = m.vocab_size;
+  const bool sorts = !(in.vllm_version < VllmVersion{0, 11, 1}) && in.vllm_version < VllmVersion{0, 17, 0};
+  w.bytes_per_logit = sorts ? 24 : 14;
+  w.gib = static_cast<double>(w.requests) * static_cast<double>(w.vocab_size) * w.bytes_per_logit / kGiB;
+  return w;
+}
+
 MemoryBudget estimate_budget(const ModelSpec& m, const BudgetInputs& in) {
   MemoryBudget b;
   b.total_gib = in.total_gib;
@@ -16,13 +33,16 @@ MemoryBudget estimate_budget(const ModelSpec& m, const BudgetInputs& in) {
   b.weights_gib = weight_bytes_per_rank(m, in.weight_dtype, ranks) / kGiB;
   b.activation_gib = BudgetModel::kActivationHiddenMultiple * static_cast<double>(in.max_num_batched_tokens) *
                      m.hidden_size * 2.0 / kGiB;
+  b.sampler = sampler_warmup(m, in);
   const double layers_per_stage = std::ceil(static_cast<double>(m.num_hidden_layers) / in.pp);
   b.cuda_graph_gib = layers_per_stage * (m.num_experts > 0 ? BudgetModel::kGraphGibPerLayerMoe
                                                            : BudgetModel::kGraphGibPerLayerDense);
   b.non_torch_gib = BudgetModel::kNonTorchBaseGib + BudgetModel::kNonTorchPerPeerGib * (ranks - 1);
   b.model_note =
-      "estimate: weights = params x bytes/param / ranks; activations = 20 x max-num-batched-tokens x hidden "
-      "x 2 B; "
+      "estimate: weights = params x bytes/param / ranks; activations = the larger of 20 x "
+      "max-num-batched-tokens "
+      "x hidden x 2 B and the sampler's warm-up (min(max-num-seqs, max-num-batched-tokens) x vocab x 14 or "
+      "24 B); "
       "CUDA graphs 0.017 GiB/layer dense, 0.037 MoE; non-torch 0.06 + 0.02/extra rank GiB (fitted to two "
       "public "
       "vLLM logs; pass --kv-cache-memory-bytes for vLLM's exact figure)";
@@ -31,7 +51,7 @@ MemoryBudget estimate_budget(const ModelSpec& m, const BudgetInputs& in) {
     // weights, activations and graphs still need the rest of the GPU.
     b.from_kv_cache_memory = true;
     b.model_note = "--kv-cache-memory-bytes replaces the budget (as in vLLM)";
-    const double rest_gib = b.weights_gib + b.activation_gib + b.cuda_graph_gib + b.non_torch_gib;
+    const double rest_gib = b.rest_gib();
     if (rest_gib >= b.total_gib) {
       b.available_bytes = (b.total_gib - rest_gib) * kGiB;  // the weights alone do not fit
       return b;
@@ -40,9 +60,7 @@ MemoryBudget estimate_budget(const ModelSpec& m, const BudgetInputs& in) {
     b.exceeds_gpu_gib = std::max(0.0, rest_gib + b.available_bytes / kGiB - b.total_gib);
     return b;
   }
-  b.available_bytes =
-      (b.total_gib * b.utilization - b.weights_gib - b.activation_gib - b.cuda_graph_gib - b.non_torch_gib) *
-      kGiB;
+  b.available_bytes = (b.total_gib * b.utilization - b.rest_gib()) * kGiB;
   return b;
 }
 

@@ -10,6 +10,7 @@
 
 #include "catalog/hardware_spec.hpp"
 #include "catalog/model_spec.hpp"
+#include "catalog/vllm_host_memory.hpp"
 
 namespace kvb {
 
@@ -20,14 +21,29 @@ struct BudgetInputs {
   int pp = 1;
   std::string weight_dtype = "bf16";  // after --quantization
   std::int64_t max_num_batched_tokens = 8192;
+  std::int64_t max_num_seqs = 256;
+  VllmVersion vllm_version = kNewestModelledVllm;  // the sampler's warm-up differs by release
   std::optional<std::uint64_t> kv_cache_memory_bytes;
 };
+
+// vLLM's memory profile warms the sampler up after the dummy forward pass
+// (gpu_model_runner.py profile_run -> _dummy_sampler_run): min(max-num-seqs,
+// max-num-batched-tokens) requests, each with logits over the whole vocabulary, on every rank.
+// What each logit takes at the peak depends on the release's top-k/top-p path (memory_budget.cpp).
+struct SamplerWarmup {
+  std::int64_t requests = 0;
+  std::int64_t vocab_size = 0;
+  int bytes_per_logit = 0;
+  double gib = 0;
+};
+SamplerWarmup sampler_warmup(const ModelSpec& model, const BudgetInputs& in);
 
 struct MemoryBudget {
   double total_gib = 0;
   double utilization = 0;
   double weights_gib = 0;
-  double activation_gib = 0;
+  double activation_gib = 0;  // the dummy forward pass's peak
+  SamplerWarmup sampler;      // the sampler's warm-up; vLLM's profile takes the larger of the two
   double cuda_graph_gib = 0;
   double non_torch_gib = 0;
   double available_bytes = 0;  // may be negative: the model does not fit
@@ -36,6 +52,9 @@ struct MemoryBudget {
   // whole GPU (vLLM then fails to allocate); 0 when they fit.
   double exceeds_gpu_gib = 0;
   std::string model_note;  // which estimate was used
+
+  double profile_peak_gib() const { return activation_gib > sampler.gib ? activation_gib : sampler.gib; }
+  double rest_gib() const { return weights_gib + profile_peak_gib() + cuda_graph_gib + non_torch_gib; }
 };
 
 // Calibration constants of the estimate, exposed for the tests that check them against logs.

@@ -32,6 +32,9 @@ MemoryBudget budget(const Reader& r, const json& b) {
   m.utilization = r.real(b, "gpu_memory_utilization", 1);
   m.weights_gib = r.real(b, "weights_gib", kMaxGib);
   m.activation_gib = r.real(b, "activation_gib", kMaxGib);
+  m.sampler.gib = r.real(b, "sampler_warmup_gib", kMaxGib);  // absent before 2026-11-28: 0
+  m.sampler.requests = r.count(b, "sampler_warmup_requests");
+  m.sampler.bytes_per_logit = static_cast<int>(r.count(b, "sampler_bytes_per_logit", 64));
   m.cuda_graph_gib = r.real(b, "cuda_graph_gib", kMaxGib);
   m.non_torch_gib = r.real(b, "non_torch_gib", kMaxGib);
   m.from_kv_cache_memory = r.flag(b, "from_kv_cache_memory");

@@ -122,9 +122,8 @@ void search_alternative(Sizing& s, const SizingInputs& in) {
 void budget_warnings(Sizing& s, const SizingInputs& in) {
   if (s.budget.exceeds_gpu_gib > 0) {
     const auto& b = s.budget;
-    s.warnings.push_back(KvCacheMemoryTooLarge{
-        b.available_bytes, b.weights_gib + b.activation_gib + b.cuda_graph_gib + b.non_torch_gib, b.total_gib,
-        b.exceeds_gpu_gib});
+    s.warnings.push_back(
+        KvCacheMemoryTooLarge{b.available_bytes, b.rest_gib(), b.total_gib, b.exceeds_gpu_gib});
   }
   if (s.world_size > in.hw.gpus_per_node) {
     s.warnings.push_back(RanksBeyondNode{s.world_size, in.hw.gpus_per_node, in.hw.name});
@@ -176,6 +175,8 @@ void estimate_gpu_budget(Sizing& s, const SizingInputs& in) {
   bi.pp = s.pp;
   bi.weight_dtype = s.weight_dtype;
   bi.max_num_batched_tokens = s.max_num_batched_tokens;
+  bi.max_num_seqs = in.max_num_seqs;
+  bi.vllm_version = in.vllm_version;
   bi.kv_cache_memory_bytes = in.kv_cache_memory_bytes;
   s.budget = estimate_budget(m, bi);
   s.kv_gib_available = std::max(0.0, s.budget.available_bytes) / kGiB;

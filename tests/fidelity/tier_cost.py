@@ -58,15 +58,16 @@ MECHANISMS = ["fabric-sharing", "connector-cpu", "kernel-sms", "store-visibility
 # 128-token answer a turn). Each level runs 120 s with no request cap (--max-seconds 120): what is
 # in flight then is cancelled. Not modelled: the server was not restarted between levels, so a level
 # found the caches the levels before it left; the simulation starts each level cold.
-# vLLM 0.19.1's online-serving defaults on a GPU under 70 GiB (vllm/engine/arg_utils.py,
-# _set_default_args: 2,048 batched tokens and 256 sequences for the API server).
+# vLLM 0.19.1's online-serving default on a GPU under 70 GiB (vllm/engine/arg_utils.py,
+# _set_default_args: 2,048 batched tokens for the API server) and the study's own --max-num-seq 1024
+# (scripts/run-benchmark.sh 285); at 50 and 100 users the sequence limit is never reached.
 L40S_SERVER = """name: natoscott-{model}-{regime}
 model: {model}
 hardware: l40s
 tensor-parallel-size: 2
 max-model-len: 40960
 max-num-batched-tokens: 2048
-max-num-seqs: 256
+max-num-seqs: 1024
 num-gpu-blocks-override: {blocks}
 vllm-version: 0.19.1
 kv-offloading-size: {tier}
