@@ -20,6 +20,18 @@ ModelSpec qwen25_7b() {
   m.params_active_b = 7.6;
   return m;
 }
+
+// The public L40S study's servers: two L40S (44.39 GiB each) at TP 2, 2,048 batched tokens (vLLM's
+// default under 70 GiB) and its --max-num-seq 1024.
+BudgetInputs l40s_study_server(VllmVersion version) {
+  BudgetInputs in;
+  in.total_gib = 44.39;
+  in.tp = 2;
+  in.max_num_batched_tokens = 2048;
+  in.max_num_seqs = 1024;
+  in.vllm_version = version;
+  return in;
+}
 }  // namespace
 
 TEST(MemoryBudget, OverheadsWithin15PercentOfQwen25_7BLog) {
@@ -106,12 +118,7 @@ TEST(MemoryBudget, ResidencyLoggedPoolDoesNotFitUtilizationPointNine) {
 // pass's 20 x 2048 x 4096 x 2 B = 0.3125 GiB, so it is the profile's peak; at 256 sequences and
 // 8,192 tokens the forward pass (1.25 GiB) stays the peak.
 TEST(MemoryBudget, SamplerWarmupIsThePeakForManySequencesOverALargeVocabulary) {
-  BudgetInputs in;
-  in.total_gib = 44.39;
-  in.tp = 2;
-  in.max_num_batched_tokens = 2048;
-  in.max_num_seqs = 1024;
-  in.vllm_version = VllmVersion{0, 15, 1};
+  auto in = l40s_study_server(VllmVersion{0, 15, 1});
   const auto m = test::model("qwen3-8b");
   const auto sorted = estimate_budget(m, in);
   EXPECT_EQ(sorted.sampler.requests, 1024);
@@ -133,12 +140,7 @@ TEST(MemoryBudget, SamplerWarmupIsThePeakForManySequencesOverALargeVocabulary) {
 // KV per GPU for 0.6B, 8B and 14B): without the sampler's warm-up the estimate left 4.4-4.7 GiB per
 // rank unaccounted (14-22% too many tokens); with it (24 B a logit in 0.11.2) within 1.5 GiB.
 TEST(MemoryBudget, LoggedL40sPoolsWithTheSamplerWarmup) {
-  BudgetInputs in;
-  in.total_gib = 44.39;
-  in.tp = 2;
-  in.max_num_batched_tokens = 2048;
-  in.max_num_seqs = 1024;
-  in.vllm_version = VllmVersion{0, 11, 2};
+  const auto in = l40s_study_server(VllmVersion{0, 11, 2});
   const std::pair<const char*, double> logged[] = {
       {"qwen3-0.6b", 33.92}, {"qwen3-8b", 26.83}, {"qwen3-14b", 20.58}};
   for (const auto& [name, gib] : logged) {
