@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 namespace kvb {
 
 OffloadTier::OffloadTier(std::int64_t capacity_blocks, EvictionKind policy, int store_threshold)
@@ -66,14 +64,6 @@ void OffloadTier::store_done(const std::vector<std::uint64_t>& hashes) {
       e->ready = true;
       ++version_;
     }
-  }
-}
-
-void OffloadTier::touch_request(const std::vector<std::uint64_t>& hashes, std::int64_t count) {
-  count = std::min(count, static_cast<std::int64_t>(hashes.size()));
-  for (auto i = count; i-- > 0;) {
-    const auto h = hashes[static_cast<std::size_t>(i)];
-    if (entries_.contains(h)) policy_->touched(h);
   }
 }
 

@@ -30,11 +30,6 @@ class OffloadTier {
   std::vector<std::uint64_t> reserve(const std::vector<std::uint64_t>& hashes);
   void store_done(const std::vector<std::uint64_t>& hashes);
 
-  // Marks the first `count` of a request's blocks recently used, as vLLM's OffloadingConnector
-  // does whenever its scheduler looks a waiting request up and whenever a request stores new
-  // blocks: walked last to first, so the request's first block ends most recent.
-  void touch_request(const std::vector<std::uint64_t>& hashes, std::int64_t count);
-
   // A load of these blocks starts (hit: touched and pinned) or ends (unpinned).
   void pin_for_load(const std::vector<std::uint64_t>& hashes);
   void unpin(const std::vector<std::uint64_t>& hashes);

@@ -228,9 +228,6 @@ void ServingEngine::offer_stores(SimRequest& r) {
   auto accepted = tier_->reserve(tier_->select_for_store(candidates));
   cpu_peak_ = std::max(cpu_peak_, tier_->size());
   if (accepted.empty()) return;
-  // A store job touches all the request's blocks up to the last one it stores (the
-  // OffloadingConnector's _get_reqs_to_store, since #22595 in 0.11; offloading/scheduler.py in 0.19).
-  tier_->touch_request(r.block_hashes, upto);
   const auto n = static_cast<std::int64_t>(accepted.size());
   const double seconds = shared_link_seconds(setup_.link.d2h.seconds(n, setup_.block_bytes_per_rank));
   submit_cpu_s_ += copy_submission_seconds(n, setup_.link.d2h.per_copy_s);

@@ -84,11 +84,6 @@ bool ServingEngine::admit_head(SimRequest& r, std::int64_t& budget) {
   std::int64_t start = r.computed;
   std::int64_t loaded = 0;  // LMCache: CPU hits retrieved in this step
   if (r.blocks.empty()) {
-    // The native connector's lookup of a waiting request first touches all its full blocks in the
-    // tier (get_num_new_matched_tokens, since #22595 in 0.11): a request the scheduler looks at
-    // step after step, blocked at the head, keeps its prefix recent there.
-    if (tier_ && !tier_cost_active(TierCost::kLmcacheSync))
-      tier_->touch_request(r.block_hashes, r.known_tokens() / block_size_);
     const auto& found = lookup_prefix(r);
     hits = found.gpu_hits;
     const auto g = static_cast<std::int64_t>(hits.size());

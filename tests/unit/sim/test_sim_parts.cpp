@@ -210,25 +210,6 @@ TEST(OffloadTier, PinnedAndInFlightBlocksAreNotEvicted) {
   EXPECT_FALSE(tier.ready(3));  // visible only once its write completes
 }
 
-// vLLM's LRU touch walks a request's blocks last to first (cpu/policies/lru.py): its first block
-// ends most recent. Hand case: blocks 1, 2, 3 stored in that order; the request [1, 2] touched;
-// the least recent is then 3, then 2, then 1.
-TEST(OffloadTier, TouchingARequestKeepsItsFirstBlockLongest) {
-  OffloadTier tier(3, EvictionKind::kLru, 1);
-  ASSERT_EQ(tier.reserve({1, 2, 3}).size(), 3u);
-  tier.store_done({1, 2, 3});
-  tier.touch_request({1, 2, 9}, 2);  // only the first two; 9 is not in the tier and is not added
-  ASSERT_EQ(tier.reserve({4}).size(), 1u);
-  EXPECT_FALSE(tier.present(3));
-  EXPECT_TRUE(tier.present(1) && tier.present(2));
-  tier.store_done({4});
-  ASSERT_EQ(tier.reserve({5}).size(), 1u);
-  EXPECT_FALSE(tier.present(2));
-  EXPECT_TRUE(tier.present(1));
-  EXPECT_FALSE(tier.present(9));
-  EXPECT_EQ(tier.size(), 3);
-}
-
 TEST(OffloadTier, StoreThresholdWaitsForRepeatSightings) {
   OffloadTier tier(10, EvictionKind::kLru, 3);
   EXPECT_TRUE(tier.select_for_store({7}).empty());
