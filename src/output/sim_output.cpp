@@ -154,22 +154,20 @@ std::string timed_out_line(std::int64_t count, const WorkloadSpec& w) {
   const auto n = format_count(count);
   if (w.duration_s > 0 && w.client_timeout_s > 0) {
     return fmt::format(
-        "{} requests timed out: the client gave up after {:g} s (workload client-timeout) or they were in "
-        "flight "
-        "when it stopped at {:g} s (workload duration); vLLM aborted them and they are not counted above.\n",
+        "{} requests timed out: the client gave up after {:g} s (workload client-timeout) "
+        "or they were in flight when it stopped at {:g} s (workload duration); "
+        "vLLM aborted them and they are not counted above.\n",
         n, w.client_timeout_s, w.duration_s);
   }
   if (w.duration_s > 0) {
     return fmt::format(
-        "{} requests were cut off: in flight when the client stopped at {:g} s (workload duration), vLLM "
-        "aborted "
-        "them; they are not counted above (JSON timed_out_requests).\n",
+        "{} requests were cut off: in flight when the client stopped at {:g} s (workload duration), "
+        "vLLM aborted them; they are not counted above (JSON timed_out_requests).\n",
         n, w.duration_s);
   }
   return fmt::format(
-      "{} requests timed out: the client gave up after {:g} s (workload client-timeout) and vLLM aborted "
-      "them; "
-      "they are not counted above.\n",
+      "{} requests timed out: the client gave up after {:g} s (workload client-timeout) "
+      "and vLLM aborted them; they are not counted above.\n",
       n, w.client_timeout_s);
 }
 

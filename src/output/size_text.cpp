@@ -40,9 +40,8 @@ std::string profile_peak_line(const Sizing& s) {
                        s.max_num_batched_tokens);
   }
   return fmt::format(
-      "  - activation peak {:.2f} GiB: the sampler's warm-up, {} requests (max-num-seqs {}) x {} logits x {} "
-      "B "
-      "(the forward pass at max-num-batched-tokens {}: {:.2f} GiB)\n",
+      "  - activation peak {:.2f} GiB: the sampler's warm-up, {} requests (max-num-seqs {}) "
+      "x {} logits x {} B (the forward pass at max-num-batched-tokens {}: {:.2f} GiB)\n",
       b.sampler.gib, b.sampler.requests, s.max_num_seqs, b.sampler.vocab_size, b.sampler.bytes_per_logit,
       s.max_num_batched_tokens, b.activation_gib);
 }

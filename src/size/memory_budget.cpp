@@ -12,9 +12,9 @@ namespace kvb {
 // the compute_logits output (bf16, 2 B) stays alive beside its float32 copy (4 B). From 0.11.1
 // (#26859, 2025-10-14, made FlashInfer's sampler opt-in) to 0.16, top-k/top-p sorts the logits
 // (apply_top_k_top_p_pytorch: values 4 B, int64 indices 8 B, a softmax 4 B and two masks 1 B
-// each): 24 B. From 0.17 a Triton kernel filters in place (#33538, 2026-02-17) and, later,
-// FlashInfer again (#40376): the peak is the sampling itself, probabilities 4 B and the
-// exponential draws 4 B: 14 B. 0.11.0 ran FlashInfer's sampler by default (#11394): 14 B too.
+// each): 24 B (0.16 assumed so: its cut date is not known here). From 0.17 a Triton kernel filters in place
+// (#33538, 2026-02-17) and, later, FlashInfer again (#40376): the peak is the sampling itself, probabilities
+// 4 B and the exponential draws 4 B: 14 B. 0.11.0 ran FlashInfer's sampler by default (#11394): 14 B too.
 SamplerWarmup sampler_warmup(const ModelSpec& m, const BudgetInputs& in) {
   SamplerWarmup w;
   w.requests = std::min(in.max_num_seqs, in.max_num_batched_tokens);
@@ -39,13 +39,11 @@ MemoryBudget estimate_budget(const ModelSpec& m, const BudgetInputs& in) {
                                                            : BudgetModel::kGraphGibPerLayerDense);
   b.non_torch_gib = BudgetModel::kNonTorchBaseGib + BudgetModel::kNonTorchPerPeerGib * (ranks - 1);
   b.model_note =
-      "estimate: weights = params x bytes/param / ranks; activations = the larger of 20 x "
-      "max-num-batched-tokens "
-      "x hidden x 2 B and the sampler's warm-up (min(max-num-seqs, max-num-batched-tokens) x vocab x 14 or "
-      "24 B); "
-      "CUDA graphs 0.017 GiB/layer dense, 0.037 MoE; non-torch 0.06 + 0.02/extra rank GiB (fitted to two "
-      "public "
-      "vLLM logs; pass --kv-cache-memory-bytes for vLLM's exact figure)";
+      "estimate: weights = params x bytes/param / ranks; "
+      "activations = the larger of 20 x max-num-batched-tokens x hidden x 2 B and the sampler's warm-up "
+      "(min(max-num-seqs, max-num-batched-tokens) x vocab x 14 or 24 B); "
+      "CUDA graphs 0.017 GiB/layer dense, 0.037 MoE; non-torch 0.06 + 0.02/extra rank GiB "
+      "(fitted to two public vLLM logs; pass --kv-cache-memory-bytes for vLLM's exact figure)";
   if (in.kv_cache_memory_bytes) {
     // vLLM takes the KV cache size as given (gpu-memory-utilization no longer applies), but the
     // weights, activations and graphs still need the rest of the GPU.
