@@ -28,6 +28,8 @@ struct SimRequest {
   std::int64_t stored_blocks = 0;    // leading prompt blocks already offered to the CPU tier
   int pending_stores = 0;            // store jobs still reading this request's GPU blocks
   bool free_when_stored = false;     // finished while stores were in flight
+  double stores_end = 0;             // when the last store job submitted for it ends
+  bool stored_any = false;           // a store job was ever submitted for it (finish-hold)
   // Stored blocks the connector has not reported yet (vLLM <= 0.20 reports a request's stores
   // when it has finished: sim/tier_costs.hpp, store-visibility).
   std::vector<std::uint64_t> unreported_stores;

@@ -89,11 +89,7 @@ void ServingEngine::on_timeout(std::int64_t id) {
 void ServingEngine::abort(SimRequest& r) {
   r.state = RequestState::kFinished;
   r.finish_time = now_;
-  if (r.pending_stores > 0) {
-    r.free_when_stored = true;
-  } else {
-    release_blocks(r);
-  }
+  free_after_finish(r);
   if (tier_) report_stores(r);
   listener_.on_finished(r);
   retire_if_done(r);
@@ -103,6 +99,7 @@ void ServingEngine::on_step_done() {
   if (step_waits_for_stores()) return;
   engine_busy_ = false;
   ++steps_;
+  end_holds(false);
   for (const auto job : loads_seen_) complete_load(job, true);  // news from the step's output
   loads_seen_.clear();
   bool any_finished = false;
@@ -142,14 +139,49 @@ void ServingEngine::on_step_done() {
 void ServingEngine::finish(SimRequest& r) {
   r.state = RequestState::kFinished;
   r.finish_time = now_;
+  free_after_finish(r);
+  if (tier_) report_stores(r);
+  listener_.on_finished(r);
+  retire_if_done(r);
+}
+
+// vLLM frees a finished request's blocks once no store reads them. Up to 0.20 the connector keeps
+// them longer for any request that stored (OffloadingConnectorScheduler.request_finished returns
+// True while its id is in _reqs_being_stored, which only the worker's finished_sending clears): the
+// request's id reaches the worker with the next step scheduled, whose get_finished reports it in that
+// step's output. Under async scheduling that is the second step after the one it finished in, the
+// first otherwise (finish-hold; #22595 to #39186).
+void ServingEngine::free_after_finish(SimRequest& r) {
+  if (r.stored_any && tier_cost_active(TierCost::kFinishHold)) {
+    ++r.pending_stores;  // the hold counts as one more reader of its blocks
+    holds_.push_back({steps_ + (async_scheduling_ ? 2 : 1), r.id});
+  }
   if (r.pending_stores > 0) {
     r.free_when_stored = true;  // vLLM delays freeing until the stores have read the blocks
   } else {
     release_blocks(r);
   }
-  if (tier_) report_stores(r);
-  listener_.on_finished(r);
+}
+
+// A store job or a finish-hold of `r` has ended.
+void ServingEngine::reader_done(SimRequest& r) {
+  if (--r.pending_stores == 0 && r.free_when_stored) {
+    r.free_when_stored = false;
+    release_blocks(r);
+  }
+  report_stores(r);
   retire_if_done(r);
+}
+
+// The holds due by the step that just ended, or all of them when the engine idles (vLLM's engine
+// keeps stepping, with nothing to compute, while the connector has transfers to report).
+void ServingEngine::end_holds(bool all) {
+  if (holds_.empty()) return;
+  std::vector<Hold> due;
+  std::vector<Hold> kept;
+  for (const auto& h : holds_) (all || h.until_step <= steps_ ? due : kept).push_back(h);
+  holds_ = std::move(kept);
+  for (const auto& h : due) reader_done(requests_[static_cast<std::size_t>(h.request)]);
 }
 
 void ServingEngine::release_blocks(SimRequest& r) {
@@ -232,27 +264,27 @@ void ServingEngine::offer_stores(SimRequest& r) {
   const double seconds = shared_link_seconds(setup_.link.d2h.seconds(n, setup_.block_bytes_per_rank));
   submit_cpu_s_ += copy_submission_seconds(n, setup_.link.d2h.per_copy_s);
   const double done = d2h_.submit(now_, seconds, static_cast<double>(n) * setup_.cpu_block_bytes);
-  const auto id = new_job(TransferJob{r.id, std::move(accepted), 0});
+  const auto id = new_job(TransferJob{r.id, std::move(accepted), 0, r.preemptions});
   ++r.pending_stores;
+  r.stored_any = true;
+  r.stores_end = std::max(r.stores_end, done);
   push_event(done, EventKind::kStoreDone, id);
 }
 
 void ServingEngine::on_store_done(std::int64_t id) {
   auto& job = jobs_[static_cast<std::size_t>(id)];
   auto& r = requests_[static_cast<std::size_t>(job.request)];
-  if (tier_cost_active(TierCost::kStoreVisibility)) {
+  // A store of a request preempted since it was submitted was completed at the preemption
+  // (preempt-flush): ready for others at once.
+  const bool flushed = tier_cost_active(TierCost::kPreemptFlush) && job.preemptions != r.preemptions;
+  if (tier_cost_active(TierCost::kStoreVisibility) && !flushed) {
     r.unreported_stores.insert(r.unreported_stores.end(), job.hashes.begin(), job.hashes.end());
   } else {
     tier_->store_done(job.hashes);
   }
   job.hashes = {};
   free_jobs_.push_back(id);
-  if (--r.pending_stores == 0 && r.free_when_stored) {
-    r.free_when_stored = false;
-    release_blocks(r);
-  }
-  report_stores(r);
-  retire_if_done(r);
+  reader_done(r);
 }
 
 std::int64_t ServingEngine::new_job(TransferJob job) {

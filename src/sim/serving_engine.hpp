@@ -89,6 +89,7 @@ class ServingEngine {
     std::int64_t request = 0;
     std::vector<std::uint64_t> hashes;
     std::int64_t gpu_hit_blocks = 0;  // loads: blocks that were already on the GPU
+    int preemptions = 0;              // stores: the request's preemptions when it was submitted
   };
 
   // serving_engine.cpp
@@ -101,6 +102,9 @@ class ServingEngine {
   void start_load(SimRequest& r, const std::vector<std::int32_t>& gpu_hits, std::int64_t cpu_blocks);
   void offer_stores(SimRequest& r);
   void release_blocks(SimRequest& r);
+  void free_after_finish(SimRequest& r);
+  void reader_done(SimRequest& r);
+  void end_holds(bool all);
   void note_progress(SimRequest& r, std::int64_t from, std::int64_t to, bool computed, bool from_cpu);
   void sample_occupancy();
   void halve_occupancy_trace();
@@ -169,8 +173,14 @@ class ServingEngine {
   std::vector<TransferJob> jobs_;
   std::vector<std::int64_t> free_jobs_;  // finished jobs' slots, reused
   // What the tier's costs need between steps (step_costs.cpp).
-  double submit_cpu_s_ = 0;               // copy submissions since the last step started (connector-cpu)
-  std::int64_t blocks_touched_ = 0;       // blocks of storing requests touched since then
+  double submit_cpu_s_ = 0;          // copy submissions since the last step started (connector-cpu)
+  std::int64_t blocks_touched_ = 0;  // blocks of storing requests touched since then
+  double flush_until_ = 0;           // the next step waits until then (preempt-flush)
+  struct Hold {
+    std::int64_t until_step = 0;  // the blocks return to the pool when this step ends
+    std::int64_t request = 0;
+  };
+  std::vector<Hold> holds_;               // finished requests whose blocks the connector keeps (finish-hold)
   double step_fabric_share_ = 0;          // share of the running step its all-reduces use the links
   std::vector<std::int64_t> loads_seen_;  // loads done during the running step (load-polling)
   std::deque<std::int64_t> convoy_;       // requests waiting on another's load (load-convoy)

@@ -29,6 +29,11 @@ double ServingEngine::tier_step_cost(const StepWork& w, double step) {
     at(TierCost::kKernelSms) = step * (setup_.link.kernel_compute_slowdown - 1.0) * overlap;
   }
   if (tier_cost_active(TierCost::kLmcacheSync)) at(TierCost::kLmcacheSync) = sync_load_s_;
+  // The forward pass after a preemption starts once the preempted request's stores have read its
+  // blocks (worker handle_preemptions).
+  if (tier_cost_active(TierCost::kPreemptFlush))
+    at(TierCost::kPreemptFlush) = std::max(0.0, flush_until_ - now_);
+  flush_until_ = 0;
   sync_load_s_ = 0;
   if (tier_cost_active(TierCost::kConnectorCpu)) {
     const auto work = connector_work(setup_.scenario.server.vllm_version);

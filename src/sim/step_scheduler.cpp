@@ -21,6 +21,11 @@ void ServingEngine::try_start_step() {
   // step with nothing in it was never scheduled: the loop schedules it as soon as it can.
   if (step_.empty() && !waiting_.empty()) schedule_waiting(budget, true);
   if (step_.empty()) {
+    if (!holds_.empty()) {  // the empty steps that report them free their blocks: schedule again
+      end_holds(true);
+      try_start_step();
+      return;
+    }
     step_fabric_share_ = 0;  // the engine idles: copies have the link to themselves
     return;
   }
@@ -183,6 +188,14 @@ bool ServingEngine::unblock_waiting(std::int64_t head) {
 }
 
 void ServingEngine::preempt(SimRequest& r) {
+  // From 0.14 (#29870) the connector completes a preempted request's stores in the tier at once
+  // (scheduler build_connector_meta: complete_store), and the worker waits for their copies before
+  // the next forward pass may overwrite the freed blocks (worker handle_preemptions: wait).
+  if (r.pending_stores > 0 && tier_cost_active(TierCost::kPreemptFlush)) {
+    flush_until_ = std::max(flush_until_, r.stores_end);
+    tier_->store_done(r.unreported_stores);
+    r.unreported_stores = {};
+  }
   kv_.release(r);  // the blocks stay in the prefix cache until reused
   r.computed = 0;
   r.state = RequestState::kWaiting;

@@ -11,8 +11,8 @@ namespace kvb {
 namespace {
 
 constexpr std::array<const char*, kTierCostCount> kNames = {
-    "fabric-sharing", "connector-cpu", "kernel-sms",    "store-visibility",
-    "load-convoy",    "load-polling",  "decode-stores", "lmcache-sync"};
+    "fabric-sharing", "connector-cpu", "kernel-sms",   "store-visibility", "load-convoy",
+    "load-polling",   "decode-stores", "lmcache-sync", "preempt-flush",    "finish-hold"};
 
 }  // namespace
 
@@ -62,11 +62,15 @@ std::vector<std::string> tier_cost_names(TierCostSet set) {
 bool applies_to(TierCost c, const VllmVersion& v) {
   switch (c) {
     case TierCost::kStoreVisibility:
+    case TierCost::kFinishHold:
       return v < VllmVersion{0, 21, 0};
     case TierCost::kLoadConvoy:
       return !(v < VllmVersion{0, 15, 0});
     case TierCost::kDecodeStores:
       return !(v < VllmVersion{0, 18, 0});
+    case TierCost::kPreemptFlush:
+      // #29870 (merged 2026-01-11, between the 0.13 and 0.14 releases): assumed from 0.14.
+      return !(v < VllmVersion{0, 14, 0});
     case TierCost::kFabricSharing:
     case TierCost::kConnectorCpu:
     case TierCost::kKernelSms:

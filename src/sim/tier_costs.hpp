@@ -19,8 +19,10 @@ enum class TierCost {
   kLoadPolling,      // a finished load is seen after the step it finished in
   kDecodeStores,     // >= 0.18: blocks filled by decoding are stored too, not only the prompt's
   kLmcacheSync,      // --kv-offloading-backend lmcache: LMCache copies inside the step, not beside it
+  kPreemptFlush,     // >= 0.14: a step that preempts a storing request waits for its stores to end
+  kFinishHold,       // <= 0.20: a finished request that stored keeps its blocks until the worker says so
 };
-inline constexpr int kTierCostCount = 8;
+inline constexpr int kTierCostCount = 10;
 
 // A set of mechanisms, all on by default.
 class TierCostSet {

@@ -27,7 +27,8 @@ import tempfile
 
 # GuideLLM's levels around the measured peaks (50 and 100 for these models); the peak over them.
 CONCURRENCY = [50, 100]
-# GPU KV tokens per engine as the study's report logged them (REPORT-v0.5.1, same hardware), and
+# GPU KV tokens per engine as the study logged them (vLLM 0.11.2 in REPORT-v0.4.0, same hardware; its
+# later reports copy them, rounded: docs/accuracy.md), and
 # the tier's cpu_bytes_to_use; gpu-memory-utilization per regime is in the report.
 GPU_TOKENS = {("gmu0.9", "Qwen3-0.6B"): 634_000, ("gmu0.9", "Qwen3-8B"): 390_000, ("gmu0.9", "Qwen3-14B"): 268_000,
               ("mempress", "Qwen3-0.6B"): 335_000, ("mempress", "Qwen3-8B"): 215_000,
@@ -47,7 +48,8 @@ HELD = {"L40S Qwen3-0.6B gmu0.9", "L40S Qwen3-14B gmu0.9", "L40S Qwen3-14B mempr
 SIGN_ABOVE = 10
 E2_BOUND_POINTS = 2
 MECHANISMS = ["fabric-sharing", "connector-cpu", "kernel-sms", "store-visibility", "load-convoy", "load-polling",
-              "decode-stores", "lmcache-sync"]
+              "decode-stores", "lmcache-sync", "preempt-flush",
+              "finish-hold"]
 
 # What GuideLLM 0.6.0 sent (the study's scripts/run-benchmark.sh 608-616 and run-v0.7.0-native-offload.sh
 # 77-78 at natoscott/benchmarks 38330c1e; GuideLLM v0.6.0 src/guidellm/data/deserializers/synthetic.py

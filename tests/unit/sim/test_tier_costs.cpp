@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "core/errors.hpp"
 #include "sim/scenario.hpp"
@@ -57,6 +58,10 @@ TEST(TierCosts, ReleasesGateTheMechanisms) {
   // Read in vLLM's main of 2026-05-24 (after the 0.22 cut): later releases are assumed, and noted.
   EXPECT_FALSE(tier_costs_assumed_for({0, 22, 3}));
   EXPECT_TRUE(tier_costs_assumed_for({0, 23, 0}));
+  EXPECT_FALSE(applies_to(TierCost::kPreemptFlush, {0, 13, 0}));
+  EXPECT_TRUE(applies_to(TierCost::kFinishHold, {0, 19, 1}));
+  EXPECT_FALSE(applies_to(TierCost::kFinishHold, {0, 21, 0}));
+  EXPECT_TRUE(applies_to(TierCost::kPreemptFlush, {0, 14, 0}));
   EXPECT_TRUE(connector_work({0, 19, 1}).one_call_per_block);
   EXPECT_FALSE(connector_work({0, 20, 0}).one_call_per_block);
 }
@@ -169,24 +174,31 @@ vllm-version: "0.23"
 workload: {requests: 1, arrival: {process: fixed, rate: 1}}
 )";
 
-SimResult run_convoy_trace(const std::string& costs) {
-  const auto path =
-      std::filesystem::temp_directory_path() / ("kvbench-convoy-" + std::to_string(::getpid()) + ".jsonl");
+// Runs `server` on a Mooncake JSONL trace of `lines` (512 tokens per hash id).
+SimResult run_trace(const char* server, const std::string& lines, const std::string& costs) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("kvbench-tier-costs-" + std::to_string(::getpid()) + ".jsonl");
   {
     std::ofstream f(path);
-    const std::string doc = R"("hash_ids": [1, 2, 3, 4, 5, 6, 7, 8, 9])";
-    f << R"({"timestamp": 0, "input_length": 4097, "output_length": 1, )" << doc << "}\n";
-    f << R"({"timestamp": 1000, "input_length": 9590, "output_length": 1, "hash_ids": [)";
-    for (int i = 0; i < 19; ++i) f << (i ? ", " : "") << 100 + i;
-    f << "]}\n";
-    f << R"({"timestamp": 5000, "input_length": 4097, "output_length": 1, )" << doc << "}\n";
-    f << R"({"timestamp": 5000, "input_length": 4097, "output_length": 1, )" << doc << "}\n";
+    f << lines;
   }
-  auto s = with_override(scenario(kConvoyServer), "tier-costs", costs, "test");
+  auto s = with_override(scenario(server), "tier-costs", costs, "test");
   s.trace = TraceInput{path.string(), TraceOptions{}};
   auto r = run_simulation(prepare_simulation(s, std::nullopt));
   std::filesystem::remove(path);
   return r;
+}
+
+SimResult run_convoy_trace(const std::string& costs) {
+  std::ostringstream f;
+  const std::string doc = R"("hash_ids": [1, 2, 3, 4, 5, 6, 7, 8, 9])";
+  f << R"({"timestamp": 0, "input_length": 4097, "output_length": 1, )" << doc << "}\n";
+  f << R"({"timestamp": 1000, "input_length": 9590, "output_length": 1, "hash_ids": [)";
+  for (int i = 0; i < 19; ++i) f << (i ? ", " : "") << 100 + i;
+  f << "]}\n";
+  f << R"({"timestamp": 5000, "input_length": 4097, "output_length": 1, )" << doc << "}\n";
+  f << R"({"timestamp": 5000, "input_length": 4097, "output_length": 1, )" << doc << "}\n";
+  return run_trace(kConvoyServer, f.str(), costs);
 }
 
 TEST(TierCosts, RequestsWaitForALoadOfTheirBlocksFrom015) {
@@ -199,6 +211,72 @@ TEST(TierCosts, RequestsWaitForALoadOfTheirBlocksFrom015) {
   EXPECT_EQ(free.cpu_hit_tokens, 2 * 4096);
   // C's document comes from the GPU prefix cache once B's load has put it there.
   EXPECT_EQ(convoy.gpu_hit_tokens - free.gpu_hit_tokens, 4096);
+}
+
+// A (800 tokens, 50 full blocks, 10 output tokens) is prefilled alone. B (784 tokens, 49 full
+// blocks) arrives during that step; under async scheduling the next step was scheduled already, so
+// B is prefilled in the third, beside A's decode, and fills the 100-block pool (A's 51st block
+// holds its decoded tokens). B's first decode token needs a 50th block: B, admitted last, is
+// preempted while the store of its 49 blocks, submitted as its prefill ended, is in flight (A's
+// store ended long before). From 0.14 the next forward pass waits for that copy; A, still
+// decoding, finishes that much later.
+const char* kPreemptionServer = R"(
+model: llama-3.1-8b
+hardware: h100
+max-model-len: 1024
+num-gpu-blocks-override: 100
+calibration: {compute-efficiency: 0.5, memory-efficiency: 0.75, step-overhead-us: 500}
+kv-offloading-size: 8
+vllm-version: "0.19"
+workload: {requests: 1, arrival: {process: fixed, rate: 1}}
+)";
+
+SimResult run_preemption_trace(const std::string& costs, const char* version = "0.19") {
+  const std::string lines =
+      std::string(R"({"timestamp": 0, "input_length": 800, "output_length": 10, )") +
+      R"("hash_ids": [1, 2]})" + "\n" +
+      R"({"timestamp": 1, "input_length": 784, "output_length": 3, "hash_ids": [3, 4]})" + "\n";
+  std::string server = kPreemptionServer;
+  server.replace(server.find("0.19"), 4, version);
+  return run_trace(server.c_str(), lines, costs);
+}
+
+TEST(TierCosts, APreemptionWaitsForThePreemptedRequestsStoresFrom014) {
+  const auto setup = prepare_simulation(scenario(kPreemptionServer), std::nullopt);
+  const auto none = run_preemption_trace("none");
+  const auto flush = run_preemption_trace("[preempt-flush]");
+  ASSERT_EQ(none.finished, 2);
+  ASSERT_EQ(none.preemptions, 1);
+  const double b_store = setup.link.d2h.seconds(49, setup.block_bytes_per_rank);
+  EXPECT_NEAR(flush.tier_cost_s[static_cast<std::size_t>(TierCost::kPreemptFlush)], b_store, 1e-12);
+  EXPECT_NEAR(flush.e2e_s.min - none.e2e_s.min, b_store, 1e-12);
+  const auto before = run_preemption_trace("[preempt-flush]", "0.13");
+  EXPECT_DOUBLE_EQ(before.tier_cost_s[static_cast<std::size_t>(TierCost::kPreemptFlush)], 0.0);
+}
+
+// A (800 tokens, 3 output tokens) is prefilled in the first step and decodes in the next two,
+// storing its 50 full blocks. C (16 tokens, 20 output tokens) reaches the scheduler after the first
+// step's schedule call; under async scheduling the second step was scheduled with it, so C is
+// prefilled in the third and keeps the engine stepping. Up to 0.20 A's 51 blocks go back to the
+// pool two steps after the one it finished in, not at once: the pool holds 51 more blocks during
+// C's first two decode steps (positions 16 and 17), and nothing else changes.
+TEST(TierCosts, AFinishedRequestThatStoredKeepsItsBlocksTwoStepsUpTo020) {
+  const std::string lines = std::string(R"({"timestamp": 0, "input_length": 800, "output_length": 3, )") +
+                            R"("hash_ids": [1, 2]})" + "\n" +
+                            R"({"timestamp": 0, "input_length": 16, "output_length": 20, "hash_ids": [3]})" +
+                            "\n";
+  const auto none = run_trace(kPreemptionServer, lines, "none");
+  const auto hold = run_trace(kPreemptionServer, lines, "[finish-hold]");
+  ASSERT_EQ(none.finished, 2);
+  EXPECT_DOUBLE_EQ(hold.makespan_s, none.makespan_s);
+  const auto setup = prepare_simulation(scenario(kPreemptionServer), std::nullopt);
+  double held_s = 0;
+  for (const std::int64_t position : {16, 17}) {
+    StepWork decode;
+    decode.add(position, 1, 0);
+    held_s += setup.predictor.step_seconds(decode);
+  }
+  EXPECT_NEAR((hold.kv_occupancy_mean - none.kv_occupancy_mean) * none.makespan_s * 100, 51 * held_s, 1e-9);
 }
 
 }  // namespace
