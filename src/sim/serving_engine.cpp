@@ -175,13 +175,13 @@ void ServingEngine::reader_done(SimRequest& r) {
 
 // The holds due by the step that just ended, or all of them when the engine idles (vLLM's engine
 // keeps stepping, with nothing to compute, while the connector has transfers to report).
+// Holds are queued in the order they end (one engine's offset is fixed).
 void ServingEngine::end_holds(bool all) {
-  if (holds_.empty()) return;
-  std::vector<Hold> due;
-  std::vector<Hold> kept;
-  for (const auto& h : holds_) (all || h.until_step <= steps_ ? due : kept).push_back(h);
-  holds_ = std::move(kept);
-  for (const auto& h : due) reader_done(requests_[static_cast<std::size_t>(h.request)]);
+  while (!holds_.empty() && (all || holds_.front().until_step <= steps_)) {
+    const auto id = holds_.front().request;
+    holds_.pop_front();
+    reader_done(requests_[static_cast<std::size_t>(id)]);
+  }
 }
 
 void ServingEngine::release_blocks(SimRequest& r) {

@@ -180,7 +180,7 @@ class ServingEngine {
     std::int64_t until_step = 0;  // the blocks return to the pool when this step ends
     std::int64_t request = 0;
   };
-  std::vector<Hold> holds_;               // finished requests whose blocks the connector keeps (finish-hold)
+  std::deque<Hold> holds_;                // finished requests whose blocks the connector keeps (finish-hold)
   double step_fabric_share_ = 0;          // share of the running step its all-reduces use the links
   std::vector<std::int64_t> loads_seen_;  // loads done during the running step (load-polling)
   std::deque<std::int64_t> convoy_;       // requests waiting on another's load (load-convoy)
