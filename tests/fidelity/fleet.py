@@ -28,6 +28,8 @@ import tier_cost  # noqa: E402  (the same simulate runner)
 # on the TP runs of vLLM 0.15.1 (issue 32: 770 us per step, GEMMs x T / (T + 67)) moves the case to
 # +29.5%, 8.2 points, without any change to the fleet: the high-cache gain moves by 2 points for 0.01
 # of attention efficiency, so the case cannot hold a tighter bound than the fit's own spread. 9 points.
+# (finish-hold, vLLM 0.11's connector keeping finished requests' blocks two steps, then moved it to
+# +29.3% / -24.3%.)
 HIGH_BOUND_POINTS = 9
 LOW_BOUND_POINTS = 3
 TIER_GIB = 100e9 / 2**30  # "100 GB" per engine (41,000 CPU blocks in the guide's values file)
