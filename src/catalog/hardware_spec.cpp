@@ -59,11 +59,34 @@ const std::vector<std::string> kHardwareKeys = {"name",
                                                 "pinning_host_alloc_s_per_gib",
                                                 "pinning_source"};
 
+// No figure of a GPU or a host in these files' units (GB, GiB, GB/s, TFLOP/s, us, s/GiB, tokens) comes
+// near a million; a larger one is a typo or an overflow, and would turn into a silently wrong pool.
+constexpr double kLargestFigure = 1e6;
+
 double positive(const YamlObject& y, const char* key) {
   const double v = y.real(key);
-  if (v <= 0)
-    throw UsageError(fmt::format("{}: key '{}' is {}; expected a positive number", y.origin(), key, v));
+  if (!(v > 0) || v > kLargestFigure) {
+    throw UsageError(fmt::format("{}: key '{}' is {}; expected a positive number up to {:.0f}", y.origin(),
+                                 key, v, kLargestFigure));
+  }
   return v;
+}
+
+// An efficiency: a share of the datasheet peak, in (0, 1].
+double fraction_of_peak(const YamlObject& y, const char* key) {
+  const double v = y.real(key);
+  if (!(v > 0) || v > 1)
+    throw UsageError(
+        fmt::format("{}: key '{}' is {}; expected a fraction of peak in (0, 1]", y.origin(), key, v));
+  return v;
+}
+
+// A whole number in [1, most]: read as 64 bits and checked before it is narrowed to an int.
+int whole_in_range(const YamlObject& y, const char* key, long long v, long long most) {
+  if (v < 1 || v > most)
+    throw UsageError(
+        fmt::format("{}: key '{}' is {}; expected a whole number from 1 to {}", y.origin(), key, v, most));
+  return static_cast<int>(v);
 }
 
 }  // namespace
@@ -180,19 +203,16 @@ void read_measured_time_model(const YamlObject& y, HardwareSpec& h) {
   }
   auto& t = h.measured_time_model;
   t.source = y.str("time_model_source");
-  t.compute_efficiency = positive(y, "time_model_compute_efficiency");
-  t.memory_efficiency = positive(y, "time_model_memory_efficiency");
+  t.compute_efficiency = fraction_of_peak(y, "time_model_compute_efficiency");
+  t.memory_efficiency = fraction_of_peak(y, "time_model_memory_efficiency");
   t.step_overhead_us = positive(y, "time_model_step_overhead_us");
   if (y.has("time_model_attention_efficiency"))
-    t.attention_efficiency = positive(y, "time_model_attention_efficiency");
+    t.attention_efficiency = fraction_of_peak(y, "time_model_attention_efficiency");
   if (y.has("time_model_request_overhead_us"))
     t.request_overhead_us = positive(y, "time_model_request_overhead_us");
-  if (y.has("time_model_load_efficiency")) t.load_efficiency = positive(y, "time_model_load_efficiency");
+  if (y.has("time_model_load_efficiency"))
+    t.load_efficiency = fraction_of_peak(y, "time_model_load_efficiency");
   if (y.has("time_model_gemm_half_tokens")) t.gemm_half_tokens = positive(y, "time_model_gemm_half_tokens");
-  if (t.compute_efficiency > 1 || t.memory_efficiency > 1 || t.attention_efficiency > 1 ||
-      t.load_efficiency > 1) {
-    throw UsageError(fmt::format("{}: time_model_*_efficiency is a fraction of peak in (0, 1]", y.origin()));
-  }
 }
 
 // Both figures and their source together: a pinning time says where it was measured.
@@ -225,16 +245,19 @@ HardwareSpec hardware_from_yaml(const std::string& text, const std::string& orig
   h.bf16_tflops = positive(y, "bf16_tflops");
   if (y.has("fp8_tflops")) h.fp8_tflops = positive(y, "fp8_tflops");
   if (y.has("fp4_tflops")) h.fp4_tflops = positive(y, "fp4_tflops");
-  h.gpus_per_node = static_cast<int>(y.integer("gpus_per_node"));
-  if (h.gpus_per_node < 1)
-    throw UsageError(fmt::format("{}: key 'gpus_per_node' must be at least 1", origin));
+  if (h.usable_gib > h.hbm_gb) {
+    throw UsageError(
+        fmt::format("{}: key 'usable_gib' is {}; expected at most hbm_gb ({}): what the driver "
+                    "reports usable cannot exceed the card's memory",
+                    origin, h.usable_gib, h.hbm_gb));
+  }
+  // vLLM's largest tensor-parallel group is a node; no node holds more than 1,024 GPUs.
+  h.gpus_per_node = whole_in_range(y, "gpus_per_node", y.integer("gpus_per_node"), 1024);
   h.host_dram_gb = positive(y, "host_dram_gb");
   if (y.has("link_kernel_compute_slowdown"))
     h.link_kernel_compute_slowdown = positive(y, "link_kernel_compute_slowdown");
   read_gpu_link(y, h);
-  h.mla_block_size = static_cast<int>(y.integer_or("mla_block_size", 16));
-  if (h.mla_block_size < 1)
-    throw UsageError(fmt::format("{}: key 'mla_block_size' must be positive", origin));
+  h.mla_block_size = whole_in_range(y, "mla_block_size", y.integer_or("mla_block_size", 16), 1 << 20);
   h.notes = y.str_list_or("notes");
   read_measured_link(y, h);
   read_measured_time_model(y, h);

@@ -189,11 +189,11 @@ void read_shape(const Json& top, bool nested, ConfigFields& f, ModelSpec& m, con
   m.num_attention_heads = f.required_int("num_attention_heads");
   m.num_kv_heads = f.small_int("num_key_value_heads", m.num_attention_heads);
   m.head_dim = f.small_int("head_dim", m.num_attention_heads > 0 ? m.hidden_size / m.num_attention_heads : 0);
-  m.max_position_embeddings = f.integer("max_position_embeddings", 0);
-  if (m.max_position_embeddings == 0) {
+  if (!f.has("max_position_embeddings")) {
     throw UsageError(
         fmt::format("{}: missing field 'max_position_embeddings'; pass a config.json that has it", origin));
   }
+  m.max_position_embeddings = f.integer("max_position_embeddings", 0);
   m.vocab_size = f.integer("vocab_size", 0);
   m.dtype = f.string("torch_dtype", f.string("dtype", "bfloat16"));
   if (nested && m.dtype == "bfloat16" && top.contains("torch_dtype") && top.at("torch_dtype").is_string()) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/errors.hpp"
+#include "core/units.hpp"
 
 namespace kvb {
 
@@ -59,7 +60,9 @@ void validate_model(const ModelSpec& m, const std::string& origin) {
   need(m.params_total_b > 0, "params_total_b", "a positive parameter count");
   need(m.params_active_b > 0 && m.params_active_b <= m.params_total_b, "params_active_b",
        "a positive count not above params_total_b");
-  need(m.max_position_embeddings > 0, "max_position_embeddings", "a positive length");
+  // The --max-model-len flag's own limit: KV bytes of a longer context overflow 64-bit counts.
+  need(m.max_position_embeddings > 0 && m.max_position_embeddings <= kMaxTokens, "max_position_embeddings",
+       "a positive length of at most 10^12 tokens");
   (void)weight_bytes_per_param(m.weight_dtype);
 }
 

@@ -15,9 +15,10 @@ namespace kvb {
 void add_output_flags(CLI::App* app, OutputFlags& flags, const std::vector<std::string>& formats,
                       const std::string& json_schema) {
   flags.format = formats.front();
-  app->add_option("--format", flags.format,
-                  fmt::format("what standard output shows: {} (json: {})", join(formats, ", "), json_schema))
-      ->capture_default_str();
+  flags.format_option = app->add_option("--format", flags.format,
+                                        fmt::format("what standard output shows: {} (json: {})",
+                                                    join(formats, ", "), json_schema))
+                            ->capture_default_str();
   app->add_flag("--json", flags.json, "same as --format json");
   app->add_option(
       "--output,-o", flags.output,
@@ -25,7 +26,8 @@ void add_output_flags(CLI::App* app, OutputFlags& flags, const std::vector<std::
 }
 
 std::string chosen_format(const OutputFlags& flags, const std::vector<std::string>& formats) {
-  if (flags.json && flags.format != "table" && flags.format != "json") {
+  const bool format_given = flags.format_option != nullptr && flags.format_option->count() > 0;
+  if (flags.json && format_given && flags.format != "json") {
     throw UsageError(fmt::format("--json and --format {}: expected one of them", flags.format));
   }
   const std::string f = flags.json ? "json" : flags.format;

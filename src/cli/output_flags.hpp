@@ -14,6 +14,7 @@ struct OutputFlags {
   std::string format = "table";
   bool json = false;
   std::string output;
+  const CLI::Option* format_option = nullptr;  // to tell --format given from its default
 };
 
 // --format (one of `formats`, the first the default), --json, --output/-o.

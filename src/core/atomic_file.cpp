@@ -205,6 +205,15 @@ void require_writable_output(const std::string& given, LinkRule rule) {
     throw UsageError(fmt::format("output '{}': cannot create ({}); expected a writable directory", given,
                                  std::strerror(errno)));
   }
+  // A name the file system refuses fails only at the final rename: refused here, before a long
+  // measurement is made and lost.
+  const auto slash = path.find_last_of('/');
+  const auto name_length = path.size() - (slash == std::string::npos ? 0 : slash + 1);
+  const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+  if (name_max > 0 && name_length > static_cast<std::size_t>(name_max)) {
+    throw UsageError(fmt::format("output '{}': a file name of {} bytes; expected at most {} here",
+                                 printable_path(given), name_length, name_max));
+  }
 }
 
 }  // namespace kvb

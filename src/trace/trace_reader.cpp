@@ -354,6 +354,9 @@ bool TraceReader::next(TraceRequest& out) {
             "expected a larger --trace-sample",
             shown_, options_.sample, skipped_));
       }
+      // A CSV of a header alone: the same "no records" as an empty file.
+      if (returned_ == 0 && skipped_ == 0 && !interrupt_requested())
+        throw UsageError(fmt::format("trace '{}': no records; expected one request per line", shown_));
       return false;
     }
     if (out.arrival_s + 1e-9 < previous) {

@@ -71,6 +71,10 @@ for name, (args, schema) in COMMANDS.items():
     refused = run([*args, "--json", "--format", "prom"], code=2)
     if "--json and --format prom" not in refused.stderr and "--format 'prom'" not in refused.stderr:
         failures.append(f"{name}: --json --format prom not refused by name: {refused.stderr[-200:]}")
+    # --format table given as well (not its default) contradicts --json just the same.
+    refused = run([*args, "--json", "--format", "table"], code=2)
+    if "--json and --format table" not in refused.stderr:
+        failures.append(f"{name}: --json --format table not refused by name: {refused.stderr[-200:]}")
 
 # A format that is not a table: -o writes that format, the same text as standard output.
 prom_out = f"{work}/doctor.prom"

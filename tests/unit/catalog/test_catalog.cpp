@@ -192,6 +192,21 @@ TEST(HardwareFile, FabricAndPeaksAreCheckedKeyByKey) {
   EXPECT_THROW(hardware_from_yaml(base + "gpu_link_gbps: 20\n", "own.yaml"), UsageError);  // no latency
   EXPECT_THROW(hardware_from_yaml(base + "gpu_link_kind: pci\n", "own.yaml"), UsageError);
   EXPECT_THROW(hardware_from_yaml(base + "fp4_tflops: -1\n", "own.yaml"), UsageError);
+  // Past any real card or host (a typo, an overflow): refused, not a pool of -0 or 2^31 GPUs.
+  EXPECT_THROW(hardware_from_yaml(base + "fp8_tflops: 1e300\n", "own.yaml"), UsageError);
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    auto text = base;
+    text.replace(text.find(from), from.size(), to);
+    return text;
+  };
+  EXPECT_THROW(hardware_from_yaml(replaced("usable_gib: 30", "usable_gib: 1e18"), "own.yaml"), UsageError);
+  EXPECT_THROW(hardware_from_yaml(replaced("usable_gib: 30", "usable_gib: 33"), "own.yaml"), UsageError);
+  EXPECT_THROW(hardware_from_yaml(replaced("gpus_per_node: 4", "gpus_per_node: 2147483648"), "own.yaml"),
+               UsageError);
+  EXPECT_THROW(hardware_from_yaml(replaced("gpus_per_node: 4", "gpus_per_node: 99999999999"), "own.yaml"),
+               UsageError);
+  EXPECT_EQ(hardware_from_yaml(replaced("gpus_per_node: 4", "gpus_per_node: 1024"), "own.yaml").gpus_per_node,
+            1024);
   const auto pcie = hardware_from_yaml(
       base + "gpu_link_kind: pcie\ngpu_link_gbps: 20\ngpu_link_latency_us: 20\n", "own.yaml");
   EXPECT_EQ(pcie.gpu_link_kind, GpuLinkKind::kPcie);

@@ -99,6 +99,19 @@ TEST(HfConfig, FieldsOfTheWrongTypeAreUsageErrorsNamingTheFile) {
       EXPECT_NE(std::string(e.what()).find("qwen.json: field '" + key + "'"), std::string::npos) << e.what();
     }
   }
+  // A context past the --max-model-len flag's limit (10^12 tokens) overflows the KV byte counts:
+  // refused like the flag; a zero is out of range, not "missing".
+  for (const long long length : {0LL, 99'999'999'999'999LL}) {
+    auto bad = good;
+    bad["max_position_embeddings"] = length;
+    try {
+      (void)model_from_hf_config(bad.dump(), "qwen.json", w);
+      FAIL() << length;
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("max_position_embeddings"), std::string::npos) << e.what();
+      EXPECT_EQ(std::string(e.what()).find("missing"), std::string::npos) << e.what();
+    }
+  }
   // An odd quantization method or model id is not KV-relevant: read as absent, not an error.
   auto odd = good;
   odd["quantization_config"] = {{"quant_method", 5}};

@@ -243,6 +243,9 @@ TEST(BlockSizes, ListsRangesAndBadInput) {
   EXPECT_EQ(parse_block_sizes("4KiB..32KiB"), (std::vector<std::uint64_t>{4096, 8192, 16384, 32768}));
   EXPECT_EQ(parse_block_sizes("4KB,2MiB"), (std::vector<std::uint64_t>{4000, 2097152}));
   EXPECT_THROW((void)parse_block_sizes("64KiB..4KiB"), UsageError);
+  // 4 KiB doubled reaches 2 MiB and then 4 MiB, never 3 MiB: refused, not cut at 2 MiB.
+  EXPECT_THROW((void)parse_block_sizes("4KiB..3MiB"), UsageError);
+  EXPECT_EQ(parse_block_sizes("2MiB..2MiB"), (std::vector<std::uint64_t>{2097152}));
   EXPECT_THROW((void)parse_block_sizes("0"), UsageError);
   EXPECT_THROW((void)parse_block_sizes("4QB"), UsageError);
 }

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <list>
 #include <random>
 #include <string>
@@ -104,6 +106,18 @@ TEST(TraceReader, FormatsAreDetectedAndCsvRecordsNoReuse) {
   const auto moon = analyze_trace(data("mooncake-conversation-head2000.jsonl"), o);
   EXPECT_EQ(moon.format, TraceFormat::kMooncake);
   EXPECT_EQ(moon.requests, 2000);
+}
+
+// A CSV of its header alone holds no request: the same exit 2 as an empty file, not a sizing
+// from nothing.
+TEST(TraceReader, AHeaderWithoutRecordsIsNoTrace) {
+  const auto path = (std::filesystem::temp_directory_path() / "kvbench-header-only.csv").string();
+  {
+    std::ofstream f(path);
+    f << "TIMESTAMP,ContextTokens,GeneratedTokens\n";
+  }
+  EXPECT_THROW((void)analyze_trace(path, TraceOptions{}), UsageError);
+  std::filesystem::remove(path);
 }
 
 TEST(TraceReader, SampleKeepsWholePrefixTreesAndLimitStops) {
