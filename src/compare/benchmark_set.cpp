@@ -131,7 +131,7 @@ BenchmarkSet benchmark_set_from_json(const nlohmann::json& doc, const std::strin
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("{}: malformed {} ({})", origin,
                                  doc.contains("benchmarks") ? "Google Benchmark JSON" : "kvbench dma result",
-                                 e.what()));
+                                 json_error_text(e)));
   }
   std::set<std::string> keys;
   for (const auto& e : set.entries) {

@@ -108,8 +108,15 @@ nlohmann::json read_json_file(const std::string& path, const std::string& what, 
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
-    throw UsageError(fmt::format("{}: not valid JSON ({})", what, e.what()));
+    throw UsageError(fmt::format("{}: not valid JSON ({})", what, json_error_text(e)));
   }
+}
+
+std::string json_error_text(const nlohmann::json::exception& e) {
+  const std::string text = e.what();
+  const auto tag_end = text.find("] ");
+  return text.rfind("[json.exception.", 0) == 0 && tag_end != std::string::npos ? text.substr(tag_end + 2)
+                                                                                : text;
 }
 
 std::string json_text(const nlohmann::json& doc, int indent) {

@@ -22,6 +22,10 @@ std::string read_text_file(const std::string& path, const std::string& what,
 nlohmann::json read_json_file(const std::string& path, const std::string& what,
                               std::size_t max_bytes = kMaxResultInputBytes);
 
+// A JSON library error as an operator reads it: its message without the library's
+// "[json.exception.type_error.302] " tag ("key 'samples' not found", "type must be number, but is string").
+std::string json_error_text(const nlohmann::json::exception& e);
+
 // The one way a result document becomes text: a string that is not UTF-8 (a path's raw bytes that
 // reached a label) is spelled as core/path_text does, so no document is refused by the dump (an
 // internal error) and none carries a byte JSON cannot. Ends with a newline.

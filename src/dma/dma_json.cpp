@@ -291,7 +291,7 @@ std::vector<DmaRecord> dma_records_from_json(const nlohmann::json& doc, const st
   try {
     for (const auto& j : doc.at("records")) out.push_back(record_from_json(j, origin));
   } catch (const nlohmann::json::exception& e) {
-    throw UsageError(fmt::format("{}: malformed dma record ({})", origin, e.what()));
+    throw UsageError(fmt::format("{}: malformed dma record ({})", origin, json_error_text(e)));
   }
   return out;
 }

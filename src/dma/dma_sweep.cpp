@@ -17,6 +17,21 @@
 
 namespace kvb {
 
+namespace {
+
+// A case listed twice would be measured twice and reported as two: refused, as --device is.
+template <typename T>
+void refuse_repeats(const std::vector<T>& items, const char* flag, const std::string& text) {
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (std::find(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(i), items[i]) !=
+        items.begin() + static_cast<std::ptrdiff_t>(i)) {
+      throw UsageError(fmt::format("{} {}: an item is listed twice; expected distinct items", flag, text));
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<TransferCase> plan_dma_cases(const DmaSweepSettings& o, bool gpu,
                                          std::vector<BlocksReduced>& notes) {
   const auto sizes = parse_block_sizes(o.block);
@@ -24,6 +39,8 @@ std::vector<TransferCase> plan_dma_cases(const DmaSweepSettings& o, bool gpu,
   for (const auto& m : split(o.method, ',')) methods.push_back(parse_method(m, "--method"));
   std::vector<Direction> directions;
   for (const auto& d : split(o.direction, ',')) directions.push_back(parse_direction(d, "--direction"));
+  refuse_repeats(methods, "--method", o.method);
+  refuse_repeats(directions, "--direction", o.direction);
   const Layout layout = parse_layout(o.layout, "--layout");
   const HostMemKind host_mem = parse_host_mem(o.host_mem, "--host-mem");
   if (o.layers < 1 || o.layers > 1024)

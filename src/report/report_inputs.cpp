@@ -35,6 +35,7 @@ void add_report_document(ReportInputs& in, const nlohmann::json& doc, const std:
         in.sizings.push_back(std::move(row));
         ++n;
       }
+      if (n == 0) throw UsageError(fmt::format("{}: a size result with no configurations", origin));
       in.sources.push_back(fmt::format("{}: kvbench size, {} configurations (computed)", origin, n));
     } else if (schema == kDoctorSchema) {
       in.doctors.push_back(doctor_view(doctor_report_from_json(doc)));
@@ -58,7 +59,7 @@ void add_report_document(ReportInputs& in, const nlohmann::json& doc, const std:
                       kDoctorSchema, kCalibrateSchema, kTraceSchema));
     }
   } catch (const nlohmann::json::exception& e) {
-    throw UsageError(fmt::format("{}: malformed {} document ({})", origin, schema, e.what()));
+    throw UsageError(fmt::format("{}: malformed {} document ({})", origin, schema, json_error_text(e)));
   }
 }
 

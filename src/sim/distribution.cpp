@@ -95,6 +95,13 @@ Distribution parse_distribution(const YAML::Node& node, const std::string& origi
     d.max = o.has("max") ? check(o.real("max"), "max") : 0;
     if (d.max > 0 && d.max < d.min)
       throw UsageError(fmt::format("{}: max {:g} is below min {:g}", where, d.max, d.min));
+    // A centre outside the clip range makes every draw the bound: a typo, not a distribution.
+    const double centre = kind == "lognormal" ? d.median : d.mean;
+    if (centre < d.min || (d.max > 0 && centre > d.max)) {
+      throw UsageError(fmt::format("{}: {} {:g} lies outside min {:g} .. max {:g}; expected it within them",
+                                   where, kind == "lognormal" ? "median" : "mean", centre, d.min,
+                                   d.max > 0 ? d.max : centre));
+    }
     if (kind == "lognormal") {
       o.reject_unknown_keys({"distribution", "median", "sigma", "min", "max"});
     } else {

@@ -62,9 +62,7 @@ void utilization_from_flag(const std::string& text, ServeSettings& v) {
   v.gpu_memory_utilization = parse_real_in(text, "--gpu-memory-utilization", 0.0, 1.0);
 }
 void utilization_from_yaml(const YamlObject& o, ServerSpec& v) {
-  v.gpu_memory_utilization = positive(o, "gpu-memory-utilization", v.gpu_memory_utilization);
-  if (v.gpu_memory_utilization > 1.0)
-    throw UsageError(fmt::format("{}: key 'gpu-memory-utilization' must be in (0, 1]", o.origin()));
+  v.gpu_memory_utilization = positive(o, "gpu-memory-utilization", v.gpu_memory_utilization, false, 1.0);
 }
 void utilization_to_yaml(const ServerSpec& v, YAML::Node& n) {
   n["gpu-memory-utilization"] = v.gpu_memory_utilization;

@@ -49,6 +49,16 @@ TEST(InputRules, RealRangeMessagesSuggestAValueInsideTheRange) {
   }
 }
 
+// The library's error tag is not for operators: the message keeps the reason alone.
+TEST(InputRules, JsonErrorsDropTheLibrarysTag) {
+  try {
+    (void)nlohmann::json::parse("{}").at("samples");
+    FAIL();
+  } catch (const nlohmann::json::exception& e) {
+    EXPECT_EQ(json_error_text(e), "key 'samples' not found");
+  }
+}
+
 TEST(InputRules, Utf8FollowsRfc3629) {
   EXPECT_TRUE(is_valid_utf8("plain ascii"));
   EXPECT_TRUE(is_valid_utf8("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"));  // 2, 3 and 4 bytes

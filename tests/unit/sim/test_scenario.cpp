@@ -150,6 +150,25 @@ TEST(Scenario, SweepAxisSyntax) {
   EXPECT_THROW(parse_sweep_axis("k=1,,2"), UsageError);
 }
 
+// A lognormal's median (an exponential's mean) outside its clip range would make every draw the
+// bound: refused, naming the key.
+TEST(Scenario, ADistributionsCentreMustLieWithinItsClip) {
+  const std::string head =
+      "name: t\nmodel: llama-3.1-8b\nworkload:\n  requests: 10\n  arrival: {process: poisson, rate: 1}\n  "
+      "output: 10\n";
+  EXPECT_NO_THROW(
+      parse_scenario(head + "  prompt: {distribution: lognormal, median: 180, max: 4000}\n", "t.yaml"));
+  try {
+    (void)parse_scenario(head + "  prompt: {distribution: lognormal, median: 180, max: 10}\n", "t.yaml");
+    ADD_FAILURE() << "median 180 above max 10 accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("median 180 lies outside min 0 .. max 10"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(parse_scenario(head + "  prompt: {distribution: exponential, mean: 5, min: 10}\n", "t.yaml"),
+               UsageError);
+}
+
 TEST(Scenario, ShippedScenariosAllLoad) {
   const auto names = shipped_scenario_names();
   EXPECT_GE(names.size(), 4u);
