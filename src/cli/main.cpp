@@ -15,6 +15,7 @@
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
 #include "core/path_text.hpp"
+#include "core/strings.hpp"
 #include "kvbench_config.hpp"
 #include "output/sizing_advice_text.hpp"
 
@@ -87,6 +88,17 @@ int run_command(const std::vector<kvb::Command>& commands) {
   }
 }
 
+// The first argument when it is neither an option nor a subcommand: what to say about it; "" else.
+std::string unknown_subcommand(const CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return "";
+  std::vector<std::string> names;
+  for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    if (sub->get_name() == argv[1]) return "";
+    names.push_back(sub->get_name());
+  }
+  return fmt::format("'{}' is not a subcommand; expected one of {}", argv[1], kvb::join(names, ", "));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -105,6 +117,11 @@ int main(int argc, char** argv) {
   commands.push_back(kvb::register_calibrate(app));
   commands.push_back(kvb::register_trace(app));
 
+  // Checked before parsing: CLI11 answers `kvbench fleet --help` with the main help and exit 0.
+  if (const auto unknown = unknown_subcommand(app, argc, argv); !unknown.empty()) {
+    std::fprintf(stderr, "kvbench: error: %s\n", kvb::printable_text(unknown).c_str());
+    return kvb::kExitUsage;
+  }
   if (const auto option = option_with_empty_value(argc, argv); !option.empty()) {
     std::fprintf(stderr, "kvbench: error: %s: the value is empty; expected a value (see kvbench --help)\n",
                  option.c_str());
