@@ -15,6 +15,11 @@ namespace {
 constexpr double kKneeShare = 0.95;        // the knee: the smallest size with 95% of the best gain
 constexpr double kWorseGain = -0.02;       // a point this much worse than no tier is reported
 constexpr double kOverloadTtftP50 = 30.0;  // s: a median first token this late is a queue, not a prefill
+// The knee check: the no-tier point on a pool this much smaller and larger; a change in output tok/s
+// beyond kPoolKneeSwing either way (more than the pool's own change, and far more than the tier's
+// modelled costs) says the server sits on a knee of its GPU pool.
+constexpr double kPoolStep = 0.10;
+constexpr double kPoolKneeSwing = 0.15;
 constexpr double kMinCpuHits =
     0.001;  // a best point with fewer CPU hits (share of prompt tokens) gains by chance
 
@@ -111,6 +116,21 @@ class TierCurve {
     }
     return points_.emplace(gib, mean_of_draws(draws)).first->second;
   }
+
+  // Mean output tok/s without a tier on a GPU pool `share` times this one, over the same draws.
+  double no_tier_throughput_with_pool(double share) const {
+    auto setup = base_;
+    setup.offloading = false;
+    setup.cpu_blocks = 0;
+    setup.gpu_blocks = std::max<std::int64_t>(1, std::llround(share * static_cast<double>(base_.gpu_blocks)));
+    double sum = 0;
+    for (int k = 0; k < draws_; ++k) {
+      setup.scenario.seed = base_.scenario.seed + static_cast<std::uint64_t>(k);
+      sum += run_simulation(setup, options_).output_tokens_per_s;
+    }
+    return sum / draws_;
+  }
+  std::int64_t gpu_blocks() const { return base_.gpu_blocks; }
 
   std::vector<TierCurvePoint> points() const {
     std::vector<TierCurvePoint> out;
@@ -340,6 +360,17 @@ void recommend_knee(TierRecommendation& rec, TierCurve& sim, const TierAdviceReq
   rec.steps.push_back(step);
 }
 
+// Run after the curve (inside its interruption guard): the step when the server sits on a knee.
+std::optional<PoolKneeStep> pool_knee(const TierCurve& sim, double none_tokens_per_s) {
+  if (none_tokens_per_s <= 0) return std::nullopt;
+  PoolKneeStep knee{.pool_step = kPoolStep,
+                    .gpu_blocks = sim.gpu_blocks(),
+                    .smaller = sim.no_tier_throughput_with_pool(1 - kPoolStep) / none_tokens_per_s - 1,
+                    .larger = sim.no_tier_throughput_with_pool(1 + kPoolStep) / none_tokens_per_s - 1};
+  if (std::max(-knee.smaller, knee.larger) < kPoolKneeSwing) return std::nullopt;
+  return knee;
+}
+
 }  // namespace
 
 std::vector<int> tier_size_grid(double floor_gib, double cap_gib, int points) {
@@ -379,8 +410,10 @@ TierRecommendation advise_tier_size(const TierAdviceRequest& req) {
   rec.steps = req.candidate_steps;
   rec.expected = sim.expected_error();
 
+  std::optional<PoolKneeStep> knee_of_pool;
   try {
     simulate_sizes(sim, req);
+    knee_of_pool = pool_knee(sim, sim.at(0).output_tokens_per_s);
   } catch (const Interrupted&) {
     // A partial curve can put the knee anywhere: keep the sizes simulated, recommend none.
     rec.curve = sim.points();
@@ -410,6 +443,7 @@ TierRecommendation advise_tier_size(const TierAdviceRequest& req) {
     explain_no_tier(rec, req, judged);
   }
   note_worst_point(rec, judged.metric);
+  if (knee_of_pool) rec.steps.push_back(*knee_of_pool);
   return rec;
 }
 

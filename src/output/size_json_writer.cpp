@@ -3,6 +3,7 @@
 #include "output/size_json_writer.hpp"
 
 #include <cmath>
+#include <variant>
 
 #include "core/json_file.hpp"
 #include "fleet/fleet_spec.hpp"
@@ -78,6 +79,14 @@ void add_simulation_keys(nlohmann::json& j, const TierRecommendation& r) {
   j["seeds"] = r.seeds;
   j["gain_spread"] = r.gain_spread;
   if (r.fleet) j["fleet"] = fleet_tier_to_json(*r.fleet);
+  for (const auto& step : r.steps) {
+    if (const auto* knee = std::get_if<PoolKneeStep>(&step)) {
+      j["gpu_pool_knee"] = {{"pool_step", knee->pool_step},
+                            {"gpu_blocks", knee->gpu_blocks},
+                            {"no_tier_throughput_change_smaller", knee->smaller},
+                            {"no_tier_throughput_change_larger", knee->larger}};
+    }
+  }
   j["model"] =
       "computed: kvbench's discrete-event simulator over the stated time and link models, not measured";
 }

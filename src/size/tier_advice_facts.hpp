@@ -115,6 +115,14 @@ struct OverloadedStep {
   double ttft_p50_s = 0;
   bool trace = false;  // the way out: --trace-sample, else a lower rate or more servers
 };
+// The server sits on a knee of its GPU KV pool: without a tier, a pool `pool_step` smaller or larger
+// changes output tok/s by `smaller` / `larger` (fractions), more than the tier's modelled costs move
+// it; the answer then depends on pool differences kvbench cannot resolve.
+struct PoolKneeStep {
+  double pool_step = 0.1;
+  std::int64_t gpu_blocks = 0;
+  double smaller = 0, larger = 0;
+};
 // What was simulated; `judged_on` for balanced (the metric that moved most).
 struct SimulatedStep {
   std::size_t sizes = 0;
@@ -160,6 +168,6 @@ struct RecommendStep {
 };
 using AdviceStep = std::variant<FleetCandidatesStep, TraceCurveStep, TraceCandidatesStep, OverloadedStep,
                                 SimulatedStep, NoTierStep, OtherObjectiveStep, WorsePointStep,
-                                RaisedToFloorStep, StillRisingStep, RecommendStep>;
+                                RaisedToFloorStep, StillRisingStep, RecommendStep, PoolKneeStep>;
 
 }  // namespace kvb

@@ -3,6 +3,10 @@
 // all of it), and the CPU hit rate growing with the tier.
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <string>
+#include <variant>
+
 #include "advise/tier_advisor.hpp"
 #include "sim/scenario.hpp"
 
@@ -96,6 +100,42 @@ TEST(TierAdvisor, RoundRobinWorkingSetLandsOnItsClosedFormSize) {
       EXPECT_NEAR(c.cpu_hit_rate, 0.75, 0.01) << c.kv_offloading_size_gib << " GiB";
     }
   }
+}
+
+// Four documents of 4,096 tokens read in turn by one closed-loop user, on the 1,024-block pool of
+// kRoundRobin (2 GiB / 2 MiB per block of Llama-3.1-8B): the pool holds the four documents' 1,024
+// full blocks, so nearly every request after the first round hits. 10% fewer blocks (922) cannot
+// hold them: each round recomputes what was evicted, and output tok/s falls well beyond 15% (the
+// server sits on a knee of its pool). With 40 documents no pool within 10% of 1,024 blocks ever
+// holds a document when it comes back (40 x 256 blocks): no hits either way, no knee.
+std::optional<PoolKneeStep> knee_step(int documents) {
+  auto text = std::string(kRoundRobin);
+  const auto replace = [&text](const std::string& from, const std::string& to) {
+    text.replace(text.find(from), from.size(), to);
+  };
+  replace("documents: 40", "documents: " + std::to_string(documents));
+  replace("arrival: {process: fixed, rate: 2}", "arrival: {process: closed, users: 1}");
+  replace("requests: 160", "requests: 80");
+  TierAdviceRequest req{.scenario = parse_scenario(text, "knee.yaml"),
+                        .objective = TierObjective::kThroughput,
+                        .floor_gib = 2,
+                        .cap_gib = 32};
+  req.grid_points = 3;
+  req.bisections = 0;
+  const auto rec = advise_tier_size(req);
+  for (const auto& step : rec.steps) {
+    if (const auto* k = std::get_if<PoolKneeStep>(&step)) return *k;
+  }
+  return std::nullopt;
+}
+
+TEST(TierAdvisor, AServerOnAKneeOfItsGpuPoolIsFlagged) {
+  const auto knee = knee_step(4);
+  ASSERT_TRUE(knee.has_value());
+  EXPECT_EQ(knee->gpu_blocks, 1024);
+  EXPECT_DOUBLE_EQ(knee->pool_step, 0.1);
+  EXPECT_LT(knee->smaller, -0.15);
+  EXPECT_FALSE(knee_step(40).has_value());
 }
 
 TEST(TierAdvisor, CpuHitRateGrowsWithTheTier) {
