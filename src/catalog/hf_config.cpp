@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "core/path_text.hpp"
 #include "core/strings.hpp"
 
@@ -159,7 +160,7 @@ std::string weight_dtype_from(ConfigFields& f, const Json& top, const std::strin
 Json parse_config_json(const std::string& json_text, const std::string& origin) {
   Json top;
   try {
-    top = Json::parse(json_text);
+    top = parse_json_without_repeated_keys(json_text, origin);
   } catch (const Json::parse_error& e) {
     throw UsageError(fmt::format(
         "{}: malformed or truncated JSON (byte {}); expected a Hugging Face config.json", origin, e.byte));

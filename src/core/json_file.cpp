@@ -8,6 +8,7 @@
 #include <array>
 #include <cerrno>
 #include <cmath>
+#include <set>
 
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
@@ -110,6 +111,29 @@ nlohmann::json read_json_file(const std::string& path, const std::string& what, 
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("{}: not valid JSON ({})", what, json_error_text(e)));
   }
+}
+
+nlohmann::json parse_json_without_repeated_keys(const std::string& text, const std::string& what) {
+  std::vector<std::set<std::string>> open;  // the keys read so far in each object being read
+  std::string repeated;
+  const auto track = [&](int /*depth*/, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    using Event = nlohmann::json::parse_event_t;
+    if (event == Event::object_start) {
+      open.emplace_back();
+    } else if (event == Event::object_end && !open.empty()) {
+      open.pop_back();
+    } else if (event == Event::key && !open.empty() && repeated.empty() &&
+               !open.back().insert(parsed.get<std::string>()).second) {
+      repeated = parsed.get<std::string>();
+    }
+    return true;
+  };
+  auto doc = nlohmann::json::parse(text, track);
+  if (!repeated.empty()) {
+    throw UsageError(fmt::format("{}: key '{}' appears twice in one object; expected each key once", what,
+                                 printable_text(repeated)));
+  }
+  return doc;
 }
 
 std::string json_error_text(const nlohmann::json::exception& e) {

@@ -22,6 +22,10 @@ std::string read_text_file(const std::string& path, const std::string& what,
 nlohmann::json read_json_file(const std::string& path, const std::string& what,
                               std::size_t max_bytes = kMaxResultInputBytes);
 
+// Parses `text` as nlohmann::json::parse does (its parse_error escapes), and refuses an object that
+// repeats a key (the library keeps the last silently): UsageError "<what>: key 'K' appears twice ...".
+nlohmann::json parse_json_without_repeated_keys(const std::string& text, const std::string& what);
+
 // A JSON library error as an operator reads it: its message without the library's
 // "[json.exception.type_error.302] " tag ("key 'samples' not found", "type must be number, but is string").
 std::string json_error_text(const nlohmann::json::exception& e);

@@ -112,6 +112,16 @@ TEST(HfConfig, FieldsOfTheWrongTypeAreUsageErrorsNamingTheFile) {
       EXPECT_EQ(std::string(e.what()).find("missing"), std::string::npos) << e.what();
     }
   }
+  // A key given twice: the JSON library keeps the last silently; refused, naming it.
+  auto text_twice = good.dump();
+  text_twice.insert(1, "\"hidden_size\": 1, ");
+  try {
+    (void)model_from_hf_config(text_twice, "qwen.json", w);
+    FAIL() << "hidden_size twice accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("qwen.json: key 'hidden_size' appears twice"), std::string::npos)
+        << e.what();
+  }
   // An odd quantization method or model id is not KV-relevant: read as absent, not an error.
   auto odd = good;
   odd["quantization_config"] = {{"quant_method", 5}};
