@@ -45,7 +45,8 @@ LayerShapes layer_shapes(const ModelSpec& m, int tp) {
                     "(e.g. llama-3.1-8b or llama-3.1-70b) and pass the file to --calibration",
                     m.name, m.name, why));
   }
-  if (tp < 1 || m.num_attention_heads % tp != 0) {
+  if (tp < 1) throw UsageError(fmt::format("--tp {}: expected a rank count of at least 1", tp));
+  if (m.num_attention_heads % tp != 0) {
     throw UsageError(
         fmt::format("--tp {}: must divide {}'s {} attention heads", tp, m.name, m.num_attention_heads));
   }

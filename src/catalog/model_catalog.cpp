@@ -203,6 +203,12 @@ ModelSpec resolve_model(const std::string& name_or_path, std::vector<std::string
                                name_or_path.ends_with(".json") || name_or_path.ends_with(".yaml");
   if (looks_like_path) {
     std::error_code ec;
+    if (fs::exists(name_or_path, ec) && !fs::is_regular_file(name_or_path, ec)) {
+      throw UsageError(fmt::format(
+          "--model '{}': not a regular file (a device, a FIFO or a socket); expected a config.json, a "
+          "model directory, a catalog name or a Hugging Face id",
+          name_or_path));
+    }
     if (!fs::is_regular_file(name_or_path, ec)) {
       throw UsageError(
           fmt::format("--model '{}': no such file, model directory or Hugging Face id in the local hub "

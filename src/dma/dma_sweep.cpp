@@ -67,7 +67,7 @@ std::vector<TransferCase> plan_dma_cases(const DmaSweepSettings& o, bool gpu,
     const int frags = layout == Layout::kPerLayer ? o.layers : 1;
     if (b % 16 != 0 || (b / static_cast<std::uint64_t>(frags)) % 16 != 0 ||
         b / static_cast<std::uint64_t>(frags) == 0) {
-      throw UsageError(fmt::format("--block {}: expected a multiple of 16 bytes{} (16-byte copies)", b,
+      throw UsageError(fmt::format("--block {} B: expected a multiple of 16 bytes{} (16-byte copies)", b,
                                    frags > 1 ? fmt::format(" per layer fragment ({} layers)", frags) : ""));
     }
     if (b > pool) {
