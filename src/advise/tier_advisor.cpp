@@ -131,6 +131,11 @@ class TierCurve {
     return sum / draws_;
   }
   std::int64_t gpu_blocks() const { return base_.gpu_blocks; }
+  // Whether a pool `share` times this one still holds max-model-len (else vLLM would not start).
+  bool pool_holds_max_model_len(double share) const {
+    return share * static_cast<double>(base_.gpu_blocks) * base_.block_size >=
+           static_cast<double>(base_.max_model_len);
+  }
 
   std::vector<TierCurvePoint> points() const {
     std::vector<TierCurvePoint> out;
@@ -365,9 +370,11 @@ std::optional<PoolKneeStep> pool_knee(const TierCurve& sim, double none_tokens_p
   if (none_tokens_per_s <= 0) return std::nullopt;
   PoolKneeStep knee{.pool_step = kPoolStep,
                     .gpu_blocks = sim.gpu_blocks(),
-                    .smaller = sim.no_tier_throughput_with_pool(1 - kPoolStep) / none_tokens_per_s - 1,
+                    .smaller = std::nullopt,
                     .larger = sim.no_tier_throughput_with_pool(1 + kPoolStep) / none_tokens_per_s - 1};
-  if (std::max(-knee.smaller, knee.larger) < kPoolKneeSwing) return std::nullopt;
+  if (sim.pool_holds_max_model_len(1 - kPoolStep))
+    knee.smaller = sim.no_tier_throughput_with_pool(1 - kPoolStep) / none_tokens_per_s - 1;
+  if (std::max(-knee.smaller.value_or(0), knee.larger) < kPoolKneeSwing) return std::nullopt;
   return knee;
 }
 

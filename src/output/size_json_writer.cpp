@@ -83,7 +83,8 @@ void add_simulation_keys(nlohmann::json& j, const TierRecommendation& r) {
     if (const auto* knee = std::get_if<PoolKneeStep>(&step)) {
       j["gpu_pool_knee"] = {{"pool_step", knee->pool_step},
                             {"gpu_blocks", knee->gpu_blocks},
-                            {"no_tier_throughput_change_smaller", knee->smaller},
+                            {"no_tier_throughput_change_smaller",
+                             knee->smaller ? nlohmann::json(*knee->smaller) : nlohmann::json(nullptr)},
                             {"no_tier_throughput_change_larger", knee->larger}};
     }
   }

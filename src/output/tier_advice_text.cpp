@@ -137,13 +137,18 @@ std::string step_text(const OverloadedStep& s) {
               : "lower the workload's rate or add servers");
 }
 std::string step_text(const PoolKneeStep& s) {
+  const std::string smaller =
+      s.smaller
+          ? fmt::format("{:.0f}% fewer GPU KV blocks than these {} change output tok/s by {:+.1f}% and ",
+                        s.pool_step * 100, format_count(s.gpu_blocks), *s.smaller * 100)
+          : fmt::format("(a pool {:.0f}% smaller than these {} blocks cannot hold max-model-len) ",
+                        s.pool_step * 100, format_count(s.gpu_blocks));
   return fmt::format(
-      "caution, a knee of the GPU pool: without a tier, {:.0f}% fewer GPU KV blocks than these {} change "
-      "output tok/s by {:+.1f}% and {:.0f}% more by {:+.1f}% (simulated); a difference in the pool that "
-      "small (vLLM's own pool against kvbench's estimate, blocks a connector holds while it copies) "
-      "moves the answer more than the tier's modelled costs do: measure with and without the tier "
-      "before relying on it",
-      s.pool_step * 100, format_count(s.gpu_blocks), s.smaller * 100, s.pool_step * 100, s.larger * 100);
+      "caution, a knee of the GPU pool: without a tier, {}{:.0f}% more by {:+.1f}% (simulated); a "
+      "difference in the pool that small (vLLM's own pool against kvbench's estimate, blocks a connector "
+      "holds while it copies) moves the answer more than the tier's modelled costs do: measure with and "
+      "without the tier before relying on it",
+      smaller, s.pool_step * 100, s.larger * 100);
 }
 std::string step_text(const SimulatedStep& s) {
   return fmt::format(

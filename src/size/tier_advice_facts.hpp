@@ -117,11 +117,13 @@ struct OverloadedStep {
 };
 // The server sits on a knee of its GPU KV pool: without a tier, a pool `pool_step` smaller or larger
 // changes output tok/s by `smaller` / `larger` (fractions), more than the tier's modelled costs move
-// it; the answer then depends on pool differences kvbench cannot resolve.
+// it; the answer then depends on pool differences kvbench cannot resolve. No `smaller` where that
+// pool cannot hold max-model-len (vLLM would not start).
 struct PoolKneeStep {
   double pool_step = 0.1;
   std::int64_t gpu_blocks = 0;
-  double smaller = 0, larger = 0;
+  std::optional<double> smaller;
+  double larger = 0;
 };
 // What was simulated; `judged_on` for balanced (the metric that moved most).
 struct SimulatedStep {
