@@ -81,14 +81,6 @@ double fraction_of_peak(const YamlObject& y, const char* key) {
   return v;
 }
 
-// A whole number in [1, most]: read as 64 bits and checked before it is narrowed to an int.
-int whole_in_range(const YamlObject& y, const char* key, long long v, long long most) {
-  if (v < 1 || v > most)
-    throw UsageError(
-        fmt::format("{}: key '{}' is {}; expected a whole number from 1 to {}", y.origin(), key, v, most));
-  return static_cast<int>(v);
-}
-
 }  // namespace
 
 double HardwareSpec::link_ceiling_gbps() const {
@@ -252,12 +244,14 @@ HardwareSpec hardware_from_yaml(const std::string& text, const std::string& orig
                     origin, h.usable_gib, h.hbm_gb));
   }
   // vLLM's largest tensor-parallel group is a node; no node holds more than 1,024 GPUs.
-  h.gpus_per_node = whole_in_range(y, "gpus_per_node", y.integer("gpus_per_node"), 1024);
+  // Read as 64 bits and range-checked (core's integer_in) before it is narrowed to an int; required.
+  (void)y.integer("gpus_per_node");
+  h.gpus_per_node = static_cast<int>(y.integer_in("gpus_per_node", 1, 1024, 0));
   h.host_dram_gb = positive(y, "host_dram_gb");
   if (y.has("link_kernel_compute_slowdown"))
     h.link_kernel_compute_slowdown = positive(y, "link_kernel_compute_slowdown");
   read_gpu_link(y, h);
-  h.mla_block_size = whole_in_range(y, "mla_block_size", y.integer_or("mla_block_size", 16), 1 << 20);
+  h.mla_block_size = static_cast<int>(y.integer_in("mla_block_size", 1, 1 << 20, 16));
   h.notes = y.str_list_or("notes");
   read_measured_link(y, h);
   read_measured_time_model(y, h);

@@ -18,16 +18,16 @@ std::vector<std::uint64_t> parse_block_sizes(const std::string& text) {
       throw UsageError(
           fmt::format("--block '{}': the range is reversed; expected LOW..HIGH such as 4KiB..64MiB", text));
     }
-    std::uint64_t b = lo;
-    while (b < hi && b <= hi / 2) b *= 2;
-    if (b != hi) {  // the doubling would pass HIGH: say so rather than drop it
+    for (std::uint64_t b = lo; b <= hi; b *= 2) {
+      out.push_back(b);
+      if (b > hi / 2) break;  // the next doubling passes HIGH (and could wrap)
+    }
+    if (out.back() != hi) {  // HIGH is not on the doubling: say so rather than drop it
       throw UsageError(fmt::format(
           "--block '{}': {} B is not LOW doubled a whole number of times; expected LOW..HIGH such as "
           "4KiB..64MiB, or a list (4KiB,3MiB)",
           text, hi));
     }
-    for (b = lo; b < hi; b *= 2) out.push_back(b);
-    out.push_back(hi);
   } else {
     for (const auto& part : split(text, ',')) out.push_back(parse_bytes(part, "--block").bytes);
   }

@@ -98,9 +98,9 @@ Distribution parse_distribution(const YAML::Node& node, const std::string& origi
     // A centre outside the clip range makes every draw the bound: a typo, not a distribution.
     const double centre = kind == "lognormal" ? d.median : d.mean;
     if (centre < d.min || (d.max > 0 && centre > d.max)) {
-      throw UsageError(fmt::format("{}: {} {:g} lies outside min {:g} .. max {:g}; expected it within them",
+      throw UsageError(fmt::format("{}: {} {:g} lies outside min {:g} .. max {}; expected it within them",
                                    where, kind == "lognormal" ? "median" : "mean", centre, d.min,
-                                   d.max > 0 ? d.max : centre));
+                                   d.max > 0 ? fmt::format("{:g}", d.max) : std::string("(none)")));
     }
     if (kind == "lognormal") {
       o.reject_unknown_keys({"distribution", "median", "sigma", "min", "max"});

@@ -200,6 +200,13 @@ bool TraceReader::next_line(std::string& line) {
   }
 }
 
+namespace {
+// An empty file, or a CSV of its header alone: no trace to size or replay.
+UsageError no_records(const std::string& shown) {
+  return UsageError(fmt::format("trace '{}': no records; expected one request per line", shown));
+}
+}  // namespace
+
 // The first non-blank line, held as pending (a UTF-8 byte-order mark dropped).
 void TraceReader::read_first_record() {
   while (next_line(pending_)) {
@@ -209,8 +216,7 @@ void TraceReader::read_first_record() {
       break;
     }
   }
-  if (!have_pending_)
-    throw UsageError(fmt::format("trace '{}': no records; expected one request per line", shown_));
+  if (!have_pending_) throw no_records(shown_);
 }
 
 void TraceReader::detect_format() {
@@ -355,8 +361,7 @@ bool TraceReader::next(TraceRequest& out) {
             shown_, options_.sample, skipped_));
       }
       // A CSV of a header alone: the same "no records" as an empty file.
-      if (returned_ == 0 && skipped_ == 0 && !interrupt_requested())
-        throw UsageError(fmt::format("trace '{}': no records; expected one request per line", shown_));
+      if (returned_ == 0 && skipped_ == 0 && !interrupt_requested()) throw no_records(shown_);
       return false;
     }
     if (out.arrival_s + 1e-9 < previous) {
