@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/parse_error_text.hpp"
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
 #include "core/path_text.hpp"
@@ -131,7 +132,7 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return finish_stdout(app.exit(e));
-    std::fprintf(stderr, "kvbench: error: %s (see kvbench --help)\n", kvb::printable_text(e.what()).c_str());
+    std::fprintf(stderr, "kvbench: error: %s\n", kvb::printable_text(kvb::parse_error_text(e, app)).c_str());
     return kvb::kExitUsage;
   }
   kvb::install_interrupt_handlers();

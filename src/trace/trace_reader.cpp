@@ -16,6 +16,7 @@
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
+#include "core/json_file.hpp"
 #include "core/path_text.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
@@ -292,7 +293,8 @@ bool TraceReader::parse_line(const std::string& line, TraceRequest& r) {
   if (format_ == TraceFormat::kCsv) return parse_csv(line, r, where);
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(line);
+    // A key given twice would be read as its last value: refused, as in config.json.
+    j = parse_json_without_repeated_keys(line, where);
   } catch (const nlohmann::json::exception&) {
     throw UsageError(fmt::format("{}: not a JSON object", where));
   }
