@@ -180,6 +180,30 @@ def e2_hit_curve(kvbench, data, work):
     return out
 
 
+def measured_e2_1b(data):
+    """Figure 6 at 0% hits: {method: change against no tier %}, and the (derived) no-tier tok/s."""
+    with open(os.path.join(data, "ground-truth", "vllm-blog-e2-llama-3.2-1b.csv")) as f:
+        zero = [r for r in csv.DictReader(line for line in f if not line.startswith("#"))
+                if float(r["cpu_hit_rate"]) == 0.0][0]
+    base = float(zero["no_offload_tok_per_s"])
+    return {m: 100 * (float(zero[f"{key}_tok_per_s"]) - base) / base for m, key in (("ce", "dma"), ("kernel", "kernel"))}, base
+
+
+def e2_1b_rows(kvbench, data, work):
+    """The blog's Figure 6 (printed, not scored): E2 with Llama-3.2-1B, the copy engine and the copy
+    kernel at 0% hits: (method, measured change %, simulated change %), and the no-tier tok/s
+    measured (derived from the post's text) and simulated."""
+    measured, base = measured_e2_1b(data)
+    server = E2_SERVER.replace("model: llama-3.1-8b", "model: llama-3.2-1b")
+    simulated_base = simulate(kvbench, server.format(tier="null", costs="all"), work)["prompt_tokens_per_s"]
+    out = []
+    for method in ("ce", "kernel"):
+        text = server.format(tier=64, costs="all") + f"link-method: {method}\n"
+        tok_s = simulate(kvbench, text, work)["prompt_tokens_per_s"]
+        out.append((method, measured[method], 100 * (tok_s - simulated_base) / simulated_base))
+    return out, base, simulated_base
+
+
 def measured_l40s(data):
     """(regime, model, backend) -> (change with the tier %, peak output tok/s without it)."""
     changes, bases = {}, {}
@@ -243,6 +267,11 @@ def main(argv):
         for hits, measured, tok_s in e2_hit_curve(kvbench, data, work):
             print(f"  {100 * hits:4.0f}% of prompt tokens from the CPU tier: measured {measured:+6.1f}%, "
                   f"simulated {100 * (tok_s - simulated_e2_base) / simulated_e2_base:+6.1f}%")
+        one_b, base, simulated_base = e2_1b_rows(kvbench, data, work)
+        print(f"\nE2 with Llama-3.2-1B at 0% hits (the post's Figure 6; printed, not scored): no tier "
+              f"{base:.0f} tok/s measured (derived from the text), {simulated_base:.0f} simulated")
+        for method, measured, simulated in one_b:
+            print(f"  {method:<6} measured {measured:+5.1f}%, simulated {simulated:+5.1f}%")
         if "--mechanisms" in argv:
             for m in MECHANISMS:
                 others = "[" + ", ".join(x for x in MECHANISMS if x != m) + "]"
