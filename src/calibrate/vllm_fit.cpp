@@ -140,22 +140,31 @@ VllmFit fit_to_vllm_runs(const Scenario& server, const std::vector<VllmRun>& run
   params.request_overhead_s = std::max(params.request_overhead_s, 1e-3);  // a start the log steps can move
   double best = replay.cost(params);
   double step = 0.3;
-  while (step >= 0.01 && replay.evaluations() < 200) {
-    bool improved = false;
+  while (step >= 0.01 && replay.evaluations() < 400) {
+    // Every key and direction is tried, and the best move taken: taking the first that helps
+    // wanders along the directions one run cannot tell apart.
+    auto best_trial = params;
+    bool moved = false;
     for (const auto& key : kKeys) {
+      // One run is one load level: its decode steps' fixed cost and their HBM rate move TPOT the
+      // same way there and cannot be told apart, so the step overhead keeps the start's value.
+      if (runs.size() == 1 && key.field == &Calibration::step_overhead_s) continue;
       for (const double direction : {1.0, -1.0}) {
         auto trial = params;
         trial.*key.field = std::clamp(params.*key.field * std::exp(direction * step), key.lo, key.hi);
         const double c = replay.cost(trial);
         if (c < best) {
           best = c;
-          params = trial;
-          improved = true;
-          break;
+          best_trial = trial;
+          moved = true;
         }
       }
     }
-    if (!improved) step /= 2;
+    if (moved) {
+      params = best_trial;
+    } else {
+      step /= 2;
+    }
   }
   params.origin = {};
   params.origin.from = CalibrationFrom::kFromVllm;

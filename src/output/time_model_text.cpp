@@ -45,11 +45,12 @@ std::string time_model_text(const TimeModelTerms& t) {
           ? fmt::format(" + {:.1f} ms per request outside the steps", t.request_overhead_ms)
           : "";
   return fmt::format(
-      "roofline per TP rank: max(FLOPs / ({:.0f} TFLOP/s x {:.2f}){}, bytes / ({:.0f} GB/s x {:.2f})){} + "
+      "roofline per TP rank: max(FLOPs / ({:.0f} TFLOP/s x {:.2f}){}, bytes / ({:.0f} GB/s x {:.2f})) + "
+      "{:.0f} KiB of elementwise traffic per token at that HBM rate{} + "
       "{:.0f} us per step{}; {} weights {:.2f} GiB per rank; calibration: {}",
       t.linear_peak_tflops, t.compute_efficiency, attention + weight_gemm_text(t), t.hbm_gbps,
-      t.memory_efficiency, tensor_parallel_text(t), t.step_overhead_us, request, t.weight_dtype,
-      t.weight_gib_per_rank, calibration_origin_text(t.calibration));
+      t.memory_efficiency, t.activation_kib_per_token, tensor_parallel_text(t), t.step_overhead_us, request,
+      t.weight_dtype, t.weight_gib_per_rank, calibration_origin_text(t.calibration));
 }
 
 std::string calibration_origin_text(const CalibrationOrigin& o) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "perf/activation_traffic.hpp"
 #include "perf/weight_rules.hpp"
 
 namespace kvb {
@@ -57,6 +58,7 @@ StepTimeModel::StepTimeModel(const ModelSpec& m, const HardwareSpec& hw, double 
   weight_bytes_ = weight_bytes_per_rank(m, weight_dtype, tp);
   weight_reads_ = weight_reads_per_rank(m, weight_dtype, tp);
   kv_bytes_per_token_ = kv_bytes_per_token;
+  activation_bytes_per_token_ = activation_bytes_per_token(m, tp);
   gemm_ = weight_gemm(hw, weight_dtype);
   linear_peak_flops_ = gemm_.linear_tflops() * 1e12;
   // Attention multiplies activations by KV in 16 bits whatever the weights' format (FP8 weights do
@@ -94,6 +96,11 @@ double StepTimeModel::bytes(const StepWork& w) const {
   return weight_reads_.bytes_for_tokens(w.tokens) + kv_bytes_per_token_ * w.kv_tokens_touched;
 }
 
+// The elementwise kernels between the GEMMs run after them, at HBM speed (perf/activation_traffic).
+double StepTimeModel::elementwise_seconds(const StepWork& w) const {
+  return activation_bytes_per_token_ * static_cast<double>(w.tokens) / (hbm_bps_ * cal_.memory_efficiency);
+}
+
 // A GEMM over T tokens runs at compute-efficiency x T / (T + gemm-half-tokens).
 double StepTimeModel::gemm_share(double tokens) const {
   return cal_.gemm_half_tokens > 0 && tokens > 0 ? tokens / (tokens + cal_.gemm_half_tokens) : 1.0;
@@ -117,7 +124,7 @@ double StepTimeModel::step_seconds(const StepWork& w) const {
       (full_pair_flops_ * w.full_attention_pairs + sliding_pair_flops_ * w.sliding_attention_pairs) / tp_;
   const double compute = linear_seconds(w) + attention / (attention_peak_flops_ * cal_.attention());
   const double memory = bytes(w) / (hbm_bps_ * cal_.memory_efficiency);
-  return std::max(compute, memory) + all_reduce_seconds(w) + cal_.step_overhead_s;
+  return std::max(compute, memory) + elementwise_seconds(w) + all_reduce_seconds(w) + cal_.step_overhead_s;
 }
 
 double StepTimeModel::prefill_seconds(std::int64_t tokens, std::int64_t chunk_tokens) const {
@@ -140,6 +147,7 @@ TimeModelTerms StepTimeModel::terms() const {
           .gemm_half_tokens = cal_.gemm_half_tokens,
           .hbm_gbps = hbm_bps_ / 1e9,
           .memory_efficiency = cal_.memory_efficiency,
+          .activation_kib_per_token = activation_bytes_per_token_ / 1024.0,
           .tp = tp_,
           .fabric_raw_gbps = fabric_bps_ / fabric_efficiency_ / 1e9,
           .fabric_efficiency = fabric_efficiency_,

@@ -4,12 +4,14 @@
 // batch of prefill chunks and decode tokens) takes, per tensor-parallel rank, a roofline over
 // the hardware table:
 //   t = max(FLOPs / (peak x compute-efficiency), bytes / (HBM bandwidth x memory-efficiency))
-//       + step overhead,
+//       + activations / (HBM bandwidth x memory-efficiency) + step overhead,
 // FLOPs = 2 x active params x tokens + causal attention over each token's context (the GEMMs at
 //         the weight format's rate, weight-only formats at the 16-bit rate x their dequantizing
 //         kernel's share, perf/weight_rules.hpp; attention at the 16-bit rate),
 // bytes  = the rank's weights once (MoE: the dense part and the experts the step's tokens touch,
-//          perf/weight_rules.hpp) + the KV read (context) and written (new tokens).
+//          perf/weight_rules.hpp) + the KV read (context) and written (new tokens),
+// activations = what the elementwise kernels between the GEMMs read and write, per token
+//          (perf/activation_traffic.hpp): they run after the GEMMs, not under them.
 // With TP > 1, two ring all-reduces per layer over the GPU fabric are added (all_reduce_seconds);
 // efficiencies come from a calibration.
 #include <cstdint>
@@ -44,6 +46,7 @@ struct TimeModelTerms {
   std::optional<double> attention_efficiency;             // a calibration's attention factor
   double gemm_half_tokens = 0;                            // GEMMs at T / (T + this); 0: none
   double hbm_gbps = 0, memory_efficiency = 0;
+  double activation_kib_per_token = 0;  // the elementwise kernels' traffic per token and rank
   int tp = 1;
   double fabric_raw_gbps = 0, fabric_efficiency = 1, fabric_latency_us = 0;  // 0 GB/s: fabric unknown
   double step_overhead_us = 0, request_overhead_ms = 0;
@@ -78,7 +81,8 @@ class StepTimeModel {
 
  private:
   double gemm_share(double tokens) const;
-  double linear_seconds(const StepWork& w) const;  // the GEMMs, per rank
+  double linear_seconds(const StepWork& w) const;       // the GEMMs, per rank
+  double elementwise_seconds(const StepWork& w) const;  // the kernels between them, per rank
 
   double linear_flops_per_token_ = 0;  // 2 x active params
   double expert_flops_per_token_ = 0;  // the routed experts' part of it (MoE)
@@ -98,6 +102,7 @@ class StepTimeModel {
   double hidden_ = 0;
   double fabric_bps_ = 0;  // GPU-to-GPU, per direction, x fabric_efficiency_
   double fabric_efficiency_ = 1;
+  double activation_bytes_per_token_ = 0;
   double fabric_latency_s_ = 0;
   Calibration cal_;
   std::string weight_dtype_;

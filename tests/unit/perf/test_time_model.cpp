@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "output/time_model_text.hpp"
+#include "perf/activation_traffic.hpp"
 #include "perf/link_curve.hpp"
 #include "perf/step_time_model.hpp"
 #include "perf/weight_rules.hpp"
@@ -32,8 +33,25 @@ TEST(StepTimeModel, PrefillInOneChunkIsOneRooflineStep) {
   const double l = 4096;
   const double flops = 2 * 8.03e9 * l + 2.0 * 32 * (128 + 128) * 32 * l * (l + 1) / 2;
   const double bytes = 8.03e9 * 2 + 131072.0 * l;
+  // The elementwise kernels: 2 B x 32 layers x (8 x 4096 + 2 x (4096 + 1024) + 3 x 14336) a token.
+  const double elementwise = l * 2 * 32 * (8 * 4096 + 2 * (4096 + 1024) + 3 * 14336) / (3350e9 * 0.75);
   EXPECT_NEAR(steps.prefill_seconds(4096, 8192),
-              std::max(flops / (989e12 * 0.5), bytes / (3350e9 * 0.75)) + 500e-6, 1e-12);
+              std::max(flops / (989e12 * 0.5), bytes / (3350e9 * 0.75)) + elementwise + 500e-6, 1e-6);
+}
+
+// The elementwise kernels' traffic per token, by hand from config.json. Llama-3.1-8B: hidden
+// 4096, 32 query and 8 KV heads of 128, intermediate 14336, 32 layers; the MLP width comes from
+// the parameters (8.03B less two 128256 x 4096 embeddings and 32 layers' attention projections).
+TEST(ActivationTraffic, NormsRotaryAndGatedMlpPerToken) {
+  const auto m = test::model("llama-3.1-8b");
+  EXPECT_NEAR(activation_bytes_per_token(m, 1), 2.0 * 32 * (8 * 4096 + 2 * (4096 + 1024) + 3 * 14336), 50);
+  // At TP 2 the norms still see the whole hidden state; the rest is split.
+  EXPECT_NEAR(activation_bytes_per_token(m, 2), 2.0 * 32 * (8 * 4096 + (2 * (4096 + 1024) + 3 * 14336) / 2.0),
+              50);
+  // Mixtral-8x7B: a token's gated activation runs in its 2 experts of 14336 (12.88B active).
+  const auto mixtral = test::model("mixtral-8x7b");
+  EXPECT_NEAR(activation_bytes_per_token(mixtral, 1),
+              2.0 * 32 * (8 * 4096 + 2 * (4096 + 1024) + 2 * 3 * 14336), 2.0 * 32 * 20);
 }
 
 TEST(StepTimeModel, ChunksPayTheirOverheadAndAttendToEarlierChunks) {
@@ -45,7 +63,8 @@ TEST(StepTimeModel, ChunksPayTheirOverheadAndAttendToEarlierChunks) {
   const double linear = 2 * 8.03e9 * 2 * k;
   const double pair_flops = 2.0 * 32 * (128 + 128) * 32;
   const double pairs = k * (k + 1) / 2 + (k * k + k * (k + 1) / 2);
-  const double expected = (linear + pair_flops * pairs) / (989e12 * 0.5) + 2 * 500e-6;
+  const double elementwise = 4096.0 * activation_bytes_per_token(m, 1) / (3350e9 * 0.75);
+  const double expected = (linear + pair_flops * pairs) / (989e12 * 0.5) + elementwise + 2 * 500e-6;
   EXPECT_NEAR(steps.prefill_seconds(4096, 2048), expected, 1e-12);
   EXPECT_GT(steps.prefill_seconds(4096, 2048), steps.prefill_seconds(4096, 4096));
 }
@@ -135,7 +154,8 @@ TEST(TimeModel, MoeExpertGemmsRunAtTheirOwnTokenCount) {
   const double expert = (46.70 - 12.88) / 6 * 1e9;
   const double dense = 12.88e9 - 2 * expert;
   const double peak = 989e12 * 0.5;
-  const double want = 2 * dense * 800 / (peak * 0.8) + 2 * 2 * expert * 800 / (peak * 0.5);
+  const double elementwise = 800 * activation_bytes_per_token(m, 1) / 3350e9;  // checked by hand below
+  const double want = 2 * dense * 800 / (peak * 0.8) + 2 * 2 * expert * 800 / (peak * 0.5) + elementwise;
   // Compute-bound: the weights (93.4 GB) take 27.9 ms at 3.35 TB/s, the GEMMs longer.
   EXPECT_NEAR(steps.step_seconds(w), want, 1e-9);
   EXPECT_GT(want, 46.70e9 * 2 / 3350e9);
@@ -204,8 +224,9 @@ TEST(StepTimeModel, Fp8WeightsLeaveAttentionAtTheSixteenBitRate) {
   const double l = 4096;
   const double flops_linear = 2 * 8.03e9 * l;
   const double flops_attention = 2.0 * 32 * (128 + 128) * 32 * l * (l + 1) / 2;
+  const double elementwise = l * 2 * 32 * (8 * 4096 + 2 * (4096 + 1024) + 3 * 14336) / (3350e9 * 0.75);
   EXPECT_NEAR(fp8.prefill_seconds(4096, 8192),
-              flops_linear / (1979e12 * 0.5) + flops_attention / (989e12 * 0.5) + 500e-6, 1e-12);
+              flops_linear / (1979e12 * 0.5) + flops_attention / (989e12 * 0.5) + elementwise + 500e-6, 1e-6);
 }
 
 }  // namespace

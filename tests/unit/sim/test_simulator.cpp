@@ -41,7 +41,9 @@ TEST(Simulator, LoneRequestTtftIsItsPrefillTime) {
   const double p = 1000;
   const double flops = 2 * 8.03e9 * p + 2.0 * 32 * (128 + 128) * 32 * p * (p + 1) / 2;
   const double bytes = 8.03e9 * 2 + 131072.0 * p;  // weights once; 128 KiB of KV written per token
-  const double expected = std::max(flops / (989e12 * 0.5), bytes / (3350e9 * 0.75)) + 500e-6;
+  // The elementwise kernels per token: 2 B x 32 layers x (8 x 4096 + 2 x (4096 + 1024) + 3 x 14336).
+  const double elementwise = p * 2 * 32 * (8 * 4096 + 2 * (4096 + 1024) + 3 * 14336) / (3350e9 * 0.75);
+  const double expected = std::max(flops / (989e12 * 0.5), bytes / (3350e9 * 0.75)) + elementwise + 500e-6;
   ASSERT_EQ(r.finished, 1);
   EXPECT_NEAR(r.ttft_s.p50, expected, 1e-9);
   EXPECT_NEAR(r.e2e_s.p50, expected, 1e-9);  // one output token: done with the prefill
@@ -89,7 +91,8 @@ TEST(Simulator, ReloadTakesBytesOverBandwidthPlusPerCopyCost) {
   const double load = 256 * (2.724e-6 + block / 54.06e9);
   const double flops = 2 * 8.03e9 + 2.0 * 32 * 256 * 32 * 4097;
   const double bytes = 8.03e9 * 2 + 131072.0 * 4097;
-  const double step = std::max(flops / (989e12 * 0.5), bytes / (3350e9 * 0.75)) + 500e-6;
+  const double elementwise = 2 * 32 * (8 * 4096 + 2 * (4096 + 1024) + 3 * 14336) / (3350e9 * 0.75);
+  const double step = std::max(flops / (989e12 * 0.5), bytes / (3350e9 * 0.75)) + elementwise + 500e-6;
   // TTFT of the warm request is the smaller of the two.
   EXPECT_NEAR(r.ttft_s.min, load + step, 1e-9);
   EXPECT_NEAR(r.h2d_bytes, 256 * block, 1e-3);
