@@ -12,14 +12,10 @@ namespace {
 
 std::int64_t per_rank(std::int64_t total, int tp) { return (total + tp - 1) / tp; }
 
-// FFN width from the parameter count when config.json's is not in the catalog: per layer
-// attention (QKV + O) plus three FFN matrices, plus the embeddings (and an untied LM head).
+// FFN width from the parameter count when config.json's is not in the catalog: three FFN
+// matrices of hidden x width a layer.
 std::int64_t derived_ffn(const ModelSpec& m) {
-  const double h = m.hidden_size, d = m.head_dim;
-  const double attention = h * d * (2.0 * m.num_attention_heads + 2.0 * m.num_kv_heads);
-  const double embeddings = static_cast<double>(m.vocab_size) * h * (m.tie_word_embeddings ? 1 : 2);
-  const double ffn_params = m.params_total_b * 1e9 - embeddings - attention * m.num_hidden_layers;
-  const double width = ffn_params / (3.0 * h * m.num_hidden_layers);
+  const double width = mlp_params_per_layer(m, m.params_total_b) / (3.0 * m.hidden_size);
   // Published widths are multiples of 256.
   return std::max<std::int64_t>(256, static_cast<std::int64_t>(std::llround(width / 256.0)) * 256);
 }

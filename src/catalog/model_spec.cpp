@@ -14,6 +14,14 @@ double attention_macs_per_pair_layer(const ModelSpec& m) {
   return m.num_attention_heads * (d_qk + d_v);
 }
 
+double mlp_params_per_layer(const ModelSpec& m, double params_b) {
+  if (m.num_hidden_layers <= 0) return 0;
+  const double h = m.hidden_size, d = m.head_dim;
+  const double attention = h * d * (2.0 * m.num_attention_heads + 2.0 * m.num_kv_heads);
+  const double embeddings = static_cast<double>(m.vocab_size) * h * (m.tie_word_embeddings ? 1 : 2);
+  return (params_b * 1e9 - embeddings) / m.num_hidden_layers - attention;
+}
+
 bool is_int4_weights(const std::string& dtype) {
   return dtype == "int4" || dtype == "awq" || dtype == "gptq";
 }

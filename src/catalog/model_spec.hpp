@@ -75,6 +75,12 @@ struct ModelSpec {
 // heads (MLA counts its decompressed nope + rope query width). Both prefill FLOP models use it.
 double attention_macs_per_pair_layer(const ModelSpec& m);
 
+// Parameters per layer left for the MLP out of `params_b` billions: less the embeddings (and an
+// untied LM head) and each layer's attention projections (QKV + O). With the total parameters
+// that is the dense FFN (3 x hidden x intermediate for SwiGLU); with the active ones, the experts
+// a token uses. Used where config.json's width is not known or not the one a token sees.
+double mlp_params_per_layer(const ModelSpec& m, double params_b);
+
 // Bytes per parameter of a weight dtype name; throws UsageError for an unknown name.
 double weight_bytes_per_param(const std::string& dtype);
 // 4-bit weight-only checkpoints (int4, awq, gptq): the linear layers quantized, 16-bit activations.
