@@ -7,15 +7,16 @@
   loop; the change of peak output tokens/s with the native tier, and with LMCache's CPU backend,
   against none, at gpu-memory-utilization 0.9 and under memory pressure.
 - the vLLM blog's E2: Llama-3.1-8B on one H100, 512-token prefills, GPU prefix caching off; the
-  tier's cost at 0% CPU hits (checked), and its gain at 35-73% of prompt tokens from the CPU tier
-  (printed, not scored: issue 32 §4); its Figure 6, Llama-3.2-1B at 0% hits (printed, not scored).
+  tier's cost at 0% CPU hits (checked), and its prompt throughput at 10-100% CPU hits, replayed as
+  the post ran it (checked: issue 32 §4); its Figure 6, Llama-3.2-1B at 0% hits (printed, not scored).
 - Dielabs: vLLM 0.15.1 on one GeForce RTX 4070 SUPER, Qwen3-8B-AWQ, ten clients of 4,096 random
   tokens, no reuse; the change of output tokens/s with the native tier in two GPU pools.
 
 Each case is simulated with and without the tier on the same server; the simulated change is
 compared with the measured one. With --check it fails when a cell the model holds (HELD) passes a
 bound of issue 36: within 15 points and of the right sign where the measured change exceeds 10%
-(E2's 0%-hit cost: within 2 points). With --mechanisms it also prints each cost mechanism's share (each
+(E2's 0%-hit cost: within 2 points), or an E2 hit-curve point passes E2_HIT_BOUND or their mean
+E2_HIT_MEAN_BOUND. With --mechanisms it also prints each cost mechanism's share (each
 switched off in turn).
 
   tier_cost.py KVBENCH DATA_DIR [--check] [--mechanisms]
@@ -195,34 +196,70 @@ def e2_change(kvbench, costs, work):
 
 
 def measured_e2_curve(data):
-    """[(CPU hit share, prompt tok/s with the tier)] of E2, and the no-tier baseline."""
+    """{CPU hit share: prompt tok/s with the tier} of E2 (0.1 to 1.0), and the no-tier baseline."""
     with open(os.path.join(data, "ground-truth", "vllm-blog-e2.csv")) as f:
         rows_ = [r for r in csv.DictReader(line for line in f if not line.startswith("#"))]
-    return ([(float(r["cpu_hit_rate"]), float(r["with_offload_tok_per_s"])) for r in rows_],
-            float(rows_[0]["no_offload_tok_per_s"]))
+    return ({float(r["cpu_hit_rate"]): float(r["with_offload_tok_per_s"]) for r in rows_
+             if float(r["cpu_hit_rate"]) > 0}, float(rows_[0]["no_offload_tok_per_s"]))
 
 
-def interpolate(curve, x):
-    for (x0, y0), (x1, y1) in zip(curve, curve[1:]):
-        if x0 <= x <= x1:
-            return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
-    return curve[-1][1]
+# E2 with CPU hits as the post describes the run (its "Benefits" section): a share h of 10,000 unique
+# 512-token prompts is run once to warm the CPU tier, then all 10,000 are submitted as one batch to
+# the offline LLM class and timed without the warm-up. The warmed prompts lead that batch: the
+# natural way to write it, and the only order of the two that gives the measured curve (a shuffled
+# batch simulates up to 54% above it, hits overlapping the misses' prefills; FCFS admits the leading
+# hits to their loads until the GPU pool is full, so the misses run after them). The benchmark
+# script the post links (GitHub orozery/playground, branch kv-offloading-blog-dec-2025) could not be
+# read to confirm it. The tier holds every warmed prompt (640 GiB at h = 1; the post lists 500 GB of
+# host DRAM, so its runs above h = 0.7 kept them some way it does not state).
+E2_BATCH = 10_000
+E2_WARM_END_S = 1000.0  # the batch is queued this long after the warm-up starts, well after it ends
+E2_HIT_SERVER = E2_SERVER.split("kv-offloading-size:")[0] + "kv-offloading-size: 700\ntier-costs: all\n" \
+    "workload: {requests: 1, arrival: {process: fixed, rate: 1}}\n"
+E2_HIT_BOUND = 0.15       # each point's prompt tok/s within 15% of the measured
+E2_HIT_MEAN_BOUND = 0.10  # and the mean over the curve within 10% (issue 32's "E2 within 10%")
+
+
+def e2_hit_trace(path, share):
+    """The warm-up (the first share of the prompts, at 0 s) and the batch (all of them, the warmed
+    ones first, at E2_WARM_END_S); one hash id per 512-token prompt."""
+    warmed = round(share * E2_BATCH)
+    with open(path, "w") as f:
+        for i in range(warmed):
+            f.write(json.dumps({"arrival_s": 0.0, "prompt_tokens": 512, "output_tokens": 1, "hash_ids": [i]}) + "\n")
+        for i in range(E2_BATCH):
+            f.write(json.dumps({"arrival_s": E2_WARM_END_S, "prompt_tokens": 512, "output_tokens": 1,
+                                "hash_ids": [i]}) + "\n")
 
 
 def e2_hit_curve(kvbench, data, work):
-    """E2 with CPU hits (issue 32 §4), printed, not scored: each simulated point against the
-    measured curve at the same share of prompt tokens from the CPU tier. The blog warmed the tier
-    beforehand; here an earlier request's prompt is repeated (repeat-share), so the first of each
-    pair is a miss and the simulated hit share is below the repeat share."""
-    curve, base = measured_e2_curve(data)
+    """E2 with CPU hits (issue 32 §4), scored: [(hit share, measured prompt tok/s, simulated)] of the
+    timed batch, from the makespan past the warm-up."""
+    curve, _base = measured_e2_curve(data)
+    scenario, trace = os.path.join(work, "e2-hits.yaml"), os.path.join(work, "e2-hits.jsonl")
+    with open(scenario, "w") as f:
+        f.write(E2_HIT_SERVER)
     out = []
-    for repeat in (0.5, 0.7, 0.9):
-        text = E2_SERVER.format(tier=64, costs="all").replace("  output: 1\n", f"  output: 1\n  repeat-share: {repeat}\n")
-        m = simulate(kvbench, text, work)
-        hits = m["cpu_hit_tokens"] / max(1, m["prompt_tokens"])
-        measured = interpolate(curve, hits)
-        out.append((hits, 100 * (measured - base) / base, m["prompt_tokens_per_s"]))
+    for share, measured in sorted(curve.items()):
+        e2_hit_trace(trace, share)
+        done = subprocess.run([kvbench, "simulate", scenario, "--trace", trace, "--trace-block-tokens", "512",
+                               "--no-sweep", "--json"], capture_output=True, text=True, timeout=600)
+        if done.returncode != 0:
+            sys.exit(f"tier_cost: kvbench simulate --trace exited {done.returncode}: {done.stderr.strip()}")
+        m = json.loads(done.stdout)["points"][0]["metrics"]
+        out.append((share, measured, E2_BATCH * 512 / (m["makespan_s"] - E2_WARM_END_S)))
     return out
+
+
+def check_e2_hits(curve):
+    errors = [abs(simulated / measured - 1) for _share, measured, simulated in curve]
+    failed = [f"E2 at {100 * share:.0f}% hits: {simulated:.0f} against {measured:.0f} prompt tok/s "
+              f"(bound {100 * E2_HIT_BOUND:.0f}%)" for (share, measured, simulated), e in zip(curve, errors)
+              if e > E2_HIT_BOUND]
+    if sum(errors) / len(errors) > E2_HIT_MEAN_BOUND:
+        failed.append(f"E2 with CPU hits: mean error {100 * sum(errors) / len(errors):.1f}% "
+                      f"(bound {100 * E2_HIT_MEAN_BOUND:.0f}%)")
+    return failed
 
 
 def measured_e2_1b(data):
@@ -307,11 +344,11 @@ def main(argv):
         for case, measured, simulated, base, simulated_base in results:
             print(f"{case:<37} {measured:>+8.1f}% {simulated:>+9.1f}%  {'yes' if case in HELD else 'no ':<8}"
                   f"{base:>10.0f} / {simulated_base:.0f}")
-        simulated_e2_base = [r for r in results if "E2" in r[0]][0][4]
-        print("\nE2 with CPU hits (printed, not scored): prompt tok/s change against no tier, measured at the same hit share")
-        for hits, measured, tok_s in e2_hit_curve(kvbench, data, work):
-            print(f"  {100 * hits:4.0f}% of prompt tokens from the CPU tier: measured {measured:+6.1f}%, "
-                  f"simulated {100 * (tok_s - simulated_e2_base) / simulated_e2_base:+6.1f}%")
+        hit_curve = e2_hit_curve(kvbench, data, work)
+        print("\nE2 with CPU hits, as the post ran it (the warmed prompts first in one batch of 10,000): prompt tok/s")
+        for share, measured, simulated in hit_curve:
+            print(f"  {100 * share:4.0f}% hits: measured {measured:>8.0f}, simulated {simulated:>8.0f} "
+                  f"({100 * (simulated / measured - 1):+5.1f}%)")
         one_b, base, simulated_base = e2_1b_rows(kvbench, data, work)
         print(f"\nE2 with Llama-3.2-1B at 0% hits (the post's Figure 6; printed, not scored): no tier "
               f"{base:.0f} tok/s measured (derived from the text), {simulated_base:.0f} simulated")
@@ -323,7 +360,7 @@ def main(argv):
                 print(f"\nwithout {m}:")
                 for case, _measured, simulated, _base, _simulated_base in rows(kvbench, data, others, work):
                     print(f"  {case:<35} {simulated:>+9.1f}%")
-    failed = check(results)
+    failed = check(results) + check_e2_hits(hit_curve)
     if "--check" in argv and failed:
         print("FAIL: " + "; ".join(failed))
         return 1
