@@ -232,22 +232,39 @@ def e2_hit_trace(path, share):
                                 "hash_ids": [i]}) + "\n")
 
 
-def e2_hit_curve(kvbench, data, work):
-    """E2 with CPU hits (issue 32 §4), scored: [(hit share, measured prompt tok/s, simulated)] of the
-    timed batch, from the makespan past the warm-up."""
-    curve, _base = measured_e2_curve(data)
+def e2_batch_tok_s(kvbench, work, share, server):
+    """Prompt tok/s of E2's timed batch at this share of CPU hits, from the makespan past the warm-up."""
     scenario, trace = os.path.join(work, "e2-hits.yaml"), os.path.join(work, "e2-hits.jsonl")
     with open(scenario, "w") as f:
-        f.write(E2_HIT_SERVER)
+        f.write(server)
+    e2_hit_trace(trace, share)
+    done = subprocess.run([kvbench, "simulate", scenario, "--trace", trace, "--trace-block-tokens", "512",
+                           "--no-sweep", "--json"], capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        sys.exit(f"tier_cost: kvbench simulate --trace exited {done.returncode}: {done.stderr.strip()}")
+    m = json.loads(done.stdout)["points"][0]["metrics"]
+    return E2_BATCH * 512 / (m["makespan_s"] - E2_WARM_END_S)
+
+
+def e2_hit_curve(kvbench, data, work):
+    """E2 with CPU hits (issue 32 §4), scored: [(hit share, measured prompt tok/s, simulated)]."""
+    curve, _base = measured_e2_curve(data)
+    return [(share, measured, e2_batch_tok_s(kvbench, work, share, E2_HIT_SERVER))
+            for share, measured in sorted(curve.items())]
+
+
+def e2_1b_hit_curve(kvbench, data, work):
+    """Figure 6's Llama-3.2-1B with CPU hits, both copy methods (printed, not scored):
+    [(method, hit share, measured prompt tok/s, simulated)]."""
+    with open(os.path.join(data, "ground-truth", "vllm-blog-e2-llama-3.2-1b.csv")) as f:
+        rows_ = [r for r in csv.DictReader(line for line in f if not line.startswith("#"))]
     out = []
-    for share, measured in sorted(curve.items()):
-        e2_hit_trace(trace, share)
-        done = subprocess.run([kvbench, "simulate", scenario, "--trace", trace, "--trace-block-tokens", "512",
-                               "--no-sweep", "--json"], capture_output=True, text=True, timeout=600)
-        if done.returncode != 0:
-            sys.exit(f"tier_cost: kvbench simulate --trace exited {done.returncode}: {done.stderr.strip()}")
-        m = json.loads(done.stdout)["points"][0]["metrics"]
-        out.append((share, measured, E2_BATCH * 512 / (m["makespan_s"] - E2_WARM_END_S)))
+    for method, key in (("ce", "dma"), ("kernel", "kernel")):
+        server = E2_HIT_SERVER.replace("model: llama-3.1-8b", "model: llama-3.2-1b") + f"link-method: {method}\n"
+        for r in rows_:
+            share = float(r["cpu_hit_rate"])
+            if share in (0.3, 0.6, 0.9, 1.0):
+                out.append((method, share, float(r[f"{key}_tok_per_s"]), e2_batch_tok_s(kvbench, work, share, server)))
     return out
 
 
@@ -354,6 +371,10 @@ def main(argv):
               f"{base:.0f} tok/s measured (derived from the text), {simulated_base:.0f} simulated")
         for method, measured, simulated in one_b:
             print(f"  {method:<6} measured {measured:+5.1f}%, simulated {simulated:+5.1f}%")
+        print("  with CPU hits, run as E2 above (printed, not scored): prompt tok/s measured / simulated")
+        for method, share, measured, simulated in e2_1b_hit_curve(kvbench, data, work):
+            print(f"  {method:<6} {100 * share:4.0f}% hits: {measured:>8.0f} / {simulated:>8.0f} "
+                  f"({100 * (simulated / measured - 1):+5.1f}%)")
         if "--mechanisms" in argv:
             for m in MECHANISMS:
                 others = "[" + ", ".join(x for x in MECHANISMS if x != m) + "]"
