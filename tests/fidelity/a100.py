@@ -12,12 +12,12 @@ With --check it fails when a mean absolute error passes 10% or a run 25% (fideli
 import csv
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fidelity  # noqa: E402
+import tier_cost  # noqa: E402
 
 MEAN_BOUND, WORST_BOUND = fidelity.BOUNDS["TTFT mean"], fidelity.WORST_CASE
 # 1,000 chat requests of 128 tokens at once measure the API server taking them in, not the engine.
@@ -48,17 +48,11 @@ def measured_runs(data):
 
 def simulate(kvbench, run, calibration, work):
     prompts = int(run["num_prompts"])
-    text = SERVER.format(input_len=run["random_input_len"], prompts=prompts, calibration=calibration,
-                         prompt=round(int(run["total_input_tokens"]) / prompts),
-                         output=round(int(run["total_generated_tokens"]) / prompts))
-    path = os.path.join(work, "scenario.yaml")
-    with open(path, "w") as f:
-        f.write(text)
-    done = subprocess.run([kvbench, "simulate", path, "--no-sweep", "--json"], capture_output=True, text=True,
-                          timeout=600)
-    if done.returncode != 0:
-        sys.exit(f"a100: kvbench simulate exited {done.returncode}: {done.stderr.strip()}")
-    return json.loads(done.stdout)["points"][0]["metrics"]
+    return tier_cost.simulate(kvbench, SERVER.format(input_len=run["random_input_len"], prompts=prompts,
+                                                     calibration=calibration,
+                                                     prompt=round(int(run["total_input_tokens"]) / prompts),
+                                                     output=round(int(run["total_generated_tokens"]) / prompts)),
+                              work)
 
 
 def rows(kvbench, data, calibration_path):
@@ -121,15 +115,7 @@ def main(argv):
               f"bound {100 * MEAN_BOUND:.0f}% mean, {100 * WORST_BOUND:.0f}% worst: {'ok' if ok else 'FAIL'}")
         if not ok:
             failed.append(f"{kind} mean")
-    if "--write" in argv:
-        write_figures(argv[argv.index("--write") + 1], figures_)
-    if "--compare" in argv:
-        path = argv[argv.index("--compare") + 1]
-        failed += fidelity.differences(path, figures_, fidelity.read_figures(path))
-    if "--check" in argv and failed:
-        print("FAIL: " + ", ".join(failed))
-        return 1
-    return 0
+    return fidelity.finish(argv, figures_, failed, write_figures)
 
 
 if __name__ == "__main__":

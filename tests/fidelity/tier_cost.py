@@ -157,14 +157,15 @@ def dielabs_rows(kvbench, data, costs, work):
     return out
 
 
-def simulate(kvbench, text, work):
+def simulate(kvbench, text, work, extra=()):
+    """The first point's metrics of `kvbench simulate` on this scenario text (and extra arguments)."""
     path = os.path.join(work, "scenario.yaml")
     with open(path, "w") as f:
         f.write(text)
-    done = subprocess.run([kvbench, "simulate", path, "--no-sweep", "--json"], capture_output=True, text=True,
-                          timeout=600)
+    done = subprocess.run([kvbench, "simulate", path, *extra, "--no-sweep", "--json"], capture_output=True,
+                          text=True, timeout=600)
     if done.returncode != 0:
-        sys.exit(f"tier_cost: kvbench simulate exited {done.returncode}: {done.stderr.strip()}")
+        sys.exit(f"{os.path.basename(sys.argv[0])}: kvbench simulate exited {done.returncode}: {done.stderr.strip()}")
     return json.loads(done.stdout)["points"][0]["metrics"]
 
 
@@ -234,15 +235,9 @@ def e2_hit_trace(path, share):
 
 def e2_batch_tok_s(kvbench, work, share, server):
     """Prompt tok/s of E2's timed batch at this share of CPU hits, from the makespan past the warm-up."""
-    scenario, trace = os.path.join(work, "e2-hits.yaml"), os.path.join(work, "e2-hits.jsonl")
-    with open(scenario, "w") as f:
-        f.write(server)
+    trace = os.path.join(work, "e2-hits.jsonl")
     e2_hit_trace(trace, share)
-    done = subprocess.run([kvbench, "simulate", scenario, "--trace", trace, "--trace-block-tokens", "512",
-                           "--no-sweep", "--json"], capture_output=True, text=True, timeout=600)
-    if done.returncode != 0:
-        sys.exit(f"tier_cost: kvbench simulate --trace exited {done.returncode}: {done.stderr.strip()}")
-    m = json.loads(done.stdout)["points"][0]["metrics"]
+    m = simulate(kvbench, server, work, ("--trace", trace, "--trace-block-tokens", "512"))
     return E2_BATCH * 512 / (m["makespan_s"] - E2_WARM_END_S)
 
 
