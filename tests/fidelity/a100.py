@@ -10,7 +10,6 @@ With --check it fails when a mean absolute error passes 10% or a run 25% (fideli
   a100.py KVBENCH DATA_DIR [--calibration FILE] [--check] [--write FILE] [--compare FILE]
 """
 import csv
-import json
 import os
 import sys
 import tempfile
@@ -88,12 +87,7 @@ def figures(rows_):
 
 
 def write_figures(path, figures_):
-    with open(path, "w") as f:
-        f.write("# Written by tests/fidelity/a100.py --write from its last run (the a100-80gb default calibration\n"
-                "# against real vLLM servers, tests/data/ground-truth); kvbench states these figures with every\n"
-                "# simulation on an a100-80gb, and the fidelity test fails when a rerun differs.\n")
-        for key, value in figures_.items():
-            f.write(f"{key}: {json.dumps(value)}\n")
+    fidelity.write_figures(path, figures_, "a100.py", "a100-80gb")
 
 
 def main(argv):

@@ -205,11 +205,11 @@ def statement_figures(rows):
     return figures
 
 
-def write_figures(path, figures):
+def write_figures(path, figures, script="fidelity.py", hardware="h100"):
     with open(path, "w") as f:
-        f.write("# Written by tests/fidelity/fidelity.py --write from its last run (the h100 default calibration\n"
+        f.write(f"# Written by tests/fidelity/{script} --write from its last run (the {hardware} default calibration\n"
                 "# against real vLLM servers, tests/data/ground-truth); kvbench states these figures with every\n"
-                "# simulation on an h100, and the fidelity test fails when a rerun differs.\n")
+                f"# simulation on an {hardware}, and the fidelity test fails when a rerun differs.\n")
         for key, value in figures.items():
             f.write(f"{key}: {json.dumps(value)}\n")
 
