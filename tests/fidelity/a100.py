@@ -17,7 +17,6 @@ kvbench states with every simulation on an a100-80gb, per class of server
 
   a100.py KVBENCH DATA_DIR [--calibration FILE] [--skip-model M] [--check] [--write FILE] [--compare FILE]
 """
-import csv
 import os
 import sys
 import tempfile
@@ -59,8 +58,7 @@ GENERAL_LITE_ROW = {"groups": 10, "prompts_per_group": 10, "max_model_len": 4096
 
 def gpustack_rows(kvbench, data, calibration, work):
     """(source, model, ranks, run, metric, measured, simulated, scored) of gpustack's runs."""
-    with open(os.path.join(data, "ground-truth", "gpustack-a100-qwen3-14b.csv")) as f:
-        runs = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    runs = tier_cost.ground_truth(data, "gpustack-a100-qwen3-14b.csv")
     out = []
     for run in runs:
         prompts = int(run["num_prompts"])
@@ -81,9 +79,8 @@ def gpustack_rows(kvbench, data, calibration, work):
 
 def general_lite_rows(kvbench, data, calibration, work):
     """The same for inference-sim's general-lite runs; the H100 twins not scored (the control)."""
-    with open(os.path.join(data, "ground-truth", "inference-sim-general-lite.csv")) as f:
-        runs = [r for r in csv.DictReader(line for line in f if not line.startswith("#"))
-                if r["hardware"] in ("a100-80gb", "h100")]
+    runs = [r for r in tier_cost.ground_truth(data, "inference-sim-general-lite.csv")
+            if r["hardware"] in ("a100-80gb", "h100")]
     out = []
     for run in runs:
         row = dict(GENERAL_LITE_ROW, run=run["run"], stage=run["stage"], model=run["model"], tp=run["tp"],

@@ -8,7 +8,7 @@
   against none, at gpu-memory-utilization 0.9 and under memory pressure.
 - the vLLM blog's E2: Llama-3.1-8B on one H100, 512-token prefills, GPU prefix caching off; the
   tier's cost at 0% CPU hits (checked), and its prompt throughput at 10-100% CPU hits, replayed as
-  the post ran it (checked: issue 32 §4); its Figure 6, Llama-3.2-1B at 0% hits (printed, not scored).
+  the post ran it (checked: issue 32 §4); its Figure 6, Llama-3.2-1B at 0% hits and with hits (printed, not scored).
 - Dielabs: vLLM 0.15.1 on one GeForce RTX 4070 SUPER, Qwen3-8B-AWQ, ten clients of 4,096 random
   tokens, no reuse; the change of output tokens/s with the native tier in two GPU pools.
 
@@ -140,20 +140,25 @@ workload:
 """
 
 
+def ground_truth(data, name):
+    """The rows of a vendored measurement (tests/data/ground-truth/NAME), its '#' provenance lines skipped."""
+    with open(os.path.join(data, "ground-truth", name)) as f:
+        return list(csv.DictReader(line for line in f if not line.startswith("#")))
+
+
 def dielabs_rows(kvbench, data, costs, work):
     """(case, measured change %, simulated change %, measured no-tier tok/s, simulated no-tier tok/s)."""
     out = []
-    with open(os.path.join(data, "ground-truth", "dielabs-rtx4070s-qwen3-8b-awq.csv")) as f:
-        for r in csv.DictReader(line for line in f if not line.startswith("#")):
-            base, native = float(r["no_offload_output_tok_s"]), float(r["native_output_tok_s"])
-            tok_s = {}
-            for tier in ("null", r["tier_gib"]):
-                text = DIELABS_SERVER.format(regime=r["regime"], data=data, max_model_len=r["max_model_len"],
-                                             blocks=int(r["gpu_kv_tokens"]) // 16, tier=tier, costs=costs)
-                tok_s[tier] = simulate(kvbench, text, work)["output_tokens_per_s"]
-            simulated = 100 * (tok_s[r["tier_gib"]] - tok_s["null"]) / tok_s["null"]
-            out.append((f"RTX 4070S Qwen3-8B-AWQ {r['regime']}", 100 * (native - base) / base, simulated, base,
-                        tok_s["null"]))
+    for r in ground_truth(data, "dielabs-rtx4070s-qwen3-8b-awq.csv"):
+        base, native = float(r["no_offload_output_tok_s"]), float(r["native_output_tok_s"])
+        tok_s = {}
+        for tier in ("null", r["tier_gib"]):
+            text = DIELABS_SERVER.format(regime=r["regime"], data=data, max_model_len=r["max_model_len"],
+                                         blocks=int(r["gpu_kv_tokens"]) // 16, tier=tier, costs=costs)
+            tok_s[tier] = simulate(kvbench, text, work)["output_tokens_per_s"]
+        simulated = 100 * (tok_s[r["tier_gib"]] - tok_s["null"]) / tok_s["null"]
+        out.append((f"RTX 4070S Qwen3-8B-AWQ {r['regime']}", 100 * (native - base) / base, simulated, base,
+                    tok_s["null"]))
     return out
 
 
@@ -197,11 +202,9 @@ def e2_change(kvbench, costs, work):
 
 
 def measured_e2_curve(data):
-    """{CPU hit share: prompt tok/s with the tier} of E2 (0.1 to 1.0), and the no-tier baseline."""
-    with open(os.path.join(data, "ground-truth", "vllm-blog-e2.csv")) as f:
-        rows_ = [r for r in csv.DictReader(line for line in f if not line.startswith("#"))]
-    return ({float(r["cpu_hit_rate"]): float(r["with_offload_tok_per_s"]) for r in rows_
-             if float(r["cpu_hit_rate"]) > 0}, float(rows_[0]["no_offload_tok_per_s"]))
+    """{CPU hit share: prompt tok/s with the tier} of E2, 10% to 100% hits."""
+    return {float(r["cpu_hit_rate"]): float(r["with_offload_tok_per_s"])
+            for r in ground_truth(data, "vllm-blog-e2.csv") if float(r["cpu_hit_rate"]) > 0}
 
 
 # E2 with CPU hits as the post describes the run (its "Benefits" section): a share h of 10,000 unique
@@ -243,16 +246,14 @@ def e2_batch_tok_s(kvbench, work, share, server):
 
 def e2_hit_curve(kvbench, data, work):
     """E2 with CPU hits (issue 32 §4), scored: [(hit share, measured prompt tok/s, simulated)]."""
-    curve, _base = measured_e2_curve(data)
     return [(share, measured, e2_batch_tok_s(kvbench, work, share, E2_HIT_SERVER))
-            for share, measured in sorted(curve.items())]
+            for share, measured in sorted(measured_e2_curve(data).items())]
 
 
 def e2_1b_hit_curve(kvbench, data, work):
     """Figure 6's Llama-3.2-1B with CPU hits, both copy methods (printed, not scored):
     [(method, hit share, measured prompt tok/s, simulated)]."""
-    with open(os.path.join(data, "ground-truth", "vllm-blog-e2-llama-3.2-1b.csv")) as f:
-        rows_ = [r for r in csv.DictReader(line for line in f if not line.startswith("#"))]
+    rows_ = ground_truth(data, "vllm-blog-e2-llama-3.2-1b.csv")
     out = []
     for method, key in (("ce", "dma"), ("kernel", "kernel")):
         server = E2_HIT_SERVER.replace("model: llama-3.1-8b", "model: llama-3.2-1b") + f"link-method: {method}\n"
@@ -276,9 +277,7 @@ def check_e2_hits(curve):
 
 def measured_e2_1b(data):
     """Figure 6 at 0% hits: {method: change against no tier %}, and the (derived) no-tier tok/s."""
-    with open(os.path.join(data, "ground-truth", "vllm-blog-e2-llama-3.2-1b.csv")) as f:
-        zero = [r for r in csv.DictReader(line for line in f if not line.startswith("#"))
-                if float(r["cpu_hit_rate"]) == 0.0][0]
+    zero = [r for r in ground_truth(data, "vllm-blog-e2-llama-3.2-1b.csv") if float(r["cpu_hit_rate"]) == 0.0][0]
     base = float(zero["no_offload_tok_per_s"])
     return {m: 100 * (float(zero[f"{key}_tok_per_s"]) - base) / base for m, key in (("ce", "dma"), ("kernel", "kernel"))}, base
 
@@ -301,23 +300,21 @@ def e2_1b_rows(kvbench, data, work):
 def measured_l40s(data):
     """(regime, model, backend) -> (change with the tier %, peak output tok/s without it)."""
     changes, bases = {}, {}
-    with open(os.path.join(data, "ground-truth", "natoscott-l40s-peak-output-throughput.csv")) as f:
-        for r in csv.DictReader(line for line in f if not line.startswith("#")):
-            if r["model"] not in MODEL:
-                continue
-            if r["config"] in CONFIGS:
-                changes[(r["regime"], r["model"], CONFIGS[r["config"]])] = float(r["delta_vs_no_offload_pct"])
-            elif r["config"] == "no-offload":
-                bases[(r["regime"], r["model"])] = float(r["peak_output_tok_s"])
+    for r in ground_truth(data, "natoscott-l40s-peak-output-throughput.csv"):
+        if r["model"] not in MODEL:
+            continue
+        if r["config"] in CONFIGS:
+            changes[(r["regime"], r["model"], CONFIGS[r["config"]])] = float(r["delta_vs_no_offload_pct"])
+        elif r["config"] == "no-offload":
+            bases[(r["regime"], r["model"])] = float(r["peak_output_tok_s"])
     return {k: (v, bases[k[:2]]) for k, v in changes.items()}
 
 
 def measured_e2(data):
-    with open(os.path.join(data, "ground-truth", "vllm-blog-e2.csv")) as f:
-        for r in csv.DictReader(line for line in f if not line.startswith("#")):
-            if float(r["cpu_hit_rate"]) == 0.0:
-                with_tier, without = float(r["with_offload_tok_per_s"]), float(r["no_offload_tok_per_s"])
-                return 100 * (with_tier - without) / without, without
+    for r in ground_truth(data, "vllm-blog-e2.csv"):
+        if float(r["cpu_hit_rate"]) == 0.0:
+            with_tier, without = float(r["with_offload_tok_per_s"]), float(r["no_offload_tok_per_s"])
+            return 100 * (with_tier - without) / without, without
     sys.exit("tier_cost: vllm-blog-e2.csv has no 0% row")
 
 
