@@ -11,6 +11,7 @@ packages=(
 )
 if [ "${1:-}" = "--tests" ]; then
   packages+=(chromium clang libclang-rt-14-dev clang-format-14)  # clang + libFuzzer: fuzz.sh; check-format.sh
+  packages+=(help2man man-db ccache)  # man pages in the .deb and `man` on them; the compiler cache
 fi
 # Debian's HIP toolchain (clang-15, LLVM-15, ROCm libraries) compiles the HIP backend: installed for
 # the tests (which compile it) and on AMD GPU machines (/dev/kfd), not for every user.

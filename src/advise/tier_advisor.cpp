@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 #include "advise/knee.hpp"
+#include "advise/no_tier_verdict.hpp"
+#include "advise/tier_curve.hpp"
 #include "core/interrupt.hpp"
 #include "sim/simulation_setup.hpp"
 #include "size/offload_plan.hpp"
@@ -23,200 +24,6 @@ constexpr double kPoolKneeSwing = 0.15;
 constexpr double kMinCpuHits =
     0.001;  // a best point with fewer CPU hits (share of prompt tokens) gains by chance
 
-TierCurvePoint curve_point(double gib, const SimResult& r) {
-  TierCurvePoint p;
-  p.kv_offloading_size_gib = gib;
-  p.output_tokens_per_s = r.output_tokens_per_s;
-  p.ttft_p50_s = r.ttft_s.p50;
-  p.ttft_p99_s = r.ttft_s.p99;
-  p.cpu_hit_rate = r.cpu_hit_rate;
-  p.gpu_hit_rate = r.gpu_hit_rate;
-  const double span = r.makespan_s > 0 ? r.makespan_s : 1.0;
-  p.goodput_rps = static_cast<double>(r.slo_met_requests) / span;
-  p.h2d_utilization = r.h2d_utilization;
-  p.d2h_utilization = r.d2h_utilization;
-  p.engine_busy_share = r.engine_busy_s / span;
-  if (!r.replicas.empty()) {
-    p.replica_hit_rate_min = 1;
-    for (const auto& rep : r.replicas) {
-      p.busiest_ttft_p99_s = std::max(p.busiest_ttft_p99_s, rep.ttft_s.p99);
-      const double hits = rep.gpu_hit_rate + rep.cpu_hit_rate;
-      p.replica_hit_rate_min = std::min(p.replica_hit_rate_min, hits);
-      p.replica_hit_rate_max = std::max(p.replica_hit_rate_max, hits);
-    }
-  }
-  for (int i = 0; i < kTierCostCount; ++i) {
-    const double share =
-        r.engine_busy_s > 0 ? r.tier_cost_s[static_cast<std::size_t>(i)] / r.engine_busy_s : 0;
-    if (share > p.costliest_share) {
-      p.costliest_share = share;
-      p.costliest_mechanism = to_string(static_cast<TierCost>(i));
-    }
-  }
-  return p;
-}
-
-// The draws' mean at one size, with the range of the judged metrics and each draw's figures kept
-// for the paired gains (tier_objective.cpp).
-TierCurvePoint mean_of_draws(const std::vector<TierCurvePoint>& draws) {
-  TierCurvePoint m = draws.front();  // the first draw's mechanism names the cost
-  if (draws.size() == 1) return m;
-  const auto n = static_cast<double>(draws.size());
-  const auto mean = [&](double TierCurvePoint::*field) {
-    double sum = 0;
-    for (const auto& d : draws) sum += d.*field;
-    return sum / n;
-  };
-  for (auto field :
-       {&TierCurvePoint::output_tokens_per_s, &TierCurvePoint::ttft_p50_s, &TierCurvePoint::ttft_p99_s,
-        &TierCurvePoint::cpu_hit_rate, &TierCurvePoint::gpu_hit_rate, &TierCurvePoint::goodput_rps,
-        &TierCurvePoint::h2d_utilization, &TierCurvePoint::d2h_utilization,
-        &TierCurvePoint::engine_busy_share, &TierCurvePoint::costliest_share,
-        &TierCurvePoint::busiest_ttft_p99_s, &TierCurvePoint::replica_hit_rate_min,
-        &TierCurvePoint::replica_hit_rate_max}) {
-    m.*field = mean(field);
-  }
-  for (const auto& d : draws) {  // curve_point leaves these empty: one draw has no spread
-    m.draw_output_tokens_per_s.push_back(d.output_tokens_per_s);
-    m.draw_ttft_p99_s.push_back(d.ttft_p99_s);
-    m.draw_goodput_rps.push_back(d.goodput_rps);
-  }
-  const auto [tlo, thi] =
-      std::minmax_element(m.draw_output_tokens_per_s.begin(), m.draw_output_tokens_per_s.end());
-  const auto [llo, lhi] = std::minmax_element(m.draw_ttft_p99_s.begin(), m.draw_ttft_p99_s.end());
-  m.output_tokens_per_s_min = *tlo;
-  m.output_tokens_per_s_max = *thi;
-  m.ttft_p99_min_s = *llo;
-  m.ttft_p99_max_s = *lhi;
-  return m;
-}
-
-// Simulates tier sizes on one prepared setup, each over `draws` workload draws (seeds seed,
-// seed + 1, ...); block size and max-model-len do not change with the tier, only the CPU tier
-// differs, and draw k is the same traffic at every size.
-class TierCurve {
- public:
-  TierCurve(SimulationSetup base, SimOptions options, int draws)
-      : base_(std::move(base)), options_(options), draws_(std::max(1, draws)) {}
-
-  const TierCurvePoint& at(int gib) {
-    auto it = points_.find(gib);
-    if (it != points_.end()) return it->second;
-    auto setup = base_;
-    setup.offloading = gib > 0;
-    setup.cpu_blocks = gib > 0 ? cpu_blocks_for(gib, static_cast<std::int64_t>(setup.cpu_block_bytes)) : 0;
-    if (gib > 0) setup.scenario.server.kv_offloading_size = gib;
-    running_gib_ = gib;  // named if a signal cuts this simulation
-    std::vector<TierCurvePoint> draws;
-    for (int k = 0; k < draws_; ++k) {
-      setup.scenario.seed = base_.scenario.seed + static_cast<std::uint64_t>(k);
-      const auto result = run_simulation(setup, options_);
-      requests_ = result.requests;
-      draws.push_back(curve_point(gib, result));
-    }
-    return points_.emplace(gib, mean_of_draws(draws)).first->second;
-  }
-
-  // Mean output tok/s without a tier on a GPU pool `share` times this one, over the same draws.
-  double no_tier_throughput_with_pool(double share) const {
-    auto setup = base_;
-    setup.offloading = false;
-    setup.cpu_blocks = 0;
-    setup.gpu_blocks = std::max<std::int64_t>(1, std::llround(share * static_cast<double>(base_.gpu_blocks)));
-    double sum = 0;
-    for (int k = 0; k < draws_; ++k) {
-      setup.scenario.seed = base_.scenario.seed + static_cast<std::uint64_t>(k);
-      sum += run_simulation(setup, options_).output_tokens_per_s;
-    }
-    return sum / draws_;
-  }
-  std::int64_t gpu_blocks() const { return base_.gpu_blocks; }
-  // Whether a pool `share` times this one still holds max-model-len (else vLLM would not start).
-  bool pool_holds_max_model_len(double share) const {
-    return share * static_cast<double>(base_.gpu_blocks) * base_.block_size >=
-           static_cast<double>(base_.max_model_len);
-  }
-
-  std::vector<TierCurvePoint> points() const {
-    std::vector<TierCurvePoint> out;
-    for (const auto& [gib, p] : points_) out.push_back(p);  // std::map: ascending sizes
-    return out;
-  }
-
- private:
-  SimulationSetup base_;
-  SimOptions options_;
-  int draws_ = 1;
-  std::map<int, TierCurvePoint> points_;
-  std::int64_t requests_ = 0;
-  int running_gib_ = 0;
-
- public:
-  int running_gib() const { return running_gib_; }
-  std::int64_t requests() const { return requests_; }  // per point: the draw (or trace) is the same for all
-  ExpectedError expected_error() const { return expected_error_for(base_); }
-};
-
-// Balanced's second rule: the size that gained in one metric while losing more than 2% in the
-// other (store traffic or reload convoys), if any.
-std::optional<TradedOffVerdict> traded_off(const std::vector<TierCurvePoint>& curve) {
-  const auto tput = objective_gains(curve, TierObjective::kThroughput);
-  const auto ttft = objective_gains(curve, TierObjective::kTtftP99);
-  for (std::size_t i = 1; i < curve.size(); ++i) {
-    const bool gained = ttft[i] >= kBalancedTtftGain || tput[i] >= kPaysGain;
-    if (gained && (ttft[i] < -kBalancedMaxLoss || tput[i] < -kBalancedMaxLoss))
-      return TradedOffVerdict{
-          .gib = curve[i].kv_offloading_size_gib, .ttft_gain = ttft[i], .throughput_gain = tput[i]};
-  }
-  return std::nullopt;
-}
-
-// Why nothing pays: nothing to reuse, reuse the GPU cache already holds, a trade-off balanced
-// refuses, arrivals (not the server) set the pace, the link, or decode-heavy compute.
-// The size whose throughput falls most below no tier, when it falls by more than the balanced
-// objective tolerates: the tier costs, it does not merely fail to pay.
-std::optional<TierCostsVerdict> tier_costs(const std::vector<TierCurvePoint>& curve) {
-  const auto& none = curve.front();
-  if (none.output_tokens_per_s <= 0) return std::nullopt;
-  std::size_t worst = 0;
-  double loss = 0;
-  for (std::size_t i = 1; i < curve.size(); ++i) {
-    const double change = curve[i].output_tokens_per_s / none.output_tokens_per_s - 1;
-    if (change < loss) {
-      loss = change;
-      worst = i;
-    }
-  }
-  if (worst == 0 || loss > -kBalancedMaxLoss) return std::nullopt;
-  const auto& w = curve[worst];
-  return TierCostsVerdict{.gib = w.kv_offloading_size_gib,
-                          .loss = -loss,
-                          .mechanism_share = w.costliest_share,
-                          .mechanism = w.costliest_mechanism};
-}
-
-TierVerdict why_it_does_not_pay(const std::vector<TierCurvePoint>& curve, TierObjective objective) {
-  const auto& none = curve.front();
-  const auto& top = curve.back();
-  const double gib = top.kv_offloading_size_gib;
-  if (auto costs = tier_costs(curve)) return *costs;
-  if (none.gpu_hit_rate + top.cpu_hit_rate < 0.01)
-    return NoReuseVerdict{.gpu_hit_rate = none.gpu_hit_rate, .cpu_hit_rate = top.cpu_hit_rate, .gib = gib};
-  if (top.cpu_hit_rate < 0.01)
-    return ReuseFitsGpuVerdict{
-        .gpu_hit_rate = none.gpu_hit_rate, .cpu_hit_rate = top.cpu_hit_rate, .gib = gib};
-  if (objective == TierObjective::kBalanced) {
-    if (auto t = traded_off(curve)) return *t;
-  }
-  if (objective == TierObjective::kThroughput && none.engine_busy_share < 0.9)
-    return ArrivalBoundVerdict{
-        .engine_busy_share = none.engine_busy_share, .cpu_hit_rate = top.cpu_hit_rate, .gib = gib};
-  if (top.h2d_utilization > 0.5)
-    return LinkBoundVerdict{
-        .cpu_hit_rate = top.cpu_hit_rate, .h2d_utilization = top.h2d_utilization, .gib = gib};
-  return ComputeBoundVerdict{.cpu_hit_rate = top.cpu_hit_rate, .gib = gib};
-}
-
 // The knee the objective picks on the curve, or none when nothing pays. A gain with (almost) no
 // CPU hits is not the tier's doing: scheduling noise in a tail.
 std::optional<Knee> judged_knee(const std::vector<TierCurvePoint>& curve, const JudgedCurve& j) {
@@ -233,16 +40,43 @@ void store_gains(TierRecommendation& rec, const JudgedCurve& j) {
   rec.decided_by = j.metric;
 }
 
+const ExpectedError* expected_of(const TierRecommendation& rec) {
+  return rec.expected ? &*rec.expected : nullptr;
+}
+
+// The best size the objective would pay for were the simulation's stated error not counted (`bare`:
+// the curve judged without it): its gain is within that error.
+std::optional<WithinModelErrorVerdict> within_model_error(const std::vector<TierCurvePoint>& curve,
+                                                          const JudgedCurve& bare, const JudgedCurve& j) {
+  if (!j.model_error) return std::nullopt;
+  const auto knee = judged_knee(curve, bare);
+  if (!knee) return std::nullopt;
+  const auto i = knee->best_index;
+  return WithinModelErrorVerdict{.gib = curve[i].kv_offloading_size_gib,
+                                 .gain = bare.gains[i],
+                                 .spread = bare.spreads[i],
+                                 .model_error = *j.model_error,
+                                 .cpu_hit_rate = curve[i].cpu_hit_rate,
+                                 .metric = bare.metric};
+}
+
 // No size pays: the reason, and what the other objectives would make of the same curve.
 void explain_no_tier(TierRecommendation& rec, const TierAdviceRequest& req, const JudgedCurve& j) {
   rec.pays = false;
   rec.kv_offloading_size_gib = 0;
   rec.bound = TierBound::kNone;
   rec.gain = 0;
+  // The best gain as judged before the model's error is counted: the figure the step states.
+  const auto bare = judge_curve(rec.curve, req.objective);
   double best = 0;
-  for (std::size_t i = 1; i < j.knee_gains.size(); ++i) best = std::max(best, j.knee_gains[i]);
+  for (std::size_t i = 1; i < bare.knee_gains.size(); ++i) best = std::max(best, bare.knee_gains[i]);
+  std::optional<double> within_error;
   if (rec.curve.size() < 2) {
     rec.verdict = NoRoomVerdict{.cap_gib = req.cap_gib};
+  } else if (const auto noise = within_model_error(rec.curve, bare, j)) {
+    rec.verdict = *noise;
+    best = noise->gain;
+    within_error = noise->model_error;
   } else {
     rec.verdict = why_it_does_not_pay(rec.curve, req.objective);
     rec.costs = std::holds_alternative<TierCostsVerdict>(*rec.verdict);
@@ -250,10 +84,11 @@ void explain_no_tier(TierRecommendation& rec, const TierAdviceRequest& req, cons
   rec.steps.push_back(NoTierStep{.best_gain = best,
                                  .metric = j.metric,
                                  .objective = req.objective,
-                                 .without_cpu_hits = best >= j.pays_gain});
+                                 .without_cpu_hits = !within_error && best >= j.pays_gain,
+                                 .model_error = within_error});
   for (auto other : {TierObjective::kBalanced, TierObjective::kTtftP99, TierObjective::kThroughput}) {
     if (other == req.objective || req.objective == TierObjective::kBalanced) continue;
-    const auto alt = judge_curve(rec.curve, other);
+    const auto alt = judge_curve(rec.curve, other, expected_of(rec));
     if (const auto k = judged_knee(rec.curve, alt)) {
       rec.steps.push_back(OtherObjectiveStep{.objective = other,
                                              .metric = alt.metric,
@@ -291,6 +126,7 @@ void note_overload(TierRecommendation& rec, const Scenario& scenario) {
 // Simulates the grid (or the given candidates), then bisects between the knee and the size below it
 // so the knee is not a grid artefact.
 void simulate_sizes(TierCurve& sim, const TierAdviceRequest& req) {
+  const auto expected = sim.expected_error();
   if (!req.candidates.empty()) {
     sim.at(0);
     for (int gib : req.candidates) sim.at(gib);
@@ -299,7 +135,7 @@ void simulate_sizes(TierCurve& sim, const TierAdviceRequest& req) {
   for (int gib : tier_size_grid(req.floor_gib, req.cap_gib, req.grid_points)) sim.at(gib);
   for (int step = 0; step < req.bisections; ++step) {
     const auto curve = sim.points();
-    const auto knee = judged_knee(curve, judge_curve(curve, req.objective));
+    const auto knee = judged_knee(curve, judge_curve(curve, req.objective, &expected));
     if (!knee || knee->index < 2) break;
     const int below = static_cast<int>(curve[knee->index - 1].kv_offloading_size_gib);
     const int at = static_cast<int>(curve[knee->index].kv_offloading_size_gib);
@@ -335,7 +171,7 @@ void recommend_knee(TierRecommendation& rec, TierCurve& sim, const TierAdviceReq
                                           .floor_gib = req.floor_gib,
                                           .raised_gib = rec.kv_offloading_size_gib});
     rec.curve = sim.points();
-    j = judge_curve(rec.curve, req.objective);
+    j = judge_curve(rec.curve, req.objective, expected_of(rec));
     store_gains(rec, j);
   } else if (still_rising) {
     rec.bound = TierBound::kDramCap;
@@ -357,7 +193,8 @@ void recommend_knee(TierRecommendation& rec, TierCurve& sim, const TierAdviceReq
                      .output_tokens_per_s = chosen.output_tokens_per_s,
                      .cpu_hit_rate = chosen.cpu_hit_rate,
                      .goodput_none_rps = std::nullopt,
-                     .goodput_rps = std::nullopt};
+                     .goodput_rps = std::nullopt,
+                     .unscored = j.unscored};
   if (req.objective == TierObjective::kGoodput) {
     step.goodput_none_rps = none.goodput_rps;
     step.goodput_rps = chosen.goodput_rps;
@@ -433,7 +270,7 @@ TierRecommendation advise_tier_size(const TierAdviceRequest& req) {
   }
   rec.requests = sim.requests();
   rec.curve = sim.points();
-  auto judged = judge_curve(rec.curve, req.objective);
+  auto judged = judge_curve(rec.curve, req.objective, expected_of(rec));
   store_gains(rec, judged);
   note_overload(rec, scenario);
   const auto knee = judged_knee(rec.curve, judged);

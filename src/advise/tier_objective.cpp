@@ -71,9 +71,28 @@ void apply_spreads(JudgedCurve& j, const std::vector<TierCurvePoint>& curve) {
   }
 }
 
+// No knee where the gain, less its spread over the draws, does not exceed the simulation's stated
+// error for this class of server: both stand between the simulated gain and a real server's.
+void apply_model_error(JudgedCurve& j, const ExpectedError* expected) {
+  if (!expected) return;
+  j.model_error = stated_error(*expected, j.metric);
+  j.unscored = !j.model_error;
+  if (!j.model_error) return;
+  for (std::size_t i = 1; i < j.gains.size(); ++i) {
+    if (j.knee_gains[i] > 0 && j.gains[i] - j.spreads[i] <= *j.model_error) j.knee_gains[i] = 0;
+  }
+}
+
 }  // namespace
 
-JudgedCurve judge_curve(const std::vector<TierCurvePoint>& curve, TierObjective o) {
+std::optional<double> stated_error(const ExpectedError& e, TierObjective metric) {
+  const auto* c = scored_class_of(e);
+  if (!c) return std::nullopt;
+  return metric == TierObjective::kTtftP99 ? c->ttft_mean : c->e2e_mean;
+}
+
+JudgedCurve judge_curve(const std::vector<TierCurvePoint>& curve, TierObjective o,
+                        const ExpectedError* expected) {
   JudgedCurve j;
   const auto tput = objective_gains(curve, TierObjective::kThroughput);
   const auto ttft = objective_gains(curve, TierObjective::kTtftP99);
@@ -96,6 +115,7 @@ JudgedCurve judge_curve(const std::vector<TierCurvePoint>& curve, TierObjective 
       if (!allowed[i]) j.knee_gains[i] = -1;
     }
     apply_spreads(j, curve);
+    apply_model_error(j, expected);
     return j;
   }
   // Sizes that make neither metric worse than that; the others may not be chosen.
@@ -114,6 +134,7 @@ JudgedCurve judge_curve(const std::vector<TierCurvePoint>& curve, TierObjective 
     if (!allowed[i]) j.knee_gains[i] = -1;  // never the knee, never the best
   }
   apply_spreads(j, curve);
+  apply_model_error(j, expected);
   return j;
 }
 

@@ -202,7 +202,7 @@ void size_default(const AssessmentSettings& s, const std::string& hw, const Defa
   log(fmt::format("size --workload {}: simulating the tier-size curve", scenario.name));
   std::vector<Sizing> sizings{size_with_workload({.scenario = scenario,
                                                   .node = {},
-                                                  .objective = TierObjective::kTtftP99,
+                                                  .objective = TierObjective::kBalanced,
                                                   .slo = {},
                                                   .link = simulated.link})};
   for (const auto& name : split(s.models, ',')) {

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/build_commit.hpp"
 #include "cli/command.hpp"
 #include "cli/parse_error_text.hpp"
 #include "core/errors.hpp"
@@ -106,7 +107,8 @@ int main(int argc, char** argv) {
   CLI::App app{
       "kvbench: how fast this node moves KV-cache blocks between GPU and CPU, whether vLLM's CPU "
       "offloading pays off, and what --kv-offloading-size to give it."};
-  app.set_version_flag("--version", std::string("kvbench ") + KVBENCH_VERSION);
+  app.set_version_flag("--version",
+                       fmt::format("kvbench {} (commit {})", KVBENCH_VERSION, kvb::build_commit()));
   app.require_subcommand(0, 1);
   std::vector<kvb::Command> commands;
   commands.push_back(kvb::register_size(app));

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <vector>
 
 #include "core/strings.hpp"
@@ -28,10 +27,7 @@ std::string server_class_text(bool moe, const std::string& weights, int ranks) {
 
 std::string expected_error_text(const ExpectedError& e) {
   if (e.scored.empty()) return "";
-  const auto same = std::find_if(e.scored.begin(), e.scored.end(), [&](const ScoredClass& c) {
-    return c.moe == e.moe && c.weights == e.weights && c.ranks == e.ranks;
-  });
-  if (same != e.scored.end()) {
+  if (const auto* same = scored_class_of(e)) {
     // The figures are one engine's; a fleet's routing is scored only on what the tier changes.
     if (e.fleet) {
       return scored_text(*same) +

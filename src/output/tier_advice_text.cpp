@@ -95,6 +95,15 @@ std::string verdict_text(const ComputeBoundVerdict& v) {
       "the engine's work, which decode dominates",
       percent(v.cpu_hit_rate), v.gib);
 }
+std::string verdict_text(const WithinModelErrorVerdict& v) {
+  const auto spread = v.spread > 0 ? fmt::format(" +/- {:.1f}%", v.spread * 100) : std::string();
+  return fmt::format(
+      "within the model's error: the best size, {:g} GiB, gains {}{} ({} of prompt tokens from the CPU "
+      "tier), "
+      "which less its spread over the draws is no more than the simulation's stated {:.1f}% error for this "
+      "class of server; pinning a tier for a gain the model cannot resolve is no answer",
+      v.gib, describe_gain(v.gain, v.metric), spread, percent(v.cpu_hit_rate), v.model_error * 100);
+}
 std::string verdict_text(const InterruptedVerdict& v) {
   return fmt::format(
       "interrupted ({}) during {} after {} tier size{}: no size recommended from a partial curve", v.signal,
@@ -164,6 +173,12 @@ std::string step_text(const SimulatedStep& s) {
                   : std::string());
 }
 std::string step_text(const NoTierStep& s) {
+  if (s.model_error) {
+    return fmt::format(
+        "best gain {} ({}), less its spread over the draws, is within the simulation's stated {:.1f}% error "
+        "for this class of server: recommend no CPU tier",
+        describe_gain(s.best_gain, s.metric), to_string(s.objective), *s.model_error * 100);
+  }
   if (s.without_cpu_hits) {
     return fmt::format(
         "best gain {} ({}) comes with no CPU-tier hits, so it is not the tier's doing: recommend no CPU tier",
@@ -202,13 +217,17 @@ std::string step_text(const RecommendStep& s) {
   const auto goodput = s.goodput_rps ? fmt::format(", goodput {:.3g} -> {:.3g} requests/s within the SLO",
                                                    s.goodput_none_rps.value_or(0), *s.goodput_rps)
                                      : std::string();
+  const auto unscored = s.unscored ? std::string(
+                                         "; kvbench is not scored for this class of server, so this gain "
+                                         "cannot be told from the model's error")
+                                   : std::string();
   return fmt::format(
       "recommend {:g} GiB ({}{}; bound: {}): TTFT p99 {} -> {}, output {:.0f} -> {:.0f} tok/s, CPU-tier hits "
       "{} "
-      "of prompt tokens{}",
+      "of prompt tokens{}{}",
       s.gib, describe_gain(s.gain, s.metric), spread, to_string(s.bound), format_seconds(s.ttft_p99_none_s),
       format_seconds(s.ttft_p99_s), s.output_tokens_per_s_none, s.output_tokens_per_s,
-      percent(s.cpu_hit_rate), goodput);
+      percent(s.cpu_hit_rate), goodput, unscored);
 }
 
 }  // namespace

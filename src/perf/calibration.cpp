@@ -107,4 +107,11 @@ Calibration load_calibration(const std::string& path) {
   return parse_calibration(YamlObject::parse(read_text_file(path, "--calibration"), path), path);
 }
 
+const ScoredClass* scored_class_of(const ExpectedError& e) {
+  for (const auto& c : e.scored) {
+    if (c.moe == e.moe && c.weights == e.weights && c.ranks == e.ranks) return &c;
+  }
+  return nullptr;
+}
+
 }  // namespace kvb

@@ -37,6 +37,8 @@ struct ExpectedError {
   std::vector<ScoredClass> scored;  // empty: this calibration was never scored
   bool fleet = false;               // several replicas behind a router
 };
+// The scored class this server belongs to, or null where its class was never scored.
+const ScoredClass* scored_class_of(const ExpectedError& e);
 
 // Where a calibration's figures came from, printed with every result that uses them (worded by
 // output/time_model_text).

@@ -74,6 +74,13 @@ struct LinkBoundVerdict {
 struct ComputeBoundVerdict {
   double cpu_hit_rate = 0, gib = 0;
 };
+// The best size's gain (`gain` +/- `spread` over the draws, in `metric`) pays by the objective's
+// threshold, but less its spread it does not exceed the simulation's stated error for this class of
+// server (`model_error`): it cannot be told from the model's error.
+struct WithinModelErrorVerdict {
+  double gib = 0, gain = 0, spread = 0, model_error = 0, cpu_hit_rate = 0;
+  TierObjective metric = TierObjective::kThroughput;
+};
 // A signal stopped the sweep during the `gib` tier's simulation after `sizes` sizes.
 struct InterruptedVerdict {
   std::string signal;
@@ -82,7 +89,7 @@ struct InterruptedVerdict {
 };
 using TierVerdict = std::variant<RuleVerdict, KneeVerdict, NoRoomVerdict, TierCostsVerdict, NoReuseVerdict,
                                  ReuseFitsGpuVerdict, TradedOffVerdict, ArrivalBoundVerdict, LinkBoundVerdict,
-                                 ComputeBoundVerdict, InterruptedVerdict>;
+                                 ComputeBoundVerdict, WithinModelErrorVerdict, InterruptedVerdict>;
 
 // --- the reasoning: the steps that led there, in order ---
 
@@ -134,11 +141,13 @@ struct SimulatedStep {
   double cap_gib = 0;
   std::optional<TierObjective> judged_on;
 };
-// Nothing pays: the best gain, and whether it was below the rule that pays or came without CPU hits.
+// Nothing pays: the best gain, and whether it was below the rule that pays, came without CPU hits,
+// or paid by the rule but within the simulation's stated error `model_error` for this server class.
 struct NoTierStep {
   double best_gain = 0;
   TierObjective metric = TierObjective::kThroughput, objective = TierObjective::kBalanced;
   bool without_cpu_hits = false;
+  std::optional<double> model_error;
 };
 // Another objective's knee on the same curve.
 struct OtherObjectiveStep {
@@ -167,6 +176,9 @@ struct RecommendStep {
   double ttft_p99_none_s = 0, ttft_p99_s = 0, output_tokens_per_s_none = 0, output_tokens_per_s = 0;
   double cpu_hit_rate = 0;
   std::optional<double> goodput_none_rps, goodput_rps;  // objective goodput
+  // The server's class was never scored against real vLLM: the gain cannot be told from the
+  // model's error (ExpectedError says which classes were).
+  bool unscored = false;
 };
 using AdviceStep = std::variant<FleetCandidatesStep, TraceCurveStep, TraceCandidatesStep, OverloadedStep,
                                 SimulatedStep, NoTierStep, OtherObjectiveStep, WorsePointStep,

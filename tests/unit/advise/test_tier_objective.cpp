@@ -92,9 +92,6 @@ TEST(BalancedObjective, ParsesAndIsNamed) {
   EXPECT_EQ(to_string(TierObjective::kBalanced), "balanced");
 }
 
-}  // namespace
-}  // namespace kvb
-
 namespace kvb {
 namespace {
 
@@ -155,6 +152,82 @@ TEST(DrawSpread, ALossWithinTheDrawsNoiseDoesNotRefuseASize) {
   tier.draw_ttft_p99_s.assign(3, tier.ttft_p99_s);
   EXPECT_EQ(judge_curve({none, tier}, TierObjective::kBalanced).knee_gains[1], -1);
   EXPECT_EQ(judge_curve({none, tier}, TierObjective::kThroughput).knee_gains[1], -1);
+}
+
+}  // namespace
+}  // namespace kvb
+
+// issue 58: an answer smaller than the simulation's own stated error is no answer.
+ExpectedError dense_h100_class(double ttft_mean, double e2e_mean) {
+  ScoredClass c;
+  c.weights = "bf16";
+  c.ttft_mean = ttft_mean;
+  c.e2e_mean = e2e_mean;
+  c.runs = 11;
+  return {.moe = false, .weights = "bf16", .ranks = 1, .hardware = "h100", .scored = {c}, .fleet = false};
+}
+
+TEST(ModelErrorGate, ATtftCutWithinTheStatedErrorDoesNotPay) {
+  // The main job's case: TTFT p99 61.7 -> 60.1 ms (a 2.6% cut, above ttft-p99's 2%) where the class
+  // states TTFT mean within 3.1%: no knee with the error, a knee without it.
+  const auto points = curve({{0, 100, 0.0617}, {65, 100, 0.0601}});
+  const auto expected = dense_h100_class(0.031, 0.033);
+  EXPECT_TRUE(pays(judge_curve(points, TierObjective::kTtftP99)));
+  const auto j = judge_curve(points, TierObjective::kTtftP99, &expected);
+  EXPECT_FALSE(pays(j));
+  ASSERT_TRUE(j.model_error);
+  EXPECT_DOUBLE_EQ(*j.model_error, 0.031);  // TTFT is judged on the TTFT mean's error
+  EXPECT_FALSE(j.unscored);
+}
+
+TEST(ModelErrorGate, TheDrawsSpreadCountsAgainstTheGain) {
+  // -4.0% TTFT p99 on the mean, draws at -2.5% and -5.5% (spread 1.5%): 4.0 - 1.5 = 2.5% does not
+  // exceed a 3.1% error; draws at -3.5% and -4.5% (spread 0.5%) leave 3.5%, which does.
+  const auto expected = dense_h100_class(0.031, 0.033);
+  auto points = curve({{0, 100, 1.0}, {20, 100, 0.96}});
+  points[0].draw_output_tokens_per_s = {100, 100};
+  points[0].draw_goodput_rps = {0, 0};
+  points[0].draw_ttft_p99_s = {1.0, 1.0};
+  points[1].draw_output_tokens_per_s = {100, 100};
+  points[1].draw_goodput_rps = {0, 0};
+  points[1].draw_ttft_p99_s = {0.975, 0.945};
+  const auto wide = judge_curve(points, TierObjective::kTtftP99, &expected);
+  EXPECT_NEAR(wide.spreads[1], 0.015, 1e-12);
+  EXPECT_FALSE(pays(wide));
+  points[1].draw_ttft_p99_s = {0.965, 0.955};
+  EXPECT_TRUE(pays(judge_curve(points, TierObjective::kTtftP99, &expected)));
+}
+
+TEST(ModelErrorGate, AGainBeyondTheStatedErrorStillPays) {
+  // -18.5% TTFT p99 against a 3.1% error: the gate does not touch it.
+  const auto expected = dense_h100_class(0.031, 0.033);
+  const auto j =
+      judge_curve(curve({{0, 100, 0.75112}, {131, 100, 0.61237}}), TierObjective::kTtftP99, &expected);
+  EXPECT_TRUE(pays(j));
+}
+
+TEST(ModelErrorGate, ThroughputIsJudgedOnTheE2eError) {
+  // +4% tok/s pays under throughput's 2%; the E2E error (5%) covers it, the TTFT error (1%) would not.
+  const auto points = curve({{0, 100, 1.0}, {20, 104, 1.0}});
+  const auto tight = dense_h100_class(0.01, 0.05);
+  const auto j = judge_curve(points, TierObjective::kThroughput, &tight);
+  EXPECT_DOUBLE_EQ(j.model_error.value_or(0), 0.05);
+  EXPECT_FALSE(pays(j));
+  const auto loose = dense_h100_class(0.01, 0.03);
+  EXPECT_TRUE(pays(judge_curve(points, TierObjective::kThroughput, &loose)));
+}
+
+TEST(ModelErrorGate, AnUnscoredClassKeepsTheKneeAndSaysSo) {
+  // A mixture-of-experts server where only dense bf16 on 1 rank was scored: no figure to compare
+  // the gain with; the size stands, flagged as not told from the model's error.
+  auto expected = dense_h100_class(0.031, 0.033);
+  expected.moe = true;
+  const auto j =
+      judge_curve(curve({{0, 100, 0.0617}, {65, 100, 0.0601}}), TierObjective::kTtftP99, &expected);
+  EXPECT_TRUE(pays(j));
+  EXPECT_TRUE(j.unscored);
+  EXPECT_FALSE(j.model_error);
+  EXPECT_EQ(stated_error(expected, TierObjective::kTtftP99), std::nullopt);
 }
 
 }  // namespace

@@ -1,0 +1,54 @@
+#pragma once
+// The simulated tier-size curve of size --workload/--trace: each size's point, the mean of its
+// workload draws with each draw's figures kept for the paired gains (tier_objective.hpp).
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "perf/calibration.hpp"
+#include "sim/simulation_setup.hpp"
+#include "sim/simulator.hpp"
+#include "size/tier_recommendation.hpp"
+
+namespace kvb {
+
+// Simulates tier sizes on one prepared setup, each over `draws` workload draws (seeds seed,
+// seed + 1, ...); block size and max-model-len do not change with the tier, only the CPU tier
+// differs, and draw k is the same traffic at every size.
+class TierCurve {
+ public:
+  TierCurve(SimulationSetup base, SimOptions options, int draws)
+      : base_(std::move(base)), options_(options), draws_(draws < 1 ? 1 : draws) {}
+
+  // The point at `gib` GiB (0: no tier), simulated on first use.
+  const TierCurvePoint& at(int gib);
+  // Mean output tok/s without a tier on a GPU pool `share` times this one, over the same draws.
+  double no_tier_throughput_with_pool(double share) const;
+  std::int64_t gpu_blocks() const { return base_.gpu_blocks; }
+  // Whether a pool `share` times this one still holds max-model-len (else vLLM would not start).
+  bool pool_holds_max_model_len(double share) const {
+    return share * static_cast<double>(base_.gpu_blocks) * base_.block_size >=
+           static_cast<double>(base_.max_model_len);
+  }
+
+  std::vector<TierCurvePoint> points() const {
+    std::vector<TierCurvePoint> out;
+    for (const auto& [gib, p] : points_) out.push_back(p);  // std::map: ascending sizes
+    return out;
+  }
+
+ private:
+  SimulationSetup base_;
+  SimOptions options_;
+  int draws_ = 1;
+  std::map<int, TierCurvePoint> points_;
+  std::int64_t requests_ = 0;
+  int running_gib_ = 0;
+
+ public:
+  int running_gib() const { return running_gib_; }
+  std::int64_t requests() const { return requests_; }  // per point: the draw (or trace) is the same for all
+  ExpectedError expected_error() const { return expected_error_for(base_); }
+};
+
+}  // namespace kvb
