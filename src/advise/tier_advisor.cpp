@@ -128,11 +128,12 @@ void note_overload(TierRecommendation& rec, const Scenario& scenario) {
 void simulate_sizes(TierCurve& sim, const TierAdviceRequest& req) {
   const auto expected = sim.expected_error();
   if (!req.candidates.empty()) {
-    sim.at(0);
-    for (int gib : req.candidates) sim.at(gib);
+    auto sizes = req.candidates;
+    sizes.insert(sizes.begin(), 0);
+    sim.simulate(sizes);
     return;
   }
-  for (int gib : tier_size_grid(req.floor_gib, req.cap_gib, req.grid_points)) sim.at(gib);
+  sim.simulate(tier_size_grid(req.floor_gib, req.cap_gib, req.grid_points));
   for (int step = 0; step < req.bisections; ++step) {
     const auto curve = sim.points();
     const auto knee = judged_knee(curve, judge_curve(curve, req.objective, &expected));
@@ -205,12 +206,14 @@ void recommend_knee(TierRecommendation& rec, TierCurve& sim, const TierAdviceReq
 // Run after the curve (inside its interruption guard): the step when the server sits on a knee.
 std::optional<PoolKneeStep> pool_knee(const TierCurve& sim, double none_tokens_per_s) {
   if (none_tokens_per_s <= 0) return std::nullopt;
+  const bool smaller = sim.pool_holds_max_model_len(1 - kPoolStep);
+  const auto tokens_per_s = sim.no_tier_throughput_with_pools(
+      smaller ? std::vector<double>{1 + kPoolStep, 1 - kPoolStep} : std::vector<double>{1 + kPoolStep});
   PoolKneeStep knee{.pool_step = kPoolStep,
                     .gpu_blocks = sim.gpu_blocks(),
                     .smaller = std::nullopt,
-                    .larger = sim.no_tier_throughput_with_pool(1 + kPoolStep) / none_tokens_per_s - 1};
-  if (sim.pool_holds_max_model_len(1 - kPoolStep))
-    knee.smaller = sim.no_tier_throughput_with_pool(1 - kPoolStep) / none_tokens_per_s - 1;
+                    .larger = tokens_per_s[0] / none_tokens_per_s - 1};
+  if (smaller) knee.smaller = tokens_per_s[1] / none_tokens_per_s - 1;
   if (std::max(-knee.smaller.value_or(0), knee.larger) < kPoolKneeSwing) return std::nullopt;
   return knee;
 }
@@ -236,6 +239,7 @@ TierRecommendation advise_tier_size(const TierAdviceRequest& req) {
   scenario.server.kv_offloading_size.reset();
   SimOptions options;
   options.slo = req.slo;
+  options.jobs = req.jobs;
   auto base = req.setup ? *req.setup : prepare_simulation(scenario, req.link);
   base.offloading = false;
   base.scenario.server.kv_offloading_size.reset();

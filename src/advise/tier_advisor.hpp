@@ -27,6 +27,7 @@ struct TierAdviceRequest {
   int grid_points = 10;               // geometric sizes between the first and the cap
   int bisections = 3;                 // refinements between the knee and the size below it
   int seeds = 1;                      // workload draws per size (size --seeds); a trace runs once
+  int jobs = 1;                       // simulations at once (size --jobs); the answer does not depend on it
   std::vector<int>
       candidates{};  // sizes to simulate instead of the grid (size --trace: the curve's), no bisection
   std::vector<AdviceStep> candidate_steps{};  // why those sizes: the first steps of the reasoning

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
+#include "core/worker_pool.hpp"
 #include "size/offload_plan.hpp"
 
 namespace kvb {
@@ -78,35 +80,65 @@ TierCurvePoint mean_of_draws(const std::vector<TierCurvePoint>& draws) {
 
 }  // namespace
 
-const TierCurvePoint& TierCurve::at(int gib) {
-  auto it = points_.find(gib);
-  if (it != points_.end()) return it->second;
-  auto setup = base_;
-  setup.offloading = gib > 0;
-  setup.cpu_blocks = gib > 0 ? cpu_blocks_for(gib, static_cast<std::int64_t>(setup.cpu_block_bytes)) : 0;
-  if (gib > 0) setup.scenario.server.kv_offloading_size = gib;
-  running_gib_ = gib;  // named if a signal cuts this simulation
-  std::vector<TierCurvePoint> draws;
-  for (int k = 0; k < draws_; ++k) {
-    setup.scenario.seed = base_.scenario.seed + static_cast<std::uint64_t>(k);
-    const auto result = run_simulation(setup, options_);
-    requests_ = result.requests;
-    draws.push_back(curve_point(gib, result));
+void TierCurve::simulate(const std::vector<int>& gibs) {
+  std::vector<int> sizes;
+  for (int gib : gibs) {
+    if (!points_.count(gib) && std::find(sizes.begin(), sizes.end(), gib) == sizes.end())
+      sizes.push_back(gib);
   }
-  return points_.emplace(gib, mean_of_draws(draws)).first->second;
+  if (sizes.empty()) return;
+  const auto draws = static_cast<std::size_t>(draws_);
+  std::vector<TierCurvePoint> results(sizes.size() * draws);
+  std::vector<std::int64_t> requests(results.size(), 0);
+  const auto run = run_indexed(results.size(), options_.jobs, [&](std::size_t task) {
+    const int gib = sizes[task / draws];
+    auto setup = base_;
+    setup.offloading = gib > 0;
+    setup.cpu_blocks = gib > 0 ? cpu_blocks_for(gib, static_cast<std::int64_t>(setup.cpu_block_bytes)) : 0;
+    if (gib > 0) setup.scenario.server.kv_offloading_size = gib;
+    setup.scenario.seed = base_.scenario.seed + static_cast<std::uint64_t>(task % draws);
+    const auto result = run_simulation(setup, options_);
+    requests[task] = result.requests;
+    results[task] = curve_point(gib, result);
+  });
+  std::optional<int> unfinished;
+  for (std::size_t s = 0; s < sizes.size(); ++s) {
+    const auto first = results.begin() + static_cast<std::ptrdiff_t>(s * draws);
+    bool whole = true;
+    for (std::size_t k = 0; k < draws; ++k) whole = whole && run.finished[s * draws + k];
+    if (whole) {
+      requests_ = requests[s * draws];
+      points_.emplace(sizes[s], mean_of_draws({first, first + static_cast<std::ptrdiff_t>(draws)}));
+    } else if (!unfinished || sizes[s] < *unfinished) {
+      unfinished = sizes[s];
+    }
+  }
+  if (unfinished) running_gib_ = *unfinished;  // named if a signal cut the sweep: the smallest size left
+  if (run.error) std::rethrow_exception(run.error);
 }
 
-double TierCurve::no_tier_throughput_with_pool(double share) const {
-  auto setup = base_;
-  setup.offloading = false;
-  setup.cpu_blocks = 0;
-  setup.gpu_blocks = std::max<std::int64_t>(1, std::llround(share * static_cast<double>(base_.gpu_blocks)));
-  double sum = 0;
-  for (int k = 0; k < draws_; ++k) {
-    setup.scenario.seed = base_.scenario.seed + static_cast<std::uint64_t>(k);
-    sum += run_simulation(setup, options_).output_tokens_per_s;
-  }
-  return sum / draws_;
+const TierCurvePoint& TierCurve::at(int gib) {
+  simulate({gib});
+  return points_.at(gib);
+}
+
+std::vector<double> TierCurve::no_tier_throughput_with_pools(const std::vector<double>& shares) const {
+  const auto draws = static_cast<std::size_t>(draws_);
+  std::vector<double> tokens_per_s(shares.size() * draws, 0);
+  const auto run = run_indexed(tokens_per_s.size(), options_.jobs, [&](std::size_t task) {
+    auto setup = base_;
+    setup.offloading = false;
+    setup.cpu_blocks = 0;
+    const double share = shares[task / draws];
+    setup.gpu_blocks = std::max<std::int64_t>(1, std::llround(share * static_cast<double>(base_.gpu_blocks)));
+    setup.scenario.seed = base_.scenario.seed + static_cast<std::uint64_t>(task % draws);
+    tokens_per_s[task] = run_simulation(setup, options_).output_tokens_per_s;
+  });
+  if (run.error) std::rethrow_exception(run.error);
+  std::vector<double> means(shares.size(), 0);
+  for (std::size_t task = 0; task < tokens_per_s.size(); ++task) means[task / draws] += tokens_per_s[task];
+  for (auto& m : means) m /= static_cast<double>(draws);
+  return means;
 }
 
 }  // namespace kvb

@@ -14,16 +14,22 @@ namespace kvb {
 
 // Simulates tier sizes on one prepared setup, each over `draws` workload draws (seeds seed,
 // seed + 1, ...); block size and max-model-len do not change with the tier, only the CPU tier
-// differs, and draw k is the same traffic at every size.
+// differs, and draw k is the same traffic at every size. Every (size, draw) is an independent
+// simulation: options.jobs of them run at once (core/worker_pool), and the curve is the same at
+// any job count.
 class TierCurve {
  public:
   TierCurve(SimulationSetup base, SimOptions options, int draws)
       : base_(std::move(base)), options_(options), draws_(draws < 1 ? 1 : draws) {}
 
+  // Simulates the sizes (GiB, 0: no tier) not simulated yet, all draws of all of them at once. On a
+  // signal the sizes whose draws all finished are kept, and Interrupted is rethrown.
+  void simulate(const std::vector<int>& gibs);
   // The point at `gib` GiB (0: no tier), simulated on first use.
   const TierCurvePoint& at(int gib);
-  // Mean output tok/s without a tier on a GPU pool `share` times this one, over the same draws.
-  double no_tier_throughput_with_pool(double share) const;
+  // Mean output tok/s without a tier on a GPU pool `share` times this one, over the same draws,
+  // for each share.
+  std::vector<double> no_tier_throughput_with_pools(const std::vector<double>& shares) const;
   std::int64_t gpu_blocks() const { return base_.gpu_blocks; }
   // Whether a pool `share` times this one still holds max-model-len (else vLLM would not start).
   bool pool_holds_max_model_len(double share) const {

@@ -158,7 +158,8 @@ Sizing size_with_workload(const WorkloadSizingRequest& request) {
                            .floor_gib = s.offload->floor_gib,
                            .cap_gib = s.offload->cap_gib,
                            .link = in.link,
-                           .seeds = request.seeds};
+                           .seeds = request.seeds,
+                           .jobs = request.jobs};
   std::vector<std::pair<double, double>> trace_curve;
   if (scenario.trace) trace_curve = add_trace_candidates(advice, scenario, s);
   auto rec = advise_tier_size(advice);

@@ -32,6 +32,7 @@ struct WorkloadSizingRequest {
   TierObjective objective = TierObjective::kBalanced;
   ServiceLevel slo{};
   int seeds = kDefaultSeeds;          // workload draws per tier size (size --seeds); a trace runs once
+  int jobs = 1;                       // simulations at once (size --jobs); the answer does not depend on it
   std::optional<LinkProfile> link{};  // a link measured in this run (else node.link, else the table's)
 };
 

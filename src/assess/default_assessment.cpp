@@ -15,6 +15,7 @@
 #include "core/json_file.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
+#include "core/worker_pool.hpp"
 #include "dma/dma_json.hpp"
 #include "dma/link_profile_fit.hpp"
 #include "output/dma_output.hpp"
@@ -183,7 +184,7 @@ DefaultSimulation simulate_default(const AssessmentSettings& s, const std::strin
         "simulation: the link is the hardware table's figure (a host-backend sweep measures no link)");
   }
   log(fmt::format("simulate: scenario {} on {}", scenario.name, hw));
-  const auto run = run_sweep(scenario, scenario.sweep, link, SimOptions{});
+  const auto run = run_sweep(scenario, scenario.sweep, link, SimOptions{.jobs = usable_cores()});
   const auto sim_doc = simulate_json(run);
   add_report_document(in, sim_doc, "kvbench simulate, run now");
   save(s, "simulate.json", sim_doc, log);
@@ -204,6 +205,7 @@ void size_default(const AssessmentSettings& s, const std::string& hw, const Defa
                                                   .node = {},
                                                   .objective = TierObjective::kBalanced,
                                                   .slo = {},
+                                                  .jobs = usable_cores(),
                                                   .link = simulated.link})};
   for (const auto& name : split(s.models, ',')) {
     std::vector<std::string> warnings;

@@ -11,6 +11,7 @@
 
 #include "cli/command.hpp"
 #include "cli/fleet_flags.hpp"
+#include "cli/jobs_flag.hpp"
 #include "cli/output_flags.hpp"
 #include "cli/server_flags.hpp"
 #include "cli/trace_flags.hpp"
@@ -45,6 +46,7 @@ struct SimulateOptions {
   std::string link_profile;
   std::string calibration;
   bool check = false;
+  std::string jobs;
   OutputFlags out;
   bool list = false;
   TraceFlags trace;  // --trace FILE: replay it instead of the scenario's workload
@@ -122,6 +124,7 @@ int run_simulate(const SimulateOptions& o) {
 
   SimOptions sim;
   sim.check_invariants = o.check;
+  sim.jobs = jobs_from_flag(o.jobs);
   const auto start = std::chrono::steady_clock::now();
   const auto progress = [&](std::size_t done, std::size_t total) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -157,6 +160,7 @@ Command register_simulate(CLI::App& parent) {
                   "YAML with compute-efficiency, memory-efficiency, step-overhead-us for the time model");
   app->add_flag("--check", o->check,
                 "audit the KV pool and CPU tier after every step (slow; exit 1 on a violation)");
+  add_jobs_flag(app, o->jobs);
   add_output_flags(app, o->out, {"table", "json"}, "kvbench/simulate/v1");
   app->add_flag("--list", o->list, "list the shipped scenarios");
   app->add_option(

@@ -14,6 +14,7 @@
 #include "catalog/model_catalog.hpp"
 #include "cli/command.hpp"
 #include "cli/fleet_flags.hpp"
+#include "cli/jobs_flag.hpp"
 #include "cli/output_flags.hpp"
 #include "cli/server_flags.hpp"
 #include "cli/trace_flags.hpp"
@@ -57,6 +58,7 @@ struct SizeOptions {
   std::string slo_tpot;
   std::string requests;
   std::string seeds;
+  std::string jobs;
   CLI::App* app = nullptr;  // to tell the flags given from their defaults
 };
 
@@ -109,6 +111,7 @@ WorkloadSizingRequest traffic_request(const SizeOptions& o) {
   r.serve = serve_settings(o);
   r.fleet = fleet_from_flags(o.fleet);
   if (!o.seeds.empty()) r.seeds = static_cast<int>(parse_positive_int(o.seeds, "--seeds", false, kMaxSeeds));
+  r.jobs = jobs_from_flag(o.jobs);
   if (!o.model.empty()) r.model = o.model;
   if (given(o, "--hw")) r.hardware = o.hw;
   r.node = node_overrides(o, *r.serve);
@@ -282,6 +285,7 @@ void add_traffic_flags(CLI::App* app, SizeOptions& o) {
       fmt::format("workload draws per tier size: the recommendation states the spread of their gains "
                   "(default {}; a trace runs once)",
                   kDefaultSeeds));
+  add_jobs_flag(app, o.jobs);
   add_fleet_flags(app, o.fleet);
 }
 

@@ -18,6 +18,9 @@ struct ServiceLevel {
 struct SimOptions {
   bool check_invariants = false;  // audit the block pool and CPU tier after every step (slow)
   ServiceLevel slo{};             // counted in SimResult::slo_met_requests
+  // How many independent simulations of a sweep (size's tier sizes x draws, simulate's sweep
+  // points) run at once (core/worker_pool); one simulation never reads it.
+  int jobs = 1;
 };
 
 // Deterministic: the same setup gives the same result, bit for bit. Throws CheckFailed when
