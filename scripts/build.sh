@@ -2,7 +2,9 @@
 # Configures and builds kvbench. usage: scripts/build.sh [--main | --sanitize] [extra cmake args...]
 #   default     build/        release build with every backend the machine can compile, tests and
 #                             benchmarks (scripts/test.sh; ctest runs there)
-#   --sanitize  build-asan/   host code only, with AddressSanitizer and UndefinedBehaviorSanitizer
+#   --sanitize  build-asan/   host code only, with AddressSanitizer and UndefinedBehaviorSanitizer,
+#                             built by clang with libFuzzer's coverage: the unit and CLI tests and
+#                             the fuzz targets (scripts/fuzz.sh) share this one build
 #   --main      build-main/   only the kvbench binary (no tests, no benchmarks), with the GPU backend
 #                             of the GPU this machine has (scripts/run.sh: the main job)
 # Each has its own folder: one folder configured two ways would rebuild everything at each switch
@@ -28,7 +30,17 @@ if [ "${1:-}" = "--main" ]; then
 elif [ "${1:-}" = "--sanitize" ]; then
   shift
   dir=build-asan
-  args=(-DCMAKE_BUILD_TYPE=Debug -DKVBENCH_SANITIZE=ON -DKVBENCH_BUILD_BENCH=OFF -DKVBENCH_GPU_BACKEND=none "$werror")
+  # clang, for libFuzzer: one sanitized build serves the tests and the fuzzers (a second would
+  # compile every library again). Its warnings are gcc's build's to enforce (-Werror there).
+  export CC=clang CXX=clang++
+  args=(-DCMAKE_BUILD_TYPE=Debug -DKVBENCH_SANITIZE=ON -DKVBENCH_FUZZ=ON -DKVBENCH_BUILD_BENCH=OFF
+        -DKVBENCH_GPU_BACKEND=none)
+fi
+# A compiler cache where one is installed (scripts/setup.sh --tests installs ccache): paths are
+# taken relative to this checkout, so another clone of the same commit hits the same entries.
+if command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true CCACHE_SLOPPINESS=include_file_mtime,include_file_ctime
+  args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 export PATH="$PATH:/usr/local/cuda/bin"
 cmake -S . -B "$dir" "${args[@]}" "$@" >/dev/null

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang, ASan and UBSan (build-fuzz/) and runs each for SECONDS
+# Builds the libFuzzer targets with clang, ASan and UBSan (in build-asan/, the sanitized build the
+# unit and CLI tests run in: scripts/build.sh --sanitize) and runs each for SECONDS
 # (default 30) with its dictionary (tests/fuzz/dict/) from its seed corpus in tests/fuzz/corpus/<target>/; the corpus in the repository is
 # only read (new inputs go to a scratch copy). A crash, leak, UB or an exception other than the
 # input errors kvbench reports fails the run; its input is saved under tests/fuzz/regressions/ and
@@ -10,14 +11,12 @@ seconds=${1:-30}
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(units hf_config scenario result_json node_facts trace trace_csv vllm_results)
-CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DKVBENCH_FUZZ=ON -DKVBENCH_BUILD_TESTS=OFF \
-  -DKVBENCH_BUILD_BENCH=OFF -DKVBENCH_GPU_BACKEND=none >/dev/null
-cmake --build build-fuzz -j "${KVBENCH_JOBS:-2}" --target "${targets[@]/#/fuzz_}" >/dev/null
+scripts/build.sh --sanitize >/dev/null  # a no-op after scripts/test.sh's own sanitized build
 mkdir -p tests/fuzz/regressions
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 for t in "${targets[@]}"; do
-  bin=build-fuzz/tests/fuzz/fuzz_$t
+  bin=build-asan/tests/fuzz/fuzz_$t
   work=$(mktemp -d)
   cp -r "tests/fuzz/corpus/$t/." "$work/"
   # Earlier findings first: each must now pass.

@@ -1,18 +1,29 @@
 #!/usr/bin/env bash
-# The README's second command (and CI's): install, check the sources' format, build, run every test; then build the host
-# code with AddressSanitizer + UndefinedBehaviorSanitizer and run the unit and CLI tests again;
-# then run each libFuzzer target for 30 s.
+# The README's second command (and CI's): install, check the sources' format, build,
+# run every test; then build the host code with AddressSanitizer + UndefinedBehaviorSanitizer (with
+# clang, which also builds the libFuzzer targets in the same tree) and run the unit and CLI tests
+# again; then run each libFuzzer target for 30 s. Each phase's wall time is printed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+phases=()
+phase() { phases+=("$1 $((SECONDS - phase_start)) s"); phase_start=$SECONDS; }
+phase_start=$SECONDS
 scripts/setup.sh --tests
 scripts/check-format.sh  # .clang-format, before the long builds
+phase setup+format
 export KVBENCH_WERROR=ON
 scripts/build.sh
+phase build
 (cd build && ctest --output-on-failure -j 2 -LE gpu)
+phase tests
 scripts/build.sh --sanitize
+phase sanitized-build
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 (cd build-asan && ctest --output-on-failure -j 2 -L 'unit|cli')
+phase sanitized-tests
 # libFuzzer (clang, ASan + UBSan) on every parser of user input, 30 s per target.
 scripts/fuzz.sh 30
+phase fuzz
+echo "test: phases: ${phases[*]}; total $SECONDS s"
 echo "test: all suites passed (normal and sanitized builds, fuzz targets)"

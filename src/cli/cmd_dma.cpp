@@ -111,12 +111,8 @@ void apply_timing(DmaOptions& o, const CLI::App& app) {
   validate_stopping_rule(rule);
 }
 
-int run_dma(DmaOptions o, const CLI::App& app) {
-  const auto format = parse_format(o);
-  o.sweep.seed = static_cast<std::uint64_t>(parse_positive_int(o.seed, "--seed", true, INT64_MAX));
-  const auto kind = parse_backend(o.backend);
-  apply_timing(o, app);
-  const auto& rule = o.sweep.rule;
+// --host-devices emulates several devices on the host backend only.
+void check_host_devices(const DmaOptions& o, BackendKind kind) {
   if (o.host_devices < 1 || o.host_devices > 64) {
     throw UsageError(fmt::format("--host-devices {}: expected 1 to 64 emulated devices", o.host_devices));
   }
@@ -124,6 +120,28 @@ int run_dma(DmaOptions o, const CLI::App& app) {
     throw UsageError(
         "--host-devices: expected --backend host (it emulates several devices on the host backend)");
   }
+}
+
+// The records in the chosen format (-o: the machine-readable form, JSON for a table).
+void print_records(const DmaOptions& o, DmaFormat format, const std::vector<DmaRecord>& records,
+                   const DeviceInfo& first, std::size_t devices, const std::string& during) {
+  if (!o.out.output.empty()) write_file_atomically(o.out.output, render(format, records, during));
+  if (format != DmaFormat::kTable) {
+    std::fputs(render(format, records, during).c_str(), stdout);
+  } else {
+    std::fputs(dma_header(first, records, devices).c_str(), stdout);
+    std::fputs(dma_table(records).c_str(), stdout);
+    std::fputs(dma_vllm_summary(records).c_str(), stdout);
+  }
+}
+
+int run_dma(DmaOptions o, const CLI::App& app) {
+  const auto format = parse_format(o);
+  o.sweep.seed = static_cast<std::uint64_t>(parse_positive_int(o.seed, "--seed", true, INT64_MAX));
+  const auto kind = parse_backend(o.backend);
+  apply_timing(o, app);
+  const auto& rule = o.sweep.rule;
+  check_host_devices(o, kind);
   // Plan (and so validate) before touching any device.
   std::vector<BlocksReduced> notes;
   (void)plan_dma_cases(o.sweep, kind != BackendKind::kHost, notes);
@@ -160,15 +178,7 @@ int run_dma(DmaOptions o, const CLI::App& app) {
   std::fprintf(stderr, "kvbench: %s\n", dma_cost_summary(records, elapsed).c_str());
 
   const auto during = interrupted_case(cases, records.size(), backends.size());
-  // -o writes the machine-readable form: the chosen one, JSON for a table.
-  if (!o.out.output.empty()) write_file_atomically(o.out.output, render(format, records, during));
-  if (format != DmaFormat::kTable) {
-    std::fputs(render(format, records, during).c_str(), stdout);
-  } else {
-    std::fputs(dma_header(backends.front()->info(), records, indices.size()).c_str(), stdout);
-    std::fputs(dma_table(records).c_str(), stdout);
-    std::fputs(dma_vllm_summary(records).c_str(), stdout);
-  }
+  print_records(o, format, records, backends.front()->info(), indices.size(), during);
   require_verified(records);
   return kExitOk;  // main turns a signal into 130/143
 }

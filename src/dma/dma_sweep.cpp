@@ -30,6 +30,57 @@ void refuse_repeats(const std::vector<T>& items, const char* flag, const std::st
   }
 }
 
+std::vector<int> parse_cta_budgets(const std::string& text) {
+  std::vector<int> cta_budgets;
+  for (const auto& t : split(text, ',')) {
+    const auto n = parse_positive_int(t, "--ctas", true);
+    if (n > 65535) throw UsageError(fmt::format("--ctas {}: expected 0 (all) or a count up to 65535", t));
+    cta_budgets.push_back(static_cast<int>(n));
+  }
+  if (cta_budgets.empty())
+    throw UsageError("--ctas '': expected 0 (all) or a comma list of CTA counts, e.g. 4,8,16,32");
+  return cta_budgets;
+}
+
+// The blocks one transfer of `b`-byte blocks moves: --blocks, or 1000 reduced so that a transfer
+// takes at most a quarter of the pool and its blocks stay scattered (each reduction noted).
+std::int64_t blocks_per_transfer(std::uint64_t b, std::uint64_t pool, std::int64_t given,
+                                 std::vector<BlocksReduced>& notes) {
+  const bool blocks_given = given > 0;  // 0: --blocks not given
+  const auto pool_blocks = static_cast<std::int64_t>(pool / b);
+  std::int64_t blocks = blocks_given ? given : 1000;
+  if (!blocks_given && blocks > pool_blocks / 4 && pool_blocks >= 4) {
+    blocks = pool_blocks / 4;
+    notes.push_back({static_cast<std::int64_t>(b), blocks, static_cast<std::int64_t>(pool), true});
+  } else if (blocks > pool_blocks) {
+    if (blocks_given) {
+      throw UsageError(
+          fmt::format("--blocks {} of {} need {} but --pool is {}; expected fewer blocks or a larger "
+                      "--pool",
+                      blocks, format_bytes_binary(static_cast<double>(b)),
+                      format_bytes_binary(static_cast<double>(b) * static_cast<double>(blocks)),
+                      format_bytes_binary(static_cast<double>(pool))));
+    }
+    blocks = pool_blocks;
+    notes.push_back({static_cast<std::int64_t>(b), blocks, static_cast<std::int64_t>(pool), false});
+  }
+  return blocks;
+}
+
+// A block size must split into 16-byte copies (per layer fragment) and fit the pool.
+void check_block(std::uint64_t b, int frags, std::uint64_t pool) {
+  if (b % 16 != 0 || (b / static_cast<std::uint64_t>(frags)) % 16 != 0 ||
+      b / static_cast<std::uint64_t>(frags) == 0) {
+    throw UsageError(fmt::format("--block {} B: expected a multiple of 16 bytes{} (16-byte copies)", b,
+                                 frags > 1 ? fmt::format(" per layer fragment ({} layers)", frags) : ""));
+  }
+  if (b > pool) {
+    throw UsageError(fmt::format("--block {} is larger than --pool {}; expected a block that fits the pool",
+                                 format_bytes_binary(static_cast<double>(b)),
+                                 format_bytes_binary(static_cast<double>(pool))));
+  }
+}
+
 }  // namespace
 
 std::vector<TransferCase> plan_dma_cases(const DmaSweepSettings& o, bool gpu,
@@ -47,59 +98,24 @@ std::vector<TransferCase> plan_dma_cases(const DmaSweepSettings& o, bool gpu,
     throw UsageError(fmt::format("--layers {}: expected 1 to 1024", o.layers));
   // Never accept a setting that would not be applied: the node must exist and be bindable.
   if (o.numa_node != -1) validate_numa_node(o.numa_node, "--numa-node");
-  std::vector<int> cta_budgets;
-  for (const auto& t : split(o.ctas, ',')) {
-    const auto n = parse_positive_int(t, "--ctas", true);
-    if (n > 65535) throw UsageError(fmt::format("--ctas {}: expected 0 (all) or a count up to 65535", t));
-    cta_budgets.push_back(static_cast<int>(n));
-  }
-  if (cta_budgets.empty())
-    throw UsageError("--ctas '': expected 0 (all) or a comma list of CTA counts, e.g. 4,8,16,32");
+  const auto cta_budgets = parse_cta_budgets(o.ctas);
   // 2 GiB per pool: four pools (a source and a destination on each side) are pinned and filled
   // once per run, about 2 s on an H100 host; a transfer of up to a quarter of a pool (512 MiB)
   // takes 10 ms at PCIe Gen5 speed, long enough to time.
   const std::uint64_t pool =
       o.pool.empty() ? (gpu ? 2ULL << 30 : 256ULL << 20) : parse_bytes(o.pool, "--pool").bytes;
-  const bool blocks_given = !o.blocks.empty();
-  const std::int64_t want_blocks = blocks_given ? parse_positive_int(o.blocks, "--blocks") : 1000;
+  const std::int64_t given_blocks = o.blocks.empty() ? 0 : parse_positive_int(o.blocks, "--blocks");
   std::vector<TransferCase> cases;
   for (const auto b : sizes) {
     const int frags = layout == Layout::kPerLayer ? o.layers : 1;
-    if (b % 16 != 0 || (b / static_cast<std::uint64_t>(frags)) % 16 != 0 ||
-        b / static_cast<std::uint64_t>(frags) == 0) {
-      throw UsageError(fmt::format("--block {} B: expected a multiple of 16 bytes{} (16-byte copies)", b,
-                                   frags > 1 ? fmt::format(" per layer fragment ({} layers)", frags) : ""));
-    }
-    if (b > pool) {
-      throw UsageError(fmt::format("--block {} is larger than --pool {}; expected a block that fits the pool",
-                                   format_bytes_binary(static_cast<double>(b)),
-                                   format_bytes_binary(static_cast<double>(pool))));
-    }
-    const auto pool_blocks = static_cast<std::int64_t>(pool / b);
-    std::int64_t blocks = want_blocks;
-    // By default a transfer takes at most a quarter of the pool, so its blocks stay scattered.
-    if (!blocks_given && blocks > pool_blocks / 4 && pool_blocks >= 4) {
-      blocks = pool_blocks / 4;
-      notes.push_back({static_cast<std::int64_t>(b), blocks, static_cast<std::int64_t>(pool), true});
-    } else if (blocks > pool_blocks) {
-      if (blocks_given) {
-        throw UsageError(
-            fmt::format("--blocks {} of {} need {} but --pool is {}; expected fewer blocks or a larger "
-                        "--pool",
-                        blocks, format_bytes_binary(static_cast<double>(b)),
-                        format_bytes_binary(static_cast<double>(b) * static_cast<double>(blocks)),
-                        format_bytes_binary(static_cast<double>(pool))));
-      }
-      blocks = pool_blocks;
-      notes.push_back({static_cast<std::int64_t>(b), blocks, static_cast<std::int64_t>(pool), false});
-    }
+    check_block(b, frags, pool);
     TransferCase base;
     base.layout = layout;
     base.layers = frags;
     base.block_bytes = b;
-    base.blocks = blocks;
+    base.blocks = blocks_per_transfer(b, pool, given_blocks, notes);
     // Pools hold up to 4x the transfer so the block map scatters.
-    base.gpu_pool_blocks = std::min(pool_blocks, 4 * blocks);
+    base.gpu_pool_blocks = std::min(static_cast<std::int64_t>(pool / b), 4 * base.blocks);
     base.host_pool_blocks = base.gpu_pool_blocks;
     base.host_mem = host_mem;
     base.numa_node = o.numa_node;

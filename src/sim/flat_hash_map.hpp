@@ -20,8 +20,9 @@ class FlatHashMap {
 
   V* find(std::uint64_t key) {
     for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
-      if (!used_[i]) return nullptr;
-      if (keys_[i] == key) return &values_[i];
+      auto& s = slots_[i];
+      if (!s.used) return nullptr;
+      if (s.key == key) return &s.value;
     }
   }
   const V* find(std::uint64_t key) const { return const_cast<FlatHashMap*>(this)->find(key); }
@@ -29,14 +30,12 @@ class FlatHashMap {
 
   // Inserts when absent; returns false (and leaves the value) when present.
   bool emplace(std::uint64_t key, const V& value) {
-    if ((size_ + 1) * 2 > keys_.size()) rehash(keys_.size() * 2);
+    if ((size_ + 1) * 2 > slots_.size()) rehash(slots_.size() * 2);
     std::size_t i = slot(key);
-    for (; used_[i]; i = (i + 1) & mask_) {
-      if (keys_[i] == key) return false;
+    for (; slots_[i].used; i = (i + 1) & mask_) {
+      if (slots_[i].key == key) return false;
     }
-    used_[i] = 1;
-    keys_[i] = key;
-    values_[i] = value;
+    slots_[i] = Slot{key, value, true};
     ++size_;
     return true;
   }
@@ -44,52 +43,54 @@ class FlatHashMap {
   bool erase(std::uint64_t key) {
     std::size_t i = slot(key);
     for (;; i = (i + 1) & mask_) {
-      if (!used_[i]) return false;
-      if (keys_[i] == key) break;
+      if (!slots_[i].used) return false;
+      if (slots_[i].key == key) break;
     }
     // Shift later members of the probe run back so lookups never stop at a hole early.
     std::size_t hole = i;
-    for (std::size_t j = (i + 1) & mask_; used_[j]; j = (j + 1) & mask_) {
-      const std::size_t home = slot(keys_[j]);
+    for (std::size_t j = (i + 1) & mask_; slots_[j].used; j = (j + 1) & mask_) {
+      const std::size_t home = slot(slots_[j].key);
       const bool movable = hole <= j ? (home <= hole || home > j) : (home <= hole && home > j);
       if (movable) {
-        keys_[hole] = keys_[j];
-        values_[hole] = std::move(values_[j]);
+        slots_[hole].key = slots_[j].key;
+        slots_[hole].value = std::move(slots_[j].value);
         hole = j;
       }
     }
-    used_[hole] = 0;
+    slots_[hole].used = false;
     --size_;
     return true;
   }
 
   template <typename F>
   void for_each(F&& f) const {
-    for (std::size_t i = 0; i < keys_.size(); ++i) {
-      if (used_[i]) f(keys_[i], values_[i]);
+    for (const auto& s : slots_) {
+      if (s.used) f(s.key, s.value);
     }
   }
 
  private:
+  // Key, value and flag side by side: a probe reads one cache line, not one per array (a fleet's
+  // replicas hold a prefix cache each, far beyond the CPU caches, so every miss counts).
+  struct Slot {
+    std::uint64_t key = 0;
+    V value{};
+    bool used = false;
+  };
+
   std::size_t slot(std::uint64_t key) const { return static_cast<std::size_t>(hash_mix(0, key)) & mask_; }
 
   void rehash(std::size_t capacity) {
-    std::vector<std::uint64_t> keys(capacity);
-    std::vector<V> values(capacity);
-    std::vector<std::uint8_t> used(capacity, 0);
-    keys.swap(keys_);
-    values.swap(values_);
-    used.swap(used_);
+    std::vector<Slot> old(capacity);
+    old.swap(slots_);
     mask_ = capacity - 1;
     size_ = 0;
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-      if (used[i]) emplace(keys[i], values[i]);
+    for (auto& s : old) {
+      if (s.used) emplace(s.key, s.value);
     }
   }
 
-  std::vector<std::uint64_t> keys_;
-  std::vector<V> values_;
-  std::vector<std::uint8_t> used_;
+  std::vector<Slot> slots_;
   std::size_t mask_ = 0;
   std::size_t size_ = 0;
 };

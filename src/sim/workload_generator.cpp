@@ -103,15 +103,9 @@ Session WorkloadGenerator::repeat_of(std::int64_t id, const FirstTurn& earlier) 
   return s;
 }
 
-Session WorkloadGenerator::start_session() {
-  // repeat-share: this session sends an earlier session's first turn again, word for word.
-  if (spec_.repeat_share > 0 && !first_turns_.empty() && content_.uniform() < spec_.repeat_share) {
-    const auto& earlier = first_turns_[static_cast<std::size_t>(content_.below(first_turns_.size()))];
-    return repeat_of(sessions_started_++, earlier);
-  }
-  Session s;
-  s.id = sessions_started_++;
-  s.content_id = s.id;
+// The session's shared context: a system prefix, then a document (round robin or drawn by its
+// weight), in the order the content stream draws them.
+void WorkloadGenerator::draw_context(Session& s) {
   if (!prefix_tokens_.empty()) {
     const auto p = static_cast<std::int64_t>(content_.below(prefix_tokens_.size()));
     if (prefix_tokens_[static_cast<std::size_t>(p)] > 0) {
@@ -128,6 +122,18 @@ Session WorkloadGenerator::start_session() {
                                             static_cast<std::ptrdiff_t>(document_cdf_.size()) - 1);
     s.context.push_back({segment_id(kDocument, d), document_tokens_[static_cast<std::size_t>(d)]});
   }
+}
+
+Session WorkloadGenerator::start_session() {
+  // repeat-share: this session sends an earlier session's first turn again, word for word.
+  if (spec_.repeat_share > 0 && !first_turns_.empty() && content_.uniform() < spec_.repeat_share) {
+    const auto& earlier = first_turns_[static_cast<std::size_t>(content_.below(first_turns_.size()))];
+    return repeat_of(sessions_started_++, earlier);
+  }
+  Session s;
+  s.id = sessions_started_++;
+  s.content_id = s.id;
+  draw_context(s);
   const int drawn_turns = static_cast<int>(spec_.turns.sample_count(content_, 1));
   std::int64_t total = 0;
   for (const auto& seg : s.context) total += seg.tokens;

@@ -67,6 +67,7 @@ class WorkloadGenerator {
   };
   std::vector<FirstTurn> first_turns_;  // what a repeat (repeat-share) may replay
   Session repeat_of(std::int64_t id, const FirstTurn& earlier);
+  void draw_context(Session& s);  // the system prefix and document a new session shares
 };
 
 }  // namespace kvb

@@ -1,4 +1,6 @@
 #pragma once
+#include <string>
+
 #include "catalog/hardware_spec.hpp"
 #include "catalog/model_catalog.hpp"
 #include "size/sizing_engine.hpp"
@@ -16,6 +18,13 @@ inline SizingInputs inputs(const std::string& model_name, const std::string& hw 
   in.hw = resolve_hardware(hw);
   in.kv.tp = tp;
   return in;
+}
+
+// How many times `needle` occurs in `text` (overlapping occurrences counted).
+inline std::size_t count_of(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (auto pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1)) ++n;
+  return n;
 }
 
 }  // namespace kvb::test

@@ -8,6 +8,25 @@
 namespace kvb {
 namespace {
 
+DeviceInfo full_device() {
+  return {.backend = "cuda",
+          .name = "NVIDIA H100 80GB HBM3",
+          .index = 3,
+          .driver_version = "580.1",
+          .driver_api_version = "13.0",
+          .runtime_version = "12.8",
+          .pci_bus_id = "0000:19:00.0",
+          .numa_node = 1,
+          .link_ceiling_gbps = 63.0,
+          .link = "PCIe Gen5 x16",
+          .timing = "cudaEvent",
+          .environment = {"CUDA_DEVICE_MAX_CONNECTIONS=1"},
+          .occupancy = {.queried = true,
+                        .source = "NVML",
+                        .others = {{.pid = 4242, .name = "python3", .used_bytes = 1e9}},
+                        .utilization_percent = 7}};
+}
+
 // A record with every field set to something no default is, so a dropped field shows.
 DmaRecord full_record(Direction d, bool verified) {
   DmaRecord r;
@@ -25,22 +44,7 @@ DmaRecord full_record(Direction d, bool verified) {
              .seed = 0xfedcba9876543210ULL,
              .with_compute = true};
   r.id = r.tcase.id();
-  r.device = {.backend = "cuda",
-              .name = "NVIDIA H100 80GB HBM3",
-              .index = 3,
-              .driver_version = "580.1",
-              .driver_api_version = "13.0",
-              .runtime_version = "12.8",
-              .pci_bus_id = "0000:19:00.0",
-              .numa_node = 1,
-              .link_ceiling_gbps = 63.0,
-              .link = "PCIe Gen5 x16",
-              .timing = "cudaEvent",
-              .environment = {"CUDA_DEVICE_MAX_CONNECTIONS=1"},
-              .occupancy = {.queried = true,
-                            .source = "NVML",
-                            .others = {{.pid = 4242, .name = "python3", .used_bytes = 1e9}},
-                            .utilization_percent = 7}};
+  r.device = full_device();
   r.host_cpu = "AMD EPYC";
   r.hostname = "node-7";
   r.host_numa_node = 1;

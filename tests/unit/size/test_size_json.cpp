@@ -23,6 +23,33 @@ SizingInputs llama8b_32k() {
   return make_sizing_inputs(resolve_model("llama-3.1-8b", warnings), resolve_hardware("h100"), serve);
 }
 
+TierCurvePoint full_curve_point() {
+  return {.kv_offloading_size_gib = 64,
+          .output_tokens_per_s = 1500.5,
+          .ttft_p50_s = 0.25,
+          .ttft_p99_s = 1.5,
+          .cpu_hit_rate = 0.125,
+          .gpu_hit_rate = 0.25,
+          .goodput_rps = 3.5,
+          .h2d_utilization = 0.0625,
+          .d2h_utilization = 0.03125,
+          .engine_busy_share = 0.875,
+          .gain = 0.5,
+          .costliest_mechanism = "fabric-sharing",
+          .costliest_share = 0.125,
+          .busiest_ttft_p99_s = 2.5,
+          .replica_hit_rate_min = 0.25,
+          .replica_hit_rate_max = 0.75,
+          .output_tokens_per_s_min = 1400.25,
+          .output_tokens_per_s_max = 1600.75,
+          .ttft_p99_min_s = 1.25,
+          .ttft_p99_max_s = 1.75,
+          .gain_spread = 0.0625,
+          .draw_output_tokens_per_s = {},  // not written: the spread and range are
+          .draw_ttft_p99_s = {},
+          .draw_goodput_rps = {}};
+}
+
 // Every field set to a value no default has, so a field the reader drops shows as a difference.
 TierRecommendation simulated_recommendation() {
   TierRecommendation rec;
@@ -42,30 +69,7 @@ TierRecommendation simulated_recommendation() {
   rec.workload = "chat-multi-turn";
   rec.expected_error = "TTFT mean within 4.0%";
   rec.requests = 1234;
-  rec.curve = {{.kv_offloading_size_gib = 64,
-                .output_tokens_per_s = 1500.5,
-                .ttft_p50_s = 0.25,
-                .ttft_p99_s = 1.5,
-                .cpu_hit_rate = 0.125,
-                .gpu_hit_rate = 0.25,
-                .goodput_rps = 3.5,
-                .h2d_utilization = 0.0625,
-                .d2h_utilization = 0.03125,
-                .engine_busy_share = 0.875,
-                .gain = 0.5,
-                .costliest_mechanism = "fabric-sharing",
-                .costliest_share = 0.125,
-                .busiest_ttft_p99_s = 2.5,
-                .replica_hit_rate_min = 0.25,
-                .replica_hit_rate_max = 0.75,
-                .output_tokens_per_s_min = 1400.25,
-                .output_tokens_per_s_max = 1600.75,
-                .ttft_p99_min_s = 1.25,
-                .ttft_p99_max_s = 1.75,
-                .gain_spread = 0.0625,
-                .draw_output_tokens_per_s = {},  // not written: the spread and range are
-                .draw_ttft_p99_s = {},
-                .draw_goodput_rps = {}}};
+  rec.curve = {full_curve_point()};
   rec.trace_curve = {{1.5, 0.1}, {64, 0.375}};
   rec.reasoning = {"first", "second"};
   rec.interrupted_during = "tier size 96 GiB";
