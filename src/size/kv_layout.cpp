@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 
+#include "catalog/hardware_figures.hpp"
 #include "core/errors.hpp"
 #include "core/units.hpp"
 
@@ -183,8 +184,7 @@ void add_layer_types(const ModelSpec& m, const KvSettings& s, std::int64_t full_
 
 void choose_block_size(const ModelSpec& m, const HardwareSpec& hw, const KvSettings& s, KvLayout& out) {
   if (s.block_size != 0) {
-    static constexpr std::array<int, 7> allowed{1, 8, 16, 32, 64, 128, 256};
-    if (std::find(allowed.begin(), allowed.end(), s.block_size) == allowed.end()) {
+    if (!is_vllm_block_size(s.block_size)) {
       throw UsageError(
           fmt::format("--block-size {}: expected one of 1, 8, 16, 32, 64, 128, 256", s.block_size));
     }
