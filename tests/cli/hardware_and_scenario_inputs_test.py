@@ -110,6 +110,28 @@ for old, new, needle in [
     f = hw_file(f"tiny-{old.split(':')[0]}.yaml", old, new)
     run(6, SIZE + [f], 2, f"tiny-{old.split(':')[0]}.yaml: {needle}")
 
+# Row 7: one number syntax: 010 is ten replicas in a scenario, --set and --sweep, as --replicas 010.
+def replicas_of(row, args):
+    p = run(row, args + ["--json"], 0)
+    if p is None or p.returncode != 0:
+        return None
+    doc = json.loads(p.stdout)
+    return [len(point["replicas"]) for point in doc["points"]]  # each replica's own figures
+
+
+octal = write("octal.yaml", SCENARIO.format(extra="replicas: 010\n"))
+plain = write("plain.yaml", SCENARIO.format(extra=""))
+for args in (["simulate", octal, "--no-sweep"], ["simulate", plain, "--no-sweep", "--set", "replicas=010"],
+             ["simulate", plain, "--no-sweep", "--replicas", "010"]):
+    got = replicas_of(7, args)
+    if got is not None and got != [10]:
+        failures.append(f"row 7: {args}: {got} replicas, expected 10 (decimal)")
+got = replicas_of(7, ["simulate", plain, "--sweep", "replicas=010"])
+if got is not None and got != [10]:
+    failures.append(f"row 7: --sweep replicas=010: {got} replicas, expected [10]")
+hexa = write("hex.yaml", SCENARIO.format(extra="replicas: 0x10\n"))
+run(7, ["simulate", hexa, "--no-sweep"], 2, "hex.yaml: key 'replicas' has the wrong type; expected an integer in decimal digits")
+
 # Row 8: a fitted or measured figure without its source is refused, never silently dropped.
 for key, value, needs in [("time_model_step_overhead_us", "500", "time_model_source"),
                           ("time_model_request_overhead_us", "500", "time_model_source"),
@@ -129,6 +151,12 @@ f = write("mla-block.yaml", example + "mla_block_size: 1048576\n")
 run(12, SIZE + [f], 2, "mla-block.yaml: key 'mla_block_size' is 1048576; expected a whole number from 1 to 256")
 f = write("mla-block-odd.yaml", example + "mla_block_size: 48\n")
 run(12, SIZE + [f], 2, "mla-block-odd.yaml: key 'mla_block_size' is 48; expected one of 1, 8, 16")
+
+# Row 18: a second YAML document is refused, not ignored.
+f = write("two-docs.yaml", example + "---\nbf16_tflops: 1\n")
+run(18, SIZE + [f], 2, "two-docs.yaml: holds a second YAML document")
+f = write("two-scenarios.yaml", SCENARIO.format(extra="") + "---\nname: other\n")
+run(18, ["simulate", f, "--no-sweep"], 2, "two-scenarios.yaml: holds a second YAML document")
 
 # Row 19: --hw names what the path is.
 os.makedirs(path("hwdir.yaml"), exist_ok=True)
