@@ -152,6 +152,22 @@ run(12, SIZE + [f], 2, "mla-block.yaml: key 'mla_block_size' is 1048576; expecte
 f = write("mla-block-odd.yaml", example + "mla_block_size: 48\n")
 run(12, SIZE + [f], 2, "mla-block-odd.yaml: key 'mla_block_size' is 48; expected one of 1, 8, 16")
 
+# Row 13: a scenario's relative hardware: and model: paths are read from the scenario's folder.
+write("site/gpus/doc-gpu.yaml", example)
+write("site/models/config.json", json.dumps({
+    "architectures": ["LlamaForCausalLM"], "model_type": "llama", "num_hidden_layers": 8, "hidden_size": 1024,
+    "num_attention_heads": 8, "num_key_value_heads": 2, "max_position_embeddings": 8192, "vocab_size": 32000,
+    "intermediate_size": 4096, "torch_dtype": "bfloat16"}))
+site = write("site/scenario.yaml", SCENARIO.format(extra="").replace("hardware: h100", "hardware: gpus/doc-gpu.yaml")
+             .replace("model: llama-3.1-8b", "model: models/config.json"))
+p = run(13, ["simulate", site, "--no-sweep", "--json"], 0, cwd="/")
+if p is not None and p.returncode == 0 and "my-gpu" not in p.stdout:
+    failures.append("row 13: the scenario's own hardware file (gpus/doc-gpu.yaml) was not read")
+missing = write("site/missing.yaml", SCENARIO.format(extra="").replace("hardware: h100", "hardware: gpus/none.yaml"))
+run(13, ["simulate", missing, "--no-sweep"], 2, "missing.yaml: key 'hardware' names 'gpus/none.yaml'", cwd="/")
+missing = write("site/no-model.yaml", SCENARIO.format(extra="").replace("model: llama-3.1-8b", "model: ./none.json"))
+run(13, ["simulate", missing, "--no-sweep"], 2, "no-model.yaml: key 'model' names './none.json'", cwd="/")
+
 # Row 18: a second YAML document is refused, not ignored.
 f = write("two-docs.yaml", example + "---\nbf16_tflops: 1\n")
 run(18, SIZE + [f], 2, "two-docs.yaml: holds a second YAML document")
