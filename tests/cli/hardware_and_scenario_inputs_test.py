@@ -182,6 +182,18 @@ run(19, SIZE + [path("hw.fifo")], 2, "is a FIFO (a named pipe), not a hardware f
 run(19, SIZE + ["/dev/zero"], 2, "'/dev/zero': is a character device, not a hardware file")
 run(19, SIZE + [path("absent.yaml")], 2, "no such hardware file")
 
+# Row 20: a quantized torch_dtype names the file and the field.
+for dtype in ("float8_e4m3fn", "int8"):
+    f = write(f"dtype-{dtype}.json", json.dumps(dict(BASE, torch_dtype=dtype)))
+    run(20, ["size", "--model", f, "--hw", "h100"], 2,
+            f"dtype-{dtype}.json: field 'torch_dtype' is '{dtype}'; expected bfloat16, float16 or float32")
+
+# Row 22: layer_types must list every layer, as a hybrid pattern must.
+f = write("layer-types.json", json.dumps(dict(BASE, torch_dtype="bfloat16", sliding_window=4096,
+                                              layer_types=["sliding_attention", "full_attention"] * 2)))
+run(22, ["size", "--model", f, "--hw", "h100"], 2,
+    "layer-types.json: field 'layer_types' has 4 entries but num_hidden_layers is 32")
+
 for failure in failures:
     print("FAIL:", failure)
 print(f"{len(failures)} failure(s)")
