@@ -194,6 +194,12 @@ f = write("layer-types.json", json.dumps(dict(BASE, torch_dtype="bfloat16", slid
 run(22, ["size", "--model", f, "--hw", "h100"], 2,
     "layer-types.json: field 'layer_types' has 4 entries but num_hidden_layers is 32")
 
+# Row 23: fp8_ds_mla is DeepSeek's sparse-MLA cache format; a GQA model is refused.
+p = run(23, ["size", "--model", "llama-3.1-8b", "--hw", "h100", "--kv-cache-dtype", "fp8_ds_mla"], 2,
+        "--kv-cache-dtype fp8_ds_mla is only for sparse-MLA models", "GQA/MHA attention")
+if p is not None and "vllm serve" in p.stdout:
+    failures.append("row 23: a vllm serve line was printed for fp8_ds_mla on a GQA model")
+
 for failure in failures:
     print("FAIL:", failure)
 print(f"{len(failures)} failure(s)")
