@@ -41,8 +41,9 @@ LinkProfile link_profile_from_dma_records(const std::vector<DmaRecord>& records,
   const auto fit_d2h = fit_copy_cost(records, m, Direction::kD2H, origin);
   for (const auto* fit : {&fit_h2d, &fit_d2h}) {
     if (fit->gbps < kMinLinkGbps) {
-      throw UsageError(fmt::format("{}: method '{}' fits a {} link of {:g} GB/s; expected at least {:g} GB/s",
-                                   origin, method, fit == &fit_h2d ? "h2d" : "d2h", fit->gbps, kMinLinkGbps));
+      throw UsageError(
+          fmt::format("{}: method '{}' fits the {} link at {:g} GB/s; expected at least {:g} GB/s", origin,
+                      method, fit == &fit_h2d ? "h2d" : "d2h", fit->gbps, kMinLinkGbps));
     }
   }
   LinkProfile p;

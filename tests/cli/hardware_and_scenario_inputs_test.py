@@ -110,6 +110,31 @@ for old, new, needle in [
     f = hw_file(f"tiny-{old.split(':')[0]}.yaml", old, new)
     run(6, SIZE + [f], 2, f"tiny-{old.split(':')[0]}.yaml: {needle}")
 
+# A dma result whose copies fit a link of 1e-9 GB/s (--link-profile): the same floor.
+with open(os.path.join(repo, "tests", "data", "host-dma-profile.json")) as f:
+    dma = json.load(f)
+
+
+def slowed(o):
+    """Every bandwidth 1e10 times lower and every time 1e10 times longer: the same copies, slower."""
+    if isinstance(o, dict):
+        for k, v in o.items():
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and "gbps" in k:
+                o[k] = v * 1e-10
+            elif isinstance(v, (int, float)) and not isinstance(v, bool) and k.endswith("_us"):
+                o[k] = v * 1e10
+            else:
+                slowed(v)
+    elif isinstance(o, list):
+        for v in o:
+            slowed(v)
+
+
+slowed(dma)
+slow = write("slow-link.json", json.dumps(dma))
+run(6, ["simulate", write("link.yaml", SCENARIO.format(extra="")), "--no-sweep", "--link-profile", slow], 2,
+    "slow-link.json': method 'ce' fits the h2d link at", "GB/s; expected at least 0.1 GB/s")
+
 # Row 7: one number syntax: 010 is ten replicas in a scenario, --set and --sweep, as --replicas 010.
 def replicas_of(row, args):
     p = run(row, args + ["--json"], 0)
