@@ -167,8 +167,15 @@ void refuse_without_source(const YamlObject& y, const std::string& prefix, const
 
 // All five together: a measured link says where it was measured.
 void read_measured_link(const YamlObject& y, HardwareSpec& h) {
-  if (!y.has("link_measured_source"))
+  if (!y.has("link_measured_source")) {
+    // The kernel method's slowdown is read with the measured link only (perf/link_curve).
+    if (y.has("link_kernel_compute_slowdown"))
+      throw UsageError(
+          fmt::format("{}: key 'link_kernel_compute_slowdown' needs link_measured_source (where "
+                      "it was measured); expected both or neither",
+                      y.origin()));
     return refuse_without_source(y, "link_measured_", "where they were measured");
+  }
   auto& m = h.measured_link;
   m.source = y.str("link_measured_source");
   m.h2d_gbps = hardware_figure(y, "link_measured_h2d_gbps");

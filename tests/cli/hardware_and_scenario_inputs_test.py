@@ -165,10 +165,14 @@ for key, value, needs in [("time_model_step_overhead_us", "500", "time_model_sou
     f = write(f"orphan-{key}.yaml", example + f"{key}: {value}\n")
     run(8, SIZE + [f], 2, f"orphan-{key}.yaml: key '{key}' needs {needs}")
 f = write("orphan-slowdown.yaml", example + "link_kernel_compute_slowdown: 1.5\n")
-run(8, SIZE + [f], 0)  # used: the kernel method's slowdown, read with its bound (row 11)
+run(8, SIZE + [f], 2, "orphan-slowdown.yaml: key 'link_kernel_compute_slowdown' needs link_measured_source")
+MEASURED = ("link_measured_source: a dma run\nlink_measured_h2d_gbps: 24\nlink_measured_d2h_gbps: 24\n"
+            "link_measured_h2d_per_copy_us: 2.5\nlink_measured_d2h_per_copy_us: 2.5\n")
+f = write("measured-slowdown.yaml", example + MEASURED + "link_kernel_compute_slowdown: 1.5\n")
+run(8, SIZE + [f], 0)  # with its source: read
 
 # Row 11: the copy kernel never speeds the model up: the slowdown is at least 1.
-f = write("slowdown.yaml", example + "link_kernel_compute_slowdown: 0.001\n")
+f = write("slowdown.yaml", example + MEASURED + "link_kernel_compute_slowdown: 0.001\n")
 run(11, SIZE + [f], 2, "slowdown.yaml: key 'link_kernel_compute_slowdown' is 0.001; expected 1 to 100")
 
 # Row 12: an MLA backend's block is a vLLM block size, --block-size's bound.

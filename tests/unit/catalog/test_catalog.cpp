@@ -254,10 +254,16 @@ TEST(HardwareFile, FiguresHaveAFloorAndRangesComeBeforeNarrowing) {
   EXPECT_NE(message("time_model_step_overhead_us: 500\n").find("needs time_model_source"), std::string::npos);
   EXPECT_NE(message("link_measured_h2d_per_copy_us: 2\n").find("needs link_measured_source"),
             std::string::npos);
-  EXPECT_NE(message("link_kernel_compute_slowdown: 0.5\n").find("expected 1 to 100"), std::string::npos);
-  EXPECT_EQ(
-      hardware_from_yaml(base + "link_kernel_compute_slowdown: 1\n", "own.yaml").link_kernel_compute_slowdown,
-      1.0);
+  const std::string measured =
+      "link_measured_source: m\nlink_measured_h2d_gbps: 24\nlink_measured_d2h_gbps: 24\n"
+      "link_measured_h2d_per_copy_us: 2\nlink_measured_d2h_per_copy_us: 2\n";
+  EXPECT_NE(message(measured + "link_kernel_compute_slowdown: 0.5\n").find("expected 1 to 100"),
+            std::string::npos);
+  EXPECT_NE(message("link_kernel_compute_slowdown: 1.5\n").find("needs link_measured_source"),
+            std::string::npos);
+  EXPECT_EQ(hardware_from_yaml(base + measured + "link_kernel_compute_slowdown: 1\n", "own.yaml")
+                .link_kernel_compute_slowdown,
+            1.0);
   EXPECT_NE(message("mla_block_size: 1048576\n").find("from 1 to 256"), std::string::npos);
   EXPECT_NE(message("mla_block_size: 48\n").find("expected one of 1, 8, 16"), std::string::npos);
   EXPECT_EQ(hardware_from_yaml(base + "mla_block_size: 64\n", "own.yaml").mla_block_size, 64);
