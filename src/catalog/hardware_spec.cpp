@@ -8,9 +8,11 @@
 #include <utility>
 
 #include "catalog/embedded_files.hpp"
+#include "catalog/hardware_figures.hpp"
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "core/link_ceiling.hpp"
+#include "core/path_text.hpp"
 #include "core/strings.hpp"
 #include "core/yaml_reader.hpp"
 
@@ -59,26 +61,9 @@ const std::vector<std::string> kHardwareKeys = {"name",
                                                 "pinning_host_alloc_s_per_gib",
                                                 "pinning_source"};
 
-// No figure of a GPU or a host in these files' units (GB, GiB, GB/s, TFLOP/s, us, s/GiB, tokens) comes
-// near a million; a larger one is a typo or an overflow, and would turn into a silently wrong pool.
-constexpr double kLargestFigure = 1e6;
-
-double positive(const YamlObject& y, const char* key) {
-  const double v = y.real(key);
-  if (!(v > 0) || v > kLargestFigure) {
-    throw UsageError(fmt::format("{}: key '{}' is {}; expected a positive number up to {:.0f}", y.origin(),
-                                 key, v, kLargestFigure));
-  }
-  return v;
-}
-
-// An efficiency: a share of the datasheet peak, in (0, 1].
-double fraction_of_peak(const YamlObject& y, const char* key) {
-  const double v = y.real(key);
-  if (!(v > 0) || v > 1)
-    throw UsageError(
-        fmt::format("{}: key '{}' is {}; expected a fraction of peak in (0, 1]", y.origin(), key, v));
-  return v;
+// A scalar key's integer, range-checked as 64 bits before it is narrowed to an int.
+int whole_in(const YamlObject& y, const char* key, int lo, int hi) {
+  return static_cast<int>(y.integer_in(key, lo, hi, lo));
 }
 
 }  // namespace
@@ -106,12 +91,17 @@ void read_vendor_and_link(const YamlObject& y, HardwareSpec& h) {
   const auto link = y.str("host_link");
   if (link == "pcie") {
     h.link = HostLinkKind::kPcie;
-    h.pcie_generation = static_cast<int>(y.integer("pcie_generation"));
-    h.pcie_width = static_cast<int>(y.integer("pcie_width"));
-    (void)pcie_ceiling_gbps(h.pcie_generation, h.pcie_width);
+    // Required, and range-checked before narrowing: 4294967300 is refused, never Gen 4.
+    (void)y.integer("pcie_generation");
+    (void)y.integer("pcie_width");
+    h.pcie_generation = whole_in(y, "pcie_generation", 1, 6);
+    h.pcie_width = whole_in(y, "pcie_width", 1, 16);
+    if ((h.pcie_width & (h.pcie_width - 1)) != 0)  // 1, 2, 4, 8 or 16
+      throw UsageError(fmt::format("{}: key 'pcie_width' is {}; expected 1, 2, 4, 8 or 16 lanes", y.origin(),
+                                   h.pcie_width));
   } else if (link == "nvlink-c2c") {
     h.link = HostLinkKind::kNvlinkC2C;
-    h.c2c_gbps_per_direction = positive(y, "c2c_gbps_per_direction");
+    h.c2c_gbps_per_direction = hardware_figure(y, "c2c_gbps_per_direction");
   } else {
     throw UsageError(
         fmt::format("{}: key 'host_link' is '{}'; expected pcie or nvlink-c2c", y.origin(), link));
@@ -158,26 +148,40 @@ void read_gpu_link(const YamlObject& y, HardwareSpec& h) {
           "{}: key 'gpu_link_kind' is '{}'; expected nvlink, infinity-fabric or pcie", y.origin(), kind));
   }
   if (y.has("gpu_link_gbps") || y.has("gpu_link_latency_us")) {
-    h.gpu_link_gbps = positive(y, "gpu_link_gbps");
-    h.gpu_link_latency_us = positive(y, "gpu_link_latency_us");
+    h.gpu_link_gbps = hardware_figure(y, "gpu_link_gbps");
+    h.gpu_link_latency_us = hardware_figure(y, "gpu_link_latency_us");
+  }
+}
+
+// A measured figure without its source would be ignored without a word (the defaults used):
+// every `<prefix>*` key is refused naming it when `<prefix>source` is absent.
+void refuse_without_source(const YamlObject& y, const std::string& prefix, const char* why) {
+  for (const auto& kv : y.node()) {
+    const auto key = kv.first.as<std::string>();
+    if (key.starts_with(prefix)) {
+      throw UsageError(fmt::format("{}: key '{}' needs {}source ({}); expected both or neither", y.origin(),
+                                   key, prefix, why));
+    }
   }
 }
 
 // All five together: a measured link says where it was measured.
 void read_measured_link(const YamlObject& y, HardwareSpec& h) {
   if (!y.has("link_measured_source")) {
-    if (y.has("link_measured_h2d_gbps") || y.has("link_measured_d2h_gbps")) {
-      throw UsageError(fmt::format(
-          "{}: link_measured_* figures need 'link_measured_source' (where they were measured)", y.origin()));
-    }
-    return;
+    // The kernel method's slowdown is read with the measured link only (perf/link_curve).
+    if (y.has("link_kernel_compute_slowdown"))
+      throw UsageError(
+          fmt::format("{}: key 'link_kernel_compute_slowdown' needs link_measured_source (where "
+                      "it was measured); expected both or neither",
+                      y.origin()));
+    return refuse_without_source(y, "link_measured_", "where they were measured");
   }
   auto& m = h.measured_link;
   m.source = y.str("link_measured_source");
-  m.h2d_gbps = positive(y, "link_measured_h2d_gbps");
-  m.d2h_gbps = positive(y, "link_measured_d2h_gbps");
-  m.h2d_per_copy_us = positive(y, "link_measured_h2d_per_copy_us");
-  m.d2h_per_copy_us = positive(y, "link_measured_d2h_per_copy_us");
+  m.h2d_gbps = hardware_figure(y, "link_measured_h2d_gbps");
+  m.d2h_gbps = hardware_figure(y, "link_measured_d2h_gbps");
+  m.h2d_per_copy_us = hardware_figure(y, "link_measured_h2d_per_copy_us");
+  m.d2h_per_copy_us = hardware_figure(y, "link_measured_d2h_per_copy_us");
   if (std::max(m.h2d_gbps, m.d2h_gbps) > h.link_ceiling_gbps()) {
     throw UsageError(fmt::format("{}: a measured link figure exceeds the link ceiling {:.1f} GB/s",
                                  y.origin(), h.link_ceiling_gbps()));
@@ -186,25 +190,20 @@ void read_measured_link(const YamlObject& y, HardwareSpec& h) {
 
 // The required four together: fitted figures say which measurements they were fitted to.
 void read_measured_time_model(const YamlObject& y, HardwareSpec& h) {
-  if (!y.has("time_model_source")) {
-    if (y.has("time_model_compute_efficiency") || y.has("time_model_memory_efficiency")) {
-      throw UsageError(fmt::format(
-          "{}: time_model_* figures need 'time_model_source' (what they were fitted to)", y.origin()));
-    }
-    return;
-  }
+  if (!y.has("time_model_source")) return refuse_without_source(y, "time_model_", "what they were fitted to");
   auto& t = h.measured_time_model;
   t.source = y.str("time_model_source");
-  t.compute_efficiency = fraction_of_peak(y, "time_model_compute_efficiency");
-  t.memory_efficiency = fraction_of_peak(y, "time_model_memory_efficiency");
-  t.step_overhead_us = positive(y, "time_model_step_overhead_us");
+  t.compute_efficiency = hardware_figure(y, "time_model_compute_efficiency");
+  t.memory_efficiency = hardware_figure(y, "time_model_memory_efficiency");
+  t.step_overhead_us = hardware_figure(y, "time_model_step_overhead_us");
   if (y.has("time_model_attention_efficiency"))
-    t.attention_efficiency = fraction_of_peak(y, "time_model_attention_efficiency");
+    t.attention_efficiency = hardware_figure(y, "time_model_attention_efficiency");
   if (y.has("time_model_request_overhead_us"))
-    t.request_overhead_us = positive(y, "time_model_request_overhead_us");
+    t.request_overhead_us = hardware_figure(y, "time_model_request_overhead_us");
   if (y.has("time_model_load_efficiency"))
-    t.load_efficiency = fraction_of_peak(y, "time_model_load_efficiency");
-  if (y.has("time_model_gemm_half_tokens")) t.gemm_half_tokens = positive(y, "time_model_gemm_half_tokens");
+    t.load_efficiency = hardware_figure(y, "time_model_load_efficiency");
+  if (y.has("time_model_gemm_half_tokens"))
+    t.gemm_half_tokens = hardware_figure(y, "time_model_gemm_half_tokens");
 }
 
 // Both figures and their source together: a pinning time says where it was measured.
@@ -214,8 +213,8 @@ void read_measured_pinning(const YamlObject& y, HardwareSpec& h) {
   if (!any) return;
   auto& p = h.measured_pinning;
   p.source = y.str("pinning_source");
-  p.register_s_per_gib = positive(y, "pinning_register_s_per_gib");
-  p.host_alloc_s_per_gib = positive(y, "pinning_host_alloc_s_per_gib");
+  p.register_s_per_gib = hardware_figure(y, "pinning_register_s_per_gib");
+  p.host_alloc_s_per_gib = hardware_figure(y, "pinning_host_alloc_s_per_gib");
 }
 
 }  // namespace
@@ -230,13 +229,13 @@ HardwareSpec hardware_from_yaml(const std::string& text, const std::string& orig
   h.source = y.str("source");
   read_vendor_and_link(y, h);
   read_arch(y, h);
-  h.hbm_gb = positive(y, "hbm_gb");
-  h.usable_gib = positive(y, "usable_gib");
-  h.hbm_bandwidth_gbps = positive(y, "hbm_bandwidth_gbps");
-  h.link_practical_gbps = positive(y, "link_practical_gbps");
-  h.bf16_tflops = positive(y, "bf16_tflops");
-  if (y.has("fp8_tflops")) h.fp8_tflops = positive(y, "fp8_tflops");
-  if (y.has("fp4_tflops")) h.fp4_tflops = positive(y, "fp4_tflops");
+  h.hbm_gb = hardware_figure(y, "hbm_gb");
+  h.usable_gib = hardware_figure(y, "usable_gib");
+  h.hbm_bandwidth_gbps = hardware_figure(y, "hbm_bandwidth_gbps");
+  h.link_practical_gbps = hardware_figure(y, "link_practical_gbps");
+  h.bf16_tflops = hardware_figure(y, "bf16_tflops");
+  h.fp8_tflops = optional_peak(y, "fp8_tflops");  // absent or 0: no FP8 tensor cores
+  h.fp4_tflops = optional_peak(y, "fp4_tflops");
   if (h.usable_gib > h.hbm_gb) {
     throw UsageError(
         fmt::format("{}: key 'usable_gib' is {}; expected at most hbm_gb ({}): what the driver "
@@ -247,11 +246,15 @@ HardwareSpec hardware_from_yaml(const std::string& text, const std::string& orig
   // Read as 64 bits and range-checked (core's integer_in) before it is narrowed to an int; required.
   (void)y.integer("gpus_per_node");
   h.gpus_per_node = static_cast<int>(y.integer_in("gpus_per_node", 1, 1024, 0));
-  h.host_dram_gb = positive(y, "host_dram_gb");
+  h.host_dram_gb = hardware_figure(y, "host_dram_gb");
   if (y.has("link_kernel_compute_slowdown"))
-    h.link_kernel_compute_slowdown = positive(y, "link_kernel_compute_slowdown");
+    h.link_kernel_compute_slowdown = hardware_figure(y, "link_kernel_compute_slowdown");
   read_gpu_link(y, h);
-  h.mla_block_size = static_cast<int>(y.integer_in("mla_block_size", 1, 1 << 20, 16));
+  // The block an MLA backend forces is a vLLM block size: --block-size's bound.
+  h.mla_block_size = static_cast<int>(y.integer_in("mla_block_size", 1, kMaxBlockTokens, 16));
+  if (!is_vllm_block_size(h.mla_block_size))
+    throw UsageError(fmt::format("{}: key 'mla_block_size' is {}; expected one of 1, 8, 16, 32, 64, 128, 256",
+                                 origin, h.mla_block_size));
   h.notes = y.str_list_or("notes");
   read_measured_link(y, h);
   read_measured_time_model(y, h);
@@ -295,15 +298,41 @@ std::string to_string(GpuLinkKind k) {
   return "nvlink";
 }
 
+namespace {
+
+// What a path --hw names is, where it is not a file: a directory or a device is worded as such,
+// not as missing. A FIFO or a device is not read (a FIFO would wait for a writer; /dev/zero never ends).
+const char* what_path_is(std::filesystem::file_type kind) {
+  using std::filesystem::file_type;
+  switch (kind) {
+    case file_type::directory:
+      return "is a directory, not a hardware file";
+    case file_type::fifo:
+      return "is a FIFO (a named pipe), not a hardware file";
+    case file_type::character:
+      return "is a character device, not a hardware file";
+    case file_type::block:
+      return "is a block device, not a hardware file";
+    case file_type::socket:
+      return "is a socket, not a hardware file";
+    case file_type::not_found:
+      return "no such hardware file";
+    default:
+      return "cannot be read as a hardware file";
+  }
+}
+
+}  // namespace
+
 HardwareSpec resolve_hardware(const std::string& name) {
   if (is_hardware_file(name)) {
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(name, ec)) {
+    const auto kind = std::filesystem::status(name, ec).type();
+    if (kind != std::filesystem::file_type::regular) {
       throw UsageError(
-          fmt::format("--hw '{}': no such hardware file; expected a catalog name ({}) or a YAML file with "
-                      "the catalog's keys "
+          fmt::format("--hw '{}': {}; expected a catalog name ({}) or a YAML file with the catalog's keys "
                       "(docs/size.md, Hardware files)",
-                      name, join(hardware_names(), ", ")));
+                      printable_path(name), what_path_is(kind), join(hardware_names(), ", ")));
     }
     return hardware_from_yaml(read_text_file(name, "--hw"), name);
   }

@@ -196,13 +196,12 @@ void read_shape(const Json& top, bool nested, ConfigFields& f, ModelSpec& m, con
   }
   m.max_position_embeddings = f.integer("max_position_embeddings", 0);
   m.vocab_size = f.integer("vocab_size", 0);
-  m.dtype = f.string("torch_dtype", f.string("dtype", "bfloat16"));
-  if (nested && m.dtype == "bfloat16" && top.contains("torch_dtype") && top.at("torch_dtype").is_string()) {
-    m.dtype = top.at("torch_dtype").get<std::string>();
-  }
-  if (m.dtype == "bfloat16") m.dtype = "bf16";
-  if (m.dtype == "float16") m.dtype = "fp16";
-  if (m.dtype == "float32") m.dtype = "fp32";
+  const char* field = f.has("torch_dtype") || !f.has("dtype") ? "torch_dtype" : "dtype";
+  auto given = f.string("torch_dtype", f.string("dtype", "bfloat16"));
+  const bool from_top =
+      nested && given == "bfloat16" && top.contains("torch_dtype") && top.at("torch_dtype").is_string();
+  if (from_top) given = top.at("torch_dtype").get<std::string>();
+  m.dtype = checkpoint_dtype(given, fmt::format("{}: field '{}'", origin, from_top ? "torch_dtype" : field));
   m.weight_dtype = weight_dtype_from(f, top, m.dtype);
 }
 
@@ -230,6 +229,9 @@ void read_layer_types(ConfigFields& f, ModelSpec& m, const std::string& origin,
   const auto& types = f.raw("layer_types");
   if (!types.is_array())
     throw UsageError(fmt::format("{}: field 'layer_types' must be a list of strings", origin));
+  if (types.size() != static_cast<std::size_t>(m.num_hidden_layers))  // one kind per layer
+    throw UsageError(fmt::format("{}: field 'layer_types' has {} entries but num_hidden_layers is {}", origin,
+                                 types.size(), m.num_hidden_layers));
   std::set<std::string> unknown;
   for (const auto& t : types) {
     const auto s = t.is_string() ? t.get<std::string>() : t.dump();

@@ -39,6 +39,17 @@ double weight_bytes_per_param(const std::string& dtype) {
       "weight dtype '{}' is unknown; expected bf16, fp16, fp32, fp8, mxfp4, int4, awq or gptq", dtype));
 }
 
+std::string checkpoint_dtype(const std::string& given, const std::string& where) {
+  if (given == "bfloat16") return "bf16";
+  if (given == "float16") return "fp16";
+  if (given == "float32") return "fp32";
+  // FP8 or int8 weights are stated in quantization_config; torch_dtype is what activations take.
+  throw UsageError(
+      fmt::format("{} is '{}'; expected bfloat16, float16 or float32 (quantized weights are read from "
+                  "quantization_config)",
+                  where, given));
+}
+
 void validate_model(const ModelSpec& m, const std::string& origin) {
   auto need = [&](bool ok, const char* field, const std::string& expected) {
     if (!ok) throw UsageError(fmt::format("{}: field '{}' is invalid; expected {}", origin, field, expected));

@@ -83,6 +83,9 @@ double mlp_params_per_layer(const ModelSpec& m, double params_b);
 
 // Bytes per parameter of a weight dtype name; throws UsageError for an unknown name.
 double weight_bytes_per_param(const std::string& dtype);
+// A config.json's torch_dtype (bfloat16, float16, float32) as kvbench spells it (bf16, fp16, fp32);
+// UsageError "<where> is '<given>'; expected ..." for anything else (float8_e4m3fn, int8).
+std::string checkpoint_dtype(const std::string& given, const std::string& where);
 // 4-bit weight-only checkpoints (int4, awq, gptq): the linear layers quantized, 16-bit activations.
 bool is_int4_weights(const std::string& dtype);
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <set>
 
@@ -83,12 +84,19 @@ class TreeCheck {
 }  // namespace
 
 YamlObject YamlObject::parse(const std::string& text, const std::string& origin) {
-  YAML::Node root;
+  std::vector<YAML::Node> documents;
   try {
-    root = YAML::Load(text);
+    documents = YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
     throw UsageError(fmt::format("{}: malformed YAML at line {}: {}", origin, e.mark.line + 1, e.msg));
   }
+  // Readers look at the first document only: a second one ("---") would be ignored without a word.
+  if (documents.size() > 1) {
+    throw UsageError(fmt::format(
+        "{}: holds a second YAML document (after a '---' line); expected one document of key: value lines",
+        origin));
+  }
+  const YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
   check_tree(root, origin);
   return YamlObject(root, origin);
 }
@@ -119,10 +127,25 @@ std::string YamlObject::str_or(const std::string& key, const std::string& fallba
   return has(key) ? str(key) : fallback;
 }
 
+namespace {
+
+// One number syntax, the flags': decimal digits with an optional sign. yaml-cpp reads YAML 1.1's
+// forms, 010 as octal 8 and 0x10 as 16, where --replicas 010 is 10: leading zeros are decimal here
+// and other bases are refused.
+bool decimal_integer(const std::string& text, long long& v) {
+  const char* first = text.data();
+  const char* last = first + text.size();
+  if (first != last && *first == '+' && first + 1 != last && first[1] != '-') ++first;
+  const auto [end, ec] = std::from_chars(first, last, v);
+  return ec == std::errc() && end == last;
+}
+
+}  // namespace
+
 long long YamlObject::integer(const std::string& key) const {
   const auto n = get(key);
   long long v = 0;
-  if (!n.IsScalar() || !YAML::convert<long long>::decode(n, v)) type_error(key, "an integer");
+  if (!n.IsScalar() || !decimal_integer(n.Scalar(), v)) type_error(key, "an integer in decimal digits");
   return v;
 }
 

@@ -16,7 +16,8 @@ class YamlObject {
   YamlObject(YAML::Node node, std::string origin);
 
   // Parses text; throws UsageError "<origin>: malformed YAML: ..." on a syntax error, a key given
-  // twice, a string that is not UTF-8, or more than kMaxNodes nodes once aliases are expanded.
+  // twice, a second document, a string that is not UTF-8, or more than kMaxNodes nodes once aliases are
+  // expanded.
   static YamlObject parse(const std::string& text, const std::string& origin);
 
   // The checks parse() makes, for a tree built another way (a --set value).

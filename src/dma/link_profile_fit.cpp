@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "catalog/hardware_figures.hpp"
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "core/path_text.hpp"
@@ -38,6 +39,13 @@ LinkProfile link_profile_from_dma_records(const std::vector<DmaRecord>& records,
   }
   const auto fit_h2d = fit_copy_cost(records, m, Direction::kH2D, origin);
   const auto fit_d2h = fit_copy_cost(records, m, Direction::kD2H, origin);
+  for (const auto* fit : {&fit_h2d, &fit_d2h}) {
+    if (fit->gbps < kMinLinkGbps) {
+      throw UsageError(
+          fmt::format("{}: method '{}' fits the {} link at {:g} GB/s; expected at least {:g} GB/s", origin,
+                      method, fit == &fit_h2d ? "h2d" : "d2h", fit->gbps, kMinLinkGbps));
+    }
+  }
   LinkProfile p;
   p.h2d = LinkCurve{fit_h2d.gbps, fit_h2d.per_copy_s};
   p.d2h = LinkCurve{fit_d2h.gbps, fit_d2h.per_copy_s};

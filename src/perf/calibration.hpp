@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/hardware_figures.hpp"
 #include "catalog/hardware_spec.hpp"
 #include "core/yaml_reader.hpp"
 
@@ -87,7 +88,7 @@ struct Calibration {
 // What the figures can physically be: no serving GPU runs a model's kernels below 1% of its peak
 // (1e-300 would give TTFTs of 1e300 s), and no engine spends more than a second per step outside
 // its kernels.
-inline constexpr double kMinEfficiency = 0.01;
+inline constexpr double kMinEfficiency = kMinFractionOfPeak;  // a hardware file's fitted figures too
 inline constexpr double kMaxStepOverheadUs = 1e6;
 
 // Keys compute-efficiency, memory-efficiency, attention-efficiency, load-efficiency (fractions in

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "catalog/embedded_files.hpp"
+#include "catalog/hardware_spec.hpp"
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "core/path_text.hpp"
@@ -156,6 +157,47 @@ Scenario parse_scenario(const std::string& text, const std::string& origin) {
   return scenario_from_node(YamlObject::parse(text, origin).node(), origin);
 }
 
+namespace {
+
+// A scenario's relative `hardware:` or `model:` path, read from the scenario's folder (as a path
+// inside any file is), not from wherever kvbench runs; a missing file is refused naming the
+// scenario and the key. Names (h100, a catalog model, a Hugging Face id) stay as they are.
+std::string from_folder(const std::string& value, const std::filesystem::path& folder,
+                        const std::string& file, const char* key, bool is_path) {
+  namespace fs = std::filesystem;
+  if (value.empty() || fs::path(value).is_absolute()) return value;
+  if (!is_path && value.find('/') == std::string::npos) return value;  // a name, not a path
+  const auto rebased = (folder / value).lexically_normal();
+  std::error_code ec;
+  if (fs::exists(rebased, ec)) return rebased.string();
+  if (!is_path) return value;
+  throw UsageError(fmt::format(
+      "{}: key '{}' names '{}', and no such file is in the scenario's folder ('{}'); expected a path "
+      "relative to the scenario file, an absolute path or a catalog name",
+      printable_path(file), key, printable_path(value), printable_path(rebased.string())));
+}
+
+// A model path: what resolve_model would read as a file rather than a name or a Hugging Face id.
+bool looks_like_model_path(const std::string& v) {
+  return v.ends_with(".json") || v.ends_with(".yaml") || v.ends_with(".yml") || v.starts_with("./") ||
+         v.starts_with("../");
+}
+
+}  // namespace
+
+Scenario with_paths_from_folder(Scenario s, const std::string& file) {
+  const auto folder = std::filesystem::path(file).parent_path();
+  const auto hardware =
+      from_folder(s.server.hardware, folder, file, "hardware", is_hardware_file(s.server.hardware));
+  const auto model =
+      from_folder(s.server.model, folder, file, "model", looks_like_model_path(s.server.model));
+  if (hardware == s.server.hardware && model == s.server.model) return s;
+  // Written into the document too, so every override and sweep point re-reads the same file.
+  s.source["hardware"] = s.server.hardware = hardware;
+  s.source["model"] = s.server.model = model;
+  return s;
+}
+
 std::vector<std::string> shipped_scenario_names() {
   std::vector<std::string> names;
   for (const auto& e : catalog_entries("workloads")) names.push_back(e.name);
@@ -173,7 +215,8 @@ Scenario load_scenario(const std::string& name_or_path) {
                     name_or_path));
   }
   if (std::filesystem::is_regular_file(name_or_path)) {
-    return parse_scenario(read_text_file(name_or_path, "scenario"), name_or_path);
+    return with_paths_from_folder(parse_scenario(read_text_file(name_or_path, "scenario"), name_or_path),
+                                  name_or_path);
   }
   const auto names = shipped_scenario_names();
   const auto near = closest_names(name_or_path, names, 1);

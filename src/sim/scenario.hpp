@@ -107,6 +107,10 @@ Scenario scenario_from_node(const YAML::Node& root, const std::string& origin);
 
 // Finds a shipped scenario by name, or reads a file path.
 Scenario load_scenario(const std::string& name_or_path);
+// The scenario read from `file` with its relative `hardware:` and `model:` paths rebased onto the
+// file's folder (load_scenario does this); UsageError naming the file and the key when the path is
+// not there.
+Scenario with_paths_from_folder(Scenario s, const std::string& file);
 std::vector<std::string> shipped_scenario_names();
 
 // Sets `key` (dotted) to `value` (YAML text) in a copy of the scenario's document and re-reads

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "catalog/hardware_figures.hpp"
 #include "core/errors.hpp"
 #include "core/units.hpp"
 #include "sim/yaml_checks.hpp"
@@ -85,10 +86,10 @@ void blocks_override_to_yaml(const ServerSpec& v, YAML::Node& n) {
 }
 // vLLM's largest block is 256 tokens; hybrid models' larger pages are kvbench's to choose.
 void block_size_from_flag(const std::string& text, ServeSettings& v) {
-  v.block_size = static_cast<int>(parse_int_in(text, "--block-size", 1, 256));
+  v.block_size = static_cast<int>(parse_int_in(text, "--block-size", 1, kMaxBlockTokens));
 }
 void block_size_from_yaml(const YamlObject& o, ServerSpec& v) {
-  v.block_size = static_cast<int>(positive_int(o, "block-size", 0, true, 256));
+  v.block_size = static_cast<int>(positive_int(o, "block-size", 0, true, kMaxBlockTokens));
 }
 void block_size_to_yaml(const ServerSpec& v, YAML::Node& n) { n["block-size"] = v.block_size; }
 void dtype_from_flag(const std::string& text, ServeSettings& v) { v.kv_cache_dtype = text; }

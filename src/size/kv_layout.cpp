@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 
+#include "catalog/hardware_figures.hpp"
 #include "core/errors.hpp"
 #include "core/units.hpp"
 
@@ -96,18 +97,24 @@ void check_parallelism(const ModelSpec& m, const KvSettings& s) {
   }
 }
 
+// fp8_ds_mla is DeepSeek's sparse-MLA cache format: vLLM's FlashMLA-sparse backend lists it
+// (vllm/v1/attention/backends/mla/flashmla_sparse.py, supported_kv_cache_dtypes), and the GQA
+// backends know fp8 and fp8_e4m3 only (vllm/v1/attention/backends/flash_attn.py,
+// get_fp8_dtype_for_flashattn: "Unrecognized FP8 dtype"). A dense MLA or a GQA model is refused.
+void check_kv_dtype(const ModelSpec& m, const KvSettings& s) {
+  if (s.kv_cache_dtype != "fp8_ds_mla" || m.sparse_mla) return;
+  throw UsageError(
+      fmt::format("--kv-cache-dtype fp8_ds_mla is only for sparse-MLA models (DeepSeek V3.2, GLM-5); {} is "
+                  "not one ({}); expected fp8 or auto",
+                  m.name, m.attention == AttentionKind::kMla ? "dense MLA" : "GQA/MHA attention"));
+}
+
 // MLA: one latent (plus the RoPE key, an fp8_ds_mla scale block, a DSA indexer key) per token
 // and layer, replicated on every TP rank. Returns the per-token bytes of one layer on one rank.
 std::int64_t mla_bytes_per_token(const ModelSpec& m, const KvSettings& s, KvLayout& out) {
   const int dt = out.kv_dtype_bytes;
   std::int64_t full_bytes = 0;
   const bool ds_fp8 = m.sparse_mla && dt == 1;
-  if (s.kv_cache_dtype == "fp8_ds_mla" && !m.sparse_mla) {
-    throw UsageError(
-        fmt::format("--kv-cache-dtype fp8_ds_mla is only for sparse-MLA models (DeepSeek V3.2, "
-                    "GLM-5); {} is not one; expected fp8 or auto",
-                    m.name));
-  }
   if (ds_fp8) {
     // fp8_ds_mla: 512 fp8 latent values, 4 fp32 scales, 64 bf16 RoPE values.
     full_bytes = m.mla.kv_lora_rank + m.mla.kv_lora_rank / 128 * 4 + m.mla.qk_rope_head_dim * 2;
@@ -183,8 +190,7 @@ void add_layer_types(const ModelSpec& m, const KvSettings& s, std::int64_t full_
 
 void choose_block_size(const ModelSpec& m, const HardwareSpec& hw, const KvSettings& s, KvLayout& out) {
   if (s.block_size != 0) {
-    static constexpr std::array<int, 7> allowed{1, 8, 16, 32, 64, 128, 256};
-    if (std::find(allowed.begin(), allowed.end(), s.block_size) == allowed.end()) {
+    if (!is_vllm_block_size(s.block_size)) {
       throw UsageError(
           fmt::format("--block-size {}: expected one of 1, 8, 16, 32, 64, 128, 256", s.block_size));
     }
@@ -232,6 +238,7 @@ void group_hybrid_layers(std::int64_t full_bytes, KvLayout& out) {
 
 KvLayout compute_kv_layout(const ModelSpec& m, const HardwareSpec& hw, const KvSettings& s) {
   check_parallelism(m, s);
+  check_kv_dtype(m, s);
   KvLayout out;
   out.kv_dtype_bytes = kv_dtype_bytes(s.kv_cache_dtype, m.dtype);
   // A value, not a sentence: vLLM's --kv-cache-dtype spelling with the dtype "auto" resolves to.

@@ -222,6 +222,53 @@ TEST(HardwareFile, FabricAndPeaksAreCheckedKeyByKey) {
   }
 }
 
+// Issue 59: each figure's physical floor, PCIe figures checked before narrowing, measured figures
+// only with their source, the copy kernel's slowdown at least 1, the MLA block a vLLM block size.
+TEST(HardwareFile, FiguresHaveAFloorAndRangesComeBeforeNarrowing) {
+  const std::string base =
+      "name: own\ndescription: d\nvendor: nvidia\nsource: s\nhbm_gb: 48\nusable_gib: 44\n"
+      "hbm_bandwidth_gbps: 864\nhost_link: pcie\npcie_generation: 4\npcie_width: 16\n"
+      "link_practical_gbps: 25\nbf16_tflops: 362\ngpus_per_node: 8\nhost_dram_gb: 1024\n";
+  const auto message = [&](const std::string& extra, const std::string& from = "",
+                           const std::string& to = "") {
+    auto text = base + extra;
+    if (!from.empty()) text.replace(text.find(from), from.size(), to);
+    try {
+      (void)hardware_from_yaml(text, "own.yaml");
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(hardware_from_yaml(base + "fp4_tflops: 0\nfp8_tflops: 0\n", "own.yaml").fp4_tflops, 0.0);
+  // 2^32 + 4 and 2^32 + 16 narrow to 4 and 16: refused as 64-bit values.
+  EXPECT_NE(message("", "pcie_generation: 4", "pcie_generation: 4294967300").find("key 'pcie_generation'"),
+            std::string::npos);
+  EXPECT_NE(message("", "pcie_width: 16", "pcie_width: 4294967312").find("key 'pcie_width'"),
+            std::string::npos);
+  EXPECT_NE(message("", "pcie_width: 16", "pcie_width: 12").find("key 'pcie_width' is 12"),
+            std::string::npos);
+  EXPECT_NE(message("", "bf16_tflops: 362", "bf16_tflops: 1e-300").find("expected 0.1 to 1000000 TFLOP/s"),
+            std::string::npos);
+  EXPECT_EQ(message("", "bf16_tflops: 362", "bf16_tflops: 0.1"), "accepted");  // the floor itself
+  EXPECT_NE(message("time_model_step_overhead_us: 500\n").find("needs time_model_source"), std::string::npos);
+  EXPECT_NE(message("link_measured_h2d_per_copy_us: 2\n").find("needs link_measured_source"),
+            std::string::npos);
+  const std::string measured =
+      "link_measured_source: m\nlink_measured_h2d_gbps: 24\nlink_measured_d2h_gbps: 24\n"
+      "link_measured_h2d_per_copy_us: 2\nlink_measured_d2h_per_copy_us: 2\n";
+  EXPECT_NE(message(measured + "link_kernel_compute_slowdown: 0.5\n").find("expected 1 to 100"),
+            std::string::npos);
+  EXPECT_NE(message("link_kernel_compute_slowdown: 1.5\n").find("needs link_measured_source"),
+            std::string::npos);
+  EXPECT_EQ(hardware_from_yaml(base + measured + "link_kernel_compute_slowdown: 1\n", "own.yaml")
+                .link_kernel_compute_slowdown,
+            1.0);
+  EXPECT_NE(message("mla_block_size: 1048576\n").find("from 1 to 256"), std::string::npos);
+  EXPECT_NE(message("mla_block_size: 48\n").find("expected one of 1, 8, 16"), std::string::npos);
+  EXPECT_EQ(hardware_from_yaml(base + "mla_block_size: 64\n", "own.yaml").mla_block_size, 64);
+}
+
 // Every catalog card says its architecture (what a kernel's speed depends on).
 TEST(HardwareFile, EveryCatalogCardNamesItsArchitecture) {
   for (const auto& h : hardware_catalog()) EXPECT_NE(h.arch, GpuArch::kUnknown) << h.name;

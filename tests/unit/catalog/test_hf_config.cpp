@@ -89,7 +89,12 @@ TEST(HfConfig, FieldsOfTheWrongTypeAreUsageErrorsNamingTheFile) {
   std::vector<std::string> w;
   ASSERT_NO_THROW((void)model_from_hf_config(good.dump(), "qwen.json", w));
   for (const auto& [key, value] : std::vector<std::pair<std::string, nlohmann::json>>{
-           {"tie_word_embeddings", 1}, {"num_hidden_layers", "forty"}, {"head_dim", -8}}) {
+           {"tie_word_embeddings", 1},
+           {"num_hidden_layers", "forty"},
+           {"head_dim", -8},
+           {"torch_dtype", "float8_e4m3fn"},  // quantized weights are stated in quantization_config
+           {"torch_dtype", "int8"},
+           {"layer_types", {"full_attention", "full_attention", "full_attention", "full_attention"}}}) {
     auto bad = good;
     bad[key] = value;
     try {

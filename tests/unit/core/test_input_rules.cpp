@@ -95,6 +95,23 @@ TEST(InputRules, KeysMustBePlainNames) {
   EXPECT_NO_THROW(YamlObject::parse("a:\n  b: 1\n", "k.yaml"));
 }
 
+// One number syntax, the flags' (parse_positive_int reads "010" as 10): YAML 1.1's octal and hex
+// forms, which yaml-cpp reads as 8 and 16, are decimal or refused.
+TEST(InputRules, YamlIntegersAreDecimal) {
+  const auto y = YamlObject::parse(
+      "a: 010\nb: -7\nc: +12\nd: 0x10\ne: 0o10\nf: 1_000\ng: 9223372036854775808\n", "n.yaml");
+  EXPECT_EQ(y.integer("a"), 10);
+  EXPECT_EQ(y.integer("b"), -7);
+  EXPECT_EQ(y.integer("c"), 12);
+  for (const char* key : {"d", "e", "f", "g"}) EXPECT_THROW((void)y.integer(key), UsageError) << key;
+}
+
+// Readers see the first document only; a second is refused rather than ignored.
+TEST(InputRules, OneYamlDocumentPerFile) {
+  EXPECT_THROW(YamlObject::parse("a: 1\n---\na: 2\n", "two.yaml"), UsageError);
+  EXPECT_NO_THROW(YamlObject::parse("---\na: 1\n", "one.yaml"));  // a leading marker starts the one document
+}
+
 TEST(InputRules, NestingIsBoundedSoACyclicAliasCannotRecurse) {
   std::string deep = "a: ";
   for (int i = 0; i < 80; ++i) deep += "[";

@@ -62,6 +62,7 @@ TEST(KvLayout, SparseMlaWithFp8UsesDsMlaFormatAndIndexer) {
   KvSettings bad;
   bad.kv_cache_dtype = "fp8_ds_mla";
   EXPECT_THROW((void)layout("deepseek-v3", bad), UsageError);
+  EXPECT_THROW((void)layout("llama-3.1-8b", bad), UsageError);  // GQA: no backend takes it
 }
 
 TEST(KvLayout, SlidingWindowCountsOnlyFullLayersWhenHybridManagerOn) {
