@@ -47,6 +47,41 @@ double Distribution::expected() const {
   return 0;
 }
 
+namespace {
+
+// A lognormal (median, sigma) or exponential (mean), each optionally clipped to min..max, whose
+// centre must lie within the clip range.
+template <typename Check>
+void read_skewed(Distribution& d, const YamlObject& o, const std::string& kind, const std::string& where,
+                 const Check& check) {
+  if (kind == "lognormal") {
+    d.kind = Distribution::Kind::kLognormal;
+    d.median = check(o.real("median"), "median");
+    d.sigma = check(o.real_or("sigma", 1.0), "sigma");
+  } else {
+    d.kind = Distribution::Kind::kExponential;
+    d.mean = check(o.real("mean"), "mean");
+  }
+  d.min = o.has("min") ? check(o.real("min"), "min") : 0;
+  d.max = o.has("max") ? check(o.real("max"), "max") : 0;
+  if (d.max > 0 && d.max < d.min)
+    throw UsageError(fmt::format("{}: max {:g} is below min {:g}", where, d.max, d.min));
+  // A centre outside the clip range makes every draw the bound: a typo, not a distribution.
+  const double centre = kind == "lognormal" ? d.median : d.mean;
+  if (centre < d.min || (d.max > 0 && centre > d.max)) {
+    throw UsageError(fmt::format("{}: {} {:g} lies outside min {:g} .. max {}; expected it within them",
+                                 where, kind == "lognormal" ? "median" : "mean", centre, d.min,
+                                 d.max > 0 ? fmt::format("{:g}", d.max) : std::string("(none)")));
+  }
+  if (kind == "lognormal") {
+    o.reject_unknown_keys({"distribution", "median", "sigma", "min", "max"});
+  } else {
+    o.reject_unknown_keys({"distribution", "mean", "min", "max"});
+  }
+}
+
+}  // namespace
+
 Distribution parse_distribution(const YAML::Node& node, const std::string& origin, const std::string& key,
                                 bool allow_zero) {
   const std::string where = fmt::format("{}: key '{}'", origin, key);
@@ -83,30 +118,7 @@ Distribution parse_distribution(const YAML::Node& node, const std::string& origi
     if (d.max < d.min) throw UsageError(fmt::format("{}: max {:g} is below min {:g}", where, d.max, d.min));
     o.reject_unknown_keys({"distribution", "min", "max"});
   } else if (kind == "lognormal" || kind == "exponential") {
-    if (kind == "lognormal") {
-      d.kind = Distribution::Kind::kLognormal;
-      d.median = check(o.real("median"), "median");
-      d.sigma = check(o.real_or("sigma", 1.0), "sigma");
-    } else {
-      d.kind = Distribution::Kind::kExponential;
-      d.mean = check(o.real("mean"), "mean");
-    }
-    d.min = o.has("min") ? check(o.real("min"), "min") : 0;
-    d.max = o.has("max") ? check(o.real("max"), "max") : 0;
-    if (d.max > 0 && d.max < d.min)
-      throw UsageError(fmt::format("{}: max {:g} is below min {:g}", where, d.max, d.min));
-    // A centre outside the clip range makes every draw the bound: a typo, not a distribution.
-    const double centre = kind == "lognormal" ? d.median : d.mean;
-    if (centre < d.min || (d.max > 0 && centre > d.max)) {
-      throw UsageError(fmt::format("{}: {} {:g} lies outside min {:g} .. max {}; expected it within them",
-                                   where, kind == "lognormal" ? "median" : "mean", centre, d.min,
-                                   d.max > 0 ? fmt::format("{:g}", d.max) : std::string("(none)")));
-    }
-    if (kind == "lognormal") {
-      o.reject_unknown_keys({"distribution", "median", "sigma", "min", "max"});
-    } else {
-      o.reject_unknown_keys({"distribution", "mean", "min", "max"});
-    }
+    read_skewed(d, o, kind, where, check);
   } else {
     throw UsageError(fmt::format(
         "{}: unknown distribution '{}'; expected fixed, uniform, lognormal or exponential", where, kind));

@@ -239,13 +239,8 @@ void reserve_to_yaml(const ServerSpec& v, YAML::Node& n) {
   if (v.scheduler_reserve_full_isl) n["scheduler-reserve-full-isl"] = *v.scheduler_reserve_full_isl;
 }
 
-std::vector<ServerField> make_fields() {
-  // --vllm-version's help text (the field table drives the flags): CLI help, not a result.
-  const auto versions = fmt::format(
-      "the vLLM release served (default {}): how the tier takes host memory (docs/host-memory.md) and what "
-      "it "
-      "costs the engine (docs/accuracy.md)",
-      to_string(kNewestModelledVllm));
+// The model, GPU, parallelism, memory and batching fields: the server's shape.
+std::vector<ServerField> shape_fields() {
   return {
       {"model", "", "", false, false, nullptr, model_from_yaml, model_to_yaml},
       {"hardware", "", "", false, false, nullptr, hardware_from_yaml, hardware_to_yaml},
@@ -281,6 +276,18 @@ std::vector<ServerField> make_fields() {
        false, false, seqs_from_flag, seqs_from_yaml, seqs_to_yaml},
       {"enable-prefix-caching", "", "", false, false, nullptr, prefix_caching_from_yaml,
        prefix_caching_to_yaml},
+  };
+}
+
+// The CPU tier's fields, its cost mechanisms and the release that decides them.
+std::vector<ServerField> tier_fields() {
+  // --vllm-version's help text (the field table drives the flags): CLI help, not a result.
+  const auto versions = fmt::format(
+      "the vLLM release served (default {}): how the tier takes host memory (docs/host-memory.md) and what "
+      "it "
+      "costs the engine (docs/accuracy.md)",
+      to_string(kNewestModelledVllm));
+  return {
       {"kv-offloading-size", "--kv-offloading-size",
        "the CPU tier's size (GiB, all ranks); size evaluates it beside its own recommendation", false, false,
        tier_size_from_flag, tier_size_from_yaml, tier_size_to_yaml},
@@ -305,6 +312,12 @@ std::vector<ServerField> make_fields() {
       {"tier-costs", "", "", false, false, nullptr, costs_from_yaml, costs_to_yaml},
       {"scheduler-reserve-full-isl", "", "", false, false, nullptr, reserve_from_yaml, reserve_to_yaml},
   };
+}
+
+std::vector<ServerField> make_fields() {
+  auto fields = shape_fields();
+  for (auto& f : tier_fields()) fields.push_back(std::move(f));
+  return fields;
 }
 
 }  // namespace

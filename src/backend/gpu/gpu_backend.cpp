@@ -20,6 +20,7 @@
 #include "backend/gpu/gpu_compute_load.hpp"
 #include "backend/gpu/gpu_pinning.hpp"
 #include "backend/gpu/gpu_pools.hpp"
+#include "backend/gpu/gpu_stream.hpp"
 #include "backend/gpu/gpu_verify.hpp"
 #include "backend/verify.hpp"
 #include "core/errors.hpp"
@@ -32,36 +33,6 @@
 
 namespace kvb {
 namespace {
-
-// Seconds from event `a` to event `b` (both recorded, on any streams of one device).
-double elapsed_between(gpuEvent_t a, gpuEvent_t b) {
-  float ms = 0;
-  check(gpuEventElapsedTime(&ms, a, b), "event timing");
-  return static_cast<double>(ms) / 1e3;
-}
-
-struct StreamAndEvents {
-  gpuStream_t stream{};
-  gpuEvent_t start{};
-  gpuEvent_t stop{};
-  StreamAndEvents() {
-    check(gpuStreamCreateWithFlags(&stream, gpuStreamNonBlocking), "stream creation");
-    check(gpuEventCreate(&start), "event creation");
-    check(gpuEventCreate(&stop), "event creation");
-  }
-  ~StreamAndEvents() {
-    (void)gpuEventDestroy(start);
-    (void)gpuEventDestroy(stop);
-    (void)gpuStreamDestroy(stream);
-  }
-  StreamAndEvents(const StreamAndEvents&) = delete;
-  StreamAndEvents& operator=(const StreamAndEvents&) = delete;
-  double elapsed_s() const {
-    float ms = 0;
-    check(gpuEventElapsedTime(&ms, start, stop), "event timing");
-    return static_cast<double>(ms) / 1e3;
-  }
-};
 
 // One direction of a case, ready to issue.
 struct Plan {
