@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-30}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(units hf_config scenario result_json node_facts trace trace_csv vllm_results)
+[ ${#targets[@]} -gt 0 ] || targets=(units hf_config scenario result_json node_facts trace trace_csv vllm_results prom_text)
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DKVBENCH_FUZZ=ON -DKVBENCH_BUILD_TESTS=OFF \
   -DKVBENCH_BUILD_BENCH=OFF -DKVBENCH_GPU_BACKEND=none >/dev/null
 cmake --build build-fuzz -j "${KVBENCH_JOBS:-2}" --target "${targets[@]/#/fuzz_}" >/dev/null

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <map>
 
 #include "core/errors.hpp"
@@ -95,11 +96,15 @@ std::string metric_text(const FigureSpec& s) {
 }
 
 void read_specs(const PromExposition& before, const PromExposition& after,
-                const std::vector<FigureSpec>& specs, ObserveResult& r) {
+                const std::vector<FigureSpec>& specs, const std::string& source, ObserveResult& r) {
   for (const auto& s : specs) {
     const auto b = read_spec(before, s);
     const auto a = read_spec(after, s);
     if (!a) continue;  // not exposed (or gone): not read
+    for (const auto v : {b.value_or(0.0), *a})
+      if (!std::isfinite(v) || v < 0)
+        throw UsageError(fmt::format("{}: {} reads {}; expected a finite count or share, not below 0", source,
+                                     metric_text(s), v));
     Reading reading{s.figure, metric_text(s), s.counter, b.value_or(s.counter ? 0.0 : *a), *a, 0, 0};
     if (s.counter) {
       reading.delta = reading.after - reading.before;
@@ -183,11 +188,11 @@ ObserveResult observe_window(const PromExposition& before, const PromExposition&
     r.naming = prom_has_prefix(after, "vllm:kv_offload_store_bytes")   ? OffloadNaming::FlatNames
                : prom_has_prefix(after, "vllm:kv_offload_total_bytes") ? OffloadNaming::TransferTypeLabel
                                                                        : OffloadNaming::None;
-    read_specs(before, after, vllm_specs(), r);
-    read_specs(before, after, transfer_specs(r.naming), r);
+    read_specs(before, after, vllm_specs(), after_source, r);
+    read_specs(before, after, transfer_specs(r.naming), after_source, r);
   } else if (prom_has_prefix(after, "sglang:")) {
     r.engine = ObservedEngine::Sglang;
-    read_specs(before, after, sglang_specs(), r);
+    read_specs(before, after, sglang_specs(), after_source, r);
   } else if (r.lmcache) {
     r.engine = ObservedEngine::Lmcache;
   } else {
@@ -196,7 +201,7 @@ ObserveResult observe_window(const PromExposition& before, const PromExposition&
                     "lmcache:*); expected a serving engine's /metrics",
                     after_source));
   }
-  if (r.lmcache) read_specs(before, after, lmcache_specs(), r);
+  if (r.lmcache) read_specs(before, after, lmcache_specs(), after_source, r);
   check_hits(r, after_source);
   for (const auto& reading : r.readings)
     if (is_ratio(reading.figure) && !(reading.after >= 0 && reading.after <= 1))

@@ -92,7 +92,7 @@ struct ObserveResult {
 
 // Refuses what cannot be a window of one server (UsageError naming `after_source`): a counter that
 // went down (a restart between the scrapes, or the dumps swapped), hits above lookups, a ratio
-// gauge outside [0, 1], seconds not above zero.
+// gauge outside [0, 1], a figure read that is negative or not finite, seconds not above zero.
 ObserveResult observe_window(const PromExposition& before, const PromExposition& after, double seconds,
                              const std::string& after_source);
 

@@ -129,6 +129,11 @@ TEST(ObserveWindow, RefusesWhatOneServerCannotShow) {
   EXPECT_NE(
       refusal("vllm:kv_cache_usage_perc 0.5\n", "vllm:kv_cache_usage_perc 1.5\n").find("between 0 and 1"),
       std::string::npos);
+  EXPECT_NE(
+      refusal("vllm:prefix_cache_queries_total 1\n", "vllm:prefix_cache_queries_total NaN\n").find("finite"),
+      std::string::npos);
+  EXPECT_NE(refusal("vllm:num_preemptions_total -5\n", "vllm:num_preemptions_total -5\n").find("not below 0"),
+            std::string::npos);
   EXPECT_NE(refusal("up 1\n", "up 1\n").find("no vLLM, SGLang or LMCache metric"), std::string::npos);
   EXPECT_NE(refusal("vllm:x 1\n", "vllm:x 1\n", 0).find("expected more than 0 s"), std::string::npos);
 }
