@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "core/errors.hpp"
+#include "core/interrupt.hpp"
 #include "kvbench_config.hpp"
 
 namespace kvb {
@@ -29,6 +30,11 @@ std::size_t on_data(char* data, std::size_t size, std::size_t n, void* user) {
   }
   body->text.append(data, bytes);
   return bytes;
+}
+
+// Ctrl-C or SIGTERM during a scrape ends it now rather than at --timeout.
+int on_progress(void*, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  return interrupt_requested() ? 1 : 0;
 }
 
 void init_curl_once() {
@@ -52,6 +58,8 @@ void set_options(CURL* c, const std::string& url, const ScrapeLimits& limits, Bo
   curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
   curl_easy_setopt(c, CURLOPT_WRITEDATA, &body);
   curl_easy_setopt(c, CURLOPT_USERAGENT, "kvbench/" KVBENCH_VERSION);
+  curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+  curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
 }
 
 std::string transfer_error(const std::string& url, CURLcode code, const ScrapeLimits& limits,
@@ -69,7 +77,8 @@ std::string transfer_error(const std::string& url, CURLcode code, const ScrapeLi
     return fmt::format(
         "{}: not an http:// or https:// URL ({}); expected for example http://host:8000/metrics", url,
         detail);
-  return fmt::format("{}: {}", url, detail[0] != '\0' ? detail : curl_easy_strerror(code));
+  return fmt::format("{}: {}; expected a server answering at that URL", url,
+                     detail[0] != '\0' ? detail : curl_easy_strerror(code));
 }
 
 // Prometheus' text format is text/plain (version 0.0.4); OpenMetrics is accepted as the same lines.
@@ -99,6 +108,7 @@ std::string scrape_metrics(const std::string& url, const ScrapeLimits& limits) {
   curl_easy_setopt(c.get(), CURLOPT_ERRORBUFFER, detail);
   set_options(c.get(), url, limits, body);
   const CURLcode code = curl_easy_perform(c.get());
+  if (code == CURLE_ABORTED_BY_CALLBACK) throw Interrupted();
   if (code != CURLE_OK) throw UsageError(transfer_error(url, code, limits, body, detail));
   check_answer(c.get(), url);
   return std::move(body.text);
