@@ -75,7 +75,7 @@ ObserveResult observe_url(const ObserveOptions& o, ObserveSources& sources) {
     ++scrapes;
   }
   if (scrapes < 2) throw Interrupted();
-  sources = {o.url, o.url, scrapes, "clock"};
+  sources = {o.url, o.url, scrapes, "clock", scrapes < steps + 1};
   return observe_window(first.metrics, last.metrics,
                         std::chrono::duration<double>(last.at - first.at).count(), o.url);
 }

@@ -66,6 +66,7 @@ std::string observe_text(const ObserveResult& r, const ObserveSources& s, bool e
                                                       engine_name(r.engine), r.seconds, s.scrapes, s.before)
                                         : fmt::format("{} metrics over {:.1f} s ({} -> {})\n",
                                                       engine_name(r.engine), r.seconds, s.before, s.after);
+  if (s.interrupted) out += "Interrupted: the window ends at the last scrape finished.\n";
   if (r.engine == ObservedEngine::Vllm) out += fmt::format("Tier metrics: {}\n", naming_text(r.naming));
   out += "\n";
   for (const auto& reading : r.readings) {
@@ -111,6 +112,7 @@ nlohmann::json observe_json(const ObserveResult& r, const ObserveSources& s) {
       {"engine", engine_key(r.engine)},
       {"lmcache", r.lmcache},
       {"seconds", r.seconds},
+      {"interrupted", s.interrupted},
       {"sources",
        {{"before", s.before}, {"after", s.after}, {"scrapes", s.scrapes}, {"seconds_from", s.seconds_from}}},
       {"tier_metric_names", naming_key(r.naming)},

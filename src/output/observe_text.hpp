@@ -14,6 +14,7 @@ struct ObserveSources {
   std::string after;
   int scrapes = 2;
   std::string seconds_from;  // "clock" (timed scrapes), "given" (--seconds), "mtime" (the dumps' times)
+  bool interrupted = false;  // a signal cut the window short: it ends at the last scrape finished
 };
 
 // `explain`: each figure's metric, meaning and source file under its line.
