@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake python3
   libcli11-dev libfmt-dev nlohmann-json3-dev libyaml-cpp-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libnuma-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libnuma-dev libcurl4-openssl-dev
 )
 if [ "${1:-}" = "--tests" ]; then
   packages+=(chromium clang libclang-rt-14-dev clang-format-14)  # clang + libFuzzer: fuzz.sh; check-format.sh

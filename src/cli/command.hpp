@@ -18,5 +18,6 @@ Command register_report(CLI::App& parent);
 Command register_doctor(CLI::App& parent);
 Command register_calibrate(CLI::App& parent);
 Command register_trace(CLI::App& parent);
+Command register_observe(CLI::App& parent);
 
 }  // namespace kvb

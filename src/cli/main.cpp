@@ -119,6 +119,7 @@ int main(int argc, char** argv) {
   commands.push_back(kvb::register_doctor(app));
   commands.push_back(kvb::register_calibrate(app));
   commands.push_back(kvb::register_trace(app));
+  commands.push_back(kvb::register_observe(app));
 
   // Checked before parsing: CLI11 answers `kvbench fleet --help` with the main help and exit 0.
   if (const auto unknown = unknown_subcommand(app, argc, argv); !unknown.empty()) {

@@ -20,6 +20,8 @@ COMMANDS = {  # subcommand: (arguments, the JSON's schema; None: a list, not a d
     "trace": (["trace", f"{data}/traces/sessions.jsonl", "--model", "llama-8b"], "kvbench/trace/v1"),
     "doctor": (["doctor", "--root", f"{data}/nodes/healthy"], "kvbench/doctor/v1"),
     "compare": (["compare", f"{data}/host-dma-profile.json", f"{data}/host-dma-profile.json"], None),
+    "observe": (["observe", "--from", f"{data}/observe/vllm_pays_before.prom", "--to",
+                 f"{data}/observe/vllm_pays_after.prom", "--seconds", "60"], "kvbench/observe/v1"),
     "dma": (["dma", "--backend", "host", "--block", "64KiB", "--direction", "h2d", "--method", "ce",
              "--min-time", "0.01", "--max-time", "0.05"], "kvbench/dma/v1"),
 }
