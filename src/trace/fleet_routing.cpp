@@ -1,8 +1,13 @@
 #include "trace/fleet_routing.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "core/errors.hpp"
+#include "core/strings.hpp"
 
 namespace kvb {
 
@@ -16,10 +21,15 @@ TraceRouter::TraceRouter(const FleetSpec& fleet, std::uint64_t seed)
       requests_(static_cast<std::size_t>(fleet.replicas), 0),
       states_(static_cast<std::size_t>(fleet.replicas)) {
   if (fleet.router == RouterKind::kLeastLoaded && fleet.replicas > 1) {
-    throw UsageError(
+    // Every router but this one, from the one list, so a new router cannot be left out.
+    std::vector<std::string> others;
+    for (const auto& name : router_names()) {
+      if (name != to_string(RouterKind::kLeastLoaded)) others.push_back(name);
+    }
+    throw UsageError(fmt::format(
         "--router least-loaded: a trace alone holds no service times to count requests in flight; expected "
-        "round-robin, prefix-aware or session (kvbench simulate --trace routes least-loaded with the "
-        "engines' loads)");
+        "{} (kvbench simulate --trace routes least-loaded with the engines' loads)",
+        join(others, ", ")));
   }
 }
 
