@@ -113,6 +113,93 @@ if p is not None and p.returncode == 0:
     if abs(doc["peak_minute_rate_per_s"] - 71 / 70) > 1e-6:
         failures.append(f"row 10: peak {doc['peak_minute_rate_per_s']}; expected 71/70 req/s")
 
+# Row 2: a traffic the server served none of was sized anyway ("0 requests per point", no tier):
+# exit 2 naming why.
+too_long = write("too-long.jsonl", "".join(
+    json.dumps({"timestamp": 1000 * i, "input_length": 20000, "output_length": 10,
+                "hash_ids": list(range(100 * i, 100 * i + 40))}) + "\n"
+    for i in range(30)))
+run(2, ["size", "--model", "llama-3.1-8b", "--max-model-len", "8192", "--trace", too_long], 2,
+    "all 30 requests are longer than max-model-len 8192")
+with open(os.path.join(data_dir, "scenario-client-timeout.yaml")) as f:
+    impatient = write("impatient.yaml", f.read().replace("client-timeout: 4", "client-timeout: 1e-9")
+                      .replace("requests: 300", "requests: 40"))
+run(2, ["size", "--model", "llama-3.1-8b", "--workload", impatient], 2,
+    "workload.client-timeout 1e-09 s: the client gave up on all 40 requests")
+run(2, ["size"] + FLEET_SERVER + ["--workload", FLEET_WORKLOAD, "--requests", "20", "--replicas", "64"], 2,
+    "--replicas 64", "holds 20 requests, fewer than one per replica")
+run(2, ["size"] + FLEET_SERVER + ["--trace", MOONCAKE, "--trace-limit", "5", "--replicas", "8"], 2,
+    "--replicas 8", "holds 5 requests, fewer than one per replica")
+
+# Row 1: size --replicas wrote engine_busy_share summed over the replicas (3.33 over 4), which its
+# own report refused. A share is now the mean replica's, in 0..1; every document each subcommand
+# writes, with and without --replicas, is read back by report.
+def round_trip(row, name, args):
+    out = path(name)
+    p = run(row, args + ["--json", "-o", out], 0)
+    if p is None or p.returncode != 0:
+        return None
+    run(row, ["report", out, "-o", path(name + ".html")], 0)
+    with open(out) as f:
+        return json.load(f)
+
+
+for replicas in ("1", "4"):
+    doc = round_trip(1, f"size-{replicas}.json", ["size"] + FLEET_SERVER + [
+        "--workload", FLEET_WORKLOAD, "--requests", "200", "--replicas", replicas])
+    curve = [p for sizing in (doc or {}).get("results", [])
+             for p in (sizing.get("recommendation") or {}).get("curve", [])]
+    if doc is not None and not curve:
+        failures.append(f"row 1: {replicas} replicas: no simulated curve in size's document")
+    for point in curve:
+        if not 0 < point["engine_busy_share"] <= 1:
+            failures.append(f"row 1: {replicas} replicas: engine_busy_share {point['engine_busy_share']}")
+    round_trip(1, f"simulate-{replicas}.json", ["simulate", FLEET_WORKLOAD, "--requests", "100", "--no-sweep",
+                                               "--replicas", replicas])
+    round_trip(1, f"trace-{replicas}.json", ["trace", MOONCAKE, "--model", "llama-3.1-8b", "--trace-limit", "200",
+                                            "--replicas", replicas, "--router", "prefix-aware"])
+    round_trip(1, f"size-trace-{replicas}.json", ["size"] + FLEET_SERVER + [
+        "--trace", MOONCAKE, "--trace-limit", "200", "--replicas", replicas])
+round_trip(1, "size-table.json", ["size", "--model", "llama-3.1-8b,qwen3-14b", "--hw", "h100,h200"])
+
+# Row 24: a simulate result that no run writes was drawn without a word (a second 'fleet' key won:
+# 8 replicas over 4 of data). Each is refused naming the field.
+fleet_doc = None
+if os.path.exists(path("simulate-4.json")):
+    with open(path("simulate-4.json")) as f:
+        text = f.read()
+    fleet_doc = json.loads(text)
+if fleet_doc is None:
+    failures.append("row 24: no simulate --replicas 4 document to alter")
+else:
+    twice = text.replace('"fleet": {', '"fleet": {"replicas": 8, "router": "round-robin"}, "fleet": {', 1)
+    run(24, ["report", write("fleet-twice.json", twice)], 2, "key 'fleet' appears twice")
+
+    def altered(name, change):
+        doc = json.loads(text)
+        change(doc)
+        return write(name, json.dumps(doc))
+
+    def two_entries(d):
+        d["points"][0]["replicas"] = d["points"][0]["replicas"][:2]
+
+    def no_entries(d):
+        d["points"][0]["replicas"] = []
+
+    def string_costs(d):
+        d["points"][0]["metrics"]["tier_cost_engine_s"] = "lots"
+
+    run(24, ["report", altered("two-entries.json", two_entries)], 2, "field 'replicas' holds 2 entries; expected 4")
+    run(24, ["report", altered("no-entries.json", no_entries)], 2, "field 'replicas' holds 0 entries; expected 4")
+    run(24, ["report", altered("string-costs.json", string_costs)], 2,
+        "field 'tier_cost_engine_s' is a string; expected an object")
+
+# Row 3: every replica's block table was allocated up front (24 GB a replica here) into
+# std::bad_alloc, exit 3, naming nothing. The tables are estimated before the run: past the machine's
+# available memory (any machine's: 4,096 x 1e9 blocks), exit 2 naming the input, at once.
+run(3, ["simulate", "chat-multi-turn", "--set", "num-gpu-blocks-override=1000000000", "--replicas", "4096",
+        "--no-sweep"], 2, "num-gpu-blocks-override 1000000000 on 4096 replica(s)", "GiB this machine has available")
+
 if failures:
     print("\n".join(failures))
     sys.exit(1)
