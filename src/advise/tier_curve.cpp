@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 
+#include "advise/served_traffic.hpp"
 #include "core/worker_pool.hpp"
 #include "size/offload_plan.hpp"
 
@@ -22,7 +23,10 @@ TierCurvePoint curve_point(double gib, const SimResult& r) {
   p.goodput_rps = static_cast<double>(r.slo_met_requests) / span;
   p.h2d_utilization = r.h2d_utilization;
   p.d2h_utilization = r.d2h_utilization;
-  p.engine_busy_share = r.engine_busy_s / span;
+  // A fleet's busy time is its engines' sum: over the replicas' makespans, a share in 0..1 (the mean
+  // replica's), not a sum past 1 that no reader can take for a share.
+  const double engines = r.replicas.empty() ? 1.0 : static_cast<double>(r.replicas.size());
+  p.engine_busy_share = r.engine_busy_s / (span * engines);
   if (!r.replicas.empty()) {
     p.replica_hit_rate_min = 1;
     for (const auto& rep : r.replicas) {
@@ -98,6 +102,7 @@ void TierCurve::simulate(const std::vector<int>& gibs) {
     if (gib > 0) setup.scenario.server.kv_offloading_size = gib;
     setup.scenario.seed = base_.scenario.seed + static_cast<std::uint64_t>(task % draws);
     const auto result = run_simulation(setup, options_);
+    if (gib == 0) require_served(result, setup.scenario, setup.max_model_len);  // else no tier to size
     requests[task] = result.requests;
     results[task] = curve_point(gib, result);
   });

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "advise/served_traffic.hpp"
 #include "advise/tier_advisor.hpp"
 #include "advise/trace_candidates.hpp"
 #include "catalog/model_catalog.hpp"
@@ -151,6 +152,8 @@ Sizing size_with_workload(const WorkloadSizingRequest& request) {
     }
     return with_commands(std::move(s), in);
   }
+  if (!scenario.trace)
+    require_requests_per_replica(scenario.workload.requests, scenario);  // before the pools
   TierAdviceRequest advice{.scenario = scenario,
                            .setup = prepare_simulation(scenario, in, s, std::nullopt),
                            .objective = request.objective,

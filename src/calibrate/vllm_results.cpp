@@ -89,7 +89,11 @@ VllmRun read_bench_json(const std::string& path, const std::string& text) {
   } catch (const nlohmann::json::exception&) {
     throw UsageError(fmt::format("{}: not valid JSON; expected vllm bench serve --save-result output", path));
   }
-  if (!doc.is_object()) throw UsageError(fmt::format("{}: not a JSON object", path));
+  if (!doc.is_object())
+    throw UsageError(
+        fmt::format("{}: a JSON {}, not an object; expected vllm bench serve --save-result output "
+                    "(one object with per-request lists)",
+                    path, doc.type_name()));
   const auto& in = list_field(doc, "input_lens", path);
   const auto& out = list_field(doc, "output_lens", path);
   const auto& ttfts = list_field(doc, "ttfts", path);
@@ -186,8 +190,9 @@ VllmRun read_vllm_run(const std::string& path) {
   auto text = read_text_file(path, "--from-vllm", kMaxResultInputBytes);
   if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);  // a UTF-8 byte-order mark
   const auto first = text.find_first_not_of(" \t\r\n");
-  auto run = first != std::string::npos && text[first] == '{' ? read_bench_json(path, text)
-                                                              : read_residency_csv(path, text);
+  // A JSON array is JSON too: read as JSON so its refusal says what it is, not "no column".
+  const bool json = first != std::string::npos && (text[first] == '{' || text[first] == '[');
+  auto run = json ? read_bench_json(path, text) : read_residency_csv(path, text);
   if (run.requests.empty()) throw UsageError(fmt::format("{}: no completed request in the file", path));
   std::stable_sort(
       run.requests.begin(), run.requests.end(),

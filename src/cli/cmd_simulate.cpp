@@ -105,6 +105,7 @@ int run_simulate(const SimulateOptions& o) {
           "--requests sets the generated workload's size; with --trace expected --trace-limit N");
     }
     scenario.trace = TraceInput{o.trace.file, parse_trace_options(o.trace)};
+    note_sample_over_fleet(scenario.trace->options, scenario.fleet.replicas);
     require_rereadable_trace(o.trace.file);  // each sweep point reads it from its start
     TraceReader check(o.trace.file,
                       scenario.trace->options);  // a missing or unreadable file: exit 2 before any run

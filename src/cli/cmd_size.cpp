@@ -119,9 +119,14 @@ WorkloadSizingRequest traffic_request(const SizeOptions& o) {
     if (o.model.empty()) throw UsageError("--trace: expected --model (the trace holds no model)");
     if (!o.requests.empty())
       throw UsageError("--requests sets a generated workload's size; with --trace expected --trace-limit N");
+    if (!o.seeds.empty())
+      throw UsageError(
+          "--seeds draws a generated workload again; a trace is one recorded traffic: expected --seeds with "
+          "--workload, or no --seeds with --trace");
     r.scenario.name = printable_path(std::filesystem::path(o.trace.file).filename().string());
     r.scenario.origin = printable_path(o.trace.file);
     r.scenario.trace = TraceInput{o.trace.file, parse_trace_options(o.trace)};
+    note_sample_over_fleet(r.scenario.trace->options, r.fleet.replicas);
     require_rereadable_trace(o.trace.file);  // its curve, then each tier size, read it from its start
     TraceReader check(o.trace.file, r.scenario.trace->options);  // unreadable or malformed start: exit 2 now
     r.scenario.server.model = o.model;
@@ -159,11 +164,8 @@ std::pair<TierObjective, ServiceLevel> objective_and_slo(const SizeOptions& o) {
                               !o.fleet.replicas.empty() || !o.fleet.router.empty();
   if (needs_workload && o.workload.empty() && o.trace.file.empty()) {
     throw UsageError(
-        "--objective/--slo-ttft/--slo-tpot/--requests/--replicas/--router judge a simulated traffic: "
-        "expected "
-        "--workload "
-        "NAME|FILE "
-        "(kvbench simulate --list)");
+        "--objective/--slo-ttft/--slo-tpot/--requests/--seeds/--replicas/--router judge a simulated traffic: "
+        "expected --workload NAME|FILE (kvbench simulate --list) or --trace FILE");
   }
   return {objective, slo};
 }

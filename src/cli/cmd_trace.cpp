@@ -57,7 +57,9 @@ int run_trace(const TraceCommandOptions& o) {
   note_input_file(o.trace.file);  // -o naming the trace is refused before the pass, not after it
   const auto cost = kv_cost(o);
   const auto format = chosen_format(o.out, {"table", "json"});
-  const auto analysis = analyze_trace(o.trace.file, options, 48, fleet_from_flags(o.fleet));
+  const auto fleet = fleet_from_flags(o.fleet);
+  note_sample_over_fleet(options, fleet.replicas);
+  const auto analysis = analyze_trace(o.trace.file, options, 48, fleet);
   const auto json_doc = json_text(trace_json(analysis, cost), 1);
   emit(o.out, format == "json" ? json_doc : trace_text(analysis, cost), json_doc);
   return kExitOk;

@@ -1,5 +1,9 @@
 #include "cli/trace_flags.hpp"
 
+#include <fmt/format.h>
+
+#include <cstdio>
+
 #include "core/units.hpp"
 
 namespace kvb {
@@ -20,6 +24,17 @@ TraceOptions parse_trace_options(const TraceFlags& f) {
   t.sample = parse_real_in(f.sample, "--trace-sample", 0, 1, "0.1");
   t.limit = parse_positive_int(f.limit, "--trace-limit", true, kMaxCount);
   return t;
+}
+
+void note_sample_over_fleet(const TraceOptions& options, int replicas) {
+  if (replicas <= 1 || options.sample >= 1) return;
+  std::fputs(
+      fmt::format("kvbench: note: --trace-sample {:g} with {} replicas: a fleet's trace is the whole "
+                  "cluster's traffic, and the {} replicas share {:.3g}% of it (--trace-sample 1 replays "
+                  "the cluster; a sample stands for one server's share)\n",
+                  options.sample, replicas, replicas, options.sample * 100)
+          .c_str(),
+      stderr);
 }
 
 }  // namespace kvb

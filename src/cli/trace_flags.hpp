@@ -16,5 +16,9 @@ struct TraceFlags {
 // caller's: a positional for `trace`, --trace for the others).
 void add_trace_reading_flags(CLI::App* app, TraceFlags& flags);
 TraceOptions parse_trace_options(const TraceFlags& flags);
+// A fleet replays a cluster's trace whole: a sample taken over `replicas` > 1 shrinks the cluster's
+// traffic, not one server's share of it. Said on stderr (the run goes on: a small fleet's share
+// may be what was meant).
+void note_sample_over_fleet(const TraceOptions& options, int replicas);
 
 }  // namespace kvb

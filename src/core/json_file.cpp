@@ -107,7 +107,8 @@ nlohmann::json read_json_file(const std::string& path, const std::string& what, 
       throw UsageError(fmt::format("{}: cannot read the file (expected a readable JSON file)", what));
   }
   try {
-    return nlohmann::json::parse(text);
+    // A key twice is refused, not resolved to the last: a reader would draw what the writer did not write.
+    return parse_json_without_repeated_keys(text, what);
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("{}: not valid JSON ({})", what, json_error_text(e)));
   }

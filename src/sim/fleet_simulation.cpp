@@ -5,7 +5,9 @@
 #include <algorithm>
 
 #include "core/errors.hpp"
+#include "core/host_info.hpp"
 #include "core/interrupt.hpp"
+#include "sim/memory_estimate.hpp"
 #include "sim/trace_traffic.hpp"
 
 namespace kvb {
@@ -27,6 +29,7 @@ FleetSimulation::FleetSimulation(const SimulationSetup& setup, const SimOptions&
   if (setup.scenario.trace)
     trace_ = std::make_unique<TraceReader>(setup.scenario.trace->path, setup.scenario.trace->options);
   const int n = setup.scenario.fleet.replicas;
+  require_memory_for(setup, host_memory_available());  // before the first table is allocated
   for (int i = 0; i < n; ++i)
     engines_.push_back(std::make_unique<ServingEngine>(setup, options, i, clock_, *this));
   states_.resize(static_cast<std::size_t>(n));

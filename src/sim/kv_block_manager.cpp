@@ -13,6 +13,8 @@ KvBlockManager::KvBlockManager(std::int64_t num_blocks, int block_size, bool pre
   for (std::int32_t i = 0; i < static_cast<std::int32_t>(num_blocks); ++i) push_free_back(i);
 }
 
+std::size_t KvBlockManager::bytes_per_block() { return sizeof(Block); }
+
 void KvBlockManager::push_free_back(std::int32_t id) {
   auto& b = blocks_[static_cast<std::size_t>(id)];
   b.prev = tail_;

@@ -14,6 +14,8 @@ namespace kvb {
 class KvBlockManager {
  public:
   KvBlockManager(std::int64_t num_blocks, int block_size, bool prefix_caching);
+  // What one block of the table costs this process (sim/memory_estimate: checked before a run).
+  static std::size_t bytes_per_block();
 
   std::int64_t num_blocks() const { return static_cast<std::int64_t>(blocks_.size()); }
   std::int64_t num_free() const { return free_count_; }

@@ -78,6 +78,11 @@ void read_tier_and_occupancy(const Reader& r, const json& m, SimResult& s) {
     for (const auto& bin : *it) s.kv_occupancy.emplace_back(bin.at(0).get<double>(), bin.at(1).get<double>());
   }
   if (const auto it = m.find("tier_cost_engine_s"); it != m.end()) {
+    if (!it->is_object())
+      throw UsageError(
+          fmt::format("{}: field 'tier_cost_engine_s' is a {}; expected an object of seconds per "
+                      "mechanism",
+                      r.where(), it->type_name()));
     for (int i = 0; i < kTierCostCount; ++i) {
       s.tier_cost_s[static_cast<std::size_t>(i)] =
           r.real(*it, to_string(static_cast<TierCost>(i)).c_str(), kMaxSeconds);
@@ -117,6 +122,9 @@ SimPointRecord point(const Reader& r, const json& jp) {
   if (const auto it = m.find("tpot_s"); it != m.end()) p.metrics.tpot_s = latency(r, *it);
   if (const auto it = m.find("e2e_s"); it != m.end()) p.metrics.e2e_s = latency(r, *it);
   if (const auto it = jp.find("replicas"); it != jp.end()) {
+    if (!it->is_array())
+      throw UsageError(fmt::format("{}: field 'replicas' is a {}; expected a list, one entry per replica",
+                                   r.where(), it->type_name()));
     for (const auto& x : *it) p.metrics.replicas.push_back(replica(r, x));
   }
   const auto& v = jp.at("vs_no_offload");
@@ -185,7 +193,16 @@ SimulateDocument simulate_document_from_json(const nlohmann::json& doc, const st
   for (const auto& a : doc.at("sweep")) {
     d.sweep.push_back({a.at("key").get<std::string>(), a.at("values").get<std::vector<std::string>>()});
   }
-  for (const auto& jp : doc.at("points")) d.points.push_back(point(r, jp));
+  for (const auto& jp : doc.at("points")) {
+    d.points.push_back(point(r, jp));
+    // A fleet's point holds one entry per replica (one engine: none); any other count is not a run's.
+    const auto entries = d.points.back().metrics.replicas.size();
+    if (entries != (d.replicas > 1 ? static_cast<std::size_t>(d.replicas) : 0)) {
+      throw UsageError(
+          fmt::format("{}: point {}: field 'replicas' holds {} entries; expected {} (fleet.replicas {})",
+                      origin, d.points.size(), entries, d.replicas > 1 ? d.replicas : 0, d.replicas));
+    }
+  }
   return d;
 }
 

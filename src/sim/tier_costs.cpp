@@ -20,6 +20,14 @@ std::string to_string(TierCost c) { return kNames[static_cast<std::size_t>(c)]; 
 
 TierCostSet parse_tier_costs(const std::vector<std::string>& names, const std::string& what) {
   auto set = TierCostSet::none();
+  // all and none stand alone: beside a mechanism, one of the two would be silently dropped.
+  for (const auto& name : names) {
+    if (names.size() > 1 && (name == "all" || name == "none")) {
+      throw UsageError(
+          fmt::format("{}: '{}' in a list of {}; expected all or none alone, or a list of mechanisms", what,
+                      name, join(names, ", ")));
+    }
+  }
   for (const auto& name : names) {
     if (name == "all") return TierCostSet::all();
     if (name == "none") continue;

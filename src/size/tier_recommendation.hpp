@@ -26,7 +26,7 @@ struct TierCurvePoint {
   double goodput_rps = 0;  // requests meeting the SLOs per second (objective goodput)
   double h2d_utilization = 0;
   double d2h_utilization = 0;
-  double engine_busy_share = 0;  // engine step time / makespan
+  double engine_busy_share = 0;  // engine step time / makespan (a fleet: / replicas, 0..1)
   double gain = 0;               // in the deciding metric (TierRecommendation::decided_by), vs no tier
   // What the tier cost the engine: the mechanism that added the most step time (a name of
   // sim/tier_costs.hpp's table; empty without a tier or a cost) and its share of the engine time.

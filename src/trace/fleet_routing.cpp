@@ -1,25 +1,63 @@
 #include "trace/fleet_routing.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <iterator>
+#include <string>
+#include <vector>
 
 #include "core/errors.hpp"
+#include "core/strings.hpp"
 
 namespace kvb {
 
 TraceRouter::TraceRouter(const FleetSpec& fleet, std::uint64_t seed)
     : fleet_(fleet),
       router_(fleet.router, seed),
-      sent_(static_cast<std::size_t>(fleet.router == RouterKind::kPrefixAware ||
-                                             fleet.router == RouterKind::kPrefixApprox
-                                         ? fleet.replicas
-                                         : 0)),
+      by_prefix_(fleet.router == RouterKind::kPrefixAware || fleet.router == RouterKind::kPrefixApprox),
       requests_(static_cast<std::size_t>(fleet.replicas), 0),
       states_(static_cast<std::size_t>(fleet.replicas)) {
   if (fleet.router == RouterKind::kLeastLoaded && fleet.replicas > 1) {
-    throw UsageError(
+    // Every router but this one, from the one list, so a new router cannot be left out.
+    std::vector<std::string> others;
+    for (const auto& name : router_names()) {
+      if (name != to_string(RouterKind::kLeastLoaded)) others.push_back(name);
+    }
+    throw UsageError(fmt::format(
         "--router least-loaded: a trace alone holds no service times to count requests in flight; expected "
-        "round-robin, prefix-aware or session (kvbench simulate --trace routes least-loaded with the "
-        "engines' loads)");
+        "{} (kvbench simulate --trace routes least-loaded with the engines' loads)",
+        join(others, ", ")));
+  }
+}
+
+// Each replica's longest prefix of `r` it was sent before: the replicas sent block 0, narrowed
+// to those also sent block 1, and so on, until none is left.
+void TraceRouter::score_prefixes(const TraceRequest& r) {
+  alive_.clear();
+  for (std::size_t k = 0; k < r.block_ids.size(); ++k) {
+    const auto it = holders_.find(r.block_ids[k]);
+    if (it == holders_.end()) return;
+    if (k == 0) {
+      alive_ = it->second;
+    } else {
+      next_.clear();
+      std::set_intersection(alive_.begin(), alive_.end(), it->second.begin(), it->second.end(),
+                            std::back_inserter(next_));
+      alive_.swap(next_);
+    }
+    if (alive_.empty()) return;
+    for (const auto a : alive_)
+      states_[static_cast<std::size_t>(a)].gpu_prefix_blocks = static_cast<std::int64_t>(k + 1);
+  }
+}
+
+void TraceRouter::record(const TraceRequest& r, int replica) {
+  const auto id = static_cast<std::int32_t>(replica);
+  for (const auto block : r.block_ids) {
+    auto& replicas = holders_[block];
+    const auto at = std::lower_bound(replicas.begin(), replicas.end(), id);
+    if (at == replicas.end() || *at != id) replicas.insert(at, id);
   }
 }
 
@@ -32,17 +70,12 @@ int TraceRouter::route(const TraceRequest& r) {
     // queue scorer balances it against the prefix scorer.
     s.in_flight = requests_[i];
     s.waiting = requests_[i];
-    if (!sent_.empty()) {
-      while (static_cast<std::size_t>(s.gpu_prefix_blocks) < r.block_ids.size() &&
-             sent_[i].count(r.block_ids[static_cast<std::size_t>(s.gpu_prefix_blocks)]) > 0) {
-        ++s.gpu_prefix_blocks;
-      }
-    }
   }
+  if (by_prefix_) score_prefixes(r);
   const RoutedRequest routed{static_cast<std::int64_t>(r.block_ids.size()), conversation_key(r.block_ids)};
   const int replica = router_.choose(routed, states_);
   ++requests_[static_cast<std::size_t>(replica)];
-  if (!sent_.empty()) sent_[static_cast<std::size_t>(replica)].insert(r.block_ids.begin(), r.block_ids.end());
+  if (by_prefix_) record(r, replica);
   return replica;
 }
 

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "core/interrupt.hpp"
 #include "trace/fleet_routing.hpp"
@@ -64,6 +67,34 @@ void add_replica_curves(TraceAnalysis& a, const std::vector<PrefixMissRatio>& pe
   }
 }
 
+// The median and peak per-minute rates over the span the trace covers: minutes counted from the
+// first arrival, the last (partial) minute rated together with the one before it over their span
+// (60 to 120 s: never a sliver's count over a whole minute, nor over a sliver), and a trace shorter
+// than a minute one window over its span. Every minute of the span counts, the quiet ones too,
+// without listing each of them (a span of years would be millions of empty minutes).
+std::pair<double, double> minute_rates(std::map<std::int64_t, std::int64_t> windows, double duration,
+                                       std::int64_t requests) {
+  if (windows.empty() || duration <= 0) return {0, 0};
+  const auto last = static_cast<std::int64_t>(std::floor(duration / 60));
+  if (last == 0) {
+    const double rate = static_cast<double>(requests) / duration;
+    return {rate, rate};
+  }
+  if (const auto tail = windows.find(last); tail != windows.end()) {
+    windows[last - 1] += tail->second;
+    windows.erase(tail);
+  }
+  const double tail_s = duration - 60.0 * static_cast<double>(last - 1);  // the last window: 60 to 120 s
+  std::vector<double> busy;
+  for (const auto& [minute, count] : windows) {
+    busy.push_back(static_cast<double>(count) / (minute == last - 1 ? tail_s : 60.0));
+  }
+  std::sort(busy.begin(), busy.end());
+  const auto quiet = last - static_cast<std::int64_t>(busy.size());  // windows 0 .. last-1
+  const auto middle = last / 2;
+  return {middle < quiet ? 0.0 : busy[static_cast<std::size_t>(middle - quiet)], busy.back()};
+}
+
 }  // namespace
 
 TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options, int curve_points,
@@ -98,7 +129,7 @@ TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options
     last = r.arrival_s;
     prompt.add(static_cast<double>(r.prompt_tokens));
     output.add(static_cast<double>(r.output_tokens));
-    ++per_minute[static_cast<std::int64_t>(std::floor(r.arrival_s / 60))];
+    ++per_minute[static_cast<std::int64_t>(std::floor((r.arrival_s - first) / 60))];
     if (!a.reuse_recorded) continue;  // a format without reuse has no curve to count: every block is new
     mrc.add(r);
     if (split) {
@@ -111,19 +142,8 @@ TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options
   a.skipped_by_sample = reader.skipped_by_sample();
   a.duration_s = a.requests > 0 ? last - first : 0;
   a.mean_rate = a.duration_s > 0 ? static_cast<double>(a.requests) / a.duration_s : 0;
-  if (!per_minute.empty()) {
-    // Every minute of the span counts, the quiet ones too, without listing each of them (a span of
-    // years would be millions of empty minutes).
-    std::vector<std::int64_t> busy;
-    for (const auto& [minute, count] : per_minute) busy.push_back(count);
-    std::sort(busy.begin(), busy.end());
-    const auto span = per_minute.rbegin()->first - per_minute.begin()->first + 1;
-    const auto quiet = span - static_cast<std::int64_t>(busy.size());
-    const auto middle = span / 2;
-    a.median_minute_rate =
-        middle < quiet ? 0.0 : static_cast<double>(busy[static_cast<std::size_t>(middle - quiet)]) / 60;
-    a.peak_minute_rate = static_cast<double>(busy.back()) / 60;
-  }
+  std::tie(a.median_minute_rate, a.peak_minute_rate) =
+      minute_rates(std::move(per_minute), a.duration_s, a.requests);
   a.prompt = prompt.summary();
   a.output = output.summary();
   a.distinct_blocks = mrc.distinct_blocks();

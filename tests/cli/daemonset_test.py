@@ -103,7 +103,8 @@ with tempfile.TemporaryDirectory() as tmp:
         as_pod = prom.replace(f'host="{tree}"', f'host="{root}"')
         pod_file = os.path.join(tmp, fixture + "-pod.prom")
         open(pod_file, "w").write(as_pod)
-        sed = sed_lines[0].split(">")[0].replace(output, shlex.quote(pod_file))
+        sed = sed_lines[0].replace("$1", "doctor").split(">")[0]
+        sed = sed.replace(f'"{output}"', shlex.quote(pod_file)).replace(output, shlex.quote(pod_file))
         relabelled = subprocess.run(["sh", "-c", sed], capture_output=True, text=True, timeout=30,
                                     env={**os.environ, "NODE_NAME": "gpu-node-7"})
         series = [l for l in relabelled.stdout.splitlines() if l.startswith("kvbench_doctor_check")]
@@ -112,6 +113,67 @@ with tempfile.TemporaryDirectory() as tmp:
             failures.append(f"{fixture}: the manifest's sed does not label every series host=\"$NODE_NAME\" "
                             f"(exit {relabelled.returncode}; first unlabelled: {wrong[:1]})")
         print(f"{fixture}: kvbench {shown}: exit 0, {len(status)} checks, none failed")
+
+
+# A run that fails after an earlier success (issue 59 row 25): the manifest's loop, run twice with a
+# kvbench that passes and then cannot check, must replace the passing files with failing series and
+# a timestamp, not leave the earlier pass for node-exporter to keep exporting.
+script = re.search(r"args:\n\s*- \|\n(.*?)\n\s*resources:", text, re.S)
+if script is None:
+    failures.append("no args script in the manifest")
+else:
+    body = "\n".join(line[14:] for line in script.group(1).splitlines())
+    with tempfile.TemporaryDirectory() as tmp:
+        textfile, work, bin_dir = (os.path.join(tmp, d) for d in ("textfile", "work", "bin"))
+        for d in (textfile, work, bin_dir):
+            os.makedirs(d)
+        stub = os.path.join(bin_dir, "kvbench")
+        open(stub, "w").write("""#!/bin/sh
+# kvbench that passes GOOD_PASSES passes, then cannot check (doctor exit 2, dma exit 3): no metrics.
+out=; prev=; for a in "$@"; do [ "$prev" = -o ] && out=$a; prev=$a; done
+n=$(cat "$STATE" 2>/dev/null || echo 0)
+if [ "$1" = doctor ]; then n=$((n + 1)); echo $n > "$STATE"; fi
+if [ "$n" -le "$GOOD_PASSES" ]; then
+  [ "$1" = doctor ] && echo 'kvbench_doctor_check_status{host="/host",check="shm"} 0' > "$out"
+  [ "$1" = dma ] && echo 'kvbench_dma_median_gbps{method="ce"} 50' > "$out"
+  exit 0
+fi
+echo "kvbench: error: cannot check" >&2
+[ "$1" = doctor ] && exit 2
+exit 3
+""")
+        os.chmod(stub, 0o755)
+        loop = (body.replace("while true; do", "for pass in 1 2; do").replace("/textfile/", textfile + "/")
+                .replace("/tmp/kvbench_", work + "/kvbench_"))
+        env = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ["PATH"], "NODE_NAME": "gpu-node-7",
+               "KVBENCH_INTERVAL_S": "0", "KVBENCH_TIER_GIB": "64", "STATE": os.path.join(tmp, "n"),
+               "GOOD_PASSES": "1"}
+        # Both passes good: the metrics, relabelled, and up 1 (so the failing case below is not the only one).
+        done = subprocess.run(["sh", "-c", loop], capture_output=True, text=True, timeout=60,
+                              env={**env, "GOOD_PASSES": "2"})
+        good = open(os.path.join(textfile, "kvbench_doctor.prom")).read() if done.returncode == 0 else ""
+        for line in ('kvbench_doctor_check_status{host="gpu-node-7",check="shm"} 0',
+                     'kvbench_node_check_up{host="gpu-node-7",run="doctor",exit_code="0"} 1'):
+            if line not in good:
+                failures.append(f"two good passes: {line} not in the doctor file (exit {done.returncode})")
+        os.remove(env["STATE"])
+        done = subprocess.run(["sh", "-c", loop], capture_output=True, text=True, timeout=60, env=env)
+        doctor = open(os.path.join(textfile, "kvbench_doctor.prom")).read() if done.returncode == 0 else ""
+        dma = open(os.path.join(textfile, "kvbench_dma.prom")).read() if done.returncode == 0 else ""
+        expected = [
+            (doctor, 'kvbench_doctor_check_status{host="gpu-node-7",check="kvbench doctor"} 2'),
+            (doctor, 'kvbench_node_check_up{host="gpu-node-7",run="doctor",exit_code="2"} 0'),
+            (doctor, 'kvbench_node_check_timestamp_seconds{host="gpu-node-7",run="doctor"} '),
+            (dma, 'kvbench_node_check_up{host="gpu-node-7",run="dma",exit_code="3"} 0'),
+            (dma, 'kvbench_node_check_timestamp_seconds{host="gpu-node-7",run="dma"} '),
+        ]
+        missing = [line for where, line in expected if line not in where]
+        stale = [m for m in ('check="shm"', "kvbench_dma_median_gbps") if m in doctor + dma]
+        if done.returncode != 0 or missing or stale:
+            failures.append(f"a failed pass after a good one: exit {done.returncode} {done.stderr[-300:]}; "
+                            f"missing {missing}; stale series kept: {stale}")
+        else:
+            print("a failed pass after a good one: the files hold failing series and a timestamp, no stale pass")
 
 for f in failures:
     print("FAIL:", f)

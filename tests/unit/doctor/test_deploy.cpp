@@ -46,9 +46,13 @@ TEST(KubernetesManifest, DaemonSetReadsTheNodeReadOnlyAndWritesTheTextfileCollec
   const auto script = c["args"][0].as<std::string>();
   EXPECT_NE(script.find("doctor --root /host --tier-size \"$KVBENCH_TIER_GIB\" --format prom -o"),
             std::string::npos);
-  EXPECT_NE(script.find("mv " + textfile + "/kvbench_doctor.prom.tmp " + textfile + "/kvbench_doctor.prom"),
+  // Each run's file is published whole into the collector's directory, a failed run's too
+  // (tests/cli/daemonset_test.py runs the loop).
+  EXPECT_NE(script.find("mv \"" + textfile + "/kvbench_$1.prom.tmp\" \"" + textfile + "/kvbench_$1.prom\""),
             std::string::npos);
-  EXPECT_NE(script.find("dma --quick --format prom -o " + textfile + "/"), std::string::npos);
+  EXPECT_NE(script.find("dma --quick --format prom -o /tmp/kvbench_dma.prom\n"), std::string::npos);
+  EXPECT_NE(script.find("publish doctor $? 1"), std::string::npos);
+  EXPECT_NE(script.find("publish dma $? 0"), std::string::npos);
 }
 
 TEST(SlurmScript, OneDoctorAndOneDmaJsonPerNode) {
