@@ -72,7 +72,9 @@ std::string budget_lines(const Sizing& s) {
                      b.utilization, b.total_gib * b.utilization);
   out += fmt::format("  - weights {:.2f} GiB ({} per-rank share)\n", b.weights_gib, s.weight_dtype);
   out += profile_peak_line(s);
-  out += fmt::format("  - CUDA graphs {:.2f} GiB, non-torch {:.2f} GiB\n", b.cuda_graph_gib, b.non_torch_gib);
+  out += fmt::format(
+      "  - non-torch {:.2f} GiB (CUDA graphs, about {:.2f} GiB, come after the KV cache, in the headroom)\n",
+      b.non_torch_gib, b.cuda_graph_gib);
   out += fmt::format("  = {:.2f} GiB for KV cache{}\n", b.available_bytes / kGiB,
                      b.available_bytes <= 0 ? ": the model does not fit" : "");
   out += "  (" + b.model_note + ")\n";

@@ -50,10 +50,11 @@ StepTimeModel::StepTimeModel(const ModelSpec& m, const HardwareSpec& hw, double 
   if (m.num_experts > m.experts_per_token && m.experts_per_token > 0 &&
       m.params_active_b < m.params_total_b) {
     // P = dense + E x expert, A = dense + k x expert (perf/weight_rules.cpp): the routed experts'
-    // share of a token's FLOPs, and the tokens each expert's grouped GEMM gets on average.
+    // share of a token's FLOPs; E and k give the tokens each touched expert's GEMM gets.
     const double expert_b = (m.params_total_b - m.params_active_b) / (m.num_experts - m.experts_per_token);
     expert_flops_per_token_ = 2.0 * m.experts_per_token * expert_b * 1e9;
-    expert_token_share_ = static_cast<double>(m.experts_per_token) / m.num_experts;
+    experts_ = m.num_experts;
+    experts_per_token_ = m.experts_per_token;
   }
   weight_bytes_ = weight_bytes_per_rank(m, weight_dtype, tp);
   weight_reads_ = weight_reads_per_rank(m, weight_dtype, tp);
@@ -106,16 +107,23 @@ double StepTimeModel::gemm_share(double tokens) const {
   return cal_.gemm_half_tokens > 0 && tokens > 0 ? tokens / (tokens + cal_.gemm_half_tokens) : 1.0;
 }
 
+// Mixture of experts: a step of T tokens sends T x k tokens to the experts it touches (expected
+// count: experts_touched, perf/weight_rules.hpp), each of which runs one GEMM over the rows routed to
+// it (vLLM's fused_moe): T x k / touched(T) rows, at least 1, not T x k / E (a 0.03-row GEMM at
+// batch 1 on gpt-oss). Untouched experts cost nothing. Attention projections, shared experts and
+// dense layers see all T.
+double StepTimeModel::expert_rows(double tokens) const {
+  if (experts_ == 0) return tokens;
+  const double touched = experts_touched(experts_, experts_per_token_, tokens);
+  return std::max(1.0, tokens * experts_per_token_ / touched);
+}
+
 double StepTimeModel::linear_seconds(const StepWork& w) const {
   const double tokens = static_cast<double>(w.tokens);
   const double peak = linear_peak_flops_ * cal_.compute_efficiency * tp_;
-  // Mixture of experts: a step of T tokens sends T x k tokens to E experts, so each expert's
-  // grouped GEMM has about T x k / E rows and runs at that size's efficiency (vLLM's fused_moe:
-  // one GEMM per expert over the tokens routed to it); the attention projections and any dense
-  // layers see all T.
   const double dense =
       (linear_flops_per_token_ - expert_flops_per_token_) * tokens / (peak * gemm_share(tokens));
-  const double experts = expert_flops_per_token_ * tokens / (peak * gemm_share(tokens * expert_token_share_));
+  const double experts = expert_flops_per_token_ * tokens / (peak * gemm_share(expert_rows(tokens)));
   return dense + experts;
 }
 

@@ -76,6 +76,8 @@ class StepTimeModel {
   // chunked prefill at max-num-batched-tokens): one step per chunk.
   double prefill_seconds(std::int64_t tokens, std::int64_t chunk_tokens) const;
   TimeModelTerms terms() const;  // the model and factors, for the output
+  // Rows of each touched routed expert's GEMM in a step of `tokens` tokens (MoE; a dense model: all).
+  double expert_rows(double tokens) const;
   int sliding_window() const { return sliding_window_; }
   const Calibration& calibration() const { return cal_; }
 
@@ -86,7 +88,8 @@ class StepTimeModel {
 
   double linear_flops_per_token_ = 0;  // 2 x active params
   double expert_flops_per_token_ = 0;  // the routed experts' part of it (MoE)
-  double expert_token_share_ = 1;      // k / E: an expert's share of a step's tokens
+  int experts_ = 0;                    // E routed experts (0: dense)
+  int experts_per_token_ = 0;          // k
   double full_pair_flops_ = 0;         // per (query, key) pair over the full-attention layers
   double sliding_pair_flops_ = 0;
   int sliding_window_ = 0;

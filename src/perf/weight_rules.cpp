@@ -5,10 +5,45 @@
 
 namespace kvb {
 
+namespace {
+
+bool has_routed_experts(const ModelSpec& m) {
+  return m.num_experts > m.experts_per_token && m.experts_per_token > 0 &&
+         m.params_active_b < m.params_total_b;
+}
+
+// One routed expert's parameters over all layers: P = dense + E x expert, A = dense + k x expert.
+double expert_params(const ModelSpec& m) {
+  return (m.params_total_b - m.params_active_b) / (m.num_experts - m.experts_per_token) * 1e9;
+}
+
+// MXFP4 quantizes the routed experts only (vLLM's Mxfp4Config gives FusedMoE layers Mxfp4MoEMethod
+// and every linear layer UnquantizedLinearMethod, model_executor/layers/quantization/mxfp4.py):
+// attention, embeddings, the LM head and the router stay 16-bit. Its MoE weights are created with
+// the hidden dimension rounded up to a multiple of 256 (mxfp4.py create_weights, hidden_size =
+// round_up(hidden_size, 256)); gpt-oss's 2,880 becomes 3,072. Counted on one of each expert
+// matrix's two dimensions, this fits both vLLM logs of gpt-oss within 0.3% (64.44 against 64.38
+// GiB, 13.44 against 13.47: config_explorer's empirical-vllm-memory-results.md, llm-d-benchmark).
+bool experts_only(const std::string& weight_dtype) { return weight_dtype == "mxfp4"; }
+
+double experts_only_bytes_per_param(const ModelSpec& m, const std::string& weight_dtype) {
+  const double h = m.hidden_size;
+  return weight_bytes_per_param(weight_dtype) * std::ceil(h / 256.0) * 256.0 / h;
+}
+
+}  // namespace
+
 double weight_bytes_per_rank(const ModelSpec& m, const std::string& weight_dtype, int ranks) {
-  if (is_int4_weights(weight_dtype)) {
-    // AWQ and GPTQ quantize the linear layers only: the input embedding and the LM head (one
-    // matrix when tie_word_embeddings) stay 16-bit. Qwen2.5-7B-AWQ: 5.19 GiB, not 3.55.
+  if (experts_only(weight_dtype)) {
+    const double experts = has_routed_experts(m) ? m.num_experts * expert_params(m) : 0.0;
+    return ((m.params_total_b * 1e9 - experts) * 2.0 +
+            experts * experts_only_bytes_per_param(m, weight_dtype)) /
+           ranks;
+  }
+  if (is_int4_weights(weight_dtype) || weight_dtype == "fp8") {
+    // AWQ, GPTQ and FP8 quantize the linear layers only: the input embedding and the LM head (one
+    // matrix when tie_word_embeddings) stay 16-bit. Qwen2.5-7B-AWQ: 5.19 GiB, not 3.55;
+    // Llama-3.3-70B-Instruct-FP8-dynamic at TP 2: 33.83 GiB a rank (vLLM logged 33.88), not 32.88.
     const double embed = static_cast<double>(m.vocab_size) * m.hidden_size * (m.tie_word_embeddings ? 1 : 2);
     const double quantized = std::max(0.0, m.params_total_b * 1e9 - embed);
     return (quantized * weight_bytes_per_param(weight_dtype) +
@@ -20,29 +55,35 @@ double weight_bytes_per_rank(const ModelSpec& m, const std::string& weight_dtype
 
 WeightReads weight_reads_per_rank(const ModelSpec& m, const std::string& weight_dtype, int ranks) {
   WeightReads w;
-  const double total = weight_bytes_per_rank(m, weight_dtype, ranks);
-  const int e = m.num_experts;
-  const int k = m.experts_per_token;
-  if (e <= 0 || k <= 0 || e <= k || m.params_active_b >= m.params_total_b) {
-    w.dense_bytes = total;
+  if (!has_routed_experts(m)) {
+    w.dense_bytes = weight_bytes_per_rank(m, weight_dtype, ranks);
     return w;
   }
-  // P = dense + E x expert and A = dense + k x expert, in parameters; the same split in bytes.
-  const double bytes_per_b = total / m.params_total_b;
-  const double expert_b = (m.params_total_b - m.params_active_b) / (e - k);
-  w.expert_bytes = expert_b * bytes_per_b;
-  w.dense_bytes = (m.params_active_b - k * expert_b) * bytes_per_b;
-  w.experts = e;
-  w.experts_per_token = k;
+  const double expert = expert_params(m);
+  const double dense = m.params_active_b * 1e9 - m.experts_per_token * expert;
+  if (experts_only(weight_dtype)) {
+    w.expert_bytes = expert * experts_only_bytes_per_param(m, weight_dtype) / ranks;
+    w.dense_bytes = dense * 2.0 / ranks;
+  } else {
+    // Every parameter at the rank's average bytes per parameter.
+    const double bytes_per_param = weight_bytes_per_rank(m, weight_dtype, ranks) / (m.params_total_b * 1e9);
+    w.expert_bytes = expert * bytes_per_param;
+    w.dense_bytes = dense * bytes_per_param;
+  }
+  w.experts = m.num_experts;
+  w.experts_per_token = m.experts_per_token;
   return w;
+}
+
+double experts_touched(int experts, int experts_per_token, double tokens) {
+  const double e = experts;
+  return e * (1.0 - std::pow(1.0 - experts_per_token / e, std::max(tokens, 1.0)));
 }
 
 double WeightReads::bytes_for_tokens(std::int64_t tokens) const {
   if (experts == 0) return dense_bytes;
-  const double e = experts;
-  const double touched = e * (1.0 - std::pow(1.0 - experts_per_token / e,
-                                             static_cast<double>(std::max<std::int64_t>(tokens, 1))));
-  return dense_bytes + touched * expert_bytes;
+  return dense_bytes +
+         experts_touched(experts, experts_per_token, static_cast<double>(tokens)) * expert_bytes;
 }
 
 // Which tensor cores a weight format's GEMMs run on, after vLLM's kernel selection:

@@ -8,8 +8,9 @@
 
 namespace kvb {
 
-// Bytes of weights one rank holds: every parameter at the dtype's size, split evenly over `ranks`
-// (tensor x pipeline parallel).
+// Bytes of weights one rank holds, split evenly over `ranks` (tensor x pipeline parallel), per
+// tensor class as vLLM loads the format: MXFP4 the routed experts only (the rest 16-bit); FP8,
+// AWQ and GPTQ the linear layers (embeddings and LM head 16-bit); 16-bit formats everything.
 double weight_bytes_per_rank(const ModelSpec& m, const std::string& weight_dtype, int ranks);
 
 // Mixture-of-experts weights one step reads, per rank: the dense part (attention, shared experts,
@@ -24,6 +25,11 @@ struct WeightReads {
   double bytes_for_tokens(std::int64_t tokens) const;
 };
 WeightReads weight_reads_per_rank(const ModelSpec& m, const std::string& weight_dtype, int ranks);
+
+// Expected distinct experts (of E, per layer) that `tokens` tokens each routing to k of them touch:
+// E * (1 - (1 - k/E)^T). Assumes uniform, independent routing (each token's k picks a uniform
+// sample; a load-balanced router's aim): a skewed router touches fewer. At most min(E, T x k).
+double experts_touched(int experts, int experts_per_token, double tokens);
 
 // Dense peak of one GPU for this weight dtype as vLLM runs it (weight-only formats at the 16-bit
 // rate; the rule per GPU and format, with its sources, in the .cpp), TFLOP/s.

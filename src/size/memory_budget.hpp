@@ -1,6 +1,7 @@
 #pragma once
 // The GPU memory vLLM leaves for KV cache on each rank (vllm/v1/worker/gpu_worker.py):
-//   available = total x gpu_memory_utilization - (weights + activation peak + CUDA graphs + non-torch)
+//   available = total x gpu_memory_utilization - (weights + activation peak + non-torch)
+// (CUDA graphs are captured afterwards, in the headroom; memory_budget.cpp)
 // Weights follow from the parameter count; the other three terms are a stated model fitted to
 // two public vLLM logs (the budget itself: vllm/v1/worker/gpu_worker.py). --kv-cache-memory replaces the
 // whole estimate.
@@ -54,7 +55,10 @@ struct MemoryBudget {
   std::string model_note;  // which estimate was used
 
   double profile_peak_gib() const { return activation_gib > sampler.gib ? activation_gib : sampler.gib; }
-  double rest_gib() const { return weights_gib + profile_peak_gib() + cuda_graph_gib + non_torch_gib; }
+  // What the budget subtracts from utilization x total (not the CUDA graphs: memory_budget.cpp).
+  double budget_gib() const { return weights_gib + profile_peak_gib() + non_torch_gib; }
+  // Everything beside the KV cache on the GPU, graphs included (--kv-cache-memory-bytes' check).
+  double rest_gib() const { return budget_gib() + cuda_graph_gib; }
 };
 
 // Calibration constants of the estimate, exposed for the tests that check them against logs.
