@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's second command (and CI's): install, check the sources' format, build,
+# The README's second command (and CI's): install, check the sources' format and length, build,
 # run every test; then build the host code with AddressSanitizer + UndefinedBehaviorSanitizer (with
 # clang, which also builds the libFuzzer targets in the same tree) and run the unit and CLI tests
 # again; then run each libFuzzer target for 30 s. Each phase's wall time is printed at the end.
@@ -10,6 +10,7 @@ phase() { phases+=("$1 $((SECONDS - phase_start)) s"); phase_start=$SECONDS; }
 phase_start=$SECONDS
 scripts/setup.sh --tests
 scripts/check-format.sh  # .clang-format, before the long builds
+python3 scripts/check-length.py  # no function over 60 lines, no source file over 400
 phase setup+format
 export KVBENCH_WERROR=ON
 scripts/build.sh

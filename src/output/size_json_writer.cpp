@@ -226,6 +226,27 @@ void add_pool_and_tier(nlohmann::json& j, const SizeRecord& s) {
 
 }  // namespace
 
+namespace {
+
+// The record's words for its facts, as the text words them: the reload's models and link, the
+// rule's steps and sessions, the expected error; a simulated recommendation keeps its own steps.
+void word_figures(SizeRecord& r) {
+  if (r.reload && r.reload->recompute_terms)
+    r.reload->recompute_model = time_model_text(*r.reload->recompute_terms);
+  if (r.reload && r.reload->link)
+    r.reload->link_source = reload_link_text(*r.reload->link, r.reload->link_given);
+  if (r.offload) {
+    r.offload->reasoning = rule_reasoning_lines(*r.offload);
+    r.offload->sessions_reason = sessions_reason_text(r.offload->sessions, r.offload->sessions_source);
+    auto& rec = r.offload->recommendation;
+    if (rec.expected) rec.expected_error = expected_error_text(*rec.expected);
+    if (!r.offload->recommendation.simulated())
+      r.offload->recommendation.reasoning = rule_step_lines(*r.offload);
+  }
+}
+
+}  // namespace
+
 SizeRecord size_record(const Sizing& s) {
   SizeRecord r{.model = s.model_name,
                .hf_id = s.hf_id,
@@ -274,19 +295,7 @@ SizeRecord size_record(const Sizing& s) {
                .alternatives = sizing_alternative_lines(s.alternatives),
                .notes = sizing_note_lines(s.notes)};
   for (const auto& w : s.warnings) r.warnings.push_back(sizing_warning_text(w));
-  if (r.reload && r.reload->recompute_terms)
-    r.reload->recompute_model = time_model_text(*r.reload->recompute_terms);
-  if (r.reload && r.reload->link)
-    r.reload->link_source = reload_link_text(*r.reload->link, r.reload->link_given);
-  if (r.offload) {
-    // The rule's steps, worded as the text words them; a simulated recommendation keeps its own.
-    r.offload->reasoning = rule_reasoning_lines(*r.offload);
-    r.offload->sessions_reason = sessions_reason_text(r.offload->sessions, r.offload->sessions_source);
-    auto& rec = r.offload->recommendation;
-    if (rec.expected) rec.expected_error = expected_error_text(*rec.expected);
-    if (!r.offload->recommendation.simulated())
-      r.offload->recommendation.reasoning = rule_step_lines(*r.offload);
-  }
+  word_figures(r);
   return r;
 }
 

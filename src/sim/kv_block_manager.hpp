@@ -1,7 +1,9 @@
 #pragma once
 // The GPU KV cache as vLLM v1's block pool sees it: a fixed number of blocks with reference
 // counts, a prefix cache from block hash to block, and a free queue in LRU order whose cached
-// blocks stay reusable until they are handed out again (evicted).
+// blocks stay reusable until they are handed out again (evicted). Blocks never handed out are
+// not stored: they sit, in id order, at the head of the free queue (where vLLM's queue starts), and
+// the table grows as they are first taken, so a pool costs memory for what its traffic touched.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,7 +19,7 @@ class KvBlockManager {
   // What one block of the table costs this process (sim/memory_estimate: checked before a run).
   static std::size_t bytes_per_block();
 
-  std::int64_t num_blocks() const { return static_cast<std::int64_t>(blocks_.size()); }
+  std::int64_t num_blocks() const { return total_blocks_; }
   std::int64_t num_free() const { return free_count_; }
   std::int64_t num_used() const { return num_blocks() - free_count_; }
   int block_size() const { return block_size_; }
@@ -66,7 +68,8 @@ class KvBlockManager {
   void unlink_free(std::int32_t id);
   std::int32_t pop_free_front();
 
-  std::vector<Block> blocks_;
+  std::vector<Block> blocks_;  // blocks handed out at least once: ids 0 .. size() - 1
+  std::int64_t total_blocks_ = 0;
   int block_size_;
   bool prefix_caching_;
   std::int32_t head_ = -1, tail_ = -1;

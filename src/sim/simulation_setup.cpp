@@ -46,9 +46,11 @@ SimulationSetup prepare_simulation(const Scenario& s, const std::optional<LinkPr
   return out;
 }
 
-SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, const Sizing& sizing,
-                                   const std::optional<LinkProfile>& measured_link) {
-  const auto& v = s.server;
+namespace {
+
+// A server vLLM would not start: weights that do not fit, or a kv-cache-memory beside them that
+// exceeds the GPU.
+void refuse_unstartable(const Scenario& s, const SizingInputs& in, const Sizing& sizing) {
   if (!sizing.weights_fit) {
     // The explanation `kvbench size` gives, with its alternatives (more ranks, FP8 weights), which
     // the CLI words after the message.
@@ -66,17 +68,13 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
                     s.origin, format_bytes_binary(sizing.budget.available_bytes), sizing.budget.weights_gib,
                     in.hw.name, sizing.budget.total_gib, sizing.budget.exceeds_gpu_gib));
   }
+}
+
+// The GPU pool in blocks (the override, the sizing's, or a hybrid model's folded tokens) and the
+// max-model-len it must hold.
+void size_gpu_pool(SimulationSetup& out, const Scenario& s, const SizingInputs& in, const Sizing& sizing) {
+  const auto& v = s.server;
   const auto& layout = sizing.layout;
-  SimulationSetup out{.scenario = s,
-                      .model = in.model,
-                      .hw = in.hw,
-                      .layout = layout,
-                      .weight_dtype = sizing.weight_dtype,
-                      .block_size = layout.block_size,
-                      .world_size = sizing.world_size,
-                      .max_num_batched_tokens = in.kv.max_num_batched_tokens,
-                      .max_num_seqs = in.max_num_seqs,
-                      .predictor = make_predictor(in, layout, sizing.weight_dtype)};
   const int bs = layout.block_size;
   if (v.num_gpu_blocks_override) {
     out.gpu_blocks = *v.num_gpu_blocks_override;
@@ -106,17 +104,10 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
       out.notes.push_back(ContextDefaultedNote{out.max_model_len});
     }
   }
-  out.block_bytes_per_rank = static_cast<double>(layout.block_bytes_all_layers());
-  out.cpu_block_bytes = out.block_bytes_per_rank * sizing.world_size;
-  if (v.kv_offloading_size) {
-    out.offloading = true;
-    out.cpu_blocks = cpu_blocks_for(*v.kv_offloading_size, static_cast<std::int64_t>(out.cpu_block_bytes));
-  }
-  out.link = measured_link ? *measured_link : in.link ? *in.link : link_profile_from_hardware(in.hw);
-  if (v.link_method == Method::kKernel) {
-    out.notes.push_back(
-        KernelSlowdownNote{.slowdown = out.link.kernel_compute_slowdown, .origin = out.link.slowdown_origin});
-  }
+}
+
+// The link fabric and the notes the run's output states about its own modelling.
+void note_modelling(SimulationSetup& out, const ServerSpec& v, const SizingInputs& in, const Sizing& sizing) {
   out.fabric_shares_host_link =
       in.kv.tp > 1 && in.hw.gpu_link_kind == GpuLinkKind::kPcie && in.hw.gpu_link_gbps > 0;
   if (out.offloading && v.kv_offloading_backend == OffloadingBackend::kLmcache) {
@@ -138,6 +129,38 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
         .fabric_known = in.hw.gpu_link_gbps > 0, .scored = scored_tp, .ranks = in.kv.tp * sizing.pp});
   }
   if (sizing.pp > 1) out.notes.push_back(PipelineNote{});
+}
+
+}  // namespace
+
+SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, const Sizing& sizing,
+                                   const std::optional<LinkProfile>& measured_link) {
+  const auto& v = s.server;
+  refuse_unstartable(s, in, sizing);
+  const auto& layout = sizing.layout;
+  SimulationSetup out{.scenario = s,
+                      .model = in.model,
+                      .hw = in.hw,
+                      .layout = layout,
+                      .weight_dtype = sizing.weight_dtype,
+                      .block_size = layout.block_size,
+                      .world_size = sizing.world_size,
+                      .max_num_batched_tokens = in.kv.max_num_batched_tokens,
+                      .max_num_seqs = in.max_num_seqs,
+                      .predictor = make_predictor(in, layout, sizing.weight_dtype)};
+  size_gpu_pool(out, s, in, sizing);
+  out.block_bytes_per_rank = static_cast<double>(layout.block_bytes_all_layers());
+  out.cpu_block_bytes = out.block_bytes_per_rank * sizing.world_size;
+  if (v.kv_offloading_size) {
+    out.offloading = true;
+    out.cpu_blocks = cpu_blocks_for(*v.kv_offloading_size, static_cast<std::int64_t>(out.cpu_block_bytes));
+  }
+  out.link = measured_link ? *measured_link : in.link ? *in.link : link_profile_from_hardware(in.hw);
+  if (v.link_method == Method::kKernel) {
+    out.notes.push_back(
+        KernelSlowdownNote{.slowdown = out.link.kernel_compute_slowdown, .origin = out.link.slowdown_origin});
+  }
+  note_modelling(out, v, in, sizing);
   return out;
 }
 

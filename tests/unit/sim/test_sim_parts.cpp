@@ -111,6 +111,22 @@ TEST(KvBlockManager, PrefixHitsShareBlocksAndSurviveUntilEvicted) {
   EXPECT_GE(kv.evictions(), 3);
 }
 
+TEST(KvBlockManager, NeverUsedBlocksComeFirstAndCostNoMemory) {
+  // A billion-block pool (24 GB were every block stored up front) hands out ids in order and keeps
+  // its count; a freed block waits behind every never-used one, as in vLLM's queue.
+  KvBlockManager kv(1'000'000'000, 16, true);
+  auto a = request_with(1, {1, 2, 3});
+  ASSERT_TRUE(kv.allocate(a, {}, 48));
+  EXPECT_EQ(a.blocks, (std::vector<std::int32_t>{0, 1, 2}));
+  EXPECT_EQ(kv.num_free(), 1'000'000'000 - 3);
+  kv.release(a);
+  EXPECT_EQ(kv.num_free(), 1'000'000'000);
+  auto b = request_with(2, {});
+  ASSERT_TRUE(kv.allocate(b, {}, 16));
+  EXPECT_EQ(b.blocks.front(), 3);  // not a freed block: those sit behind the never-used ones
+  EXPECT_EQ(kv.check({&b}), "");
+}
+
 TEST(KvBlockManager, FreesTailFirstSoSharedHeadsLiveLonger) {
   KvBlockManager kv(4, 16, true);
   auto a = request_with(1, {1, 2, 3, 4});
