@@ -57,7 +57,16 @@ struct NvmlUtilization {
   unsigned int gpu, memory;
 };
 
-GpuOccupancy probe_nvml(const DeviceInfo& d, const std::string& name) {
+// The libraries' entry points are declared here with kvbench's own types (void* for a device
+// handle, its own structs): the same C ABI, but clang's -fsanitize=function compares the C++ types of
+// a call through such a pointer and would take every call for undefined behaviour.
+#if defined(__clang__)
+#define KVB_CALLS_C_ENTRY_POINTS __attribute__((no_sanitize("function")))
+#else
+#define KVB_CALLS_C_ENTRY_POINTS
+#endif
+
+KVB_CALLS_C_ENTRY_POINTS GpuOccupancy probe_nvml(const DeviceInfo& d, const std::string& name) {
   GpuOccupancy o;
   const Library lib(name);
   if (!lib.loaded()) {
@@ -111,7 +120,7 @@ std::uint64_t bdfid(const std::string& bus_id) {
   return (static_cast<std::uint64_t>(domain) << 32) | (bus << 8) | ((dev & 0x1f) << 3) | (fn & 0x7);
 }
 
-GpuOccupancy probe_rocm_smi(const DeviceInfo& d, const std::string& name) {
+KVB_CALLS_C_ENTRY_POINTS GpuOccupancy probe_rocm_smi(const DeviceInfo& d, const std::string& name) {
   GpuOccupancy o;
   const Library lib(name);
   if (!lib.loaded()) {
