@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang, ASan and UBSan (in build-asan/, the sanitized build the
 # unit and CLI tests run in: scripts/build.sh --sanitize) and runs each for SECONDS
-# (default 30) with its dictionary (tests/fuzz/dict/) from its seed corpus in tests/fuzz/corpus/<target>/; the corpus in the repository is
+# (default 30), one target per core,
+# with its dictionary (tests/fuzz/dict/) from its seed corpus in tests/fuzz/corpus/<target>/; the corpus in the repository is
 # only read (new inputs go to a scratch copy). A crash, leak, UB or an exception other than the
 # input errors kvbench reports fails the run; its input is saved under tests/fuzz/regressions/ and
 # is replayed by every later run.   usage: scripts/fuzz.sh [SECONDS] [TARGET...]
@@ -15,23 +16,41 @@ scripts/build.sh --sanitize >/dev/null  # a no-op after scripts/test.sh's own sa
 mkdir -p tests/fuzz/regressions
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-for t in "${targets[@]}"; do
-  bin=build-asan/tests/fuzz/fuzz_$t
+# One target: its saved regressions, then SECONDS of fuzzing. Prints its verdict; fails on a finding.
+fuzz_target() {
+  local t=$1 bin=build-asan/tests/fuzz/fuzz_$1 work runs
   work=$(mktemp -d)
   cp -r "tests/fuzz/corpus/$t/." "$work/"
   # Earlier findings first: each must now pass.
-  regressions=(tests/fuzz/regressions/"$t"-*)
-  if [ -e "${regressions[0]}" ]; then "$bin" "${regressions[@]}" >/dev/null 2>&1 || { echo "fuzz: $t: a saved regression fails again"; "$bin" "${regressions[@]}"; exit 1; }; fi
+  local regressions=(tests/fuzz/regressions/"$t"-*)
+  if [ -e "${regressions[0]}" ]; then "$bin" "${regressions[@]}" >/dev/null 2>&1 || { echo "fuzz: $t: a saved regression fails again"; "$bin" "${regressions[@]}"; return 1; }; fi
   # A target's dictionary (tests/fuzz/dict/<target>.dict): integer edges, YAML aliases, bad UTF-8.
-  dict=(); [ -f "tests/fuzz/dict/$t.dict" ] && dict=(-dict="tests/fuzz/dict/$t.dict")
+  local dict=(); [ -f "tests/fuzz/dict/$t.dict" ] && dict=(-dict="tests/fuzz/dict/$t.dict")
   if ! "$bin" "$work" "${dict[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=0 \
        -artifact_prefix="tests/fuzz/regressions/$t-" >"$work.log" 2>&1; then
     tail -40 "$work.log"
     echo "fuzz: $t found a failure; its input is in tests/fuzz/regressions/ (commit it with the fix)"
-    exit 1
+    return 1
   fi
   runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$work.log" | tail -1 | grep -o '[0-9]*$' || true)
   [ -n "$runs" ] || runs=$(grep -Eo '#[0-9]+' "$work.log" | tail -1 | tr -d '#')
   echo "fuzz: $t: ${runs:-?} inputs in ${seconds} s, no failure"
   rm -rf "$work" "$work.log"
+}
+
+# The targets run side by side, one per core (KVBENCH_FUZZ_JOBS to choose): each still fuzzes for
+# SECONDS of wall time on a core of its own. Their verdicts are printed in the targets' order.
+max_jobs=${KVBENCH_FUZZ_JOBS:-$(nproc)}
+results=$(mktemp -d)
+for t in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$max_jobs" ]; do sleep 1; done
+  (fuzz_target "$t" >"$results/$t.out" 2>&1; echo $? >"$results/$t.rc") &
 done
+wait
+failed=0
+for t in "${targets[@]}"; do
+  cat "$results/$t.out"
+  [ "$(cat "$results/$t.rc" 2>/dev/null)" = 0 ] || failed=1
+done
+rm -rf "$results"
+exit $failed

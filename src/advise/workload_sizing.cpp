@@ -97,6 +97,7 @@ FleetTier fleet_tier(const Sizing& s, const SizingInputs& in, TierAdviceRequest 
   f.host_bytes_per_replica = host && s.offload->recommended_gib() > 0 ? host->total_bytes() : 0;
   f.host_bytes_per_node = f.host_bytes_per_replica * f.replicas_per_node / nodes_per_replica;
   f.host_bytes_total = f.host_bytes_per_replica * fleet.replicas;
+  f.router_capacities = llmd_router_capacities(s);
   if (fleet.replicas > 1) {
     const auto other = compared_router(fleet.router);
     advice.scenario = with_fleet(advice.scenario, FleetSpec{fleet.replicas, other});

@@ -47,6 +47,20 @@ nlohmann::json curve_point_to_json(const TierCurvePoint& c) {
           {"gain_spread", c.gain_spread}};
 }
 
+nlohmann::json producer_capacity_to_json(const PrefixProducerCapacity& c) {
+  return {{"server_tokens", c.server_tokens}, {"lru_capacity_per_server", c.lru_capacity_per_server}};
+}
+
+// llm-d's approximate prefix producer, in its own units (size/router_capacity.hpp).
+nlohmann::json router_capacities_to_json(const RouterCapacities& r) {
+  using nlohmann::json;
+  return {{"server_block_size", r.server_block_size},
+          {"producer_block_tokens", r.producer_block_tokens},
+          {"gpu", producer_capacity_to_json(r.gpu)},
+          {"autotune_gpu_entries", r.autotune_gpu_entries},
+          {"cpu", r.cpu ? producer_capacity_to_json(*r.cpu) : json(nullptr)}};
+}
+
 nlohmann::json fleet_tier_to_json(const FleetTier& f) {
   using nlohmann::json;
   return {{"replicas", f.fleet.replicas},
@@ -60,7 +74,9 @@ nlohmann::json fleet_tier_to_json(const FleetTier& f) {
           {"compared_kv_offloading_size_gib", f.compared_gib},
           {"compared_pays", f.compared_pays},
           {"compared_gain", f.compared_gain},
-          {"compared_metric", f.compared_metric ? json(to_string(*f.compared_metric)) : json(nullptr)}};
+          {"compared_metric", f.compared_metric ? json(to_string(*f.compared_metric)) : json(nullptr)},
+          {"llmd_prefix_producer",
+           f.router_capacities ? router_capacities_to_json(*f.router_capacities) : json(nullptr)}};
 }
 
 // The simulated recommendation's own keys: its workload, the deciding metric, the trace's curve.

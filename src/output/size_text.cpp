@@ -10,6 +10,7 @@
 #include "fleet/fleet_spec.hpp"
 #include "output/engine_notes_text.hpp"
 #include "output/expected_error_text.hpp"
+#include "output/fleet_tier_text.hpp"
 #include "output/host_memory_text.hpp"
 #include "output/kv_layout_text.hpp"
 #include "output/link_origin_text.hpp"
@@ -191,41 +192,6 @@ void gpu_sections(std::string& out, const Sizing& s) {
                          format_count(s.max_model_len), s.kv_gib_needed_per_request);
     }
   }
-}
-
-// size --replicas: the tier per replica, the fleet's host memory, the spread between replicas at
-// the recommended size, and the other router's answer on the same traffic.
-std::string fleet_tier_lines(const TierRecommendation& r) {
-  const auto& f = *r.fleet;
-  std::string out = fmt::format(
-      "  fleet: {} replicas behind a {} router, simulated together; the size is per replica (each engine's "
-      "--kv-offloading-size)\n",
-      f.fleet.replicas, to_string(f.fleet.router));
-  if (f.host_bytes_per_replica > 0) {
-    out += fmt::format(
-        "  fleet host memory: {:.1f} GB per replica, {} replica{} per node: {:.1f} GB per node, {:.1f} GB "
-        "across {} node{}\n",
-        f.host_bytes_per_replica / 1e9, f.replicas_per_node, f.replicas_per_node == 1 ? "" : "s",
-        f.host_bytes_per_node / 1e9, f.host_bytes_total / 1e9, f.nodes, f.nodes == 1 ? "" : "s");
-  }
-  for (const auto& c : r.curve) {
-    if (c.kv_offloading_size_gib != r.kv_offloading_size_gib) continue;
-    out += fmt::format(
-        "  between replicas at {:g} GiB: the busiest's TTFT p99 {} (the fleet's {}); prefix hits from "
-        "{:.1f}% "
-        "to {:.1f}% of each replica's prompt tokens\n",
-        c.kv_offloading_size_gib, format_seconds(c.busiest_ttft_p99_s), format_seconds(c.ttft_p99_s),
-        c.replica_hit_rate_min * 100, c.replica_hit_rate_max * 100);
-  }
-  if (f.compared_router) {
-    const auto verdict =
-        f.compared_pays
-            ? fmt::format("{:g} GiB per replica (gain {:+.1f}% in {})", f.compared_gib, f.compared_gain * 100,
-                          f.compared_metric ? to_string(*f.compared_metric) : "-")
-            : std::string("no CPU tier (nothing pays)");
-    out += fmt::format("  the same traffic behind a {} router: {}\n", to_string(*f.compared_router), verdict);
-  }
-  return out;
 }
 
 // The CPU tier: the recommendation, how it was reached, its start-up and host memory.

@@ -42,6 +42,24 @@ TierCurvePoint curve_point_from_json(const nlohmann::json& c, const std::string&
   return p;
 }
 
+PrefixProducerCapacity producer_capacity_from_json(const nlohmann::json& j, const std::string& where) {
+  PrefixProducerCapacity c;
+  c.server_tokens = json_integer_in(j, "server_tokens", 0, 1LL << 50, where);
+  c.lru_capacity_per_server = json_integer_in(j, "lru_capacity_per_server", 0, 1LL << 50, where);
+  return c;
+}
+
+RouterCapacities router_capacities_from_json(const nlohmann::json& j, const std::string& where) {
+  RouterCapacities r;
+  r.server_block_size = static_cast<int>(json_integer_in(j, "server_block_size", 1, 1 << 20, where));
+  r.producer_block_tokens = static_cast<int>(json_integer_in(j, "producer_block_tokens", 1, 1 << 20, where));
+  r.gpu = producer_capacity_from_json(j.at("gpu"), where + ": gpu");
+  r.autotune_gpu_entries = json_integer_in(j, "autotune_gpu_entries", 0, 1LL << 50, where);
+  if (const auto it = j.find("cpu"); it != j.end() && !it->is_null())
+    r.cpu = producer_capacity_from_json(*it, where + ": cpu");
+  return r;
+}
+
 FleetTier fleet_tier_from_json(const nlohmann::json& j, const std::string& where) {
   FleetTier f;
   f.fleet.replicas = checked_replicas(json_integer_in(j, "replicas", 1, kMaxReplicas, where), where);
@@ -58,6 +76,9 @@ FleetTier fleet_tier_from_json(const nlohmann::json& j, const std::string& where
   f.compared_gain = json_number_in(j, "compared_gain", -1e6, 1e6, where);
   if (const auto it = j.find("compared_metric"); it != j.end() && it->is_string())
     f.compared_metric = parse_tier_objective(it->get<std::string>(), where + ": compared_metric");
+  // Files before the router's settings carry none.
+  if (const auto it = j.find("llmd_prefix_producer"); it != j.end() && it->is_object())
+    f.router_capacities = router_capacities_from_json(*it, where + ": llmd_prefix_producer");
   return f;
 }
 

@@ -10,6 +10,7 @@
 #include "fleet/fleet_spec.hpp"
 #include "perf/calibration.hpp"
 #include "size/pinning_cost.hpp"
+#include "size/router_capacity.hpp"
 #include "size/tier_advice_facts.hpp"
 #include "size/tier_terms.hpp"
 
@@ -62,6 +63,8 @@ struct FleetTier {
   bool compared_pays = false;
   double compared_gain = 0;
   std::optional<TierObjective> compared_metric;  // what compared_gain is in
+  // What llm-d's approximate prefix producer needs per replica (size/router_capacity.hpp).
+  std::optional<RouterCapacities> router_capacities;
 };
 
 struct TierRecommendation {

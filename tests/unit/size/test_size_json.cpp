@@ -76,17 +76,23 @@ TierRecommendation simulated_recommendation() {
   rec.pin_seconds_low = 16.5;
   rec.pin_seconds_high = 25.25;
   rec.pin_source = "measured";
-  rec.fleet = FleetTier{.fleet = {8, RouterKind::kPrefixAware},
-                        .replicas_per_node = 4,
-                        .nodes = 2,
-                        .host_bytes_per_replica = 65.5e9,
-                        .host_bytes_per_node = 262e9,
-                        .host_bytes_total = 524e9,
-                        .compared_router = RouterKind::kRoundRobin,
-                        .compared_gib = 256,
-                        .compared_pays = true,
-                        .compared_gain = 0.25,
-                        .compared_metric = TierObjective::kTtftP99};
+  rec.fleet =
+      FleetTier{.fleet = {8, RouterKind::kPrefixAware},
+                .replicas_per_node = 4,
+                .nodes = 2,
+                .host_bytes_per_replica = 65.5e9,
+                .host_bytes_per_node = 262e9,
+                .host_bytes_total = 524e9,
+                .compared_router = RouterKind::kRoundRobin,
+                .compared_gib = 256,
+                .compared_pays = true,
+                .compared_gain = 0.25,
+                .compared_metric = TierObjective::kTtftP99,
+                .router_capacities = RouterCapacities{.server_block_size = 16,
+                                                      .producer_block_tokens = 64,
+                                                      .gpu = {1'600'000, 25'000},
+                                                      .autotune_gpu_entries = 100'000,
+                                                      .cpu = PrefixProducerCapacity{5'120'000, 80'000}}};
   return rec;
 }
 
@@ -102,6 +108,8 @@ TEST(SizeJson, ASimulatedRecommendationRoundTripsByteForByte) {
   ASSERT_TRUE(read.fleet);
   EXPECT_EQ(read.fleet->fleet.router, RouterKind::kPrefixAware);
   EXPECT_EQ(read.fleet->compared_router, RouterKind::kRoundRobin);
+  ASSERT_TRUE(read.fleet->router_capacities && read.fleet->router_capacities->cpu);
+  EXPECT_EQ(read.fleet->router_capacities->cpu->lru_capacity_per_server, 80'000);
   EXPECT_DOUBLE_EQ(read.curve.at(0).busiest_ttft_p99_s, 2.5);
 }
 
