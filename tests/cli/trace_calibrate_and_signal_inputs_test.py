@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Issue 33, trust third pass: one case per row of the issue's table (traces, calibrate --from-vllm,
-doctor's cgroup trees, signals, implicit outputs). Each row's case failed before the fix: it hung,
+"""Hostile inputs to trace, calibrate --from-vllm, doctor's cgroup trees, signals and implicit outputs,
+one case per row of issue 33's table. Each row's case failed before the fix: it hung,
 exited 3, wrote a partial answer or lost data. Each must now do what the row's last column says.
 
-usage: trust_third_pass_test.py KVBENCH DATA_DIR WORK_DIR
+usage: trace_calibrate_and_signal_inputs_test.py KVBENCH DATA_DIR WORK_DIR
 """
 import json
 import os
