@@ -55,6 +55,7 @@ class Fields {
     return Fields(j_.at(key), path_ + "." + key, origin_);
   }
   const Json& json() const { return j_; }
+  const std::string& path() const { return path_; }
 
  private:
   const Json& j_;
@@ -101,17 +102,36 @@ std::string bitsandbytes(const Fields& q) {
   return "bnb-" + type + (q.flag("bnb_4bit_use_double_quant") ? "-dq" : "");
 }
 
+// The LM head is sized 16-bit (perf/weight_rules.cpp); a checkpoint whose skip list does not name
+// it has it quantized too, which kvbench overstates: said, not silently.
+void warn_if_lm_head_quantized(const Fields& q, const char* key, std::vector<std::string>& warnings,
+                               const std::string& origin) {
+  if (!q.has(key) || !q.at(key).is_array()) return;
+  for (const auto& module : q.at(key))
+    if (module.is_string() && module.get<std::string>().find("lm_head") != std::string::npos) return;
+  warnings.push_back(
+      fmt::format("{}: {}.{} does not name lm_head, so the checkpoint quantizes it; kvbench sizes "
+                  "the LM head at 16 bits, which overstates the weights",
+                  origin, q.path(), key));
+}
+
 // ModelOpt (vLLM quantization/modelopt.py from_config): quant_algo at the top of the
 // quantization_config or under `quantization` (hf_quant_config.json's layout). FP8 variants
 // (FP8, FP8_PER_CHANNEL_PER_TOKEN, FP8_PB_WO) are 8-bit; NVFP4 is 4-bit E2M1 with an FP8 scale
 // per 16 values.
-std::string modelopt(const Fields& q) {
+std::string modelopt(const Fields& q, std::vector<std::string>& warnings, const std::string& origin) {
   const Fields src = q.has("quantization") ? q.child("quantization") : q;
   const auto algo = to_lower(src.text("quant_algo", ""));
   const char* expected = "FP8, FP8_PER_CHANNEL_PER_TOKEN, FP8_PB_WO or NVFP4";
-  if (algo == "fp8" || algo == "fp8_per_channel_per_token" || algo == "fp8_pb_wo") return "fp8";
-  if (algo == "nvfp4") return "nvfp4";
-  src.refuse("quant_algo", algo.empty() ? "is missing" : "is '" + algo + "'", expected);
+  std::string dtype;
+  if (algo == "fp8" || algo == "fp8_per_channel_per_token" || algo == "fp8_pb_wo")
+    dtype = "fp8";
+  else if (algo == "nvfp4")
+    dtype = "nvfp4";
+  else
+    src.refuse("quant_algo", algo.empty() ? "is missing" : "is '" + algo + "'", expected);
+  warn_if_lm_head_quantized(src, "exclude_modules", warnings, origin);
+  return dtype;
 }
 
 // One compressed-tensors scheme's weights (compressed_tensors.py reads config_groups.<g>.weights as
@@ -158,6 +178,7 @@ std::string compressed_tensors(const Fields& q, std::vector<std::string>& warnin
       widest = dtype;
   }
   if (widest.empty()) q.refuse("config_groups", "is empty", "at least one quantization scheme");
+  warn_if_lm_head_quantized(q, "ignore", warnings, origin);
   if (names.size() > 1) {
     warnings.push_back(
         fmt::format("{}: quantization_config.config_groups mixes {}; the weights are sized at the "
@@ -182,7 +203,7 @@ std::string weight_dtype_from_quantization(const Json& quantization_config, cons
   if (method == "fp8" || method == "fbgemm_fp8") return "fp8";  // fbgemm_fp8: per-channel FP8 weights
   if (method == "mxfp4") return "mxfp4";
   if (method == "compressed-tensors") return compressed_tensors(q, warnings, origin);
-  if (method == "modelopt" || method == "modelopt_fp4") return modelopt(q);
+  if (method == "modelopt" || method == "modelopt_fp4") return modelopt(q, warnings, origin);
   if (method == "gptq") return gptq(q);
   if (method == "awq") return awq(q);
   if (method == "bitsandbytes") return bitsandbytes(q);

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "catalog/hardware_spec.hpp"
 #include "catalog/hf_config.hpp"
 #include "catalog/hf_quantization.hpp"
 #include "catalog/weight_format.hpp"
@@ -164,4 +165,33 @@ TEST(HfQuantization, WeightsOfAn8BModelByHand) {
   std::vector<std::string> w;
   const auto w4a16 = model_from_hf_config(llama_8b(kW4A16).dump(), "m.json", w);
   EXPECT_NEAR(weight_bytes_per_rank(w4a16, w4a16.weight_dtype, 1) / 1e9, 5.70, 0.01);
+}
+
+// How each new format computes (perf/weight_rules.cpp): NVFP4 on FP4 tensor cores where the GPU has
+// them (B200's 9,000 TFLOP/s), weight-only NVFP4 Marlin on Hopper; compressed-tensors integers
+// through Machete on Hopper as GPTQ; bitsandbytes' own kernels not modelled.
+TEST(HfQuantization, KernelsPerFormat) {
+  const auto h100 = resolve_hardware("h100");
+  const auto b200 = resolve_hardware("b200");
+  EXPECT_EQ(weight_gemm(b200, "nvfp4").kernel, GemmKernel::kNative);
+  EXPECT_DOUBLE_EQ(weight_gemm(b200, "nvfp4").peak_tflops, b200.fp4_tflops);
+  EXPECT_EQ(weight_gemm(h100, "nvfp4").kernel, GemmKernel::kMarlin);
+  EXPECT_DOUBLE_EQ(weight_gemm(h100, "nvfp4").peak_tflops, h100.bf16_tflops);
+  EXPECT_EQ(weight_gemm(h100, "int4-g128").kernel, GemmKernel::kMachete);
+  EXPECT_EQ(weight_gemm(h100, "gptq-int8-g128").kernel, GemmKernel::kMachete);
+  EXPECT_EQ(weight_gemm(h100, "awq-int4-g64").kernel, GemmKernel::kMarlin);
+  EXPECT_FALSE(weight_gemm(h100, "bnb-int8").dequant_known);
+  EXPECT_TRUE(weight_gemm(h100, "gptq").dequant_known);
+}
+
+TEST(HfQuantization, AQuantizedLmHeadIsSaid) {
+  auto no_ignore = kW4A16;
+  no_ignore["ignore"] = Json::array();
+  std::vector<std::string> w;
+  EXPECT_EQ(weight_dtype_from_quantization(no_ignore, "m.json", w), "int4-g128");
+  ASSERT_EQ(w.size(), 1U);
+  EXPECT_NE(w[0].find("lm_head"), std::string::npos) << w[0];
+  w.clear();
+  (void)weight_dtype_from_quantization(kW4A16, "m.json", w);
+  EXPECT_TRUE(w.empty());
 }
