@@ -6,6 +6,7 @@
 #include <set>
 
 #include "catalog/hf_config_keys.hpp"
+#include "catalog/hf_quantization.hpp"
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "core/path_text.hpp"
@@ -95,19 +96,13 @@ class ConfigFields {
   std::set<std::string> seen_;
 };
 
-std::string weight_dtype_from(ConfigFields& f, const Json& top, const std::string& dtype) {
-  if (!top.contains("quantization_config") || !top.at("quantization_config").is_object()) return dtype;
-  const auto& q = top.at("quantization_config");
-  const auto it = q.find("quant_method");
-  const auto method = it != q.end() && it->is_string() ? to_lower(it->get<std::string>()) : std::string();
+// The weights' format: quantization_config when the checkpoint has one (catalog/hf_quantization),
+// else torch_dtype.
+std::string weight_dtype_from(ConfigFields& f, const Json& top, const std::string& dtype,
+                              const std::string& origin, std::vector<std::string>& warnings) {
   f.mark("quantization_config");
-  if (method == "fp8" || method == "compressed-tensors" || method == "modelopt") return "fp8";
-  if (method == "mxfp4") return "mxfp4";
-  // AWQ and GPTQ keep their names: vLLM runs them through different kernels on Hopper
-  // (perf/weight_rules.cpp); bitsandbytes' 4 bits are the generic int4.
-  if (method == "awq" || method == "gptq") return method;
-  if (method == "bitsandbytes") return "int4";
-  return dtype;
+  if (!top.contains("quantization_config") || top.at("quantization_config").is_null()) return dtype;
+  return weight_dtype_from_quantization(top.at("quantization_config"), origin, warnings);
 }
 
 Json parse_config_json(const std::string& json_text, const std::string& origin) {
@@ -155,7 +150,6 @@ void read_shape(const Json& top, bool nested, ConfigFields& f, ModelSpec& m, con
       nested && given == "bfloat16" && top.contains("torch_dtype") && top.at("torch_dtype").is_string();
   if (from_top) given = top.at("torch_dtype").get<std::string>();
   m.dtype = checkpoint_dtype(given, fmt::format("{}: field '{}'", origin, from_top ? "torch_dtype" : field));
-  m.weight_dtype = weight_dtype_from(f, top, m.dtype);
 }
 
 // MLA (DeepSeek V2/V3, Kimi K2, GLM-5): a latent plus a RoPE key per token.
@@ -316,6 +310,7 @@ ModelSpec read_hf_config(const std::string& json_text, const std::string& origin
   m.source = fmt::format("{} (parameter counts estimated from the shapes)", origin);
   read_identity(top, f, m);
   read_shape(top, nested, f, m, origin);
+  m.weight_dtype = weight_dtype_from(f, top, m.dtype, origin, warnings);
   read_mla(f, m);
   const int q_lora_rank = f.small_int("q_lora_rank", 0);
   read_layer_types(f, m, origin, warnings);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "catalog/weight_format.hpp"
 #include "core/errors.hpp"
 #include "core/units.hpp"
 
@@ -23,21 +24,11 @@ double mlp_params_per_layer(const ModelSpec& m, double params_b) {
 }
 
 bool is_int4_weights(const std::string& dtype) {
-  return dtype == "int4" || dtype == "awq" || dtype == "gptq";
+  const auto f = weight_format(dtype);
+  return f.compute == WeightCompute::kWeightOnly && f.bits_per_param > 4 && f.bits_per_param < 5;
 }
 
-double weight_bytes_per_param(const std::string& dtype) {
-  if (dtype == "bf16" || dtype == "fp16" || dtype == "float16" || dtype == "bfloat16") return 2.0;
-  if (dtype == "fp32" || dtype == "float32") return 4.0;
-  if (dtype == "fp8") return 1.0;
-  // MXFP4: 4-bit values plus one 8-bit scale per 32 values.
-  if (dtype == "mxfp4") return 4.25 / 8.0;
-  // AWQ/GPTQ: 4-bit values plus a 16-bit scale and a 4-bit zero point per group of 128 (their
-  // default group_size), for the layers they quantize (perf/weight_rules.hpp: not the embeddings).
-  if (is_int4_weights(dtype)) return 0.5 + 2.5 / 128;
-  throw UsageError(fmt::format(
-      "weight dtype '{}' is unknown; expected bf16, fp16, fp32, fp8, mxfp4, int4, awq or gptq", dtype));
-}
+double weight_bytes_per_param(const std::string& dtype) { return weight_format(dtype).bits_per_param / 8; }
 
 std::string checkpoint_dtype(const std::string& given, const std::string& where) {
   if (given == "bfloat16") return "bf16";

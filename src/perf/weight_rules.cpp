@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "catalog/weight_format.hpp"
+
 namespace kvb {
 
 namespace {
@@ -24,7 +26,7 @@ double expert_params(const ModelSpec& m) {
 // round_up(hidden_size, 256)); gpt-oss's 2,880 becomes 3,072. Counted on one of each expert
 // matrix's two dimensions, this fits both vLLM logs of gpt-oss within 0.3% (64.44 against 64.38
 // GiB, 13.44 against 13.47: config_explorer's empirical-vllm-memory-results.md, llm-d-benchmark).
-bool experts_only(const std::string& weight_dtype) { return weight_dtype == "mxfp4"; }
+bool experts_only(const std::string& weight_dtype) { return weight_format(weight_dtype).experts_only; }
 
 double experts_only_bytes_per_param(const ModelSpec& m, const std::string& weight_dtype) {
   const double h = m.hidden_size;
@@ -40,10 +42,12 @@ double weight_bytes_per_rank(const ModelSpec& m, const std::string& weight_dtype
             experts * experts_only_bytes_per_param(m, weight_dtype)) /
            ranks;
   }
-  if (is_int4_weights(weight_dtype) || weight_dtype == "fp8") {
-    // AWQ, GPTQ and FP8 quantize the linear layers only: the input embedding and the LM head (one
-    // matrix when tie_word_embeddings) stay 16-bit. Qwen2.5-7B-AWQ: 5.19 GiB, not 3.55;
-    // Llama-3.3-70B-Instruct-FP8-dynamic at TP 2: 33.83 GiB a rank (vLLM logged 33.88), not 32.88.
+  if (weight_format(weight_dtype).linear_only) {
+    // AWQ, GPTQ, FP8, NVFP4, compressed-tensors and bitsandbytes quantize the linear layers only:
+    // the input embedding and the LM head (one matrix when tie_word_embeddings) stay 16-bit (the
+    // LM head is in the ignore / exclude_modules / modules_to_not_convert list of the checkpoints).
+    // Qwen2.5-7B-AWQ: 5.19 GiB, not 3.55; Llama-3.3-70B-Instruct-FP8-dynamic at TP 2: 33.83 GiB a rank (vLLM
+    // logged 33.88), not 32.88.
     const double embed = static_cast<double>(m.vocab_size) * m.hidden_size * (m.tie_word_embeddings ? 1 : 2);
     const double quantized = std::max(0.0, m.params_total_b * 1e9 - embed);
     return (quantized * weight_bytes_per_param(weight_dtype) +
@@ -96,11 +100,16 @@ double WeightReads::bytes_for_tokens(std::int64_t tokens) const {
 //   16-bit rate. On FP4-capable GPUs (Blackwell, MI355X) the weights meet activations quantized to
 //   8 bits (FlashInfer's MXFP4 x MXFP8 MoE): the FP8 rate, not the FP4 one (an assumption: both
 //   operands would have to be FP4 for it).
-// - int4, awq, gptq: weight-only (Marlin, AWQ kernels): dequantized to 16 bits, the 16-bit rate.
+// - nvfp4 (ModelOpt, compressed-tensors W4A4): both operands FP4 on GPUs with FP4 tensor cores
+//   (cutlass_scaled_fp4_mm, quantization/modelopt.py); elsewhere weight-only through NVFP4 Marlin.
+// - integer formats (int4, awq, gptq, int<B>, bnb-*): weight-only (Marlin, Machete, bitsandbytes'
+//   own kernels): dequantized to 16 bits, the 16-bit rate. (A W8A8 int8 checkpoint runs INT8
+//   tensor cores in vLLM; kvbench times it at the 16-bit rate, the slower bound.)
 // The dequantization's own cost: weight_gemm below.
 double peak_tflops(const HardwareSpec& hw, const std::string& weight_dtype) {
   if (weight_dtype == "fp8" && hw.fp8_tflops > 0) return hw.fp8_tflops;
   if (weight_dtype == "mxfp4" && hw.fp4_tflops > 0 && hw.fp8_tflops > 0) return hw.fp8_tflops;
+  if (weight_dtype == "nvfp4" && hw.fp4_tflops > 0) return hw.fp4_tflops;
   return hw.bf16_tflops;
 }
 
@@ -121,9 +130,18 @@ std::string to_string(GemmKernel k) {
 namespace {
 
 bool weight_only(const HardwareSpec& hw, const std::string& weight_dtype) {
-  if (is_int4_weights(weight_dtype)) return true;
-  if (weight_dtype == "fp8") return hw.fp8_tflops <= 0;
-  if (weight_dtype == "mxfp4") return hw.fp4_tflops <= 0 || hw.fp8_tflops <= 0;
+  switch (weight_format(weight_dtype).compute) {
+    case WeightCompute::kWeightOnly:
+      return true;
+    case WeightCompute::kFp8:
+      return hw.fp8_tflops <= 0;
+    case WeightCompute::kMxfp4:
+      return hw.fp4_tflops <= 0 || hw.fp8_tflops <= 0;
+    case WeightCompute::kNvfp4:
+      return hw.fp4_tflops <= 0;
+    case WeightCompute::k16Bit:
+      break;
+  }
   return false;
 }
 
@@ -136,24 +154,30 @@ bool weight_only(const HardwareSpec& hw, const std::string& weight_dtype) {
 // - Hopper: GPTQ goes through vLLM's mixed-precision kernel choice, Machete first on SM90
 //   (model_executor/layers/quantization/kernels/mixed_precision/__init__.py, "in priority/performance
 //   order"); Machete "matches" FP16 when compute-bound (Neural Magic's Machete post, Oct 2024; vLLM
-//   PR #7174), taken as 0.95. AWQ checkpoints (and kvbench's generic int4) run AWQ-Marlin (awq_marlin.py
-//   calls the Marlin GEMM directly) and MXFP4 Marlin or Triton's matmul_ogs (quantization/mxfp4.py): Marlin's
-//   mma.sync reaches "at best ~75% of peak" on Hopper (vLLM PR #7174), 0.75.
+//   PR #7174), taken as 0.95; compressed-tensors' WNA16 scheme goes through the same choice
+//   (compressed_tensors_wNa16.py, choose_mp_linear_kernel). AWQ checkpoints (and kvbench's generic int4) run
+//   AWQ-Marlin (awq_marlin.py calls the Marlin GEMM directly) and MXFP4 Marlin or Triton's matmul_ogs
+//   (quantization/mxfp4.py): Marlin's mma.sync reaches "at best ~75% of peak" on Hopper (vLLM PR #7174),
+//   0.75.
 // - Datacenter Blackwell: no Machete (SM90 only) and Marlin on mma.sync, as on Hopper: 0.75, an
 //   assumption (no published Marlin figure on SM100).
-// - AMD and unknown architectures: no published figure; not modelled (1).
+// - AMD and unknown architectures: no published figure; not modelled (1). Nor bitsandbytes, whose
+//   own dequantizing kernels (bitsandbytes.py: matmul, matmul_4bit) have no published rate here.
 WeightGemm dequantizing(const HardwareSpec& hw, const std::string& weight_dtype) {
   WeightGemm g;
   g.peak_tflops = hw.bf16_tflops;
   g.kernel = GemmKernel::kMarlin;
-  switch (hw.arch) {
+  const IntKernel family = weight_format(weight_dtype).kernel;
+  const bool machete = family == IntKernel::kGptq || family == IntKernel::kCompressedTensors;
+  const GpuArch arch = family == IntKernel::kBitsAndBytes ? GpuArch::kUnknown : hw.arch;
+  switch (arch) {
     case GpuArch::kAmpere:
     case GpuArch::kAda:
     case GpuArch::kBlackwellRtx:
       g.dequant_efficiency = 0.93;
       break;
     case GpuArch::kHopper:
-      if (weight_dtype == "gptq") {
+      if (machete) {
         g.kernel = GemmKernel::kMachete;
         g.dequant_efficiency = 0.95;
       } else {

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "catalog/weight_format.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "size/sizing_engine.hpp"
@@ -17,8 +18,10 @@ struct Candidate {
   Quantization quantization = Quantization::kNone;
 };
 
-// Whether --quantization fp8 changes the weights (a checkpoint already at 8 bits or fewer keeps them).
-bool fp8_shrinks(const ModelSpec& m) { return weight_bytes_per_param(m.weight_dtype) > 1.0; }
+// Whether --quantization fp8 changes the weights (a quantized checkpoint keeps its own format).
+bool fp8_shrinks(const ModelSpec& m) {
+  return weight_format(m.weight_dtype).compute == WeightCompute::k16Bit;
+}
 
 std::vector<int> node_tps(const SizingInputs& in) {
   std::vector<int> out;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "catalog/weight_format.hpp"
 #include "core/errors.hpp"
 #include "core/units.hpp"
 #include "size/configuration_search.hpp"
@@ -17,7 +18,8 @@ namespace {
 
 std::string effective_weight_dtype(const ModelSpec& m, Quantization quantization) {
   if (quantization == Quantization::kNone) return m.weight_dtype;
-  return weight_bytes_per_param(m.weight_dtype) <= 1.0 ? m.weight_dtype : std::string("fp8");
+  // Only 16- and 32-bit checkpoints are quantized at load: a quantized one keeps its own format.
+  return weight_format(m.weight_dtype).compute == WeightCompute::k16Bit ? std::string("fp8") : m.weight_dtype;
 }
 
 // Largest L whose KV fits `available` bytes (vLLM's estimated maximum model length).

@@ -217,6 +217,41 @@ for dtype in ("float8_e4m3fn", "int8"):
     run(20, ["size", "--model", f, "--hw", "h100"], 2,
             f"dtype-{dtype}.json: field 'torch_dtype' is '{dtype}'; expected bfloat16, float16 or float32")
 
+# Row 21: quantization_config read from the fields that define the format, not the method's name
+# (before: W4A16 and NVFP4 sized as fp8, 8.46 GiB; 8-bit GPTQ and bitsandbytes as 4-bit, 5.33;
+# fbgemm_fp8 and an unknown method as bf16, 14.96, without a word). By hand for BASE: 32 layers of
+# attention (4096 x 128 x (2 x 32 + 2 x 8)) and MLP (3 x 4096 x 14,336) at the format's bits; the
+# embedding and the LM head (2 x 128,256 x 4096) at 16 bits. The config_groups / quant_algo / bits /
+# load_in_8bit layouts: vLLM model_executor/layers/quantization/ (compressed_tensors, modelopt.py,
+# gptq.py, bitsandbytes.py, fbgemm_fp8.py).
+LINEAR = 32 * (4096 * 128 * (2 * 32 + 2 * 8) + 3 * 4096 * 14336)
+EMBEDDINGS = 2 * 128256 * 4096
+QUANTIZED = {
+    "w4a16": ({"quant_method": "compressed-tensors", "format": "pack-quantized", "ignore": ["lm_head"],
+               "config_groups": {"group_0": {"targets": ["Linear"], "input_activations": None,
+                                             "weights": {"num_bits": 4, "type": "int", "symmetric": True,
+                                                         "strategy": "group", "group_size": 128}}}},
+              "int4-g128", 4 + 16 / 128),  # a bf16 scale per group of 128
+    "nvfp4": ({"quant_method": "modelopt", "quant_algo": "NVFP4", "group_size": 16,
+               "exclude_modules": ["lm_head"]}, "nvfp4", 4 + 8 / 16),  # E2M1 + an E4M3 scale per 16
+    "gptq-8bit": ({"quant_method": "gptq", "bits": 8, "group_size": 128, "desc_act": False, "sym": True},
+                  "gptq-int8-g128", 8 + (16 + 8) / 128),  # a scale and an 8-bit zero per 128
+    "bnb-8bit": ({"quant_method": "bitsandbytes", "_load_in_8bit": True, "load_in_8bit": True,
+                  "_load_in_4bit": False, "load_in_4bit": False, "llm_int8_threshold": 6.0},
+                 "bnb-int8", 8),
+    "fbgemm-fp8": ({"quant_method": "fbgemm_fp8", "activation_scale_ub": 1200.0,
+                    "modules_to_not_convert": ["lm_head"]}, "fp8", 8),
+}
+for name, (quantization, dtype, bits) in QUANTIZED.items():
+    f = write(f"quant-{name}.json", json.dumps(dict(BASE, torch_dtype="bfloat16", quantization_config=quantization)))
+    gib = (LINEAR * bits / 8 + EMBEDDINGS * 2) / 2**30
+    run(21, ["size", "--model", f, "--hw", "h100"], 0, f"weights {gib:.2f} GiB ({dtype} per-rank share)")
+f = write("quant-unknown.json", json.dumps(dict(BASE, torch_dtype="bfloat16",
+                                                quantization_config={"quant_method": "hqq", "nbits": 4})))
+run(21, ["size", "--model", f, "--hw", "h100"], 2,
+    "quant-unknown.json: quantization_config.quant_method is 'hqq', a method kvbench does not size; "
+    "expected fp8, fbgemm_fp8, compressed-tensors, modelopt, gptq, awq, bitsandbytes or mxfp4")
+
 # Row 22: layer_types must list every layer, as a hybrid pattern must.
 f = write("layer-types.json", json.dumps(dict(BASE, torch_dtype="bfloat16", sliding_window=4096,
                                               layer_types=["sliding_attention", "full_attention"] * 2)))

@@ -127,11 +127,13 @@ TEST(HfConfig, FieldsOfTheWrongTypeAreUsageErrorsNamingTheFile) {
     EXPECT_NE(std::string(e.what()).find("qwen.json: key 'hidden_size' appears twice"), std::string::npos)
         << e.what();
   }
-  // An odd quantization method or model id is not KV-relevant: read as absent, not an error.
+  // An odd model id is not KV-relevant: read as absent, not an error. An odd quantization method
+  // sizes the weights: refused naming the field (issue 59 row 21; tests/unit/catalog/test_quantization).
   auto odd = good;
-  odd["quantization_config"] = {{"quant_method", 5}};
   odd["_name_or_path"] = nlohmann::json::array();
   EXPECT_NO_THROW((void)model_from_hf_config(odd.dump(), "qwen.json", w));
+  odd["quantization_config"] = {{"quant_method", 5}};
+  EXPECT_THROW((void)model_from_hf_config(odd.dump(), "qwen.json", w), UsageError);
 }
 
 TEST(CatalogYaml, UnknownKeyAndWrongTypeAreNamed) {
