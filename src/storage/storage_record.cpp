@@ -30,4 +30,11 @@ CacheBypass parse_cache_bypass(const std::string& text, const std::string& what)
       fmt::format("{}: page_cache '{}'; expected o_direct or fdatasync+fadvise_dontneed", what, text));
 }
 
+void require_verified(const std::vector<StorageRecord>& records) {
+  for (const auto& r : records) {
+    if (!r.waived && !r.verified)
+      throw CheckFailed(fmt::format("storage: {} read back wrong data: {}", r.tcase.id(), r.verify_detail));
+  }
+}
+
 }  // namespace kvb

@@ -37,4 +37,8 @@ struct StorageRecord {
   std::string verify_detail;  // the first mismatch, when not verified
 };
 
+// CheckFailed (exit 1) naming the first case that read back wrong data; called after the output
+// is written, so the failure is shown before the run fails.
+void require_verified(const std::vector<StorageRecord>& records);
+
 }  // namespace kvb

@@ -89,6 +89,12 @@ same = subprocess.run([kvbench, "compare", base, base], capture_output=True, tex
 if same.returncode != 0 or "0 slower" not in same.stdout:
     failures.append(f"compare of a storage result with itself: exit {same.returncode}: {same.stdout[-300:]}")
 
+# 3b. report draws a storage section from it.
+page = os.path.join(work, "storage-report.html")
+done = subprocess.run([kvbench, "report", base, "-o", page], capture_output=True, text=True, timeout=60)
+if done.returncode != 0 or "1 storage results" not in done.stdout or 'id="storage"' not in open(page).read():
+    failures.append(f"report of a storage result: exit {done.returncode}: {done.stdout[-300:]}{done.stderr[-300:]}")
+
 # 4. SIGINT mid-run: the finished cases are written, the files removed, exit 130.
 part = os.path.join(work, "storage-interrupted.json")
 proc = subprocess.Popen([kvbench, "storage", "--dir", scratch, "--size", "64MiB", "--repeat", "5", "-o", part],
