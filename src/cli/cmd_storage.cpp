@@ -11,6 +11,7 @@
 #include "cli/command.hpp"
 #include "cli/output_flags.hpp"
 #include "core/errors.hpp"
+#include "core/host_info.hpp"
 #include "core/interrupt.hpp"
 #include "core/json_file.hpp"
 #include "core/path_text.hpp"
@@ -60,7 +61,20 @@ void check_explicit_direct(const StorageOptions& o, const StorageDirFacts& d,
   }
 }
 
+// The host buffer holds one case's chunks: it must fit beside what already runs.
+void check_host_room(std::uint64_t bytes) {
+  const auto available = host_memory_available();
+  if (available > 0 && bytes > available / 2) {
+    throw UsageError(
+        fmt::format("--size {}: more than half the host's available memory ({}); expected a smaller "
+                    "--size (the host buffer holds one case's chunks)",
+                    format_bytes_binary(static_cast<double>(bytes)),
+                    format_bytes_binary(static_cast<double>(available))));
+  }
+}
+
 StorageSweep parse_sweep(const StorageOptions& o) {
+  if (o.direct && !o.mode.empty()) throw UsageError("--direct and --mode: expected one of them");
   StorageSweep s;
   s.size_bytes = parse_bytes(o.size, "--size").bytes;
   s.chunk_sizes = parse_block_sizes(o.chunk, "--chunk");
@@ -92,6 +106,7 @@ int run_storage(const StorageOptions& o) {
   doc.repeats = settings.repeats;
   doc.io_uring_built = io_uring_built();
   require_room(doc.dir, sweep.size_bytes);
+  check_host_room(sweep.size_bytes);
   check_explicit_direct(o, doc.dir, sweep.modes);
   const auto cases = plan_cases(sweep);
   for (std::size_t i = 0; i < cases.size(); ++i) {

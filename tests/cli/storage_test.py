@@ -120,6 +120,7 @@ for args, words in [
     (["--dir", scratch, "--threads", "0"], "--threads"),
     (["--dir", scratch, "--layout", "per-layer"], "--layout"),
     (["--dir", scratch, "--repeat", "0"], "--repeat"),
+    (["--dir", scratch, "--direct", "--mode", "buffered"], "--direct and --mode"),
 ]:
     done = run(args, code=2)
     lines = done.stderr.strip().splitlines()
