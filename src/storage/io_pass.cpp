@@ -47,21 +47,22 @@ void threads_pass(const StorageCase& c, ChunkFiles& files, HostBuffer& buffer, P
         err = transfer_chunk(fd, buffer.data() + static_cast<std::uint64_t>(i) * c.chunk_bytes, c.chunk_bytes,
                              files.offset(i), kind);
         files.close_chunk(fd);
+        if (!err.empty())
+          err = fmt::format("storage: {} {}: {}", kind == PassKind::kWrite ? "write" : "read",
+                            printable_path(files.chunk_path(i)), err);
       } catch (const DeviceError& e) {
-        err = e.what();
+        err = e.what();  // the open's failure, already naming the file
       }
       if (err.empty()) continue;
       const std::lock_guard<std::mutex> lock(m);
-      if (failure.empty())
-        failure = fmt::format("{} {}: {}", kind == PassKind::kWrite ? "write" : "read",
-                              printable_path(files.chunk_path(i)), err);
+      if (failure.empty()) failure = err;
       next = c.chunks;  // the others stop at their next chunk
     }
   };
   std::vector<std::thread> pool;
   for (int t = 0; t < c.threads; ++t) pool.emplace_back(worker);
   for (auto& t : pool) t.join();
-  if (!failure.empty()) throw DeviceError("storage: " + failure);
+  if (!failure.empty()) throw DeviceError(failure);
 }
 
 }  // namespace

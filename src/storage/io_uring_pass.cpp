@@ -57,7 +57,8 @@ struct RingPass {
   bool claim(io_uring& ring, Slot& s) {
     const auto i = next++;
     if (i >= c.chunks) return false;
-    s = Slot{i, files.open_chunk(i, kind == PassKind::kWrite), 0};
+    s = Slot{i, -1, 0};
+    s.fd = files.open_chunk(i, kind == PassKind::kWrite);
     submit(ring, s);
     return true;
   }
@@ -75,6 +76,7 @@ struct RingPass {
       return "";
     }
     files.close_chunk(s.fd);
+    s = Slot{};
     if (!claim(ring, s)) --in_flight;
     return "";
   }
@@ -101,6 +103,9 @@ struct RingPass {
       err = e.what();
     }
     io_uring_queue_exit(&ring);  // cancels what is still in flight after a failure
+    for (const auto& s : slots) {
+      if (s.fd >= 0) files.close_chunk(s.fd);  // a failure left these open
+    }
     return err;
   }
 };

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/errors.hpp"
 #include "storage/io_pass.hpp"
 #include "storage/storage_run.hpp"
 
@@ -80,6 +81,22 @@ TEST_P(StorageRun, AChunkCorruptedOnDiskFailsVerification) {
   EXPECT_FALSE(r.verified);
   EXPECT_NE(r.verify_detail.find("chunk 5 byte 4096"), std::string::npos) << r.verify_detail;
   EXPECT_EQ(r.read.samples_s.size(), 1u);  // the case stops at the first bad pass
+  EXPECT_EQ(dir.entries(), 0);
+}
+
+TEST_P(StorageRun, AChunkFileGoneIsAnIoErrorNamingItAndTheRestIsRemoved) {
+  const auto [layout, engine] = GetParam();
+  if (engine == IoEngine::kIoUring && !io_uring_built()) GTEST_SKIP() << "built without liburing";
+  if (layout == StorageLayout::kPerRankFile) GTEST_SKIP() << "one file: its descriptor stays open";
+  ScratchDir dir;
+  StorageRunSettings s;
+  s.after_write = [](ChunkFiles& files) { ::unlink(files.chunk_path(7).c_str()); };
+  try {
+    run_storage_case(probe_storage_dir(dir.path()), small_case(layout, engine), s);
+    ADD_FAILURE() << "a missing chunk file read without an error";
+  } catch (const DeviceError& e) {
+    EXPECT_NE(std::string(e.what()).find("-7.kv"), std::string::npos) << e.what();
+  }
   EXPECT_EQ(dir.entries(), 0);
 }
 
