@@ -8,10 +8,12 @@ packages=(
   build-essential cmake python3
   libcli11-dev libfmt-dev nlohmann-json3-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev libnuma-dev libcurl4-openssl-dev
+  liburing-dev  # kvbench storage's io_uring engine (optional: found with pkg-config)
 )
 if [ "${1:-}" = "--tests" ]; then
   packages+=(chromium clang libclang-rt-14-dev clang-format-14)  # clang + libFuzzer: fuzz.sh; check-format.sh
   packages+=(help2man man-db ccache)  # man pages in the .deb and `man` on them; the compiler cache
+  packages+=(fio)  # scripts/storage-vs-fio.sh: kvbench storage beside fio on one directory
 fi
 # Debian's HIP toolchain (clang-15, LLVM-15, ROCm libraries) compiles the HIP backend: installed for
 # the tests (which compile it) and on AMD GPU machines (/dev/kfd), not for every user.

@@ -21,6 +21,7 @@
 #include "kvbench_config.hpp"
 #include "report/report_inputs.hpp"
 #include "report/report_sections.hpp"
+#include "storage/storage_record.hpp"
 
 namespace kvb {
 namespace {
@@ -85,12 +86,13 @@ int run_report(const ReportOptions& o) {
   }
   const auto html = report_html(in, ctx);
   write_file_atomically(o.output, html, o.output_rule());
-  std::printf(
-      "kvbench report: wrote %s (%.0f KiB): %zu dma records, %zu simulations, %zu sizings%s\n",
-      printable_path(o.output).c_str(), static_cast<double>(html.size()) / 1024.0, in.dma.size(),
-      in.simulations.size(), in.sizings.size(),
-      in.calibrations.empty() ? "" : fmt::format(", {} calibrations", in.calibrations.size()).c_str());
+  std::printf("kvbench report: wrote %s (%.0f KiB): %zu dma records, %zu simulations, %zu sizings%s%s\n",
+              printable_path(o.output).c_str(), static_cast<double>(html.size()) / 1024.0, in.dma.size(),
+              in.simulations.size(), in.sizings.size(),
+              in.calibrations.empty() ? "" : fmt::format(", {} calibrations", in.calibrations.size()).c_str(),
+              in.storage.empty() ? "" : fmt::format(", {} storage results", in.storage.size()).c_str());
   require_verified(in.dma);  // a copy that did not verify fails the run, after the report shows it
+  for (const auto& d : in.storage) require_verified(d.records);
   return kExitOk;
 }
 

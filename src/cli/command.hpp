@@ -19,5 +19,6 @@ Command register_doctor(CLI::App& parent);
 Command register_calibrate(CLI::App& parent);
 Command register_trace(CLI::App& parent);
 Command register_observe(CLI::App& parent);
+Command register_storage(CLI::App& parent);
 
 }  // namespace kvb

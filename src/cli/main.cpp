@@ -120,6 +120,7 @@ int main(int argc, char** argv) {
   commands.push_back(kvb::register_calibrate(app));
   commands.push_back(kvb::register_trace(app));
   commands.push_back(kvb::register_observe(app));
+  commands.push_back(kvb::register_storage(app));
 
   // Checked before parsing: CLI11 answers `kvbench fleet --help` with the main help and exit 0.
   if (const auto unknown = unknown_subcommand(app, argc, argv); !unknown.empty()) {

@@ -13,6 +13,7 @@
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "dma/dma_json.hpp"
+#include "storage/storage_json.hpp"
 
 namespace kvb {
 namespace {
@@ -56,6 +57,25 @@ BenchmarkSet from_dma(const nlohmann::json& doc, const std::string& origin) {
     set.entries.push_back(std::move(e));
   }
   set.setting = join(std::vector<std::string>(devices.begin(), devices.end()), ", ");
+  return set;
+}
+
+// kvbench storage: each case gives two entries, its write and its read, one sample per pass.
+BenchmarkSet from_storage(const nlohmann::json& doc, const std::string& origin) {
+  BenchmarkSet set;
+  set.origin = origin;
+  set.kind = "kvbench storage";
+  const auto d = storage_document_from_json(doc, origin);
+  set.setting = fmt::format("{} ({})", printable_path(d.dir.path), d.dir.fs_type);
+  for (const auto& r : d.records) {
+    for (const auto* pass : {&r.write, &r.read}) {
+      const std::string dir = pass == &r.write ? "write" : "read";
+      BenchmarkEntry e{
+          "storage\n" + r.tcase.id() + "\n" + dir, r.tcase.id() + " " + dir, "GB/s", {}, r.waived};
+      for (const double s : pass->samples_s) e.samples.push_back(r.bytes_per_pass / s / 1e9);
+      set.entries.push_back(std::move(e));
+    }
+  }
   return set;
 }
 
@@ -119,14 +139,17 @@ BenchmarkSet benchmark_set_from_json(const nlohmann::json& doc, const std::strin
   try {
     if (schema_of(doc) == kDmaSchema) {
       set = from_dma(doc, origin);
+    } else if (schema_of(doc) == kStorageSchema) {
+      set = from_storage(doc, origin);
     } else if (doc.is_object() && doc.contains("context") && doc.contains("benchmarks")) {
       set = from_google_benchmark(doc, origin);
     } else {
       const std::string schema = schema_of(doc, "none");
       throw UsageError(
           fmt::format("{}: schema '{}' cannot be compared; expected a kvbench dma result (\"schema\": "
-                      "\"{}\") or Google Benchmark JSON (--benchmark_format=json)",
-                      origin, schema, kDmaSchema));
+                      "\"{}\"), a kvbench storage result (\"{}\") or Google Benchmark JSON "
+                      "(--benchmark_format=json)",
+                      origin, schema, kDmaSchema, kStorageSchema));
     }
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("{}: malformed {} ({})", origin,

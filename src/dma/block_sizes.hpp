@@ -7,6 +7,7 @@
 namespace kvb {
 
 // Throws UsageError for malformed sizes, zero, a reversed range, or more than 64 sizes.
-std::vector<std::uint64_t> parse_block_sizes(const std::string& text);
+// `what` names the option in messages (storage's --chunk reads the same syntax).
+std::vector<std::uint64_t> parse_block_sizes(const std::string& text, const std::string& what = "--block");
 
 }  // namespace kvb

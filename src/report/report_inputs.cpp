@@ -52,11 +52,16 @@ void add_report_document(ReportInputs& in, const nlohmann::json& doc, const std:
       const auto& t = in.traces.back().analysis;
       in.sources.push_back(
           fmt::format("{}: kvbench trace of {}, {} requests (counted)", origin, t.path, t.requests));
+    } else if (schema == kStorageSchema) {
+      in.storage.push_back(storage_document_from_json(doc, origin));
+      const auto& d = in.storage.back();
+      in.sources.push_back(fmt::format("{}: kvbench storage on {} ({}), {} cases (measured)", origin,
+                                       d.dir.path, d.dir.fs_type, d.records.size()));
     } else {
       throw UsageError(
-          fmt::format("{}: schema '{}' is not a kvbench result; expected {}, {}, {}, {}, {} or {}", origin,
-                      schema.empty() ? "none" : schema, kDmaSchema, kSimulateSchema, kSizeSchema,
-                      kDoctorSchema, kCalibrateSchema, kTraceSchema));
+          fmt::format("{}: schema '{}' is not a kvbench result; expected {}, {}, {}, {}, {}, {} or {}",
+                      origin, schema.empty() ? "none" : schema, kDmaSchema, kStorageSchema, kSimulateSchema,
+                      kSizeSchema, kDoctorSchema, kCalibrateSchema, kTraceSchema));
     }
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("{}: malformed {} document ({})", origin, schema, json_error_text(e)));

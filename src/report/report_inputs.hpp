@@ -1,6 +1,7 @@
 #pragma once
-// What a report is drawn from: kvbench result documents (dma, simulate, size, doctor, calibrate), read from
-// files or produced by the default assessment, checked once here so the sections only format.
+// What a report is drawn from: kvbench result documents (dma, storage, simulate, size, doctor, calibrate,
+// trace), read from files or produced by the default assessment, checked once here so the sections only
+// format.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "doctor/doctor_json.hpp"
 #include "sim/sim_json.hpp"
 #include "size/size_json.hpp"
+#include "storage/storage_json.hpp"
 #include "trace/trace_json.hpp"
 
 namespace kvb {
@@ -21,6 +23,7 @@ struct ReportInputs {
   std::vector<DoctorView> doctors;  // kvbench doctor results: the fleet section marks failing nodes
   std::vector<CalibrationResult> calibrations;  // kvbench calibrate --json results
   std::vector<TraceDocument> traces;            // kvbench trace --json results: the miss-ratio curve
+  std::vector<StorageDocument> storage;         // kvbench storage --json results
   std::vector<std::string> sources;             // one line per input: where it came from and what it holds
   std::vector<std::string> notes;               // e.g. that dma figures are host figures
   std::vector<std::string> files;  // the files read, by device and inode: one given twice counts once

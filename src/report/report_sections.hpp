@@ -26,6 +26,8 @@ std::string recommendation_section_html(const std::vector<SizeRowView>& rows,
 // without it.
 std::string calibration_section_html(const std::vector<CalibrationResult>& calibrations);
 std::string trace_section_html(const std::vector<TraceDocument>& traces);
+// kvbench storage results: each case's write and read GB/s, and read GB/s by chunk size.
+std::string storage_section_html(const std::vector<StorageDocument>& docs);
 std::string environment_section_html(const ReportInputs& in, const ReportContext& ctx);
 
 // Fleet: one row per node and GPU when dma results come from more than one host.

@@ -24,8 +24,10 @@ COMMANDS = {  # subcommand: (arguments, the JSON's schema; None: a list, not a d
                  f"{data}/observe/vllm_pays_after.prom", "--seconds", "60"], "kvbench/observe/v1"),
     "dma": (["dma", "--backend", "host", "--block", "64KiB", "--direction", "h2d", "--method", "ce",
              "--min-time", "0.01", "--max-time", "0.05"], "kvbench/dma/v1"),
+    "storage": (["storage", "--dir", "/dev/shm", "--size", "1MiB", "--chunk", "256KiB", "--layout",
+                 "per-rank-file", "--mode", "buffered", "--engine", "threads", "--repeat", "1"], "kvbench/storage/v1"),
 }
-MEASURED = {"dma"}  # two runs measure twice: compared by structure, not value
+MEASURED = {"dma", "storage"}  # two runs measure twice: compared by structure, not value
 
 
 def run(args, code=0):

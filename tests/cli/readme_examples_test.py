@@ -7,7 +7,7 @@ its shown output (the next ```text block), and:
 * for computed commands (size, simulate, compare of committed files, trace of a committed trace:
   same inputs, same figures) every shown line must appear in what the command prints, so a changed
   figure fails here;
-* measured commands (dma, doctor, report, calibrate) depend on the machine: they must not exit 2,
+* measured commands (dma, storage, doctor, report, calibrate) depend on the machine: they must not exit 2,
   and may exit 0 (or 1 for doctor, whose checks fail on some machines) instead of a shown error.
 
 Figures quoted in the prose around a computed example (issue 34 B) must be printed by its
@@ -41,7 +41,7 @@ import subprocess
 import sys
 
 kvbench, readme, root = sys.argv[1:4]
-MEASURED = {"dma", "doctor", "report", "calibrate"}
+MEASURED = {"dma", "storage", "doctor", "report", "calibrate"}
 # Units a prose figure may carry, the longest first so that "GB/s" is not read as "GB".
 UNITS = sorted(
     "ns us µs ms s min B KB MB GB TB KiB MiB GiB TiB MB/s GB/s TB/s GiB/s TFLOP/s tok/s req/s "

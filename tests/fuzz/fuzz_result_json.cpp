@@ -1,7 +1,7 @@
-// libFuzzer target: every reader of a kvbench result document (dma, simulate, size, doctor, calibrate),
-// compare's benchmark sets and --link-profile. Valid JSON of any shape must end in a result or a UsageError /
-// nlohmann::json::exception (which the commands turn into exit 2 naming the file), never a crash, undefined
-// behaviour or another exception.
+// libFuzzer target: every reader of a kvbench result document (dma, storage, simulate, size, doctor,
+// calibrate), compare's benchmark sets and --link-profile. Valid JSON of any shape must end in a result or a
+// UsageError / nlohmann::json::exception (which the commands turn into exit 2 naming the file), never a
+// crash, undefined behaviour or another exception.
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -17,6 +17,7 @@
 #include "perf/link_curve.hpp"
 #include "sim/sim_json.hpp"
 #include "size/size_json.hpp"
+#include "storage/storage_json.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   nlohmann::json doc;
@@ -41,6 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   quiet([&] { (void)kvb::size_rows_from_json(doc, "fuzz"); });
   quiet([&] { (void)kvb::size_document_json(kvb::size_document_from_json(doc, "fuzz")); });
   quiet([&] { (void)kvb::benchmark_set_from_json(doc, "fuzz.json"); });
+  quiet([&] { (void)kvb::storage_json(kvb::storage_document_from_json(doc, "fuzz.json")); });
   quiet([&] { (void)kvb::doctor_json(kvb::doctor_report_from_json(doc)); });
   quiet([&] { (void)kvb::calibration_from_json(doc, "fuzz.json"); });
   return 0;
