@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace kvb {
 
@@ -33,6 +34,23 @@ int Router::choose(const RoutedRequest& r, const std::vector<ReplicaState>& repl
     }
   }
   return 0;
+}
+
+int Router::choose(const RoutedRequest& r, const LoadIndex& in_flight) {
+  if (reads_published_state())
+    throw std::logic_error("Router::choose: this router reads the replicas' published state");
+  if (in_flight.size() <= 1) return 0;
+  switch (kind_) {
+    case RouterKind::kRoundRobin:
+      return static_cast<int>(turn_++ % in_flight.size());
+    case RouterKind::kSession: {
+      const auto [it, fresh] = sessions_.try_emplace(r.affinity, 0);
+      if (fresh) it->second = in_flight.least_loaded();
+      return it->second;
+    }
+    default:  // least-loaded
+      return in_flight.least_loaded();
+  }
 }
 
 int Router::least_loaded(const std::vector<ReplicaState>& replicas) const {

@@ -9,6 +9,7 @@
 
 #include "core/rng.hpp"
 #include "fleet/fleet_spec.hpp"
+#include "fleet/load_index.hpp"
 
 namespace kvb {
 
@@ -55,6 +56,12 @@ class Router {
   }
   // The replica for `r`; the same seed and requests give the same choices.
   int choose(const RoutedRequest& r, const std::vector<ReplicaState>& replicas);
+  // Whether choose() reads what the replicas publish; when not (round-robin, least-loaded,
+  // session), the router's own counts are all it needs: choose(r, in_flight) below.
+  bool reads_published_state() const { return reads_prefixes(); }
+  // The same pick as choose(r, states) with states holding only these in-flight counts, without
+  // a scan over the replicas. Only for a router that does not read published state.
+  int choose(const RoutedRequest& r, const LoadIndex& in_flight);
   // The conversation has ended: the session router forgets it.
   void forget(std::uint64_t affinity) { sessions_.erase(affinity); }
 

@@ -34,7 +34,7 @@ FleetSimulation::FleetSimulation(const SimulationSetup& setup, const SimOptions&
     engines_.push_back(std::make_unique<ServingEngine>(setup, options, i, clock_, *this));
   states_.resize(static_cast<std::size_t>(n));
   tallies_.resize(static_cast<std::size_t>(n));
-  in_flight_.assign(static_cast<std::size_t>(n), 0);
+  in_flight_ = LoadIndex(n);
   // llm-d autotunes the record's size to vLLM's num_gpu_blocks (approximateprefix/plugin.go).
   if (setup.scenario.fleet.router == RouterKind::kPrefixApprox)
     sent_.assign(static_cast<std::size_t>(n), SentPrefixIndex(setup.gpu_blocks));
@@ -187,29 +187,39 @@ void FleetSimulation::on_arrival(std::int64_t id) {
 }
 
 int FleetSimulation::route(SimRequest& r) {
-  if (engines_.size() > 1) {
-    const auto sent = sent_.empty() ? std::vector<std::uint64_t>{}
-                                    : sent_prefix_hashes(r.block_hashes, r.prompt_tokens, setup_.block_size);
-    for (std::size_t i = 0; i < engines_.size(); ++i) {
-      auto& s = states_[i];
-      s = ReplicaState{};
-      s.in_flight = in_flight_[i];
-      s.waiting = engines_[i]->waiting();
-      s.kv_usage = engines_[i]->kv_usage();
-      if (!sent_.empty()) {
-        s.gpu_prefix_blocks = sent_[i].match(sent);  // what the router sent there, not what is cached
-      } else if (router_.reads_prefixes()) {
-        engines_[i]->published_prefix(r, s);
-      }
-    }
-    const RoutedRequest routed{
-        sent_.empty() ? r.prompt_tokens / setup_.block_size : static_cast<std::int64_t>(sent.size()),
-        affinity_of(r)};
-    r.replica = router_.choose(routed, states_);
-    if (!sent_.empty()) sent_[static_cast<std::size_t>(r.replica)].record(sent);
+  if (engines_.size() > 1 && !router_.reads_published_state()) {
+    // Round-robin, least-loaded, session: the router's own counts, no scan over the replicas.
+    r.replica =
+        router_.choose(RoutedRequest{r.prompt_tokens / setup_.block_size, affinity_of(r)}, in_flight_);
+  } else if (engines_.size() > 1) {
+    route_by_published_state(r);
   }
-  ++in_flight_[static_cast<std::size_t>(r.replica)];
+  in_flight_.add(r.replica, 1);
   return r.replica;
+}
+
+// The prefix-aware routers score every replica (llm-d's scorers do): what each publishes, read
+// per request.
+void FleetSimulation::route_by_published_state(SimRequest& r) {
+  const auto sent = sent_.empty() ? std::vector<std::uint64_t>{}
+                                  : sent_prefix_hashes(r.block_hashes, r.prompt_tokens, setup_.block_size);
+  for (std::size_t i = 0; i < engines_.size(); ++i) {
+    auto& s = states_[i];
+    s = ReplicaState{};
+    s.in_flight = in_flight_.load(static_cast<int>(i));
+    s.waiting = engines_[i]->waiting();
+    s.kv_usage = engines_[i]->kv_usage();
+    if (!sent_.empty()) {
+      s.gpu_prefix_blocks = sent_[i].match(sent);  // what the router sent there, not what is cached
+    } else {
+      engines_[i]->published_prefix(r, s);
+    }
+  }
+  const RoutedRequest routed{
+      sent_.empty() ? r.prompt_tokens / setup_.block_size : static_cast<std::int64_t>(sent.size()),
+      affinity_of(r)};
+  r.replica = router_.choose(routed, states_);
+  if (!sent_.empty()) sent_[static_cast<std::size_t>(r.replica)].record(sent);
 }
 
 void FleetSimulation::on_retired(SimRequest& r) {
@@ -238,7 +248,7 @@ void FleetSimulation::on_retired(SimRequest& r) {
 }
 
 void FleetSimulation::on_finished(SimRequest& r) {
-  --in_flight_[static_cast<std::size_t>(r.replica)];
+  in_flight_.add(r.replica, -1);
   if (r.session < 0) return;  // a trace request: the trace schedules what comes next
   const auto& s = sessions_[static_cast<std::size_t>(r.session)];
   const int next = r.turn + 1;

@@ -38,6 +38,7 @@ class FleetSimulation final : public FinishListener {
   void on_arrival(std::int64_t id);
   void stop_client();
   int route(SimRequest& r);
+  void route_by_published_state(SimRequest& r);
   SimResult summarize() const;
   void add_engine_metrics(SimResult& out, double span) const;
   std::vector<ReplicaResult> replica_results(double span) const;
@@ -54,9 +55,9 @@ class FleetSimulation final : public FinishListener {
   std::vector<RequestTally> tallies_;     // per replica
   std::vector<std::unique_ptr<ServingEngine>> engines_;
   Router router_;
-  std::vector<ReplicaState> states_;     // what the router knows, refreshed per request
-  std::vector<std::int64_t> in_flight_;  // the router's own count per replica
-  std::vector<SentPrefixIndex> sent_;    // prefix-approx: the router's record of what it sent where
+  std::vector<ReplicaState> states_;   // what the router knows, refreshed per request
+  LoadIndex in_flight_;                // the router's own count per replica
+  std::vector<SentPrefixIndex> sent_;  // prefix-approx: the router's record of what it sent where
   double first_arrival_ = -1;
   bool client_stopped_ = false;  // workload duration: the client has stopped sending
 };

@@ -121,9 +121,13 @@ BENCHMARK(BM_SimulateChatGpuBlocks)
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
 
-// A fleet on one event clock: replicas x requests of the chat scenario, its session rate scaled
-// with the replicas (each replica sees about one engine's traffic) and no CPU tier, so the cost is
-// the router's and the engines', not the tier's. docs/simulate.md quotes these figures.
+// A fleet on one event clock: replicas x requests of the chat scenario and no CPU tier, so the
+// cost is the router's and the engines', not the tier's. "The same requests" (issue 57: a fleet
+// should cost what its requests cost): 1 and 16 replicas simulate the same number of requests of
+// the same scenario and seed, its session rate scaled with the replicas so that each replica sees
+// about one engine's offered load (16 replicas at the 1-engine rate would idle, and each step would
+// serve one or two requests: more steps per request, a different workload). 16/100000 against
+// 1/100000 is the fleet's overhead; docs/simulate.md quotes these figures.
 void BM_SimulateChatFleet(benchmark::State& state, kvb::RouterKind router) {
   const auto replicas = state.range(0);
   const auto requests = state.range(1);
