@@ -5,8 +5,19 @@
 #include "core/errors.hpp"
 
 namespace kvb {
+namespace {
+
+constexpr double kMaxLoggedPoolBytes = 1024.0 * 1024 * 1024 * 1024 * 1024;  // 1 PiB
+
+}  // namespace
 
 void require_logged_pool(const VllmStartupLog& log, const std::string& name) {
+  if (log.gpu_kv_tokens.value_or(1) == 0 || log.gpu_blocks.value_or(1) == 0) {
+    throw UsageError(
+        fmt::format("{}: the log states a GPU KV pool of 0 blocks, which no server starts with; "
+                    "expected the log of a server that started",
+                    name));
+  }
   if (log.gpu_kv_tokens || log.gpu_blocks) return;
   throw UsageError(fmt::format(
       "{}: the log states no GPU KV pool (no \"GPU KV cache size: N tokens\" or \"# GPU blocks: N\" line: "
@@ -54,6 +65,13 @@ LoggedSizing size_with_logged_pool(const ModelSpec& model, const HardwareSpec& h
     p.pool_given = true;
     out.sized = size_configurations({model}, {hw}, serve, node);
     return out;
+  }
+  // No GPU holds a petabyte: a larger pool is a log kvbench misread or a forged one, not a server.
+  if (static_cast<double>(p.blocks) * p.block_bytes > kMaxLoggedPoolBytes) {
+    throw UsageError(
+        fmt::format("--from-vllm-log: the logged pool, {} blocks of {:.0f} B, is over 1 PiB per rank; "
+                    "expected a pool a GPU holds",
+                    p.blocks, p.block_bytes));
   }
   serve.kv_cache_memory = static_cast<std::uint64_t>(p.blocks) * static_cast<std::uint64_t>(p.block_bytes);
   out.sized = size_configurations({model}, {hw}, serve, node);
