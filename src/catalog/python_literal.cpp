@@ -62,7 +62,9 @@ class LiteralReader {
       skip_space();
       if (at_ >= t_.size() || t_[at_] != ':') throw fail("expected ':' after a key");
       ++at_;
-      out[key.is_string() ? key.get<std::string>() : key.dump()] = value(depth + 1);
+      out[key.is_string() ? key.get<std::string>()
+                          : key.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)] =
+          value(depth + 1);
       if (item_end('}')) return out;
     }
   }

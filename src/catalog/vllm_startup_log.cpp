@@ -63,7 +63,8 @@ std::string literal_text(const nlohmann::json& v) {
   if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
   if (v.is_number_integer()) return std::to_string(v.get<std::int64_t>());
   if (v.is_number()) return fmt::format("{}", v.get<double>());
-  return v.dump();
+  return v.dump(-1, ' ', false,
+                nlohmann::json::error_handler_t::replace);  // bytes a log may hold that are not UTF-8
 }
 
 // Digits after `marker`, thousands separators allowed ("42,656"); none when the marker is absent.
@@ -117,7 +118,8 @@ void read_args(Reader& r, std::string_view rest, const std::string& where) {
       r.log.not_taken.push_back("quantization: " + q);
     }
   }
-  if (args.value("disable_hybrid_kv_cache_manager", false) == true)
+  const auto hybrid_off = args.find("disable_hybrid_kv_cache_manager");
+  if (hybrid_off != args.end() && hybrid_off->is_boolean() && hybrid_off->get<bool>())
     r.set_key("hybrid-kv-cache-manager", "true", kFromArgs);
   for (const char* arg : kNotTaken) {
     if (!args.contains(arg) || args[arg].is_null()) continue;

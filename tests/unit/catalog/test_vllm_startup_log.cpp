@@ -125,6 +125,19 @@ TEST(VllmStartupLog, RefusesWhatIsNotALog) {
   }
 }
 
+// Found by a mutation run over the fixtures: a value of another type than vLLM writes, and bytes
+// that are not UTF-8, are read as facts, never an exception other than UsageError.
+TEST(VllmStartupLog, OddTypesAndBytesInTheArgs) {
+  const auto log = parse_vllm_startup_log(
+      "INFO 01-01 00:00:00 [utils.py:1] non-default args: {'disable_hybrid_kv_cache_manager': 'yes', "
+      "'speculative_config': {'m': '\xa4'}, ('k', '\xa4'): 1, 'tensor_parallel_size': [2]}\n",
+      "odd.log");
+  EXPECT_EQ(log.server_keys.count("hybrid-kv-cache-manager"), 0u);
+  EXPECT_EQ(log.server_keys.at("tensor-parallel-size"), "[2]");  // refused later by the flag's reader
+  ASSERT_EQ(log.not_taken.size(), 1u);
+  EXPECT_NE(log.not_taken.front().find("speculative_config"), std::string::npos);
+}
+
 TEST(PythonLiteral, ReadsWhatReprWrites) {
   const auto v = parse_python_literal(
       R"({'a': 'it\'s', "b": "x'y", 'n': -3, 'f': 0.79, 'e': 1e-05, 't': True, 'z': None, 'l': [1, (2, 3)],)"
