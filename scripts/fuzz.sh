@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-30}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(units hf_config scenario result_json node_facts trace trace_csv vllm_results prom_text)
+[ ${#targets[@]} -gt 0 ] || targets=(units hf_config scenario result_json node_facts trace trace_csv vllm_results prom_text vllm_startup_log)
 scripts/build.sh --sanitize >/dev/null  # a no-op after scripts/test.sh's own sanitized build
 mkdir -p tests/fuzz/regressions
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1

@@ -238,4 +238,30 @@ ModelSpec resolve_model(const std::string& name_or_path, std::vector<std::string
                   name_or_path, join(closest_names(name_or_path, names, 4), ", ")));
 }
 
+namespace {
+
+const ModelSpec* catalog_entry(const std::string& name) {
+  const std::string wanted = to_lower(name);
+  for (const auto& m : model_catalog()) {
+    if (to_lower(m.name) == wanted || (!m.hf_id.empty() && to_lower(m.hf_id) == wanted)) return &m;
+    for (const auto& a : m.aliases)
+      if (to_lower(a) == wanted) return &m;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const ModelSpec* find_catalog_model(const std::string& name) {
+  if (const auto* m = catalog_entry(name)) return m;
+  std::string path = name;
+  while (!path.empty() && path.back() == '/') path.pop_back();
+  const auto last = path.rfind('/');
+  if (last == std::string::npos) return nullptr;
+  const auto before = path.rfind('/', last - 1);
+  const auto two = path.substr(before == std::string::npos || last == 0 ? 0 : before + 1);
+  if (const auto* m = catalog_entry(two)) return m;
+  return catalog_entry(path.substr(last + 1));
+}
+
 }  // namespace kvb

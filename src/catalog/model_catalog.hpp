@@ -16,6 +16,11 @@ const std::vector<ModelSpec>& model_catalog();
 // Unknown names throw UsageError listing the closest names.
 ModelSpec resolve_model(const std::string& name_or_path, std::vector<std::string>& warnings);
 
+// The catalog model a name stands for: its name, an alias or its Hugging Face id (case-insensitive),
+// or, for a path ("/models/Qwen/Qwen3-8B", "~/.cache/x/qwen3-8b"), its last two or last one
+// components. Null when none is in the catalog. Reads no file.
+const ModelSpec* find_catalog_model(const std::string& name);
+
 // Reads one model from YAML text in the catalog's format.
 ModelSpec model_from_yaml(const std::string& text, const std::string& origin);
 

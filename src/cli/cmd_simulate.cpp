@@ -11,6 +11,7 @@
 
 #include "cli/command.hpp"
 #include "cli/fleet_flags.hpp"
+#include "cli/from_vllm_log.hpp"
 #include "cli/jobs_flag.hpp"
 #include "cli/output_flags.hpp"
 #include "cli/server_flags.hpp"
@@ -18,16 +19,19 @@
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "core/path_text.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "dma/link_profile_fit.hpp"
 #include "output/link_origin_text.hpp"
+#include "output/logged_pool_text.hpp"
 #include "output/sim_document.hpp"
 #include "output/sim_output.hpp"
 #include "output/text_table.hpp"
 #include "sim/scenario.hpp"
 #include "sim/sim_json.hpp"
 #include "sim/sweep.hpp"
+#include "size/logged_pool.hpp"
 
 namespace kvb {
 namespace {
@@ -49,7 +53,8 @@ struct SimulateOptions {
   std::string jobs;
   OutputFlags out;
   bool list = false;
-  TraceFlags trace;  // --trace FILE: replay it instead of the scenario's workload
+  TraceFlags trace;           // --trace FILE: replay it instead of the scenario's workload
+  std::string from_vllm_log;  // a vLLM start-up log: simulate that server, its pool as logged
 };
 
 std::string list_scenarios_text() {
@@ -64,6 +69,31 @@ std::string list_scenarios_text() {
   return t.render();
 }
 
+// --from-vllm-log: the logged server (its model, its flags on vLLM's defaults, the flags given over
+// them, the pool it logged as kv-cache-memory) replaces the scenario's; the simulator's own keys
+// (prefix caching, eviction, tier costs) stay the scenario's. Which figures came from the log: stderr.
+Scenario apply_logged_server(Scenario s, const SimulateOptions& o) {
+  const auto log = read_vllm_startup_log(o.from_vllm_log);
+  const auto name = fmt::format("--from-vllm-log '{}'", printable_path(o.from_vllm_log));
+  require_logged_pool(log, name);
+  const auto model = logged_model(log, o.model, name);
+  if (o.model.empty()) s = with_override(s, "model", model.name, name);
+  const auto hw = resolve_hardware(s.server.hardware);
+  const auto logged = logged_server(log, o.server, name);
+  auto sized = size_with_logged_pool(model, hw, logged.serve, {}, log);
+  ServerSpec server = s.server;
+  static_cast<ServeSettings&>(server) = logged.serve;
+  if (!sized.pool.pool_given) {
+    server.kv_cache_memory =
+        static_cast<std::uint64_t>(sized.pool.blocks) * static_cast<std::uint64_t>(sized.pool.block_bytes);
+  }
+  sized.pool.from_log = logged.from_log;
+  sized.pool.overridden = logged.overridden;
+  if (!o.model.empty() && !log.models.empty()) sized.pool.overridden.push_back("model " + o.model);
+  std::fputs(logged_pool_text(sized.pool, printable_path(o.from_vllm_log), hw.name).c_str(), stderr);
+  return with_server(s, server);
+}
+
 // The flags that mirror scenario keys become overrides, applied before --set.
 Scenario apply_flags(Scenario s, const SimulateOptions& o) {
   const auto flag = [&](const std::string& key, const std::string& value, const char* what) {
@@ -71,7 +101,9 @@ Scenario apply_flags(Scenario s, const SimulateOptions& o) {
   };
   flag("model", o.model, "--model");
   flag("hardware", o.hw, "--hw");
-  if (any_server_flag(o.server)) {
+  if (!o.from_vllm_log.empty()) {
+    s = apply_logged_server(std::move(s), o);
+  } else if (any_server_flag(o.server)) {
     // The same flags and the same function as size, written back into the scenario's document.
     ServerSpec server = s.server;
     apply_server_flags(o.server, server);
@@ -169,6 +201,10 @@ Command register_simulate(CLI::App& parent) {
       "replay this request trace (Mooncake JSONL, kvbench JSONL or CSV: docs/trace.md) instead of the "
       "scenario's workload; the scenario gives the server");
   add_trace_reading_flags(app, o->trace);
+  app->add_option(
+      "--from-vllm-log", o->from_vllm_log,
+      "a vLLM server's start-up log: simulate that server (its model, flags and release) with the GPU "
+      "KV pool it logged, on the scenario's traffic; flags given override the log's");
   return Command{app, [o] { return run_simulate(*o); }};
 }
 

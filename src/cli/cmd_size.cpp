@@ -14,6 +14,7 @@
 #include "catalog/model_catalog.hpp"
 #include "cli/command.hpp"
 #include "cli/fleet_flags.hpp"
+#include "cli/from_vllm_log.hpp"
 #include "cli/jobs_flag.hpp"
 #include "cli/output_flags.hpp"
 #include "cli/server_flags.hpp"
@@ -26,10 +27,12 @@
 #include "core/units.hpp"
 #include "dma/link_profile_fit.hpp"
 #include "output/catalog_text.hpp"
+#include "output/logged_pool_text.hpp"
 #include "output/size_json_writer.hpp"
 #include "output/size_text.hpp"
 #include "output/sizing_warnings_text.hpp"
 #include "sim/scenario.hpp"
+#include "size/logged_pool.hpp"
 #include "size/size_json.hpp"
 #include "size/sizing_engine.hpp"
 #include "size/sizing_inputs.hpp"
@@ -59,7 +62,8 @@ struct SizeOptions {
   std::string requests;
   std::string seeds;
   std::string jobs;
-  CLI::App* app = nullptr;  // to tell the flags given from their defaults
+  std::string from_vllm_log;  // a vLLM start-up log: size that server with the pool it logged
+  CLI::App* app = nullptr;    // to tell the flags given from their defaults
 };
 
 // The flags' server on vLLM's defaults; size/ does the rest.
@@ -216,6 +220,34 @@ std::vector<ModelSpec> models_of(const SizeOptions& o) {
   return models;
 }
 
+// --from-vllm-log: the server the log describes, its pool as logged (size/logged_pool), the flags
+// given over the log's; the lines saying which figures came from the log come first.
+int run_logged_sizing(const SizeOptions& o, const std::string& format) {
+  if (!o.workload.empty() || !o.trace.file.empty())
+    throw UsageError(
+        "--from-vllm-log sizes the logged server alone; expected no --workload or --trace with it");
+  if (o.hw.find(',') != std::string::npos)
+    throw UsageError("--from-vllm-log: expected one --hw (the log is one server)");
+  const auto log = read_vllm_startup_log(o.from_vllm_log);
+  const auto name = fmt::format("--from-vllm-log '{}'", printable_path(o.from_vllm_log));
+  require_logged_pool(log, name);
+  const auto model = logged_model(log, o.model, name);
+  const auto hw = resolve_hardware(o.hw);
+  const auto server = logged_server(log, o.server, name);
+  auto logged = size_with_logged_pool(model, hw, server.serve, node_overrides(o, server.serve), log);
+  logged.pool.from_log = server.from_log;
+  logged.pool.overridden = server.overridden;
+  if (!o.model.empty() && !log.models.empty()) logged.pool.overridden.push_back("model " + o.model);
+  for (const auto& s : logged.sized.results)
+    for (const auto& w : s.warnings)
+      if (refuses_start(w)) print_warning(sizing_warning_text(w));
+  const auto lines = logged_pool_text(logged.pool, printable_path(o.from_vllm_log), hw.name);
+  const std::string json_doc = json_text(sizings_document(logged.sized.results), 2);
+  if (format == "json") std::fputs(lines.c_str(), stderr);
+  emit(o.out, format == "json" ? json_doc : lines + sized_text(logged.sized), json_doc);
+  return kExitOk;
+}
+
 int run_size(const SizeOptions& o) {
   if (o.list_models) {
     std::fputs(models_table_text().c_str(), stdout);
@@ -226,6 +258,7 @@ int run_size(const SizeOptions& o) {
     return kExitOk;
   }
   const auto format = chosen_format(o.out, {"table", "json"});
+  if (!o.from_vllm_log.empty()) return run_logged_sizing(o, format);
   const auto [objective, slo] = objective_and_slo(o);
   if (!o.workload.empty() || !o.trace.file.empty()) return run_traffic_sizing(o, format, objective, slo);
   const auto models = models_of(o);
@@ -307,6 +340,10 @@ Command register_size(CLI::App& parent) {
   add_node_flags(app, *opts);
   add_output_flags(app, opts->out, {"table", "json"}, "kvbench/size/v1");
   add_traffic_flags(app, *opts);
+  app->add_option(
+      "--from-vllm-log", opts->from_vllm_log,
+      "a vLLM server's start-up log: size that server (its model, flags and release) with the GPU KV "
+      "pool it logged; flags given override the log's");
   app->add_flag("--list-models", opts->list_models, "list the model catalog");
   app->add_flag("--list-hardware", opts->list_hardware, "list the hardware catalog");
   opts->app = app;

@@ -221,6 +221,21 @@ if os.path.exists("/dev/loop0") and os.stat("/dev/loop0").st_mode & 0o170000 == 
            "is a block device; expected a regular file")
 expect("a 1e-10 GiB tier is refused, not printed as 0 B", ["doctor", "--tier-size", "0.0000000001"], 2, "below 1 MiB")
 
+# size --from-vllm-log: a vLLM start-up log crafted to break the reader (catalog/vllm_startup_log).
+LOGLINE = "(EngineCore pid=1) INFO 01-01 00:00:00 [x.py:1] "
+expect("a vLLM log's args nested 100,000 deep",
+       ["size", "--from-vllm-log", write("deep.log", LOGLINE + "non-default args: " + "[" * 100000 + "\n")], 2,
+       "nested deeper than 64")
+expect("a vLLM log of one 2 MiB line", ["size", "--from-vllm-log",
+       write("long.log", LOGLINE + "GPU KV cache size: 16 tokens" + "x" * (2 << 20))], 2, "not a vLLM start-up log")
+expect("a vLLM log with a forged petabyte pool", ["size", "--model", "qwen3-14b", "--from-vllm-log",
+       write("huge.log", LOGLINE + "GPU KV cache size: 9,000,000,000,000,000,000 tokens\n")], 2, "over 1 PiB")
+expect("a vLLM log with a pool of 0", ["size", "--model", "qwen3-14b", "--from-vllm-log",
+       write("zero.log", LOGLINE + "GPU KV cache size: 0 tokens\n")], 2, "0 blocks")
+expect("a vLLM log's TP out of range", ["size", "--model", "qwen3-14b", "--from-vllm-log",
+       write("tp.log", LOGLINE + "non-default args: {'tensor_parallel_size': 99999}\n" + LOGLINE +
+             "GPU KV cache size: 16 tokens\n")], 2, "as logged, ")
+
 peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 if peak_mb > MAX_RSS_MB:
     failures.append(f"a case peaked at {peak_mb:.0f} MB resident, above {MAX_RSS_MB} MB")
