@@ -25,13 +25,16 @@ std::string pool_words(const LoggedPool& p) {
                      format_count(p.tokens_logged.value_or(0)));
 }
 
-std::string estimate_words(const LoggedPool& p) {
+// The estimate is for --hw's GPU: a log does not name its GPU, so it checks kvbench's memory model
+// only where --hw is the server's.
+std::string estimate_words(const LoggedPool& p, const std::string& hw_name) {
   if (p.blocks <= 0)
-    return fmt::format("kvbench's own estimate would be {} blocks", format_count(p.estimate_blocks));
+    return fmt::format("kvbench's own estimate for --hw {} would be {} blocks", hw_name,
+                       format_count(p.estimate_blocks));
   const double off =
       100.0 * static_cast<double>(p.estimate_blocks - p.blocks) / static_cast<double>(p.blocks);
-  return fmt::format("kvbench's own estimate would be {} blocks ({:+.1f}%)", format_count(p.estimate_blocks),
-                     off);
+  return fmt::format("kvbench's own estimate for --hw {} would be {} blocks ({:+.1f}%)", hw_name,
+                     format_count(p.estimate_blocks), off);
 }
 
 std::string detail_lines(const LoggedPool& p, const std::string& hw_name) {
@@ -71,10 +74,10 @@ std::string logged_pool_text(const LoggedPool& p, const std::string& log_name, c
   if (p.pool_given) {
     out = fmt::format(
         "From {}: --kv-cache-memory given on the command line replaces the logged pool "
-        "({}); kvbench's own estimate would be {} blocks\n",
-        log_words(p, log_name), pool_words(p), format_count(p.estimate_blocks));
+        "({}); kvbench's own estimate for --hw {} would be {} blocks\n",
+        log_words(p, log_name), pool_words(p), hw_name, format_count(p.estimate_blocks));
   } else {
-    out = fmt::format("From {}: {}; {}\n", log_words(p, log_name), pool_words(p), estimate_words(p));
+    out = fmt::format("From {}: {}; {}\n", log_words(p, log_name), pool_words(p), estimate_words(p, hw_name));
   }
   return out + detail_lines(p, hw_name) + "\n";
 }
