@@ -167,7 +167,8 @@ Command register_doctor(CLI::App& parent) {
   auto* app =
       parent.add_subcommand("doctor",
                             "is this node ready for a CPU KV tier: /dev/shm, memlock, memory, "
-                            "pinning time, PCIe link, NUMA, IOMMU, huge pages (exit 1 when a check fails)");
+                            "pinning time, PCIe link, NUMA, IOMMU, huge pages, a secondary tier's directory "
+                            "(--tier-dir) (exit 1 when a check fails)");
   app->add_option("--tier-size", o->tier_size, "the CPU tier to check for, GiB across the node's ranks")
       ->capture_default_str();
   app->add_option(
