@@ -1,6 +1,8 @@
 #include "doctor/doctor_json.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 
 #include "core/json_file.hpp"
 #include "doctor/tier_dir_checks.hpp"
@@ -114,15 +116,19 @@ TierDirRequest tier_dir_from_json(const json& j) {
   d.fs_type = j.at("fs_type").get<std::string>();
   d.fs_magic = static_cast<std::uint32_t>(json_integer_in(j, "fs_magic", 0, 0xffffffffLL, "doctor tier_dir"));
   d.fs_kind = parse_fs_kind(j.at("fs_kind").get<std::string>(), "doctor tier_dir fs_kind");
-  d.free_bytes = j.at("free_bytes").get<std::uint64_t>();
-  d.total_bytes = j.at("total_bytes").get<std::uint64_t>();
+  constexpr auto kMaxBytes = std::numeric_limits<std::int64_t>::max();
+  d.free_bytes =
+      static_cast<std::uint64_t>(json_integer_in(j, "free_bytes", 0, kMaxBytes, "doctor tier_dir"));
+  d.total_bytes =
+      static_cast<std::uint64_t>(json_integer_in(j, "total_bytes", 0, kMaxBytes, "doctor tier_dir"));
   t.size_bytes = optional_number(j, "size_bytes");
   d.direct_supported = j.at("direct_supported").get<bool>();
   d.direct_refusal = j.at("direct_refusal").get<std::string>();
   if (const auto& r = j.at("rate"); !r.is_null()) {
-    t.rate = TierDirRate{r.at("case").get<std::string>(), r.at("bytes").get<double>(),
-                         r.at("waived").get<std::string>(), r.at("write_gbps").get<double>(),
-                         r.at("read_gbps").get<double>()};
+    t.rate =
+        TierDirRate{r.at("case").get<std::string>(), json_number_in(r, "bytes", 0, 1e18, "doctor rate"),
+                    r.at("waived").get<std::string>(), json_number_in(r, "write_gbps", 0, 1e6, "doctor rate"),
+                    json_number_in(r, "read_gbps", 0, 1e6, "doctor rate")};
   }
   t.needs_gbps = optional_number(j, "needs_gbps");
   return t;
