@@ -24,6 +24,7 @@
 #include "doctor/host_pinning.hpp"
 #include "doctor/link_measurement.hpp"
 #include "doctor/node_facts.hpp"
+#include "doctor/tier_dir_checks.hpp"
 #include "output/doctor_check_text.hpp"
 #include "output/doctor_output.hpp"
 #include "size/serve_settings.hpp"
@@ -39,7 +40,39 @@ struct DoctorOptions {
   std::string root = "/";
   std::string vllm_version = to_string(kNewestModelledVllm);
   std::string tp = "1";
+  std::string tier_dir, tier_dir_size, tier_dir_needs_gbps;
+  bool tier_dir_rate = false;
+  // Whether each was given (an empty value is still given, and refused).
+  const CLI::Option *tier_dir_flag = nullptr, *tier_dir_size_flag = nullptr, *tier_dir_needs_flag = nullptr;
 };
+
+// --tier-dir and its companions: the flags checked before anything is measured; the directory's
+// own state (missing, read-only) is a check's finding, not bad input.
+std::optional<TierDirRequest> parse_tier_dir(const DoctorOptions& o) {
+  const auto given = [](const CLI::Option* flag) { return flag != nullptr && flag->count() > 0; };
+  if (!given(o.tier_dir_flag)) {
+    for (const auto& [flag, set] : {std::pair{"--tier-dir-size", given(o.tier_dir_size_flag)},
+                                    {"--tier-dir-rate", o.tier_dir_rate},
+                                    {"--tier-dir-needs-gbps", given(o.tier_dir_needs_flag)}}) {
+      if (set)
+        throw UsageError(fmt::format("{}: needs --tier-dir DIR (the secondary tier's directory)", flag));
+    }
+    return std::nullopt;
+  }
+  if (o.tier_dir.empty())
+    throw UsageError("--tier-dir: empty; expected the secondary tier's directory, e.g. /mnt/nvme/kv");
+  TierDirRequest r;
+  if (given(o.tier_dir_size_flag)) {
+    const auto size = parse_bytes(o.tier_dir_size, "--tier-dir-size").bytes;
+    if (size == 0) throw UsageError("--tier-dir-size: 0; expected the secondary tier's size, e.g. 500GiB");
+    r.size_bytes = static_cast<double>(size);
+  }
+  if (given(o.tier_dir_needs_flag))
+    r.needs_gbps = parse_real_in(o.tier_dir_needs_gbps, "--tier-dir-needs-gbps", 1e-6, 1e4, "2.5");
+  r.dir = inspect_tier_dir(o.tier_dir).dir;
+  if (o.tier_dir_rate || r.needs_gbps) r.rate = measure_tier_dir_rate(r.dir);
+  return r;
+}
 
 struct OpenedGpus {
   std::vector<std::unique_ptr<TransferBackend>> backends;
@@ -80,6 +113,7 @@ int run_doctor(const DoctorOptions& o) {
   const auto format = chosen_format(o.out, {"table", "json", "prom"});
   (void)parse_device_list(o.device, 1 << 16);  // the syntax, before anything is measured
   const bool this_node = o.root == "/";
+  auto tier_dir = parse_tier_dir(o);
   const auto facts = read_node_facts(o.root);
   if (!this_node && !facts.malformed.empty()) {
     throw UsageError(
@@ -90,6 +124,7 @@ int run_doctor(const DoctorOptions& o) {
   request.tier_bytes = tier_gib * kGiB;
   request.vllm_version = version;
   request.ranks = ranks;
+  request.tier_dir = std::move(tier_dir);
   if (this_node) {
     auto gpus = open_gpus(o);
     if (gpus.backends.empty()) {
@@ -132,7 +167,8 @@ Command register_doctor(CLI::App& parent) {
   auto* app =
       parent.add_subcommand("doctor",
                             "is this node ready for a CPU KV tier: /dev/shm, memlock, memory, "
-                            "pinning time, PCIe link, NUMA, IOMMU, huge pages (exit 1 when a check fails)");
+                            "pinning time, PCIe link, NUMA, IOMMU, huge pages, a secondary tier's directory "
+                            "(--tier-dir) (exit 1 when a check fails)");
   app->add_option("--tier-size", o->tier_size, "the CPU tier to check for, GiB across the node's ranks")
       ->capture_default_str();
   app->add_option(
@@ -151,6 +187,18 @@ Command register_doctor(CLI::App& parent) {
   app->add_option("--root", o->root,
                   "read /proc and /sys under this directory (a recorded node; measures nothing)")
       ->capture_default_str();
+  o->tier_dir_flag =
+      app->add_option("--tier-dir", o->tier_dir,
+                      "a secondary KV tier's directory (as this process sees it, also under --root): "
+                      "writable, its file system, free space, O_DIRECT (one probe file)");
+  o->tier_dir_size_flag =
+      app->add_option("--tier-dir-size", o->tier_dir_size,
+                      "the secondary tier's size, e.g. 500GiB: fails when the directory has less free");
+  app->add_flag("--tier-dir-rate", o->tier_dir_rate,
+                "measure the directory: 64 MiB written and read back as kvbench storage does");
+  o->tier_dir_needs_flag =
+      app->add_option("--tier-dir-needs-gbps", o->tier_dir_needs_gbps,
+                      "the rate the tier needs, GB/s each direction (measures, as --tier-dir-rate)");
   return Command{app, [o] { return run_doctor(*o); }};
 }
 

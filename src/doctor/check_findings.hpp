@@ -13,6 +13,7 @@
 #include "dma/sysfs_link.hpp"
 #include "dma/transfer_backend.hpp"
 #include "doctor/node_facts.hpp"
+#include "doctor/tier_dir_facts.hpp"
 
 namespace kvb {
 
@@ -117,9 +118,31 @@ struct DriverFinding {
   double tier_bytes = 0;
 };
 
-using CheckFinding = std::variant<std::monostate, NoGpuOnBus, PcieLinkFinding, LinkNotMeasured,
-                                  LinkMeasuredFinding, BusyFinding, NumaFinding, NumaMeasuredFinding,
-                                  PinningFinding, ShmFinding, MemlockFinding, MemoryFinding, CgroupFinding,
-                                  HugepagesFinding, IommuFinding, VirtualizationFinding, DriverFinding>;
+// A secondary tier's directory (--tier-dir): each check keeps the directory's facts it words.
+struct TierDirFinding {
+  StorageDirFacts dir;
+};
+struct TierFsFinding {
+  StorageDirFacts dir;
+};
+struct TierSpaceFinding {
+  StorageDirFacts dir;
+  std::optional<double> size_bytes;  // --tier-dir-size; nullopt: not given
+};
+struct TierDirectFinding {
+  StorageDirFacts dir;
+};
+struct TierRateFinding {
+  std::string path;
+  TierDirRate rate;
+  std::optional<double> needs_gbps;
+};
+
+using CheckFinding =
+    std::variant<std::monostate, NoGpuOnBus, PcieLinkFinding, LinkNotMeasured, LinkMeasuredFinding,
+                 BusyFinding, NumaFinding, NumaMeasuredFinding, PinningFinding, ShmFinding, MemlockFinding,
+                 MemoryFinding, CgroupFinding, HugepagesFinding, IommuFinding, VirtualizationFinding,
+                 DriverFinding, TierDirFinding, TierFsFinding, TierSpaceFinding, TierDirectFinding,
+                 TierRateFinding>;
 
 }  // namespace kvb

@@ -1,8 +1,11 @@
 #include "doctor/doctor_json.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 
 #include "core/json_file.hpp"
+#include "doctor/tier_dir_checks.hpp"
 #include "kvbench_config.hpp"
 
 namespace kvb {
@@ -77,6 +80,60 @@ CheckResult check_from_json(const json& j) {
   return c;
 }
 
+json rate_json(const std::optional<TierDirRate>& r) {
+  if (!r) return nullptr;
+  return {{"case", r->how},
+          {"bytes", r->bytes},
+          {"waived", r->waived},
+          {"write_gbps", r->write_gbps},
+          {"read_gbps", r->read_gbps}};
+}
+
+// The directory's facts as doctor found them: what its checks word, as figures.
+json tier_dir_json(const TierDirRequest& t) {
+  const auto& d = t.dir;
+  return {{"path", d.path},
+          {"problem", to_string(d.problem)},
+          {"problem_errno", d.problem_errno},
+          {"fs_type", d.fs_type},
+          {"fs_magic", d.fs_magic},
+          {"fs_kind", to_string(d.fs_kind)},
+          {"free_bytes", d.free_bytes},
+          {"total_bytes", d.total_bytes},
+          {"size_bytes", or_null(t.size_bytes)},
+          {"direct_supported", d.direct_supported},
+          {"direct_refusal", d.direct_refusal},
+          {"rate", rate_json(t.rate)},
+          {"needs_gbps", or_null(t.needs_gbps)}};
+}
+
+TierDirRequest tier_dir_from_json(const json& j) {
+  TierDirRequest t;
+  auto& d = t.dir;
+  d.path = j.at("path").get<std::string>();
+  d.problem = parse_dir_problem(j.at("problem").get<std::string>(), "doctor tier_dir problem");
+  d.problem_errno = j.at("problem_errno").get<std::string>();
+  d.fs_type = j.at("fs_type").get<std::string>();
+  d.fs_magic = static_cast<std::uint32_t>(json_integer_in(j, "fs_magic", 0, 0xffffffffLL, "doctor tier_dir"));
+  d.fs_kind = parse_fs_kind(j.at("fs_kind").get<std::string>(), "doctor tier_dir fs_kind");
+  constexpr auto kMaxBytes = std::numeric_limits<std::int64_t>::max();
+  d.free_bytes =
+      static_cast<std::uint64_t>(json_integer_in(j, "free_bytes", 0, kMaxBytes, "doctor tier_dir"));
+  d.total_bytes =
+      static_cast<std::uint64_t>(json_integer_in(j, "total_bytes", 0, kMaxBytes, "doctor tier_dir"));
+  t.size_bytes = optional_number(j, "size_bytes");
+  d.direct_supported = j.at("direct_supported").get<bool>();
+  d.direct_refusal = j.at("direct_refusal").get<std::string>();
+  if (const auto& r = j.at("rate"); !r.is_null()) {
+    t.rate =
+        TierDirRate{r.at("case").get<std::string>(), json_number_in(r, "bytes", 0, 1e18, "doctor rate"),
+                    r.at("waived").get<std::string>(), json_number_in(r, "write_gbps", 0, 1e6, "doctor rate"),
+                    json_number_in(r, "read_gbps", 0, 1e6, "doctor rate")};
+  }
+  t.needs_gbps = optional_number(j, "needs_gbps");
+  return t;
+}
+
 }  // namespace
 
 NodeMemory node_memory(const NodeFacts& f) {
@@ -106,7 +163,8 @@ DoctorReport doctor_report(std::vector<CheckResult> checks, const std::string& h
           .tier_size_bytes = request.tier_bytes,
           .host_memory = doctor_footprint(request),
           .node_memory = node_memory(facts),
-          .checks = std::move(checks)};
+          .checks = std::move(checks),
+          .tier_dir = request.tier_dir};
 }
 
 json doctor_json(const DoctorReport& r) {
@@ -118,6 +176,7 @@ json doctor_json(const DoctorReport& r) {
               {"node_memory", node_memory_json(r.node_memory)},
               {"checks", json::array()}};
   for (const auto& c : r.checks) doc["checks"].push_back(check_json(c));
+  if (r.tier_dir) doc["tier_dir"] = tier_dir_json(*r.tier_dir);
   return doc;
 }
 
@@ -129,6 +188,7 @@ DoctorReport doctor_report_from_json(const json& doc) {
   r.host_memory = host_footprint_from_json(doc.at("host_memory"));
   r.node_memory = node_memory_from_json(doc.at("node_memory"));
   for (const auto& c : doc.at("checks")) r.checks.push_back(check_from_json(c));
+  if (doc.contains("tier_dir")) r.tier_dir = tier_dir_from_json(doc.at("tier_dir"));
   return r;
 }
 

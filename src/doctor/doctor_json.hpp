@@ -37,6 +37,7 @@ struct DoctorReport {
   HostFootprint host_memory;   // what the tier really takes on the release asked for
   NodeMemory node_memory;
   std::vector<CheckResult> checks;
+  std::optional<TierDirRequest> tier_dir;  // --tier-dir: the directory's facts, its size and rate
 };
 DoctorReport doctor_report(std::vector<CheckResult> checks, const std::string& hostname,
                            const DoctorRequest& request, const NodeFacts& facts);

@@ -8,6 +8,7 @@
 #include "core/units.hpp"
 #include "dma/sysfs_link.hpp"
 #include "doctor/link_measurement.hpp"
+#include "doctor/tier_dir_checks.hpp"
 
 namespace kvb {
 namespace {
@@ -226,6 +227,9 @@ std::vector<CheckResult> run_node_checks(const NodeFacts& facts, const DoctorReq
   out.push_back(iommu_check(facts));
   out.push_back(virtualization_check(facts));
   out.push_back(driver_check(facts, request));
+  if (request.tier_dir) {
+    for (auto& c : tier_dir_checks(*request.tier_dir)) out.push_back(std::move(c));
+  }
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include "dma/transfer_backend.hpp"
 #include "doctor/check_findings.hpp"
 #include "doctor/node_facts.hpp"
+#include "doctor/tier_dir_facts.hpp"
 
 namespace kvb {
 
@@ -20,7 +21,7 @@ CheckStatus parse_check_status(const std::string& text, const std::string& what)
 
 struct CheckResult {
   std::string name;  // link, numa, pinning, shm, memlock, memory, cgroup, busy, hugepages, iommu,
-                     // virtualization, driver
+                     // virtualization, driver; tier-dir, tier-dir fs|space|O_DIRECT|rate
   CheckStatus status = CheckStatus::kSkip;
   std::string detail;  // one line an operator acts on: worded by output/doctor_check_text
   std::optional<double> value;
@@ -43,6 +44,7 @@ struct DoctorRequest {
   std::vector<DeviceInfo> gpus = {};               // the GPUs opened, with what else was running on them
   int ranks = 1;                                   // --tp: the ranks the tier is split across
   std::vector<DmaRecord> link_records = {};        // 2 MiB h2d and d2h per GPU (link_measurement)
+  std::optional<TierDirRequest> tier_dir = {};     // --tier-dir: a secondary tier's directory
 };
 
 // What the tier really takes for the request's vLLM release and ranks: the shm, memlock, memory and

@@ -6,6 +6,7 @@
 
 #include "core/units.hpp"
 #include "output/occupancy_text.hpp"
+#include "output/tier_dir_check_text.hpp"
 
 namespace kvb {
 namespace {

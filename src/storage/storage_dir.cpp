@@ -17,33 +17,7 @@
 namespace kvb {
 
 std::string fs_type_name(long f_type) {
-  // Magic numbers from linux/magic.h (and xfs_sb.h, zfs, lustre, gpfs for the usual KV tiers).
-  switch (static_cast<unsigned long>(f_type) & 0xffffffffUL) {
-    case 0xEF53UL:
-      return "ext4";
-    case 0x58465342UL:
-      return "xfs";
-    case 0x01021994UL:
-      return "tmpfs";
-    case 0x9123683EUL:
-      return "btrfs";
-    case 0x6969UL:
-      return "nfs";
-    case 0x65735546UL:
-      return "fuse";
-    case 0x794C7630UL:
-      return "overlayfs";
-    case 0x2FC12FC1UL:
-      return "zfs";
-    case 0x0BD00BD0UL:
-      return "lustre";
-    case 0x47504653UL:
-      return "gpfs";
-    case 0x00C36400UL:
-      return "ceph";
-    default:
-      return fmt::format("0x{:x}", static_cast<unsigned long>(f_type));
-  }
+  return classify_fs(static_cast<std::uint64_t>(static_cast<unsigned long>(f_type))).name;
 }
 
 std::string direct_refusal_text(int err) {
@@ -53,18 +27,17 @@ std::string direct_refusal_text(int err) {
 
 namespace {
 
-void require_writable_dir(const std::string& dir) {
+// The directory's state as stat and access see it; the errno's words where it says more.
+void check_dir_state(StorageDirFacts& d) {
   struct stat st {};
-  const auto name = printable_path(dir);
-  if (::stat(dir.c_str(), &st) != 0)
-    throw UsageError(fmt::format("--dir {}: {}; expected an existing directory", name, std::strerror(errno)));
-  if (!S_ISDIR(st.st_mode))
-    throw UsageError(fmt::format("--dir {}: not a directory; expected a directory", name));
-  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
-    throw UsageError(
-        fmt::format("--dir {}: not writable by this user ({}); expected a directory kvbench may "
-                    "create files in",
-                    name, std::strerror(errno)));
+  if (::stat(d.path.c_str(), &st) != 0) {
+    d.problem = DirProblem::kMissing;
+    d.problem_errno = std::strerror(errno);
+  } else if (!S_ISDIR(st.st_mode)) {
+    d.problem = DirProblem::kNotDirectory;
+  } else if (::access(d.path.c_str(), W_OK | X_OK) != 0) {
+    d.problem = DirProblem::kNotWritable;
+    d.problem_errno = std::strerror(errno);
   }
 }
 
@@ -79,9 +52,10 @@ void probe_direct(StorageDirFacts& d) {
     return;
   }
   const int err = errno;
-  if (err == EEXIST || err == EACCES) {
-    throw UsageError(
-        fmt::format("--dir {}: cannot create a file there ({})", printable_path(d.path), std::strerror(err)));
+  if (err == EEXIST || err == EACCES || err == EROFS || err == EPERM) {
+    d.problem = DirProblem::kCannotCreate;
+    d.problem_errno = std::strerror(err);
+    return;
   }
   d.direct_refusal = direct_refusal_text(err);
   ::unlink(probe.c_str());  // a file system may create the name before refusing the flag
@@ -89,16 +63,45 @@ void probe_direct(StorageDirFacts& d) {
 
 }  // namespace
 
-StorageDirFacts probe_storage_dir(const std::string& dir) {
-  require_writable_dir(dir);
+StorageDirFacts inspect_storage_dir(const std::string& dir) {
   StorageDirFacts d;
   d.path = dir;
+  check_dir_state(d);
+  if (d.problem == DirProblem::kMissing) return d;
   struct statfs fs {};
-  if (::statfs(dir.c_str(), &fs) == 0) d.fs_type = fs_type_name(static_cast<long>(fs.f_type));
+  if (::statfs(dir.c_str(), &fs) == 0) {
+    const auto type = classify_fs(static_cast<std::uint64_t>(fs.f_type));
+    d.fs_type = type.name;
+    d.fs_magic = type.magic;
+    d.fs_kind = type.kind;
+  }
   struct statvfs vfs {};
-  if (::statvfs(dir.c_str(), &vfs) == 0)
+  if (::statvfs(dir.c_str(), &vfs) == 0) {
     d.free_bytes = static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
-  probe_direct(d);
+    d.total_bytes = static_cast<std::uint64_t>(vfs.f_blocks) * vfs.f_frsize;
+  }
+  if (d.problem == DirProblem::kNone) probe_direct(d);
+  return d;
+}
+
+StorageDirFacts probe_storage_dir(const std::string& dir) {
+  auto d = inspect_storage_dir(dir);
+  const auto name = printable_path(dir);
+  switch (d.problem) {
+    case DirProblem::kNone:
+      return d;
+    case DirProblem::kMissing:
+      throw UsageError(fmt::format("--dir {}: {}; expected an existing directory", name, d.problem_errno));
+    case DirProblem::kNotDirectory:
+      throw UsageError(fmt::format("--dir {}: not a directory; expected a directory", name));
+    case DirProblem::kNotWritable:
+      throw UsageError(
+          fmt::format("--dir {}: not writable by this user ({}); expected a directory kvbench may "
+                      "create files in",
+                      name, d.problem_errno));
+    case DirProblem::kCannotCreate:
+      throw UsageError(fmt::format("--dir {}: cannot create a file there ({})", name, d.problem_errno));
+  }
   return d;
 }
 

@@ -4,7 +4,12 @@
 #include <cstdint>
 #include <string>
 
+#include "storage/fs_type.hpp"
+
 namespace kvb {
+
+// Why the directory cannot take a tier's files (kNone: it can).
+enum class DirProblem { kNone, kMissing, kNotDirectory, kNotWritable, kCannotCreate };
 
 struct StorageDirFacts {
   std::string path;
@@ -12,7 +17,16 @@ struct StorageDirFacts {
   std::uint64_t free_bytes = 0;  // available to this user (statvfs f_bavail)
   bool direct_supported = false;
   std::string direct_refusal;  // why not: "open(O_DIRECT) failed: EINVAL (the file system refuses it)"
+  std::uint32_t fs_magic = 0;  // statfs's f_type; 0 where statfs failed
+  FsKind fs_kind = FsKind::kUnknown;
+  std::uint64_t total_bytes = 0;  // the file system's size (statvfs f_blocks)
+  DirProblem problem = DirProblem::kNone;
+  std::string problem_errno;  // the call's error where it says more: "No such file or directory"
 };
+
+// The directory's facts, whatever its state (doctor reports a missing one as a failed check):
+// statfs and statvfs where the path exists, the O_DIRECT probe where it is a writable directory.
+StorageDirFacts inspect_storage_dir(const std::string& dir);
 
 // Throws UsageError naming the directory when it is missing, not a directory or not writable.
 StorageDirFacts probe_storage_dir(const std::string& dir);
@@ -24,7 +38,7 @@ void require_room(const StorageDirFacts& d, std::uint64_t bytes);
 // kernels before 6.6 answers EINVAL).
 std::string direct_refusal_text(int err);
 
-// The file system's name from statfs's f_type.
+// The file system's name from statfs's f_type (classify_fs's name).
 std::string fs_type_name(long f_type);
 
 }  // namespace kvb

@@ -14,6 +14,8 @@ and fails when the manifest drifts from what doctor reads:
 * the manifest's own doctor command (its env values substituted, --root pointed at a recorded tree,
   -o at a temporary file) exits 0 with no failed check on tests/data/nodes/daemonset-node (the
   pod-limit node as those mounts show it) and on tests/data/nodes/pod-limit;
+* a secondary tier's directory, commented out in the manifest (a read-write hostPath mount and
+  KVBENCH_TIER_DIR), when uncommented and set, reaches doctor as --tier-dir and its checks run;
 * the manifest's sed turns doctor's host="<--root>" label into the node's name on every line.
 
 usage: daemonset_test.py KVBENCH MANIFEST NODES_DIR
@@ -38,13 +40,25 @@ if len(doctor_lines) != 1 or len(sed_lines) != 1:
     sys.exit(f"FAIL: expected one 'kvbench doctor' line and one 'sed' line in {manifest}, "
              f"found {len(doctor_lines)} and {len(sed_lines)}")
 
-# The doctor command as the shell would run it: up to '||', $VARS from the manifest's env.
-words = [re.sub(r"\$(\w+)", lambda m: env.get(m.group(1), m.group(0)), w)
-         for w in shlex.split(doctor_lines[0].split("||")[0])]
-args = words[1:]
-unset = [w for w in args if "$" in w]
+
+
+def doctor_args(overrides):
+    """The doctor command's arguments as the shell gives them: up to '||', the manifest's env (and
+    overrides) in the environment, kvbench a function that prints what it was given."""
+    script = 'kvbench() { printf "%s\\0" "$@"; }\n' + doctor_lines[0].split("||")[0]
+    done = subprocess.run(["sh", "-c", script], capture_output=True, text=True, timeout=30,
+                          env={"PATH": os.environ["PATH"], **env, **overrides})
+    if done.returncode != 0:
+        sys.exit(f"FAIL: the manifest's doctor line does not run in sh: {done.stderr.strip()}")
+    return done.stdout.split("\0")[:-1]
+
+
+args = doctor_args({})
+unset = sorted(set(re.findall(r"\$\{?(\w+)", doctor_lines[0])) - set(env))
 if unset:
     failures.append(f"doctor arguments name variables the manifest does not set: {unset}")
+if "--tier-dir" in args:
+    failures.append("the manifest checks a secondary tier's directory by default: KVBENCH_TIER_DIR must be \"\"")
 
 
 def value_of(flag):
@@ -75,9 +89,10 @@ if re.search(r"privileged:\s*true", text):
                     "would read the pod's own cgroup limit")
 
 
-def run_doctor(tree, out):
-    argv = [kvbench] + [tree if a == root and args[i - 1] == "--root" else out if a == output else a
-                        for i, a in enumerate(args)]
+def run_doctor(tree, out, argv_in=None):
+    given = args if argv_in is None else argv_in
+    argv = [kvbench] + [tree if a == root and given[i - 1] == "--root" else out if a == output else a
+                        for i, a in enumerate(given)]
     done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
     return argv, done
 
@@ -113,6 +128,64 @@ with tempfile.TemporaryDirectory() as tmp:
             failures.append(f"{fixture}: the manifest's sed does not label every series host=\"$NODE_NAME\" "
                             f"(exit {relabelled.returncode}; first unlabelled: {wrong[:1]})")
         print(f"{fixture}: kvbench {shown}: exit 0, {len(status)} checks, none failed")
+
+
+# A secondary tier's directory (issue 55 item 4): the manifest carries it commented out, a mount and
+# a hostPath volume named tier-dir, and KVBENCH_TIER_DIR. Uncommented, the mount is read-write (doctor
+# creates one probe file) at the path KVBENCH_TIER_DIR's comment names, and the doctor line passes it
+# as --tier-dir (with --tier-dir-size from KVBENCH_TIER_DIR_SIZE); run on a recorded node with a real
+# directory standing in for the mount, its tier-dir checks run and none fails, and a missing one
+# fails the tier-dir check (exit 1: published as a failed check, not as "could not check").
+tier_mount = re.search(r"^(\s*)# (- \{name: tier-dir, mountPath: ([^,}\s]+)(, readOnly: true)?\})$", text, re.M)
+tier_volume = re.search(r"^(\s*)# (- name: tier-dir)\n\s*#(\s+hostPath: \{path: ([^,}\s]+), type: (\w+)\})$",
+                        text, re.M)
+tier_comment = text[:text.find("{name: KVBENCH_TIER_DIR,")]
+if "KVBENCH_TIER_DIR" not in env or "KVBENCH_TIER_DIR_SIZE" not in env:
+    failures.append("the manifest's env has no KVBENCH_TIER_DIR or KVBENCH_TIER_DIR_SIZE")
+elif tier_mount is None or tier_volume is None:
+    failures.append("no commented tier-dir mount and hostPath volume in the manifest")
+else:
+    tier_path = tier_mount.group(3)
+    if tier_mount.group(4):
+        failures.append("the tier-dir mount is readOnly: doctor's O_DIRECT probe creates a file there")
+    if f"set {tier_path} here" not in tier_comment[-800:]:
+        failures.append(f"KVBENCH_TIER_DIR's comment does not name the tier-dir mount's path {tier_path}")
+    if tier_volume.group(5) != "Directory":
+        failures.append(f"the tier-dir volume's hostPath type is {tier_volume.group(5)}, not Directory")
+    wired = doctor_args({"KVBENCH_TIER_DIR": tier_path, "KVBENCH_TIER_DIR_SIZE": "1MiB"})
+    if f"--tier-dir {tier_path} --tier-dir-size 1MiB" not in " ".join(wired):
+        failures.append(f"with KVBENCH_TIER_DIR set, the doctor line gives {wired}")
+    uncommented = text.replace(tier_mount.group(0), tier_mount.group(1) + tier_mount.group(2))
+    uncommented = uncommented.replace(tier_volume.group(0), tier_volume.group(1) + tier_volume.group(2) + "\n" +
+                                      tier_volume.group(1) + tier_volume.group(3)[1:])  # "# " off
+    try:  # a YAML parser where the Python has one (Debian's python3-yaml; not in the base image)
+        import yaml
+        spec = yaml.safe_load(uncommented)["spec"]["template"]["spec"]
+        if {"name": "tier-dir", "mountPath": tier_path} not in spec["containers"][0]["volumeMounts"] or \
+                not any(v["name"] == "tier-dir" and "hostPath" in v for v in spec["volumes"]):
+            failures.append("uncommented, the manifest's YAML has no tier-dir mount and volume")
+    except ImportError:
+        pass
+    with tempfile.TemporaryDirectory() as tmp:
+        tier = os.path.join(tmp, "tier")
+        os.makedirs(tier)
+        tree = os.path.join(nodes, "daemonset-node")
+        for stand_in, code in ((tier, 0), (os.path.join(tmp, "not-mounted"), 1)):
+            out = os.path.join(tmp, "tier.prom")
+            argv, done = run_doctor(tree, out, [stand_in if a == tier_path else a for a in wired])
+            prom = open(out).read() if os.path.exists(out) else ""
+            status = dict(re.findall(r'^kvbench_doctor_check_status\{host="[^"]*",check="(tier-dir[^"]*)"\} (-?\d+)$',
+                                     prom, re.M))
+            expected = {"tier-dir": "0" if code == 0 else "2"}
+            if code == 0:
+                expected["tier-dir space"] = "0"
+            wrong = {k: status.get(k) for k, v in expected.items() if status.get(k) != v}
+            failed = [k for k, v in status.items() if v == "2"]
+            if done.returncode != code or len(status) < 4 or wrong or (code == 0 and failed):
+                failures.append(f"tier dir {stand_in}: kvbench {' '.join(argv[1:])} exited {done.returncode} "
+                                f"(expected {code}); tier-dir checks {status}")
+            else:
+                print(f"tier dir {stand_in}: exit {code}, tier-dir checks {status}")
 
 
 # A run that fails after an earlier success (issue 59 row 25): the manifest's loop, run twice with a

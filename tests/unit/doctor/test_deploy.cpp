@@ -44,8 +44,15 @@ TEST(KubernetesManifest, DaemonSetReadsTheNodeReadOnlyAndWritesTheTextfileCollec
     EXPECT_EQ(mounted[std::string("/host") + node], node);
   ASSERT_FALSE(textfile.empty());
   const auto script = c["args"][0].as<std::string>();
-  EXPECT_NE(script.find("doctor --root /host --tier-size \"$KVBENCH_TIER_GIB\" --format prom -o"),
-            std::string::npos);
+  EXPECT_NE(script.find("doctor --root /host --tier-size \"$KVBENCH_TIER_GIB\" "), std::string::npos);
+  EXPECT_NE(script.find(" --format prom -o /tmp/kvbench_doctor.prom\n"), std::string::npos);
+  // A secondary tier's directory only where KVBENCH_TIER_DIR is set (the manifest's default is "").
+  EXPECT_NE(script.find("${KVBENCH_TIER_DIR:+--tier-dir \"$KVBENCH_TIER_DIR\"}"), std::string::npos);
+  for (const auto& e : c["env"]) {
+    if (e["name"].as<std::string>() == "KVBENCH_TIER_DIR") {
+      EXPECT_EQ(e["value"].as<std::string>(), "");
+    }
+  }
   // Each run's file is published whole into the collector's directory, a failed run's too
   // (tests/cli/daemonset_test.py runs the loop).
   EXPECT_NE(script.find("mv \"" + textfile + "/kvbench_$1.prom.tmp\" \"" + textfile + "/kvbench_$1.prom\""),

@@ -10,7 +10,10 @@ namespace {
 
 nlohmann::json storage_doc() {
   StorageDocument doc;
-  doc.dir = {"/mnt/<nvme>", "xfs", 1ULL << 40, false, "open(O_DIRECT) failed: EINVAL"};
+  doc.dir.path = "/mnt/<nvme>";
+  doc.dir.fs_type = "xfs";
+  doc.dir.free_bytes = 1ULL << 40;
+  doc.dir.direct_refusal = "open(O_DIRECT) failed: EINVAL";
   doc.repeats = 3;
   StorageRecord r;
   r.tcase =

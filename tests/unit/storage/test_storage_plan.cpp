@@ -122,7 +122,10 @@ TEST(StorageDir, RefusesAMissingDirectoryAndAFile) {
 
 StorageDocument document() {
   StorageDocument doc;
-  doc.dir = {"/mnt/nvme", "xfs", 1ULL << 40, false, direct_refusal_text(EINVAL)};
+  doc.dir.path = "/mnt/nvme";
+  doc.dir.fs_type = "xfs";
+  doc.dir.free_bytes = 1ULL << 40;
+  doc.dir.direct_refusal = direct_refusal_text(EINVAL);
   doc.repeats = 3;
   doc.io_uring_built = true;
   StorageRecord r;
