@@ -99,7 +99,11 @@ if done.returncode != 0 or "1 storage results" not in done.stdout or 'id="storag
 part = os.path.join(work, "storage-interrupted.json")
 proc = subprocess.Popen([kvbench, "storage", "--dir", scratch, "--size", "64MiB", "--repeat", "5", "-o", part],
                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-time.sleep(1.5)
+# Signalled once its first chunk file exists: by then its handler is installed and a case is under way
+# (a fixed delay raced the process's start on a loaded machine or under the sanitizers).
+deadline = time.monotonic() + 120
+while not leftovers(scratch) and proc.poll() is None and time.monotonic() < deadline:
+    time.sleep(0.05)
 proc.send_signal(signal.SIGINT)
 _, err = proc.communicate(timeout=240)
 if proc.returncode != 130 or not json.load(open(part)).get("interrupted"):
