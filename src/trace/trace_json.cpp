@@ -93,12 +93,13 @@ nlohmann::json trace_json(const TraceAnalysis& a, const TraceKvCost& cost) {
 namespace {
 
 TraceFormat format_from(const std::string& text, const std::string& origin) {
-  for (const auto f :
-       {TraceFormat::kMooncake, TraceFormat::kKvbench, TraceFormat::kCsv, TraceFormat::kAiperf})
+  for (const auto f : {TraceFormat::kMooncake, TraceFormat::kKvbench, TraceFormat::kCsv, TraceFormat::kAiperf,
+                       TraceFormat::kGuidellm})
     if (text == to_string(f)) return f;
-  throw UsageError(fmt::format(
-      "{}: trace format '{}'; expected Mooncake JSONL, kvbench JSONL, CSV or AIPerf profile_export.jsonl",
-      origin, text));
+  throw UsageError(
+      fmt::format("{}: trace format '{}'; expected Mooncake JSONL, kvbench JSONL, CSV, AIPerf "
+                  "profile_export.jsonl or GuideLLM benchmarks.json",
+                  origin, text));
 }
 
 LengthSummary lengths_from(const nlohmann::json& j, const std::string& origin) {

@@ -22,6 +22,7 @@
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "trace/aiperf_records.hpp"
+#include "trace/guidellm_report.hpp"
 #include "trace/trace_csv.hpp"
 
 namespace kvb {
@@ -96,6 +97,11 @@ void own_blocks(TraceRequest& r, std::uint64_t base, std::int64_t block_tokens, 
     r.block_ids.push_back(base | mix(mix(base) ^ static_cast<std::uint64_t>(b)) >> 2);
 }
 
+// An empty file, or a CSV of its header alone: no trace to size or replay.
+UsageError no_records(const std::string& shown) {
+  return UsageError(fmt::format("trace '{}': no records; expected one request per line", shown));
+}
+
 }  // namespace
 
 std::string to_string(TraceFormat f) {
@@ -108,6 +114,8 @@ std::string to_string(TraceFormat f) {
       return "CSV (arrival, prompt and output tokens; no reuse recorded)";
     case TraceFormat::kAiperf:
       return "AIPerf profile_export.jsonl: arrivals and lengths, no reuse recorded";
+    case TraceFormat::kGuidellm:
+      return "GuideLLM benchmarks.json: arrivals and lengths, no reuse recorded";
   }
   return "";
 }
@@ -165,6 +173,12 @@ bool TraceReader::next_line(std::string& line) {
     }
     const auto end = whole ? nl : buf_.size();
     if (!whole && buf_pos_ == buf_.size()) return false;
+    // A first line this long that opens a JSON object may be one document (a GuideLLM report).
+    const auto opens = buf_.find_first_not_of(" \t\r\xEF\xBB\xBF", buf_pos_);
+    if (end - buf_pos_ > kMaxTraceLineBytes && reading_first_ && opens < end && buf_[opens] == '{') {
+      first_too_long_ = true;
+      return false;
+    }
     ++line_number_;
     if (end - buf_pos_ > kMaxTraceLineBytes)  // refused at once: /dev/zero has no end of line
       throw UsageError(fmt::format("{}:{}: a line longer than 16 MiB", shown_, line_number_));
@@ -174,15 +188,9 @@ bool TraceReader::next_line(std::string& line) {
   }
 }
 
-namespace {
-// An empty file, or a CSV of its header alone: no trace to size or replay.
-UsageError no_records(const std::string& shown) {
-  return UsageError(fmt::format("trace '{}': no records; expected one request per line", shown));
-}
-}  // namespace
-
 // The first non-blank line, held as pending (a UTF-8 byte-order mark dropped).
 void TraceReader::read_first_record() {
+  reading_first_ = true;
   while (next_line(pending_)) {
     if (line_number_ == 1 && pending_.rfind("\xEF\xBB\xBF", 0) == 0) pending_.erase(0, 3);  // a UTF-8 BOM
     if (!trim_copy(pending_).empty()) {
@@ -190,15 +198,26 @@ void TraceReader::read_first_record() {
       break;
     }
   }
-  if (!have_pending_) throw no_records(shown_);
+  reading_first_ = false;
+  if (!have_pending_ && !first_too_long_) throw no_records(shown_);
 }
 
 void TraceReader::detect_format() {
   read_first_record();
+  if (first_too_long_) {  // no trace line is this long: one JSON document (GuideLLM's) or nothing
+    read_guidellm(json_record(read_rest(), fmt::format("{}:{}", shown_, line_number_ + 1)));
+    return;
+  }
   const auto first = trim_copy(pending_);
   if (first.front() == '{') {
     // By the keys the first record holds, not by substrings of its text.
-    const auto j = nlohmann::json::parse(first, nullptr, false);
+    auto j = nlohmann::json::parse(first, nullptr, false);
+    if (j.is_discarded())
+      j = nlohmann::json::parse(pending_ + "\n" + read_rest(), nullptr, false);  // over lines
+    if (is_guidellm_report(j)) {
+      read_guidellm(j);
+      return;
+    }
     if (is_aiperf_record(j)) {
       format_ = TraceFormat::kAiperf;
       read_aiperf();
@@ -322,14 +341,15 @@ bool TraceReader::kept(const TraceRequest& r) const {
 }
 
 bool TraceReader::read_record(TraceRequest& out) {
-  if (format_ == TraceFormat::kAiperf) {
+  if (format_ == TraceFormat::kAiperf || format_ == TraceFormat::kGuidellm) {
     if (held_next_ == held_.size()) return false;
     const auto& h = held_[held_next_++];
     out.arrival_s = h.arrival_s;
     out.prompt_tokens = h.prompt_tokens;
     out.output_tokens = h.output_tokens;
     own_blocks(out, kPrivateIds | (static_cast<std::uint64_t>(h.line) << 20), options_.block_tokens,
-               fmt::format("{}:{}", shown_, h.line));
+               format_ == TraceFormat::kAiperf ? fmt::format("{}:{}", shown_, h.line)
+                                               : fmt::format("{}: request {}", shown_, h.line));
     return true;
   }
   if (have_pending_) {
