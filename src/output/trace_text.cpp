@@ -64,6 +64,10 @@ std::string trace_text(const TraceAnalysis& a, const TraceKvCost& cost) {
                                             format_count(a.skipped_by_sample))
                               : std::string(),
       format_seconds(a.duration_s), a.mean_rate, a.median_minute_rate, a.peak_minute_rate);
+  if (a.failed_requests > 0) {
+    out += fmt::format("  left out: {} request{} the client recorded as failed or incomplete\n",
+                       format_count(a.failed_requests), a.failed_requests == 1 ? "" : "s");
+  }
   out += lengths("prompt", a.prompt) + lengths("output", a.output);
   out += "  (percentiles from a log-binned histogram: within 1.1%)\n";
   if (!a.reuse_recorded) {

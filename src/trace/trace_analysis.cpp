@@ -140,6 +140,7 @@ TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options
   }
   a.lines = reader.lines_read();
   a.skipped_by_sample = reader.skipped_by_sample();
+  a.failed_requests = reader.failed_requests();
   a.duration_s = a.requests > 0 ? last - first : 0;
   a.mean_rate = a.duration_s > 0 ? static_cast<double>(a.requests) / a.duration_s : 0;
   std::tie(a.median_minute_rate, a.peak_minute_rate) =

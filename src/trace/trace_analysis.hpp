@@ -30,7 +30,8 @@ struct TraceAnalysis {
   TraceFormat format = TraceFormat::kMooncake;
   TraceOptions options;
   std::int64_t requests = 0, lines = 0, skipped_by_sample = 0;
-  double duration_s = 0, mean_rate = 0;                 // requests per second over the trace
+  std::int64_t failed_requests = 0;      // a client's records of failed requests (AIPerf), left out
+  double duration_s = 0, mean_rate = 0;  // requests per second over the trace
   double median_minute_rate = 0, peak_minute_rate = 0;  // per-minute arrival counts, as req/s
   LengthSummary prompt, output;
   std::int64_t distinct_blocks = 0;

@@ -84,6 +84,7 @@ nlohmann::json trace_json(const TraceAnalysis& a, const TraceKvCost& cost) {
                         {"unbounded_prefix_hit_rate", a.unbounded_prefix_hit_rate},
                         {"unbounded_cache_gib", static_cast<double>(a.distinct_blocks) * block_gib(a, cost)},
                         {"miss_ratio_curve", curve}};
+  if (a.failed_requests > 0) doc["failed_requests"] = a.failed_requests;  // left out: no lengths
   if (a.interrupted) doc["interrupted"] = true;  // the figures cover the requests read before the signal
   if (!a.replicas.empty()) doc["fleet"] = fleet_json(a, cost);
   return doc;
@@ -92,10 +93,13 @@ nlohmann::json trace_json(const TraceAnalysis& a, const TraceKvCost& cost) {
 namespace {
 
 TraceFormat format_from(const std::string& text, const std::string& origin) {
-  for (const auto f : {TraceFormat::kMooncake, TraceFormat::kKvbench, TraceFormat::kCsv})
+  for (const auto f : {TraceFormat::kMooncake, TraceFormat::kKvbench, TraceFormat::kCsv, TraceFormat::kAiperf,
+                       TraceFormat::kGuidellm})
     if (text == to_string(f)) return f;
   throw UsageError(
-      fmt::format("{}: trace format '{}'; expected Mooncake JSONL, kvbench JSONL or CSV", origin, text));
+      fmt::format("{}: trace format '{}'; expected Mooncake JSONL, kvbench JSONL, CSV, AIPerf "
+                  "profile_export.jsonl or GuideLLM benchmarks.json",
+                  origin, text));
 }
 
 LengthSummary lengths_from(const nlohmann::json& j, const std::string& origin) {
@@ -129,6 +133,7 @@ TraceDocument trace_document_from_json(const nlohmann::json& doc, const std::str
   d.cost.kv_bytes_per_token = json_number_in(doc, "kv_bytes_per_token", 0, 1e12, origin);
   a.requests = json_integer_in(doc, "requests", 0, kMaxTokens, origin);
   a.skipped_by_sample = json_integer_or(doc, "skipped_by_sample", 0, kMaxTokens, 0, origin);
+  a.failed_requests = json_integer_or(doc, "failed_requests", 0, kMaxTokens, 0, origin);
   a.duration_s = json_number_in(doc, "duration_s", 0, 1e10, origin);
   a.mean_rate = json_number_or(doc, "mean_rate_per_s", 0, 1e12, 0, origin);
   a.median_minute_rate = json_number_or(doc, "median_minute_rate_per_s", 0, 1e12, 0, origin);

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -20,6 +21,9 @@
 #include "core/path_text.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
+#include "trace/aiperf_records.hpp"
+#include "trace/guidellm_report.hpp"
+#include "trace/trace_csv.hpp"
 
 namespace kvb {
 namespace {
@@ -93,36 +97,9 @@ void own_blocks(TraceRequest& r, std::uint64_t base, std::int64_t block_tokens, 
     r.block_ids.push_back(base | mix(mix(base) ^ static_cast<std::uint64_t>(b)) >> 2);
 }
 
-// "2023-11-16 18:15:46.6805900" (the Azure trace) or plain seconds from 0 to 1e10 (an epoch
-// time) -> seconds; nullopt for anything else, trailing junk included.
-std::optional<double> csv_time(const std::string& text) {
-  int y = 0, mo = 0, d = 0, h = 0, mi = 0, used = 0;
-  double s = 0;
-  if (std::sscanf(text.c_str(), "%d-%d-%d %d:%d:%lf%n", &y, &mo, &d, &h, &mi, &s, &used) == 6) {
-    if (static_cast<std::size_t>(used) != text.size() || y < 1970 || y > 9999 || mo < 1 || mo > 12 || d < 1 ||
-        d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || !(s >= 0 && s < 61)) {
-      return std::nullopt;
-    }
-    // Days from the civil date (H. Hinnant's algorithm), so no time zone or locale takes part.
-    y -= mo <= 2;
-    const int era = (y >= 0 ? y : y - 399) / 400;
-    const int yoe = y - era * 400;
-    const int doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    const double days = era * 146097.0 + doe - 719468.0;
-    return days * 86400 + h * 3600 + mi * 60 + s;
-  }
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || end == text.c_str() || *end != '\0' || !(v >= 0 && v <= 1e10)) return std::nullopt;
-  return v;
-}
-
-// A CSV header cell: its name, lower case, without white space or surrounding quotes.
-std::string header_name(const std::string& cell) {
-  auto c = trim_copy(to_lower(cell));
-  if (c.size() >= 2 && c.front() == '"' && c.back() == '"') c = trim_copy(c.substr(1, c.size() - 2));
-  return c;
+// An empty file, or a CSV of its header alone: no trace to size or replay.
+UsageError no_records(const std::string& shown) {
+  return UsageError(fmt::format("trace '{}': no records; expected one request per line", shown));
 }
 
 }  // namespace
@@ -135,6 +112,10 @@ std::string to_string(TraceFormat f) {
       return "kvbench JSONL";
     case TraceFormat::kCsv:
       return "CSV (arrival, prompt and output tokens; no reuse recorded)";
+    case TraceFormat::kAiperf:
+      return "AIPerf profile_export.jsonl: arrivals and lengths, no reuse recorded";
+    case TraceFormat::kGuidellm:
+      return "GuideLLM benchmarks.json: arrivals and lengths, no reuse recorded";
   }
   return "";
 }
@@ -192,6 +173,12 @@ bool TraceReader::next_line(std::string& line) {
     }
     const auto end = whole ? nl : buf_.size();
     if (!whole && buf_pos_ == buf_.size()) return false;
+    // A first line this long that opens a JSON object may be one document (a GuideLLM report).
+    const auto opens = buf_.find_first_not_of(" \t\r\xEF\xBB\xBF", buf_pos_);
+    if (end - buf_pos_ > kMaxTraceLineBytes && reading_first_ && opens < end && buf_[opens] == '{') {
+      first_too_long_ = true;
+      return false;
+    }
     ++line_number_;
     if (end - buf_pos_ > kMaxTraceLineBytes)  // refused at once: /dev/zero has no end of line
       throw UsageError(fmt::format("{}:{}: a line longer than 16 MiB", shown_, line_number_));
@@ -201,15 +188,9 @@ bool TraceReader::next_line(std::string& line) {
   }
 }
 
-namespace {
-// An empty file, or a CSV of its header alone: no trace to size or replay.
-UsageError no_records(const std::string& shown) {
-  return UsageError(fmt::format("trace '{}': no records; expected one request per line", shown));
-}
-}  // namespace
-
 // The first non-blank line, held as pending (a UTF-8 byte-order mark dropped).
 void TraceReader::read_first_record() {
+  reading_first_ = true;
   while (next_line(pending_)) {
     if (line_number_ == 1 && pending_.rfind("\xEF\xBB\xBF", 0) == 0) pending_.erase(0, 3);  // a UTF-8 BOM
     if (!trim_copy(pending_).empty()) {
@@ -217,15 +198,31 @@ void TraceReader::read_first_record() {
       break;
     }
   }
-  if (!have_pending_) throw no_records(shown_);
+  reading_first_ = false;
+  if (!have_pending_ && !first_too_long_) throw no_records(shown_);
 }
 
 void TraceReader::detect_format() {
   read_first_record();
+  if (first_too_long_) {  // no trace line is this long: one JSON document (GuideLLM's) or nothing
+    read_guidellm(json_record(read_rest(), fmt::format("{}:{}", shown_, line_number_ + 1)));
+    return;
+  }
   const auto first = trim_copy(pending_);
   if (first.front() == '{') {
     // By the keys the first record holds, not by substrings of its text.
-    const auto j = nlohmann::json::parse(first, nullptr, false);
+    auto j = nlohmann::json::parse(first, nullptr, false);
+    if (j.is_discarded())
+      j = nlohmann::json::parse(pending_ + "\n" + read_rest(), nullptr, false);  // over lines
+    if (is_guidellm_report(j)) {
+      read_guidellm(j);
+      return;
+    }
+    if (is_aiperf_record(j)) {
+      format_ = TraceFormat::kAiperf;
+      read_aiperf();
+      return;
+    }
     format_ = j.is_object() && j.contains("hash_ids") && j.contains("timestamp") ? TraceFormat::kMooncake
                                                                                  : TraceFormat::kKvbench;
     return;
@@ -288,9 +285,7 @@ bool TraceReader::parse_csv(const std::string& line, TraceRequest& r, const std:
   return true;
 }
 
-bool TraceReader::parse_line(const std::string& line, TraceRequest& r) {
-  const auto where = fmt::format("{}:{}", shown_, line_number_);
-  if (format_ == TraceFormat::kCsv) return parse_csv(line, r, where);
+nlohmann::json TraceReader::json_record(const std::string& line, const std::string& where) const {
   nlohmann::json j;
   try {
     // A key given twice would be read as its last value: refused, as in config.json.
@@ -299,6 +294,13 @@ bool TraceReader::parse_line(const std::string& line, TraceRequest& r) {
     throw UsageError(fmt::format("{}: not a JSON object", where));
   }
   if (!j.is_object()) throw UsageError(fmt::format("{}: not a JSON object", where));
+  return j;
+}
+
+bool TraceReader::parse_line(const std::string& line, TraceRequest& r) {
+  const auto where = fmt::format("{}:{}", shown_, line_number_);
+  if (format_ == TraceFormat::kCsv) return parse_csv(line, r, where);
+  const auto j = json_record(line, where);
   if (format_ == TraceFormat::kMooncake) {
     r.arrival_s = arrival_after_speed(seconds_field(j, "timestamp", 1e-3, where), where);
     r.prompt_tokens = tokens_field(j, "input_length", 1, where);
@@ -339,6 +341,17 @@ bool TraceReader::kept(const TraceRequest& r) const {
 }
 
 bool TraceReader::read_record(TraceRequest& out) {
+  if (format_ == TraceFormat::kAiperf || format_ == TraceFormat::kGuidellm) {
+    if (held_next_ == held_.size()) return false;
+    const auto& h = held_[held_next_++];
+    out.arrival_s = h.arrival_s;
+    out.prompt_tokens = h.prompt_tokens;
+    out.output_tokens = h.output_tokens;
+    own_blocks(out, kPrivateIds | (static_cast<std::uint64_t>(h.line) << 20), options_.block_tokens,
+               format_ == TraceFormat::kAiperf ? fmt::format("{}:{}", shown_, h.line)
+                                               : fmt::format("{}: request {}", shown_, h.line));
+    return true;
+  }
   if (have_pending_) {
     have_pending_ = false;
     return parse_line(pending_, out);

@@ -6,18 +6,24 @@
 //  * kvbench JSONL: {"arrival_s", "prompt_tokens", "output_tokens"} with either "hash_ids" or
 //    "session" (+ "turn"): a session's turns share its earlier context as their prefix;
 //  * CSV with a header naming arrival, prompt and output columns (the Azure LLM inference trace's
-//    TIMESTAMP, ContextTokens, GeneratedTokens): no reuse recorded, which TraceInfo says.
+//    TIMESTAMP, ContextTokens, GeneratedTokens): no reuse recorded, which TraceInfo says;
+//  * NVIDIA AIPerf's profile_export.jsonl (trace/aiperf_records): a benchmark client's record of
+//    each request it sent, read whole and put in start order; no reuse recorded;
+//  * GuideLLM's benchmarks.json (trace/guidellm_report): one JSON document, not a line per
+//    request, read whole (at most kMaxTraceDocumentBytes) and put in start order; no reuse recorded.
 // Every bad record is a UsageError "<file>:<line>: ...".
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "trace/trace_request.hpp"
 
 namespace kvb {
 
-enum class TraceFormat { kMooncake, kKvbench, kCsv };
+enum class TraceFormat { kMooncake, kKvbench, kCsv, kAiperf, kGuidellm };
 std::string to_string(TraceFormat f);
 
 struct TraceOptions {
@@ -60,9 +66,13 @@ class TraceReader {
   // The next request kept by --trace-sample and --trace-limit; false at the end.
   bool next(TraceRequest& out);
   TraceFormat format() const { return format_; }
-  bool reuse_recorded() const { return format_ != TraceFormat::kCsv; }
+  bool reuse_recorded() const {
+    return format_ == TraceFormat::kMooncake || format_ == TraceFormat::kKvbench;
+  }
   std::int64_t lines_read() const { return line_number_; }
   std::int64_t skipped_by_sample() const { return skipped_; }
+  // A client's failed (AIPerf, GuideLLM) or incomplete (GuideLLM) requests: not replayed.
+  std::int64_t failed_requests() const { return failed_; }
 
  private:
   bool read_record(TraceRequest& out);
@@ -71,6 +81,10 @@ class TraceReader {
   void detect_format();
   void read_first_record();
   void read_csv_header(const std::string& first);
+  void read_aiperf();
+  void read_guidellm(const nlohmann::json& doc);  // a GuideLLM report, in start order
+  std::string read_rest();  // the file from buf_pos_ on, as one document  // the whole export, in start order
+  nlohmann::json json_record(const std::string& line, const std::string& where) const;
   bool kept(const TraceRequest& r) const;
   bool next_line(std::string& line);  // false at the end; a line past kMaxTraceLineBytes is refused
   bool fill();                        // more bytes into buf_; false at the end
@@ -88,9 +102,17 @@ class TraceReader {
   double last_arrival_ = 0;
   std::string pending_;  // the first record, read to detect the format
   bool have_pending_ = false;
+  bool reading_first_ = false, first_too_long_ = false;  // a first line past 16 MiB: a document
   int csv_arrival_ = -1, csv_prompt_ = -1, csv_output_ = -1;
   double csv_first_arrival_ = -1;
   std::unordered_map<std::string, std::uint64_t> sessions_;  // session id -> its number
+  struct Held {  // an AIPerf record, read ahead: its block ids are made when it is returned
+    double arrival_s;
+    std::int64_t prompt_tokens, output_tokens, line;
+  };
+  std::vector<Held> held_;
+  std::size_t held_next_ = 0;
+  std::int64_t failed_ = 0;
 };
 
 }  // namespace kvb
