@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <set>
+#include <string_view>
 
 #include "core/errors.hpp"
 #include "core/strings.hpp"
@@ -81,22 +82,54 @@ class TreeCheck {
   std::size_t nodes_ = 0;
 };
 
+// A line that is a document marker: "---" or "..." alone or followed by a space.
+bool is_marker(std::string_view line, std::string_view marker) {
+  return line.substr(0, 3) == marker &&
+         (line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r');
+}
+
+// Whether `text` holds a second YAML document: a "---" after content, or content after "...".
+// Found by its marker lines, not by yaml-cpp's LoadAll: on a stray ',' where a document starts
+// ("#c\n,x") its parser hands back an empty document without consuming the token, and LoadAll
+// loops forever, allocating (found by fuzz_scenario).
+bool has_second_document(const std::string& text) {
+  bool content = false, ended = false;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const auto end = std::min(text.find('\n', start), text.size());
+    const std::string_view line(text.data() + start, end - start);
+    start = end + 1;
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string_view::npos || line[first] == '#' || (!content && line[0] == '%')) continue;
+    if (is_marker(line, "---")) {
+      if (content || ended) return true;
+      continue;
+    }
+    if (is_marker(line, "...")) {
+      ended = content;
+      continue;
+    }
+    if (ended) return true;
+    content = true;
+  }
+  return false;
+}
+
 }  // namespace
 
 YamlObject YamlObject::parse(const std::string& text, const std::string& origin) {
-  std::vector<YAML::Node> documents;
+  YAML::Node root;
   try {
-    documents = YAML::LoadAll(text);
+    root = YAML::Load(text);  // the first document only (has_second_document says why not LoadAll)
   } catch (const YAML::Exception& e) {
     throw UsageError(fmt::format("{}: malformed YAML at line {}: {}", origin, e.mark.line + 1, e.msg));
   }
   // Readers look at the first document only: a second one ("---") would be ignored without a word.
-  if (documents.size() > 1) {
+  if (has_second_document(text)) {
     throw UsageError(fmt::format(
         "{}: holds a second YAML document (after a '---' line); expected one document of key: value lines",
         origin));
   }
-  const YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
   check_tree(root, origin);
   return YamlObject(root, origin);
 }
