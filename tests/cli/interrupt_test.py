@@ -80,10 +80,12 @@ check(code == 143, f"dma after SIGTERM exited {code}, expected 143")
 check(json.load(open(dma_out)).get("interrupted") is True, "dma JSON after SIGTERM lacks interrupted: true")
 
 # 3. simulate: a sweep of six tier sizes, about 2 s each here; the progress line (printed once a
-#    sweep runs past 2 s) says points have finished; the signal lands in a later one.
+#    sweep runs past 2 s) says points have finished; the signal lands in a later one. One job: a
+#    signal keeps the leading points whole, and with several jobs the first point to finish need not
+#    be the first of the sweep (the progress line counts it; the document keeps none before it).
 sim_out = f"{work}/sim.json"
 proc = start(["simulate", "chat-multi-turn", "--requests", "50000", "--sweep",
-              "kv-offloading-size=0,16,32,48,64,96", "--json", "-o", sim_out])
+              "kv-offloading-size=0,16,32,48,64,96", "--jobs", "1", "--json", "-o", sim_out])
 wait_for_stderr(proc, "kvbench: simulated ", limit_s=600)
 proc.send_signal(signal.SIGINT)
 code, out, err = finish(proc, limit_s=600)
