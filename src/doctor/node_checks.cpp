@@ -11,24 +11,25 @@
 #include "doctor/tier_dir_checks.hpp"
 
 namespace kvb {
-namespace {
 
-CheckResult check(std::string name, CheckStatus status, CheckFinding finding,
-                  std::optional<double> value = {}, std::optional<double> threshold = {},
-                  std::string unit = {}) {
+CheckResult make_check(std::string name, CheckStatus status, CheckFinding finding,
+                       std::optional<double> value, std::optional<double> threshold, std::string unit) {
   return {std::move(name), status, {}, value, threshold, std::move(unit), {}, std::move(finding)};
 }
+
+namespace {
 
 // vLLM's tier lives in /dev/shm from 0.27 (one mmap'ed region, PR #50094); earlier releases pin
 // tensors outside it, but a crashed server's leftovers there still take memory.
 CheckResult shm_check(const NodeFacts& f, const HostFootprint& tier) {
   ShmFinding found{f.shm, std::max(0.0, f.shm.size_bytes - f.shm.used_bytes), tier};
-  if (!f.shm.mounted || !f.shm.size_known) return check("shm", CheckStatus::kSkip, found, {}, {}, "bytes");
+  if (!f.shm.mounted || !f.shm.size_known)
+    return make_check("shm", CheckStatus::kSkip, found, {}, {}, "bytes");
   const double free = found.free_bytes, need = tier.dev_shm_bytes;
   const auto status = need > 0 && free < need     ? CheckStatus::kFail
                       : f.shm.large_files.empty() ? CheckStatus::kPass
                                                   : CheckStatus::kWarn;
-  return check("shm", status, std::move(found), free, std::max(0.0, need), "bytes");
+  return make_check("shm", status, std::move(found), free, std::max(0.0, need), "bytes");
 }
 
 // The server is charged its tier and its processes; shared memory cannot be reclaimed, so past the
@@ -36,21 +37,22 @@ CheckResult shm_check(const NodeFacts& f, const HostFootprint& tier) {
 CheckResult cgroup_check(const NodeFacts& f, const HostFootprint& tier) {
   const auto& c = f.cgroup;
   const CgroupFinding found{c, tier};
-  if (c.version == 0) return check("cgroup", CheckStatus::kSkip, found, {}, {}, "bytes");
+  if (c.version == 0) return make_check("cgroup", CheckStatus::kSkip, found, {}, {}, "bytes");
   const auto need = tier.total_bytes();
-  if (!c.limit_bytes) return check("cgroup", CheckStatus::kPass, found, {}, need, "bytes");
+  if (!c.limit_bytes) return make_check("cgroup", CheckStatus::kPass, found, {}, need, "bytes");
   const double room = c.headroom_bytes();
-  return check("cgroup", room < need ? CheckStatus::kFail : CheckStatus::kPass, found, room, need, "bytes");
+  return make_check("cgroup", room < need ? CheckStatus::kFail : CheckStatus::kPass, found, room, need,
+                    "bytes");
 }
 
 CheckResult memlock_check(const NodeFacts& f, const HostFootprint& footprint) {
   const double tier = footprint.tier_host_bytes;
   const MemlockFinding found{f.memlock_known, f.memlock_problem, f.memlock_soft_bytes, tier};
-  if (!f.memlock_known) return check("memlock", CheckStatus::kSkip, found, {}, {}, "bytes");
-  if (!f.memlock_soft_bytes) return check("memlock", CheckStatus::kPass, found, {}, tier, "bytes");
+  if (!f.memlock_known) return make_check("memlock", CheckStatus::kSkip, found, {}, {}, "bytes");
+  if (!f.memlock_soft_bytes) return make_check("memlock", CheckStatus::kPass, found, {}, tier, "bytes");
   const double limit = *f.memlock_soft_bytes;
-  return check("memlock", limit < tier ? CheckStatus::kWarn : CheckStatus::kPass, found, limit, tier,
-               "bytes");
+  return make_check("memlock", limit < tier ? CheckStatus::kWarn : CheckStatus::kPass, found, limit, tier,
+                    "bytes");
 }
 
 CheckResult memory_check(const NodeFacts& f, const HostFootprint& footprint) {
@@ -58,11 +60,11 @@ CheckResult memory_check(const NodeFacts& f, const HostFootprint& footprint) {
   // Reserve: 10% of RAM (at least 8 GiB) for the OS, the server's own process and page cache.
   const double reserve = std::max(8 * kGiB, 0.1 * f.mem_total_bytes);
   const MemoryFinding found{f.meminfo_problem, f.mem_available_bytes, f.mem_total_bytes, reserve, footprint};
-  if (!f.meminfo_problem.empty()) return check("memory", CheckStatus::kSkip, found, {}, {}, "bytes");
+  if (!f.meminfo_problem.empty()) return make_check("memory", CheckStatus::kSkip, found, {}, {}, "bytes");
   if (f.mem_available_bytes < tier)
-    return check("memory", CheckStatus::kFail, found, f.mem_available_bytes, tier, "bytes");
+    return make_check("memory", CheckStatus::kFail, found, f.mem_available_bytes, tier, "bytes");
   const auto status = f.mem_available_bytes < tier + reserve ? CheckStatus::kWarn : CheckStatus::kPass;
-  return check("memory", status, found, f.mem_available_bytes, tier + reserve, "bytes");
+  return make_check("memory", status, found, f.mem_available_bytes, tier + reserve, "bytes");
 }
 
 CheckResult hugepages_check(const NodeFacts& f) {
@@ -70,39 +72,39 @@ CheckResult hugepages_check(const NodeFacts& f) {
   const auto status = f.thp_mode.empty()      ? CheckStatus::kSkip
                       : f.thp_mode == "never" ? CheckStatus::kWarn
                                               : CheckStatus::kPass;
-  return check("hugepages", status, found);
+  return make_check("hugepages", status, found);
 }
 
 CheckResult iommu_check(const NodeFacts& f) {
   const bool translated = f.iommu_present && f.iommu_mode != "passthrough";
-  return check("iommu", translated ? CheckStatus::kWarn : CheckStatus::kPass,
-               IommuFinding{f.iommu_present, f.iommu_mode});
+  return make_check("iommu", translated ? CheckStatus::kWarn : CheckStatus::kPass,
+                    IommuFinding{f.iommu_present, f.iommu_mode});
 }
 
 CheckResult virtualization_check(const NodeFacts& f) {
-  return check("virtualization", f.hypervisor ? CheckStatus::kWarn : CheckStatus::kPass,
-               VirtualizationFinding{f.hypervisor, f.container});
+  return make_check("virtualization", f.hypervisor ? CheckStatus::kWarn : CheckStatus::kPass,
+                    VirtualizationFinding{f.hypervisor, f.container});
 }
 
 CheckResult pcie_link_check(const GpuPciFacts& g) {
   PcieLinkFinding found{g.vendor, parse_pcie_link(g.current_speed, std::to_string(g.current_width)),
                         parse_pcie_link(g.max_speed, std::to_string(g.max_width))};
   const auto name = "link " + g.bus_id;
-  if (!found.now || !found.max) return check(name, CheckStatus::kSkip, std::move(found));
+  if (!found.now || !found.max) return make_check(name, CheckStatus::kSkip, std::move(found));
   const auto now = *found.now, max = *found.max;
   const auto status = now.width < max.width             ? CheckStatus::kFail
                       : now.generation < max.generation ? CheckStatus::kWarn
                                                         : CheckStatus::kPass;
-  return check(name, status, std::move(found), now.ceiling_gbps, max.ceiling_gbps, "GB/s");
+  return make_check(name, status, std::move(found), now.ceiling_gbps, max.ceiling_gbps, "GB/s");
 }
 
 std::vector<CheckResult> link_checks(const NodeFacts& f, const std::string& gpu_skip_reason) {
-  if (f.gpus.empty()) return {check("link", CheckStatus::kSkip, NoGpuOnBus{})};
+  if (f.gpus.empty()) return {make_check("link", CheckStatus::kSkip, NoGpuOnBus{})};
   std::vector<CheckResult> out;
   for (const auto& g : f.gpus) out.push_back(pcie_link_check(g));
   if (!gpu_skip_reason.empty())
     out.push_back(
-        check("link measured", CheckStatus::kSkip, LinkNotMeasured{gpu_skip_reason}, {}, {}, "GB/s"));
+        make_check("link measured", CheckStatus::kSkip, LinkNotMeasured{gpu_skip_reason}, {}, {}, "GB/s"));
   return out;
 }
 
@@ -113,23 +115,23 @@ CheckResult numa_check(const NodeFacts& f) {
     found.gpu_node.emplace_back(g.bus_id, g.numa_node);
     unknown = unknown || g.numa_node < 0;
   }
-  return check("numa", f.numa_nodes > 1 && unknown ? CheckStatus::kWarn : CheckStatus::kPass,
-               std::move(found));
+  return make_check("numa", f.numa_nodes > 1 && unknown ? CheckStatus::kWarn : CheckStatus::kPass,
+                    std::move(found));
 }
 
 CheckResult pinning_check(const DoctorRequest& r) {
   PinningFinding found{r.pinning, r.tier_bytes, 0};
-  if (r.pinning.empty()) return check("pinning", CheckStatus::kSkip, found, {}, {}, "s");
+  if (r.pinning.empty()) return make_check("pinning", CheckStatus::kSkip, found, {}, {}, "s");
   bool other_failed = false;
   for (std::size_t i = 1; i < r.pinning.size(); ++i)
     other_failed = other_failed || !r.pinning[i].error.empty();
   const auto& p = r.pinning.front();
   // vLLM's tier registers its mapping at start-up: where that fails, the server does not start.
   if (!p.error.empty())
-    return check("pinning", p.server_tier ? CheckStatus::kFail : CheckStatus::kWarn, found, {}, {}, "s");
+    return make_check("pinning", p.server_tier ? CheckStatus::kFail : CheckStatus::kWarn, found, {}, {}, "s");
   found.startup_s = p.seconds / (p.bytes / kGiB) * r.tier_bytes / kGiB;
   const auto status = found.startup_s > 300 || other_failed ? CheckStatus::kWarn : CheckStatus::kPass;
-  return check("pinning", status, found, found.startup_s, 300, "s");
+  return make_check("pinning", status, found, found.startup_s, 300, "s");
 }
 
 // Pinned host memory on a remote NUMA node crosses the socket interconnect on every copy.
@@ -137,8 +139,8 @@ std::vector<CheckResult> numa_measured_checks(const DoctorRequest& r) {
   std::vector<CheckResult> out;
   for (const auto& m : r.numa) {
     const double loss = m.local_gbps > 0 ? 1 - m.remote_gbps / m.local_gbps : 0;
-    out.push_back(check("numa measured", loss > 0.10 ? CheckStatus::kWarn : CheckStatus::kPass,
-                        NumaMeasuredFinding{m, loss}, m.remote_gbps, 0.9 * m.local_gbps, "GB/s"));
+    out.push_back(make_check("numa measured", loss > 0.10 ? CheckStatus::kWarn : CheckStatus::kPass,
+                             NumaMeasuredFinding{m, loss}, m.remote_gbps, 0.9 * m.local_gbps, "GB/s"));
   }
   return out;
 }
@@ -149,7 +151,7 @@ CheckResult driver_check(const NodeFacts& f, const DoctorRequest& r) {
   found.tier_bytes = r.tier_bytes;
   if (!f.nvidia_driver.empty()) found = {"NVIDIA", f.nvidia_driver, false, false, false, r.tier_bytes};
   if (!f.amdgpu_driver.empty()) found = {"amdgpu", f.amdgpu_driver, false, false, false, r.tier_bytes};
-  if (found.driver.empty()) return check("driver", CheckStatus::kSkip, found);
+  if (found.driver.empty()) return make_check("driver", CheckStatus::kSkip, found);
   const bool nvidia = !f.nvidia_driver.empty();
   found.runtime_newer_than_driver = r.gpu_skip_reason.find("insufficient") != std::string::npos;
   found.confidential_guest = nvidia && f.tdx_guest;
@@ -157,14 +159,14 @@ CheckResult driver_check(const NodeFacts& f, const DoctorRequest& r) {
   const auto status = found.runtime_newer_than_driver                        ? CheckStatus::kFail
                       : found.confidential_guest || found.register_too_large ? CheckStatus::kWarn
                                                                              : CheckStatus::kPass;
-  return check("driver", status, found);
+  return make_check("driver", status, found);
 }
 
 // Another process on a GPU shares its copy engines, link and HBM: the link figures measured here,
 // and a server started beside it, get less than the node can give.
 std::vector<CheckResult> busy_checks(const DoctorRequest& r) {
   if (r.gpus.empty())
-    return {check("busy", CheckStatus::kSkip, BusyFinding{std::nullopt, r.gpu_skip_reason})};
+    return {make_check("busy", CheckStatus::kSkip, BusyFinding{std::nullopt, r.gpu_skip_reason})};
   std::vector<CheckResult> out;
   for (const auto& d : r.gpus) {
     const auto& o = d.occupancy;
@@ -176,9 +178,10 @@ std::vector<CheckResult> busy_checks(const DoctorRequest& r) {
                         : o.disturbed() ? CheckStatus::kWarn
                                         : CheckStatus::kPass;
     if (status == CheckStatus::kSkip) {
-      out.push_back(check(std::move(name), status, BusyFinding{d, {}}));
+      out.push_back(make_check(std::move(name), status, BusyFinding{d, {}}));
     } else {
-      out.push_back(check(std::move(name), status, BusyFinding{d, {}}, util, kBusyUtilizationPercent, "%"));
+      out.push_back(
+          make_check(std::move(name), status, BusyFinding{d, {}}, util, kBusyUtilizationPercent, "%"));
     }
   }
   return out;

@@ -31,6 +31,11 @@ struct CheckResult {
   CheckFinding finding;  // what the check found; std::monostate in a document read back
 };
 
+// A check's result from what it found; its detail is worded later (output/doctor_check_text).
+CheckResult make_check(std::string name, CheckStatus status, CheckFinding finding,
+                       std::optional<double> value = {}, std::optional<double> threshold = {},
+                       std::string unit = {});
+
 // Pinning measured by the caller (doctor's pinning test): the backend's ways, or the host stand-in.
 using PinningMeasurement = PinningTiming;
 

@@ -12,12 +12,6 @@
 namespace kvb {
 namespace {
 
-CheckResult check(std::string name, CheckStatus status, CheckFinding finding,
-                  std::optional<double> value = {}, std::optional<double> threshold = {},
-                  std::string unit = {}) {
-  return {std::move(name), status, {}, value, threshold, std::move(unit), {}, std::move(finding)};
-}
-
 constexpr std::array<std::pair<DirProblem, const char*>, 5> kProblems = {{
     {DirProblem::kNone, ""},
     {DirProblem::kMissing, "missing"},
@@ -38,22 +32,23 @@ CheckResult space_check(const TierDirRequest& r) {
   TierSpaceFinding found{d, r.size_bytes};
   const double free = static_cast<double>(d.free_bytes);
   if (d.problem == DirProblem::kMissing || d.total_bytes == 0)
-    return check("tier-dir space", CheckStatus::kSkip, std::move(found), {}, {}, "bytes");
-  if (!r.size_bytes) return check("tier-dir space", CheckStatus::kPass, std::move(found), free, {}, "bytes");
+    return make_check("tier-dir space", CheckStatus::kSkip, std::move(found), {}, {}, "bytes");
+  if (!r.size_bytes)
+    return make_check("tier-dir space", CheckStatus::kPass, std::move(found), free, {}, "bytes");
   const auto status = free < *r.size_bytes ? CheckStatus::kFail : CheckStatus::kPass;
-  return check("tier-dir space", status, std::move(found), free, *r.size_bytes, "bytes");
+  return make_check("tier-dir space", status, std::move(found), free, *r.size_bytes, "bytes");
 }
 
 CheckResult rate_check(const TierDirRequest& r) {
   const auto& m = *r.rate;
   TierRateFinding found{r.dir.path, m, r.needs_gbps};
   if (!m.waived.empty()) {
-    return check("tier-dir rate", r.needs_gbps ? CheckStatus::kFail : CheckStatus::kSkip, std::move(found),
-                 {}, r.needs_gbps, "GB/s");
+    return make_check("tier-dir rate", r.needs_gbps ? CheckStatus::kFail : CheckStatus::kSkip,
+                      std::move(found), {}, r.needs_gbps, "GB/s");
   }
   const double slower = std::min(m.write_gbps, m.read_gbps);
   const auto status = r.needs_gbps && slower < *r.needs_gbps ? CheckStatus::kFail : CheckStatus::kPass;
-  return check("tier-dir rate", status, std::move(found), slower, r.needs_gbps, "GB/s");
+  return make_check("tier-dir rate", status, std::move(found), slower, r.needs_gbps, "GB/s");
 }
 
 }  // namespace
@@ -102,16 +97,17 @@ TierDirRate measure_tier_dir_rate(const StorageDirFacts& dir) {
 std::vector<CheckResult> tier_dir_checks(const TierDirRequest& r) {
   const auto& d = r.dir;
   std::vector<CheckResult> out;
-  out.push_back(check("tier-dir", d.problem == DirProblem::kNone ? CheckStatus::kPass : CheckStatus::kFail,
-                      TierDirFinding{d}));
+  out.push_back(make_check("tier-dir",
+                           d.problem == DirProblem::kNone ? CheckStatus::kPass : CheckStatus::kFail,
+                           TierDirFinding{d}));
   const bool statfs_known = d.problem != DirProblem::kMissing && d.fs_magic != 0;
   out.push_back(
-      check("tier-dir fs", statfs_known ? fs_status(d.fs_kind) : CheckStatus::kSkip, TierFsFinding{d}));
+      make_check("tier-dir fs", statfs_known ? fs_status(d.fs_kind) : CheckStatus::kSkip, TierFsFinding{d}));
   out.push_back(space_check(r));
   const auto direct = d.problem != DirProblem::kNone ? CheckStatus::kSkip
                       : d.direct_supported           ? CheckStatus::kPass
                                                      : CheckStatus::kWarn;
-  out.push_back(check("tier-dir O_DIRECT", direct, TierDirectFinding{d}));
+  out.push_back(make_check("tier-dir O_DIRECT", direct, TierDirectFinding{d}));
   if (r.rate) out.push_back(rate_check(r));
   return out;
 }
