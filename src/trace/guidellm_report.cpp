@@ -42,8 +42,8 @@ std::optional<double> seconds_field(const nlohmann::json& r, const char* key, do
   if (it == r.end() || it->is_null()) return std::nullopt;
   const double v = it->is_number() ? it->get<double>() * scale : -1;
   if (!std::isfinite(v) || v < 0 || v > 1e7) {
-    throw UsageError(fmt::format("{}: '{}' is {}; expected {} from 0 to {:g}", where, key, it->dump(),
-                                 scale == 1 ? "seconds" : "milliseconds", 1e7 / scale));
+    throw UsageError(fmt::format("{}: '{}' is {}; expected {}", where, key, it->dump(),
+                                 scale == 1 ? "seconds from 0 to 1e7" : "milliseconds from 0 to 1e10"));
   }
   return v;
 }

@@ -155,7 +155,7 @@ TEST(ClientResults, GuidellmNullLatencyIsLeftOutAndABadOneRefused) {
   EXPECT_EQ(usage_error(bad),
             bad +
                 ": benchmarks[0].requests.successful[1]: 'time_to_first_token_ms' is \"20\"; expected "
-                "milliseconds from 0 to 1e+10");
+                "milliseconds from 0 to 1e10");
   const auto order = write_temp(
       "order.json", guidellm_doc(R"({"request_start_time": 101.0, "prompt_tokens": 10, "output_tokens": 4, )"
                                  R"("time_to_first_token_ms": 400, "request_latency": 0.3})"));
