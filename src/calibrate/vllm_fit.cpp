@@ -135,7 +135,7 @@ VllmFit fit_to_vllm_runs(const Scenario& server, const std::vector<VllmRun>& run
   auto probe = server;
   probe.trace.reset();
   fit.start = prepare_simulation(probe, std::nullopt).predictor.calibration();
-  for (const auto& r : runs) fit.arrivals.push_back(r.arrivals);
+  for (const auto& r : runs) fit.origins.push_back(r.origin);
   auto params = fit.start;
   params.request_overhead_s = std::max(params.request_overhead_s, 1e-3);  // a start the log steps can move
   double best = replay.cost(params);

@@ -25,7 +25,7 @@ struct VllmFit {
   Calibration fitted;
   std::vector<VllmRunScore> with_start, with_fit;
   int evaluations = 0;
-  std::vector<ArrivalsSource> arrivals;  // per run: where its arrival times came from
+  std::vector<RunOrigin> origins;  // per run: its client, where its arrivals came from, what it left out
 };
 
 // `server`: the vLLM server the runs were measured on (model, hardware, flags; its workload is not

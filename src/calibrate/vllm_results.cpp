@@ -7,21 +7,20 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "calibrate/client_results.hpp"
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "core/rng.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
+#include "trace/guidellm_report.hpp"
 #include "trace/trace_reader.hpp"
 
 namespace kvb {
 namespace {
 
-// The replay streams the run as a trace of the default block size (trace/trace_reader): no request
-// may hold more blocks than a trace request, so the limit is said here, naming the file's field.
-constexpr std::int64_t kMaxTokens = kMaxGeneratedBlocks * TraceOptions{}.block_tokens;
-// Arrivals span at most this (116 days): a rate that spreads the run further is no measured run.
-constexpr double kMaxSpanSeconds = 1e7;
+constexpr std::int64_t kMaxTokens = kMaxRunTokens;
+constexpr double kMaxSpanSeconds = kMaxRunSpanSeconds;
 
 // A request's token count: 0 is a failed request (vLLM records 0 and it is left out); negative
 // or past the replay's limit is a broken file.
@@ -82,18 +81,10 @@ std::vector<double> poisson_arrivals(const nlohmann::json& doc, std::size_t n, c
   return out;
 }
 
-VllmRun read_bench_json(const std::string& path, const std::string& text) {
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception&) {
-    throw UsageError(fmt::format("{}: not valid JSON; expected vllm bench serve --save-result output", path));
-  }
+VllmRun read_bench_json(const std::string& path, const nlohmann::json& doc) {
   if (!doc.is_object())
-    throw UsageError(
-        fmt::format("{}: a JSON {}, not an object; expected vllm bench serve --save-result output "
-                    "(one object with per-request lists)",
-                    path, doc.type_name()));
+    throw UsageError(fmt::format("{}: a JSON {}, not an object; expected {}", path, doc.type_name(),
+                                 accepted_results_text()));
   const auto& in = list_field(doc, "input_lens", path);
   const auto& out = list_field(doc, "output_lens", path);
   const auto& ttfts = list_field(doc, "ttfts", path);
@@ -105,14 +96,14 @@ VllmRun read_bench_json(const std::string& path, const std::string& text) {
                     "the same number, at least one",
                     path, n, out.size(), ttfts.size(), itls.size()));
   }
-  VllmRun run{path, {}, {.field = "start_times", .poisson_rate = 0}};
+  VllmRun run{path, {}, {"vllm bench serve", {.field = "start_times", .poisson_rate = 0}, {}}};
   std::vector<double> arrivals;
   if (const auto st = doc.find("start_times"); st != doc.end() && st->is_array() && st->size() == n) {
     for (std::size_t i = 0; i < n; ++i)
       arrivals.push_back(
           seconds_in((*st)[i], fmt::format("{}: start_times[{}]", path, i)));  // where, for errors
   } else {
-    arrivals = poisson_arrivals(doc, n, path, run.arrivals);
+    arrivals = poisson_arrivals(doc, n, path, run.origin.arrivals);
   }
   const double first = *std::min_element(arrivals.begin(), arrivals.end());
   for (std::size_t i = 0; i < n; ++i) {
@@ -121,7 +112,10 @@ VllmRun read_bench_json(const std::string& path, const std::string& text) {
     r.arrival_s = arrivals[i] - first;
     r.prompt_tokens = tokens_in(in[i], where("input_lens"));
     r.output_tokens = tokens_in(out[i], where("output_lens"));
-    if (r.prompt_tokens < 1 || r.output_tokens < 1) continue;  // a failed request: vLLM records 0
+    if (r.prompt_tokens < 1 || r.output_tokens < 1) {  // a failed request: vLLM records 0
+      ++run.origin.left_out.failed;
+      continue;
+    }
     r.ttft_s = seconds_in(ttfts[i], where("ttfts"));
     if (!itls[i].is_array()) throw UsageError(where("itls") + ": not a list");
     r.e2e_s = r.ttft_s;
@@ -146,7 +140,7 @@ VllmRun read_residency_csv(const std::string& path, const std::string& text) {
                       path, need));
     }
   }
-  VllmRun run{path, {}, {.field = "send_us", .poisson_rate = 0}};
+  VllmRun run{path, {}, {"residency-vllm CSV", {.field = "send_us", .poisson_rate = 0}, {}}};
   for (std::size_t ln = 1; ln < lines.size(); ++ln) {
     const auto line = trim_copy(lines[ln]);
     if (line.empty()) continue;
@@ -156,7 +150,10 @@ VllmRun read_residency_csv(const std::string& path, const std::string& text) {
       if (i >= cells.size()) throw UsageError(fmt::format("{}:{}: too few columns", path, ln + 1));
       return trim_copy(cells[i]);
     };
-    if (col.count("status") && cell("status") != "ok") continue;
+    if (col.count("status") && cell("status") != "ok") {
+      ++run.origin.left_out.failed;
+      continue;
+    }
     const auto where = fmt::format("{}:{}", path, ln + 1);
     ObservedRequest r;
     r.arrival_s =
@@ -183,17 +180,41 @@ VllmRun read_residency_csv(const std::string& path, const std::string& text) {
   return run;
 }
 
+// JSON results: the whole file as one document, else (JSON lines) its first line's value; the first
+// client format whose detector accepts it reads the file, else vllm bench serve's reader, whose
+// errors name the field it lacks.
+VllmRun read_json_results(const std::string& path, const std::string& text) {
+  auto head = nlohmann::json::parse(text, nullptr, false);
+  const bool lines = head.is_discarded();
+  if (lines) {
+    const auto start = text.find_first_not_of(" \t\r\n");
+    head = nlohmann::json::parse(text.substr(start, text.find('\n', start) - start), nullptr, false);
+  }
+  const ClientFile file{path, text, head, lines};
+  for (const auto& format : client_formats()) {
+    if (format.detect(file)) return format.read(file);
+  }
+  if (lines) throw UsageError(fmt::format("{}: not valid JSON; expected {}", path, accepted_results_text()));
+  return read_bench_json(path, head);
+}
+
 }  // namespace
 
 VllmRun read_vllm_run(const std::string& path) {
-  // One read, at the result-file cap: a bench JSON keeps every generated text.
-  auto text = read_text_file(path, "--from-vllm", kMaxResultInputBytes);
+  // One read, at the trace document's cap: a bench JSON keeps every generated text, and a GuideLLM
+  // report that `trace` reads is read here too.
+  auto text = read_text_file(path, "--from-vllm", kMaxTraceDocumentBytes);
   if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);  // a UTF-8 byte-order mark
   const auto first = text.find_first_not_of(" \t\r\n");
   // A JSON array is JSON too: read as JSON so its refusal says what it is, not "no column".
   const bool json = first != std::string::npos && (text[first] == '{' || text[first] == '[');
-  auto run = json ? read_bench_json(path, text) : read_residency_csv(path, text);
-  if (run.requests.empty()) throw UsageError(fmt::format("{}: no completed request in the file", path));
+  auto run = json ? read_json_results(path, text) : read_residency_csv(path, text);
+  if (run.requests.empty()) {
+    throw UsageError(fmt::format(
+        "{}: no completed request with its latencies in the file ({} failed, {} without a TTFT or an "
+        "end-to-end latency); expected at least one",
+        path, run.origin.left_out.failed, run.origin.left_out.without_latency));
+  }
   std::stable_sort(
       run.requests.begin(), run.requests.end(),
       [](const ObservedRequest& a, const ObservedRequest& b) { return a.arrival_s < b.arrival_s; });

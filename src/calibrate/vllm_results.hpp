@@ -1,14 +1,20 @@
 #pragma once
-// What a real vLLM server answered, per request, as `kvbench calibrate --from-vllm` reads it:
-//  * the JSON `vllm bench serve --save-result` writes (vllm/benchmarks/serve.py): per-request
-//    `input_lens`, `output_lens`, `ttfts` (s) and `itls` (s, per request), arrivals from
+// What a real vLLM server answered, per request, as `kvbench calibrate --from-vllm` reads it, the
+// format detected by the file's content:
+//  * the JSON `vllm bench serve --save-result --save-detailed` writes (vllm/benchmarks/serve.py):
+//    per-request `input_lens`, `output_lens`, `ttfts` (s) and `itls` (s, per request), arrivals from
 //    `start_times` where the file has them, else a Poisson process at its `request_rate` (said so);
 //  * a CSV with the residency-vllm columns: send_us, server_input_tokens, output_tokens, ttft_us,
-//    e2e_us (and optionally status: rows other than "ok" are left out).
-// Every bad file is a UsageError naming the file and the field.
+//    e2e_us (and optionally status: rows other than "ok" are left out);
+//  * the benchmark clients' own results (calibrate/client_results: AIPerf's profile_export.jsonl,
+//    GuideLLM's benchmarks.json).
+// A request recorded as failed, or without a TTFT or an end-to-end latency, is left out of the fit
+// and counted (RunOrigin::left_out). Every bad file is a UsageError naming the file and the field.
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "trace/trace_reader.hpp"
 
 namespace kvb {
 
@@ -27,12 +33,32 @@ struct ArrivalsSource {
   double poisson_rate = 0;
 };
 
+// Requests of a file the fit leaves out (neither replayed nor scored), counted.
+struct LeftOut {
+  std::int64_t failed = 0;           // the client recorded a failure, or no output token
+  std::int64_t without_latency = 0;  // succeeded, but without a TTFT or an end-to-end latency
+};
+
+// Where a run came from: the client whose format was read ("vllm bench serve", "AIPerf", ...), its
+// arrivals and what it left out. Worded by output/calibrate_output and output/calibrate_documents.
+struct RunOrigin {
+  std::string client;
+  ArrivalsSource arrivals;
+  LeftOut left_out;
+};
+
 struct VllmRun {
   std::string path;
   std::vector<ObservedRequest> requests;  // in arrival order
-  ArrivalsSource arrivals;                // where the arrival times came from
+  RunOrigin origin;
 };
 
 VllmRun read_vllm_run(const std::string& path);
+
+// The replay streams a run as a trace of the default block size: no request may hold more tokens
+// than a trace request may (trace/trace_reader), and arrivals span at most 1e7 s (116 days: a rate
+// that spreads a run further is no measured run).
+inline constexpr std::int64_t kMaxRunTokens = kMaxGeneratedBlocks * TraceOptions{}.block_tokens;
+inline constexpr double kMaxRunSpanSeconds = 1e7;
 
 }  // namespace kvb

@@ -219,8 +219,10 @@ Command register_calibrate(CLI::App& parent) {
   app->add_flag("--json", o->json, "print the result as JSON (kvbench/calibrate/v1) instead of text");
   app->add_option(
          "--from-vllm", o->from_vllm,
-         "no GPU needed: fit to a real vLLM server's per-request results (vllm bench serve --save-result "
-         "JSON, or a CSV with send_us, server_input_tokens, output_tokens, ttft_us, e2e_us); repeatable")
+         "no GPU needed: fit to a real vLLM server's per-request results, the format detected by content "
+         "(vllm bench serve --save-result --save-detailed JSON, AIPerf's profile_export.jsonl, GuideLLM's "
+         "benchmarks.json, or a CSV with send_us, server_input_tokens, output_tokens, ttft_us, e2e_us); "
+         "repeatable")
       ->take_all();
   // --from-vllm: the server measured, with every flag size and simulate take (its tier included).
   add_serve_flags(app, o->server);

@@ -8,16 +8,11 @@
 
 #include "calibrate/calibration_file.hpp"
 #include "core/path_text.hpp"
+#include "output/calibrate_output.hpp"
 #include "output/time_model_text.hpp"
 
 namespace kvb {
 namespace {
-
-std::string arrivals_text(const ArrivalsSource& a) {
-  if (!a.field.empty()) return a.field;
-  return fmt::format("not in the file: a Poisson process at its request_rate {:g}/s (seed 1)",
-                     a.poisson_rate);
-}
 
 // Four significant digits: a measurement, not a bit pattern.
 double rounded(double v) {
@@ -144,9 +139,9 @@ std::string vllm_fit_yaml(const VllmFit& fit, const std::string& date) {
     const auto& d = fit.with_start[i];
     const auto pct = [](double sim, double real) { return real > 0 ? 100 * (sim - real) / real : 0.0; };
     out += fmt::format(
-        "# {} ({} requests; arrivals: {}): E2E mean error {:+.1f}% fitted, {:+.1f}% at the start ({}); "
+        "# {} ({} requests; {}): E2E mean error {:+.1f}% fitted, {:+.1f}% at the start ({}); "
         "TTFT {:+.1f}% / {:+.1f}%; TPOT {:+.1f}% / {:+.1f}% (fitted / start)\n",
-        printable_path(f.path), f.requests, printable_text(arrivals_text(fit.arrivals[i])),
+        printable_path(f.path), f.requests, printable_text(run_origin_text(fit.origins[i])),
         pct(f.simulated_e2e, f.measured_e2e), pct(d.simulated_e2e, d.measured_e2e),
         printable_text(calibration_origin_text(fit.start.origin)), pct(f.simulated_ttft, f.measured_ttft),
         pct(d.simulated_ttft, d.measured_ttft), pct(f.simulated_tpot, f.measured_tpot),

@@ -60,6 +60,32 @@ std::string calibration_text(const CalibrationResult& r) {
   return out;
 }
 
+std::string arrivals_text(const ArrivalsSource& a) {
+  if (!a.field.empty()) return a.field;
+  return fmt::format("not in the file: a Poisson process at its request_rate {:g}/s (seed 1)",
+                     a.poisson_rate);
+}
+
+namespace {
+std::string requests_text(std::int64_t n) {
+  return fmt::format("{} request{}", format_count(n), n == 1 ? "" : "s");
+}
+}  // namespace
+
+std::string run_origin_text(const RunOrigin& o) {
+  const auto& left = o.left_out;
+  std::string out = fmt::format("{}, arrivals from {}; ", o.client, arrivals_text(o.arrivals));
+  if (left.failed == 0 && left.without_latency == 0) return out + "every request fitted";
+  out += "left out of the fit: ";
+  if (left.failed > 0)
+    out += fmt::format("{} the client recorded as failed (or without an output token)",
+                       requests_text(left.failed));
+  if (left.failed > 0 && left.without_latency > 0) out += ", ";
+  if (left.without_latency > 0)
+    out += fmt::format("{} without a TTFT or an end-to-end latency", requests_text(left.without_latency));
+  return out;
+}
+
 std::string vllm_fit_text(const VllmFit& fit) {
   const auto& c = fit.fitted;
   std::string out = fmt::format(
@@ -89,7 +115,10 @@ std::string vllm_fit_text(const VllmFit& fit) {
     }
   }
   out += t.render();
-  out += "\nSimulated (the fitted and the start columns) from the stated time model; measured: the files.\n";
+  out += "\n";
+  for (std::size_t i = 0; i < fit.with_fit.size() && i < fit.origins.size(); ++i)
+    out += fmt::format("{}: {}\n", printable_path(fit.with_fit[i].path), run_origin_text(fit.origins[i]));
+  out += "Simulated (the fitted and the start columns) from the stated time model; measured: the files.\n";
   return out;
 }
 

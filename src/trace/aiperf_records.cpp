@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 #include <utility>
 #include <vector>
 
@@ -47,6 +49,33 @@ std::int64_t tokens_metric(const nlohmann::json& metrics, const char* tag, std::
   return v;
 }
 
+// metrics.<tag>: {"value": a time, "unit": one of MetricTimeUnit's tags}, in seconds; nullopt where
+// the record has no such metric. Within 1e7 s, as every latency kvbench reads.
+std::optional<double> seconds_metric(const nlohmann::json& metrics, const char* tag,
+                                     const std::string& where) {
+  const auto it = metrics.find(tag);
+  if (it == metrics.end()) return std::nullopt;
+  if (!it->is_object() || !it->contains("value") || !it->at("value").is_number())
+    throw UsageError(fmt::format("{}: 'metrics.{}.value' is not a number", where, tag));
+  constexpr std::pair<const char*, double> kUnits[] = {
+      {"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"sec", 1.0}};
+  const auto unit = it->find("unit");
+  const auto known = std::find_if(std::begin(kUnits), std::end(kUnits), [&](const auto& u) {
+    return unit != it->end() && unit->is_string() && unit->get<std::string>() == u.first;
+  });
+  if (known == std::end(kUnits)) {
+    throw UsageError(fmt::format("{}: 'metrics.{}.unit' is {}; expected \"ns\", \"us\", \"ms\" or \"sec\"",
+                                 where, tag, unit == it->end() ? "missing" : unit->dump()));
+  }
+  const double value = it->at("value").get<double>();
+  const double seconds = value * known->second;
+  if (!std::isfinite(seconds) || seconds < 0 || seconds > 1e7) {
+    throw UsageError(fmt::format("{}: 'metrics.{}.value' is {} {}; expected a time from 0 to 1e7 s", where,
+                                 tag, it->at("value").dump(), known->first));
+  }
+  return seconds;
+}
+
 }  // namespace
 
 bool is_aiperf_record(const nlohmann::json& j) {
@@ -65,6 +94,16 @@ std::optional<AiperfRecord> aiperf_record(const nlohmann::json& j, const std::st
   const auto& metrics = j.at("metrics");
   r.prompt_tokens = tokens_metric(metrics, "input_sequence_length", 1, where);
   r.output_tokens = tokens_metric(metrics, "output_sequence_length", 0, where);
+  r.ttft_s = seconds_metric(metrics, "time_to_first_token", where);
+  r.e2e_s = seconds_metric(metrics, "request_latency", where);
+  // Both are measured to content responses from the same start: the last is never before the first
+  // (a nanosecond of slack for the unit's rounding).
+  if (r.ttft_s && r.e2e_s && *r.e2e_s < *r.ttft_s - 1e-9) {
+    throw UsageError(
+        fmt::format("{}: 'metrics.request_latency' ({:g} s) is below 'metrics.time_to_first_token' ({:g} s); "
+                    "expected the last response after the first",
+                    where, *r.e2e_s, *r.ttft_s));
+  }
   return r;
 }
 

@@ -35,6 +35,37 @@ double start_seconds(const nlohmann::json& r, const std::string& where) {
   return v;
 }
 
+// A latency field in `scale` seconds per unit: nullopt where absent or null (GuideLLM's None).
+std::optional<double> seconds_field(const nlohmann::json& r, const char* key, double scale,
+                                    const std::string& where) {
+  const auto it = r.find(key);
+  if (it == r.end() || it->is_null()) return std::nullopt;
+  const double v = it->is_number() ? it->get<double>() * scale : -1;
+  if (!std::isfinite(v) || v < 0 || v > 1e7) {
+    throw UsageError(fmt::format("{}: '{}' is {}; expected {}", where, key, it->dump(),
+                                 scale == 1 ? "seconds from 0 to 1e7" : "milliseconds from 0 to 1e10"));
+  }
+  return v;
+}
+
+GuidellmRequest request_at(const nlohmann::json& r, const std::string& where) {
+  if (!r.is_object()) throw UsageError(fmt::format("{}: not an object", where));
+  GuidellmRequest out{start_seconds(r, where),
+                      tokens(r, "prompt_tokens", 1, where),
+                      tokens(r, "output_tokens", 0, where),
+                      seconds_field(r, "time_to_first_token_ms", 1e-3, where),
+                      seconds_field(r, "request_latency", 1, where),
+                      where};
+  // The first token's iteration is before the request's end (a nanosecond of slack for rounding).
+  if (out.ttft_s && out.e2e_s && *out.e2e_s < *out.ttft_s - 1e-9) {
+    throw UsageError(fmt::format(
+        "{}: 'request_latency' ({:g} s) is below 'time_to_first_token_ms' ({:g} ms); expected the end after "
+        "the first token",
+        where, *out.e2e_s, *out.ttft_s * 1e3));
+  }
+  return out;
+}
+
 const nlohmann::json& list_at(const nlohmann::json& j, const char* key, const std::string& where) {
   const auto it = j.find(key);
   if (it == j.end() || !it->is_array())
@@ -63,10 +94,7 @@ GuidellmRequests guidellm_requests(const nlohmann::json& doc, const std::string&
     }
     const auto& ok = list_at(requests, "successful", at + ".requests");
     for (std::size_t i = 0; i < ok.size(); ++i) {
-      const auto where = fmt::format("{}.requests.successful[{}]", at, i);
-      if (!ok[i].is_object()) throw UsageError(fmt::format("{}: not an object", where));
-      out.successful.push_back({start_seconds(ok[i], where), tokens(ok[i], "prompt_tokens", 1, where),
-                                tokens(ok[i], "output_tokens", 0, where), where});
+      out.successful.push_back(request_at(ok[i], fmt::format("{}.requests.successful[{}]", at, i)));
     }
   }
   return out;

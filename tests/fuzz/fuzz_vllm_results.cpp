@@ -1,7 +1,7 @@
 // libFuzzer target: calibrate --from-vllm's reader of a real server's results (vllm bench serve
-// JSON, residency-vllm CSV). Any input ends in requests a replay can take (in arrival order,
-// lengths within the replay's limit, the end after the first token) or a UsageError naming the
-// file and the field; never a crash, undefined behaviour or another exception.
+// JSON, residency-vllm CSV, AIPerf's and GuideLLM's results). Any input ends in requests a replay
+// can take (in arrival order, lengths within the replay's limit, the end after the first token) or
+// a UsageError naming the file and the field; never a crash, undefined behaviour or another exception.
 #include <unistd.h>
 
 #include <cstddef>
