@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/errors.hpp"
+#include "core/interrupt.hpp"
 #include "trace/trace_reader.hpp"
 #include "trace/vllm_request_log.hpp"
 
@@ -30,7 +31,8 @@ void VllmRequestLog::add(std::string_view line, std::int64_t line_number) {
     }
     // A client may send the same X-Request-Id again: the later lines are the later request's.
     open_[parsed->id] = entries_.size();
-    entries_.push_back({std::move(*parsed), line_number, {}, {}});
+    const auto max_tokens = parsed->max_tokens;  // an older vLLM's one line gives it
+    entries_.push_back({std::move(*parsed), line_number, max_tokens, {}});
     return;
   }
   const auto it = open_.find(parsed->id);
@@ -151,6 +153,21 @@ std::vector<VllmLoggedRequest> VllmRequestLog::in_arrival_order() {
   return out;
 }
 
+namespace {
+
+constexpr std::uint64_t kFirstRequestWithin = std::uint64_t{64} << 20;
+
+UsageError not_a_trace(const std::string& shown, std::int64_t first_line, const char* within) {
+  return UsageError(
+      fmt::format("{}:{}: neither a JSON record nor a CSV header naming arrival (TIMESTAMP), prompt "
+                  "(ContextTokens) and output (GeneratedTokens) columns, and no line{} is vLLM's request "
+                  "log ('Request ID details: ... prompt_token_ids'); expected Mooncake JSONL, kvbench "
+                  "JSONL, such a CSV or a vLLM request log",
+                  shown, first_line, within));
+}
+
+}  // namespace
+
 // The whole log: no line of it need be a request's (a log begins with vLLM's start-up lines).
 // `first_line`: the first record's line, which was neither JSON nor a CSV header.
 void TraceReader::read_vllm_log(std::int64_t first_line) {
@@ -166,17 +183,14 @@ void TraceReader::read_vllm_log(std::int64_t first_line) {
           "request log of at most 64 GiB (read whole to match its lines by request id)",
           shown_));
     }
+    // Garbage of short lines is not read to 64 GiB: a log's first request comes after its start-up lines.
+    if (bytes > kFirstRequestWithin && !log.any_request())
+      throw not_a_trace(shown_, first_line, " in its first 64 MiB");
+    if (line_number_ % 4096 == 0 && interrupt_requested()) throw Interrupted();  // a long log read whole
     log.add(line, line_number_);
   } while (next_line(line));
   auto requests = log.requests();
-  if (requests.empty()) {
-    throw UsageError(
-        fmt::format("{}:{}: neither a JSON record nor a CSV header naming arrival (TIMESTAMP), prompt "
-                    "(ContextTokens) and output (GeneratedTokens) columns, and no line is vLLM's request "
-                    "log ('Request ID details: ... prompt_token_ids'); expected Mooncake JSONL, kvbench "
-                    "JSONL, such a CSV or a vLLM request log",
-                    shown_, first_line));
-  }
+  if (requests.empty()) throw not_a_trace(shown_, first_line, "");
   format_ = TraceFormat::kVllmLog;
   vllm_facts_ = log.facts();
   for (auto& r : requests) {

@@ -175,6 +175,27 @@ std::size_t read_ids(std::string_view s, std::size_t at, const std::string& wher
   throw cut_line(where, what);
 }
 
+// SamplingParams' "max_tokens=N" (its repr: vllm/sampling_params.py, __repr__), or none. Quoted
+// strings are stepped over: a stop string may hold the text "max_tokens=".
+std::optional<std::int64_t> max_tokens(std::string_view s, std::size_t at) {
+  constexpr std::string_view kKey = ", max_tokens=";
+  while (at < s.size()) {
+    if (s[at] == '\'' || s[at] == '"') {
+      std::int64_t chars = 0;
+      at = skip_repr(s, at, chars, "");
+      continue;
+    }
+    if (s.substr(at, kKey.size()) == kKey) {
+      auto i = at + kKey.size();
+      std::int64_t v = 0;
+      for (; i < s.size() && digit(s[i]) && i - at < kKey.size() + 12; ++i) v = v * 10 + (s[i] - '0');
+      if (i > at + kKey.size() && i < s.size() && (s[i] == ',' || s[i] == ')')) return v;
+    }
+    ++at;
+  }
+  return std::nullopt;
+}
+
 // "prompt: <repr>, prompt_token_ids: [...]": the length, and block id k = the hash of the tokens up
 // to the end of block k, so equal leading ids mean an equal prefix.
 void read_details(std::string_view s, std::size_t at, std::int64_t block_tokens, VllmLogLine& out,
@@ -184,8 +205,15 @@ void read_details(std::string_view s, std::size_t at, std::int64_t block_tokens,
   if (at == npos) throw cut_line(where, "prompt");
   if (no_text) out.prompt_chars = -1;
   constexpr std::string_view kIds = ", prompt_token_ids: ";
-  if (s.substr(at, kIds.size()) != kIds)
-    throw UsageError(fmt::format("{}: no 'prompt_token_ids' after the prompt", where));
+  if (s.substr(at, kIds.size()) != kIds) {
+    // vLLM before PR #26713 (October 2025) logged one INFO line: "Received request ID: prompt: %r,
+    // params: %s, prompt_token_ids: %s, ..." ("sampling_params" in older releases).
+    if (s.substr(at, 10) != ", params: " && s.substr(at, 19) != ", sampling_params: ")
+      throw UsageError(fmt::format("{}: no 'prompt_token_ids' after the prompt", where));
+    out.max_tokens = max_tokens(s, at);
+    at = s.find(kIds, at);
+    if (at == npos) throw cut_line(where, "request's params");
+  }
   std::uint64_t h = 0x6b766265'6e636821ULL;  // any fixed seed
   std::int64_t in_block = 0;
   read_ids(s, at + kIds.size(), where, "prompt_token_ids list", out.tokens, out.has_ids,
@@ -199,26 +227,14 @@ void read_details(std::string_view s, std::size_t at, std::int64_t block_tokens,
   if (in_block > 0) out.block_ids.push_back(h >> 2);
 }
 
-// SamplingParams' "max_tokens=N" (its repr: vllm/sampling_params.py, __repr__), or none.
-std::optional<std::int64_t> max_tokens(std::string_view s, std::size_t at) {
-  constexpr std::string_view kKey = " max_tokens=";
-  for (at = s.find(kKey, at); at != npos; at = s.find(kKey, at + 1)) {
-    auto i = at + kKey.size();
-    std::int64_t v = 0;
-    const auto start = i;
-    for (; i < s.size() && digit(s[i]) && i - start < 12; ++i) v = v * 10 + (s[i] - '0');
-    if (i > start && i < s.size() && (s[i] == ',' || s[i] == ')')) return v;
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 std::optional<VllmLogLine> parse_vllm_log_line(std::string_view line, std::int64_t block_tokens,
                                                const std::string& where) {
   Marker m = find_marker(line, VllmLogLineKind::kDetails, "Request ", " details: prompt: ");
   for (const auto& other :
-       {find_marker(line, VllmLogLineKind::kReceived, "Received request ", ": params: "),
+       {find_marker(line, VllmLogLineKind::kDetails, "Received request ", ": prompt: "),
+        find_marker(line, VllmLogLineKind::kReceived, "Received request ", ": params: "),
         find_marker(line, VllmLogLineKind::kGenerated, "Generated response ", ": output: ")})
     if (other.at < m.at) m = other;
   if (m.at == npos) return std::nullopt;

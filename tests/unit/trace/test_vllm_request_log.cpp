@@ -174,5 +174,29 @@ TEST(VllmRequestLog, TheLineParserReadsEachKind) {
   EXPECT_FALSE(parse_vllm_log_line("INFO 06-01 09:22:30 [core.py:1] Engine started", 2, "t:4"));
 }
 
+TEST(VllmRequestLog, AnOlderVllmsOneInfoLineIsRead) {
+  // Before vLLM PR #26713 one INFO line held the prompt, the params and the ids (vLLM 0.9's
+  // vllm/entrypoints/logger.py: "Received request %s: prompt: %r, params: %s, prompt_token_ids: %s, ...").
+  const auto path = (std::filesystem::temp_directory_path() / "kvbench-vllm-log-old.log").string();
+  std::ofstream(path)
+      << "INFO 05-01 10:00:00 [logger.py:39] Received request cmpl-1: prompt: 'hi', params: "
+         "SamplingParams(n=1, stop=[' max_tokens=9)'], ignore_eos=False, max_tokens=7, min_tokens=0), "
+         "prompt_token_ids: [1, 2, 3], prompt_embeds shape: None, lora_request: None, "
+         "prompt_adapter_request: None.\n"
+         "INFO 05-01 10:00:02 [logger.py:39] Received request cmpl-2: prompt: 'ho', params: "
+         "SamplingParams(n=1, ignore_eos=False, max_tokens=5, min_tokens=0), prompt_token_ids: [1, 2, "
+         "4], prompt_embeds shape: None, lora_request: None, prompt_adapter_request: None.\n";
+  TraceOptions o;
+  o.block_tokens = 2;
+  const auto r = read_all(path, o);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_DOUBLE_EQ(r[1].arrival_s, 2);
+  EXPECT_EQ(r[0].prompt_tokens, 3);
+  EXPECT_EQ(r[0].output_tokens, 7);  // max_tokens, not the stop string's decoy "max_tokens=9)"
+  EXPECT_EQ(r[1].output_tokens, 5);
+  EXPECT_EQ(r[0].block_ids[0], r[1].block_ids[0]);  // [1, 2] both
+  EXPECT_NE(r[0].block_ids[1], r[1].block_ids[1]);  // [3] against [4]
+}
+
 }  // namespace
 }  // namespace kvb
