@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -22,6 +23,7 @@
 #include "size/sizing_inputs.hpp"
 #include "trace/trace_analysis.hpp"
 #include "trace/trace_json.hpp"
+#include "trace/trace_jsonl.hpp"
 
 namespace kvb {
 namespace {
@@ -33,6 +35,7 @@ struct TraceCommandOptions {
   ServerFlags server;  // --tp and --pp (cli/server_flags)
   FleetFlags fleet;    // --replicas, --router: the trace split as a fleet's router would
   OutputFlags out;
+  std::string write_jsonl;  // --write-jsonl: the requests read, as kvbench JSONL
 };
 
 // The KV bytes a token of the trace costs on the model's server, across all ranks.
@@ -52,6 +55,23 @@ TraceKvCost kv_cost(const TraceCommandOptions& o) {
   return cost;
 }
 
+// --write-jsonl: the requests as read, for a trace that records reuse (a format that records none is
+// already a file kvbench reads, and as hash ids it would say that no prompt shares a prefix).
+void write_converted(const std::string& path, const TraceAnalysis& a, const TraceJsonlWriter& jsonl) {
+  if (!a.reuse_recorded) {
+    throw UsageError(fmt::format(
+        "--write-jsonl: the trace is {}; expected one that records reuse (a vLLM request log, Mooncake or "
+        "kvbench JSONL): this one is read as it is",
+        to_string(a.format)));
+  }
+  if (a.interrupted) {
+    std::fputs("kvbench: --write-jsonl: not written (interrupted: the trace was not read to its end)\n",
+               stderr);
+    return;
+  }
+  write_file_atomically(path, jsonl.text());
+}
+
 int run_trace(const TraceCommandOptions& o) {
   const auto options = parse_trace_options(o.trace);
   note_input_file(o.trace.file);  // -o naming the trace is refused before the pass, not after it
@@ -59,7 +79,12 @@ int run_trace(const TraceCommandOptions& o) {
   const auto format = chosen_format(o.out, {"table", "json"});
   const auto fleet = fleet_from_flags(o.fleet);
   note_sample_over_fleet(options, fleet.replicas);
-  const auto analysis = analyze_trace(o.trace.file, options, 48, fleet);
+  if (!o.write_jsonl.empty()) require_writable_output(o.write_jsonl);
+  TraceJsonlWriter jsonl;
+  const auto each = [&](const TraceRequest& r) { jsonl.add(r); };
+  const auto analysis =
+      analyze_trace(o.trace.file, options, 48, fleet, o.write_jsonl.empty() ? nullptr : std::function(each));
+  if (!o.write_jsonl.empty()) write_converted(o.write_jsonl, analysis, jsonl);
   const auto json_doc = json_text(trace_json(analysis, cost), 1);
   emit(o.out, format == "json" ? json_doc : trace_text(analysis, cost), json_doc);
   return kExitOk;
@@ -69,9 +94,10 @@ int run_trace(const TraceCommandOptions& o) {
 
 Command register_trace(CLI::App& parent) {
   auto o = std::make_shared<TraceCommandOptions>();
-  auto* app = parent.add_subcommand("trace",
-                                    "a request trace's statistics and the miss-ratio curve of a prefix cache "
-                                    "over it (Mooncake JSONL, kvbench JSONL or CSV)");
+  auto* app = parent.add_subcommand(
+      "trace",
+      "a request trace's statistics and the miss-ratio curve of a prefix cache "
+      "over it (Mooncake JSONL, kvbench JSONL, CSV, AIPerf, GuideLLM or a vLLM request log)");
   app->add_option("file", o->trace.file, "the trace: one request per line")->required();
   app->add_option("--model,-m", o->model,
                   "model whose KV bytes per token size the curve (catalog name or config.json)");
@@ -79,6 +105,10 @@ Command register_trace(CLI::App& parent) {
   add_parallelism_flags(app, o->server);
   add_trace_reading_flags(app, o->trace);
   add_fleet_flags(app, o->fleet);
+  app->add_option(
+      "--write-jsonl", o->write_jsonl,
+      "also write the requests read (after --trace-sample, --trace-limit, --trace-speed) as kvbench "
+      "JSONL with hash_ids: a vLLM request log converted, so the log (which holds the prompts) can go");
   add_output_flags(app, o->out, {"table", "json"}, "kvbench/trace/v1");
   return Command{app, [o] { return run_trace(*o); }};
 }

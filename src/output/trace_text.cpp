@@ -49,6 +49,28 @@ std::string fleet_text(const TraceAnalysis& a, double gib_per_block) {
   return out + t.render();
 }
 
+// A vLLM request log: what was taken as an upper bound, left out, or stamped to the second.
+std::string vllm_log_text(const VllmLogFacts& f) {
+  std::string out;
+  if (f.output_upper_bound > 0) {
+    out += fmt::format(
+        "  output: {} of the log's {} requests have no logged response (streamed, or no "
+        "--enable-log-outputs): "
+        "their max_tokens is taken, an upper bound\n",
+        format_count(f.output_upper_bound), format_count(f.requests));
+  }
+  if (f.embeds_left_out > 0) {
+    out += fmt::format("  left out: {} prompt{} logged without token ids (given as embeddings)\n",
+                       format_count(f.embeds_left_out), f.embeds_left_out == 1 ? "" : "s");
+  }
+  if (f.whole_seconds) {
+    out +=
+        "  arrivals to the second: vLLM's own log stamp is no finer (a logging config's %(created).6f gives "
+        "microseconds)\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string trace_text(const TraceAnalysis& a, const TraceKvCost& cost) {
@@ -68,6 +90,7 @@ std::string trace_text(const TraceAnalysis& a, const TraceKvCost& cost) {
     out += fmt::format("  left out: {} request{} the client recorded as failed or incomplete\n",
                        format_count(a.failed_requests), a.failed_requests == 1 ? "" : "s");
   }
+  if (a.format == TraceFormat::kVllmLog) out += vllm_log_text(a.vllm_log);
   out += lengths("prompt", a.prompt) + lengths("output", a.output);
   out += "  (percentiles from a log-binned histogram: within 1.1%)\n";
   if (!a.reuse_recorded) {

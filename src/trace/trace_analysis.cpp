@@ -98,7 +98,7 @@ std::pair<double, double> minute_rates(std::map<std::int64_t, std::int64_t> wind
 }  // namespace
 
 TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options, int curve_points,
-                            const FleetSpec& fleet) {
+                            const FleetSpec& fleet, const std::function<void(const TraceRequest&)>& each) {
   TraceRouter router(fleet);  // a router the trace cannot drive is refused before the pass
   const bool split = fleet.replicas > 1;
   std::vector<PrefixMissRatio> per_replica(split ? static_cast<std::size_t>(fleet.replicas) : 0,
@@ -125,6 +125,7 @@ TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options
       break;
     }
     ++a.requests;
+    if (each) each(r);
     if (first < 0) first = r.arrival_s;
     last = r.arrival_s;
     prompt.add(static_cast<double>(r.prompt_tokens));
@@ -141,6 +142,7 @@ TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options
   a.lines = reader.lines_read();
   a.skipped_by_sample = reader.skipped_by_sample();
   a.failed_requests = reader.failed_requests();
+  a.vllm_log = reader.vllm_log_facts();
   a.duration_s = a.requests > 0 ? last - first : 0;
   a.mean_rate = a.duration_s > 0 ? static_cast<double>(a.requests) / a.duration_s : 0;
   std::tie(a.median_minute_rate, a.peak_minute_rate) =

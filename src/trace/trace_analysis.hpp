@@ -2,6 +2,7 @@
 // `kvbench trace`: what a recorded trace holds and what a prefix cache of each size would serve,
 // in one streaming pass (memory grows with the distinct blocks, not the requests).
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,7 @@ struct TraceAnalysis {
   TraceOptions options;
   std::int64_t requests = 0, lines = 0, skipped_by_sample = 0;
   std::int64_t failed_requests = 0;      // a client's records of failed requests (AIPerf), left out
+  VllmLogFacts vllm_log;                 // a vLLM request log: what the reader took as a bound, left out
   double duration_s = 0, mean_rate = 0;  // requests per second over the trace
   double median_minute_rate = 0, peak_minute_rate = 0;  // per-minute arrival counts, as req/s
   LengthSummary prompt, output;
@@ -53,7 +55,9 @@ struct TraceAnalysis {
 // request is read throws Interrupted.
 // `fleet`: more than one replica splits the trace as its router would (UsageError for a router
 // that needs service times).
+// `each`, where given, sees every request counted (kvbench trace --write-jsonl).
 TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options, int curve_points = 48,
-                            const FleetSpec& fleet = {});
+                            const FleetSpec& fleet = {},
+                            const std::function<void(const TraceRequest&)>& each = {});
 
 }  // namespace kvb

@@ -85,6 +85,12 @@ nlohmann::json trace_json(const TraceAnalysis& a, const TraceKvCost& cost) {
                         {"unbounded_cache_gib", static_cast<double>(a.distinct_blocks) * block_gib(a, cost)},
                         {"miss_ratio_curve", curve}};
   if (a.failed_requests > 0) doc["failed_requests"] = a.failed_requests;  // left out: no lengths
+  if (a.format == TraceFormat::kVllmLog) {
+    doc["vllm_log"] = {{"requests", a.vllm_log.requests},
+                       {"output_tokens_upper_bound", a.vllm_log.output_upper_bound},
+                       {"prompts_without_token_ids", a.vllm_log.embeds_left_out},
+                       {"arrivals_to_the_second", a.vllm_log.whole_seconds}};
+  }
   if (a.interrupted) doc["interrupted"] = true;  // the figures cover the requests read before the signal
   if (!a.replicas.empty()) doc["fleet"] = fleet_json(a, cost);
   return doc;
@@ -94,11 +100,11 @@ namespace {
 
 TraceFormat format_from(const std::string& text, const std::string& origin) {
   for (const auto f : {TraceFormat::kMooncake, TraceFormat::kKvbench, TraceFormat::kCsv, TraceFormat::kAiperf,
-                       TraceFormat::kGuidellm})
+                       TraceFormat::kGuidellm, TraceFormat::kVllmLog})
     if (text == to_string(f)) return f;
   throw UsageError(
       fmt::format("{}: trace format '{}'; expected Mooncake JSONL, kvbench JSONL, CSV, AIPerf "
-                  "profile_export.jsonl or GuideLLM benchmarks.json",
+                  "profile_export.jsonl GuideLLM benchmarks.json or vLLM request log",
                   origin, text));
 }
 
@@ -134,6 +140,13 @@ TraceDocument trace_document_from_json(const nlohmann::json& doc, const std::str
   a.requests = json_integer_in(doc, "requests", 0, kMaxTokens, origin);
   a.skipped_by_sample = json_integer_or(doc, "skipped_by_sample", 0, kMaxTokens, 0, origin);
   a.failed_requests = json_integer_or(doc, "failed_requests", 0, kMaxTokens, 0, origin);
+  if (doc.contains("vllm_log") && doc.at("vllm_log").is_object()) {
+    const auto& v = doc.at("vllm_log");
+    a.vllm_log.requests = json_integer_in(v, "requests", 0, kMaxTokens, origin);
+    a.vllm_log.output_upper_bound = json_integer_in(v, "output_tokens_upper_bound", 0, kMaxTokens, origin);
+    a.vllm_log.embeds_left_out = json_integer_in(v, "prompts_without_token_ids", 0, kMaxTokens, origin);
+    a.vllm_log.whole_seconds = v.contains("arrivals_to_the_second") && v.at("arrivals_to_the_second") == true;
+  }
   a.duration_s = json_number_in(doc, "duration_s", 0, 1e10, origin);
   a.mean_rate = json_number_or(doc, "mean_rate_per_s", 0, 1e12, 0, origin);
   a.median_minute_rate = json_number_or(doc, "median_minute_rate_per_s", 0, 1e12, 0, origin);

@@ -116,6 +116,8 @@ std::string to_string(TraceFormat f) {
       return "AIPerf profile_export.jsonl: arrivals and lengths, no reuse recorded";
     case TraceFormat::kGuidellm:
       return "GuideLLM benchmarks.json: arrivals and lengths, no reuse recorded";
+    case TraceFormat::kVllmLog:
+      return "vLLM request log: prompt token ids hashed per block";
   }
   return "";
 }
@@ -227,29 +229,12 @@ void TraceReader::detect_format() {
                                                                                  : TraceFormat::kKvbench;
     return;
   }
+  if (!read_csv_header(first)) {  // neither JSON nor a CSV header: vLLM's request log, or nothing
+    read_vllm_log(line_number_);
+    return;
+  }
   format_ = TraceFormat::kCsv;
-  read_csv_header(first);
   have_pending_ = false;  // the header is not a request
-}
-
-// The CSV columns by header name (quoted or not, any case): arrival, prompt and output.
-void TraceReader::read_csv_header(const std::string& first) {
-  const auto columns = split(first, ',');
-  for (int i = 0; i < static_cast<int>(columns.size()); ++i) {
-    const auto c = header_name(columns[static_cast<std::size_t>(i)]);
-    if (csv_arrival_ < 0 && (c == "timestamp" || c == "arrival" || c == "arrival_s")) csv_arrival_ = i;
-    if (csv_prompt_ < 0 && (c == "contexttokens" || c == "prompt_tokens" || c == "input_length"))
-      csv_prompt_ = i;
-    if (csv_output_ < 0 && (c == "generatedtokens" || c == "output_tokens" || c == "output_length"))
-      csv_output_ = i;
-  }
-  if (csv_arrival_ < 0 || csv_prompt_ < 0 || csv_output_ < 0) {
-    throw UsageError(
-        fmt::format("{}:{}: neither a JSON record nor a CSV header naming arrival (TIMESTAMP), prompt "
-                    "(ContextTokens) and output (GeneratedTokens) columns; expected Mooncake JSONL, "
-                    "kvbench JSONL or such a CSV",
-                    shown_, line_number_));
-  }
 }
 
 double TraceReader::arrival_after_speed(double seconds, const std::string& where) const {
@@ -350,6 +335,11 @@ bool TraceReader::read_record(TraceRequest& out) {
     own_blocks(out, kPrivateIds | (static_cast<std::uint64_t>(h.line) << 20), options_.block_tokens,
                format_ == TraceFormat::kAiperf ? fmt::format("{}:{}", shown_, h.line)
                                                : fmt::format("{}: request {}", shown_, h.line));
+    return true;
+  }
+  if (format_ == TraceFormat::kVllmLog) {
+    if (logged_next_ == logged_.size()) return false;
+    out = std::move(logged_[logged_next_++]);
     return true;
   }
   if (have_pending_) {

@@ -10,7 +10,10 @@
 //  * NVIDIA AIPerf's profile_export.jsonl (trace/aiperf_records): a benchmark client's record of
 //    each request it sent, read whole and put in start order; no reuse recorded;
 //  * GuideLLM's benchmarks.json (trace/guidellm_report): one JSON document, not a line per
-//    request, read whole (at most kMaxTraceDocumentBytes) and put in start order; no reuse recorded.
+//    request, read whole (at most kMaxTraceDocumentBytes) and put in start order; no reuse recorded;
+//  * vLLM's request log (trace/vllm_request_log): found when the first line is neither JSON nor a
+//    CSV header and a line of the file is the request logger's; read whole, matched by request id
+//    and put in arrival order, each prompt's token ids hashed into block ids.
 // Every bad record is a UsageError "<file>:<line>: ...".
 #include <cstdint>
 #include <memory>
@@ -20,10 +23,11 @@
 #include <vector>
 
 #include "trace/trace_request.hpp"
+#include "trace/vllm_request_log.hpp"
 
 namespace kvb {
 
-enum class TraceFormat { kMooncake, kKvbench, kCsv, kAiperf, kGuidellm };
+enum class TraceFormat { kMooncake, kKvbench, kCsv, kAiperf, kGuidellm, kVllmLog };
 std::string to_string(TraceFormat f);
 
 struct TraceOptions {
@@ -67,12 +71,15 @@ class TraceReader {
   bool next(TraceRequest& out);
   TraceFormat format() const { return format_; }
   bool reuse_recorded() const {
-    return format_ == TraceFormat::kMooncake || format_ == TraceFormat::kKvbench;
+    return format_ == TraceFormat::kMooncake || format_ == TraceFormat::kKvbench ||
+           format_ == TraceFormat::kVllmLog;
   }
   std::int64_t lines_read() const { return line_number_; }
   std::int64_t skipped_by_sample() const { return skipped_; }
   // A client's failed (AIPerf, GuideLLM) or incomplete (GuideLLM) requests: not replayed.
   std::int64_t failed_requests() const { return failed_; }
+  // A vLLM request log: outputs taken from max_tokens, prompts left out, arrivals to the second.
+  const VllmLogFacts& vllm_log_facts() const { return vllm_facts_; }
 
  private:
   bool read_record(TraceRequest& out);
@@ -80,7 +87,8 @@ class TraceReader {
   bool parse_csv(const std::string& line, TraceRequest& out, const std::string& where);
   void detect_format();
   void read_first_record();
-  void read_csv_header(const std::string& first);
+  bool read_csv_header(const std::string& first);  // false: not a header naming the three columns
+  void read_vllm_log(std::int64_t first_line);
   void read_aiperf();
   void read_guidellm(const nlohmann::json& doc);  // a GuideLLM report, in start order
   std::string read_rest();  // the file from buf_pos_ on, as one document  // the whole export, in start order
@@ -113,6 +121,9 @@ class TraceReader {
   std::vector<Held> held_;
   std::size_t held_next_ = 0;
   std::int64_t failed_ = 0;
+  std::vector<TraceRequest> logged_;  // a vLLM request log's requests, in arrival order
+  std::size_t logged_next_ = 0;
+  VllmLogFacts vllm_facts_;
 };
 
 }  // namespace kvb
