@@ -1,9 +1,13 @@
 #include "trace/trace_csv.hpp"
 
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/errors.hpp"
 #include "core/strings.hpp"
+#include "trace/trace_reader.hpp"
 
 namespace kvb {
 
@@ -34,6 +38,26 @@ std::string header_name(const std::string& cell) {
   auto c = trim_copy(to_lower(cell));
   if (c.size() >= 2 && c.front() == '"' && c.back() == '"') c = trim_copy(c.substr(1, c.size() - 2));
   return c;
+}
+
+// The CSV columns by header name (quoted or not, any case): arrival, prompt and output.
+void TraceReader::read_csv_header(const std::string& first) {
+  const auto columns = split(first, ',');
+  for (int i = 0; i < static_cast<int>(columns.size()); ++i) {
+    const auto c = header_name(columns[static_cast<std::size_t>(i)]);
+    if (csv_arrival_ < 0 && (c == "timestamp" || c == "arrival" || c == "arrival_s")) csv_arrival_ = i;
+    if (csv_prompt_ < 0 && (c == "contexttokens" || c == "prompt_tokens" || c == "input_length"))
+      csv_prompt_ = i;
+    if (csv_output_ < 0 && (c == "generatedtokens" || c == "output_tokens" || c == "output_length"))
+      csv_output_ = i;
+  }
+  if (csv_arrival_ < 0 || csv_prompt_ < 0 || csv_output_ < 0) {
+    throw UsageError(
+        fmt::format("{}:{}: neither a JSON record nor a CSV header naming arrival (TIMESTAMP), prompt "
+                    "(ContextTokens) and output (GeneratedTokens) columns; expected Mooncake JSONL, "
+                    "kvbench JSONL or such a CSV",
+                    shown_, line_number_));
+  }
 }
 
 }  // namespace kvb

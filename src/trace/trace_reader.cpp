@@ -23,6 +23,8 @@
 #include "core/units.hpp"
 #include "trace/aiperf_records.hpp"
 #include "trace/guidellm_report.hpp"
+#include "trace/inference_perf_records.hpp"
+#include "trace/llmd_report.hpp"
 #include "trace/trace_csv.hpp"
 
 namespace kvb {
@@ -116,6 +118,8 @@ std::string to_string(TraceFormat f) {
       return "AIPerf profile_export.jsonl: arrivals and lengths, no reuse recorded";
     case TraceFormat::kGuidellm:
       return "GuideLLM benchmarks.json: arrivals and lengths, no reuse recorded";
+    case TraceFormat::kInferencePerf:
+      return "inference-perf per_request_lifecycle_metrics.json: arrivals and lengths, no reuse recorded";
   }
   return "";
 }
@@ -173,9 +177,11 @@ bool TraceReader::next_line(std::string& line) {
     }
     const auto end = whole ? nl : buf_.size();
     if (!whole && buf_pos_ == buf_.size()) return false;
-    // A first line this long that opens a JSON object may be one document (a GuideLLM report).
+    // A first line this long that opens a JSON object or list may be one document (a GuideLLM or
+    // inference-perf report).
     const auto opens = buf_.find_first_not_of(" \t\r\xEF\xBB\xBF", buf_pos_);
-    if (end - buf_pos_ > kMaxTraceLineBytes && reading_first_ && opens < end && buf_[opens] == '{') {
+    if (end - buf_pos_ > kMaxTraceLineBytes && reading_first_ && opens < end &&
+        (buf_[opens] == '{' || buf_[opens] == '[')) {
       first_too_long_ = true;
       return false;
     }
@@ -204,11 +210,15 @@ void TraceReader::read_first_record() {
 
 void TraceReader::detect_format() {
   read_first_record();
-  if (first_too_long_) {  // no trace line is this long: one JSON document (GuideLLM's) or nothing
-    read_guidellm(json_record(read_rest(), fmt::format("{}:{}", shown_, line_number_ + 1)));
+  if (first_too_long_) {  // no trace line is this long: one JSON document or nothing
+    read_document(read_rest());
     return;
   }
   const auto first = trim_copy(pending_);
+  if (first.front() == '[') {  // a JSON list: one document over the whole file
+    read_document(pending_ + "\n" + read_rest());
+    return;
+  }
   if (first.front() == '{') {
     // By the keys the first record holds, not by substrings of its text.
     auto j = nlohmann::json::parse(first, nullptr, false);
@@ -218,6 +228,7 @@ void TraceReader::detect_format() {
       read_guidellm(j);
       return;
     }
+    if (is_llmd_report(j)) throw llmd_report_is_no_trace(shown_, llmd_version(j));
     if (is_aiperf_record(j)) {
       format_ = TraceFormat::kAiperf;
       read_aiperf();
@@ -228,28 +239,9 @@ void TraceReader::detect_format() {
     return;
   }
   format_ = TraceFormat::kCsv;
+  refuse_yaml_report(first);
   read_csv_header(first);
   have_pending_ = false;  // the header is not a request
-}
-
-// The CSV columns by header name (quoted or not, any case): arrival, prompt and output.
-void TraceReader::read_csv_header(const std::string& first) {
-  const auto columns = split(first, ',');
-  for (int i = 0; i < static_cast<int>(columns.size()); ++i) {
-    const auto c = header_name(columns[static_cast<std::size_t>(i)]);
-    if (csv_arrival_ < 0 && (c == "timestamp" || c == "arrival" || c == "arrival_s")) csv_arrival_ = i;
-    if (csv_prompt_ < 0 && (c == "contexttokens" || c == "prompt_tokens" || c == "input_length"))
-      csv_prompt_ = i;
-    if (csv_output_ < 0 && (c == "generatedtokens" || c == "output_tokens" || c == "output_length"))
-      csv_output_ = i;
-  }
-  if (csv_arrival_ < 0 || csv_prompt_ < 0 || csv_output_ < 0) {
-    throw UsageError(
-        fmt::format("{}:{}: neither a JSON record nor a CSV header naming arrival (TIMESTAMP), prompt "
-                    "(ContextTokens) and output (GeneratedTokens) columns; expected Mooncake JSONL, "
-                    "kvbench JSONL or such a CSV",
-                    shown_, line_number_));
-  }
 }
 
 double TraceReader::arrival_after_speed(double seconds, const std::string& where) const {
@@ -341,7 +333,8 @@ bool TraceReader::kept(const TraceRequest& r) const {
 }
 
 bool TraceReader::read_record(TraceRequest& out) {
-  if (format_ == TraceFormat::kAiperf || format_ == TraceFormat::kGuidellm) {
+  if (format_ == TraceFormat::kAiperf || format_ == TraceFormat::kGuidellm ||
+      format_ == TraceFormat::kInferencePerf) {
     if (held_next_ == held_.size()) return false;
     const auto& h = held_[held_next_++];
     out.arrival_s = h.arrival_s;

@@ -10,7 +10,10 @@
 //  * NVIDIA AIPerf's profile_export.jsonl (trace/aiperf_records): a benchmark client's record of
 //    each request it sent, read whole and put in start order; no reuse recorded;
 //  * GuideLLM's benchmarks.json (trace/guidellm_report): one JSON document, not a line per
-//    request, read whole (at most kMaxTraceDocumentBytes) and put in start order; no reuse recorded.
+//    request, read whole (at most kMaxTraceDocumentBytes) and put in start order; no reuse recorded;
+//  * inference-perf's per_request_lifecycle_metrics.json (trace/inference_perf_records): one JSON
+//    list, read whole (the same bound) and put in start order; no reuse recorded.
+// An llm-d-benchmark report (trace/llmd_report) holds aggregates, not requests: refused, saying so.
 // Every bad record is a UsageError "<file>:<line>: ...".
 #include <cstdint>
 #include <memory>
@@ -23,7 +26,7 @@
 
 namespace kvb {
 
-enum class TraceFormat { kMooncake, kKvbench, kCsv, kAiperf, kGuidellm };
+enum class TraceFormat { kMooncake, kKvbench, kCsv, kAiperf, kGuidellm, kInferencePerf };
 std::string to_string(TraceFormat f);
 
 struct TraceOptions {
@@ -71,7 +74,8 @@ class TraceReader {
   }
   std::int64_t lines_read() const { return line_number_; }
   std::int64_t skipped_by_sample() const { return skipped_; }
-  // A client's failed (AIPerf, GuideLLM) or incomplete (GuideLLM) requests: not replayed.
+  // A client's failed (AIPerf, GuideLLM, inference-perf) or incomplete (GuideLLM) requests: not
+  // replayed.
   std::int64_t failed_requests() const { return failed_; }
 
  private:
@@ -82,8 +86,11 @@ class TraceReader {
   void read_first_record();
   void read_csv_header(const std::string& first);
   void read_aiperf();
-  void read_guidellm(const nlohmann::json& doc);  // a GuideLLM report, in start order
-  std::string read_rest();  // the file from buf_pos_ on, as one document  // the whole export, in start order
+  void read_guidellm(const nlohmann::json& doc);        // a GuideLLM report, in start order
+  void read_inference_perf(const nlohmann::json& doc);  // an inference-perf report, in start order
+  void read_document(const std::string& text);          // a whole-file JSON document: which one
+  void refuse_yaml_report(const std::string& first);    // an llm-d-benchmark report: refused
+  std::string read_rest();                              // the file from buf_pos_ on, as one document
   nlohmann::json json_record(const std::string& line, const std::string& where) const;
   bool kept(const TraceRequest& r) const;
   bool next_line(std::string& line);  // false at the end; a line past kMaxTraceLineBytes is refused
@@ -106,7 +113,9 @@ class TraceReader {
   int csv_arrival_ = -1, csv_prompt_ = -1, csv_output_ = -1;
   double csv_first_arrival_ = -1;
   std::unordered_map<std::string, std::uint64_t> sessions_;  // session id -> its number
-  struct Held {  // an AIPerf record, read ahead: its block ids are made when it is returned
+  // A client's record (AIPerf, GuideLLM, inference-perf), read ahead: its block ids are made when
+  // it is returned.
+  struct Held {
     double arrival_s;
     std::int64_t prompt_tokens, output_tokens, line;
   };

@@ -1,4 +1,5 @@
-// libFuzzer target: request traces (Mooncake JSONL, kvbench JSONL, CSV, AIPerf exports) as
+// libFuzzer target: request traces (Mooncake JSONL, kvbench JSONL, CSV, AIPerf exports, GuideLLM and
+// inference-perf reports; an llm-d-benchmark report refused) as
 // `kvbench trace` reads them from a file. Any input ends in an analysis whose hit rates lie in
 // [0, 1], or a UsageError naming the line; never a crash, a hang or another exception.
 #include <unistd.h>
