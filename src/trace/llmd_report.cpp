@@ -125,7 +125,7 @@ void read_aggregate(const Fields& f, const YAML::Node& doc, LlmdReport& r) {
   r.failures = f.count(f.at(agg, "requests.failures"), at + "requests.failures");
   r.incomplete = f.count(f.at(agg, "requests.incomplete"), at + "requests.incomplete");
   const auto stat = [&](const char* name, const std::vector<std::pair<std::string, double>>& units) {
-    const auto s = f.statistic(agg, name, units);
+    const auto s = f.statistic(doc, at + name, units);  // by its full name, for messages
     if (s && s->mean < 0)
       throw UsageError(fmt::format("{}: '{}{}.mean' is negative; expected 0 or more", f.origin(), at, name));
     return s;

@@ -56,7 +56,9 @@ TEST(InferencePerfTrace, LatenciesAreTheClientsOwn) {
     ASSERT_TRUE(r.e2e_s.has_value()) << i;
     EXPECT_NEAR(*r.e2e_s, e2e[i], 1e-9) << i;
     EXPECT_EQ(r.ttft_s.has_value(), ttft[i] >= 0) << i;  // [3] unary, [5] one token time
-    if (r.ttft_s) EXPECT_NEAR(*r.ttft_s, ttft[i], 1e-9) << i;
+    if (r.ttft_s) {
+      EXPECT_NEAR(*r.ttft_s, ttft[i], 1e-9) << i;
+    }
   }
 }
 

@@ -81,6 +81,9 @@ TEST(LlmdReport, ABadFieldIsRefusedNamingIt) {
   EXPECT_NE(report_error(head + "      latency:\n        request_latency: {units: s}\n")
                 .find("'results.request_performance.aggregate.latency.request_latency.mean' is missing"),
             std::string::npos);
+  EXPECT_NE(report_error(head + "      latency:\n        request_latency: {mean: -2, units: s}\n")
+                .find("'results.request_performance.aggregate.latency.request_latency.mean' is negative"),
+            std::string::npos);
   EXPECT_NE(report_error(head + "      requests: {total: many}\n")
                 .find("'results.request_performance.aggregate.requests.total' is not a whole number"),
             std::string::npos);
