@@ -108,7 +108,8 @@ std::string TraceReader::read_rest() {
     if (text.size() > kMaxTraceDocumentBytes) {
       throw UsageError(fmt::format(
           "trace '{}': its first line is no whole JSON record, and as one JSON document it is larger "
-          "than 256 MiB; expected one request per line or a GuideLLM report of at most 256 MiB",
+          "than 256 MiB; expected one request per line or a report (GuideLLM, inference-perf) of at most "
+          "256 MiB",
           shown_));
     }
     if (!fill()) at_end_ = true;

@@ -1,8 +1,11 @@
 #include "trace/trace_csv.hpp"
 
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/errors.hpp"
 #include "core/strings.hpp"
 #include "trace/trace_reader.hpp"
 

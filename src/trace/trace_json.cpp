@@ -100,11 +100,12 @@ namespace {
 
 TraceFormat format_from(const std::string& text, const std::string& origin) {
   for (const auto f : {TraceFormat::kMooncake, TraceFormat::kKvbench, TraceFormat::kCsv, TraceFormat::kAiperf,
-                       TraceFormat::kGuidellm, TraceFormat::kVllmLog})
+                       TraceFormat::kGuidellm, TraceFormat::kVllmLog, TraceFormat::kInferencePerf})
     if (text == to_string(f)) return f;
   throw UsageError(
       fmt::format("{}: trace format '{}'; expected Mooncake JSONL, kvbench JSONL, CSV, AIPerf "
-                  "profile_export.jsonl GuideLLM benchmarks.json or vLLM request log",
+                  "profile_export.jsonl, GuideLLM benchmarks.json, vLLM request log or inference-perf "
+                  "per_request_lifecycle_metrics.json",
                   origin, text));
 }
 

@@ -23,6 +23,8 @@
 #include "core/units.hpp"
 #include "trace/aiperf_records.hpp"
 #include "trace/guidellm_report.hpp"
+#include "trace/inference_perf_records.hpp"
+#include "trace/llmd_report.hpp"
 #include "trace/trace_csv.hpp"
 
 namespace kvb {
@@ -118,6 +120,8 @@ std::string to_string(TraceFormat f) {
       return "GuideLLM benchmarks.json: arrivals and lengths, no reuse recorded";
     case TraceFormat::kVllmLog:
       return "vLLM request log: prompt token ids hashed per block";
+    case TraceFormat::kInferencePerf:
+      return "inference-perf per_request_lifecycle_metrics.json: arrivals and lengths, no reuse recorded";
   }
   return "";
 }
@@ -175,9 +179,11 @@ bool TraceReader::next_line(std::string& line) {
     }
     const auto end = whole ? nl : buf_.size();
     if (!whole && buf_pos_ == buf_.size()) return false;
-    // A first line this long that opens a JSON object may be one document (a GuideLLM report).
+    // A first line this long that opens a JSON object or list may be one document (a GuideLLM or
+    // inference-perf report).
     const auto opens = buf_.find_first_not_of(" \t\r\xEF\xBB\xBF", buf_pos_);
-    if (end - buf_pos_ > kMaxTraceLineBytes && reading_first_ && opens < end && buf_[opens] == '{') {
+    if (end - buf_pos_ > kMaxTraceLineBytes && reading_first_ && opens < end &&
+        (buf_[opens] == '{' || buf_[opens] == '[')) {
       first_too_long_ = true;
       return false;
     }
@@ -206,11 +212,15 @@ void TraceReader::read_first_record() {
 
 void TraceReader::detect_format() {
   read_first_record();
-  if (first_too_long_) {  // no trace line is this long: one JSON document (GuideLLM's) or nothing
-    read_guidellm(json_record(read_rest(), fmt::format("{}:{}", shown_, line_number_ + 1)));
+  if (first_too_long_) {  // no trace line is this long: one JSON document or nothing
+    read_document(read_rest());
     return;
   }
   const auto first = trim_copy(pending_);
+  if (first.front() == '[') {  // a JSON list: one document over the whole file
+    read_document(pending_ + "\n" + read_rest());
+    return;
+  }
   if (first.front() == '{') {
     // By the keys the first record holds, not by substrings of its text.
     auto j = nlohmann::json::parse(first, nullptr, false);
@@ -220,6 +230,7 @@ void TraceReader::detect_format() {
       read_guidellm(j);
       return;
     }
+    if (is_llmd_report(j)) throw llmd_report_is_no_trace(shown_, llmd_version(j));
     if (is_aiperf_record(j)) {
       format_ = TraceFormat::kAiperf;
       read_aiperf();
@@ -229,6 +240,7 @@ void TraceReader::detect_format() {
                                                                                  : TraceFormat::kKvbench;
     return;
   }
+  refuse_yaml_report(first);
   if (!read_csv_header(first)) {  // neither JSON nor a CSV header: vLLM's request log, or nothing
     read_vllm_log(line_number_);
     return;
@@ -326,7 +338,8 @@ bool TraceReader::kept(const TraceRequest& r) const {
 }
 
 bool TraceReader::read_record(TraceRequest& out) {
-  if (format_ == TraceFormat::kAiperf || format_ == TraceFormat::kGuidellm) {
+  if (format_ == TraceFormat::kAiperf || format_ == TraceFormat::kGuidellm ||
+      format_ == TraceFormat::kInferencePerf) {
     if (held_next_ == held_.size()) return false;
     const auto& h = held_[held_next_++];
     out.arrival_s = h.arrival_s;

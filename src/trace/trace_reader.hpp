@@ -14,6 +14,9 @@
 //  * vLLM's request log (trace/vllm_request_log): found when the first line is neither JSON nor a
 //    CSV header and a line of the file is the request logger's; read whole, matched by request id
 //    and put in arrival order, each prompt's token ids hashed into block ids.
+//  * inference-perf's per_request_lifecycle_metrics.json (trace/inference_perf_records): one JSON
+//    list, read whole (the same bound) and put in start order; no reuse recorded.
+// An llm-d-benchmark report (trace/llmd_report) holds aggregates, not requests: refused, saying so.
 // Every bad record is a UsageError "<file>:<line>: ...".
 #include <cstdint>
 #include <memory>
@@ -27,7 +30,7 @@
 
 namespace kvb {
 
-enum class TraceFormat { kMooncake, kKvbench, kCsv, kAiperf, kGuidellm, kVllmLog };
+enum class TraceFormat { kMooncake, kKvbench, kCsv, kAiperf, kGuidellm, kVllmLog, kInferencePerf };
 std::string to_string(TraceFormat f);
 
 struct TraceOptions {
@@ -76,7 +79,8 @@ class TraceReader {
   }
   std::int64_t lines_read() const { return line_number_; }
   std::int64_t skipped_by_sample() const { return skipped_; }
-  // A client's failed (AIPerf, GuideLLM) or incomplete (GuideLLM) requests: not replayed.
+  // A client's failed (AIPerf, GuideLLM, inference-perf) or incomplete (GuideLLM) requests: not
+  // replayed.
   std::int64_t failed_requests() const { return failed_; }
   // A vLLM request log: outputs taken from max_tokens, prompts left out, arrivals to the second.
   const VllmLogFacts& vllm_log_facts() const { return vllm_facts_; }
@@ -90,8 +94,11 @@ class TraceReader {
   bool read_csv_header(const std::string& first);  // false: not a header naming the three columns
   void read_vllm_log(std::int64_t first_line);
   void read_aiperf();
-  void read_guidellm(const nlohmann::json& doc);  // a GuideLLM report, in start order
-  std::string read_rest();  // the file from buf_pos_ on, as one document  // the whole export, in start order
+  void read_guidellm(const nlohmann::json& doc);        // a GuideLLM report, in start order
+  void read_inference_perf(const nlohmann::json& doc);  // an inference-perf report, in start order
+  void read_document(const std::string& text);          // a whole-file JSON document: which one
+  void refuse_yaml_report(const std::string& first);    // an llm-d-benchmark report: refused
+  std::string read_rest();                              // the file from buf_pos_ on, as one document
   nlohmann::json json_record(const std::string& line, const std::string& where) const;
   bool kept(const TraceRequest& r) const;
   bool next_line(std::string& line);  // false at the end; a line past kMaxTraceLineBytes is refused
@@ -114,7 +121,9 @@ class TraceReader {
   int csv_arrival_ = -1, csv_prompt_ = -1, csv_output_ = -1;
   double csv_first_arrival_ = -1;
   std::unordered_map<std::string, std::uint64_t> sessions_;  // session id -> its number
-  struct Held {  // an AIPerf record, read ahead: its block ids are made when it is returned
+  // A client's record (AIPerf, GuideLLM, inference-perf), read ahead: its block ids are made when
+  // it is returned.
+  struct Held {
     double arrival_s;
     std::int64_t prompt_tokens, output_tokens, line;
   };

@@ -1,6 +1,7 @@
-// libFuzzer target: request traces (Mooncake JSONL, kvbench JSONL, CSV, AIPerf exports, vLLM
-// request logs) as `kvbench trace` reads them from a file. Any input ends in an analysis whose hit
-// rates lie in [0, 1], or a UsageError naming the line; never a crash, a hang or another exception.
+// libFuzzer target: request traces (Mooncake JSONL, kvbench JSONL, CSV, AIPerf exports, GuideLLM and
+// inference-perf reports, vLLM request logs; an llm-d-benchmark report refused) as `kvbench trace`
+// reads them from a file. Any input ends in an analysis whose hit rates lie in [0, 1], or a
+// UsageError naming the line; never a crash, a hang or another exception.
 #include <unistd.h>
 
 #include <cstddef>
