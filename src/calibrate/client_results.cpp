@@ -7,10 +7,13 @@
 #include <limits>
 #include <optional>
 
+#include "calibrate/llmd_aggregate_run.hpp"
 #include "core/errors.hpp"
 #include "core/strings.hpp"
 #include "trace/aiperf_records.hpp"
 #include "trace/guidellm_report.hpp"
+#include "trace/inference_perf_records.hpp"
+#include "trace/llmd_report.hpp"
 
 namespace kvb {
 namespace {
@@ -106,12 +109,32 @@ VllmRun read_guidellm(const ClientFile& file) {
   return client_run(file, "GuideLLM", "request_start_time", requests, report.not_successful);
 }
 
+bool is_inference_perf(const ClientFile& file) { return !file.lines && is_inference_perf_report(file.head); }
+
+// Its successful requests; a streamed response gives a TTFT, a unary one none (left out and counted).
+VllmRun read_inference_perf(const ClientFile& file) {
+  const auto report = inference_perf_requests(file.head, file.path);
+  std::vector<ClientRequest> requests;
+  requests.reserve(report.successful.size());
+  for (const auto& r : report.successful) {
+    requests.push_back({r.start_s, r.prompt_tokens, r.output_tokens, r.ttft_s, r.e2e_s,
+                        fmt::format("{}: [{}]", file.path, r.index)});
+  }
+  return client_run(file, "inference-perf", "start_time", requests, report.failed);
+}
+
+bool is_llmd(const ClientFile& file) { return !file.lines && is_llmd_report(file.head); }
+
+VllmRun read_llmd(const ClientFile& file) { return llmd_aggregate_run(file.path, file.text); }
+
 }  // namespace
 
 const std::vector<ClientFormat>& client_formats() {
   static const std::vector<ClientFormat> formats = {
       {"AIPerf's profile_export.jsonl", is_aiperf, read_aiperf},
       {"GuideLLM's benchmarks.json", is_guidellm, read_guidellm},
+      {"inference-perf's per_request_lifecycle_metrics.json", is_inference_perf, read_inference_perf},
+      {"an llm-d-benchmark report (YAML or JSON: its aggregates)", is_llmd, read_llmd},
   };
   return formats;
 }

@@ -7,7 +7,10 @@
 //  * AIPerf's profile_export.jsonl (trace/aiperf_records): metadata.request_start_ns, the token
 //    counts, metrics.time_to_first_token and metrics.request_latency in the unit each names;
 //  * GuideLLM's benchmarks.json (trace/guidellm_report): every benchmark's successful requests'
-//    request_start_time, token counts, time_to_first_token_ms (ms) and request_latency (s).
+//    request_start_time, token counts, time_to_first_token_ms (ms) and request_latency (s);
+//  * inference-perf's per_request_lifecycle_metrics.json (trace/inference_perf_records):
+//    start_time (perf_counter seconds), the token counts, TTFT from the first output-token time of
+//    a streamed response, end_time - start_time.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>

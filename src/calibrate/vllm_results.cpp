@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "calibrate/client_results.hpp"
+#include "calibrate/llmd_aggregate_run.hpp"
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "core/rng.hpp"
@@ -62,23 +63,7 @@ std::vector<double> poisson_arrivals(const nlohmann::json& doc, std::size_t n, c
                     "the requests in time",
                     path));
   }
-  const double rate = it->get<double>();
-  // n requests at this rate must fit the span a run can have, and no server takes a million a second.
-  if (rate > 1e6 || static_cast<double>(n) / rate > kMaxSpanSeconds) {
-    throw UsageError(fmt::format(
-        "{}: field 'request_rate' is {:g}/s; expected a rate from {:g} to 1e6 requests/s (its {} requests "
-        "within 1e7 s)",
-        path, rate, static_cast<double>(n) / kMaxSpanSeconds, n));
-  }
-  Rng rng(Rng::derive(1, 7));
-  std::vector<double> out;
-  double t = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    out.push_back(t);
-    t += rng.exponential(1.0 / rate);
-  }
-  source = {.field = "", .poisson_rate = rate};
-  return out;
+  return poisson_arrivals_at(it->get<double>(), n, fmt::format("{}: field 'request_rate'", path), source);
 }
 
 VllmRun read_bench_json(const std::string& path, const nlohmann::json& doc) {
@@ -200,6 +185,26 @@ VllmRun read_json_results(const std::string& path, const std::string& text) {
 
 }  // namespace
 
+std::vector<double> poisson_arrivals_at(double rate, std::size_t n, const std::string& where,
+                                        ArrivalsSource& source) {
+  // n requests at this rate must fit the span a run can have, and no server takes a million a second.
+  if (!(rate > 0) || rate > 1e6 || static_cast<double>(n) / rate > kMaxSpanSeconds) {
+    throw UsageError(
+        fmt::format("{} is {:g}/s; expected a rate from {:g} to 1e6 requests/s (its {} requests "
+                    "within 1e7 s)",
+                    where, rate, static_cast<double>(n) / kMaxSpanSeconds, n));
+  }
+  Rng rng(Rng::derive(1, 7));
+  std::vector<double> out;
+  double t = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    out.push_back(t);
+    t += rng.exponential(1.0 / rate);
+  }
+  source = {.field = "", .poisson_rate = rate};
+  return out;
+}
+
 VllmRun read_vllm_run(const std::string& path) {
   // One read, at the trace document's cap: a bench JSON keeps every generated text, and a GuideLLM
   // report that `trace` reads is read here too.
@@ -208,7 +213,10 @@ VllmRun read_vllm_run(const std::string& path) {
   const auto first = text.find_first_not_of(" \t\r\n");
   // A JSON array is JSON too: read as JSON so its refusal says what it is, not "no column".
   const bool json = first != std::string::npos && (text[first] == '{' || text[first] == '[');
-  auto run = json ? read_json_results(path, text) : read_residency_csv(path, text);
+  auto yaml_report = json ? std::nullopt : llmd_yaml_run(path, text);
+  auto run = json          ? read_json_results(path, text)
+             : yaml_report ? std::move(*yaml_report)
+                           : read_residency_csv(path, text);
   if (run.requests.empty()) {
     throw UsageError(fmt::format(
         "{}: no completed request with its latencies in the file ({} failed, {} without a TTFT or an "

@@ -135,6 +135,38 @@ TEST(ClientResults, GuidellmReportGivesEachSuccessfulRequestsLatencies) {
   EXPECT_EQ(run.origin.left_out.without_latency, 0);
 }
 
+TEST(ClientResults, InferencePerfReportGivesItsStreamedRequestsLatencies) {
+  const auto run = read_vllm_run(data("inference-perf-per-request.json"));
+  EXPECT_EQ(run.origin.client, "inference-perf");
+  EXPECT_EQ(run.origin.arrivals.field, "start_time");
+  // Kept: items 1, 0 and 4 (streamed, more than one token time), starts 8000.0, 8000.5, 8001.25 s.
+  // TTFT: first token time - start (0.25, 0.125, 0.5 s); end-to-end: end - start (1.5, 0.75, 1.75 s).
+  expect_requests(run,
+                  {{0.0, 1500, 120, 0.25, 1.5}, {0.5, 900, 40, 0.125, 0.75}, {1.25, 2049, 256, 0.5, 1.75}});
+  EXPECT_EQ(run.origin.left_out.failed, 1);           // item 2: HTTP 504
+  EXPECT_EQ(run.origin.left_out.without_latency, 2);  // item 3 unary, item 5 one token time: no TTFT
+}
+
+// An llm-d-benchmark report holds aggregates: 500 requests, 3 failed and 1 incomplete, so 496 at
+// the mean lengths (2148.5 -> 2149, 412.25 -> 412 tokens), TTFT 312.5 ms and latency 9.75 s, arriving
+// as a Poisson process at its rate_qps of 10/s. YAML and JSON give the same run.
+TEST(ClientResults, LlmdReportIsARunAtItsMeans) {
+  for (const char* name : {"llmd-benchmark-report-v0.2.1.yaml", "llmd-benchmark-report-v0.2.1.json"}) {
+    const auto run = read_vllm_run(data(name));
+    ASSERT_EQ(run.requests.size(), 496u) << name;
+    EXPECT_EQ(run.origin.left_out.failed, 4) << name;
+    EXPECT_DOUBLE_EQ(run.origin.arrivals.poisson_rate, 10.0) << name;
+    for (const auto& r : run.requests) {
+      EXPECT_EQ(r.prompt_tokens, 2149);
+      EXPECT_EQ(r.output_tokens, 412);
+      EXPECT_DOUBLE_EQ(r.ttft_s, 0.3125);
+      EXPECT_DOUBLE_EQ(r.e2e_s, 9.75);
+    }
+    // 496 exponential gaps at 10/s: the span is near 49.5 s (its standard deviation is 2.2 s).
+    EXPECT_NEAR(run.requests.back().arrival_s, 49.5, 10.0) << name;
+  }
+}
+
 std::string guidellm_doc(const std::string& second) {
   return R"({"benchmarks": [{"requests": {"successful": [)"
          R"({"request_start_time": 100.5, "prompt_tokens": 10, "output_tokens": 4, )"
