@@ -124,7 +124,7 @@ void read_args(Reader& r, std::string_view rest, const std::string& where) {
   for (const char* arg : kNotTaken) {
     if (!args.contains(arg) || args[arg].is_null()) continue;
     auto text = literal_text(args[arg]);
-    if (text.size() > 80) text = text.substr(0, 77) + "...";  // a dataclass's repr runs long
+    if (text.size() > 80) text.replace(77, std::string::npos, "...");  // a dataclass's repr runs long
     r.log.not_taken.push_back(fmt::format("{}: {}", arg, text));
   }
   for (const char* arg : {"model", "hf_config_path"})
