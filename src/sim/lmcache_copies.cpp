@@ -12,7 +12,7 @@ namespace kvb {
 void ServingEngine::load_in_step(std::int64_t cpu_blocks) {
   const double bytes = static_cast<double>(cpu_blocks) * setup_.block_bytes_per_rank;
   const double seconds = setup_.link.h2d.seconds(1, bytes);
-  sync_load_s_ += seconds;
+  costs_.lmcache_sync.load_s += seconds;
   h2d_.submit(now_, seconds, static_cast<double>(cpu_blocks) * setup_.cpu_block_bytes);
 }
 
@@ -33,7 +33,7 @@ double ServingEngine::store_in_step() {
     const auto accepted = tier_->reserve(tier_->select_for_store(candidates));
     if (accepted.empty()) continue;
     tier_->store_done(accepted);
-    cpu_peak_ = std::max(cpu_peak_, tier_->size());
+    counters_.cpu_peak_blocks = std::max(counters_.cpu_peak_blocks, tier_->size());
     const auto blocks = static_cast<std::int64_t>(accepted.size());
     const auto chunks = (blocks + per_chunk - 1) / per_chunk;
     const double t =
@@ -46,15 +46,15 @@ double ServingEngine::store_in_step() {
 
 // Before the step's output is read: its stores, if any, hold the step open that much longer.
 bool ServingEngine::step_waits_for_stores() {
-  if (stores_in_step_done_ || !tier_cost_active(TierCost::kLmcacheSync)) {
-    stores_in_step_done_ = false;
+  if (costs_.lmcache_sync.stores_done || !costs_.on(TierCost::kLmcacheSync)) {
+    costs_.lmcache_sync.stores_done = false;
     return false;
   }
   const double seconds = store_in_step();
   if (seconds <= 0) return false;
-  stores_in_step_done_ = true;
-  engine_busy_seconds_ += seconds;
-  tier_cost_s_[static_cast<std::size_t>(TierCost::kLmcacheSync)] += seconds;
+  costs_.lmcache_sync.stores_done = true;
+  counters_.busy_s += seconds;
+  counters_.tier_cost_s[static_cast<std::size_t>(TierCost::kLmcacheSync)] += seconds;
   push_event(now_ + seconds, EventKind::kStepDone, 0);
   return true;
 }

@@ -27,9 +27,15 @@ ServingEngine::ServingEngine(const SimulationSetup& setup, const SimOptions& opt
     tier_ = std::make_unique<OffloadTier>(setup.cpu_blocks, setup.scenario.server.eviction_policy,
                                           setup.scenario.server.store_threshold);
   }
+  // An empty tier (kv-offloading-size 0) is no connector: it costs nothing.
+  const auto& server = setup.scenario.server;
+  if (tier_ && tier_->capacity() > 0) {
+    costs_.active = active_tier_costs(server.tier_costs, server.vllm_version,
+                                      server.kv_offloading_backend == OffloadingBackend::kLmcache);
+  }
 }
 
-void ServingEngine::start_clock() { last_sample_time_ = now_; }
+void ServingEngine::start_clock() { occupancy_.start(now_); }
 
 double ServingEngine::kv_usage() const {
   return static_cast<double>(kv_.num_used()) /
@@ -81,7 +87,7 @@ void ServingEngine::on_timeout(std::int64_t id) {
     queue.erase(std::remove(queue.begin(), queue.end(), id), queue.end());
   };
   drop(waiting_);
-  drop(convoy_);
+  drop(costs_.load_convoy.waiting);
   drop(running_);
   abort(r);
 }
@@ -98,10 +104,10 @@ void ServingEngine::abort(SimRequest& r) {
 void ServingEngine::on_step_done() {
   if (step_waits_for_stores()) return;
   engine_busy_ = false;
-  ++steps_;
+  ++counters_.steps;
   end_holds(false);
-  for (const auto job : loads_seen_) complete_load(job, true);  // news from the step's output
-  loads_seen_.clear();
+  for (const auto job : costs_.load_polling.seen) complete_load(job, true);  // news from the step's output
+  costs_.load_polling.seen.clear();
   bool any_finished = false;
   for (const auto& s : step_) {
     auto& r = requests_[static_cast<std::size_t>(s.request)];
@@ -110,10 +116,10 @@ void ServingEngine::on_step_done() {
       any_finished = true;
       continue;
     }
-    note_progress(r, s.start, s.start + s.tokens, true, false);
+    counters_.note_progress(r, s.start, s.start + s.tokens, true, false);
     r.computed = s.start + s.tokens;
     kv_.cache_blocks(r, r.computed / block_size_);
-    if (tier_ && !tier_cost_active(TierCost::kLmcacheSync)) offer_stores(r);
+    if (tier_ && !costs_.on(TierCost::kLmcacheSync)) offer_stores(r);
     if (r.computed == r.known_tokens()) {
       ++r.generated;
       if (r.first_token_time < 0) r.first_token_time = now_;
@@ -132,7 +138,7 @@ void ServingEngine::on_step_done() {
                                   }),
                    running_.end());
   }
-  sample_occupancy();
+  occupancy_.sample(now_, kv_.num_used());
   if (options_.check_invariants) audit();
 }
 
@@ -152,9 +158,9 @@ void ServingEngine::finish(SimRequest& r) {
 // step's output. Under async scheduling that is the second step after the one it finished in, the
 // first otherwise (finish-hold; #22595 to #39186).
 void ServingEngine::free_after_finish(SimRequest& r) {
-  if (r.stored_any && tier_cost_active(TierCost::kFinishHold)) {
+  if (r.stored_any && costs_.on(TierCost::kFinishHold)) {
     ++r.pending_stores;  // the hold counts as one more reader of its blocks
-    holds_.push_back({steps_ + (async_scheduling_ ? 2 : 1), r.id});
+    costs_.finish_hold.holds.push_back({counters_.steps + (async_scheduling_ ? 2 : 1), r.id});
   }
   if (r.pending_stores > 0) {
     r.free_when_stored = true;  // vLLM delays freeing until the stores have read the blocks
@@ -177,9 +183,10 @@ void ServingEngine::reader_done(SimRequest& r) {
 // keeps stepping, with nothing to compute, while the connector has transfers to report).
 // Holds are queued in the order they end (one engine's offset is fixed).
 void ServingEngine::end_holds(bool all) {
-  while (!holds_.empty() && (all || holds_.front().until_step <= steps_)) {
-    const auto id = holds_.front().request;
-    holds_.pop_front();
+  auto& holds = costs_.finish_hold.holds;
+  while (!holds.empty() && (all || holds.front().until_step <= counters_.steps)) {
+    const auto id = holds.front().request;
+    holds.pop_front();
     reader_done(requests_[static_cast<std::size_t>(id)]);
   }
 }
@@ -201,7 +208,7 @@ void ServingEngine::start_load(SimRequest& r, const std::vector<std::int32_t>& g
   const double seconds =
       shared_link_seconds(setup_.link.h2d.seconds(cpu_blocks, setup_.block_bytes_per_rank) /
                           setup_.predictor.calibration().load_efficiency);
-  submit_cpu_s_ += copy_submission_seconds(cpu_blocks, setup_.link.h2d.per_copy_s);
+  costs_.connector_cpu.submit_s += copy_submission_seconds(cpu_blocks, setup_.link.h2d.per_copy_s);
   const double done = h2d_.submit(now_, seconds, static_cast<double>(cpu_blocks) * setup_.cpu_block_bytes);
   push_event(done, EventKind::kLoadDone, new_job(std::move(job)));
   r.state = RequestState::kLoading;
@@ -210,8 +217,8 @@ void ServingEngine::start_load(SimRequest& r, const std::vector<std::int32_t>& g
 void ServingEngine::on_load_done(std::int64_t id) {
   // The worker polls for finished loads after each forward pass (load-polling): one that ends
   // during a step is seen when that step ends.
-  if (engine_busy_ && tier_cost_active(TierCost::kLoadPolling)) {
-    loads_seen_.push_back(id);
+  if (engine_busy_ && costs_.on(TierCost::kLoadPolling)) {
+    costs_.load_polling.seen.push_back(id);
   } else {
     complete_load(id, false);
   }
@@ -222,7 +229,7 @@ void ServingEngine::complete_load(std::int64_t id, bool from_step_output) {
   auto& r = requests_[static_cast<std::size_t>(job.request)];
   tier_->unpin(job.hashes);
   const auto blocks = job.gpu_hit_blocks + static_cast<std::int64_t>(job.hashes.size());
-  note_progress(r, job.gpu_hit_blocks * block_size_, blocks * block_size_, false, true);
+  counters_.note_progress(r, job.gpu_hit_blocks * block_size_, blocks * block_size_, false, true);
   r.computed = blocks * block_size_;
   kv_.cache_blocks(r, blocks);
   r.state = RequestState::kWaiting;
@@ -232,10 +239,10 @@ void ServingEngine::complete_load(std::int64_t id, bool from_step_output) {
   r.first_step = first_step;
   // Requests that waited for this load (load-convoy) try again, behind it: it was at the head of
   // the queue when its load started.
-  while (!convoy_.empty()) {
-    requests_[static_cast<std::size_t>(convoy_.back())].first_step = first_step;
-    waiting_.push_front(convoy_.back());
-    convoy_.pop_back();
+  while (!costs_.load_convoy.waiting.empty()) {
+    requests_[static_cast<std::size_t>(costs_.load_convoy.waiting.back())].first_step = first_step;
+    waiting_.push_front(costs_.load_convoy.waiting.back());
+    costs_.load_convoy.waiting.pop_back();
   }
   job.hashes = {};
   free_jobs_.push_back(id);
@@ -250,19 +257,18 @@ void ServingEngine::offer_stores(SimRequest& r) {
   // vLLM stores each block once it is full, and only those missing from the tier: the prompt's
   // before 0.18, decoded blocks too from then (decode-stores).
   const auto upto =
-      (tier_cost_active(TierCost::kDecodeStores) ? r.computed : std::min(r.computed, r.prompt_tokens)) /
-      block_size_;
+      (costs_.on(TierCost::kDecodeStores) ? r.computed : std::min(r.computed, r.prompt_tokens)) / block_size_;
   if (upto <= r.stored_blocks) return;
-  blocks_touched_ += upto;  // the scheduler touches every block of a request that stores
+  costs_.connector_cpu.blocks_touched += upto;  // the scheduler touches every block of a request that stores
   const std::vector<std::uint64_t> candidates(r.block_hashes.begin() + r.stored_blocks,
                                               r.block_hashes.begin() + upto);
   r.stored_blocks = upto;
   auto accepted = tier_->reserve(tier_->select_for_store(candidates));
-  cpu_peak_ = std::max(cpu_peak_, tier_->size());
+  counters_.cpu_peak_blocks = std::max(counters_.cpu_peak_blocks, tier_->size());
   if (accepted.empty()) return;
   const auto n = static_cast<std::int64_t>(accepted.size());
   const double seconds = shared_link_seconds(setup_.link.d2h.seconds(n, setup_.block_bytes_per_rank));
-  submit_cpu_s_ += copy_submission_seconds(n, setup_.link.d2h.per_copy_s);
+  costs_.connector_cpu.submit_s += copy_submission_seconds(n, setup_.link.d2h.per_copy_s);
   const double done = d2h_.submit(now_, seconds, static_cast<double>(n) * setup_.cpu_block_bytes);
   const auto id = new_job(TransferJob{r.id, std::move(accepted), 0, r.preemptions});
   ++r.pending_stores;
@@ -276,8 +282,8 @@ void ServingEngine::on_store_done(std::int64_t id) {
   auto& r = requests_[static_cast<std::size_t>(job.request)];
   // A store of a request preempted since it was submitted was completed at the preemption
   // (preempt-flush): ready for others at once.
-  const bool flushed = tier_cost_active(TierCost::kPreemptFlush) && job.preemptions != r.preemptions;
-  if (tier_cost_active(TierCost::kStoreVisibility) && !flushed) {
+  const bool flushed = costs_.on(TierCost::kPreemptFlush) && job.preemptions != r.preemptions;
+  if (costs_.on(TierCost::kStoreVisibility) && !flushed) {
     r.unreported_stores.insert(r.unreported_stores.end(), job.hashes.begin(), job.hashes.end());
   } else {
     tier_->store_done(job.hashes);
@@ -304,48 +310,6 @@ void ServingEngine::retire_if_done(SimRequest& r) {
   listener_.on_retired(r);
 }
 
-void ServingEngine::note_progress(SimRequest& r, std::int64_t from, std::int64_t to, bool computed,
-                                  bool from_cpu) {
-  const auto fresh = std::max<std::int64_t>(0, to - std::max(from, r.high_water));
-  const auto repeat = (to - from) - fresh;
-  if (computed) {
-    recomputed_tokens_ += repeat;
-  } else if (from_cpu) {
-    cpu_hit_tokens_ += fresh;
-  } else {
-    gpu_hit_tokens_ += fresh;
-  }
-  r.high_water = std::max(r.high_water, to);
-}
-
-void ServingEngine::sample_occupancy() {
-  occupancy_integral_ += static_cast<double>(last_used_blocks_) * (now_ - last_sample_time_);
-  last_sample_time_ = now_;
-  last_used_blocks_ = kv_.num_used();
-  occupancy_peak_ = std::max(occupancy_peak_, static_cast<double>(last_used_blocks_));
-  occupancy_trace_.emplace_back(now_, static_cast<double>(last_used_blocks_));
-  if (occupancy_trace_.size() > kOccupancySamples) halve_occupancy_trace();
-}
-
-// Adjacent samples merged into one at the first's time with their time-weighted mean: the step
-// function's integral over each merged pair is unchanged. The last sample stays as it is (it
-// ends the function).
-void ServingEngine::halve_occupancy_trace() {
-  auto& t = occupancy_trace_;
-  const std::size_t pairs = (t.size() - 1) / 2;
-  for (std::size_t i = 0; i < pairs; ++i) {
-    const auto a = t[2 * i], b = t[2 * i + 1];
-    const double end = t[2 * i + 2].first;
-    const double mean = end > a.first
-                            ? (a.second * (b.first - a.first) + b.second * (end - b.first)) / (end - a.first)
-                            : b.second;
-    t[i] = {a.first, mean};
-  }
-  std::size_t kept = pairs;
-  for (std::size_t j = 2 * pairs; j < t.size(); ++j) t[kept++] = t[j];
-  t.resize(kept);
-}
-
 void ServingEngine::audit() const {
   std::vector<const SimRequest*> holders;
   for (const auto& r : requests_) {
@@ -359,12 +323,12 @@ void ServingEngine::audit() const {
 
 EngineMetrics ServingEngine::metrics() const {
   EngineMetrics m;
-  m.steps = steps_;
-  m.busy_s = engine_busy_seconds_;
-  m.scheduled_tokens = scheduled_tokens_;
-  m.recomputed_tokens = recomputed_tokens_;
-  m.gpu_hit_tokens = gpu_hit_tokens_;
-  m.cpu_hit_tokens = cpu_hit_tokens_;
+  m.steps = counters_.steps;
+  m.busy_s = counters_.busy_s;
+  m.scheduled_tokens = counters_.scheduled_tokens;
+  m.recomputed_tokens = counters_.recomputed_tokens;
+  m.gpu_hit_tokens = counters_.gpu_hit_tokens;
+  m.cpu_hit_tokens = counters_.cpu_hit_tokens;
   m.loads = h2d_.transfers();
   m.stores = d2h_.transfers();
   m.h2d_bytes = h2d_.bytes();
@@ -373,12 +337,12 @@ EngineMetrics ServingEngine::metrics() const {
   m.d2h_busy_s = d2h_.busy_seconds();
   m.gpu_evictions = kv_.evictions();
   m.cpu_evictions = tier_ ? tier_->evictions() : 0;
-  m.cpu_peak_blocks = cpu_peak_;
+  m.cpu_peak_blocks = counters_.cpu_peak_blocks;
   m.gpu_blocks = kv_.num_blocks();
-  m.occupancy_integral = occupancy_integral_;
-  m.occupancy_peak = occupancy_peak_;
-  m.occupancy_trace = occupancy_trace_;
-  m.tier_cost_s = tier_cost_s_;
+  m.occupancy_integral = occupancy_.integral();
+  m.occupancy_peak = occupancy_.peak();
+  m.occupancy_trace = occupancy_.trace();
+  m.tier_cost_s = counters_.tier_cost_s;
   return m;
 }
 

@@ -11,11 +11,13 @@
 #include <vector>
 
 #include "fleet/router.hpp"
+#include "sim/engine_counters.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/kv_block_manager.hpp"
 #include "sim/link_queue.hpp"
 #include "sim/offload_tier.hpp"
 #include "sim/simulator.hpp"
+#include "sim/tier_cost_state.hpp"
 
 namespace kvb {
 
@@ -105,14 +107,9 @@ class ServingEngine {
   void free_after_finish(SimRequest& r);
   void reader_done(SimRequest& r);
   void end_holds(bool all);
-  void note_progress(SimRequest& r, std::int64_t from, std::int64_t to, bool computed, bool from_cpu);
-  void sample_occupancy();
-  void halve_occupancy_trace();
-  static constexpr std::size_t kOccupancySamples = std::size_t{1} << 16;
   void audit() const;
 
   // step_costs.cpp
-  bool tier_cost_active(TierCost c) const;
   double tier_step_cost(const StepWork& w, double step);
   double shared_link_seconds(double seconds) const;
   double copy_submission_seconds(std::int64_t blocks, double per_copy_s) const;
@@ -169,40 +166,12 @@ class ServingEngine {
   bool async_scheduling_ = false;     // the release's engine loop (sim/engine_loop.hpp)
   bool reserve_full_prompt_ = false;  // the full-prompt admission gate (sim/engine_loop.hpp)
   std::int64_t steps_started_ = 0;
-  double engine_busy_seconds_ = 0;  // sum of step times: the engine's work
   std::vector<TransferJob> jobs_;
   std::vector<std::int64_t> free_jobs_;  // finished jobs' slots, reused
-  // What the tier's costs need between steps (step_costs.cpp).
-  double submit_cpu_s_ = 0;          // copy submissions since the last step started (connector-cpu)
-  std::int64_t blocks_touched_ = 0;  // blocks of storing requests touched since then
-  double flush_until_ = 0;           // the next step waits until then (preempt-flush)
-  struct Hold {
-    std::int64_t until_step = 0;  // the blocks return to the pool when this step ends
-    std::int64_t request = 0;
-  };
-  std::deque<Hold> holds_;                // finished requests whose blocks the connector keeps (finish-hold)
-  double step_fabric_share_ = 0;          // share of the running step its all-reduces use the links
-  std::vector<std::int64_t> loads_seen_;  // loads done during the running step (load-polling)
-  std::deque<std::int64_t> convoy_;       // requests waiting on another's load (load-convoy)
-  std::array<double, kTierCostCount> tier_cost_s_{};
-  double sync_load_s_ = 0;            // LMCache retrieves in the step being scheduled (lmcache-sync)
-  bool stores_in_step_done_ = false;  // the running step's LMCache stores have been made
+  TierCostState costs_;                  // the CPU tier's mechanisms (step_costs.cpp)
 
-  // metrics
-  std::int64_t steps_ = 0;
-  std::int64_t scheduled_tokens_ = 0;
-  std::int64_t recomputed_tokens_ = 0;
-  std::int64_t gpu_hit_tokens_ = 0;
-  std::int64_t cpu_hit_tokens_ = 0;
-  std::int64_t preemptions_ = 0;
-  std::int64_t cpu_peak_ = 0;
-  double occupancy_integral_ = 0;
-  double occupancy_peak_ = 0;
-  double last_sample_time_ = 0;
-  std::int64_t last_used_blocks_ = 0;
-  // (time, used blocks) from then on; past kOccupancySamples, adjacent pairs merge into their
-  // time-weighted mean, so the integral is kept and memory stays bounded.
-  std::vector<std::pair<double, double>> occupancy_trace_;
+  EngineCounters counters_;
+  OccupancySampler occupancy_;
 };
 
 }  // namespace kvb

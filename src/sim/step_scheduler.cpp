@@ -21,12 +21,13 @@ void ServingEngine::try_start_step() {
   // step with nothing in it was never scheduled: the loop schedules it as soon as it can.
   if (step_.empty() && !waiting_.empty()) schedule_waiting(budget, true);
   if (step_.empty()) {
-    if (!holds_.empty()) {  // the empty steps that report them free their blocks: schedule again
+    // The empty steps that report finish-holds free their blocks: schedule again.
+    if (!costs_.finish_hold.holds.empty()) {
       end_holds(true);
       try_start_step();
       return;
     }
-    step_fabric_share_ = 0;  // the engine idles: copies have the link to themselves
+    costs_.fabric_sharing.step_share = 0;  // the engine idles: copies have the link to themselves
     return;
   }
   StepWork work;
@@ -35,7 +36,7 @@ void ServingEngine::try_start_step() {
   ++steps_started_;
   double seconds = setup_.predictor.step_seconds(work);
   seconds += tier_step_cost(work, seconds);
-  engine_busy_seconds_ += seconds;
+  counters_.busy_s += seconds;
   push_event(now_ + seconds, EventKind::kStepDone, 0);
 }
 
@@ -60,7 +61,7 @@ bool ServingEngine::schedule_running(std::int64_t& budget) {
     if (!placed) break;
     step_.push_back({r.id, r.computed, n});
     budget -= n;
-    scheduled_tokens_ += n;
+    counters_.scheduled_tokens += n;
   }
   return preempted;
 }
@@ -96,17 +97,17 @@ bool ServingEngine::admit_head(SimRequest& r, std::int64_t& budget) {
     if (cpu > 0 && waits_for_other_load(r, g, cpu)) {
       // vLLM >= 0.15 skips it until that load ends (load-convoy); the queue goes on.
       waiting_.pop_front();
-      convoy_.push_back(r.id);
+      costs_.load_convoy.waiting.push_back(r.id);
       return true;
     }
     if (!fits_whole_prompt(r, hits)) return false;  // the head waits; nothing behind it passes
-    if (cpu > 0 && tier_cost_active(TierCost::kLmcacheSync)) {
+    if (cpu > 0 && costs_.on(TierCost::kLmcacheSync)) {
       loaded = cpu;  // LMCache retrieves before the forward pass: the request runs in this step
     } else if (cpu > 0) {
       // Load asynchronously; the request waits, the batch does not.
       if (!kv_.allocate(r, hits, (g + cpu) * block_size_)) return false;
       waiting_.pop_front();
-      note_progress(r, 0, g * block_size_, false, false);
+      counters_.note_progress(r, 0, g * block_size_, false, false);
       start_load(r, hits, cpu);
       return true;
     }
@@ -117,9 +118,9 @@ bool ServingEngine::admit_head(SimRequest& r, std::int64_t& budget) {
   const auto n = std::min(r.known_tokens() - start, budget);
   if (!kv_.allocate(r, hits, start + n)) return false;
   waiting_.pop_front();
-  note_progress(r, 0, start - loaded * block_size_, false, false);
+  counters_.note_progress(r, 0, start - loaded * block_size_, false, false);
   if (loaded > 0) {
-    note_progress(r, start - loaded * block_size_, start, false, true);
+    counters_.note_progress(r, start - loaded * block_size_, start, false, true);
     load_in_step(loaded);
   }
   r.computed = start;
@@ -127,7 +128,7 @@ bool ServingEngine::admit_head(SimRequest& r, std::int64_t& budget) {
   running_.push_back(r.id);
   step_.push_back({r.id, start, n});
   budget -= n;
-  scheduled_tokens_ += n;
+  counters_.scheduled_tokens += n;
   return true;
 }
 
@@ -156,7 +157,7 @@ const ServingEngine::PrefixLookup& ServingEngine::lookup_prefix(const SimRequest
 }
 
 bool ServingEngine::waits_for_other_load(const SimRequest& r, std::int64_t first, std::int64_t count) const {
-  if (!tier_cost_active(TierCost::kLoadConvoy)) return false;
+  if (!costs_.on(TierCost::kLoadConvoy)) return false;
   for (std::int64_t i = first; i < first + count; ++i) {
     if (tier_->loading(r.block_hashes[static_cast<std::size_t>(i)])) return true;
   }
@@ -181,7 +182,6 @@ bool ServingEngine::unblock_waiting(std::int64_t head) {
     kv_.release(w);
     w.computed = 0;
     ++w.preemptions;
-    ++preemptions_;
     return true;
   }
   return false;
@@ -191,8 +191,8 @@ void ServingEngine::preempt(SimRequest& r) {
   // From 0.14 (#29870) the connector completes a preempted request's stores in the tier at once
   // (scheduler build_connector_meta: complete_store), and the worker waits for their copies before
   // the next forward pass may overwrite the freed blocks (worker handle_preemptions: wait).
-  if (r.pending_stores > 0 && tier_cost_active(TierCost::kPreemptFlush)) {
-    flush_until_ = std::max(flush_until_, r.stores_end);
+  if (r.pending_stores > 0 && costs_.on(TierCost::kPreemptFlush)) {
+    costs_.preempt_flush.until = std::max(costs_.preempt_flush.until, r.stores_end);
     tier_->store_done(r.unreported_stores);
     r.unreported_stores = {};
   }
@@ -200,7 +200,6 @@ void ServingEngine::preempt(SimRequest& r) {
   r.computed = 0;
   r.state = RequestState::kWaiting;
   ++r.preemptions;
-  ++preemptions_;
   waiting_.push_front(r.id);
 }
 
