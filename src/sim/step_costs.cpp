@@ -9,8 +9,8 @@ namespace kvb {
 double ServingEngine::tier_step_cost(const StepWork& w, double step) {
   if (!tier_ || tier_->capacity() == 0) return 0;
   // The share of this step during which the tier's copies hold the link.
-  const double busy_until = std::max(h2d_.free_at(), d2h_.free_at());
-  const double overlap = step > 0 ? std::clamp((busy_until - now_) / step, 0.0, 1.0) : 0.0;
+  const double busy_until = std::max(transfers_.h2d.free_at(), transfers_.d2h.free_at());
+  const double overlap = step > 0 ? std::clamp((busy_until - clock_.now) / step, 0.0, 1.0) : 0.0;
   std::array<double, kTierCostCount> add{};
   const auto at = [&](TierCost c) -> double& { return add[static_cast<std::size_t>(c)]; };
   const double fabric = setup_.fabric_shares_host_link ? setup_.predictor.all_reduce_bandwidth_seconds(w) : 0;
@@ -25,7 +25,7 @@ double ServingEngine::tier_step_cost(const StepWork& w, double step) {
   // The forward pass after a preemption starts once the preempted request's stores have read its
   // blocks (worker handle_preemptions).
   if (costs_.on(TierCost::kPreemptFlush))
-    at(TierCost::kPreemptFlush) = std::max(0.0, costs_.preempt_flush.until - now_);
+    at(TierCost::kPreemptFlush) = std::max(0.0, costs_.preempt_flush.until - clock_.now);
   costs_.preempt_flush.until = 0;
   costs_.lmcache_sync.load_s = 0;
   if (costs_.on(TierCost::kConnectorCpu)) {
@@ -35,7 +35,7 @@ double ServingEngine::tier_step_cost(const StepWork& w, double step) {
     // Under async scheduling (sim/engine_loop.hpp) the scheduler and the worker prepare this step,
     // connector work included, while the GPU runs the one before: it shows only where it outlasts
     // the step. Synchronous releases pay it whole, between the steps.
-    at(TierCost::kConnectorCpu) = async_scheduling_ ? std::max(0.0, cpu - step) : cpu;
+    at(TierCost::kConnectorCpu) = loop_.async_scheduling ? std::max(0.0, cpu - step) : cpu;
   }
   costs_.connector_cpu.submit_s = 0;
   costs_.connector_cpu.blocks_touched = 0;
