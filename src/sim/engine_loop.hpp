@@ -1,5 +1,7 @@
 #pragma once
 // How vLLM's engine-core loop paces a new request, per release.
+#include <cstdint>
+
 #include "catalog/vllm_host_memory.hpp"
 
 namespace kvb {
@@ -23,5 +25,21 @@ inline bool async_scheduling_by_default(const VllmVersion& v) { return !(v < kAs
 inline constexpr VllmVersion kReserveFullPromptFrom{0, 19, 0};
 
 inline bool reserve_full_prompt_by_default(const VllmVersion& v) { return !(v < kReserveFullPromptFrom); }
+
+// One engine's loop: whether it schedules asynchronously, whether a step is running, and how many
+// steps it has started.
+struct EngineLoop {
+  bool async_scheduling = false;
+  bool busy = false;
+  std::int64_t steps_started = 0;
+
+  // The first step that can schedule a request the scheduler learns of now. Under async scheduling
+  // the step after the running one (or after the one that just ended, whose output is being read:
+  // `from_step_output`) was scheduled when that one started.
+  std::int64_t next_schedulable_step(bool from_step_output) const {
+    if (!async_scheduling) return steps_started;
+    return busy || from_step_output ? steps_started + 1 : steps_started;
+  }
+};
 
 }  // namespace kvb

@@ -22,15 +22,17 @@ enum class EventKind : std::uint8_t {
 struct Event {
   double time = 0;
   std::uint64_t seq = 0;
+  std::int64_t id = 0;           // request, or transfer job
+  std::int32_t replica = 0;      // the engine it concerns (sim/fleet_simulation.hpp)
+  std::uint32_t generation = 0;  // kTimeout: which use of the request's slot it is for
   EventKind kind = EventKind::kArrival;
-  std::int64_t id = 0;       // request, or transfer job
-  std::int32_t replica = 0;  // the engine it concerns (sim/fleet_simulation.hpp)
 };
 
 class EventQueue {
  public:
-  void push(double time, EventKind kind, std::int64_t id, std::int32_t replica = 0) {
-    heap_.push(Event{time, next_seq_++, kind, id, replica});
+  void push(double time, EventKind kind, std::int64_t id, std::int32_t replica = 0,
+            std::uint32_t generation = 0) {
+    heap_.push(Event{time, next_seq_++, id, replica, generation, kind});
   }
   Event pop() {
     Event e = heap_.top();

@@ -77,13 +77,11 @@ void FleetSimulation::dispatch(const Event& e) {
     case EventKind::kStoreDone:
       engine->on_store_done(e.id);
       break;
-    case EventKind::kTimeout: {
-      // Only if the slot still holds the request this timeout is for (it may have been answered,
-      // retired and reused): that one arrived exactly one timeout ago.
-      const auto& r = clock_.requests[static_cast<std::size_t>(e.id)];
-      if (r.arrival + setup_.scenario.workload.client_timeout_s == clock_.now) engine->on_timeout(e.id);
+    case EventKind::kTimeout:
+      // Only if the slot still holds the request this timeout is for: it may have been answered,
+      // retired and reused since, which moved the slot's generation on.
+      if (e.generation == generations_[static_cast<std::size_t>(e.id)]) engine->on_timeout(e.id);
       break;
-    }
     case EventKind::kClientStop:
       stop_client();
       break;
@@ -94,6 +92,7 @@ void FleetSimulation::dispatch(const Event& e) {
     auto& slot = clock_.requests[static_cast<std::size_t>(id)];
     slot = SimRequest{};
     slot.state = RequestState::kFinished;
+    ++generations_[static_cast<std::size_t>(id)];
     free_slots_.push_back(id);
   }
   retiring_.clear();
@@ -102,6 +101,7 @@ void FleetSimulation::dispatch(const Event& e) {
 std::int64_t FleetSimulation::take_slot() {
   if (free_slots_.empty()) {
     clock_.requests.emplace_back();
+    generations_.push_back(0);
     return static_cast<std::int64_t>(clock_.requests.size()) - 1;
   }
   const auto id = free_slots_.back();
@@ -175,7 +175,8 @@ void FleetSimulation::on_arrival(std::int64_t id) {
   }
   const int replica = route(r);
   if (const double t = setup_.scenario.workload.client_timeout_s; t > 0)
-    clock_.events.push(clock_.now + t, EventKind::kTimeout, id, replica);
+    clock_.events.push(clock_.now + t, EventKind::kTimeout, id, replica,
+                       generations_[static_cast<std::size_t>(id)]);
   // The API server's share (tokenisation, scheduling, streaming): the request waits it out
   // before the scheduler sees it; its latencies count from the arrival.
   const double overhead = setup_.predictor.calibration().request_overhead_s;

@@ -47,12 +47,13 @@ class FleetSimulation final : public FinishListener {
   SimOptions options_;
   FleetClock clock_;
   WorkloadGenerator generator_;
-  std::unique_ptr<TraceReader> trace_;    // --trace: requests stream from the file, one read ahead
-  std::int64_t rejected_ = 0;             // trace requests longer than max-model-len (vLLM answers 400)
-  std::vector<Session> sessions_;         // a finished conversation's entry is emptied
-  std::vector<std::int64_t> free_slots_;  // retired requests' ids, reused
-  std::vector<std::int64_t> retiring_;    // retired during this event: free after it
-  std::vector<RequestTally> tallies_;     // per replica
+  std::unique_ptr<TraceReader> trace_;      // --trace: requests stream from the file, one read ahead
+  std::int64_t rejected_ = 0;               // trace requests longer than max-model-len (vLLM answers 400)
+  std::vector<Session> sessions_;           // a finished conversation's entry is emptied
+  std::vector<std::int64_t> free_slots_;    // retired requests' ids, reused
+  std::vector<std::uint32_t> generations_;  // per slot: how many requests it has retired
+  std::vector<std::int64_t> retiring_;      // retired during this event: free after it
+  std::vector<RequestTally> tallies_;       // per replica
   std::vector<std::unique_ptr<ServingEngine>> engines_;
   Router router_;
   std::vector<ReplicaState> states_;   // what the router knows, refreshed per request

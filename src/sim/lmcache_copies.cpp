@@ -12,20 +12,20 @@ namespace kvb {
 void ServingEngine::load_in_step(std::int64_t cpu_blocks) {
   const double bytes = static_cast<double>(cpu_blocks) * setup_.block_bytes_per_rank;
   const double seconds = setup_.link.h2d.seconds(1, bytes);
-  sync_load_s_ += seconds;
-  h2d_.submit(now_, seconds, static_cast<double>(cpu_blocks) * setup_.cpu_block_bytes);
+  costs_.lmcache_sync.load_s += seconds;
+  transfers_.h2d.submit(clock_.now, seconds, static_cast<double>(cpu_blocks) * setup_.cpu_block_bytes);
 }
 
 // The stores of the step that just ran: each request's full prompt chunks up to what the step
 // computed, past what the tier holds, one copy and one synchronize per chunk. Visible at once.
 double ServingEngine::store_in_step() {
-  const std::int64_t per_chunk = std::max<std::int64_t>(1, kLmcacheChunkTokens / block_size_);
+  const std::int64_t per_chunk = std::max<std::int64_t>(1, kLmcacheChunkTokens / setup_.block_size);
   double seconds = 0;
-  for (const auto& s : step_) {
-    auto& r = requests_[static_cast<std::size_t>(s.request)];
+  for (const auto& s : scheduler_.step()) {
+    auto& r = request(s.request);
     if (r.timed_out) continue;
     const auto computed = std::min(s.start + s.tokens, r.prompt_tokens);
-    const auto upto = computed / (per_chunk * block_size_) * per_chunk;
+    const auto upto = computed / (per_chunk * setup_.block_size) * per_chunk;
     if (upto <= r.stored_blocks) continue;
     const std::vector<std::uint64_t> candidates(r.block_hashes.begin() + r.stored_blocks,
                                                 r.block_hashes.begin() + upto);
@@ -33,12 +33,12 @@ double ServingEngine::store_in_step() {
     const auto accepted = tier_->reserve(tier_->select_for_store(candidates));
     if (accepted.empty()) continue;
     tier_->store_done(accepted);
-    cpu_peak_ = std::max(cpu_peak_, tier_->size());
+    counters_.cpu_peak_blocks = std::max(counters_.cpu_peak_blocks, tier_->size());
     const auto blocks = static_cast<std::int64_t>(accepted.size());
     const auto chunks = (blocks + per_chunk - 1) / per_chunk;
     const double t =
         setup_.link.d2h.seconds(chunks, static_cast<double>(per_chunk) * setup_.block_bytes_per_rank);
-    d2h_.submit(now_, t, static_cast<double>(blocks) * setup_.cpu_block_bytes);
+    transfers_.d2h.submit(clock_.now, t, static_cast<double>(blocks) * setup_.cpu_block_bytes);
     seconds += t;
   }
   return seconds;
@@ -46,16 +46,16 @@ double ServingEngine::store_in_step() {
 
 // Before the step's output is read: its stores, if any, hold the step open that much longer.
 bool ServingEngine::step_waits_for_stores() {
-  if (stores_in_step_done_ || !tier_cost_active(TierCost::kLmcacheSync)) {
-    stores_in_step_done_ = false;
+  if (costs_.lmcache_sync.stores_done || !costs_.on(TierCost::kLmcacheSync)) {
+    costs_.lmcache_sync.stores_done = false;
     return false;
   }
   const double seconds = store_in_step();
   if (seconds <= 0) return false;
-  stores_in_step_done_ = true;
-  engine_busy_seconds_ += seconds;
-  tier_cost_s_[static_cast<std::size_t>(TierCost::kLmcacheSync)] += seconds;
-  push_event(now_ + seconds, EventKind::kStepDone, 0);
+  costs_.lmcache_sync.stores_done = true;
+  counters_.busy_s += seconds;
+  counters_.tier_cost_s[static_cast<std::size_t>(TierCost::kLmcacheSync)] += seconds;
+  push_event(clock_.now + seconds, EventKind::kStepDone, 0);
   return true;
 }
 

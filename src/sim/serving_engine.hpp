@@ -11,11 +11,15 @@
 #include <vector>
 
 #include "fleet/router.hpp"
+#include "sim/engine_counters.hpp"
+#include "sim/engine_loop.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/kv_block_manager.hpp"
-#include "sim/link_queue.hpp"
 #include "sim/offload_tier.hpp"
 #include "sim/simulator.hpp"
+#include "sim/step_scheduler.hpp"
+#include "sim/tier_cost_state.hpp"
+#include "sim/transfer_jobs.hpp"
 
 namespace kvb {
 
@@ -53,7 +57,7 @@ struct EngineMetrics {
   std::array<double, kTierCostCount> tier_cost_s{};
 };
 
-class ServingEngine {
+class ServingEngine final : private AdmissionActions {
  public:
   ServingEngine(const SimulationSetup& setup, const SimOptions& options, int replica, FleetClock& clock,
                 FinishListener& listener);
@@ -70,7 +74,7 @@ class ServingEngine {
 
   // What the replica publishes to a router: queue depth, GPU KV usage, and the leading blocks of
   // `r`'s prompt it holds on the GPU or in its CPU tier (vLLM's KV events say which blocks).
-  std::int64_t waiting() const { return static_cast<std::int64_t>(waiting_.size()); }
+  std::int64_t waiting() const { return scheduler_.waiting(); }
   double kv_usage() const;
   // Fills state.gpu_prefix_blocks and cpu_prefix_blocks for `r`.
   void published_prefix(const SimRequest& r, ReplicaState& state) const;
@@ -80,39 +84,21 @@ class ServingEngine {
   std::int64_t free_blocks() const { return kv_.num_free(); }
 
  private:
-  struct Scheduled {
-    std::int64_t request = 0;
-    std::int64_t start = 0;  // first token position processed
-    std::int64_t tokens = 0;
-  };
-  struct TransferJob {
-    std::int64_t request = 0;
-    std::vector<std::uint64_t> hashes;
-    std::int64_t gpu_hit_blocks = 0;  // loads: blocks that were already on the GPU
-    int preemptions = 0;              // stores: the request's preemptions when it was submitted
-  };
-
   // serving_engine.cpp
-  void push_event(double at, EventKind kind, std::int64_t id) { events_.push(at, kind, id, replica_); }
-  std::int64_t next_schedulable_step(bool from_step_output) const;
+  void push_event(double at, EventKind kind, std::int64_t id) { clock_.events.push(at, kind, id, replica_); }
+  SimRequest& request(std::int64_t id) { return clock_.requests[static_cast<std::size_t>(id)]; }
   void finish(SimRequest& r);
   void abort(SimRequest& r);
   void retire_if_done(SimRequest& r);
-  std::int64_t new_job(TransferJob job);
-  void start_load(SimRequest& r, const std::vector<std::int32_t>& gpu_hits, std::int64_t cpu_blocks);
+  void start_load(SimRequest& r, const std::vector<std::int32_t>& gpu_hits, std::int64_t cpu_blocks) override;
   void offer_stores(SimRequest& r);
   void release_blocks(SimRequest& r);
   void free_after_finish(SimRequest& r);
   void reader_done(SimRequest& r);
   void end_holds(bool all);
-  void note_progress(SimRequest& r, std::int64_t from, std::int64_t to, bool computed, bool from_cpu);
-  void sample_occupancy();
-  void halve_occupancy_trace();
-  static constexpr std::size_t kOccupancySamples = std::size_t{1} << 16;
   void audit() const;
 
   // step_costs.cpp
-  bool tier_cost_active(TierCost c) const;
   double tier_step_cost(const StepWork& w, double step);
   double shared_link_seconds(double seconds) const;
   double copy_submission_seconds(std::int64_t blocks, double per_copy_s) const;
@@ -120,89 +106,23 @@ class ServingEngine {
   void complete_load(std::int64_t job, bool from_step_output);
 
   // lmcache_copies.cpp
-  void load_in_step(std::int64_t cpu_blocks);
+  void load_in_step(std::int64_t cpu_blocks) override;
   double store_in_step();
   bool step_waits_for_stores();
 
-  // step_scheduler.cpp
-  bool schedule_running(std::int64_t& budget);
-  // `any_arrival`: also requests that arrived after the step's schedule call (async scheduling).
-  void schedule_waiting(std::int64_t& budget, bool any_arrival);
-  bool admit_head(SimRequest& r, std::int64_t& budget);
-  void preempt(SimRequest& r);
-  bool unblock_waiting(std::int64_t head);
-  // The full-prompt admission gate (vLLM >= 0.19): false when the free queue cannot hold all of
-  // r's prompt (less its prefix hits), whatever this step's chunk would need.
-  bool fits_whole_prompt(const SimRequest& r, const std::vector<std::int32_t>& hits) const;
-  // Whether blocks [first, first + count) of r's prefix are being loaded for another request.
-  bool waits_for_other_load(const SimRequest& r, std::int64_t first, std::int64_t count) const;
-
-  // The head of the waiting queue is looked up again every step while it cannot start; the
-  // answer only changes when the GPU prefix cache or the CPU tier does.
-  struct PrefixLookup {
-    std::int64_t request = -1;
-    std::int64_t known_tokens = -1;
-    std::uint64_t kv_version = 0;
-    std::uint64_t tier_version = 0;
-    std::vector<std::int32_t> gpu_hits;
-    std::int64_t cpu_blocks = 0;
-  };
-  const PrefixLookup& lookup_prefix(const SimRequest& r);
-  PrefixLookup lookup_;
-
   const SimulationSetup& setup_;
-  SimOptions options_;
-  int block_size_;
+  bool check_invariants_;
   int replica_;
-  EventQueue& events_;  // the fleet's clock
-  const double& now_;
-  std::deque<SimRequest>& requests_;
+  FleetClock& clock_;  // the fleet's events, time and requests
   FinishListener& listener_;
   KvBlockManager kv_;
   std::unique_ptr<OffloadTier> tier_;
-  Link h2d_, d2h_;
-
-  std::deque<std::int64_t> waiting_;
-  std::vector<std::int64_t> running_;
-  std::vector<Scheduled> step_;
-  bool engine_busy_ = false;
-  bool async_scheduling_ = false;     // the release's engine loop (sim/engine_loop.hpp)
-  bool reserve_full_prompt_ = false;  // the full-prompt admission gate (sim/engine_loop.hpp)
-  std::int64_t steps_started_ = 0;
-  double engine_busy_seconds_ = 0;  // sum of step times: the engine's work
-  std::vector<TransferJob> jobs_;
-  std::vector<std::int64_t> free_jobs_;  // finished jobs' slots, reused
-  // What the tier's costs need between steps (step_costs.cpp).
-  double submit_cpu_s_ = 0;          // copy submissions since the last step started (connector-cpu)
-  std::int64_t blocks_touched_ = 0;  // blocks of storing requests touched since then
-  double flush_until_ = 0;           // the next step waits until then (preempt-flush)
-  struct Hold {
-    std::int64_t until_step = 0;  // the blocks return to the pool when this step ends
-    std::int64_t request = 0;
-  };
-  std::deque<Hold> holds_;                // finished requests whose blocks the connector keeps (finish-hold)
-  double step_fabric_share_ = 0;          // share of the running step its all-reduces use the links
-  std::vector<std::int64_t> loads_seen_;  // loads done during the running step (load-polling)
-  std::deque<std::int64_t> convoy_;       // requests waiting on another's load (load-convoy)
-  std::array<double, kTierCostCount> tier_cost_s_{};
-  double sync_load_s_ = 0;            // LMCache retrieves in the step being scheduled (lmcache-sync)
-  bool stores_in_step_done_ = false;  // the running step's LMCache stores have been made
-
-  // metrics
-  std::int64_t steps_ = 0;
-  std::int64_t scheduled_tokens_ = 0;
-  std::int64_t recomputed_tokens_ = 0;
-  std::int64_t gpu_hit_tokens_ = 0;
-  std::int64_t cpu_hit_tokens_ = 0;
-  std::int64_t preemptions_ = 0;
-  std::int64_t cpu_peak_ = 0;
-  double occupancy_integral_ = 0;
-  double occupancy_peak_ = 0;
-  double last_sample_time_ = 0;
-  std::int64_t last_used_blocks_ = 0;
-  // (time, used blocks) from then on; past kOccupancySamples, adjacent pairs merge into their
-  // time-weighted mean, so the integral is kept and memory stays bounded.
-  std::vector<std::pair<double, double>> occupancy_trace_;
+  TransferJobs transfers_;
+  TierCostState costs_;  // the CPU tier's mechanisms (step_costs.cpp)
+  EngineCounters counters_;
+  OccupancySampler occupancy_;
+  EngineLoop loop_;
+  StepScheduler scheduler_;  // queues, admission, preemption (step_scheduler.cpp)
 };
 
 }  // namespace kvb

@@ -6,66 +6,60 @@
 
 namespace kvb {
 
-bool ServingEngine::tier_cost_active(TierCost c) const {
-  const auto& server = setup_.scenario.server;
-  // An empty tier (kv-offloading-size 0) is no connector: it costs nothing.
-  return tier_ && tier_->capacity() > 0 && server.tier_costs.on(c) && applies_to(c, server.vllm_version) &&
-         belongs_to_connector(c, server.kv_offloading_backend == OffloadingBackend::kLmcache);
-}
-
 double ServingEngine::tier_step_cost(const StepWork& w, double step) {
   if (!tier_ || tier_->capacity() == 0) return 0;
   // The share of this step during which the tier's copies hold the link.
-  const double busy_until = std::max(h2d_.free_at(), d2h_.free_at());
-  const double overlap = step > 0 ? std::clamp((busy_until - now_) / step, 0.0, 1.0) : 0.0;
+  const double busy_until = std::max(transfers_.h2d.free_at(), transfers_.d2h.free_at());
+  const double overlap = step > 0 ? std::clamp((busy_until - clock_.now) / step, 0.0, 1.0) : 0.0;
   std::array<double, kTierCostCount> add{};
   const auto at = [&](TierCost c) -> double& { return add[static_cast<std::size_t>(c)]; };
   const double fabric = setup_.fabric_shares_host_link ? setup_.predictor.all_reduce_bandwidth_seconds(w) : 0;
   // Two flows on one link each get half of it while both run: the all-reduce bytes that overlap a
   // copy take twice as long (NCCL shares the GPU's PCIe link with host copies: NVIDIA/nccl#1023).
-  if (tier_cost_active(TierCost::kFabricSharing)) at(TierCost::kFabricSharing) = fabric * overlap;
-  if (tier_cost_active(TierCost::kKernelSms) && setup_.scenario.server.link_method == Method::kKernel) {
+  if (costs_.on(TierCost::kFabricSharing)) at(TierCost::kFabricSharing) = fabric * overlap;
+  if (costs_.on(TierCost::kKernelSms) && setup_.scenario.server.link_method == Method::kKernel) {
     // The copy kernel takes SMs only while it runs: its duty cycle over the step, not the whole step.
     at(TierCost::kKernelSms) = step * (setup_.link.kernel_compute_slowdown - 1.0) * overlap;
   }
-  if (tier_cost_active(TierCost::kLmcacheSync)) at(TierCost::kLmcacheSync) = sync_load_s_;
+  if (costs_.on(TierCost::kLmcacheSync)) at(TierCost::kLmcacheSync) = costs_.lmcache_sync.load_s;
   // The forward pass after a preemption starts once the preempted request's stores have read its
   // blocks (worker handle_preemptions).
-  if (tier_cost_active(TierCost::kPreemptFlush))
-    at(TierCost::kPreemptFlush) = std::max(0.0, flush_until_ - now_);
-  flush_until_ = 0;
-  sync_load_s_ = 0;
-  if (tier_cost_active(TierCost::kConnectorCpu)) {
+  if (costs_.on(TierCost::kPreemptFlush))
+    at(TierCost::kPreemptFlush) = std::max(0.0, costs_.preempt_flush.until - clock_.now);
+  costs_.preempt_flush.until = 0;
+  costs_.lmcache_sync.load_s = 0;
+  if (costs_.on(TierCost::kConnectorCpu)) {
     const auto work = connector_work(setup_.scenario.server.vllm_version);
-    const double cpu = submit_cpu_s_ + work.per_block_touched_s * static_cast<double>(blocks_touched_);
+    const double cpu = costs_.connector_cpu.submit_s +
+                       work.per_block_touched_s * static_cast<double>(costs_.connector_cpu.blocks_touched);
     // Under async scheduling (sim/engine_loop.hpp) the scheduler and the worker prepare this step,
     // connector work included, while the GPU runs the one before: it shows only where it outlasts
     // the step. Synchronous releases pay it whole, between the steps.
-    at(TierCost::kConnectorCpu) = async_scheduling_ ? std::max(0.0, cpu - step) : cpu;
+    at(TierCost::kConnectorCpu) = loop_.async_scheduling ? std::max(0.0, cpu - step) : cpu;
   }
-  submit_cpu_s_ = 0;
-  blocks_touched_ = 0;
+  costs_.connector_cpu.submit_s = 0;
+  costs_.connector_cpu.blocks_touched = 0;
   double total = 0;
   for (std::size_t i = 0; i < add.size(); ++i) {
-    tier_cost_s_[i] += add[i];
+    counters_.tier_cost_s[i] += add[i];
     total += add[i];
   }
-  step_fabric_share_ =
-      tier_cost_active(TierCost::kFabricSharing) && step + total > 0 ? fabric / (step + total) : 0;
+  costs_.fabric_sharing.step_share =
+      costs_.on(TierCost::kFabricSharing) && step + total > 0 ? fabric / (step + total) : 0;
   return total;
 }
 
 double ServingEngine::shared_link_seconds(double seconds) const {
   // While a step's all-reduces hold the link (a share f of the step), a copy runs at half rate.
   // Steps run back to back under load, so a copy submitted between two steps meets the next one.
-  if (step_fabric_share_ <= 0) return seconds;
-  return seconds / (1.0 - step_fabric_share_ / 2.0);
+  if (costs_.fabric_sharing.step_share <= 0) return seconds;
+  return seconds / (1.0 - costs_.fabric_sharing.step_share / 2.0);
 }
 
 // The worker's CPU time to submit a job of `blocks` copies before the next forward pass: one call
 // per block up to 0.19, one batched call from 0.20 (tier_costs.cpp).
 double ServingEngine::copy_submission_seconds(std::int64_t blocks, double per_copy_s) const {
-  if (!tier_cost_active(TierCost::kConnectorCpu)) return 0;
+  if (!costs_.on(TierCost::kConnectorCpu)) return 0;
   const auto work = connector_work(setup_.scenario.server.vllm_version);
   return (work.one_call_per_block ? static_cast<double>(blocks) : 1.0) * per_copy_s;
 }

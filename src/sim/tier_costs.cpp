@@ -99,6 +99,15 @@ bool applies_to(TierCost c, const VllmVersion& v) {
 // overlap the forward pass's all-reduces either (fabric-sharing is the native tier's).
 bool belongs_to_connector(TierCost c, bool lmcache) { return (c == TierCost::kLmcacheSync) == lmcache; }
 
+TierCostSet active_tier_costs(TierCostSet wanted, const VllmVersion& v, bool lmcache) {
+  auto set = TierCostSet::none();
+  for (int i = 0; i < kTierCostCount; ++i) {
+    const auto c = static_cast<TierCost>(i);
+    if (wanted.on(c) && applies_to(c, v) && belongs_to_connector(c, lmcache)) set = set.with(c);
+  }
+  return set;
+}
+
 bool tier_costs_assumed_for(const VllmVersion& v) {
   return kTierCostsReadUpTo < v &&
          (v.major != kTierCostsReadUpTo.major || v.minor != kTierCostsReadUpTo.minor);

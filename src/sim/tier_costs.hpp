@@ -52,6 +52,10 @@ bool tier_costs_assumed_for(const VllmVersion& v);
 // brought or removed it, per mechanism).
 bool applies_to(TierCost c, const VllmVersion& v);
 
+// The mechanisms of `wanted` that act on an engine with a non-empty CPU tier served by release `v`
+// through the native connector or LMCache's (an empty tier is no connector: none act).
+TierCostSet active_tier_costs(TierCostSet wanted, const VllmVersion& v, bool lmcache);
+
 // The connector's CPU work before each forward pass, on the step's critical path.
 struct ConnectorWork {
   // Per block copy submitted: <= 0.19 issues one cudaMemcpyAsync per block (the link's measured
