@@ -106,8 +106,9 @@ std::string what_is_offloaded(const TierCoverageNote& n) {
         "rank, {} B of it the indexer's",
         format_count(n.tier_bytes_per_token), format_count(n.indexer_bytes_per_token));
   }
-  return fmt::format("offloads the {} KV of every layer: {} B per token per rank", to_string(n.kind),
-                     format_count(n.tier_bytes_per_token));
+  return fmt::format(
+      "offloads the MLA latent of every layer: {} B per token per rank, the same on every TP rank",
+      format_count(n.tier_bytes_per_token));
 }
 
 std::string text(const TierCoverageNote& n) {

@@ -33,7 +33,8 @@ std::vector<std::string> serve_flags(const Sizing& s, const SizingInputs& in) {
   }
   if (in.max_num_seqs != batch.max_num_seqs) f.push_back(fmt::format("--max-num-seqs {}", in.max_num_seqs));
   if (in.quantization == Quantization::kFp8) f.push_back("--quantization fp8");
-  if (!in.kv.hybrid_manager) f.push_back("--disable-hybrid-kv-cache-manager");
+  // Off by the release's connector: vLLM turns it off itself, the command need not say so.
+  if (!in.kv.hybrid_manager && !in.hybrid_off_by_connector) f.push_back("--disable-hybrid-kv-cache-manager");
   return f;
 }
 
