@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "catalog/offload_support.hpp"
 #include "core/units.hpp"
 
 // Not prose: every fmt::format here builds a flag, an environment variable or a command line, which
@@ -55,6 +56,10 @@ VllmCommands vllm_commands(const Sizing& s, const SizingInputs& in) {
   if (tier) {
     flag_form.push_back(fmt::format("--kv-offloading-backend {}", to_string(in.offloading_backend)));
     flag_form.push_back(fmt::format("--kv-offloading-size {}", s.offload->recommended_gib()));
+    // A flag the release's native tier needs for this layout (a Mamba hybrid's prefix caching).
+    const auto& support = offload_support(offload_layout_kind(in.model), in.hw.vendor, in.vllm_version);
+    if (in.offloading_backend == OffloadingBackend::kNative && *support.needs)
+      flag_form.push_back(support.needs);
     if (in.offloading_backend == OffloadingBackend::kLmcache) {
       // LMCache's connector; its local CPU backend takes its size per rank in GiB from the
       // environment (LMCache multiplies max_local_cpu_size by 1024**3).

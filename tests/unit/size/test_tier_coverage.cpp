@@ -9,6 +9,7 @@
 #include "output/sizing_advice_text.hpp"
 #include "output/sizing_warnings_text.hpp"
 #include "size/sizing_inputs.hpp"
+#include "size/vllm_command.hpp"
 #include "test_helpers.hpp"
 
 namespace kvb {
@@ -122,6 +123,10 @@ TEST(TierCoverage, AMambaHybridBeforeTheHybridAwareConnectorIsRefused) {
   EXPECT_EQ(n->mamba_groups + n->full_groups, later.layout.num_groups);
   EXPECT_EQ(n->tier_bytes_per_token, later.layout.page_bytes * later.layout.group_size *
                                          later.layout.num_groups / later.layout.block_size);
+  // The command asks for what the release's tier needs for a Mamba hybrid; a GQA model's does not.
+  EXPECT_NE(vllm_commands(later, in).serve.find("--enable-prefix-caching"), std::string::npos);
+  const auto gqa = test::inputs("llama-3.1-8b", "h100");
+  EXPECT_EQ(vllm_commands(compute_sizing(gqa), gqa).serve.find("--enable-prefix-caching"), std::string::npos);
 }
 
 TEST(TierCoverage, SparseMlaOffloadsTheIndexerOnCudaAndIsRefusedOnRocm) {
