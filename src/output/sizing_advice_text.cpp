@@ -72,6 +72,50 @@ std::string text(const ContextSuffixNote& n) {
       format_count(n.tokens));
 }
 
+// "1 full-attention, 3 Mamba": the groups of each kind, in vLLM's order.
+std::string group_kinds(const TierCoverageNote& n) {
+  std::vector<std::string> parts;
+  if (n.full_groups > 0) parts.push_back(fmt::format("{} full-attention", n.full_groups));
+  if (n.sliding_groups > 0) parts.push_back(fmt::format("{} sliding-window", n.sliding_groups));
+  if (n.mamba_groups > 0) parts.push_back(fmt::format("{} Mamba", n.mamba_groups));
+  return join(parts, ", ");
+}
+
+std::string what_is_offloaded(const TierCoverageNote& n) {
+  switch (n.status) {
+    case OffloadStatus::kSlidingAsFull:
+      return fmt::format(
+          "offloads every layer, the sliding-window ones as full attention: {} B per token per rank",
+          format_count(n.tier_bytes_per_token));
+    case OffloadStatus::kOffloadsPerGroup:
+      return fmt::format(
+          "stores each of the {} KV cache groups ({}; {} layer slots each) in its own slot per {}-token "
+          "block, so "
+          "its token capacity counts every group's bytes: {} B per token per rank, of which {} B are the KV "
+          "that grows with context{}",
+          n.full_groups + n.sliding_groups + n.mamba_groups, group_kinds(n), n.group_layers, n.block_size,
+          format_count(n.tier_bytes_per_token), format_count(n.context_bytes_per_token),
+          n.needs.empty() ? "" : "; it needs " + n.needs);
+    default:
+      break;
+  }
+  if (n.indexer_bytes_per_token > 0) {
+    return fmt::format(
+        "offloads the MLA latent and the sparse-attention indexer's K cache of every layer: {} B per token "
+        "per "
+        "rank, {} B of it the indexer's",
+        format_count(n.tier_bytes_per_token), format_count(n.indexer_bytes_per_token));
+  }
+  return fmt::format(
+      "offloads the MLA latent of every layer: {} B per token per rank, the same on every TP rank",
+      format_count(n.tier_bytes_per_token));
+}
+
+std::string text(const TierCoverageNote& n) {
+  return fmt::format("CPU tier (vLLM {}'s OffloadingConnector, {} model): {} (source: {})",
+                     to_string(n.version), to_string(n.kind), what_is_offloaded(n), n.source);
+}
+
 }  // namespace
 
 std::string search_tried_text(const SearchTried& t) {

@@ -39,19 +39,36 @@ std::string word(const ReplicatedKv& w) {
                      w.copies);
 }
 
-std::string word(const HybridMambaOffloading&) {
-  return "hybrid Mamba model: vLLM's OffloadingConnector before its hybrid-aware version disables the "
-         "hybrid KV cache manager and fails with \"Hybrid KV cache manager is disabled but failed to "
-         "convert the KV cache specs to one unified type\"; use a vLLM whose connector supports hybrid "
-         "models, or serve without offloading";
+std::string word(const TierRefused& w) {
+  const auto platform = w.vendor == GpuVendor::kAmd ? "ROCm" : "CUDA";
+  return fmt::format(
+      "--kv-offloading-size: vLLM {}'s native CPU tier cannot offload {} models on {}{}; serve without a CPU "
+      "tier{} (source: {})",
+      to_string(w.version), to_string(w.kind), platform,
+      w.failure.empty() ? std::string(" (reported unsupported)")
+                        : fmt::format(": it fails with \"{}\"", w.failure),
+      w.kind == OffloadLayoutKind::kMambaHybrid
+          ? " or use vLLM 0.21 or later, whose connector supports hybrid models"
+          : "",
+      w.source);
 }
 
 std::string word(const SlidingAsFull& w) {
+  const double ratio =
+      static_cast<double>(w.bytes_per_token_full) / static_cast<double>(w.bytes_per_token_hybrid);
+  if (w.by_connector) {
+    return fmt::format(
+        "vLLM {}'s OffloadingConnector has no hybrid support, so vLLM turns the hybrid KV cache manager off "
+        "with --kv-offloading-size: the {} sliding-window layers are held and offloaded as full attention, "
+        "KV "
+        "per token grows from {} to {} B (x{:.2f}); vLLM 0.21 or later keeps them sliding",
+        to_string(*w.by_connector), w.sliding_layers, w.bytes_per_token_hybrid, w.bytes_per_token_full,
+        ratio);
+  }
   return fmt::format(
       "--disable-hybrid-kv-cache-manager treats the {} sliding-window layers as full attention: KV per "
       "token grows from {} to {} B (x{:.2f})",
-      w.sliding_layers, w.bytes_per_token_hybrid, w.bytes_per_token_full,
-      static_cast<double>(w.bytes_per_token_full) / static_cast<double>(w.bytes_per_token_hybrid));
+      w.sliding_layers, w.bytes_per_token_hybrid, w.bytes_per_token_full, ratio);
 }
 
 std::string word(const LmcachePerRank& w) {

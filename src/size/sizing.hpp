@@ -37,7 +37,10 @@ struct SizingInputs {
   OffloadingBackend offloading_backend = OffloadingBackend::kNative;
   EngineKind engine = EngineKind::kVllm;
   VllmVersion vllm_version = kNewestModelledVllm;  // --vllm-version: how the tier takes host memory
-  double host_dram_fraction = 0.6;                 // at most this share of host DRAM for KV
+  // The release's OffloadingConnector has no hybrid support, so vLLM turned the hybrid manager off
+  // (kv.hybrid_manager false without --disable-hybrid-kv-cache-manager): catalog/offload_support.
+  bool hybrid_off_by_connector = false;
+  double host_dram_fraction = 0.6;  // at most this share of host DRAM for KV
   Calibration calibration;  // the time model's efficiencies: make_sizing_inputs sets the GPU's default
   std::optional<LinkProfile> link;  // --link-profile: the node's measured link, else the hardware table's
   // Without --tp: what the configuration search tried (size/configuration_search.hpp); such

@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "catalog/offload_support.hpp"
 #include "core/errors.hpp"
 
 namespace kvb {
@@ -79,7 +80,22 @@ struct ContextSuffixNote {
   std::string given;
   std::int64_t tokens = 0;
 };
-using SizingNote = std::variant<CatalogNote, SlidingWindowNote, Fp8AtLoadNote, SearchNote, ContextSuffixNote>;
+// What vLLM's native CPU tier offloads for this model in this release (catalog/offload_support),
+// per rank: the KV cache groups it stores and the bytes per token they take in the tier.
+struct TierCoverageNote {
+  OffloadLayoutKind kind = OffloadLayoutKind::kFullAttention;
+  OffloadStatus status = OffloadStatus::kOffloadsAll;
+  VllmVersion version;
+  int full_groups = 0, sliding_groups = 0, mamba_groups = 0;
+  int group_layers = 0;                      // layer slots per group (tensors sharing one block id)
+  int block_size = 16;                       // tokens per slot
+  std::int64_t tier_bytes_per_token = 0;     // every offloaded group's bytes: what the tier's capacity counts
+  std::int64_t context_bytes_per_token = 0;  // the layers whose KV grows with context (full, indexer)
+  std::int64_t indexer_bytes_per_token = 0;  // sparse MLA: the indexer's K cache, part of the above
+  std::string needs, source;
+};
+using SizingNote = std::variant<CatalogNote, SlidingWindowNote, Fp8AtLoadNote, SearchNote, ContextSuffixNote,
+                                TierCoverageNote>;
 
 // The simulator's refusal of weights that do not fit: its message names the input; the CLI adds
 // the alternatives in words (output/sizing_advice_text), as `kvbench size` gives them.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "catalog/offload_support.hpp"
 #include "catalog/weight_format.hpp"
 #include "core/errors.hpp"
 #include "core/units.hpp"
@@ -55,13 +56,11 @@ void model_warnings(Sizing& s, const SizingInputs& in) {
       s.alternatives.emplace_back(std::in_place_type<TpAtMostKvHeads>, TpAtMostKvHeads{m.num_kv_heads});
     }
   }
-  if (m.mamba_layers > 0) {
-    s.warnings.push_back(HybridMambaOffloading{});
-  }
   if (m.sliding_layers > 0 && !in.kv.hybrid_manager) {
-    s.warnings.push_back(SlidingAsFull{m.sliding_layers,
-                                       m.full_attention_layers() * s.layout.types[0].bytes_per_token_layer,
-                                       s.layout.kv_bytes_per_token()});
+    s.warnings.push_back(SlidingAsFull{
+        m.sliding_layers, m.full_attention_layers() * s.layout.types[0].bytes_per_token_layer,
+        s.layout.kv_bytes_per_token(),
+        in.hybrid_off_by_connector ? std::optional<VllmVersion>(in.vllm_version) : std::nullopt});
   } else if (m.sliding_layers > 0) {
     s.notes.emplace_back(
         std::in_place_type<SlidingWindowNote>,
@@ -70,6 +69,40 @@ void model_warnings(Sizing& s, const SizingInputs& in) {
                               (s.max_model_len + s.layout.block_size - 1) / s.layout.block_size,
                           s.layout.num_groups});
   }
+}
+
+// What the release's native CPU tier does with this model's attention (catalog/offload_support):
+// a refusal, or the groups it stores and their bytes per token (plain full attention: nothing to say).
+void tier_coverage(Sizing& s, const SizingInputs& in) {
+  if (in.engine != EngineKind::kVllm || in.offloading_backend != OffloadingBackend::kNative) return;
+  const auto& row = offload_support(offload_layout_kind(in.model), in.hw.vendor, in.vllm_version);
+  if (row.status == OffloadStatus::kRefuses) {
+    s.warnings.push_back(TierRefused{row.kind, in.vllm_version, in.hw.vendor, row.failure, row.source});
+    return;
+  }
+  if (row.kind == OffloadLayoutKind::kFullAttention) return;
+  const auto& l = s.layout;
+  TierCoverageNote n{.kind = row.kind,
+                     .status = row.status,
+                     .version = in.vllm_version,
+                     .group_layers = l.group_size,
+                     .block_size = l.block_size,
+                     .tier_bytes_per_token = l.block_bytes_all_layers() / l.block_size,
+                     .context_bytes_per_token = l.kv_bytes_per_token(),
+                     .needs = row.needs,
+                     .source = row.source};
+  int full_layers = 0;
+  for (const auto& t : l.types) {
+    auto& count = t.kind == KvGroupKind::kFull      ? n.full_groups
+                  : t.kind == KvGroupKind::kSliding ? n.sliding_groups
+                                                    : n.mamba_groups;
+    count += t.groups;
+    if (t.kind == KvGroupKind::kFull) full_layers += t.layers;
+  }
+  for (const auto& step : l.derivation) {
+    if (const auto* ix = std::get_if<IndexerStep>(&step)) n.indexer_bytes_per_token = ix->bytes * full_layers;
+  }
+  s.notes.emplace_back(std::in_place_type<TierCoverageNote>, std::move(n));
 }
 
 // The CPU tier as given: LMCache's per-rank size, a tier past the host's DRAM or its cap.
@@ -134,6 +167,7 @@ void budget_warnings(Sizing& s, const SizingInputs& in) {
 
 void add_warnings(Sizing& s, const SizingInputs& in) {
   model_warnings(s, in);
+  tier_coverage(s, in);
   tier_warnings(s, in);
   fit_alternatives(s, in);
   budget_warnings(s, in);

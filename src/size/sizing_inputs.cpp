@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "catalog/offload_support.hpp"
 #include "core/units.hpp"
 #include "size/configuration_search.hpp"
 #include "size/sizing_engine.hpp"
@@ -34,6 +35,13 @@ SizingInputs make_sizing_inputs(const ModelSpec& model, const HardwareSpec& hw, 
   in.engine = node.engine;
   in.vllm_version = serve.vllm_version;
   if (node.engine == EngineKind::kLmcache) in.offloading_backend = OffloadingBackend::kLmcache;
+  // A connector without hybrid support: vLLM turns the hybrid manager off for the tier it sizes.
+  if (in.engine == EngineKind::kVllm && in.offloading_backend == OffloadingBackend::kNative &&
+      offload_support(offload_layout_kind(model), hw.vendor, in.vllm_version).status ==
+          OffloadStatus::kSlidingAsFull) {
+    in.hybrid_off_by_connector = in.kv.hybrid_manager;
+    in.kv.hybrid_manager = false;
+  }
   in.calibration = node.calibration.empty() ? default_calibration(hw) : load_calibration(node.calibration);
   if (node.link) in.link = node.link;
   if (!serve.tensor_parallel_auto) return in;

@@ -2,6 +2,8 @@
 
 namespace kvb {
 
-bool refuses_start(const SizingWarning& w) { return std::holds_alternative<ContextBeyondTrained>(w); }
+bool refuses_start(const SizingWarning& w) {
+  return std::holds_alternative<ContextBeyondTrained>(w) || std::holds_alternative<TierRefused>(w);
+}
 
 }  // namespace kvb

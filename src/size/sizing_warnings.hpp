@@ -3,10 +3,12 @@
 // wording of each is output/sizing_warnings_text (what the text and the JSON both print). A
 // warning composed by another layer (a link profile's) arrives as text.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "catalog/offload_support.hpp"
 #include "perf/link_curve.hpp"
 #include "size/kv_layout.hpp"
 #include "size/tier_advice_facts.hpp"
@@ -23,10 +25,20 @@ struct ReplicatedKv {
   KvReplication replication;
   int copies = 1;
 };
-struct HybridMambaOffloading {};
-struct SlidingAsFull {  // --disable-hybrid-kv-cache-manager on a sliding-window model
+// The release's native CPU tier cannot serve this model on this platform (catalog/offload_support):
+// vLLM refuses to start, or fails on the first transfer, with --kv-offloading-size.
+struct TierRefused {
+  OffloadLayoutKind kind = OffloadLayoutKind::kFullAttention;
+  VllmVersion version;
+  GpuVendor vendor = GpuVendor::kNvidia;
+  std::string failure, source;
+};
+// The hybrid manager off on a sliding-window model: --disable-hybrid-kv-cache-manager, or a release
+// whose OffloadingConnector has no hybrid support (vLLM turns the manager off for it).
+struct SlidingAsFull {
   int sliding_layers = 0;
   std::int64_t bytes_per_token_hybrid = 0, bytes_per_token_full = 0;
+  std::optional<VllmVersion> by_connector{};  // the release whose connector turned it off
 };
 struct LmcachePerRank {
   double per_rank_gib = 0, total_gib = 0;
@@ -61,7 +73,7 @@ struct HostBackendLink {
 };
 
 using SizingWarning =
-    std::variant<ContextBeyondTrained, ReplicatedKv, HybridMambaOffloading, SlidingAsFull, LmcachePerRank,
+    std::variant<ContextBeyondTrained, ReplicatedKv, TierRefused, SlidingAsFull, LmcachePerRank,
                  TierBeyondHostDram, TierBeyondCap, KvCacheMemoryTooLarge, RanksBeyondNode,
                  WorkloadServerKeysIgnored, WorkloadNotSimulated, HostBackendLink>;
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "catalog/offload_support.hpp"
 #include "core/units.hpp"
 
 // Not prose: every fmt::format here builds a flag, an environment variable or a command line, which
@@ -33,7 +34,8 @@ std::vector<std::string> serve_flags(const Sizing& s, const SizingInputs& in) {
   }
   if (in.max_num_seqs != batch.max_num_seqs) f.push_back(fmt::format("--max-num-seqs {}", in.max_num_seqs));
   if (in.quantization == Quantization::kFp8) f.push_back("--quantization fp8");
-  if (!in.kv.hybrid_manager) f.push_back("--disable-hybrid-kv-cache-manager");
+  // Off by the release's connector: vLLM turns it off itself, the command need not say so.
+  if (!in.kv.hybrid_manager && !in.hybrid_off_by_connector) f.push_back("--disable-hybrid-kv-cache-manager");
   return f;
 }
 
@@ -54,6 +56,10 @@ VllmCommands vllm_commands(const Sizing& s, const SizingInputs& in) {
   if (tier) {
     flag_form.push_back(fmt::format("--kv-offloading-backend {}", to_string(in.offloading_backend)));
     flag_form.push_back(fmt::format("--kv-offloading-size {}", s.offload->recommended_gib()));
+    // A flag the release's native tier needs for this layout (a Mamba hybrid's prefix caching).
+    const auto& support = offload_support(offload_layout_kind(in.model), in.hw.vendor, in.vllm_version);
+    if (in.offloading_backend == OffloadingBackend::kNative && *support.needs)
+      flag_form.push_back(support.needs);
     if (in.offloading_backend == OffloadingBackend::kLmcache) {
       // LMCache's connector; its local CPU backend takes its size per rank in GiB from the
       // environment (LMCache multiplies max_local_cpu_size by 1024**3).
