@@ -6,22 +6,11 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "trace/token_count.hpp"
 #include "trace/trace_reader.hpp"
 
 namespace kvb {
 namespace {
-
-std::int64_t tokens(const nlohmann::json& r, const char* key, std::int64_t lo, const std::string& where) {
-  const auto it = r.find(key);
-  if (it == r.end() || !it->is_number_integer())
-    throw UsageError(fmt::format("{}: '{}' is missing or not a whole number", where, key));
-  const auto v = it->get<std::int64_t>();
-  if (v < lo || v > kMaxTraceTokens) {
-    throw UsageError(
-        fmt::format("{}: '{}' is {}; expected {} to {} tokens", where, key, v, lo, kMaxTraceTokens));
-  }
-  return v;
-}
 
 double start_seconds(const nlohmann::json& r, const std::string& where) {
   const char* key = r.contains("request_start_time") ? "request_start_time" : "start_time";
@@ -51,8 +40,8 @@ std::optional<double> seconds_field(const nlohmann::json& r, const char* key, do
 GuidellmRequest request_at(const nlohmann::json& r, const std::string& where) {
   if (!r.is_object()) throw UsageError(fmt::format("{}: not an object", where));
   GuidellmRequest out{start_seconds(r, where),
-                      tokens(r, "prompt_tokens", 1, where),
-                      tokens(r, "output_tokens", 0, where),
+                      trace_token_count(r, "prompt_tokens", 1, where),
+                      trace_token_count(r, "output_tokens", 0, where),
                       seconds_field(r, "time_to_first_token_ms", 1e-3, where),
                       seconds_field(r, "request_latency", 1, where),
                       where};

@@ -11,6 +11,7 @@
 #include "core/path_text.hpp"
 #include "trace/guidellm_report.hpp"
 #include "trace/llmd_report.hpp"
+#include "trace/token_count.hpp"
 #include "trace/trace_reader.hpp"
 
 namespace kvb {
@@ -27,17 +28,6 @@ const nlohmann::json* at_path(const nlohmann::json& j, std::initializer_list<con
     at = &*it;
   }
   return at;
-}
-
-std::int64_t tokens(const nlohmann::json* v, const char* field, std::int64_t lo, const std::string& where) {
-  if (v == nullptr || !v->is_number_integer())
-    throw UsageError(fmt::format("{}: '{}' is missing or not a whole number", where, field));
-  const auto n = v->get<std::int64_t>();
-  if (n < lo || n > kMaxTraceTokens) {
-    throw UsageError(
-        fmt::format("{}: '{}' is {}; expected {} to {} tokens", where, field, n, lo, kMaxTraceTokens));
-  }
-  return n;
 }
 
 // perf_counter seconds: any finite number (its origin is arbitrary), bounded so that differences
@@ -84,17 +74,17 @@ InferencePerfRequest successful_request(const nlohmann::json& r, const std::stri
     throw UsageError(fmt::format("{}: 'info' is missing or not an object", where));
   // v0.6 on: request_metrics / response_metrics; before: the counts on info itself.
   if (info->contains("request_metrics")) {
-    out.prompt_tokens = tokens(at_path(*info, {"request_metrics", "text", "input_tokens"}),
-                               "info.request_metrics.text.input_tokens", 1, where);
+    out.prompt_tokens = trace_token_count(at_path(*info, {"request_metrics", "text", "input_tokens"}),
+                                          "info.request_metrics.text.input_tokens", 1, where);
   } else {
-    out.prompt_tokens = tokens(at_path(*info, {"input_tokens"}), "info.input_tokens", 1, where);
+    out.prompt_tokens = trace_token_count(at_path(*info, {"input_tokens"}), "info.input_tokens", 1, where);
   }
   if (info->contains("response_metrics") || info->contains("request_metrics")) {
-    out.output_tokens = tokens(at_path(*info, {"response_metrics", "output_tokens"}),
-                               "info.response_metrics.output_tokens", 0, where);
+    out.output_tokens = trace_token_count(at_path(*info, {"response_metrics", "output_tokens"}),
+                                          "info.response_metrics.output_tokens", 0, where);
     out.ttft_s = ttft(at_path(*info, {"response_metrics", "output_token_times"}), out.start_s, where);
   } else {
-    out.output_tokens = tokens(at_path(*info, {"output_tokens"}), "info.output_tokens", 0, where);
+    out.output_tokens = trace_token_count(at_path(*info, {"output_tokens"}), "info.output_tokens", 0, where);
     out.ttft_s = ttft(at_path(*info, {"output_token_times"}), out.start_s, where);
   }
   return out;

@@ -197,7 +197,8 @@ UsageError llmd_report_is_no_trace(const std::string& shown, const std::string& 
 void TraceReader::refuse_yaml_report(const std::string& first) {
   // A YAML report opens with a top-level key ("results:") or a document marker; anything else (a
   // CSV header, a vLLM log line) is left unread here, so the reader that takes it still has it.
-  const auto key_end = first.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
+  const auto key_end =
+      first.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
   const bool top_key = key_end > 0 && key_end != std::string::npos && first[key_end] == ':' &&
                        (key_end + 1 == first.size() || first[key_end + 1] == ' ');
   if (!top_key && first != "---") return;

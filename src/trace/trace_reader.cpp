@@ -25,6 +25,7 @@
 #include "trace/guidellm_report.hpp"
 #include "trace/inference_perf_records.hpp"
 #include "trace/llmd_report.hpp"
+#include "trace/token_count.hpp"
 #include "trace/trace_csv.hpp"
 
 namespace kvb {
@@ -40,20 +41,6 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser: a well-spread h
 // Ids kvbench makes up (a session's blocks, a CSV request's own blocks) live in their own range,
 // apart from a trace's recorded hash ids.
 constexpr std::uint64_t kSessionIds = 1ULL << 62, kPrivateIds = 1ULL << 63;
-
-std::int64_t tokens_field(const nlohmann::json& j, const char* key, std::int64_t lo,
-                          const std::string& where) {
-  const auto it = j.find(key);
-  if (it == j.end() || !it->is_number_integer()) {
-    throw UsageError(fmt::format("{}: '{}' is missing or not a whole number", where, key));
-  }
-  const auto v = it->get<std::int64_t>();
-  if (v < lo || v > kMaxTraceTokens) {
-    throw UsageError(
-        fmt::format("{}: '{}' is {}; expected {} to {} tokens", where, key, v, lo, kMaxTraceTokens));
-  }
-  return v;
-}
 
 double seconds_field(const nlohmann::json& j, const char* key, double scale, const std::string& where) {
   const auto it = j.find(key);
@@ -300,15 +287,15 @@ bool TraceReader::parse_line(const std::string& line, TraceRequest& r) {
   const auto j = json_record(line, where);
   if (format_ == TraceFormat::kMooncake) {
     r.arrival_s = arrival_after_speed(seconds_field(j, "timestamp", 1e-3, where), where);
-    r.prompt_tokens = tokens_field(j, "input_length", 1, where);
-    r.output_tokens = tokens_field(j, "output_length", 0, where);
+    r.prompt_tokens = trace_token_count(j, "input_length", 1, where);
+    r.output_tokens = trace_token_count(j, "output_length", 0, where);
     if (!j.contains("hash_ids")) throw UsageError(fmt::format("{}: 'hash_ids' is missing", where));
     hash_ids(j, r, options_.block_tokens, where);
     return true;
   }
   r.arrival_s = arrival_after_speed(seconds_field(j, "arrival_s", 1, where), where);
-  r.prompt_tokens = tokens_field(j, "prompt_tokens", 1, where);
-  r.output_tokens = tokens_field(j, "output_tokens", 0, where);
+  r.prompt_tokens = trace_token_count(j, "prompt_tokens", 1, where);
+  r.output_tokens = trace_token_count(j, "output_tokens", 0, where);
   if (j.contains("hash_ids")) {
     hash_ids(j, r, options_.block_tokens, where);
   } else if (j.contains("session")) {
