@@ -9,6 +9,7 @@
 #include "core/strings.hpp"
 #include "core/yaml_reader.hpp"
 #include "trace/llmd_report.hpp"
+#include "trace/vllm_bench_results.hpp"
 
 namespace kvb {
 namespace {
@@ -76,8 +77,9 @@ VllmRun llmd_aggregate_run(const std::string& path, const std::string& text) {
                {},
                {.failed = left_out, .without_latency = 0}}};
   const auto n = static_cast<std::size_t>(total - left_out);
-  const auto arrivals = poisson_arrivals_at(
-      rate, n, fmt::format("{}: scenario.load.standardized.rate_qps", path), run.origin.arrivals);
+  const auto arrivals =
+      poisson_arrivals_at(rate, n, fmt::format("{}: scenario.load.standardized.rate_qps", path));
+  run.origin.arrivals = {.field = "", .poisson_rate = rate};
   for (const double at : arrivals) run.requests.push_back({at, prompt, output, ttft, e2e});
   return run;
 }

@@ -55,11 +55,6 @@ struct VllmRun {
 
 VllmRun read_vllm_run(const std::string& path);
 
-// n arrivals of a Poisson process at `rate` per second from 0, seeded (seed 1), and `source` set to
-// say so; UsageError "<where> is <rate>/s; expected ..." for a rate that cannot place them.
-std::vector<double> poisson_arrivals_at(double rate, std::size_t n, const std::string& where,
-                                        ArrivalsSource& source);
-
 // The replay streams a run as a trace of the default block size: no request may hold more tokens
 // than a trace request may (trace/trace_reader), and arrivals span at most 1e7 s (116 days: a rate
 // that spreads a run further is no measured run).

@@ -13,6 +13,7 @@
 #include "trace/llmd_report.hpp"
 #include "trace/token_count.hpp"
 #include "trace/trace_reader.hpp"
+#include "trace/vllm_bench_results.hpp"
 
 namespace kvb {
 namespace {
@@ -150,13 +151,14 @@ void TraceReader::read_document(const std::string& text) {
   if (is_guidellm_report(doc)) return read_guidellm(doc);
   if (is_llmd_report(doc)) throw llmd_report_is_no_trace(shown_, llmd_version(doc));
   if (is_inference_perf_report(doc)) return read_inference_perf(doc);
+  if (is_vllm_bench_result(doc)) return read_vllm_bench(doc);
   if (doc.is_array() && doc.empty())
     throw UsageError(
         fmt::format("{}: an empty JSON list: no records; expected one request per item", origin));
   throw UsageError(
-      fmt::format("{}: a JSON document that is neither a GuideLLM report (a 'benchmarks' list) nor an "
-                  "inference-perf per-request report (a list of objects with 'start_time'); expected one "
-                  "of them, or one request per line",
+      fmt::format("{}: a JSON document that is neither a GuideLLM report (a 'benchmarks' list), an "
+                  "inference-perf per-request report (a list of objects with 'start_time') nor a vllm bench "
+                  "serve result ('input_lens', 'output_lens'); expected one of them, or one request per line",
                   origin));
 }
 

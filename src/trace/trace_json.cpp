@@ -99,13 +99,14 @@ nlohmann::json trace_json(const TraceAnalysis& a, const TraceKvCost& cost) {
 namespace {
 
 TraceFormat format_from(const std::string& text, const std::string& origin) {
-  for (const auto f : {TraceFormat::kMooncake, TraceFormat::kKvbench, TraceFormat::kCsv, TraceFormat::kAiperf,
-                       TraceFormat::kGuidellm, TraceFormat::kVllmLog, TraceFormat::kInferencePerf})
+  for (const auto f :
+       {TraceFormat::kMooncake, TraceFormat::kKvbench, TraceFormat::kCsv, TraceFormat::kAiperf,
+        TraceFormat::kGuidellm, TraceFormat::kVllmLog, TraceFormat::kInferencePerf, TraceFormat::kVllmBench})
     if (text == to_string(f)) return f;
   throw UsageError(
       fmt::format("{}: trace format '{}'; expected Mooncake JSONL, kvbench JSONL, CSV, AIPerf "
-                  "profile_export.jsonl, GuideLLM benchmarks.json, vLLM request log or inference-perf "
-                  "per_request_lifecycle_metrics.json",
+                  "profile_export.jsonl, GuideLLM benchmarks.json, vLLM request log, inference-perf "
+                  "per_request_lifecycle_metrics.json or vllm bench serve result",
                   origin, text));
 }
 

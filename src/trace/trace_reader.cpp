@@ -27,6 +27,7 @@
 #include "trace/llmd_report.hpp"
 #include "trace/token_count.hpp"
 #include "trace/trace_csv.hpp"
+#include "trace/vllm_bench_results.hpp"
 
 namespace kvb {
 namespace {
@@ -109,6 +110,8 @@ std::string to_string(TraceFormat f) {
       return "vLLM request log: prompt token ids hashed per block";
     case TraceFormat::kInferencePerf:
       return "inference-perf per_request_lifecycle_metrics.json: arrivals and lengths, no reuse recorded";
+    case TraceFormat::kVllmBench:
+      return "vllm bench serve result: arrivals and lengths, no reuse recorded";
   }
   return "";
 }
@@ -215,6 +218,10 @@ void TraceReader::detect_format() {
       j = nlohmann::json::parse(pending_ + "\n" + read_rest(), nullptr, false);  // over lines
     if (is_guidellm_report(j)) {
       read_guidellm(j);
+      return;
+    }
+    if (is_vllm_bench_result(j)) {
+      read_vllm_bench(j);
       return;
     }
     if (is_llmd_report(j)) throw llmd_report_is_no_trace(shown_, llmd_version(j));
@@ -326,7 +333,7 @@ bool TraceReader::kept(const TraceRequest& r) const {
 
 bool TraceReader::read_record(TraceRequest& out) {
   if (format_ == TraceFormat::kAiperf || format_ == TraceFormat::kGuidellm ||
-      format_ == TraceFormat::kInferencePerf) {
+      format_ == TraceFormat::kInferencePerf || format_ == TraceFormat::kVllmBench) {
     if (held_next_ == held_.size()) return false;
     const auto& h = held_[held_next_++];
     out.arrival_s = h.arrival_s;

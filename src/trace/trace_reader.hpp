@@ -16,6 +16,8 @@
 //    and put in arrival order, each prompt's token ids hashed into block ids.
 //  * inference-perf's per_request_lifecycle_metrics.json (trace/inference_perf_records): one JSON
 //    list, read whole (the same bound) and put in start order; no reuse recorded.
+//  * `vllm bench serve --save-result --save-detailed` JSON (trace/vllm_bench_results): one JSON
+//    object, read whole; start_times, else arrivals drawn at its request_rate; no reuse recorded.
 // An llm-d-benchmark report (trace/llmd_report) holds aggregates, not requests: refused, saying so.
 // Every bad record is a UsageError "<file>:<line>: ...".
 #include <cstdint>
@@ -30,7 +32,16 @@
 
 namespace kvb {
 
-enum class TraceFormat { kMooncake, kKvbench, kCsv, kAiperf, kGuidellm, kVllmLog, kInferencePerf };
+enum class TraceFormat {
+  kMooncake,
+  kKvbench,
+  kCsv,
+  kAiperf,
+  kGuidellm,
+  kVllmLog,
+  kInferencePerf,
+  kVllmBench
+};
 std::string to_string(TraceFormat f);
 
 struct TraceOptions {
@@ -96,6 +107,7 @@ class TraceReader {
   void read_aiperf();
   void read_guidellm(const nlohmann::json& doc);        // a GuideLLM report, in start order
   void read_inference_perf(const nlohmann::json& doc);  // an inference-perf report, in start order
+  void read_vllm_bench(const nlohmann::json& doc);      // vllm bench serve's result, in start order
   void read_document(const std::string& text);          // a whole-file JSON document: which one
   void refuse_yaml_report(const std::string& first);    // an llm-d-benchmark report: refused
   std::string read_rest();                              // the file from buf_pos_ on, as one document
