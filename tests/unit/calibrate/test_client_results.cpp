@@ -216,7 +216,9 @@ TEST(ClientResults, JsonLinesOfNoKnownClientListWhatIsRead) {
   const auto path = write_temp("other.jsonl", "{\"a\": 1}\n{\"a\": 2}\n");
   const auto said = usage_error(path);
   EXPECT_EQ(said.rfind(path + ": not valid JSON; expected vllm bench serve", 0), 0u) << said;
-  EXPECT_NE(said.find("AIPerf's profile_export.jsonl, GuideLLM's benchmarks.json or a residency-vllm CSV"),
+  EXPECT_NE(said.find("AIPerf's profile_export.jsonl, GuideLLM's benchmarks.json, inference-perf's "
+                      "per_request_lifecycle_metrics.json, an llm-d-benchmark report (YAML or JSON: its "
+                      "aggregates) or a residency-vllm CSV"),
             std::string::npos)
       << said;
 }
