@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "trace/client_trace_expect.hpp"
 #include "trace/trace_analysis.hpp"
 #include "trace/trace_reader.hpp"
 
@@ -23,20 +24,8 @@ TEST(AiperfTrace, RecordsComeOutInStartOrderWithTheirLengths) {
   EXPECT_FALSE(reader.reuse_recorded());
   // Starts (ms after 1764000000000000000 ns): lines 2, 1, 3, 5, 6 = 0, 250, 500, 1000, 1500;
   // line 4 is a failed request (its "error" is set) and is left out.
-  const std::vector<double> arrival{0, 0.25, 0.5, 1.0, 1.5};
-  const std::vector<std::int64_t> prompt{800, 1200, 3000, 513, 2048}, output{50, 100, 200, 1, 128};
-  const std::vector<std::size_t> blocks{2, 3, 6, 2, 4};  // ceil(prompt / 512)
-  std::set<std::uint64_t> ids;
-  TraceRequest r;
-  for (std::size_t i = 0; i < arrival.size(); ++i) {
-    ASSERT_TRUE(reader.next(r)) << i;
-    EXPECT_NEAR(r.arrival_s, arrival[i], 1e-9) << i;
-    EXPECT_EQ(r.prompt_tokens, prompt[i]) << i;
-    EXPECT_EQ(r.output_tokens, output[i]) << i;
-    EXPECT_EQ(r.block_ids.size(), blocks[i]) << i;
-    ids.insert(r.block_ids.begin(), r.block_ids.end());
-  }
-  EXPECT_FALSE(reader.next(r));
+  const auto ids = test::expect_requests(
+      reader, {{0, 800, 50}, {0.25, 1200, 100}, {0.5, 3000, 200}, {1.0, 513, 1}, {1.5, 2048, 128}});
   EXPECT_EQ(reader.failed_requests(), 1);
   EXPECT_EQ(ids.size(), 17u);  // no prefix recorded: every block its request's own
 }
@@ -55,19 +44,7 @@ TEST(AiperfTrace, TheAnalysisCountsNoReuseAndSaysWhatWasLeftOut) {
 
 // One record per file, as `kvbench trace` would meet it: the UsageError's text.
 std::string error_for(const std::string& lines) {
-  const auto path = (std::filesystem::temp_directory_path() / "kvbench-aiperf-bad.jsonl").string();
-  std::ofstream(path) << lines;
-  try {
-    TraceReader reader(path, TraceOptions{});
-    TraceRequest r;
-    while (reader.next(r)) {
-    }
-  } catch (const UsageError& e) {
-    std::filesystem::remove(path);
-    return e.what();
-  }
-  std::filesystem::remove(path);
-  return "no error";
+  return test::trace_error(lines, "kvbench-aiperf-bad.jsonl");
 }
 
 std::string record(const std::string& start, const std::string& isl, const std::string& error = "null") {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "trace/client_trace_expect.hpp"
 #include "trace/trace_reader.hpp"
 
 namespace kvb {
@@ -33,18 +34,7 @@ void expect_fixture_requests(const std::string& path) {
   TraceReader reader(path, TraceOptions{});
   EXPECT_EQ(reader.format(), TraceFormat::kGuidellm);
   EXPECT_FALSE(reader.reuse_recorded());
-  const std::vector<double> arrival{0, 1, 2.5, 3, 3.5};
-  const std::vector<std::int64_t> prompt{1024, 600, 512, 2000, 100}, output{64, 32, 16, 100, 8};
-  const std::vector<std::size_t> blocks{2, 2, 1, 4, 1};  // ceil(prompt / 512)
-  TraceRequest r;
-  for (std::size_t i = 0; i < arrival.size(); ++i) {
-    ASSERT_TRUE(reader.next(r)) << i;
-    EXPECT_NEAR(r.arrival_s, arrival[i], 1e-6) << i;
-    EXPECT_EQ(r.prompt_tokens, prompt[i]) << i;
-    EXPECT_EQ(r.output_tokens, output[i]) << i;
-    EXPECT_EQ(r.block_ids.size(), blocks[i]) << i;
-  }
-  EXPECT_FALSE(reader.next(r));
+  test::expect_requests(reader, {{0, 1024, 64}, {1, 600, 32}, {2.5, 512, 16}, {3, 2000, 100}, {3.5, 100, 8}});
   EXPECT_EQ(reader.failed_requests(), 2);  // one errored, one incomplete
 }
 
@@ -77,18 +67,7 @@ TEST(GuidellmTrace, AnOlderReportsStartTimeIsRead) {
 }
 
 std::string error_for(const std::string& text) {
-  const auto path = write_temp(text);
-  std::string what = "no error";
-  try {
-    TraceReader reader(path, TraceOptions{});
-    TraceRequest r;
-    while (reader.next(r)) {
-    }
-  } catch (const UsageError& e) {
-    what = e.what();
-  }
-  std::filesystem::remove(path);
-  return what;
+  return test::trace_error(text, "kvbench-guidellm-bad.json");
 }
 
 TEST(GuidellmTrace, ABadRequestIsRefusedNamingItsPlaceAndField) {

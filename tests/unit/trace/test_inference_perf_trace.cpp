@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "trace/client_trace_expect.hpp"
 #include "trace/inference_perf_records.hpp"
 #include "trace/trace_analysis.hpp"
 #include "trace/trace_reader.hpp"
@@ -25,20 +26,8 @@ TEST(InferencePerfTrace, RequestsComeOutInStartOrderWithTheirLengths) {
   EXPECT_EQ(reader.format(), TraceFormat::kInferencePerf);
   EXPECT_FALSE(reader.reuse_recorded());
   // start_time - 8000 s of the successful items [1], [0], [4], [3], [5]; [2] failed (HTTP 504).
-  const std::vector<double> arrival{0, 0.5, 1.25, 2.0, 3.5};
-  const std::vector<std::int64_t> prompt{1500, 900, 2049, 600, 300}, output{120, 40, 256, 8, 1};
-  const std::vector<std::size_t> blocks{3, 2, 5, 2, 1};  // ceil(prompt / 512)
-  std::set<std::uint64_t> ids;
-  TraceRequest r;
-  for (std::size_t i = 0; i < arrival.size(); ++i) {
-    ASSERT_TRUE(reader.next(r)) << i;
-    EXPECT_NEAR(r.arrival_s, arrival[i], 1e-9) << i;
-    EXPECT_EQ(r.prompt_tokens, prompt[i]) << i;
-    EXPECT_EQ(r.output_tokens, output[i]) << i;
-    EXPECT_EQ(r.block_ids.size(), blocks[i]) << i;
-    ids.insert(r.block_ids.begin(), r.block_ids.end());
-  }
-  EXPECT_FALSE(reader.next(r));
+  const auto ids = test::expect_requests(
+      reader, {{0, 1500, 120}, {0.5, 900, 40}, {1.25, 2049, 256}, {2.0, 600, 8}, {3.5, 300, 1}});
   EXPECT_EQ(reader.failed_requests(), 1);
   EXPECT_EQ(ids.size(), 13u);  // no prefix recorded: every block its request's own
 }
@@ -78,19 +67,7 @@ TEST(InferencePerfTrace, AReportBeforeV06IsRead) {
 }
 
 std::string error_for(const std::string& text) {
-  const auto path = (std::filesystem::temp_directory_path() / "kvbench-inference-perf-bad.json").string();
-  std::ofstream(path) << text;
-  std::string what = "no error";
-  try {
-    TraceReader reader(path, TraceOptions{});
-    TraceRequest r;
-    while (reader.next(r)) {
-    }
-  } catch (const UsageError& e) {
-    what = e.what();
-  }
-  std::filesystem::remove(path);
-  return what;
+  return test::trace_error(text, "kvbench-inference-perf-bad.json");
 }
 
 nlohmann::json fixture() {

@@ -11,6 +11,7 @@
 
 #include "calibrate/vllm_results.hpp"
 #include "core/errors.hpp"
+#include "trace/client_trace_expect.hpp"
 #include "trace/trace_reader.hpp"
 #include "trace/vllm_bench_results.hpp"
 
@@ -27,17 +28,7 @@ TEST(VllmBenchTrace, CompletedRequestsReplayInStartOrder) {
   TraceReader reader(data("vllm-bench-detailed.json"), TraceOptions{});
   EXPECT_EQ(reader.format(), TraceFormat::kVllmBench);
   EXPECT_FALSE(reader.reuse_recorded());
-  const std::vector<double> arrival{0, 0.5, 1.0};
-  const std::vector<std::int64_t> prompt{512, 1024, 2048}, output{16, 32, 8};
-  TraceRequest r;
-  for (std::size_t i = 0; i < arrival.size(); ++i) {
-    ASSERT_TRUE(reader.next(r)) << i;
-    EXPECT_DOUBLE_EQ(r.arrival_s, arrival[i]) << i;
-    EXPECT_EQ(r.prompt_tokens, prompt[i]) << i;
-    EXPECT_EQ(r.output_tokens, output[i]) << i;
-    EXPECT_EQ(r.block_ids.size(), static_cast<std::size_t>((prompt[i] + 511) / 512)) << i;
-  }
-  EXPECT_FALSE(reader.next(r));
+  test::expect_requests(reader, {{0, 512, 16}, {0.5, 1024, 32}, {1.0, 2048, 8}});
   EXPECT_EQ(reader.failed_requests(), 1);
 }
 
