@@ -14,16 +14,6 @@
 namespace kvb {
 namespace {
 
-// A YAML report opens with a top-level key ("results:"); anything else (a CSV) is left to the other
-// readers without parsing it as YAML.
-bool opens_with_key(const std::string& text) {
-  const auto start = text.find_first_not_of(" \t\r\n");
-  if (start == std::string::npos) return false;
-  const auto key_end =
-      text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-", start);
-  return key_end != std::string::npos && key_end > start && text[key_end] == ':';
-}
-
 template <typename T>
 const T& required(const std::optional<T>& v, const std::string& path, const char* field) {
   if (!v) {
@@ -44,23 +34,9 @@ std::int64_t mean_tokens(const std::optional<LlmdStatistic>& s, const std::strin
   return std::llround(mean);
 }
 
-}  // namespace
-
-std::optional<VllmRun> llmd_yaml_run(const std::string& path, const std::string& text) {
-  if (!opens_with_key(text)) return std::nullopt;
-  YAML::Node doc;
-  try {
-    doc = YamlObject::parse(text, path).node();
-  } catch (const UsageError&) {
-    return std::nullopt;  // no YAML document: not a report; the other readers say what it is
-  }
-  if (!is_llmd_report(doc)) return std::nullopt;
-  return llmd_aggregate_run(path, text);
-}
-
-VllmRun llmd_aggregate_run(const std::string& path, const std::string& text) {
-  const auto origin = fmt::format("llm-d-benchmark report '{}'", path);
-  const auto report = llmd_report(YamlObject::parse(text, origin).node(), origin);
+// The report's aggregates as a run (the header says how).
+VllmRun run_at_means(const std::string& path, const YAML::Node& doc) {
+  const auto report = llmd_report(doc, fmt::format("llm-d-benchmark report '{}'", path));
   const auto total = required(report.requests, path, "results.request_performance.aggregate.requests.total");
   const auto left_out = report.failures.value_or(0) + report.incomplete.value_or(0);
   if (total - left_out < 1)
@@ -82,6 +58,24 @@ VllmRun llmd_aggregate_run(const std::string& path, const std::string& text) {
   run.origin.arrivals = {.field = "", .poisson_rate = rate};
   for (const double at : arrivals) run.requests.push_back({at, prompt, output, ttft, e2e});
   return run;
+}
+
+}  // namespace
+
+VllmRun llmd_aggregate_run(const std::string& path, const std::string& text) {
+  return run_at_means(path, YamlObject::parse(text, fmt::format("llm-d-benchmark report '{}'", path)).node());
+}
+
+std::optional<VllmRun> llmd_yaml_run(const std::string& path, const std::string& text) {
+  if (!opens_as_yaml_report(text)) return std::nullopt;
+  YAML::Node doc;
+  try {
+    doc = YamlObject::parse(text, fmt::format("llm-d-benchmark report '{}'", path)).node();
+  } catch (const UsageError&) {
+    return std::nullopt;  // no YAML document: not a report; the other readers say what it is
+  }
+  if (!is_llmd_report(doc)) return std::nullopt;
+  return run_at_means(path, doc);
 }
 
 }  // namespace kvb

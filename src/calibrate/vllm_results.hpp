@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "trace/trace_reader.hpp"
+#include "trace/vllm_bench_results.hpp"
 
 namespace kvb {
 
@@ -56,9 +57,8 @@ struct VllmRun {
 VllmRun read_vllm_run(const std::string& path);
 
 // The replay streams a run as a trace of the default block size: no request may hold more tokens
-// than a trace request may (trace/trace_reader), and arrivals span at most 1e7 s (116 days: a rate
-// that spreads a run further is no measured run).
+// than a trace request may (trace/trace_reader); arrivals span at most kMaxRunSpanSeconds
+// (trace/vllm_bench_results).
 inline constexpr std::int64_t kMaxRunTokens = kMaxGeneratedBlocks * TraceOptions{}.block_tokens;
-inline constexpr double kMaxRunSpanSeconds = 1e7;
 
 }  // namespace kvb

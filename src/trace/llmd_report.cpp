@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -194,14 +195,19 @@ UsageError llmd_report_is_no_trace(const std::string& shown, const std::string& 
 
 // A first line that is a YAML key ("results:", "version: 0.2.1") is no CSV header: an llm-d-benchmark
 // report is said to be one.
-void TraceReader::refuse_yaml_report(const std::string& first) {
-  // A YAML report opens with a top-level key ("results:") or a document marker; anything else (a
-  // CSV header, a vLLM log line) is left unread here, so the reader that takes it still has it.
+bool opens_as_yaml_report(const std::string& text) {
+  const auto start = text.find_first_not_of(" \t\r\n");
+  if (start == std::string::npos) return false;
+  const auto line = std::string_view(text).substr(start, text.find('\n', start) - start);
+  if (line == "---") return true;
   const auto key_end =
-      first.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
-  const bool top_key = key_end > 0 && key_end != std::string::npos && first[key_end] == ':' &&
-                       (key_end + 1 == first.size() || first[key_end + 1] == ' ');
-  if (!top_key && first != "---") return;
+      line.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
+  return key_end > 0 && key_end != std::string_view::npos && line[key_end] == ':' &&
+         (key_end + 1 == line.size() || line[key_end + 1] == ' ' || line[key_end + 1] == '\r');
+}
+
+void TraceReader::refuse_yaml_report(const std::string& first) {
+  if (!opens_as_yaml_report(first)) return;  // a CSV header or a vLLM log line stays unread here
   YAML::Node doc;
   try {
     doc = YamlObject::parse(pending_ + "\n" + read_rest(), shown_).node();

@@ -29,6 +29,11 @@ namespace kvb {
 bool is_llmd_report(const nlohmann::json& doc);
 bool is_llmd_report(const YAML::Node& doc);
 
+// Whether `text`'s first non-blank line is a top-level YAML key ("results:", "version: 0.2.1") or a
+// document marker: only such a file is parsed as YAML to see whether it is a report, so a CSV or a
+// vLLM log is never read away by the attempt.
+bool opens_as_yaml_report(const std::string& text);
+
 // One Statistics, in seconds (ms and ms/token converted), tokens or per second.
 struct LlmdStatistic {
   double mean = 0;

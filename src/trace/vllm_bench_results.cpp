@@ -13,8 +13,6 @@
 namespace kvb {
 namespace {
 
-constexpr double kMaxSpanSeconds = 1e7;  // 116 days: a rate that spreads the run further is no run
-
 // A request's token count: 0 is a failed request (vLLM records 0); negative or past the replay's
 // limit is a broken file.
 std::int64_t tokens_in(const nlohmann::json& v, const std::string& where, std::int64_t max_tokens) {
@@ -106,11 +104,11 @@ VllmBenchRun vllm_bench_run(const nlohmann::json& doc, const std::string& path, 
 
 std::vector<double> poisson_arrivals_at(double rate, std::size_t n, const std::string& where) {
   // n requests at this rate must fit the span a run can have, and no server takes a million a second.
-  if (!(rate > 0) || rate > 1e6 || static_cast<double>(n) / rate > kMaxSpanSeconds) {
+  if (!(rate > 0) || rate > 1e6 || static_cast<double>(n) / rate > kMaxRunSpanSeconds) {
     throw UsageError(
         fmt::format("{} is {:g}/s; expected a rate from {:g} to 1e6 requests/s (its {} requests "
                     "within 1e7 s)",
-                    where, rate, static_cast<double>(n) / kMaxSpanSeconds, n));
+                    where, rate, static_cast<double>(n) / kMaxRunSpanSeconds, n));
   }
   Rng rng(Rng::derive(1, 7));
   std::vector<double> out;

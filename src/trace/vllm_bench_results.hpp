@@ -14,6 +14,9 @@
 
 namespace kvb {
 
+// A run's arrivals span at most this (116 days): a rate that spreads one further is no measured run.
+inline constexpr double kMaxRunSpanSeconds = 1e7;
+
 // A JSON object holding the "input_lens" and "output_lens" lists.
 bool is_vllm_bench_result(const nlohmann::json& doc);
 

@@ -38,10 +38,12 @@ inline std::set<std::uint64_t> expect_requests(TraceReader& reader,
   return ids;
 }
 
-// `text` written to a file of its own (`name`: ctest runs tests in parallel) and read whole as a
-// trace: the UsageError's text, or "no error".
+// `text` written to a file of its own (the test's name and `name`: ctest runs tests in parallel) and read
+// whole as a trace: the UsageError's text, or "no error".
 inline std::string trace_error(const std::string& text, const std::string& name) {
-  const auto path = (std::filesystem::temp_directory_path() / name).string();
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  const auto path =
+      (std::filesystem::temp_directory_path() / (std::string(test->name()) + "-" + name)).string();
   std::ofstream(path) << text;
   std::string what = "no error";
   try {

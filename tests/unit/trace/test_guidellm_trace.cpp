@@ -23,8 +23,12 @@ nlohmann::json fixture() {
   return nlohmann::json::parse(in);
 }
 
+// A file of its own per test: ctest runs this binary's tests in parallel, each in its own process.
 std::string write_temp(const std::string& text) {
-  const auto path = (std::filesystem::temp_directory_path() / "kvbench-guidellm.json").string();
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  const auto path =
+      (std::filesystem::temp_directory_path() / ("kvbench-guidellm-" + std::string(test->name()) + ".json"))
+          .string();
   std::ofstream(path) << text;
   return path;
 }
