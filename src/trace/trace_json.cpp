@@ -124,6 +124,32 @@ TraceOptions options_from(const nlohmann::json& j, const std::string& origin) {
   return o;
 }
 
+std::vector<MissRatioPoint> curve_from(const nlohmann::json& j, const std::string& origin) {
+  std::vector<MissRatioPoint> curve;
+  for (const auto& p : j) {
+    curve.push_back({json_integer_in(p, "blocks", 0, kMaxTokens, origin),
+                     json_number_in(p, "prefix_hit_rate", 0, 1, origin)});
+  }
+  return curve;
+}
+
+// The `fleet` block fleet_json writes: the router, each replica's share and curve, the fleet's curve.
+void fleet_from(const nlohmann::json& j, TraceAnalysis& a, const std::string& origin) {
+  a.fleet.replicas = checked_replicas(json_integer_in(j, "replicas", 2, kMaxReplicas, origin), origin);
+  a.fleet.router = parse_router(j.at("router").get<std::string>(), origin);
+  a.fleet_curve = curve_from(j.at("miss_ratio_curve_per_replica_cache"), origin);
+  for (const auto& r : j.at("per_replica")) {
+    a.replicas.push_back({json_integer_in(r, "requests", 0, kMaxTokens, origin),
+                          json_number_in(r, "prompt_tokens", 0, 1e18, origin),
+                          json_number_in(r, "unbounded_prefix_hit_rate", 0, 1, origin),
+                          curve_from(r.at("miss_ratio_curve"), origin)});
+  }
+  if (static_cast<int>(a.replicas.size()) != a.fleet.replicas) {
+    throw UsageError(fmt::format("{}: fleet: {} replicas with {} per_replica entries; expected one each", origin,
+                                 a.fleet.replicas, a.replicas.size()));
+  }
+}
+
 }  // namespace
 
 TraceDocument trace_document_from_json(const nlohmann::json& doc, const std::string& origin) {
@@ -157,10 +183,8 @@ TraceDocument trace_document_from_json(const nlohmann::json& doc, const std::str
   a.output = lengths_from(doc.at("output_tokens"), origin);
   a.distinct_blocks = json_integer_in(doc, "distinct_prefix_blocks", 0, kMaxTokens, origin);
   a.unbounded_prefix_hit_rate = json_number_in(doc, "unbounded_prefix_hit_rate", 0, 1, origin);
-  for (const auto& p : doc.at("miss_ratio_curve")) {
-    a.curve.push_back({json_integer_in(p, "blocks", 0, kMaxTokens, origin),
-                       json_number_in(p, "prefix_hit_rate", 0, 1, origin)});
-  }
+  a.curve = curve_from(doc.at("miss_ratio_curve"), origin);
+  if (doc.contains("fleet")) fleet_from(doc.at("fleet"), a, origin);
   return d;
 }
 

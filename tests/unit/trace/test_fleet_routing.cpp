@@ -7,6 +7,7 @@
 #include "core/errors.hpp"
 #include "trace/fleet_routing.hpp"
 #include "trace/trace_analysis.hpp"
+#include "trace/trace_json.hpp"
 
 namespace kvb {
 namespace {
@@ -70,6 +71,22 @@ TEST(TraceFleet, PrefixAwareAndSessionRoutingKeepMoreReuseThanRoundRobin) {
 TEST(TraceFleet, LeastLoadedNeedsServiceTimesAndIsRefused) {
   EXPECT_THROW(split(RouterKind::kLeastLoaded), UsageError);
   EXPECT_NO_THROW(split(RouterKind::kLeastLoaded, 1));  // one replica: no routing at all
+}
+
+// The fleet block trace writes is read back whole (issue 54 §2): written again, the same bytes; a
+// block whose replica count and per-replica entries disagree is refused, naming the file.
+TEST(TraceFleet, TheFleetBlockRoundTripsByteForByte) {
+  const auto a = split(RouterKind::kPrefixAware);
+  const TraceKvCost cost{"llama-3.1-8b", "h100", 1, 131072};
+  const auto doc = trace_json(a, cost);
+  const auto back = trace_document_from_json(doc, "trace.json");
+  EXPECT_EQ(back.analysis.fleet, a.fleet);
+  ASSERT_EQ(back.analysis.replicas.size(), 4u);
+  EXPECT_EQ(back.analysis.replicas[2].requests, a.replicas[2].requests);
+  EXPECT_EQ(trace_json(back.analysis, back.cost).dump(), doc.dump());
+  auto bad = doc;
+  bad["fleet"]["replicas"] = 5;
+  EXPECT_THROW(trace_document_from_json(bad, "bad.json"), UsageError);
 }
 
 }  // namespace
