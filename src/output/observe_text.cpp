@@ -61,6 +61,13 @@ std::string share_text(const ObserveResult& r, Figure f) {
 
 }  // namespace
 
+std::string reading_text(const ObserveResult& r, const Reading& reading) {
+  auto text =
+      value_text(reading, figure_words(reading.figure).unit, r.seconds) + share_text(r, reading.figure);
+  text.erase(text.find_last_not_of(' ') + 1);
+  return text;
+}
+
 std::string observe_text(const ObserveResult& r, const ObserveSources& s, bool explain) {
   std::string out = s.after == s.before ? fmt::format("{} metrics over {:.1f} s ({} scrapes of {})\n",
                                                       engine_name(r.engine), r.seconds, s.scrapes, s.before)
@@ -79,45 +86,6 @@ std::string observe_text(const ObserveResult& r, const ObserveSources& s, bool e
   }
   out += fmt::format("\nVerdict: {}\n", verdict_text(r));
   return out;
-}
-
-nlohmann::json observe_json(const ObserveResult& r, const ObserveSources& s) {
-  auto readings = nlohmann::json::array();
-  for (const auto& reading : r.readings) {
-    const auto& w = figure_words(reading.figure);
-    nlohmann::json j = {{"figure", w.key},
-                        {"metric", reading.metric},
-                        {"kind", reading.counter ? "counter" : "gauge"},
-                        {"before", reading.before},
-                        {"after", reading.after},
-                        {"source_file", w.source},
-                        {"meaning", w.meaning}};
-    if (reading.counter) {
-      j["delta"] = reading.delta;
-      j["per_second"] = reading.per_second;
-    }
-    readings.push_back(std::move(j));
-  }
-  const auto& e = r.evidence;
-  nlohmann::json evidence = {{"unit", e.bytes ? "bytes" : "tokens"},
-                             {"queried_tokens", e.queried},
-                             {"hit_tokens", e.hits},
-                             {"refusals", e.refusals},
-                             {"loads_per_store_floor", kLoadsPerStoreFloor}};
-  evidence["stored"] = e.stored ? nlohmann::json(*e.stored) : nlohmann::json(nullptr);
-  evidence["loaded"] = e.loaded ? nlohmann::json(*e.loaded) : nlohmann::json(nullptr);
-  evidence["host_occupancy"] = e.occupancy ? nlohmann::json(*e.occupancy) : nlohmann::json(nullptr);
-  return {
-      {"schema", "kvbench/observe/v1"},
-      {"engine", engine_key(r.engine)},
-      {"lmcache", r.lmcache},
-      {"seconds", r.seconds},
-      {"interrupted", s.interrupted},
-      {"sources",
-       {{"before", s.before}, {"after", s.after}, {"scrapes", s.scrapes}, {"seconds_from", s.seconds_from}}},
-      {"tier_metric_names", naming_key(r.naming)},
-      {"readings", readings},
-      {"verdict", {{"kind", verdict_key(r.verdict)}, {"text", verdict_text(r)}, {"evidence", evidence}}}};
 }
 
 }  // namespace kvb

@@ -1,7 +1,6 @@
 #pragma once
-// kvbench observe's text and JSON (schema kvbench/observe/v1): the figures with their rates, the
-// release's metric names and the verdict, worded once by output/observe_words for both.
-#include <nlohmann/json.hpp>
+// kvbench observe's text: the figures with their rates, the release's metric names and the
+// verdict, worded by output/observe_words as its JSON is (output/observe_json.hpp).
 #include <string>
 
 #include "observe/observe_window.hpp"
@@ -17,9 +16,11 @@ struct ObserveSources {
   bool interrupted = false;  // a signal cut the window short: it ends at the last scrape finished
 };
 
+// One reading as the text shows it: a counter's change and rate, or a gauge's value, and the share
+// it is of its lookups where both were read.
+std::string reading_text(const ObserveResult& r, const Reading& reading);
+
 // `explain`: each figure's metric, meaning and source file under its line.
 std::string observe_text(const ObserveResult& r, const ObserveSources& s, bool explain);
-
-nlohmann::json observe_json(const ObserveResult& r, const ObserveSources& s);
 
 }  // namespace kvb

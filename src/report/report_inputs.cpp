@@ -9,6 +9,7 @@
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "dma/dma_json.hpp"
+#include "output/observe_words.hpp"
 #include "sim/sim_json.hpp"
 #include "size/size_json.hpp"
 
@@ -57,11 +58,16 @@ void add_report_document(ReportInputs& in, const nlohmann::json& doc, const std:
       const auto& d = in.storage.back();
       in.sources.push_back(fmt::format("{}: kvbench storage on {} ({}), {} cases (measured)", origin,
                                        d.dir.path, d.dir.fs_type, d.records.size()));
+    } else if (schema == kObserveSchema) {
+      in.observations.push_back(observe_document_from_json(doc, origin));
+      const auto& r = in.observations.back().result;
+      in.sources.push_back(fmt::format("{}: kvbench observe, {} over {:.1f} s (measured)", origin,
+                                       engine_name(r.engine), r.seconds));
     } else {
       throw UsageError(
-          fmt::format("{}: schema '{}' is not a kvbench result; expected {}, {}, {}, {}, {}, {} or {}",
+          fmt::format("{}: schema '{}' is not a kvbench result; expected {}, {}, {}, {}, {}, {}, {} or {}",
                       origin, schema.empty() ? "none" : schema, kDmaSchema, kStorageSchema, kSimulateSchema,
-                      kSizeSchema, kDoctorSchema, kCalibrateSchema, kTraceSchema));
+                      kSizeSchema, kDoctorSchema, kCalibrateSchema, kTraceSchema, kObserveSchema));
     }
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("{}: malformed {} document ({})", origin, schema, json_error_text(e)));

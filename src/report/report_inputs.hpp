@@ -1,7 +1,7 @@
 #pragma once
 // What a report is drawn from: kvbench result documents (dma, storage, simulate, size, doctor, calibrate,
-// trace), read from files or produced by the default assessment, checked once here so the sections only
-// format.
+// trace, observe), read from files or produced by the default assessment, checked once here so the sections
+// only format.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -9,6 +9,7 @@
 #include "calibrate/calibration_run.hpp"
 #include "dma/dma_record.hpp"
 #include "doctor/doctor_json.hpp"
+#include "output/observe_json.hpp"
 #include "sim/sim_json.hpp"
 #include "size/size_json.hpp"
 #include "storage/storage_json.hpp"
@@ -24,6 +25,7 @@ struct ReportInputs {
   std::vector<CalibrationResult> calibrations;  // kvbench calibrate --json results
   std::vector<TraceDocument> traces;            // kvbench trace --json results: the miss-ratio curve
   std::vector<StorageDocument> storage;         // kvbench storage --json results
+  std::vector<ObserveDocument> observations;    // kvbench observe --json results: the tier in service
   std::vector<std::string> sources;             // one line per input: where it came from and what it holds
   std::vector<std::string> notes;               // e.g. that dma figures are host figures
   std::vector<std::string> files;  // the files read, by device and inode: one given twice counts once

@@ -119,6 +119,7 @@ std::string report_html(const ReportInputs& in, const ReportContext& ctx) {
   out += fleet_section_html(in.dma, in.doctors);
   out += dma_section_html(in.dma);
   out += storage_section_html(in.storage);
+  out += observe_section_html(in.observations);
   out += simulation_section_html(in.simulations);
   out += trace_section_html(in.traces);
   out += sizing_section_html(in.sizings);

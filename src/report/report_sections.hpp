@@ -28,6 +28,8 @@ std::string calibration_section_html(const std::vector<CalibrationResult>& calib
 std::string trace_section_html(const std::vector<TraceDocument>& traces);
 // kvbench storage results: each case's write and read GB/s, and read GB/s by chunk size.
 std::string storage_section_html(const std::vector<StorageDocument>& docs);
+// kvbench observe results: each window's readings and the tier's verdict.
+std::string observe_section_html(const std::vector<ObserveDocument>& docs);
 std::string environment_section_html(const ReportInputs& in, const ReportContext& ctx);
 
 // Fleet: one row per node and GPU when dma results come from more than one host.

@@ -145,8 +145,8 @@ void fleet_from(const nlohmann::json& j, TraceAnalysis& a, const std::string& or
                           curve_from(r.at("miss_ratio_curve"), origin)});
   }
   if (static_cast<int>(a.replicas.size()) != a.fleet.replicas) {
-    throw UsageError(fmt::format("{}: fleet: {} replicas with {} per_replica entries; expected one each", origin,
-                                 a.fleet.replicas, a.replicas.size()));
+    throw UsageError(fmt::format("{}: fleet: {} replicas with {} per_replica entries; expected one each",
+                                 origin, a.fleet.replicas, a.replicas.size()));
   }
 }
 
