@@ -47,14 +47,15 @@ double parse_fraction(const std::string& text, const char* what, double below, c
   return v;
 }
 
-std::string render(const std::string& format, const Comparison& c) {
-  if (format == "table") return compare_table(c);
-  if (format == "markdown") return compare_markdown(c);
-  return json_text(compare_benchmark_action_json(c), 2);
-}
+// compare's printers: the table, Markdown for a pull request, github-action-benchmark's JSON.
+const Printers<Comparison> kComparePrinters{
+    {OutputFormat::kTable, [](const Comparison& c) { return compare_table(c); }},
+    {OutputFormat::kMarkdown, [](const Comparison& c) { return compare_markdown(c); }},
+    {OutputFormat::kJson,
+     [](const Comparison& c) { return json_text(compare_benchmark_action_json(c), 2); }}};
 
 int run_compare(const CompareOptions& o) {
-  const auto format = chosen_format(o.out, {"table", "markdown", "json"});
+  const auto format = chosen_format(o.out);
   CompareSettings settings;
   settings.min_effect = parse_fraction(o.min_effect, "--min-effect", 1.0, "5% or 0.05");
   settings.alpha = parse_fraction(o.alpha, "--alpha", 0.5, "0.05");
@@ -67,12 +68,11 @@ int run_compare(const CompareOptions& o) {
                     shared->origin, occupancy_text(shared->device)));
   }
   const auto result = compare_sets(base, head, settings);
-  const auto text = render(format, result);
   if (!o.markdown_output.empty()) write_file_atomically(o.markdown_output, compare_markdown(result));
   if (!o.action_output.empty()) {
     write_file_atomically(o.action_output, json_text(compare_benchmark_action_json(result), 2));
   }
-  emit(o.out, text, format == "table" ? render("json", result) : text);
+  emit_result(o.out, format, kComparePrinters, result);
   const auto slower = result.count(Verdict::kSlower);
   if (slower > 0) {
     std::fprintf(stderr, "kvbench: compare: %zu case%s SLOWER than %s\n", slower, slower == 1 ? "" : "s",
@@ -98,8 +98,7 @@ Command register_compare(CLI::App& parent) {
       ->capture_default_str();
   app->add_option("--alpha", o->alpha, "significance level of the Mann-Whitney U test")
       ->capture_default_str();
-  add_output_flags(app, o->out, {"table", "markdown", "json"},
-                   "github-action-benchmark customBiggerIsBetter");
+  add_output_flags(app, o->out, formats_of(kComparePrinters), "github-action-benchmark customBiggerIsBetter");
   app->add_option("--markdown-output", o->markdown_output,
                   "write the Markdown (for a pull-request comment) here");
   app->add_option("--action-output", o->action_output,

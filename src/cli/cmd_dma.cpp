@@ -45,10 +45,8 @@ struct DmaOptions {
   bool csv = false;
 };
 
-enum class DmaFormat { kTable, kJson, kCsv, kProm };
-
 // The shared --format/--json/-o (cli/output_flags) plus dma's own --csv.
-DmaFormat parse_format(const DmaOptions& o) {
+OutputFormat parse_format(const DmaOptions& o) {
   if (o.out.json && o.csv) throw UsageError("--json and --csv: expected one of them (or --format json|csv)");
   auto flags = o.out;
   if (o.csv) {
@@ -57,31 +55,36 @@ DmaFormat parse_format(const DmaOptions& o) {
     }
     flags.format = "csv";
   }
-  const auto f = chosen_format(flags, {"table", "json", "csv", "prom"});
-  if (f == "json") return DmaFormat::kJson;
-  if (f == "csv") return DmaFormat::kCsv;
-  return f == "prom" ? DmaFormat::kProm : DmaFormat::kTable;
+  return chosen_format(flags);
 }
 
-// `interrupted_during`: the case a signal cut short ("" when the sweep ran to its end).
-std::string render(DmaFormat f, const std::vector<DmaRecord>& records,
-                   const std::string& interrupted_during) {
-  switch (f) {
-    case DmaFormat::kCsv:
-      return dma_csv(records);
-    case DmaFormat::kProm:
-      return dma_prometheus(records);
-    case DmaFormat::kTable:
-    case DmaFormat::kJson:
-      break;
-  }
-  auto doc = dma_json(records);
-  if (!interrupted_during.empty()) {
+// What a sweep printed: its records, the first device's facts for the header, how many devices, and
+// the case a signal cut short ("" when the sweep ran to its end).
+struct DmaAnswer {
+  const std::vector<DmaRecord>& records;
+  DeviceInfo first;
+  std::size_t devices = 1;
+  std::string interrupted_during;
+};
+
+std::string dma_json_text(const DmaAnswer& a) {
+  auto doc = dma_json(a.records);
+  if (!a.interrupted_during.empty()) {
     doc["interrupted"] = true;
-    doc["interrupted_during"] = interrupted_during;
+    doc["interrupted_during"] = a.interrupted_during;
   }
   return json_text(doc, 1);
 }
+
+// dma's printers: the table with vLLM's summary, kvbench/dma/v1, CSV, Prometheus text.
+const Printers<DmaAnswer> kDmaPrinters{
+    {OutputFormat::kTable,
+     [](const DmaAnswer& a) {
+       return dma_header(a.first, a.records, a.devices) + dma_table(a.records) + dma_vllm_summary(a.records);
+     }},
+    {OutputFormat::kJson, dma_json_text},
+    {OutputFormat::kCsv, [](const DmaAnswer& a) { return dma_csv(a.records); }},
+    {OutputFormat::kProm, [](const DmaAnswer& a) { return dma_prometheus(a.records); }}};
 
 // The case a signal stopped: the first planned case without a record on every device.
 std::string interrupted_case(const std::vector<TransferCase>& cases, std::size_t records,
@@ -119,19 +122,6 @@ void check_host_devices(const DmaOptions& o, BackendKind kind) {
   if (o.host_devices > 1 && kind != BackendKind::kHost) {
     throw UsageError(
         "--host-devices: expected --backend host (it emulates several devices on the host backend)");
-  }
-}
-
-// The records in the chosen format (-o: the machine-readable form, JSON for a table).
-void print_records(const DmaOptions& o, DmaFormat format, const std::vector<DmaRecord>& records,
-                   const DeviceInfo& first, std::size_t devices, const std::string& during) {
-  if (!o.out.output.empty()) write_file_atomically(o.out.output, render(format, records, during));
-  if (format != DmaFormat::kTable) {
-    std::fputs(render(format, records, during).c_str(), stdout);
-  } else {
-    std::fputs(dma_header(first, records, devices).c_str(), stdout);
-    std::fputs(dma_table(records).c_str(), stdout);
-    std::fputs(dma_vllm_summary(records).c_str(), stdout);
   }
 }
 
@@ -178,7 +168,8 @@ int run_dma(DmaOptions o, const CLI::App& app) {
   std::fprintf(stderr, "kvbench: %s\n", dma_cost_summary(records, elapsed).c_str());
 
   const auto during = interrupted_case(cases, records.size(), backends.size());
-  print_records(o, format, records, backends.front()->info(), indices.size(), during);
+  emit_result(o.out, format, kDmaPrinters,
+              DmaAnswer{records, backends.front()->info(), indices.size(), during});
   require_verified(records);
   return kExitOk;  // main turns a signal into 130/143
 }
@@ -231,7 +222,7 @@ Command register_dma(CLI::App& parent) {
       ->capture_default_str();
   app->add_option("--min-samples", o->min_samples, "timed transfers at least")->capture_default_str();
   app->add_option("--warmups", o->warmups, "untimed transfers first")->capture_default_str();
-  add_output_flags(app, o->out, {"table", "json", "csv", "prom"}, "kvbench/dma/v1; prom: Prometheus text");
+  add_output_flags(app, o->out, formats_of(kDmaPrinters), "kvbench/dma/v1; prom: Prometheus text");
   app->add_flag("--csv", o->csv, "same as --format csv");
   return Command{app, [o, app] { return run_dma(*o, *app); }};
 }

@@ -101,6 +101,12 @@ OpenedGpus open_gpus(const DoctorOptions& o) {
   return out;
 }
 
+// doctor's printers: the table, kvbench/doctor/v1, node-exporter's textfile.
+const Printers<DoctorReport> kDoctorPrinters{
+    {OutputFormat::kTable, [](const DoctorReport& r) { return doctor_table(r); }},
+    {OutputFormat::kJson, [](const DoctorReport& r) { return json_text(doctor_json(r), 1); }},
+    {OutputFormat::kProm, [](const DoctorReport& r) { return doctor_prometheus(r); }}};
+
 int run_doctor(const DoctorOptions& o) {
   const double tier_gib = parse_real_in(o.tier_size, "--tier-size", 0, kMaxTierGib, "64");
   if (tier_gib * kGiB < kMiB) {  // smaller than one 2 MiB block: no tier, and "0.0 GiB fits" says nothing
@@ -110,7 +116,7 @@ int run_doctor(const DoctorOptions& o) {
   const auto version = parse_vllm_version(o.vllm_version, "--vllm-version");
   const auto ranks = static_cast<int>(parse_positive_int(o.tp, "--tp", false, kMaxParallelRanks));
   (void)parse_backend(o.backend);  // refused with the accepted names even where --root measures nothing
-  const auto format = chosen_format(o.out, {"table", "json", "prom"});
+  const auto format = chosen_format(o.out);
   (void)parse_device_list(o.device, 1 << 16);  // the syntax, before anything is measured
   const bool this_node = o.root == "/";
   auto tier_dir = parse_tier_dir(o);
@@ -152,11 +158,7 @@ int run_doctor(const DoctorOptions& o) {
   }
   const auto report = doctor_report(worded_checks(run_node_checks(facts, request)),
                                     this_node ? host_name() : printable_path(o.root), request, facts);
-  const auto json_doc = json_text(doctor_json(report), 1);
-  const auto text = format == "json"   ? json_doc
-                    : format == "prom" ? doctor_prometheus(report)
-                                       : doctor_table(report);
-  emit(o.out, text, format == "table" ? json_doc : text);
+  emit_result(o.out, format, kDoctorPrinters, report);
   return doctor_exit_code(report.checks);
 }
 
@@ -179,7 +181,8 @@ Command register_doctor(CLI::App& parent) {
   app->add_option("--tp", o->tp,
                   "ranks the tier is split across (TP x PP): the pinned-tensor path rounds each share")
       ->capture_default_str();
-  add_output_flags(app, o->out, {"table", "json", "prom"}, "kvbench/doctor/v1; prom: node-exporter textfile");
+  add_output_flags(app, o->out, formats_of(kDoctorPrinters),
+                   "kvbench/doctor/v1; prom: node-exporter textfile");
   app->add_option("--backend", o->backend, "GPU runtime for the link measurement: auto, cuda, hip, host")
       ->capture_default_str();
   app->add_option("--device", o->device, "GPUs whose link is measured: all, or a comma list of indices")

@@ -109,8 +109,19 @@ ObserveResult observe_dumps(const ObserveOptions& o, ObserveSources& sources) {
   return observe_window(before, after, dump_seconds(o, sources), o.to);
 }
 
+// observe's printers: the table (with each figure's meaning under --explain), kvbench/observe/v1.
+struct ObserveAnswer {
+  ObserveDocument doc;
+  bool explain = false;
+};
+const Printers<ObserveAnswer> kObservePrinters{
+    {OutputFormat::kTable,
+     [](const ObserveAnswer& a) { return observe_text(a.doc.result, a.doc.sources, a.explain); }},
+    {OutputFormat::kJson,
+     [](const ObserveAnswer& a) { return json_text(observe_json(a.doc.result, a.doc.sources), 1); }}};
+
 int run_observe(const ObserveOptions& o) {
-  const auto format = chosen_format(o.out, {"table", "json"});
+  const auto format = chosen_format(o.out);
   const bool dumps = !o.from.empty() || !o.to.empty();
   if (dumps == !o.url.empty())
     throw UsageError(
@@ -120,8 +131,7 @@ int run_observe(const ObserveOptions& o) {
     throw UsageError("--seconds goes with --from/--to; a URL's window is timed");
   ObserveSources sources;
   const auto result = dumps ? observe_dumps(o, sources) : observe_url(o, sources);
-  const auto json_doc = json_text(observe_json(result, sources), 1);
-  emit(o.out, format == "json" ? json_doc : observe_text(result, sources, o.explain), json_doc);
+  emit_result(o.out, format, kObservePrinters, ObserveAnswer{{result, sources}, o.explain});
   return kExitOk;
 }
 
@@ -144,7 +154,7 @@ Command register_observe(CLI::App& parent) {
                   "seconds between the two dumps (default: their modification times)");
   app->add_flag("--explain", o->explain,
                 "under each figure: the metric read, its source file and what it means");
-  add_output_flags(app, o->out, {"table", "json"}, "kvbench/observe/v1");
+  add_output_flags(app, o->out, formats_of(kObservePrinters), kObserveSchema);
   return Command{app, [o] { return run_observe(*o); }};
 }
 

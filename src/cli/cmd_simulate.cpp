@@ -125,6 +125,11 @@ Scenario apply_flags(Scenario s, const SimulateOptions& o) {
   return s;
 }
 
+// simulate's printers: the table, kvbench/simulate/v1.
+const Printers<SweepRun> kSimulatePrinters{
+    {OutputFormat::kTable, [](const SweepRun& run) { return simulate_text(run); }},
+    {OutputFormat::kJson, [](const SweepRun& run) { return json_text(simulate_json(run), 1); }}};
+
 int run_simulate(const SimulateOptions& o) {
   if (o.list) {
     std::fputs(list_scenarios_text().c_str(), stdout);
@@ -153,7 +158,7 @@ int run_simulate(const SimulateOptions& o) {
     if (const auto warning = link_warning_text(*link); !warning.empty()) print_warning(warning);
   }
 
-  const auto format = chosen_format(o.out, {"table", "json"});
+  const auto format = chosen_format(o.out);
 
   SimOptions sim;
   sim.check_invariants = o.check;
@@ -165,8 +170,7 @@ int run_simulate(const SimulateOptions& o) {
       std::fprintf(stderr, "kvbench: simulated %zu of %zu points (%.1f s)\n", done, total, elapsed);
   };
   const auto run = run_sweep(scenario, axes, link, sim, progress);
-  const auto json_doc = json_text(simulate_json(run), 1);
-  emit(o.out, format == "json" ? json_doc : simulate_text(run), json_doc);
+  emit_result(o.out, format, kSimulatePrinters, run);
   return kExitOk;
 }
 
@@ -194,7 +198,7 @@ Command register_simulate(CLI::App& parent) {
   app->add_flag("--check", o->check,
                 "audit the KV pool and CPU tier after every step (slow; exit 1 on a violation)");
   add_jobs_flag(app, o->jobs);
-  add_output_flags(app, o->out, {"table", "json"}, "kvbench/simulate/v1");
+  add_output_flags(app, o->out, formats_of(kSimulatePrinters), kSimulateSchema);
   app->add_flag("--list", o->list, "list the shipped scenarios");
   app->add_option(
       "--trace", o->trace.file,

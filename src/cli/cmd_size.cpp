@@ -175,20 +175,6 @@ std::pair<TierObjective, ServiceLevel> objective_and_slo(const SizeOptions& o) {
   return {objective, slo};
 }
 
-// --workload / --trace: the tier size simulated for that traffic, on the flags' server.
-int run_traffic_sizing(const SizeOptions& o, const std::string& format, TierObjective objective,
-                       const ServiceLevel& slo) {
-  auto request = traffic_request(o);
-  // The trace or workload file is known now: -o naming it is refused before the simulations.
-  if (!o.out.output.empty()) require_writable_output(o.out.output);
-  request.objective = objective;
-  request.slo = slo;
-  const std::vector<Sizing> all{size_with_workload(request)};
-  const std::string json_doc = json_text(sizings_document(all), 2);
-  emit(o.out, format == "json" ? json_doc : sizing_text(all.front()), json_doc);
-  return kExitOk;
-}
-
 // One configuration: its full reasoning (and the FP8-weights retry after it); several: one table.
 std::string sized_text(const SizedConfigurations& sized) {
   const auto& all = sized.results;
@@ -200,6 +186,31 @@ std::string sized_text(const SizedConfigurations& sized) {
   }
   return "Computed from vLLM's KV arithmetic and the stated budget model; none of it measured.\n" +
          sizing_summary_table(all) + "One model and one --hw give the full reasoning and the vLLM command.\n";
+}
+
+// What size answers: the configurations sized, and before them (the table only) what a vLLM
+// start-up log gave, as output/logged_pool_text words it.
+struct SizeAnswer {
+  SizedConfigurations sized;
+  std::string log_lines;
+};
+
+// size's printers: the reasoning or the table, kvbench/size/v1.
+const Printers<SizeAnswer> kSizePrinters{
+    {OutputFormat::kTable, [](const SizeAnswer& a) { return a.log_lines + sized_text(a.sized); }},
+    {OutputFormat::kJson,
+     [](const SizeAnswer& a) { return json_text(sizings_document(a.sized.results), 2); }}};
+
+// --workload / --trace: the tier size simulated for that traffic, on the flags' server.
+int run_traffic_sizing(const SizeOptions& o, OutputFormat format, TierObjective objective,
+                       const ServiceLevel& slo) {
+  auto request = traffic_request(o);
+  // The trace or workload file is known now: -o naming it is refused before the simulations.
+  if (!o.out.output.empty()) require_writable_output(o.out.output);
+  request.objective = objective;
+  request.slo = slo;
+  emit_result(o.out, format, kSizePrinters, SizeAnswer{{{size_with_workload(request)}}, ""});
+  return kExitOk;
 }
 
 std::vector<ModelSpec> models_of(const SizeOptions& o) {
@@ -223,7 +234,7 @@ std::vector<ModelSpec> models_of(const SizeOptions& o) {
 
 // --from-vllm-log: the server the log describes, its pool as logged (size/logged_pool), the flags
 // given over the log's; the lines saying which figures came from the log come first.
-int run_logged_sizing(const SizeOptions& o, const std::string& format) {
+int run_logged_sizing(const SizeOptions& o, OutputFormat format) {
   if (!o.workload.empty() || !o.trace.file.empty())
     throw UsageError(
         "--from-vllm-log sizes the logged server alone; expected no --workload or --trace with it");
@@ -243,9 +254,8 @@ int run_logged_sizing(const SizeOptions& o, const std::string& format) {
     for (const auto& w : s.warnings)
       if (refuses_start(w)) print_warning(sizing_warning_text(w));
   const auto lines = logged_pool_text(logged.pool, printable_path(o.from_vllm_log), hw.name);
-  const std::string json_doc = json_text(sizings_document(logged.sized.results), 2);
-  if (format == "json") std::fputs(lines.c_str(), stderr);
-  emit(o.out, format == "json" ? json_doc : lines + sized_text(logged.sized), json_doc);
+  if (format == OutputFormat::kJson) std::fputs(lines.c_str(), stderr);
+  emit_result(o.out, format, kSizePrinters, SizeAnswer{logged.sized, lines});
   return kExitOk;
 }
 
@@ -258,7 +268,7 @@ int run_size(const SizeOptions& o) {
     std::fputs(hardware_table_text().c_str(), stdout);
     return kExitOk;
   }
-  const auto format = chosen_format(o.out, {"table", "json"});
+  const auto format = chosen_format(o.out);
   if (!o.from_vllm_log.empty()) return run_logged_sizing(o, format);
   const auto [objective, slo] = objective_and_slo(o);
   if (!o.workload.empty() || !o.trace.file.empty()) return run_traffic_sizing(o, format, objective, slo);
@@ -278,8 +288,7 @@ int run_size(const SizeOptions& o) {
       if (refuses_start(w)) print_warning(sizing_warning_text(w));
     }
   }
-  const std::string json_doc = json_text(sizings_document(sized.results), 2);
-  emit(o.out, format == "json" ? json_doc : sized_text(sized), json_doc);
+  emit_result(o.out, format, kSizePrinters, SizeAnswer{sized, ""});
   return kExitOk;
 }
 
@@ -345,7 +354,7 @@ Command register_size(CLI::App& parent) {
       ->capture_default_str();
   add_server_flags(app, opts->server);
   add_node_flags(app, *opts);
-  add_output_flags(app, opts->out, {"table", "json"}, "kvbench/size/v1");
+  add_output_flags(app, opts->out, formats_of(kSizePrinters), kSizeSchema);
   add_traffic_flags(app, *opts);
   app->add_option(
       "--from-vllm-log", opts->from_vllm_log,

@@ -96,8 +96,13 @@ StorageSweep parse_sweep(const StorageOptions& o) {
   return s;
 }
 
+// storage's printers: the table, kvbench/storage/v1.
+const Printers<StorageDocument> kStoragePrinters{
+    {OutputFormat::kTable, [](const StorageDocument& d) { return storage_text(d); }},
+    {OutputFormat::kJson, [](const StorageDocument& d) { return json_text(storage_json(d), 2); }}};
+
 int run_storage(const StorageOptions& o) {
-  const auto format = chosen_format(o.out, {"table", "json"});
+  const auto format = chosen_format(o.out);
   const auto sweep = parse_sweep(o);
   StorageRunSettings settings;
   settings.repeats = static_cast<int>(parse_int_in(o.repeat, "--repeat", 1, 1000));
@@ -117,8 +122,7 @@ int run_storage(const StorageOptions& o) {
     std::fprintf(stderr, "kvbench: [%zu/%zu] %s\n", i + 1, cases.size(), cases[i].id().c_str());
     doc.records.push_back(run_storage_case(doc.dir, cases[i], settings));
   }
-  const auto json = json_text(storage_json(doc), 2);
-  emit(o.out, format == "json" ? json : storage_text(doc), json);
+  emit_result(o.out, format, kStoragePrinters, doc);
   require_verified(doc.records);  // after the output shows the failure
   return kExitOk;                 // main turns a signal into 130/143
 }
@@ -150,7 +154,7 @@ Command register_storage(CLI::App& parent) {
   app->add_option("--repeat", o->repeat, "write+read passes per case (compare needs 3 or more)")
       ->capture_default_str();
   app->add_option("--seed", o->seed, "data pattern seed (0 or more)")->capture_default_str();
-  add_output_flags(app, o->out, {"table", "json"}, "kvbench/storage/v1");
+  add_output_flags(app, o->out, formats_of(kStoragePrinters), kStorageSchema);
   return Command{app, [o] { return run_storage(*o); }};
 }
 

@@ -72,11 +72,17 @@ void write_converted(const std::string& path, const TraceAnalysis& a, const Trac
   write_file_atomically(path, jsonl.text());
 }
 
+// trace's printers: the table for people, kvbench/trace/v1.
+const Printers<TraceDocument> kTracePrinters{
+    {OutputFormat::kTable, [](const TraceDocument& d) { return trace_text(d.analysis, d.cost); }},
+    {OutputFormat::kJson,
+     [](const TraceDocument& d) { return json_text(trace_json(d.analysis, d.cost), 1); }}};
+
 int run_trace(const TraceCommandOptions& o) {
   const auto options = parse_trace_options(o.trace);
   note_input_file(o.trace.file);  // -o naming the trace is refused before the pass, not after it
   const auto cost = kv_cost(o);
-  const auto format = chosen_format(o.out, {"table", "json"});
+  const auto format = chosen_format(o.out);
   const auto fleet = fleet_from_flags(o.fleet);
   note_sample_over_fleet(options, fleet.replicas);
   if (!o.write_jsonl.empty()) require_writable_output(o.write_jsonl);
@@ -85,8 +91,7 @@ int run_trace(const TraceCommandOptions& o) {
   const auto analysis =
       analyze_trace(o.trace.file, options, 48, fleet, o.write_jsonl.empty() ? nullptr : std::function(each));
   if (!o.write_jsonl.empty()) write_converted(o.write_jsonl, analysis, jsonl);
-  const auto json_doc = json_text(trace_json(analysis, cost), 1);
-  emit(o.out, format == "json" ? json_doc : trace_text(analysis, cost), json_doc);
+  emit_result(o.out, format, kTracePrinters, TraceDocument{analysis, cost});
   return kExitOk;
 }
 
@@ -109,7 +114,7 @@ Command register_trace(CLI::App& parent) {
       "--write-jsonl", o->write_jsonl,
       "also write the requests read (after --trace-sample, --trace-limit, --trace-speed) as kvbench "
       "JSONL with hash_ids: a vLLM request log converted, so the log (which holds the prompts) can go");
-  add_output_flags(app, o->out, {"table", "json"}, "kvbench/trace/v1");
+  add_output_flags(app, o->out, formats_of(kTracePrinters), kTraceSchema);
   return Command{app, [o] { return run_trace(*o); }};
 }
 

@@ -12,12 +12,39 @@
 
 namespace kvb {
 
-void add_output_flags(CLI::App* app, OutputFlags& flags, const std::vector<std::string>& formats,
+std::string to_string(OutputFormat f) {
+  switch (f) {
+    case OutputFormat::kTable:
+      return "table";
+    case OutputFormat::kJson:
+      return "json";
+    case OutputFormat::kCsv:
+      return "csv";
+    case OutputFormat::kMarkdown:
+      return "markdown";
+    case OutputFormat::kProm:
+      return "prom";
+  }
+  return "table";
+}
+
+namespace {
+
+std::vector<std::string> names(const std::vector<OutputFormat>& formats) {
+  std::vector<std::string> out;
+  for (const auto f : formats) out.push_back(to_string(f));
+  return out;
+}
+
+}  // namespace
+
+void add_output_flags(CLI::App* app, OutputFlags& flags, const std::vector<OutputFormat>& formats,
                       const std::string& json_schema) {
-  flags.format = formats.front();
+  flags.formats = formats;
+  flags.format = to_string(formats.front());
   flags.format_option = app->add_option("--format", flags.format,
                                         fmt::format("what standard output shows: {} (json: {})",
-                                                    join(formats, ", "), json_schema))
+                                                    join(names(formats), ", "), json_schema))
                             ->capture_default_str();
   app->add_flag("--json", flags.json, "same as --format json");
   app->add_option(
@@ -25,18 +52,20 @@ void add_output_flags(CLI::App* app, OutputFlags& flags, const std::vector<std::
       "also write the machine-readable result here, atomically: the --format chosen, JSON for a table");
 }
 
-std::string chosen_format(const OutputFlags& flags, const std::vector<std::string>& formats) {
+OutputFormat chosen_format(const OutputFlags& flags) {
+  const auto formats = names(flags.formats);
   const bool format_given = flags.format_option != nullptr && flags.format_option->count() > 0;
   if (flags.json && format_given && flags.format != "json") {
     throw UsageError(fmt::format("--json and --format {}: expected one of them", flags.format));
   }
   const std::string f = flags.json ? "json" : flags.format;
-  if (std::find(formats.begin(), formats.end(), f) == formats.end()) {
+  const auto at = std::find(formats.begin(), formats.end(), f);
+  if (at == formats.end()) {
     const std::vector<std::string> head(formats.begin(), formats.end() - 1);
     throw UsageError(fmt::format("--format '{}': expected {} or {}", f, join(head, ", "), formats.back()));
   }
   if (!flags.output.empty()) require_writable_output(flags.output);
-  return f;
+  return flags.formats[static_cast<std::size_t>(at - formats.begin())];
 }
 
 void print_warning(const std::string& text) {
