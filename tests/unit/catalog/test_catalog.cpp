@@ -54,11 +54,26 @@ TEST(ModelCatalog, EveryReferenceModelIsPresentWithUniqueNames) {
     for (const auto& a : m.aliases) EXPECT_TRUE(seen.insert(a).second) << "duplicate alias " << a;
     EXPECT_FALSE(m.source.empty()) << m.name;
   }
-  for (const char* n :
-       {"llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b", "llama-3.2-1b", "qwen3-32b", "qwen3-235b-a22b",
-        "qwen3-vl-235b-a22b", "deepseek-v3", "deepseek-r1", "deepseek-v3.2", "kimi-k2", "glm-4.5", "glm-5",
-        "minimax-m2", "nemotron-3-nano-30b-a3b", "gpt-oss-120b", "mistral-large-2407", "llama-405b",
-        "qwen3-235b"}) {
+  for (const char* n : {"llama-3.1-8b",
+                        "llama-3.1-70b",
+                        "llama-3.1-405b",
+                        "llama-3.2-1b",
+                        "qwen3-32b",
+                        "qwen3-235b-a22b",
+                        "qwen3-vl-235b-a22b",
+                        "deepseek-v3",
+                        "deepseek-r1",
+                        "deepseek-v3.2",
+                        "kimi-k2",
+                        "glm-4.5",
+                        "glm-5",
+                        "minimax-m2",
+                        "nemotron-3-nano-30b-a3b",
+                        "gpt-oss-120b",
+                        "gpt-oss-20b",
+                        "mistral-large-2407",
+                        "llama-405b",
+                        "qwen3-235b"}) {
     EXPECT_NO_THROW((void)test::model(n)) << n;
   }
   for (const char* n : {"qwen3-0.6b", "qwen3-8b", "qwen3-32b-awq"})
@@ -114,6 +129,26 @@ TEST(ModelCatalog, TrainingRunModelsByHand) {
   EXPECT_NEAR(test::model("mixtral-8x7b").params_total_b * 1e9, params(32, 4096, 8, 14336, 8), 0.01e9);
   EXPECT_NEAR(test::model("mixtral-8x7b").params_active_b * 1e9, params(32, 4096, 8, 14336, 2), 0.01e9);
   EXPECT_EQ(test::model("mixtral-8x7b").num_experts, 8);
+}
+
+// gpt-oss-20b (tests/fidelity/moe.py's second MXFP4 model), from openai/gpt-oss-20b's config.json: KV
+// per token over its 12 full-attention layers (the 12 sliding ones hold 128 tokens, counted apart, as
+// gpt-oss-120b's 18), and the parameters against their shapes: attention q and o 2880 x 4096, k and v
+// 2880 x 512; one expert 3 x 2880^2; untied embedding and LM head 201,088 x 2,880; active = 4 experts.
+TEST(ModelCatalog, GptOss20bByHand) {
+  const auto hw = resolve_hardware("h100");
+  KvSettings s;
+  s.kv_cache_dtype = "bfloat16";
+  const auto& m = test::model("gpt-oss-20b");
+  EXPECT_EQ(compute_kv_layout(m, hw, s).kv_bytes_per_token(), 2 * 12 * 8 * 64 * 2);  // 24,576
+  const double attention = 2.0 * 2880 * 4096 + 2.0 * 2880 * 512;
+  const double expert = 3.0 * 2880 * 2880;
+  const double embeddings = 2.0 * 201088 * 2880;
+  EXPECT_NEAR(m.params_total_b * 1e9, 24 * (attention + 32 * expert) + embeddings, 0.01e9);
+  EXPECT_NEAR(m.params_active_b * 1e9, 24 * (attention + 4 * expert) + embeddings, 0.01e9);
+  EXPECT_EQ(m.num_experts, 32);
+  EXPECT_EQ(m.experts_per_token, 4);
+  EXPECT_EQ(m.weight_dtype, "mxfp4");
 }
 
 TEST(ModelCatalog, UnknownNameListsClosest) {

@@ -1,7 +1,7 @@
 // The simulator's expected error against real vLLM is stated per class of servers scored
-// (scenarios/fidelity/h100.yaml: dense bf16 on 1, 2 and 4 ranks, mixture-of-experts bf16 on 2 ranks
-// of an H100), each with its own figures; any other server is "not scored for" its class, with no
-// figure borrowed from another class.
+// (scenarios/fidelity/h100.yaml: dense bf16 on 1, 2 and 4 ranks, mixture-of-experts bf16 on 2 ranks,
+// mixture-of-experts mxfp4 on 1, 2, 4 and 8 ranks of an H100), each with its own figures; any other server is
+// "not scored for" its class, with no figure borrowed from another class.
 #include <gtest/gtest.h>
 
 #include "output/expected_error_text.hpp"
@@ -28,14 +28,21 @@ TEST(ExpectedError, EachScoredClassGetsItsOwnFigures) {
   const auto moe =
       expected_error("model: mixtral-8x7b\nhardware: h100\ntensor-parallel-size: 2\nmax-model-len: 8192\n");
   EXPECT_NE(moe.find("of mixture-of-experts bf16 on 2 ranks ("), std::string::npos) << moe;
+  // gpt-oss-120b's MXFP4 experts are their own class (tests/fidelity/moe.py), never Mixtral's figures.
+  const auto mxfp4 = expected_error("model: gpt-oss-120b\nhardware: h100\nmax-model-len: 8192\n");
+  EXPECT_EQ(mxfp4.rfind("TTFT mean within", 0), 0u) << mxfp4;
+  EXPECT_NE(mxfp4.find("of mixture-of-experts mxfp4 on 1 rank ("), std::string::npos) << mxfp4;
+  EXPECT_NE(mxfp4.find("gpt-oss-120b"), std::string::npos) << mxfp4;
   EXPECT_NE(one, tp4);
   EXPECT_NE(tp4, moe);
+  EXPECT_NE(moe, mxfp4);
 }
 
 TEST(ExpectedError, OtherClassesAreNotScoredAndGetNoFigure) {
-  const auto moe = expected_error("model: gpt-oss-120b\nhardware: h100\nmax-model-len: 8192\n");
+  const auto moe =
+      expected_error("model: mixtral-8x7b\nhardware: h100\ntensor-parallel-size: 4\nmax-model-len: 8192\n");
   EXPECT_EQ(
-      moe.rfind("not scored for mixture-of-experts mxfp4 on 1 rank: the scored servers on an h100 are ", 0),
+      moe.rfind("not scored for mixture-of-experts bf16 on 4 ranks: the scored servers on an h100 are ", 0),
       0u)
       << moe;
   const auto fp8 =
