@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "catalog/vllm_releases.hpp"
+
 namespace kvb {
 
 namespace {
@@ -9,8 +11,9 @@ namespace {
 constexpr VllmVersion kOpen{};
 constexpr VllmVersion kFirst{0, 11, 0};
 // The release whose OffloadingConnector declares SupportsHMA, and whose vLLM keeps the hybrid
-// manager on for a connector that supports it.
-constexpr VllmVersion kHybridAware{0, 21, 0};
+// manager on for a connector that supports it (its row in catalog/vllm_releases: constant data,
+// initialised before this table).
+const VllmVersion kHybridAware = release_fact(ReleaseChange::kHybridOffload).from;
 
 // Each row's source, short enough to print. In full:
 // - kBlog: the vLLM blog on the offloading connector (0.11); vllm/v1/kv_offload/cpu/spec.py: one CPU

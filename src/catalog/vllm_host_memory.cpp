@@ -7,6 +7,7 @@
 #include <cmath>
 #include <tuple>
 
+#include "catalog/vllm_releases.hpp"
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "core/units.hpp"
@@ -15,10 +16,6 @@ namespace kvb {
 namespace {
 
 constexpr VllmVersion kFirstNativeTier{0, 11, 0};  // the OffloadingConnector's CPU tier
-// PR #50094 (merged in July 2026) moved CPUOffloadingSpec onto one /dev/shm region; vLLM 0.26.0
-// still allocated pinned tensors (issue #53042, measured on 0.26.0), so 0.27 is the first release
-// kvbench takes to have it.
-constexpr VllmVersion kFirstShmRegion{0, 27, 0};
 
 bool read_part(const std::string& text, std::size_t& at, int& out) {
   const auto start = at;
@@ -39,9 +36,10 @@ std::string to_string(const VllmVersion& v) { return fmt::format("{}.{}.{}", v.m
 VllmVersion parse_vllm_version(const std::string& text, const std::string& flag) {
   const auto refuse = [&](const std::string& why) {
     return UsageError(
-        fmt::format("{} '{}': {}; expected a vLLM release such as 0.26 or 0.27.1 (0.11 or newer: the "
-                    "native CPU tier)",
-                    flag, text, why));
+        fmt::format("{} '{}': {}; expected a vLLM release such as 0.26 or 0.33.1 (0.11 or newer: the "
+                    "native CPU tier; one newer than {}.{} is read as {}.{})",
+                    flag, text, why, kNewestModelledVllm.major, kNewestModelledVllm.minor,
+                    kNewestModelledVllm.major, kNewestModelledVllm.minor));
   };
   std::size_t at = (!text.empty() && (text[0] == 'v' || text[0] == 'V')) ? 1 : 0;
   VllmVersion v;
@@ -62,11 +60,32 @@ VllmVersion parse_vllm_version(const std::string& text, const std::string& flag)
 }
 
 std::string to_string(TierBacking b) {
-  return b == TierBacking::kPinnedTensors ? "pinned-tensors" : "dev-shm-region";
+  switch (b) {
+    case TierBacking::kPinnedTensors:
+      return "pinned-tensors";
+    case TierBacking::kSharedMemoryRegion:
+      return "dev-shm-region";
+    case TierBacking::kRegisteredTensors:
+      return "registered-tensors";
+  }
+  return "dev-shm-region";
 }
 
 TierBackingFacts tier_backing(const VllmVersion& v) {
-  if (v < kFirstShmRegion) {
+  // PR #50094 moved CPUOffloadingSpec onto one /dev/shm region (catalog/vllm_releases: 0.27, soft).
+  return backing_facts(has_change(v, ReleaseChange::kSharedRegion) ? TierBacking::kSharedMemoryRegion
+                                                                   : TierBacking::kPinnedTensors);
+}
+
+TierBackingFacts backing_facts(TierBacking b) {
+  if (b == TierBacking::kRegisteredTensors) {
+    return {TierBacking::kRegisteredTensors,
+            "each rank allocates its share with torch.zeros and pins it with cudaHostRegister, bypassing "
+            "PyTorch's power-of-two rounding: the tier takes its whole blocks within the flag, in the "
+            "worker's own memory, not /dev/shm",
+            "vllm/v1/simple_kv_offload/worker.py (register_kv_caches), vLLM PR #37160"};
+  }
+  if (b == TierBacking::kPinnedTensors) {
     return {
         TierBacking::kPinnedTensors,
         "each rank allocates its share as pinned PyTorch tensors (torch.zeros(pin_memory=True)); PyTorch's "
@@ -90,12 +109,13 @@ double pinned_allocator_bytes(double bytes) {
 }
 
 HostFootprint tier_host_footprint(double flag_bytes, int ranks, int tensors_per_rank,
-                                  const VllmVersion& version) {
+                                  const VllmVersion& version, TierConnector connector) {
   HostFootprint f;
   f.version = version;
   f.newer_than_modelled = kNewestModelledVllm < version && (version.major != kNewestModelledVllm.major ||
                                                             version.minor != kNewestModelledVllm.minor);
-  f.backing = tier_backing(version).backing;
+  f.backing =
+      connector == TierConnector::kSimple ? TierBacking::kRegisteredTensors : tier_backing(version).backing;
   f.flag_bytes = flag_bytes;
   f.ranks = std::max(1, ranks);
   f.tensors_per_rank = std::max(1, tensors_per_rank);
@@ -114,7 +134,7 @@ HostFootprint tier_host_footprint(double flag_bytes, int ranks, int tensors_per_
 
 nlohmann::json host_memory_json(const HostFootprint& f) {
   constexpr double gib = kGiB;
-  const auto facts = tier_backing(f.version);
+  const auto facts = backing_facts(f.backing);
   return {{"vllm_version", to_string(f.version)},
           {"newer_than_modelled", f.newer_than_modelled},
           {"backing", to_string(f.backing)},
@@ -135,11 +155,15 @@ nlohmann::json host_memory_json(const HostFootprint& f) {
 HostFootprint host_footprint_from_json(const nlohmann::json& j) {
   // GiB are bytes / 2^30: multiplying back is exact in binary floating point.
   const std::string what = "host_memory";
+  // Only the Simple connector's backing is not the release's (an older document has no backing).
+  const auto connector = j.value("backing", std::string()) == to_string(TierBacking::kRegisteredTensors)
+                             ? TierConnector::kSimple
+                             : TierConnector::kOffloading;
   return tier_host_footprint(
       json_number_in(j, "flag_gib", 0, 1e9, what) * kGiB,
       static_cast<int>(json_integer_in(j, "ranks", 1, 1 << 20, what)),
       static_cast<int>(json_integer_in(j, "tensors_per_rank", 1, 1 << 20, what)),
-      parse_vllm_version(j.at("vllm_version").get<std::string>(), "host_memory.vllm_version"));
+      parse_vllm_version(j.at("vllm_version").get<std::string>(), "host_memory.vllm_version"), connector);
 }
 
 }  // namespace kvb

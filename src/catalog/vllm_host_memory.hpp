@@ -11,8 +11,9 @@ struct VllmVersion {
   int major = 0, minor = 0, patch = 0;
 };
 
-// The newest release whose tier allocation kvbench models (--vllm-version's default).
-inline constexpr VllmVersion kNewestModelledVllm{0, 27, 0};
+// The newest release kvbench models (--vllm-version's default): each change up to it is a row of
+// catalog/vllm_releases. A newer release is taken as this one and flagged (newer_than_modelled).
+inline constexpr VllmVersion kNewestModelledVllm{0, 33, 0};
 
 // "0.26", "0.26.0", "v0.27.1" (a suffix such as ".post1" or "rc2" is ignored). UsageError naming
 // `flag` for anything else or a release before the native CPU tier (0.11).
@@ -24,15 +25,22 @@ enum class TierBacking {
   kPinnedTensors,       // torch.zeros(pin_memory=True) per KV tensor: PyTorch rounds each to a power of two
   kSharedMemoryRegion,  // one mmap'ed /dev/shm file per engine, pinned with cudaHostRegister: the flag,
                         // exactly
+  kRegisteredTensors,   // the Simple connector: torch.zeros per rank, then cudaHostRegister: its share,
+                        // exactly, in the worker's own memory
 };
-std::string to_string(TierBacking b);  // "pinned-tensors", "dev-shm-region"
+std::string to_string(TierBacking b);  // "pinned-tensors", "dev-shm-region", "registered-tensors"
+
+// Which connector holds the tier: vLLM's OffloadingConnector (--kv-offloading-backend native) or
+// the SimpleCPUOffloadConnector (--kv-offloading-backend simple in kvbench).
+enum class TierConnector { kOffloading, kSimple };
 
 struct TierBackingFacts {
   TierBacking backing = TierBacking::kSharedMemoryRegion;
   const char* why = "";     // what the release does with the flag
   const char* source = "";  // the vLLM pull requests and issues that show it
 };
-TierBackingFacts tier_backing(const VllmVersion& v);
+TierBackingFacts tier_backing(const VllmVersion& v);  // the OffloadingConnector's, per release
+TierBackingFacts backing_facts(TierBacking b);        // why and source, per backing
 
 struct HostFootprint {
   VllmVersion version;
@@ -56,14 +64,16 @@ inline constexpr double kServerProcessGibPerRank = 3.0;
 
 // `tensors_per_rank`: 1 for a model whose KV cache is one cross-layer tensor (every layer of one
 // attention kind); the KV cache group size for a hybrid model (vLLM issue #53042: 24 tensors).
+// The Simple connector allocates its share per rank whatever the release (`tensors_per_rank` aside).
 HostFootprint tier_host_footprint(double flag_bytes, int ranks, int tensors_per_rank,
-                                  const VllmVersion& version);
+                                  const VllmVersion& version,
+                                  TierConnector connector = TierConnector::kOffloading);
 
 // The `host_memory` object of size and doctor JSON: the figures in GiB, the backing, why and the source.
 nlohmann::json host_memory_json(const HostFootprint& f);
-// Its reader: the release, the flag, the ranks and the tensors per rank, from which every other
-// figure follows (tier_host_footprint). Throws nlohmann::json::exception for a malformed object,
-// UsageError for a release kvbench does not read.
+// Its reader: the release, the flag, the ranks, the tensors per rank and the backing (the Simple
+// connector's, or the release's), from which every other figure follows (tier_host_footprint). Throws
+// nlohmann::json::exception for a malformed object, UsageError for a release kvbench does not read.
 HostFootprint host_footprint_from_json(const nlohmann::json& j);
 
 // PyTorch's CUDACachingHostAllocator rounding: the next power of two at or above `bytes`.

@@ -277,12 +277,14 @@ int run_size(const SizeOptions& o) {
   for (const auto& name : split(o.hw, ',')) hws.push_back(resolve_hardware(name));
   const auto serve = serve_settings(o);
   const auto sized = size_configurations(models, hws, serve, node_overrides(o, serve));
-  // A tier asked for that the release cannot offload: refused, before any warning (without the
-  // flag, a warning like the others that keep vLLM from starting).
+  // A tier asked for that the release cannot offload or pin: refused, before any warning (without
+  // the flag, a warning like the others that keep vLLM from starting).
   for (const auto& s : sized.results)
-    for (const auto& w : s.warnings)
-      if (serve.kv_offloading_size && std::holds_alternative<TierRefused>(w))
+    for (const auto& w : s.warnings) {
+      const auto* pin = std::get_if<TierRegionPinFails>(&w);
+      if ((serve.kv_offloading_size && std::holds_alternative<TierRefused>(w)) || (pin && pin->given))
         throw UsageError(sizing_warning_text(w));
+    }
   for (const auto& s : sized.results) {
     for (const auto& w : s.warnings) {
       if (refuses_start(w)) print_warning(sizing_warning_text(w));

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "catalog/vllm_releases.hpp"
 #include "core/errors.hpp"
 #include "core/units.hpp"
 #include "dma/sysfs_link.hpp"
@@ -26,9 +27,11 @@ CheckResult shm_check(const NodeFacts& f, const HostFootprint& tier) {
   if (!f.shm.mounted || !f.shm.size_known)
     return make_check("shm", CheckStatus::kSkip, found, {}, {}, "bytes");
   const double free = found.free_bytes, need = tier.dev_shm_bytes;
-  const auto status = need > 0 && free < need     ? CheckStatus::kFail
-                      : f.shm.large_files.empty() ? CheckStatus::kPass
-                                                  : CheckStatus::kWarn;
+  // A region the release registers in one call fails at 512 GiB whatever /dev/shm holds (#51080).
+  const bool unpinnable = region_pin_fails(tier.flag_bytes, tier.version);
+  const auto status = unpinnable || (need > 0 && free < need) ? CheckStatus::kFail
+                      : f.shm.large_files.empty()             ? CheckStatus::kPass
+                                                              : CheckStatus::kWarn;
   return make_check("shm", status, std::move(found), free, std::max(0.0, need), "bytes");
 }
 

@@ -4,6 +4,7 @@
 
 #include <type_traits>
 
+#include "catalog/vllm_releases.hpp"
 #include "core/units.hpp"
 #include "output/occupancy_text.hpp"
 #include "output/tier_dir_check_text.hpp"
@@ -35,6 +36,14 @@ CheckWords words(const CheckResult& c, const ShmFinding& f) {
     return {fmt::format("{}: {} keeps the tier in pinned tensors, outside /dev/shm{}", size_text,
                         vllm_label(f.tier), left_text),
             source};
+  }
+  if (region_pin_fails(f.tier.flag_bytes, f.tier.version)) {
+    const auto& fix = release_fact(ReleaseChange::kChunkedRegistration);
+    return {fmt::format("{}: {} cannot pin its {} tier region: one cudaHostRegister call of 512 GiB or more "
+                        "fails whatever is free, and the workers do not start; {}.{}+ registers it in "
+                        "chunks{}",
+                        size_text, vllm_label(f.tier), gib(need), fix.from.major, fix.from.minor, left_text),
+            fix.source};
   }
   return {fmt::format("{}: {}'s {} tier region {}{}", size_text, vllm_label(f.tier), gib(need),
                       c.status == CheckStatus::kFail ? "does not fit" : "fits", left_text),

@@ -7,7 +7,7 @@
 namespace kvb {
 
 std::vector<std::string> host_memory_lines(const HostFootprint& f) {
-  const auto facts = tier_backing(f.version);
+  const auto facts = backing_facts(f.backing);
   std::vector<std::string> out;
   std::string split;
   if (f.backing == TierBacking::kPinnedTensors && f.per_rank_host_bytes > f.per_rank_bytes) {

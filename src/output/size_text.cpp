@@ -198,10 +198,14 @@ void gpu_sections(std::string& out, const Sizing& s) {
 void tier_section(std::string& out, const Sizing& s) {
   if (s.offload) {
     const auto& o = *s.offload;
-    section(out, s.offloading_backend == OffloadingBackend::kLmcache
-                     ? "CPU tier (LMCache's local CPU backend, --kv-offloading-backend lmcache; LMCache "
-                       "counts GiB per rank)"
-                     : "CPU tier (vLLM native offloading, --kv-offloading-size is GiB across all ranks)");
+    section(out,
+            s.offloading_backend == OffloadingBackend::kLmcache
+                ? "CPU tier (LMCache's local CPU backend, --kv-offloading-backend lmcache; LMCache "
+                  "counts GiB per rank)"
+            : s.offloading_backend == OffloadingBackend::kSimple
+                ? "CPU tier (vLLM's SimpleCPUOffloadConnector, --kv-offloading-backend simple: each rank "
+                  "holds its share, cpu_bytes_to_use_per_rank)"
+                : "CPU tier (vLLM native offloading, --kv-offloading-size is GiB across all ranks)");
     if (o.recommendation.simulated()) {
       out += "  " + cpu_block_text(o) + "\n";
       out += simulated_tier_lines(o.recommendation);
@@ -307,7 +311,9 @@ void command_sections(std::string& out, const Sizing& s) {
     out += s.rocm_docker_command + "\n";
   }
   if (s.offload) {
-    section(out, "Legacy form (vLLM 0.11.x)");
+    section(out, s.offloading_backend == OffloadingBackend::kSimple
+                     ? "Connector form (--kv-transfer-config, bytes per rank)"
+                     : "Legacy form (vLLM 0.11.x)");
     out += s.vllm_command_legacy + "\n";
   }
   out += "(" + s.vllm_version_note + ")\n";

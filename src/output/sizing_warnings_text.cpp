@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "catalog/vllm_releases.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "output/kv_layout_text.hpp"
@@ -107,6 +108,25 @@ std::string word(const RanksBeyondNode& w) {
 }
 
 std::string word(const HostBackendLink& w) { return link_warning_text(w.link); }
+
+std::string word(const TierRegionPinFails& w) {
+  const auto& fix = release_fact(ReleaseChange::kChunkedRegistration);
+  return fmt::format(
+      "--kv-offloading-size {:g}: vLLM {} pins the tier's /dev/shm region in one cudaHostRegister call, "
+      "which fails at 512 GiB or more whatever the host has free, and the workers do not start (a "
+      "misleading CUDA out-of-memory error); vLLM {}.{} or newer registers it in chunks ({}), or keep the "
+      "tier under 512 GiB",
+      w.tier_gib, to_string(w.version), fix.from.major, fix.from.minor, fix.source);
+}
+
+std::string word(const DraftZeroesTierHits& w) {
+  const auto& fix = release_fact(ReleaseChange::kDraftOffload);
+  return fmt::format(
+      "--draft-layers {} on a Mamba hybrid: vLLM {}'s OffloadingConnector takes every KV cache group for "
+      "the drafter's, so the CPU tier stores blocks but serves no hits (the prefill is recomputed); vLLM "
+      "{}.{} or newer serves them ({})",
+      w.draft_layers, to_string(w.version), fix.from.major, fix.from.minor, fix.source);
+}
 
 }  // namespace
 

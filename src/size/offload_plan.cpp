@@ -29,10 +29,12 @@ double raise_to_floor(double gib, double floor_gib, double cap_gib) {
 }
 
 std::optional<HostFootprint> tier_footprint(const Sizing& s, const SizingInputs& in, double gib) {
-  if (in.engine != EngineKind::kVllm || in.offloading_backend != OffloadingBackend::kNative || gib <= 0)
+  if (in.engine != EngineKind::kVllm || in.offloading_backend == OffloadingBackend::kLmcache || gib <= 0)
     return {};
+  const auto connector = in.offloading_backend == OffloadingBackend::kSimple ? TierConnector::kSimple
+                                                                             : TierConnector::kOffloading;
   return tier_host_footprint(gib * kGiB, s.world_size, cpu_tensors_per_rank(s.layout, in.vllm_version),
-                             in.vllm_version);
+                             in.vllm_version, connector);
 }
 
 std::int64_t cpu_blocks_for(double gib, std::int64_t cpu_block_bytes) {

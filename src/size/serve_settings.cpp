@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "catalog/vllm_releases.hpp"
 #include "core/errors.hpp"
 #include "core/strings.hpp"
 
@@ -18,7 +19,17 @@ BatchDefaults vllm_serve_batch_defaults(const HardwareSpec& hw) {
 
 std::string to_string(Quantization q) { return q == Quantization::kFp8 ? "fp8" : "none"; }
 
-std::string to_string(OffloadingBackend b) { return b == OffloadingBackend::kLmcache ? "lmcache" : "native"; }
+std::string to_string(OffloadingBackend b) {
+  switch (b) {
+    case OffloadingBackend::kNative:
+      return "native";
+    case OffloadingBackend::kLmcache:
+      return "lmcache";
+    case OffloadingBackend::kSimple:
+      return "simple";
+  }
+  return "native";
+}
 
 Quantization parse_quantization(const std::string& text, const std::string& what) {
   if (text == "none") return Quantization::kNone;
@@ -29,7 +40,9 @@ Quantization parse_quantization(const std::string& text, const std::string& what
 OffloadingBackend parse_offloading_backend(const std::string& text, const std::string& what) {
   if (text == "native") return OffloadingBackend::kNative;
   if (text == "lmcache") return OffloadingBackend::kLmcache;
-  throw UsageError(fmt::format("{} '{}': expected native or lmcache", what, text));
+  if (text == "simple") return OffloadingBackend::kSimple;
+  throw UsageError(fmt::format(
+      "{} '{}': expected native, lmcache or simple (vLLM's SimpleCPUOffloadConnector)", what, text));
 }
 
 std::string to_string(EngineKind e) {
@@ -61,10 +74,27 @@ void check_engine_and_backend(EngineKind engine, OffloadingBackend backend) {
         "connector is vLLM's; expected --engine lmcache (vLLM with LMCache) or --kv-offloading-backend "
         "native with --engine sglang");
   }
+  if (engine != EngineKind::kVllm && backend == OffloadingBackend::kSimple) {
+    throw UsageError(fmt::format(
+        "--engine {} with --kv-offloading-backend simple: the SimpleCPUOffloadConnector is vLLM's own "
+        "connector; expected --engine vllm with it, or --kv-offloading-backend native",
+        to_string(engine)));
+  }
   if (engine == EngineKind::kDynamo && backend == OffloadingBackend::kLmcache) {
     throw UsageError(
         "--engine dynamo with --kv-offloading-backend lmcache: Dynamo's host tier here is KVBM's; "
         "expected --kv-offloading-backend native with --engine dynamo (or --engine lmcache)");
+  }
+}
+
+void check_backend_release(OffloadingBackend backend, const VllmVersion& v) {
+  const auto& first = release_fact(ReleaseChange::kSimpleConnector);
+  if (backend == OffloadingBackend::kSimple && !has_change(v, ReleaseChange::kSimpleConnector)) {
+    throw UsageError(fmt::format(
+        "--kv-offloading-backend simple with --vllm-version {}: vLLM has the SimpleCPUOffloadConnector from "
+        "{}.{} ({}); expected --vllm-version {}.{} or newer, or --kv-offloading-backend native",
+        to_string(v), first.from.major, first.from.minor, "vLLM PR #37160", first.from.major,
+        first.from.minor));
   }
 }
 

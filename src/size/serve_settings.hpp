@@ -13,8 +13,10 @@
 
 namespace kvb {
 
-enum class Quantization { kNone, kFp8 };             // --quantization: the checkpoint's dtype, or fp8
-enum class OffloadingBackend { kNative, kLmcache };  // --kv-offloading-backend
+enum class Quantization { kNone, kFp8 };  // --quantization: the checkpoint's dtype, or fp8
+// --kv-offloading-backend: vLLM's OffloadingConnector, LMCache's connector, or (kvbench's name for
+// it) vLLM's SimpleCPUOffloadConnector, 0.19 and newer.
+enum class OffloadingBackend { kNative, kLmcache, kSimple };
 // The server the command line is written for: vLLM (native offloading), vLLM with LMCache's
 // connector, SGLang with HiCache, or vLLM under NVIDIA Dynamo with KVBM's host tier.
 enum class EngineKind { kVllm, kLmcache, kSglang, kDynamo };
@@ -28,6 +30,8 @@ std::string to_string(EngineKind e);
 EngineKind parse_engine(const std::string& text, const std::string& what);
 // UsageError for a pair that names two servers (SGLang with vLLM's LMCache connector).
 void check_engine_and_backend(EngineKind engine, OffloadingBackend backend);
+// UsageError for a connector the release does not have (the Simple connector before 0.19).
+void check_backend_release(OffloadingBackend backend, const VllmVersion& v);
 
 // What the counts can be, checked where a flag or a scenario key is read (before any narrowing):
 // no node or cluster serves one model over more ranks, and vLLM's scheduler takes no more

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "catalog/offload_support.hpp"
+#include "catalog/vllm_releases.hpp"
 #include "catalog/weight_format.hpp"
 #include "core/errors.hpp"
 #include "core/units.hpp"
@@ -79,6 +80,10 @@ void tier_coverage(Sizing& s, const SizingInputs& in) {
   if (row.status == OffloadStatus::kRefuses) {
     s.warnings.push_back(TierRefused{row.kind, in.vllm_version, in.hw.vendor, row.failure, row.source});
     return;
+  }
+  if (row.kind == OffloadLayoutKind::kMambaHybrid && in.kv.draft_layers > 0 &&
+      !has_change(in.vllm_version, ReleaseChange::kDraftOffload)) {
+    s.warnings.push_back(DraftZeroesTierHits{in.kv.draft_layers, in.vllm_version});
   }
   if (row.kind == OffloadLayoutKind::kFullAttention) return;
   const auto& l = s.layout;
@@ -289,7 +294,27 @@ Sizing plan_sizing(const SizingInputs& in) {
   return s;
 }
 
+namespace {
+
+// The tier the commands give (recommended, or given) against the release's one-call registration
+// of the /dev/shm region: here, once the recommendation is final (a simulated one included).
+void region_pin_warning(Sizing& s, const SizingInputs& in) {
+  std::erase_if(s.warnings,
+                [](const SizingWarning& w) { return std::holds_alternative<TierRegionPinFails>(w); });
+  if (in.engine != EngineKind::kVllm || in.offloading_backend != OffloadingBackend::kNative || !s.offload)
+    return;
+  const auto& o = *s.offload;
+  if (o.given_gib && region_pin_fails(*o.given_gib * kGiB, in.vllm_version)) {
+    s.warnings.push_back(TierRegionPinFails{*o.given_gib, in.vllm_version, true});
+  } else if (region_pin_fails(o.recommended_gib() * kGiB, in.vllm_version)) {
+    s.warnings.push_back(TierRegionPinFails{o.recommended_gib(), in.vllm_version, false});
+  }
+}
+
+}  // namespace
+
 Sizing with_commands(Sizing planned, const SizingInputs& in) {
+  region_pin_warning(planned, in);
   if (planned.weights_fit) set_commands(planned, in);  // else none: vLLM would fail to load
   return planned;
 }

@@ -11,6 +11,7 @@ namespace kvb {
 
 SizingInputs make_sizing_inputs(const ModelSpec& model, const HardwareSpec& hw, const ServeSettings& serve,
                                 const NodeOverrides& node) {
+  check_backend_release(serve.kv_offloading_backend, serve.vllm_version);
   SizingInputs in;
   in.model = model;
   in.hw = hw;

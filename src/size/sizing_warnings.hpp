@@ -40,6 +40,19 @@ struct SlidingAsFull {
   std::int64_t bytes_per_token_hybrid = 0, bytes_per_token_full = 0;
   std::optional<VllmVersion> by_connector{};  // the release whose connector turned it off
 };
+// The release pins the native tier's /dev/shm region in one cudaHostRegister call, which fails for
+// 512 GiB or more (catalog/vllm_releases: region_pin_fails): the workers do not start.
+struct TierRegionPinFails {
+  double tier_gib = 0;
+  VllmVersion version;
+  bool given = false;  // --kv-offloading-size's (else the recommendation's)
+};
+// A Mamba hybrid with an MTP/EAGLE drafter on a release whose OffloadingConnector marks every KV
+// cache group a drafter's: the tier stores but serves no hits (catalog/vllm_releases: kDraftOffload).
+struct DraftZeroesTierHits {
+  int draft_layers = 0;
+  VllmVersion version;
+};
 struct LmcachePerRank {
   double per_rank_gib = 0, total_gib = 0;
   int ranks = 1;
@@ -72,10 +85,10 @@ struct HostBackendLink {
   LinkProfile link;
 };
 
-using SizingWarning =
-    std::variant<ContextBeyondTrained, ReplicatedKv, TierRefused, SlidingAsFull, LmcachePerRank,
-                 TierBeyondHostDram, TierBeyondCap, KvCacheMemoryTooLarge, RanksBeyondNode,
-                 WorkloadServerKeysIgnored, WorkloadNotSimulated, HostBackendLink>;
+using SizingWarning = std::variant<ContextBeyondTrained, ReplicatedKv, TierRefused, SlidingAsFull,
+                                   LmcachePerRank, TierBeyondHostDram, TierBeyondCap, KvCacheMemoryTooLarge,
+                                   RanksBeyondNode, WorkloadServerKeysIgnored, WorkloadNotSimulated,
+                                   HostBackendLink, TierRegionPinFails, DraftZeroesTierHits>;
 
 // The command this sizing prints would not start (said on stderr even when the result goes to a file).
 bool refuses_start(const SizingWarning& w);

@@ -2,9 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "catalog/offload_support.hpp"
+#include "catalog/vllm_releases.hpp"
 #include "core/units.hpp"
 
 // Not prose: every fmt::format here builds a flag, an environment variable or a command line, which
@@ -39,6 +42,44 @@ std::vector<std::string> serve_flags(const Sizing& s, const SizingInputs& in) {
   return f;
 }
 
+// The SimpleCPUOffloadConnector: one byte count per rank (cpu_bytes_to_use_per_rank overrides
+// cpu_bytes_to_use / world size; both given, equal, so no release warns of a mismatch:
+// simple_cpu_offload_connector.py). Before the hybrid manager stays on under a connector (0.21),
+// a hybrid model keeps it only when asked (PR #37160's own command).
+void simple_forms(const Sizing& s, const SizingInputs& in, std::vector<std::string>& flag_form,
+                  std::vector<std::string>& connector_form) {
+  const auto per_rank =
+      static_cast<std::int64_t>(std::floor(s.offload->recommended_gib() * kGiB / std::max(1, s.world_size)));
+  connector_form.push_back(fmt::format(
+      "--kv-transfer-config '{{\"kv_connector\":\"SimpleCPUOffloadConnector\",\"kv_role\":\"kv_both\","
+      "\"kv_connector_extra_config\":{{\"cpu_bytes_to_use\":{},\"cpu_bytes_to_use_per_rank\":{},"
+      "\"lazy_offload\":false}}}}'",
+      per_rank * std::max(1, s.world_size), per_rank));
+  if (!s.layout.uniform && in.kv.hybrid_manager &&
+      !has_change(in.vllm_version, ReleaseChange::kHybridOffload)) {
+    flag_form.push_back("--no-disable-hybrid-kv-cache-manager");
+    connector_form.push_back("--no-disable-hybrid-kv-cache-manager");
+  }
+}
+
+// Which releases the commands are for, and how the connector form sizes the tier.
+std::string version_note(bool simple, bool lmcache) {
+  if (simple) {
+    const auto& first = release_fact(ReleaseChange::kSimpleConnector).from;
+    return fmt::format(
+        "targets vLLM {}.{} or newer: VLLM_USE_SIMPLE_KV_OFFLOAD=1 turns the --kv-offloading-size tier (GiB "
+        "across all ranks) into the SimpleCPUOffloadConnector's; the connector form gives each rank its "
+        "share, cpu_bytes_to_use_per_rank (bytes), eager offload (lazy_offload false)",
+        first.major, first.minor);
+  }
+  if (lmcache) {
+    return "targets vLLM with the --kv-offloading-size flag (0.12 or newer, soft); the legacy form runs "
+           "LMCache through its connector, sized per rank by LMCACHE_MAX_LOCAL_CPU_SIZE (GiB)";
+  }
+  return "targets vLLM with the --kv-offloading-size flag (0.12 or newer, soft); vLLM 0.11.x takes the "
+         "legacy --kv-transfer-config form, whose num_cpu_blocks counts blocks, not GiB";
+}
+
 std::string multiline(const std::string& head, const std::vector<std::string>& flags) {
   std::string out = head;
   for (const auto& f : flags) out += " \\\n    " + f;
@@ -54,7 +95,10 @@ VllmCommands vllm_commands(const Sizing& s, const SizingInputs& in) {
   auto legacy_form = flags;
   const bool tier = s.offload && s.offload->recommended_gib() > 0;  // 0: offloading does not pay
   if (tier) {
-    flag_form.push_back(fmt::format("--kv-offloading-backend {}", to_string(in.offloading_backend)));
+    // vLLM's flag knows native and lmcache: the Simple connector is native's, chosen by environment.
+    const auto flag_backend = in.offloading_backend == OffloadingBackend::kSimple ? OffloadingBackend::kNative
+                                                                                  : in.offloading_backend;
+    flag_form.push_back(fmt::format("--kv-offloading-backend {}", to_string(flag_backend)));
     flag_form.push_back(fmt::format("--kv-offloading-size {}", s.offload->recommended_gib()));
     // A flag the release's native tier needs for this layout (a Mamba hybrid's prefix caching).
     const auto& support = offload_support(offload_layout_kind(in.model), in.hw.vendor, in.vllm_version);
@@ -65,6 +109,8 @@ VllmCommands vllm_commands(const Sizing& s, const SizingInputs& in) {
       // environment (LMCache multiplies max_local_cpu_size by 1024**3).
       legacy_form.push_back(
           "--kv-transfer-config '{\"kv_connector\":\"LMCacheConnectorV1\",\"kv_role\":\"kv_both\"}'");
+    } else if (in.offloading_backend == OffloadingBackend::kSimple) {
+      simple_forms(s, in, flag_form, legacy_form);
     } else {
       legacy_form.push_back(
           fmt::format("--kv-transfer-config '{{\"kv_connector\":\"OffloadingConnector\",\"kv_role\":"
@@ -72,7 +118,8 @@ VllmCommands vllm_commands(const Sizing& s, const SizingInputs& in) {
                       s.offload->num_cpu_blocks));
     }
   }
-  c.serve = multiline("vllm serve " + s.hf_id, flag_form);
+  const bool simple = tier && in.offloading_backend == OffloadingBackend::kSimple;
+  c.serve = multiline((simple ? "VLLM_USE_SIMPLE_KV_OFFLOAD=1 " : "") + ("vllm serve " + s.hf_id), flag_form);
   const bool lmcache = tier && in.offloading_backend == OffloadingBackend::kLmcache;
   const std::string legacy_env =
       lmcache ? fmt::format("LMCACHE_LOCAL_CPU=True LMCACHE_MAX_LOCAL_CPU_SIZE={:.1f} ",
@@ -83,16 +130,14 @@ VllmCommands vllm_commands(const Sizing& s, const SizingInputs& in) {
     std::vector<std::string> docker = {"--device /dev/kfd --device /dev/dri --group-add video --ipc=host",
                                        "--security-opt seccomp=unconfined -p 8000:8000",
                                        "-v ~/.cache/huggingface:/root/.cache/huggingface",
-                                       "vllm/vllm-openai-rocm:latest", "--model " + s.hf_id};
+                                       simple ? "-e VLLM_USE_SIMPLE_KV_OFFLOAD=1" : "",
+                                       "vllm/vllm-openai-rocm:latest",
+                                       "--model " + s.hf_id};
+    std::erase(docker, std::string());
     docker.insert(docker.end(), flag_form.begin(), flag_form.end());
     c.rocm_docker = multiline("docker run --rm", docker);
   }
-  c.version_note = lmcache ? "targets vLLM with the --kv-offloading-size flag (0.12 or newer, soft); the "
-                             "legacy form runs LMCache "
-                             "through its connector, sized per rank by LMCACHE_MAX_LOCAL_CPU_SIZE (GiB)"
-                           : "targets vLLM with the --kv-offloading-size flag (0.12 or newer, soft); vLLM "
-                             "0.11.x takes the legacy "
-                             "--kv-transfer-config form, whose num_cpu_blocks counts blocks, not GiB";
+  c.version_note = version_note(simple, lmcache);
   return c;
 }
 

@@ -45,8 +45,8 @@ TEST(VllmHostMemory, SharedRegionTakesTheFlagInDevShm) {
   EXPECT_DOUBLE_EQ(f.dev_shm_bytes, 80 * kGiB);
   EXPECT_DOUBLE_EQ(f.process_bytes, 2 * kServerProcessGibPerRank * kGiB);
   EXPECT_FALSE(f.newer_than_modelled);
-  EXPECT_TRUE(tier_host_footprint(kGiB, 1, 1, {0, 28, 0}).newer_than_modelled);
-  EXPECT_FALSE(tier_host_footprint(kGiB, 1, 1, {0, 27, 4}).newer_than_modelled);
+  EXPECT_TRUE(tier_host_footprint(kGiB, 1, 1, {0, 34, 0}).newer_than_modelled);
+  EXPECT_FALSE(tier_host_footprint(kGiB, 1, 1, {0, 33, 4}).newer_than_modelled);
 }
 
 TEST(VllmHostMemory, VersionsParseOrNameTheFlag) {

@@ -140,6 +140,27 @@ TEST(NodeChecks, ShmHoldsTheTierOnlyWhereVllmPutsItThere) {
   EXPECT_DOUBLE_EQ(*c.threshold, 0.0);
 }
 
+// A region of 512 GiB or more cannot be pinned in one cudaHostRegister call (issue #51080): from
+// 0.27, when the region came, until 0.31, when it is registered in chunks (PR #51081).
+TEST(NodeChecks, ShmFailsARegionTheReleaseCannotPinInOneCall) {
+  const auto f = read_node_facts(node("pod-limit"));  // 200 GiB of /dev/shm
+  DoctorRequest r{.tier_bytes = 600 * kGiB, .pinning = {}, .gpu_skip_reason = "", .numa = {}};
+  r.vllm_version = {0, 30, 0};
+  auto c = find(checks_in_words(f, r), "shm");
+  EXPECT_EQ(c.status, CheckStatus::kFail);
+  EXPECT_NE(c.detail.find("cannot pin its 600.0 GiB tier region"), std::string::npos) << c.detail;
+  EXPECT_NE(c.source.find("#51081"), std::string::npos) << c.source;
+  r.vllm_version = {0, 31, 0};  // pinned in chunks: only /dev/shm's size is short
+  c = find(checks_in_words(f, r), "shm");
+  EXPECT_EQ(c.status, CheckStatus::kFail);
+  EXPECT_NE(c.detail.find("does not fit"), std::string::npos) << c.detail;
+  r.vllm_version = {0, 26, 0};  // pinned tensors per rank: no region
+  EXPECT_EQ(find(checks_in_words(f, r), "shm").status, CheckStatus::kPass);
+  r.vllm_version = {0, 30, 0};  // 511 GiB: one call pins it (the size alone fails: 200 GiB of tmpfs)
+  r.tier_bytes = 511 * kGiB;
+  EXPECT_EQ(find(checks_in_words(f, r), "shm").detail.find("cannot pin"), std::string::npos);
+}
+
 TEST(NodeChecks, PinningProjectsTheTiersStartUp) {
   // 1 GiB in 0.26 s -> a 280 GiB tier takes 72.8 s.
   const PinningMeasurement m{
