@@ -7,6 +7,7 @@
 
 #include "core/errors.hpp"
 #include "output/sim_document.hpp"
+#include "sim/offload_tier.hpp"
 #include "sim/scenario.hpp"
 #include "sim/sim_json.hpp"
 #include "sim/simulation_setup.hpp"
@@ -145,6 +146,22 @@ TEST(SecondaryTier, ItsFiguresRoundTripThroughTheSimulateDocument) {
   auto bad = written;
   bad["points"][1]["metrics"]["secondary_tier"]["hit_rate"] = 2;  // a share of prompt tokens
   EXPECT_THROW((void)simulate_document_from_json(bad, "t.json"), UsageError);
+}
+
+// A CPU block being written to the secondary tier is held: a store that needs its room is cut
+// short rather than evict it (vLLM's prepare_read ref count), and it is no load in flight.
+TEST(SecondaryTier, ACpuBlockBeingWrittenThroughIsNotEvicted) {
+  OffloadTier cpu(1, EvictionKind::kLru, 1);
+  ASSERT_EQ(cpu.reserve({1}).size(), 1u);
+  cpu.store_done({1});
+  cpu.hold({1});
+  EXPECT_FALSE(cpu.loading(1));
+  EXPECT_TRUE(cpu.reserve({2}).empty());  // the only block is held: nothing to evict
+  EXPECT_TRUE(cpu.ready(1));
+  cpu.release({1});
+  EXPECT_EQ(cpu.reserve({2}), std::vector<std::uint64_t>{2});
+  EXPECT_FALSE(cpu.present(1));
+  EXPECT_EQ(cpu.evictions(), 1);
 }
 
 // What vLLM would not run is refused in one line naming the keys.
