@@ -119,7 +119,9 @@ SecondaryTierCounts SecondaryTier::counts() const {
 }
 
 std::string SecondaryTier::check() const {
-  auto problem = store_.check();
+  if (store_.size() > store_.capacity())
+    return fmt::format("secondary tier holds {} blocks, capacity {}", store_.size(), store_.capacity());
+  auto problem = store_.check();  // the policy's count against the entries
   return problem.empty() ? problem : "secondary tier: " + problem;
 }
 
