@@ -15,6 +15,7 @@
 #include "cli/jobs_flag.hpp"
 #include "cli/output_flags.hpp"
 #include "cli/server_flags.hpp"
+#include "cli/storage_profile.hpp"
 #include "cli/trace_flags.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
@@ -48,6 +49,7 @@ struct SimulateOptions {
   std::vector<std::string> sweep;
   bool no_sweep = false;
   std::string link_profile;
+  std::string storage_profile;  // a kvbench storage JSON: the secondary tier's rates
   std::string calibration;
   bool check = false;
   std::string jobs;
@@ -157,6 +159,7 @@ int run_simulate(const SimulateOptions& o) {
     link = link_profile_from_dma_json(o.link_profile, scenario.server.link_method);
     if (const auto warning = link_warning_text(*link); !warning.empty()) print_warning(warning);
   }
+  if (!o.storage_profile.empty()) scenario = with_storage_profile(scenario, o.storage_profile, link);
 
   const auto format = chosen_format(o.out);
 
@@ -193,6 +196,9 @@ Command register_simulate(CLI::App& parent) {
       ->take_all();
   app->add_flag("--no-sweep", o->no_sweep, "ignore the scenario's default sweep: one point");
   app->add_option("--link-profile", o->link_profile, "kvbench dma JSON to take link bandwidth from");
+  app->add_option("--storage-profile", o->storage_profile,
+                  "kvbench storage JSON to take the secondary tier's read and write rates from (the chunk "
+                  "size nearest its block), instead of --secondary-read-gbps/--secondary-write-gbps");
   app->add_option("--calibration", o->calibration,
                   "YAML with compute-efficiency, memory-efficiency, step-overhead-us for the time model");
   app->add_flag("--check", o->check,

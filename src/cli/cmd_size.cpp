@@ -73,6 +73,11 @@ ServeSettings serve_settings(const SizeOptions& o) {
   // Neither --tp nor --pp: the configuration search picks TP, PP and FP8 weights (as --tp auto).
   v.tensor_parallel_auto = o.server.text("tensor-parallel-size").empty() && !pp_given(o.server);
   apply_server_flags(o.server, v);
+  // The simulator runs a secondary tier (kvbench simulate); size does not recommend one yet.
+  if (v.secondary_tier_size)
+    throw UsageError(
+        "--secondary-tier-size: size does not size a secondary tier yet; simulate one with kvbench simulate "
+        "--kv-offloading-size N --secondary-tier-size M");
   return v;
 }
 

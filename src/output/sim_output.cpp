@@ -7,6 +7,7 @@
 #include "fleet/fleet_spec.hpp"
 #include "output/expected_error_text.hpp"
 #include "output/link_origin_text.hpp"
+#include "output/secondary_tier_text.hpp"
 #include "output/sim_notes_text.hpp"
 #include "output/text_table.hpp"
 #include "output/time_model_text.hpp"
@@ -205,7 +206,8 @@ std::string run_footer(const SweepRun& run) {
 }  // namespace
 
 std::string simulate_text(const SweepRun& run) {
-  return run_header(run) + points_table(run) + replica_tables(run) + run_footer(run);
+  return run_header(run) + points_table(run) + secondary_tier_tables(run) + replica_tables(run) +
+         run_footer(run);
 }
 
 }  // namespace kvb

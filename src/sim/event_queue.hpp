@@ -8,7 +8,8 @@
 namespace kvb {
 
 // kAdmit: a request reaches the scheduler, its per-request overhead after its arrival; kTimeout:
-// the client gives up on it (workload client-timeout).
+// the client gives up on it (workload client-timeout); kDiskWriteDone, kDiskReadDone: a secondary
+// tier's write-through and a promotion's read (sim/secondary_tier.hpp).
 enum class EventKind : std::uint8_t {
   kArrival,
   kAdmit,
@@ -16,7 +17,9 @@ enum class EventKind : std::uint8_t {
   kLoadDone,
   kStoreDone,
   kTimeout,
-  kClientStop
+  kClientStop,
+  kDiskWriteDone,
+  kDiskReadDone
 };
 
 struct Event {

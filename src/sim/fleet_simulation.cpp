@@ -77,6 +77,12 @@ void FleetSimulation::dispatch(const Event& e) {
     case EventKind::kStoreDone:
       engine->on_store_done(e.id);
       break;
+    case EventKind::kDiskWriteDone:
+      engine->on_disk_write_done(e.id);
+      break;
+    case EventKind::kDiskReadDone:
+      engine->on_disk_read_done(e.id);
+      break;
     case EventKind::kTimeout:
       // Only if the slot still holds the request this timeout is for: it may have been answered,
       // retired and reused since, which moved the slot's generation on.

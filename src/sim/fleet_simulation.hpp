@@ -41,6 +41,7 @@ class FleetSimulation final : public FinishListener {
   void route_by_published_state(SimRequest& r);
   SimResult summarize() const;
   void add_engine_metrics(SimResult& out, double span) const;
+  void add_secondary(SimResult& out, const SecondaryTierCounts& c) const;
   std::vector<ReplicaResult> replica_results(double span) const;
 
   const SimulationSetup& setup_;

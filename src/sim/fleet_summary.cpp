@@ -145,11 +145,34 @@ void FleetSimulation::add_engine_metrics(SimResult& out, double span) const {
       occupancy[k].second += bins[k].second / n;
     }
     for (std::size_t i = 0; i < m.tier_cost_s.size(); ++i) out.tier_cost_s[i] += m.tier_cost_s[i];
+    if (m.secondary) add_secondary(out, *m.secondary);
   }
   out.kv_occupancy = std::move(occupancy);
   const double prompts = std::max<double>(1.0, static_cast<double>(out.prompt_tokens));
   out.gpu_hit_rate = static_cast<double>(out.gpu_hit_tokens) / prompts;
   out.cpu_hit_rate = static_cast<double>(out.cpu_hit_tokens) / prompts;
+  if (out.secondary) out.secondary->hit_rate = static_cast<double>(out.secondary->hit_tokens) / prompts;
+}
+
+void FleetSimulation::add_secondary(SimResult& out, const SecondaryTierCounts& c) const {
+  if (!out.secondary) {
+    const auto& f = *setup_.secondary;
+    out.secondary = SecondaryTierResult{.capacity_blocks = f.blocks,
+                                        .read_gbps = f.read_bytes_per_s / 1e9,
+                                        .write_gbps = f.write_bytes_per_s / 1e9,
+                                        .latency_us = f.latency_s * 1e6,
+                                        .rates_stated = f.stated};
+  }
+  auto& s = *out.secondary;
+  s.hit_tokens += c.hit_tokens;
+  s.blocks_written += c.blocks_written;
+  s.blocks_read += c.blocks_read;
+  s.bytes_written += c.bytes_written;
+  s.bytes_read += c.bytes_read;
+  s.write_busy_s += c.write_busy_s;
+  s.read_busy_s += c.read_busy_s;
+  s.peak_blocks += c.peak_blocks;
+  s.evictions += c.evictions;
 }
 
 std::vector<ReplicaResult> FleetSimulation::replica_results(double span) const {

@@ -38,7 +38,7 @@ std::vector<std::uint64_t> OffloadTier::reserve(const std::vector<std::uint64_t>
   std::vector<std::uint64_t> accepted;
   const auto pinned = [this](std::uint64_t h) {
     const auto* e = entries_.find(h);
-    return e->pins > 0 || !e->ready;
+    return e->pins > 0 || e->holds > 0 || !e->ready;
   };
   for (const auto h : hashes) {
     if (entries_.contains(h)) continue;
@@ -80,6 +80,19 @@ void OffloadTier::unpin(const std::vector<std::uint64_t>& hashes) {
   for (const auto h : hashes) {
     auto* e = entries_.find(h);
     if (e != nullptr && e->pins > 0) --e->pins;
+  }
+}
+
+void OffloadTier::hold(const std::vector<std::uint64_t>& hashes) {
+  for (const auto h : hashes) {
+    if (auto* e = entries_.find(h)) ++e->holds;
+  }
+}
+
+void OffloadTier::release(const std::vector<std::uint64_t>& hashes) {
+  for (const auto h : hashes) {
+    auto* e = entries_.find(h);
+    if (e != nullptr && e->holds > 0) --e->holds;
   }
 }
 

@@ -33,6 +33,11 @@ class OffloadTier {
   // A load of these blocks starts (hit: touched and pinned) or ends (unpinned).
   void pin_for_load(const std::vector<std::uint64_t>& hashes);
   void unpin(const std::vector<std::uint64_t>& hashes);
+  // A write of these blocks to the secondary tier starts or ends: they may not be evicted while it
+  // reads them (vLLM's TieringOffloadingManager.complete_store takes primary.prepare_read, a
+  // ref_cnt), but they are no load in flight (loading() stays false).
+  void hold(const std::vector<std::uint64_t>& hashes);
+  void release(const std::vector<std::uint64_t>& hashes);
 
   std::int64_t evictions() const { return evictions_; }
   // Changes whenever a block becomes ready or leaves the tier.
@@ -45,6 +50,7 @@ class OffloadTier {
   struct Entry {
     bool ready = false;
     int pins = 0;
+    int holds = 0;  // writes to the secondary tier reading it
   };
   std::int64_t capacity_;
   int store_threshold_;

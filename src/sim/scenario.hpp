@@ -24,7 +24,9 @@ struct ServerSpec : ServeSettings {
   std::optional<std::int64_t> num_gpu_blocks_override;
   bool enable_prefix_caching = true;
   EvictionKind eviction_policy = EvictionKind::kLru;
-  int store_threshold = 1;                      // offload a block once seen this many times
+  int store_threshold = 1;  // offload a block once seen this many times
+  EvictionKind secondary_eviction_policy =
+      EvictionKind::kLru;                       // the secondary tier's (sim/secondary_tier.hpp)
   TierCostSet tier_costs = TierCostSet::all();  // what an enabled tier costs the engine, by mechanism
   // vLLM's --[no-]scheduler-reserve-full-isl; absent: the release's default (sim/engine_loop.hpp)
   std::optional<bool> scheduler_reserve_full_isl;

@@ -318,6 +318,7 @@ std::vector<ServerField> tier_fields() {
 std::vector<ServerField> make_fields() {
   auto fields = shape_fields();
   for (auto& f : tier_fields()) fields.push_back(std::move(f));
+  for (auto& f : secondary_tier_fields()) fields.push_back(std::move(f));
   return fields;
 }
 

@@ -31,5 +31,7 @@ struct ServerField {
 // In the order the writer writes them: model and GPU, parallelism, memory, batching, the tier,
 // weights, the simulator's own, the release.
 const std::vector<ServerField>& server_fields();
+// The secondary tier's fields (sim/secondary_tier_fields.cpp), after the CPU tier's in the table.
+std::vector<ServerField> secondary_tier_fields();
 
 }  // namespace kvb

@@ -28,7 +28,11 @@ ServingEngine::ServingEngine(const SimulationSetup& setup, const SimOptions& opt
       listener_(listener),
       kv_(setup.gpu_blocks, setup.block_size, setup.scenario.server.enable_prefix_caching),
       tier_(make_tier(setup)),
-      scheduler_(SchedulerContext{setup, clock.requests, kv_, tier_.get(), costs_, counters_, *this},
+      secondary_(tier_ && setup.secondary
+                     ? std::make_unique<SecondaryTier>(*setup.secondary, setup.cpu_block_bytes)
+                     : nullptr),
+      scheduler_(SchedulerContext{setup, clock.requests, kv_, tier_.get(), costs_, counters_, *this,
+                                  secondary_.get()},
                  setup.scenario.server.scheduler_reserve_full_isl.value_or(
                      reserve_full_prompt_by_default(setup.scenario.server.vllm_version))) {
   const auto& server = setup.scenario.server;
@@ -186,15 +190,32 @@ void ServingEngine::start_load(SimRequest& r, const std::vector<std::int32_t>& g
   job.request = r.id;
   job.gpu_hit_blocks = g;
   job.hashes.assign(r.block_hashes.begin() + g, r.block_hashes.begin() + g + cpu_blocks);
-  tier_->pin_for_load(job.hashes);
-  const double seconds =
-      shared_link_seconds(setup_.link.h2d.seconds(cpu_blocks, setup_.block_bytes_per_rank) /
-                          setup_.predictor.calibration().load_efficiency);
-  costs_.connector_cpu.submit_s += copy_submission_seconds(cpu_blocks, setup_.link.h2d.per_copy_s);
-  const double done =
-      transfers_.h2d.submit(clock_.now, seconds, static_cast<double>(cpu_blocks) * setup_.cpu_block_bytes);
-  push_event(done, EventKind::kLoadDone, transfers_.add(std::move(job)));
   r.state = RequestState::kLoading;
+  if (!secondary_) {
+    tier_->pin_for_load(job.hashes);
+    load_to_gpu(transfers_.add(std::move(job)));
+    return;
+  }
+  promote(job);  // the blocks only the secondary tier holds are read into the CPU tier first
+  const bool from_disk = !job.disk.empty();
+  const double read_done = from_disk ? secondary_->start_read(clock_.now, job.disk) : 0;
+  const auto id = transfers_.add(std::move(job));
+  if (from_disk) {
+    push_event(read_done, EventKind::kDiskReadDone, id);
+  } else {
+    load_to_gpu(id);
+  }
+}
+
+// The CPU -> GPU leg of a load: its blocks are in the CPU tier, pinned.
+void ServingEngine::load_to_gpu(std::int64_t id) {
+  const auto blocks = static_cast<std::int64_t>(transfers_[id].hashes.size());
+  const double seconds = shared_link_seconds(setup_.link.h2d.seconds(blocks, setup_.block_bytes_per_rank) /
+                                             setup_.predictor.calibration().load_efficiency);
+  costs_.connector_cpu.submit_s += copy_submission_seconds(blocks, setup_.link.h2d.per_copy_s);
+  const double done =
+      transfers_.h2d.submit(clock_.now, seconds, static_cast<double>(blocks) * setup_.cpu_block_bytes);
+  push_event(done, EventKind::kLoadDone, id);
 }
 
 void ServingEngine::on_load_done(std::int64_t id) {
@@ -212,7 +233,12 @@ void ServingEngine::complete_load(std::int64_t id, bool from_step_output) {
   auto& r = request(job.request);
   tier_->unpin(job.hashes);
   const auto blocks = job.gpu_hit_blocks + static_cast<std::int64_t>(job.hashes.size());
+  const auto promoted = secondary_ ? promoted_fresh_tokens(job, r) : 0;
   counters_.note_progress(r, job.gpu_hit_blocks * setup_.block_size, blocks * setup_.block_size, false, true);
+  if (promoted > 0) {  // the tokens that came from the secondary tier count there, not as CPU hits
+    counters_.cpu_hit_tokens -= promoted;
+    secondary_->add_hit_tokens(promoted);
+  }
   r.computed = blocks * setup_.block_size;
   kv_.cache_blocks(r, blocks);
   r.state = RequestState::kWaiting;
@@ -292,6 +318,7 @@ void ServingEngine::on_store_done(std::int64_t id) {
   } else {
     tier_->store_done(job.hashes);
   }
+  if (secondary_) write_through(job.hashes);
   transfers_.done(id);
   reader_done(r);
 }
@@ -309,6 +336,7 @@ void ServingEngine::audit() const {
   }
   auto problem = kv_.check(holders);
   if (problem.empty() && tier_) problem = tier_->check();
+  if (problem.empty() && secondary_) problem = secondary_->check();
   if (!problem.empty())
     throw CheckFailed(fmt::format("simulator invariant violated at t={:.6f} s: {}", clock_.now, problem));
 }
@@ -335,6 +363,7 @@ EngineMetrics ServingEngine::metrics() const {
   m.occupancy_peak = occupancy_.peak();
   m.occupancy_trace = occupancy_.trace();
   m.tier_cost_s = counters_.tier_cost_s;
+  if (secondary_) m.secondary = secondary_->counts();
   return m;
 }
 

@@ -16,6 +16,7 @@
 #include "sim/event_queue.hpp"
 #include "sim/kv_block_manager.hpp"
 #include "sim/offload_tier.hpp"
+#include "sim/secondary_tier.hpp"
 #include "sim/simulator.hpp"
 #include "sim/step_scheduler.hpp"
 #include "sim/tier_cost_state.hpp"
@@ -55,6 +56,7 @@ struct EngineMetrics {
   double occupancy_integral = 0, occupancy_peak = 0;  // used blocks x seconds; most used blocks
   std::vector<std::pair<double, double>> occupancy_trace;
   std::array<double, kTierCostCount> tier_cost_s{};
+  std::optional<SecondaryTierCounts> secondary;  // with a secondary tier
 };
 
 class ServingEngine final : private AdmissionActions {
@@ -68,6 +70,8 @@ class ServingEngine final : private AdmissionActions {
   void on_load_done(std::int64_t job);
   void on_store_done(std::int64_t job);
   void on_timeout(std::int64_t id);
+  void on_disk_write_done(std::int64_t job);  // secondary_copies.cpp
+  void on_disk_read_done(std::int64_t job);
   void try_start_step();
   void start_clock();  // the fleet's first arrival: occupancy counts from here
   void reset_prefix_cache() { kv_.reset_prefix_cache(); }
@@ -105,6 +109,12 @@ class ServingEngine final : private AdmissionActions {
   void report_stores(SimRequest& r);
   void complete_load(std::int64_t job, bool from_step_output);
 
+  // secondary_copies.cpp: the secondary tier's write-through and promotions
+  void write_through(const std::vector<std::uint64_t>& hashes);
+  void promote(TransferJob& job);
+  void load_to_gpu(std::int64_t job);
+  std::int64_t promoted_fresh_tokens(const TransferJob& job, const SimRequest& r) const;
+
   // lmcache_copies.cpp
   void load_in_step(std::int64_t cpu_blocks) override;
   double store_in_step();
@@ -117,6 +127,7 @@ class ServingEngine final : private AdmissionActions {
   FinishListener& listener_;
   KvBlockManager kv_;
   std::unique_ptr<OffloadTier> tier_;
+  std::unique_ptr<SecondaryTier> secondary_;  // behind tier_ (sim/secondary_tier.hpp); null without one
   TransferJobs transfers_;
   TierCostState costs_;  // the CPU tier's mechanisms (step_costs.cpp)
   EngineCounters counters_;

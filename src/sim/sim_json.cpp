@@ -22,46 +22,67 @@ nlohmann::json latency_json(const LatencySummary& l) {
           {"p99", l.p99},     {"max", l.max}, {"mean", l.mean}};
 }
 
+// Written only for a run with a secondary tier: a run without one writes what it always did.
+nlohmann::json secondary_json(const SecondaryTierResult& s) {
+  return {{"capacity_blocks", s.capacity_blocks},
+          {"read_gbps", s.read_gbps},
+          {"write_gbps", s.write_gbps},
+          {"latency_us", s.latency_us},
+          {"rates", s.rates_stated ? "stated" : "measured"},
+          {"hit_tokens", s.hit_tokens},
+          {"hit_rate", s.hit_rate},
+          {"blocks_written", s.blocks_written},
+          {"blocks_read", s.blocks_read},
+          {"bytes_written", s.bytes_written},
+          {"bytes_read", s.bytes_read},
+          {"write_busy_s", s.write_busy_s},
+          {"read_busy_s", s.read_busy_s},
+          {"peak_blocks", s.peak_blocks},
+          {"evictions", s.evictions}};
+}
+
 nlohmann::json result_json(const SimResult& r) {
   nlohmann::json occ = nlohmann::json::array();
   for (const auto& [t, v] : r.kv_occupancy) occ.push_back({t, v});
   nlohmann::json costs = nlohmann::json::object();  // engine seconds each tier cost added
   for (int i = 0; i < kTierCostCount; ++i)
     costs[to_string(static_cast<TierCost>(i))] = r.tier_cost_s[static_cast<std::size_t>(i)];
-  return {{"requests", r.requests},
-          {"finished", r.finished},
-          {"timed_out_requests", r.timed_out},
-          {"makespan_s", r.makespan_s},
-          {"steps", r.steps},
-          {"prompt_tokens", r.prompt_tokens},
-          {"output_tokens", r.output_tokens},
-          {"scheduled_tokens", r.scheduled_tokens},
-          {"prompt_tokens_per_s", r.prompt_tokens_per_s},
-          {"output_tokens_per_s", r.output_tokens_per_s},
-          {"ttft_s", latency_json(r.ttft_s)},
-          {"tpot_s", latency_json(r.tpot_s)},
-          {"e2e_s", latency_json(r.e2e_s)},
-          {"preemptions", r.preemptions},
-          {"recomputed_tokens", r.recomputed_tokens},
-          {"clipped_prompts", r.clipped_prompts},
-          {"rejected_requests", r.rejected_requests},
-          {"gpu_hit_tokens", r.gpu_hit_tokens},
-          {"cpu_hit_tokens", r.cpu_hit_tokens},
-          {"gpu_hit_rate", r.gpu_hit_rate},
-          {"cpu_hit_rate", r.cpu_hit_rate},
-          {"loads", r.loads},
-          {"stores", r.stores},
-          {"h2d_bytes", r.h2d_bytes},
-          {"d2h_bytes", r.d2h_bytes},
-          {"h2d_link_utilization", r.h2d_utilization},
-          {"d2h_link_utilization", r.d2h_utilization},
-          {"gpu_evictions", r.gpu_evictions},
-          {"cpu_evictions", r.cpu_evictions},
-          {"cpu_tier_peak_blocks", r.cpu_tier_peak_blocks},
-          {"kv_occupancy_mean", r.kv_occupancy_mean},
-          {"kv_occupancy_peak", r.kv_occupancy_peak},
-          {"kv_occupancy", occ},
-          {"tier_cost_engine_s", costs}};
+  nlohmann::json j = {{"requests", r.requests},
+                      {"finished", r.finished},
+                      {"timed_out_requests", r.timed_out},
+                      {"makespan_s", r.makespan_s},
+                      {"steps", r.steps},
+                      {"prompt_tokens", r.prompt_tokens},
+                      {"output_tokens", r.output_tokens},
+                      {"scheduled_tokens", r.scheduled_tokens},
+                      {"prompt_tokens_per_s", r.prompt_tokens_per_s},
+                      {"output_tokens_per_s", r.output_tokens_per_s},
+                      {"ttft_s", latency_json(r.ttft_s)},
+                      {"tpot_s", latency_json(r.tpot_s)},
+                      {"e2e_s", latency_json(r.e2e_s)},
+                      {"preemptions", r.preemptions},
+                      {"recomputed_tokens", r.recomputed_tokens},
+                      {"clipped_prompts", r.clipped_prompts},
+                      {"rejected_requests", r.rejected_requests},
+                      {"gpu_hit_tokens", r.gpu_hit_tokens},
+                      {"cpu_hit_tokens", r.cpu_hit_tokens},
+                      {"gpu_hit_rate", r.gpu_hit_rate},
+                      {"cpu_hit_rate", r.cpu_hit_rate},
+                      {"loads", r.loads},
+                      {"stores", r.stores},
+                      {"h2d_bytes", r.h2d_bytes},
+                      {"d2h_bytes", r.d2h_bytes},
+                      {"h2d_link_utilization", r.h2d_utilization},
+                      {"d2h_link_utilization", r.d2h_utilization},
+                      {"gpu_evictions", r.gpu_evictions},
+                      {"cpu_evictions", r.cpu_evictions},
+                      {"cpu_tier_peak_blocks", r.cpu_tier_peak_blocks},
+                      {"kv_occupancy_mean", r.kv_occupancy_mean},
+                      {"kv_occupancy_peak", r.kv_occupancy_peak},
+                      {"kv_occupancy", occ},
+                      {"tier_cost_engine_s", costs}};
+  if (r.secondary) j["secondary_tier"] = secondary_json(*r.secondary);
+  return j;
 }
 
 nlohmann::json replica_json(const ReplicaResult& r) {

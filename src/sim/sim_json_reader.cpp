@@ -90,6 +90,30 @@ void read_tier_and_occupancy(const Reader& r, const json& m, SimResult& s) {
   }
 }
 
+SecondaryTierResult secondary(const Reader& r, const json& j) {
+  SecondaryTierResult s;
+  s.capacity_blocks = r.count(j, "capacity_blocks");
+  s.read_gbps = r.required(j, "read_gbps", kMaxRate);
+  s.write_gbps = r.required(j, "write_gbps", kMaxRate);
+  s.latency_us = r.required(j, "latency_us", kMaxSeconds);
+  const auto rates = r.text(j, "rates");
+  if (rates != "stated" && rates != "measured")
+    throw UsageError(fmt::format("{}: field 'secondary_tier.rates' is '{}'; expected stated or measured",
+                                 r.where(), rates));
+  s.rates_stated = rates == "stated";
+  s.hit_tokens = r.count(j, "hit_tokens");
+  s.hit_rate = r.required(j, "hit_rate", 1);
+  s.blocks_written = r.count(j, "blocks_written");
+  s.blocks_read = r.count(j, "blocks_read");
+  s.bytes_written = r.required(j, "bytes_written", kMaxBytes);
+  s.bytes_read = r.required(j, "bytes_read", kMaxBytes);
+  s.write_busy_s = r.required(j, "write_busy_s", kMaxSeconds);
+  s.read_busy_s = r.required(j, "read_busy_s", kMaxSeconds);
+  s.peak_blocks = r.count(j, "peak_blocks");
+  s.evictions = r.count(j, "evictions");
+  return s;
+}
+
 ReplicaResult replica(const Reader& r, const json& j) {
   ReplicaResult x;
   x.requests = r.count(j, "requests");
@@ -118,6 +142,7 @@ SimPointRecord point(const Reader& r, const json& jp) {
   const auto& m = jp.at("metrics");
   read_tokens_and_hits(r, m, p.metrics);
   read_tier_and_occupancy(r, m, p.metrics);
+  if (const auto it = m.find("secondary_tier"); it != m.end()) p.metrics.secondary = secondary(r, *it);
   p.metrics.ttft_s = latency(r, m.at("ttft_s"));
   if (const auto it = m.find("tpot_s"); it != m.end()) p.metrics.tpot_s = latency(r, *it);
   if (const auto it = m.find("e2e_s"); it != m.end()) p.metrics.e2e_s = latency(r, *it);

@@ -3,6 +3,7 @@
 // models (time, link), never measured; the setup says which models and figures were used.
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,6 +28,20 @@ struct ReplicaResult {
   std::int64_t cpu_tier_peak_blocks = 0;
   double kv_occupancy_mean = 0;
   double engine_busy_s = 0;
+};
+
+// A secondary tier behind the CPU tier (sim/secondary_tier.hpp): its figures as run and what it did,
+// summed over a fleet's replicas (capacity: each replica's).
+struct SecondaryTierResult {
+  std::int64_t capacity_blocks = 0;
+  double read_gbps = 0, write_gbps = 0, latency_us = 0;
+  bool rates_stated = true;     // stated by the operator, not measured by kvbench storage
+  std::int64_t hit_tokens = 0;  // prompt tokens loaded that came from it (promoted through the CPU tier)
+  double hit_rate = 0;          // of prompt tokens
+  std::int64_t blocks_written = 0, blocks_read = 0;
+  double bytes_written = 0, bytes_read = 0;  // all ranks
+  double write_busy_s = 0, read_busy_s = 0;  // its write and read queues' busy time
+  std::int64_t peak_blocks = 0, evictions = 0;
 };
 
 struct SimResult {
@@ -65,6 +80,7 @@ struct SimResult {
   std::vector<std::pair<double, double>> kv_occupancy;  // (bin start s, mean share), 50 bins
   // Engine time each tier cost mechanism added (indexed by TierCost), seconds; 0 without a tier.
   std::array<double, kTierCostCount> tier_cost_s{};
+  std::optional<SecondaryTierResult> secondary;  // absent without a secondary tier
   // A fleet (replicas > 1): the figures above are the fleet's (sums; link and KV occupancy the
   // replicas' mean), and each replica's own follow; empty for one engine.
   FleetSpec fleet{};

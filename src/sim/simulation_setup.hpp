@@ -11,6 +11,7 @@
 #include "perf/link_curve.hpp"
 #include "perf/step_time_model.hpp"
 #include "sim/scenario.hpp"
+#include "sim/secondary_tier.hpp"
 #include "sim/sim_notes.hpp"
 #include "size/kv_layout.hpp"
 #include "size/sizing.hpp"
@@ -33,8 +34,9 @@ struct SimulationSetup {
   std::int64_t max_num_batched_tokens = 0;
   std::int64_t max_num_seqs = 0;
   bool offloading = false;
-  std::int64_t cpu_blocks = 0;  // num_cpu_blocks of vLLM's CPU tier
-  double cpu_block_bytes = 0;   // one block across all ranks
+  std::int64_t cpu_blocks = 0;                      // num_cpu_blocks of vLLM's CPU tier
+  double cpu_block_bytes = 0;                       // one block across all ranks
+  std::optional<SecondaryTierFigures> secondary{};  // behind the CPU tier (vLLM >= 0.22); none by default
   LinkProfile link{};
   // PCIe-only GPUs at TP > 1: NCCL's all-reduces cross the links the tier copies over.
   bool fabric_shares_host_link = false;

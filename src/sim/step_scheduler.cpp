@@ -157,7 +157,9 @@ bool StepScheduler::admit_from_cpu(SimRequest& r, const std::vector<std::int32_t
 }
 
 const StepScheduler::PrefixLookup& StepScheduler::lookup_prefix(const SimRequest& r) {
-  const std::uint64_t tier_version = c_.tier ? c_.tier->version() : 0;
+  // Both versions only grow, so their sum changes whenever either does.
+  const std::uint64_t tier_version =
+      (c_.tier ? c_.tier->version() : 0) + (c_.secondary ? c_.secondary->version() : 0);
   if (lookup_.request == r.id && lookup_.known_tokens == r.known_tokens() &&
       lookup_.kv_version == c_.kv.version() && lookup_.tier_version == tier_version) {
     return lookup_;
@@ -172,8 +174,13 @@ const StepScheduler::PrefixLookup& StepScheduler::lookup_prefix(const SimRequest
   lookup_.cpu_blocks = 0;
   if (c_.tier) {
     const auto g = static_cast<std::int64_t>(lookup_.gpu_hits.size());
+    // Each block is looked up in the CPU tier, then the secondary (TieringOffloadingManager.lookup);
+    // the run stops at the first block in neither.
+    const auto found = [this](std::uint64_t h) {
+      return c_.tier->ready(h) || (c_.secondary != nullptr && c_.secondary->ready(h));
+    };
     while (g + lookup_.cpu_blocks < max_hit &&
-           c_.tier->ready(r.block_hashes[static_cast<std::size_t>(g + lookup_.cpu_blocks)])) {
+           found(r.block_hashes[static_cast<std::size_t>(g + lookup_.cpu_blocks)])) {
       ++lookup_.cpu_blocks;
     }
   }

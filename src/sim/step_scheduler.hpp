@@ -10,6 +10,7 @@
 #include "sim/kv_block_manager.hpp"
 #include "sim/offload_tier.hpp"
 #include "sim/request.hpp"
+#include "sim/secondary_tier.hpp"
 #include "sim/tier_cost_state.hpp"
 
 namespace kvb {
@@ -37,7 +38,7 @@ class AdmissionActions {
 };
 
 // Where the scheduler reads and writes the engine's state: the requests, the GPU pool, the CPU tier
-// (null without one), the tier's mechanisms and the counters.
+// (null without one), the tier's mechanisms, the counters and the secondary tier (null without one).
 struct SchedulerContext {
   const SimulationSetup& setup;
   std::deque<SimRequest>& requests;
@@ -46,6 +47,7 @@ struct SchedulerContext {
   TierCostState& costs;
   EngineCounters& counters;
   AdmissionActions& actions;
+  const SecondaryTier* secondary = nullptr;
 };
 
 class StepScheduler {
@@ -93,7 +95,7 @@ class StepScheduler {
     std::uint64_t kv_version = 0;
     std::uint64_t tier_version = 0;
     std::vector<std::int32_t> gpu_hits;
-    std::int64_t cpu_blocks = 0;
+    std::int64_t cpu_blocks = 0;  // ready in the CPU tier, or with a secondary tier in either
   };
   const PrefixLookup& lookup_prefix(const SimRequest& r);
 

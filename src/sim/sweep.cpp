@@ -35,13 +35,20 @@ Scenario apply(const Scenario& base, const std::vector<std::pair<std::string, st
 }
 
 // The key of the run without a CPU tier an offloading point is compared with: its parameters
-// other than the CPU tier.
+// other than the CPU tier and the secondary tier behind it.
 std::string baseline_key(const std::vector<std::pair<std::string, std::string>>& params) {
   std::string key;
   for (const auto& [k, v] : params) {
-    if (k != kOffloadKey) key += k + "=" + v + ";";
+    if (k != kOffloadKey && k.rfind("secondary-", 0) != 0) key += k + "=" + v + ";";
   }
   return key;
+}
+
+// The point without its tiers: no CPU tier, and so no secondary tier cascading from it.
+Scenario without_tiers(const Scenario& s) {
+  const auto no_cpu = with_override(s, kOffloadKey, "null", "--sweep");
+  return s.server.secondary_tier_size ? with_override(no_cpu, "secondary-tier-size", "null", "--sweep")
+                                      : no_cpu;
 }
 
 // The distinct baselines the offloading points need, each as the first such point's scenario
@@ -54,7 +61,7 @@ std::vector<std::pair<std::string, Scenario>> baselines_needed(
     if (!setups[i].offloading) continue;
     auto key = baseline_key(combos[i]);
     const bool seen = std::any_of(out.begin(), out.end(), [&](const auto& b) { return b.first == key; });
-    if (!seen) out.emplace_back(std::move(key), with_override(scenarios[i], kOffloadKey, "null", "--sweep"));
+    if (!seen) out.emplace_back(std::move(key), without_tiers(scenarios[i]));
   }
   return out;
 }

@@ -12,8 +12,9 @@ namespace kvb {
 struct TransferJob {
   std::int64_t request = 0;
   std::vector<std::uint64_t> hashes;
-  std::int64_t gpu_hit_blocks = 0;  // loads: blocks that were already on the GPU
-  int preemptions = 0;              // stores: the request's preemptions when it was submitted
+  std::int64_t gpu_hit_blocks = 0;    // loads: blocks that were already on the GPU
+  int preemptions = 0;                // stores: the request's preemptions when it was submitted
+  std::vector<std::uint64_t> disk{};  // loads: the blocks promoted from the secondary tier, in order
 };
 
 class TransferJobs {
@@ -33,6 +34,7 @@ class TransferJobs {
   TransferJob& operator[](std::int64_t id) { return jobs_[static_cast<std::size_t>(id)]; }
   void done(std::int64_t id) {  // its slot is free for the next job
     jobs_[static_cast<std::size_t>(id)].hashes = {};
+    jobs_[static_cast<std::size_t>(id)].disk = {};
     free_.push_back(id);
   }
 

@@ -77,6 +77,14 @@ struct ServeSettings {
   // --vllm-version: the release served. How the tier takes host memory and what it costs the
   // engine (sim/tier_costs.hpp) differ between releases.
   VllmVersion vllm_version = kNewestModelledVllm;
+  // A secondary tier behind the CPU tier (vLLM >= 0.22 tiering; the simulator's, sim/secondary_tier.hpp):
+  // its size in GiB across ranks (absent: none), the disk's read and write rates (GB/s, the node's)
+  // and per-chunk latency, stated by the operator or read from a `kvbench storage` result.
+  std::optional<double> secondary_tier_size;
+  std::optional<double> secondary_read_gbps, secondary_write_gbps;
+  double secondary_latency_us = 0;
+  // Where the rates came from: empty where stated; else the storage result and the chunk size read.
+  std::string secondary_rates_source;
 };
 
 // What kvbench asks beyond vLLM's flags: the node it sizes for and the sessions to keep warm.

@@ -111,6 +111,12 @@ ServerSpec every_field_set() {
   v.link_method = Method::kKernel;
   v.vllm_version = VllmVersion{0, 19, 1};
   v.tier_costs = TierCostSet::none().with(TierCost::kLoadConvoy);
+  v.secondary_tier_size = 500;
+  v.secondary_read_gbps = 6.5;
+  v.secondary_write_gbps = 3.25;
+  v.secondary_latency_us = 80;
+  v.secondary_rates_source = "storage.json (tier chunk 2.00 MiB)";
+  v.secondary_eviction_policy = EvictionKind::kArc;
   return v;
 }
 
@@ -126,6 +132,8 @@ TEST(Scenario, EveryServerFieldSurvivesTheDocumentAndLaterOverrides) {
   EXPECT_EQ(*s.server.kv_cache_memory, 40ULL << 30);
   EXPECT_EQ(to_string(s.server.vllm_version), "0.19.1");
   EXPECT_EQ(s.server.tier_costs, TierCostSet::none().with(TierCost::kLoadConvoy));
+  EXPECT_EQ(*s.server.secondary_tier_size, 500);
+  EXPECT_EQ(s.server.secondary_eviction_policy, EvictionKind::kArc);
   // A sweep point re-reads the document: the server set from flags is still the one simulated.
   const auto point = with_override(s, "workload.requests", "20", "--sweep");
   EXPECT_EQ(emitted(point.server), emitted(wanted));

@@ -31,6 +31,10 @@ ServerSpec flagged_fields_set() {
   v.hybrid_kv_cache_manager = false;
   v.link_method = Method::kKernel;
   v.vllm_version = VllmVersion{0, 19, 1};
+  v.secondary_tier_size = 500;
+  v.secondary_read_gbps = 6.5;
+  v.secondary_write_gbps = 3.25;
+  v.secondary_latency_us = 80;
   return v;
 }
 
@@ -54,7 +58,7 @@ TEST(ServerFields, EachFlagReadsWhatItsKeyWrites) {
       f.from_flag(text, from_flags);
     }
   }
-  EXPECT_EQ(flags, 16);  // vLLM's 14 sizing flags, the copy method and the release
+  EXPECT_EQ(flags, 20);  // vLLM's 14 sizing flags, the copy method, the release, the secondary tier's 4
   from_flags.model = wanted.model;
   from_flags.hardware = wanted.hardware;
   EXPECT_EQ(emitted(from_flags), emitted(wanted));
