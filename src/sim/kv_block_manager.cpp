@@ -54,13 +54,17 @@ std::int32_t KvBlockManager::pop_free_front() {
   unlink_free(id);
   auto& b = blocks_[static_cast<std::size_t>(id)];
   if (b.hashed) {  // handing out a cached block evicts it from the prefix cache
-    const auto* owner = cached_.find(b.hash);
-    if (owner != nullptr && *owner == id) cached_.erase(b.hash);
-    b.hashed = false;
+    unhash(b);
     ++evictions_;
-    ++version_;
   }
   return id;
+}
+
+// The block leaves the prefix cache; its index entry goes stale (sim/block_hash_index.hpp).
+void KvBlockManager::unhash(Block& b) {
+  b.hashed = false;
+  --hashed_;
+  ++version_;
 }
 
 std::vector<std::int32_t> KvBlockManager::find_prefix(const std::vector<std::uint64_t>& hashes,
@@ -69,9 +73,10 @@ std::vector<std::int32_t> KvBlockManager::find_prefix(const std::vector<std::uin
   if (!prefix_caching_) return hits;
   const auto n = std::min<std::int64_t>(max_blocks, static_cast<std::int64_t>(hashes.size()));
   for (std::int64_t i = 0; i < n; ++i) {
-    const auto* id = cached_.find(hashes[static_cast<std::size_t>(i)]);
-    if (id == nullptr) break;
-    hits.push_back(*id);
+    const auto id =
+        cached_.find(hashes[static_cast<std::size_t>(i)], [this](std::int32_t b) { return hash_of(b); });
+    if (id < 0) break;
+    hits.push_back(id);
   }
   return hits;
 }
@@ -119,15 +124,22 @@ void KvBlockManager::cache_blocks(SimRequest& r, std::int64_t full_blocks) {
     r.cached_blocks = std::max(r.cached_blocks, full_blocks);
     return;
   }
+  const auto hash_of_block = [this](std::int32_t id) { return hash_of(id); };
+  const auto each_holder = [this](const auto& g) {
+    for (std::size_t id = 0; id < blocks_.size(); ++id) {
+      if (blocks_[id].hashed) g(blocks_[id].hash, static_cast<std::int32_t>(id));
+    }
+  };
   for (auto i = r.cached_blocks; i < full_blocks; ++i) {
     const auto id = r.blocks[static_cast<std::size_t>(i)];
     auto& b = blocks_[static_cast<std::size_t>(id)];
     const auto h = r.block_hashes[static_cast<std::size_t>(i)];
     if (b.hashed) continue;
     // Same content computed twice (two requests raced): the first copy stays the cached one.
-    if (cached_.emplace(h, id)) {
+    if (cached_.insert(h, id, hashed_, hash_of_block, each_holder)) {
       b.hashed = true;
       b.hash = h;
+      ++hashed_;
       ++version_;
     }
   }
@@ -146,11 +158,7 @@ void KvBlockManager::release(SimRequest& r) {
 void KvBlockManager::reset_prefix_cache() {
   for (auto id = head_; id >= 0; id = blocks_[static_cast<std::size_t>(id)].next) {
     auto& b = blocks_[static_cast<std::size_t>(id)];
-    if (!b.hashed) continue;
-    const auto* owner = cached_.find(b.hash);
-    if (owner != nullptr && *owner == id) cached_.erase(b.hash);
-    b.hashed = false;
-    ++version_;
+    if (b.hashed) unhash(b);
   }
 }
 
@@ -186,14 +194,16 @@ std::string KvBlockManager::check(const std::vector<const SimRequest*>& holders)
     if (b.in_free_queue != (b.refs == 0))
       return fmt::format("block {} free-queue flag disagrees with its references", i);
   }
-  std::string problem;
-  cached_.for_each([&](std::uint64_t hash, std::int32_t id) {
-    const auto& b = blocks_[static_cast<std::size_t>(id)];
-    if (problem.empty() && (!b.hashed || b.hash != hash)) {
-      problem = fmt::format("prefix cache maps a hash to block {}, which holds another", id);
-    }
-  });
-  return problem;
+  std::size_t hashed = 0;
+  for (std::size_t i = 0; i < blocks_.size(); ++i) {
+    if (!blocks_[i].hashed) continue;
+    ++hashed;
+    if (cached_.find(blocks_[i].hash, [this](std::int32_t b) { return hash_of(b); }) !=
+        static_cast<std::int32_t>(i))
+      return fmt::format("block {} holds a hash the prefix cache does not find", i);
+  }
+  if (hashed != hashed_) return fmt::format("{} blocks hold a hash, count says {}", hashed, hashed_);
+  return {};
 }
 
 }  // namespace kvb

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/flat_hash_map.hpp"
+#include "sim/block_hash_index.hpp"
 #include "sim/request.hpp"
 
 namespace kvb {
@@ -67,6 +67,12 @@ class KvBlockManager {
   void push_free_back(std::int32_t id);
   void unlink_free(std::int32_t id);
   std::int32_t pop_free_front();
+  void unhash(Block& b);
+  // The hash block `id` holds, or nullptr: how the index checks its entries.
+  const std::uint64_t* hash_of(std::int32_t id) const {
+    const auto& b = blocks_[static_cast<std::size_t>(id)];
+    return b.hashed ? &b.hash : nullptr;
+  }
 
   std::vector<Block> blocks_;  // blocks handed out at least once: ids 0 .. size() - 1
   std::int64_t total_blocks_ = 0;
@@ -76,7 +82,8 @@ class KvBlockManager {
   std::int64_t free_count_ = 0;
   std::int64_t evictions_ = 0;
   std::uint64_t version_ = 0;
-  FlatHashMap<std::int32_t> cached_;
+  std::size_t hashed_ = 0;  // blocks holding a hash: the prefix cache's entries
+  BlockHashIndex cached_;
 };
 
 }  // namespace kvb
