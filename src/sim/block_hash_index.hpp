@@ -36,6 +36,12 @@ class BlockHashIndex {
     }
   }
 
+  // Where a find or insert of `key` starts probing: its caller prefetches it when a run of a
+  // request's blocks is known ahead (a fleet's replicas hold a table each, beyond the CPU caches).
+  // The address, not a prefetching member: GCC deems a function that only prefetches free of side
+  // effects and drops calls to it.
+  const void* home_slot(std::uint64_t key) const { return &slots_[hash_mix(0, key) & mask_]; }
+
   // Records that block `id` is about to hold `key`, unless a block already holds it (false then).
   // `holders`: how many blocks hold a hash now, what a rebuild keeps.
   template <typename HashOf, typename EachHolder>

@@ -5,6 +5,12 @@
 #include <algorithm>
 
 namespace kvb {
+namespace {
+
+// How far ahead a loop over a request's blocks fetches the lines it will touch.
+constexpr std::int64_t kAhead = 8;
+
+}  // namespace
 
 KvBlockManager::KvBlockManager(std::int64_t num_blocks, int block_size, bool prefix_caching)
     : total_blocks_(num_blocks),
@@ -70,9 +76,8 @@ std::int32_t KvBlockManager::pop_free_front() {
     --free_count_;
     return id;
   }
-  constexpr std::size_t kAhead = 8;  // the blocks evicted next: fetched while this one is handled
   for (;; ++queue_head_) {
-    if (queue_head_ + kAhead < queue_.size())
+    if (queue_head_ + kAhead < queue_.size())  // the blocks evicted next
       __builtin_prefetch(&blocks_[static_cast<std::size_t>(queue_[queue_head_ + kAhead])]);
     if (live_entry(queue_head_)) break;
   }
@@ -99,6 +104,7 @@ std::vector<std::int32_t> KvBlockManager::find_prefix(const std::vector<std::uin
   if (!prefix_caching_) return hits;
   const auto n = std::min<std::int64_t>(max_blocks, static_cast<std::int64_t>(hashes.size()));
   for (std::int64_t i = 0; i < n; ++i) {
+    if (i + kAhead < n) __builtin_prefetch(cached_.home_slot(hashes[static_cast<std::size_t>(i + kAhead)]));
     const auto id =
         cached_.find(hashes[static_cast<std::size_t>(i)], [this](std::int32_t b) { return hash_of(b); });
     if (id < 0) break;
@@ -157,6 +163,8 @@ void KvBlockManager::cache_blocks(SimRequest& r, std::int64_t full_blocks) {
     }
   };
   for (auto i = r.cached_blocks; i < full_blocks; ++i) {
+    if (i + kAhead < full_blocks)
+      __builtin_prefetch(cached_.home_slot(r.block_hashes[static_cast<std::size_t>(i + kAhead)]));
     const auto id = r.blocks[static_cast<std::size_t>(i)];
     auto& b = blocks_[static_cast<std::size_t>(id)];
     const auto h = r.block_hashes[static_cast<std::size_t>(i)];
@@ -174,6 +182,7 @@ void KvBlockManager::cache_blocks(SimRequest& r, std::int64_t full_blocks) {
 
 void KvBlockManager::release(SimRequest& r) {
   for (auto it = r.blocks.rbegin(); it != r.blocks.rend(); ++it) {
+    if (r.blocks.rend() - it > kAhead) __builtin_prefetch(&blocks_[static_cast<std::size_t>(it[kAhead])]);
     auto& b = blocks_[static_cast<std::size_t>(*it)];
     if (--b.refs == 0) push_free_back(*it);
   }
