@@ -24,7 +24,7 @@ void KvBlockManager::push_free_back(std::int32_t id) {
   const auto never_used = total_blocks_ - static_cast<std::int64_t>(blocks_.size());
   const auto live = static_cast<std::size_t>(free_count_ - never_used);
   const auto entries = queue_.size() - queue_head_;
-  if (entries - live > live + 1024 || queue_base_ + queue_.size() >= kNotQueued) {
+  if (entries - live > live + 64 || queue_base_ + queue_.size() >= kNotQueued) {
     compact_queue();  // more stale entries than live ones, or positions about to wrap
   } else if (queue_head_ >= 1024 && queue_head_ * 2 >= queue_.size()) {
     // The consumed front goes; positions are absolute, so no block is touched.
