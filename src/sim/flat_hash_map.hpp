@@ -1,8 +1,8 @@
 #pragma once
 // An open-addressing hash map from 64-bit block hashes to small values: linear probing over a
-// power-of-two table at most half full, backward-shift deletion (no tombstones). The prefix
-// cache and the CPU tier do a lookup per KV block, so this is the simulator's hottest structure;
-// std::unordered_map's node per entry cost it about half its run time.
+// power-of-two table at most half full, backward-shift deletion (no tombstones). The CPU tier
+// does a lookup per KV block; std::unordered_map's node per entry cost it about half its run time.
+// (The GPU prefix cache has its own index, sim/block_hash_index.hpp.)
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -71,7 +71,7 @@ class FlatHashMap {
 
  private:
   // Key, value and flag side by side: a probe reads one cache line, not one per array (a fleet's
-  // replicas hold a prefix cache each, far beyond the CPU caches, so every miss counts).
+  // replicas hold a CPU tier each, far beyond the CPU caches, so every miss counts).
   struct Slot {
     std::uint64_t key = 0;
     V value{};

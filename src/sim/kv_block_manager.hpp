@@ -4,11 +4,14 @@
 // blocks stay reusable until they are handed out again (evicted). Blocks never handed out are
 // not stored: they sit, in id order, at the head of the free queue (where vLLM's queue starts), and
 // the table grows as they are first taken, so a pool costs memory for what its traffic touched.
+// The free queue is an array of block ids rather than vLLM's linked list: a block taken from its
+// middle (a prefix hit) leaves a stale entry behind, so freeing and taking a block touch no other
+// block, and the next blocks to evict are known ahead (a fleet's pools miss the CPU caches).
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "sim/flat_hash_map.hpp"
+#include "sim/block_hash_index.hpp"
 #include "sim/request.hpp"
 
 namespace kvb {
@@ -57,26 +60,42 @@ class KvBlockManager {
   std::uint64_t version() const { return version_; }
 
  private:
+  static constexpr std::uint32_t kNotQueued = 0xffffffffU;
   struct Block {
-    std::int32_t refs = 0;
-    std::int32_t prev = -1, next = -1;  // free queue links
-    bool in_free_queue = false;
-    bool hashed = false;
     std::uint64_t hash = 0;
+    std::uint32_t queue_pos = kNotQueued;  // while free: its entry's position in the queue
+    std::uint32_t refs : 31 = 0;
+    std::uint32_t hashed : 1 = 0;
   };
+  static_assert(sizeof(Block) == 16, "four blocks a cache line");
+  bool in_free_queue(const Block& b) const { return b.queue_pos != kNotQueued; }
   void push_free_back(std::int32_t id);
-  void unlink_free(std::int32_t id);
+  void take_free(Block& b);
   std::int32_t pop_free_front();
+  void compact_queue();
+  bool live_entry(std::size_t i) const;  // queue_[i] is its block's entry
+  template <typename F>
+  void for_each_queued(const F& f) const;
+  void unhash(Block& b);
+  // The hash block `id` holds, or nullptr: how the index checks its entries.
+  const std::uint64_t* hash_of(std::int32_t id) const {
+    const auto& b = blocks_[static_cast<std::size_t>(id)];
+    return b.hashed ? &b.hash : nullptr;
+  }
 
   std::vector<Block> blocks_;  // blocks handed out at least once: ids 0 .. size() - 1
   std::int64_t total_blocks_ = 0;
   int block_size_;
   bool prefix_caching_;
-  std::int32_t head_ = -1, tail_ = -1;
-  std::int64_t free_count_ = 0;
+  // The free queue from queue_head_ on: a block's entry is live while its queue_pos names it.
+  // Positions are absolute: queue_[i] is at position queue_base_ + i.
+  std::vector<std::int32_t> queue_;
+  std::size_t queue_head_ = 0, queue_base_ = 0;
+  std::int64_t free_count_ = 0;  // never handed out, plus the queue's live entries
   std::int64_t evictions_ = 0;
   std::uint64_t version_ = 0;
-  FlatHashMap<std::int32_t> cached_;
+  std::size_t hashed_ = 0;  // blocks holding a hash: the prefix cache's entries
+  BlockHashIndex cached_;
 };
 
 }  // namespace kvb

@@ -112,7 +112,7 @@ TEST(KvBlockManager, PrefixHitsShareBlocksAndSurviveUntilEvicted) {
 }
 
 TEST(KvBlockManager, NeverUsedBlocksComeFirstAndCostNoMemory) {
-  // A billion-block pool (24 GB were every block stored up front) hands out ids in order and keeps
+  // A billion-block pool (16 GB were every block stored up front) hands out ids in order and keeps
   // its count; a freed block waits behind every never-used one, as in vLLM's queue.
   KvBlockManager kv(1'000'000'000, 16, true);
   auto a = request_with(1, {1, 2, 3});
