@@ -76,26 +76,14 @@ std::int64_t SecondaryTier::start_write(double now, const std::vector<std::uint6
   const double done =
       write_.submit(now, job_seconds(n, block_bytes_, figures_.write_bytes_per_s, figures_.latency_s), bytes);
   counts_.blocks_written += n;
-  WriteJob job{std::move(accepted), done};
-  if (free_.empty()) {
-    jobs_.push_back(std::move(job));
-    return static_cast<std::int64_t>(jobs_.size()) - 1;
-  }
-  const auto id = free_.back();
-  free_.pop_back();
-  jobs_[static_cast<std::size_t>(id)] = std::move(job);
-  return id;
+  return jobs_.add(WriteJob{std::move(accepted), done});
 }
 
-const std::vector<std::uint64_t>& SecondaryTier::written(std::int64_t job) const {
-  return jobs_[static_cast<std::size_t>(job)].hashes;
-}
+const std::vector<std::uint64_t>& SecondaryTier::written(std::int64_t job) const { return jobs_[job].hashes; }
 
 void SecondaryTier::finish_write(std::int64_t job) {
-  auto& j = jobs_[static_cast<std::size_t>(job)];
-  store_.store_done(j.hashes);
-  j.hashes = {};
-  free_.push_back(job);
+  store_.store_done(jobs_[job].hashes);
+  jobs_.done(job);
 }
 
 double SecondaryTier::start_read(double now, const std::vector<std::uint64_t>& hashes) {

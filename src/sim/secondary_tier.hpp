@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "sim/eviction_policy.hpp"
+#include "sim/job_slots.hpp"
 #include "sim/link_queue.hpp"
 #include "sim/offload_tier.hpp"
 #include "sim/scenario.hpp"
@@ -58,7 +59,7 @@ class SecondaryTier {
   // nothing needs writing; done_at() is when it ends.
   std::int64_t start_write(double now, const std::vector<std::uint64_t>& hashes);
   const std::vector<std::uint64_t>& written(std::int64_t job) const;
-  double done_at(std::int64_t job) const { return jobs_[static_cast<std::size_t>(job)].done; }
+  double done_at(std::int64_t job) const { return jobs_[job].done; }
   void finish_write(std::int64_t job);  // ready for lookups; the job's slot is free
 
   // A promotion reads these blocks (pinned while it runs); returns when the read ends.
@@ -79,8 +80,7 @@ class SecondaryTier {
   double block_bytes_;  // one block across all ranks
   OffloadTier store_;
   Link read_, write_;
-  std::vector<WriteJob> jobs_;
-  std::vector<std::int64_t> free_;  // finished jobs' slots, reused
+  JobSlots<WriteJob> jobs_;
   SecondaryTierCounts counts_;
 };
 
