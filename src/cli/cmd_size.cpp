@@ -34,6 +34,7 @@
 #include "output/sizing_warnings_text.hpp"
 #include "sim/scenario.hpp"
 #include "size/logged_pool.hpp"
+#include "size/secondary_tier_plan.hpp"
 #include "size/size_json.hpp"
 #include "size/sizing_engine.hpp"
 #include "size/sizing_inputs.hpp"
@@ -73,11 +74,6 @@ ServeSettings serve_settings(const SizeOptions& o) {
   // Neither --tp nor --pp: the configuration search picks TP, PP and FP8 weights (as --tp auto).
   v.tensor_parallel_auto = o.server.text("tensor-parallel-size").empty() && !pp_given(o.server);
   apply_server_flags(o.server, v);
-  // The simulator runs a secondary tier (kvbench simulate); size does not recommend one yet.
-  if (v.secondary_tier_size)
-    throw UsageError(
-        "--secondary-tier-size: size does not size a secondary tier yet; simulate one with kvbench simulate "
-        "--kv-offloading-size N --secondary-tier-size M");
   return v;
 }
 
@@ -101,6 +97,7 @@ NodeOverrides node_overrides(const SizeOptions& o, const ServeSettings& serve) {
   n.calibration = o.calibration;
   n.engine = parse_engine(o.engine, "--engine");
   check_engine_and_backend(n.engine, serve.kv_offloading_backend);
+  check_secondary_tier(serve, n.engine);  // a stated tier vLLM would not run: refused, one line
   return n;
 }
 
@@ -119,6 +116,12 @@ WorkloadSizingRequest traffic_request(const SizeOptions& o) {
   }
   WorkloadSizingRequest r;
   r.serve = serve_settings(o);
+  // The rules path writes a stated secondary tier's configuration; the simulated sizing has none yet.
+  if (r.serve->secondary_tier_size && *r.serve->secondary_tier_size > 0)
+    throw UsageError(
+        "--secondary-tier-size with --workload/--trace: size does not simulate a secondary tier yet; "
+        "expected it without --workload/--trace (its configuration), or kvbench simulate "
+        "--kv-offloading-size N --secondary-tier-size M");
   r.fleet = fleet_from_flags(o.fleet);
   if (!o.seeds.empty()) r.seeds = static_cast<int>(parse_positive_int(o.seeds, "--seeds", false, kMaxSeeds));
   r.jobs = jobs_from_flag(o.jobs);

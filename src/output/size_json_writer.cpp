@@ -12,6 +12,7 @@
 #include "output/expected_error_text.hpp"
 #include "output/kv_layout_text.hpp"
 #include "output/link_origin_text.hpp"
+#include "output/secondary_plan_text.hpp"
 #include "output/size_text.hpp"
 #include "output/sizing_advice_text.hpp"
 #include "output/sizing_warnings_text.hpp"
@@ -309,7 +310,11 @@ SizeRecord size_record(const Sizing& s) {
                .derivation = kv_derivation_lines(s.layout),
                .warnings = {},
                .alternatives = sizing_alternative_lines(s.alternatives),
-               .notes = sizing_note_lines(s.notes)};
+               .notes = sizing_note_lines(s.notes),
+               .secondary = s.secondary,
+               .secondary_command = s.secondary_command,
+               .secondary_notes = {}};
+  if (s.secondary) r.secondary_notes = secondary_plan_lines(*s.secondary);
   for (const auto& w : s.warnings) r.warnings.push_back(sizing_warning_text(w));
   word_figures(r);
   return r;
@@ -339,6 +344,16 @@ nlohmann::json size_record_json(const SizeRecord& s) {
   j["warnings"] = s.warnings;
   j["alternatives"] = s.alternatives;
   j["notes"] = s.notes;
+  if (s.secondary) {
+    const auto& p = *s.secondary;
+    j["secondary_tier"] = {{"kind", secondary_kind_name(p.kind)},
+                           {"size_gib", p.gib},
+                           {"ranks", p.ranks},
+                           {"bytes_per_rank", p.bytes_per_rank},
+                           {"cpu_bytes_to_use", p.cpu_bytes},
+                           {"command", s.secondary_command},
+                           {"notes", s.secondary_notes}};
+  }
   return j;
 }
 

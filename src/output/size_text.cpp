@@ -15,6 +15,7 @@
 #include "output/kv_layout_text.hpp"
 #include "output/link_origin_text.hpp"
 #include "output/offload_rule_text.hpp"
+#include "output/secondary_plan_text.hpp"
 #include "output/sizing_advice_text.hpp"
 #include "output/sizing_warnings_text.hpp"
 #include "output/text_table.hpp"
@@ -306,11 +307,18 @@ void command_sections(std::string& out, const Sizing& s) {
   }
   section(out, "vLLM command");
   out += s.vllm_command + "\n";
+  if (s.secondary && s.secondary->kind == SecondaryTierKind::kTieringFs)
+    for (const auto& line : secondary_plan_lines(*s.secondary)) out += "  - " + line + "\n";
+  if (s.secondary && s.secondary->kind == SecondaryTierKind::kSimpleDisk) {
+    section(out, "Simple connector's disk backend (--secondary-tier-size: the disk instead of the CPU tier)");
+    if (!s.secondary_command.empty()) out += s.secondary_command + "\n";
+    for (const auto& line : secondary_plan_lines(*s.secondary)) out += "  - " + line + "\n";
+  }
   if (!s.rocm_docker_command.empty()) {
     section(out, "ROCm (docker)");
     out += s.rocm_docker_command + "\n";
   }
-  if (s.offload) {
+  if (s.offload && !s.vllm_command_legacy.empty()) {
     section(out, s.offloading_backend == OffloadingBackend::kSimple
                      ? "Connector form (--kv-transfer-config, bytes per rank)"
                      : "Legacy form (vLLM 0.11.x)");

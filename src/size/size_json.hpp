@@ -43,6 +43,10 @@ struct SizeRecord {
   int kvbm_init_timeout_s = 0;
   std::string vllm_command, vllm_command_legacy, rocm_docker_command, vllm_version_note;
   std::vector<std::string> derivation, warnings, alternatives, notes;
+  // --secondary-tier-size: the plan, the Simple disk backend's command and the plan's words.
+  std::optional<SecondaryTierPlan> secondary;
+  std::string secondary_command;
+  std::vector<std::string> secondary_notes;
 };
 struct SizeDocument {
   std::string tool;          // "kvbench <version>" of the run that wrote it

@@ -133,6 +133,23 @@ void read_layout_and_pool(const Reader& r, const json& j, SizeRecord& s) {
   s.estimated_max_model_len = r.count(j, "estimated_max_model_len");
 }
 
+// size --secondary-tier-size's plan (absent before it existed, or without the flag).
+void read_secondary(const Reader& r, const json& t, SizeRecord& s) {
+  SecondaryTierPlan p;
+  const auto kind = secondary_kind_from_name(r.text(t, "kind"));
+  if (!kind)
+    throw UsageError(fmt::format("{}: secondary_tier.kind '{}': expected vllm-tiering-fs or simple-disk",
+                                 r.where(), r.text(t, "kind")));
+  p.kind = *kind;
+  p.gib = json_number_in(t, "size_gib", 0, kMaxTierGib, r.where());
+  p.ranks = static_cast<int>(json_integer_in(t, "ranks", 1, kMaxParallelRanks, r.where()));
+  p.bytes_per_rank = static_cast<std::uint64_t>(r.count(t, "bytes_per_rank", std::int64_t{1} << 62));
+  p.cpu_bytes = static_cast<std::uint64_t>(r.count(t, "cpu_bytes_to_use", std::int64_t{1} << 62));
+  s.secondary = p;
+  s.secondary_command = r.text(t, "command");
+  s.secondary_notes = r.lines(t, "notes");
+}
+
 SizeRecord record(const json& j, const std::string& origin) {
   SizeRecord s;
   s.model = j.at("model").get<std::string>();
@@ -159,6 +176,7 @@ SizeRecord record(const json& j, const std::string& origin) {
   s.warnings = r.lines(j, "warnings");
   s.alternatives = r.lines(j, "alternatives");
   s.notes = r.lines(j, "notes");
+  if (const auto it = j.find("secondary_tier"); it != j.end()) read_secondary(r, *it, s);
   return s;
 }
 

@@ -14,6 +14,7 @@
 #include "size/engine_notes.hpp"
 #include "size/kv_layout.hpp"
 #include "size/memory_budget.hpp"
+#include "size/secondary_tier_plan.hpp"
 #include "size/serve_settings.hpp"
 #include "size/sizing_advice.hpp"
 #include "size/sizing_warnings.hpp"
@@ -34,6 +35,7 @@ struct SizingInputs {
   Quantization quantization = Quantization::kNone;
   std::optional<int> concurrency;                // sessions to keep warm in the CPU tier
   std::optional<double> kv_offloading_size_gib;  // evaluate a given size too
+  std::optional<double> secondary_tier_gib;      // --secondary-tier-size: a stated tier behind it
   OffloadingBackend offloading_backend = OffloadingBackend::kNative;
   EngineKind engine = EngineKind::kVllm;
   VllmVersion vllm_version = kNewestModelledVllm;  // --vllm-version: how the tier takes host memory
@@ -148,6 +150,10 @@ struct Sizing {
   std::string vllm_command;
   std::string vllm_command_legacy;
   std::string rocm_docker_command;  // AMD hardware only
+  // --secondary-tier-size: how vLLM holds the stated tier (tiering: in vllm_command; the Simple
+  // connector's disk backend: secondary_command, the disk instead of the CPU tier).
+  std::optional<SecondaryTierPlan> secondary;
+  std::string secondary_command;
   EngineKind engine = EngineKind::kVllm;
   std::string engine_command;            // --engine sglang / lmcache: that server's command line
   std::vector<EngineNote> engine_notes;  // the engine's sizing facts (output/engine_notes_text)

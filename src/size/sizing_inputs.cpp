@@ -28,6 +28,8 @@ SizingInputs make_sizing_inputs(const ModelSpec& model, const HardwareSpec& hw, 
   in.max_num_seqs = serve.max_num_seqs.value_or(batch.max_num_seqs);
   in.max_model_len = serve.max_model_len;
   in.kv_offloading_size_gib = serve.kv_offloading_size;
+  if (serve.secondary_tier_size && *serve.secondary_tier_size > 0)
+    in.secondary_tier_gib = serve.secondary_tier_size;
   in.offloading_backend = serve.kv_offloading_backend;
   in.quantization = serve.quantization;
   in.gpu_memory_gib = node.gpu_memory_gib;

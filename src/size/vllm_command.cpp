@@ -9,6 +9,7 @@
 #include "catalog/offload_support.hpp"
 #include "catalog/vllm_releases.hpp"
 #include "core/units.hpp"
+#include "size/secondary_tier_plan.hpp"
 
 // Not prose: every fmt::format here builds a flag, an environment variable or a command line, which
 // is the product `kvbench size` prints; the notes on them are facts (size/engine_notes).
@@ -86,6 +87,75 @@ std::string multiline(const std::string& head, const std::vector<std::string>& f
   return out;
 }
 
+// vLLM's tiering (TieringOffloadingSpec, chosen by spec_name: vllm/v1/kv_offload/factory.py) with a
+// file-system tier behind the CPU tier: cpu_bytes_to_use is the CPU tier as --kv-offloading-size
+// writes it (GiB x 2^30, the server's: vllm/config/vllm.py); the "fs" tier takes root_dir and no size
+// (vllm/v1/kv_offload/tiering/spec.py, tiering/fs/manager.py).
+std::string tiering_config(const SecondaryTierPlan& p) {
+  return fmt::format(
+      "--kv-transfer-config '{{\"kv_connector\":\"OffloadingConnector\",\"kv_role\":\"kv_both\","
+      "\"kv_connector_extra_config\":{{\"spec_name\":\"TieringOffloadingSpec\",\"cpu_bytes_to_use\":{},"
+      "\"secondary_tiers\":[{{\"type\":\"fs\",\"root_dir\":\"{}\"}}]}}}}'",
+      p.cpu_bytes, kTierDirPlaceholder);
+}
+
+// The Simple connector's disk backend (vLLM PR #49644): a preallocated file per rank (.rank_N).
+std::string simple_disk_config(const SecondaryTierPlan& p) {
+  return fmt::format(
+      "--kv-transfer-config '{{\"kv_connector\":\"SimpleCPUOffloadConnector\",\"kv_role\":\"kv_both\","
+      "\"kv_connector_extra_config\":{{\"kv_offload_backend\":\"disk\",\"disk_path\":\"{}/"
+      "kv_offload.bin\",\"disk_capacity_bytes\":{}}}}}'",
+      kTierDirPlaceholder, p.bytes_per_rank);
+}
+
+// With a stated secondary tier: vLLM's tiering is the command, and has no flag or legacy form; the
+// Simple connector's disk backend is a command of its own (the disk instead of the CPU tier).
+void secondary_forms(const Sizing& s, std::vector<std::string> flags, VllmCommands& c) {
+  if (s.secondary->kind == SecondaryTierKind::kTieringFs) {
+    c.legacy.clear();
+    const auto& first = release_fact(ReleaseChange::kTiering).from;
+    c.version_note = fmt::format(
+        "targets vLLM {}.{} or newer: TieringOffloadingSpec, the CPU tier as cpu_bytes_to_use (bytes across "
+        "all ranks) and a file-system tier under root_dir",
+        first.major, first.minor);
+    return;
+  }
+  flags.push_back(simple_disk_config(*s.secondary));
+  c.secondary = multiline("vllm serve " + s.hf_id, flags);
+}
+
+// The CPU tier's flags (and its connector form in `legacy_form`); with a stated secondary tier
+// behind vLLM's native tier, the tiering configuration in their place.
+void tier_flags(const Sizing& s, const SizingInputs& in, std::vector<std::string>& flag_form,
+                std::vector<std::string>& legacy_form) {
+  if (s.secondary && s.secondary->kind == SecondaryTierKind::kTieringFs) {
+    flag_form.push_back(tiering_config(*s.secondary));
+  } else {
+    // vLLM's flag knows native and lmcache: the Simple connector is native's, chosen by environment.
+    const auto flag_backend = in.offloading_backend == OffloadingBackend::kSimple ? OffloadingBackend::kNative
+                                                                                  : in.offloading_backend;
+    flag_form.push_back(fmt::format("--kv-offloading-backend {}", to_string(flag_backend)));
+    flag_form.push_back(fmt::format("--kv-offloading-size {}", s.offload->recommended_gib()));
+  }
+  // A flag the release's native tier needs for this layout (a Mamba hybrid's prefix caching).
+  const auto& support = offload_support(offload_layout_kind(in.model), in.hw.vendor, in.vllm_version);
+  if (in.offloading_backend == OffloadingBackend::kNative && *support.needs)
+    flag_form.push_back(support.needs);
+  if (in.offloading_backend == OffloadingBackend::kLmcache) {
+    // LMCache's connector; its local CPU backend takes its size per rank in GiB from the
+    // environment (LMCache multiplies max_local_cpu_size by 1024**3).
+    legacy_form.push_back(
+        "--kv-transfer-config '{\"kv_connector\":\"LMCacheConnectorV1\",\"kv_role\":\"kv_both\"}'");
+  } else if (in.offloading_backend == OffloadingBackend::kSimple) {
+    simple_forms(s, in, flag_form, legacy_form);
+  } else {
+    legacy_form.push_back(
+        fmt::format("--kv-transfer-config '{{\"kv_connector\":\"OffloadingConnector\",\"kv_role\":"
+                    "\"kv_both\",\"kv_connector_extra_config\":{{\"num_cpu_blocks\":{}}}}}'",
+                    s.offload->num_cpu_blocks));
+  }
+}
+
 }  // namespace
 
 VllmCommands vllm_commands(const Sizing& s, const SizingInputs& in) {
@@ -94,30 +164,7 @@ VllmCommands vllm_commands(const Sizing& s, const SizingInputs& in) {
   auto flag_form = flags;
   auto legacy_form = flags;
   const bool tier = s.offload && s.offload->recommended_gib() > 0;  // 0: offloading does not pay
-  if (tier) {
-    // vLLM's flag knows native and lmcache: the Simple connector is native's, chosen by environment.
-    const auto flag_backend = in.offloading_backend == OffloadingBackend::kSimple ? OffloadingBackend::kNative
-                                                                                  : in.offloading_backend;
-    flag_form.push_back(fmt::format("--kv-offloading-backend {}", to_string(flag_backend)));
-    flag_form.push_back(fmt::format("--kv-offloading-size {}", s.offload->recommended_gib()));
-    // A flag the release's native tier needs for this layout (a Mamba hybrid's prefix caching).
-    const auto& support = offload_support(offload_layout_kind(in.model), in.hw.vendor, in.vllm_version);
-    if (in.offloading_backend == OffloadingBackend::kNative && *support.needs)
-      flag_form.push_back(support.needs);
-    if (in.offloading_backend == OffloadingBackend::kLmcache) {
-      // LMCache's connector; its local CPU backend takes its size per rank in GiB from the
-      // environment (LMCache multiplies max_local_cpu_size by 1024**3).
-      legacy_form.push_back(
-          "--kv-transfer-config '{\"kv_connector\":\"LMCacheConnectorV1\",\"kv_role\":\"kv_both\"}'");
-    } else if (in.offloading_backend == OffloadingBackend::kSimple) {
-      simple_forms(s, in, flag_form, legacy_form);
-    } else {
-      legacy_form.push_back(
-          fmt::format("--kv-transfer-config '{{\"kv_connector\":\"OffloadingConnector\",\"kv_role\":"
-                      "\"kv_both\",\"kv_connector_extra_config\":{{\"num_cpu_blocks\":{}}}}}'",
-                      s.offload->num_cpu_blocks));
-    }
-  }
+  if (tier) tier_flags(s, in, flag_form, legacy_form);
   const bool simple = tier && in.offloading_backend == OffloadingBackend::kSimple;
   c.serve = multiline((simple ? "VLLM_USE_SIMPLE_KV_OFFLOAD=1 " : "") + ("vllm serve " + s.hf_id), flag_form);
   const bool lmcache = tier && in.offloading_backend == OffloadingBackend::kLmcache;
@@ -138,6 +185,7 @@ VllmCommands vllm_commands(const Sizing& s, const SizingInputs& in) {
     c.rocm_docker = multiline("docker run --rm", docker);
   }
   c.version_note = version_note(simple, lmcache);
+  if (tier && s.secondary) secondary_forms(s, flags, c);
   return c;
 }
 
@@ -226,11 +274,16 @@ std::string dynamo_command(Sizing& s, const SizingInputs& in) {
 void set_commands(Sizing& s, const SizingInputs& in) {
   s.engine = in.engine;
   if (!s.weights_fit) return;  // no command line to give: the server would fail to load
+  s.secondary.reset();
+  if (in.secondary_tier_gib)
+    s.secondary = plan_secondary_tier(*in.secondary_tier_gib, in.offloading_backend, s.world_size,
+                                      s.offload ? s.offload->recommended_gib() : 0);
   const auto cmds = vllm_commands(s, in);
   s.vllm_command = cmds.serve;
   s.vllm_command_legacy = cmds.legacy;
   s.rocm_docker_command = cmds.rocm_docker;
   s.vllm_version_note = cmds.version_note;
+  s.secondary_command = cmds.secondary;
   s.engine_command.clear();
   s.engine_notes.clear();
   if (in.engine == EngineKind::kSglang) s.engine_command = sglang_command(s, in);

@@ -9,6 +9,7 @@ struct VllmCommands {
   std::string legacy;       // --kv-transfer-config with num_cpu_blocks (before the flag existed)
   std::string rocm_docker;  // empty on NVIDIA
   std::string version_note;
+  std::string secondary;  // the Simple connector's disk backend (--secondary-tier-size), else empty
 };
 
 VllmCommands vllm_commands(const Sizing& s, const SizingInputs& in);

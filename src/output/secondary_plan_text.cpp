@@ -1,0 +1,53 @@
+#include "output/secondary_plan_text.hpp"
+
+#include <fmt/format.h>
+
+#include "core/units.hpp"
+
+namespace kvb {
+namespace {
+
+std::vector<std::string> tiering_lines(const SecondaryTierPlan& p) {
+  if (p.cpu_bytes == 0)
+    return {fmt::format(
+        "no tiering written: the {:g} GiB secondary tier needs a CPU tier in front of it and none is "
+        "recommended here (vLLM's tiering cascades from the CPU tier)",
+        p.gib)};
+  return {
+      fmt::format(
+          "secondary tier: vLLM's file-system tier under root_dir ({} stands in for your directory), "
+          "behind the CPU tier of cpu_bytes_to_use {} ({:g} GiB): written through from the CPU tier, "
+          "promoted back through it on a hit (TieringOffloadingSpec, vLLM PR #40020; file-system tier "
+          "PR #41735; vllm/v1/kv_offload/tiering/spec.py)",
+          kTierDirPlaceholder, p.cpu_bytes, static_cast<double>(p.cpu_bytes) / kGiB),
+      fmt::format(
+          "vLLM's file-system tier takes no size (vllm/v1/kv_offload/tiering/fs/manager.py: root_dir and "
+          "thread counts only) and has no bound of its own before vLLM RFC #54779: its disk use grows "
+          "with the traffic's distinct prefixes; the {:g} GiB stated is the room to give root_dir (a "
+          "volume or quota of that size), not a figure vLLM reads",
+          p.gib),
+      "not simulated by size: whether it pays for a traffic is kvbench simulate --secondary-tier-size with "
+      "the disk's rates (docs/simulate.md)"};
+}
+
+std::vector<std::string> simple_disk_lines(const SecondaryTierPlan& p) {
+  return {
+      fmt::format("the Simple connector's disk backend (vLLM PR #49644; 0.27, soft): the disk instead of the "
+                  "CPU tier, not behind it: GPU blocks go through a small pinned double buffer to one "
+                  "preallocated file per rank (disk_path.rank_N, O_DIRECT); {} stands in for your directory",
+                  kTierDirPlaceholder),
+      fmt::format(
+          "disk_capacity_bytes {} is each rank's share of the {:g} GiB over {} rank(s); kvbench could "
+          "not confirm from vLLM's source whether the key is per rank or the server's (the PR's "
+          "description: one file per rank); with one rank they agree",
+          p.bytes_per_rank, p.gib, p.ranks),
+      "not simulated: kvbench simulates the native tiering's secondary tier only"};
+}
+
+}  // namespace
+
+std::vector<std::string> secondary_plan_lines(const SecondaryTierPlan& p) {
+  return p.kind == SecondaryTierKind::kSimpleDisk ? simple_disk_lines(p) : tiering_lines(p);
+}
+
+}  // namespace kvb

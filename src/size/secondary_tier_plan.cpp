@@ -1,0 +1,67 @@
+#include "size/secondary_tier_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "catalog/vllm_releases.hpp"
+#include "core/errors.hpp"
+#include "core/units.hpp"
+
+namespace kvb {
+namespace {
+
+void require_release(const VllmVersion& v, ReleaseChange c, const char* what) {
+  if (has_change(v, c)) return;
+  const auto& f = release_fact(c);
+  throw UsageError(
+      fmt::format("--secondary-tier-size: {} is in vLLM {}.{} or later{} ({}); --vllm-version is {}", what,
+                  f.from.major, f.from.minor, f.soft ? " (soft)" : "", f.source, to_string(v)));
+}
+
+}  // namespace
+
+std::string secondary_kind_name(SecondaryTierKind k) {
+  return k == SecondaryTierKind::kSimpleDisk ? "simple-disk" : "vllm-tiering-fs";
+}
+
+std::optional<SecondaryTierKind> secondary_kind_from_name(const std::string& name) {
+  for (auto k : {SecondaryTierKind::kTieringFs, SecondaryTierKind::kSimpleDisk})
+    if (name == secondary_kind_name(k)) return k;
+  return std::nullopt;
+}
+
+void check_secondary_tier(const ServeSettings& v, EngineKind engine) {
+  if (!v.secondary_tier_size || *v.secondary_tier_size <= 0) return;
+  if (engine == EngineKind::kSglang || engine == EngineKind::kDynamo)
+    throw UsageError(fmt::format(
+        "--secondary-tier-size with --engine {}: kvbench writes a secondary tier for vLLM only; expected "
+        "--engine vllm",
+        to_string(engine)));
+  if (engine == EngineKind::kLmcache || v.kv_offloading_backend == OffloadingBackend::kLmcache)
+    throw UsageError(
+        "--secondary-tier-size with LMCache: its local_disk is not sized by kvbench; expected "
+        "--kv-offloading-backend native (vLLM's tiering) or simple (its disk backend)");
+  if (!v.kv_offloading_size || *v.kv_offloading_size <= 0)
+    throw UsageError(
+        "--secondary-tier-size: a secondary tier needs a CPU tier in front of it, as vLLM's tiering "
+        "cascades from the CPU tier; expected --kv-offloading-size N with it");
+  if (v.kv_offloading_backend == OffloadingBackend::kSimple)
+    require_release(v.vllm_version, ReleaseChange::kSimpleDiskBackend, "the Simple connector's disk backend");
+  else
+    require_release(v.vllm_version, ReleaseChange::kTiering, "vLLM's tiering");
+}
+
+SecondaryTierPlan plan_secondary_tier(double gib, OffloadingBackend backend, int ranks, double cpu_gib) {
+  SecondaryTierPlan p;
+  p.kind =
+      backend == OffloadingBackend::kSimple ? SecondaryTierKind::kSimpleDisk : SecondaryTierKind::kTieringFs;
+  p.gib = gib;
+  p.ranks = std::max(1, ranks);
+  p.bytes_per_rank = static_cast<std::uint64_t>(std::floor(gib * kGiB / p.ranks));
+  p.cpu_bytes = static_cast<std::uint64_t>(std::floor(std::max(0.0, cpu_gib) * kGiB));
+  return p;
+}
+
+}  // namespace kvb

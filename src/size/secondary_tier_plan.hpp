@@ -1,0 +1,46 @@
+#pragma once
+// size --secondary-tier-size: a secondary tier the operator states, as the vLLM mechanism that
+// holds it. Facts only; output/secondary_plan_text words them and size/vllm_command writes the
+// configuration.
+//   * --kv-offloading-backend native: vLLM's tiering (TieringOffloadingSpec, 0.22+, PR #40020) with
+//     its file-system tier (type "fs", PR #41735) behind the CPU tier. The FS tier takes no size
+//     (vllm/v1/kv_offload/tiering/fs/manager.py: root_dir and thread counts only): its disk use grows
+//     with the traffic's distinct prefixes (vLLM RFC #54779), the stated size is the room given.
+//   * --kv-offloading-backend simple: the SimpleCPUOffloadConnector's disk backend (PR #49644,
+//     kv_offload_backend "disk", disk_capacity_bytes): the disk instead of the CPU tier, not behind it.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "size/serve_settings.hpp"
+
+namespace kvb {
+
+enum class SecondaryTierKind { kTieringFs, kSimpleDisk };
+
+// Where kvbench writes the tier's directory in a command: it does not know the operator's.
+inline constexpr const char* kTierDirPlaceholder = "/mnt/kv-tier";
+
+struct SecondaryTierPlan {
+  SecondaryTierKind kind = SecondaryTierKind::kTieringFs;
+  double gib = 0;  // as stated, all ranks (GiB = 2^30)
+  int ranks = 1;
+  std::uint64_t bytes_per_rank = 0;  // the Simple disk backend's disk_capacity_bytes: gib / ranks
+  // The tiering's cpu_bytes_to_use: the CPU tier in front, as --kv-offloading-size writes it
+  // (GiB x 2^30, the server's; vllm/config/vllm.py). 0: no CPU tier recommended, so no tiering.
+  std::uint64_t cpu_bytes = 0;
+};
+
+// Its name in kvbench/size/v1 ("vllm-tiering-fs", "simple-disk"), and back (nullopt: unknown).
+std::string secondary_kind_name(SecondaryTierKind k);
+std::optional<SecondaryTierKind> secondary_kind_from_name(const std::string& name);
+
+// UsageError, one line naming the flags and what is accepted, for a tier vLLM would not run or
+// kvbench does not write: no CPU tier in front (vLLM's tiering cascades from it), a release before
+// the mechanism (tiering 0.22, the Simple disk backend 0.27), LMCache, SGLang or Dynamo.
+void check_secondary_tier(const ServeSettings& v, EngineKind engine);
+
+// The stated tier over `ranks` ranks behind a CPU tier of `cpu_gib` (0: none recommended).
+SecondaryTierPlan plan_secondary_tier(double gib, OffloadingBackend backend, int ranks, double cpu_gib);
+
+}  // namespace kvb

@@ -1,0 +1,122 @@
+// size --secondary-tier-size on the rules path: vLLM's tiering configuration and the Simple
+// connector's disk backend, their byte counts checked by hand, the refusals, and the JSON round trip.
+#include <gtest/gtest.h>
+
+#include "catalog/model_catalog.hpp"
+#include "core/errors.hpp"
+#include "core/units.hpp"
+#include "output/size_json_writer.hpp"
+#include "size/secondary_tier_plan.hpp"
+#include "size/size_json.hpp"
+#include "size/sizing_engine.hpp"
+#include "size/sizing_inputs.hpp"
+
+namespace kvb {
+namespace {
+
+ServeSettings tiered(double cpu_gib, double secondary_gib, OffloadingBackend backend) {
+  ServeSettings v;
+  v.tensor_parallel_size = 4;
+  v.max_model_len = 131072;
+  v.kv_offloading_size = cpu_gib;
+  v.kv_offloading_backend = backend;
+  v.secondary_tier_size = secondary_gib;
+  v.vllm_version = VllmVersion{0, 27, 0};
+  return v;
+}
+
+Sizing sized(const ServeSettings& v) {
+  std::vector<std::string> warnings;
+  return compute_sizing(
+      make_sizing_inputs(resolve_model("llama-3.1-70b", warnings), resolve_hardware("h100"), v));
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST(SecondaryTierPlan, TieringWritesTheCpuTierAsBytesAndTheFsTierWithoutASize) {
+  const auto s = sized(tiered(200, 1000, OffloadingBackend::kNative));
+  ASSERT_TRUE(s.offload && s.secondary);
+  const double cpu_gib = s.offload->recommended_gib();
+  ASSERT_GT(cpu_gib, 0);
+  EXPECT_EQ(s.secondary->kind, SecondaryTierKind::kTieringFs);
+  // cpu_bytes_to_use = GiB x 2^30, as vLLM turns --kv-offloading-size into it.
+  const auto bytes = static_cast<std::uint64_t>(cpu_gib * 1073741824.0);
+  EXPECT_EQ(s.secondary->cpu_bytes, bytes);
+  EXPECT_TRUE(
+      has(s.vllm_command,
+          "--kv-transfer-config '{\"kv_connector\":\"OffloadingConnector\",\"kv_role\":\"kv_both\","
+          "\"kv_connector_extra_config\":{\"spec_name\":\"TieringOffloadingSpec\",\"cpu_bytes_to_use\":" +
+              std::to_string(bytes) +
+              ",\"secondary_tiers\":[{\"type\":\"fs\",\"root_dir\":\"/mnt/kv-tier\"}]}}'"))
+      << s.vllm_command;
+  // The tiering replaces the flag form; the stated 1000 GiB is no figure vLLM reads.
+  EXPECT_FALSE(has(s.vllm_command, "--kv-offloading-size"));
+  EXPECT_FALSE(has(s.vllm_command, "1073741824000"));
+  EXPECT_TRUE(s.vllm_command_legacy.empty());
+  EXPECT_TRUE(s.secondary_command.empty());
+}
+
+TEST(SecondaryTierPlan, SimpleDiskBackendIsEachRanksShareBesideTheCpuTierCommand) {
+  const auto s = sized(tiered(200, 1000, OffloadingBackend::kSimple));
+  ASSERT_TRUE(s.secondary);
+  EXPECT_EQ(s.secondary->kind, SecondaryTierKind::kSimpleDisk);
+  // 1000 GiB over TP 4: 1000 x 2^30 / 4 = 268,435,456,000 bytes per rank.
+  EXPECT_EQ(s.secondary->bytes_per_rank, 268435456000u);
+  EXPECT_TRUE(has(s.secondary_command,
+                  "\"kv_offload_backend\":\"disk\",\"disk_path\":\"/mnt/kv-tier/kv_offload.bin\","
+                  "\"disk_capacity_bytes\":268435456000"))
+      << s.secondary_command;
+  EXPECT_TRUE(has(s.secondary_command, "--tensor-parallel-size 4"));
+  // The CPU tier's own command stays as it was: the disk backend is an alternative, not a cascade.
+  EXPECT_TRUE(has(s.vllm_command, "--kv-offloading-size"));
+}
+
+TEST(SecondaryTierPlan, WithoutTheFlagTheCommandIsUnchanged) {
+  auto v = tiered(200, 1000, OffloadingBackend::kNative);
+  v.secondary_tier_size.reset();
+  const auto s = sized(v);
+  EXPECT_FALSE(s.secondary);
+  EXPECT_TRUE(has(s.vllm_command, "--kv-offloading-backend native"));
+  EXPECT_FALSE(has(s.vllm_command, "TieringOffloadingSpec"));
+}
+
+TEST(SecondaryTierPlan, RefusedWhereVllmWouldNotRunIt) {
+  const auto refused = [](const ServeSettings& v, EngineKind e, const char* why) {
+    try {
+      check_secondary_tier(v, e);
+      ADD_FAILURE() << "accepted: " << why;
+    } catch (const UsageError& err) {
+      EXPECT_TRUE(has(err.what(), why)) << err.what();
+    }
+  };
+  auto no_cpu = tiered(200, 100, OffloadingBackend::kNative);
+  no_cpu.kv_offloading_size.reset();
+  refused(no_cpu, EngineKind::kVllm, "needs a CPU tier in front of it");
+  auto old = tiered(200, 100, OffloadingBackend::kNative);
+  old.vllm_version = VllmVersion{0, 21, 0};
+  refused(old, EngineKind::kVllm, "vLLM 0.22 or later");
+  auto old_simple = tiered(200, 100, OffloadingBackend::kSimple);
+  old_simple.vllm_version = VllmVersion{0, 26, 0};
+  refused(old_simple, EngineKind::kVllm, "disk backend is in vLLM 0.27 or later");
+  refused(tiered(200, 100, OffloadingBackend::kLmcache), EngineKind::kVllm, "local_disk");
+  refused(tiered(200, 100, OffloadingBackend::kNative), EngineKind::kDynamo, "for vLLM only");
+  auto first = tiered(200, 100, OffloadingBackend::kNative);
+  first.vllm_version = VllmVersion{0, 22, 0};
+  EXPECT_NO_THROW(check_secondary_tier(first, EngineKind::kVllm));
+}
+
+TEST(SecondaryTierPlan, ReadBackFromTheSizeDocument) {
+  const std::vector<Sizing> all = {sized(tiered(200, 1000, OffloadingBackend::kNative)),
+                                   sized(tiered(200, 1000, OffloadingBackend::kSimple))};
+  const auto written = sizings_document(all);
+  const auto read = size_document_from_json(written, "tiers.json");
+  EXPECT_EQ(size_document_json(read).dump(), written.dump());
+  ASSERT_TRUE(read.results[1].secondary);
+  EXPECT_EQ(read.results[1].secondary->kind, SecondaryTierKind::kSimpleDisk);
+  EXPECT_EQ(read.results[1].secondary->bytes_per_rank, 268435456000u);
+  EXPECT_EQ(read.results[0].secondary->cpu_bytes, all[0].secondary->cpu_bytes);
+  EXPECT_FALSE(read.results[0].secondary_notes.empty());
+}
+
+}  // namespace
+}  // namespace kvb
