@@ -143,7 +143,8 @@ TEST(ReleaseRules, AMambaHybridsDrafterZeroesItsTierHitsBefore030) {
   auto in = test::inputs("nemotron-3-nano-30b-a3b", "h100");
   in.kv.draft_layers = 1;
   in.vllm_version = VllmVersion{0, 29, 0};
-  const auto* w = find_warning<DraftZeroesTierHits>(compute_sizing(in).warnings);
+  const auto sized = compute_sizing(in);  // the warning found points into it
+  const auto* w = find_warning<DraftZeroesTierHits>(sized.warnings);
   ASSERT_NE(w, nullptr);
   EXPECT_FALSE(refuses_start(SizingWarning{*w}));  // it starts; the tier serves nothing
   EXPECT_NE(sizing_warning_text(SizingWarning{*w}).find("#52771"), std::string::npos);
