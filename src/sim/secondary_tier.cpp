@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "catalog/vllm_releases.hpp"
 #include "core/errors.hpp"
 #include "size/offload_plan.hpp"
 
@@ -18,9 +19,6 @@ double job_seconds(std::int64_t blocks, double block_bytes, double bytes_per_s, 
   return latency_s + static_cast<double>(blocks) * block_bytes / bytes_per_s;
 }
 
-// The release tiering arrived in (vLLM PR #40020, TieringOffloadingSpec).
-constexpr VllmVersion kFirstTieringVllm{0, 22, 0};
-
 void refuse_unrunnable(const Scenario& s) {
   const auto& v = s.server;
   if (!v.kv_offloading_size)
@@ -29,11 +27,12 @@ void refuse_unrunnable(const Scenario& s) {
         "as "
         "vLLM's tiering cascades from the CPU tier: set kv-offloading-size (--kv-offloading-size)",
         s.origin));
-  if (v.vllm_version < kFirstTieringVllm)
-    throw UsageError(
-        fmt::format("{}: a secondary tier needs vLLM {} or later (its tiering, PR #40020); "
-                    "vllm-version (--vllm-version) is {}",
-                    s.origin, to_string(kFirstTieringVllm), to_string(v.vllm_version)));
+  // The release tiering arrived in, from the one table of release changes (catalog/vllm_releases).
+  if (!has_change(v.vllm_version, ReleaseChange::kTiering))
+    throw UsageError(fmt::format(
+        "{}: a secondary tier needs vLLM {} or later (its tiering, PR #40020); "
+        "vllm-version (--vllm-version) is {}",
+        s.origin, to_string(release_fact(ReleaseChange::kTiering).from), to_string(v.vllm_version)));
   if (v.kv_offloading_backend != OffloadingBackend::kNative)
     throw UsageError(
         fmt::format("{}: a secondary tier is vLLM's native tiering; kv-offloading-backend {} "
