@@ -32,6 +32,11 @@ std::string word(const LmcacheInStepNote&) {
          "chunks after the forward pass and retrieves its hits before it, inside the step (tier cost "
          "lmcache-sync); its lookup and hashing on the CPU are not modelled";
 }
+std::string word(const SimpleAsNativeNote&) {
+  return "kv-offloading-backend simple: the SimpleCPUOffloadConnector is simulated as the native tier, "
+         "storing each block as it fills; its lazy offload (lazy_offload true) and block-level preemption "
+         "are not modelled, and it has not been scored against a real server (docs/size.md)";
+}
 std::string word(const TierCostsAssumedNote& n) {
   return fmt::format(
       "what the tier costs vLLM {} is assumed from its source as of {} (the newest read; docs/accuracy.md "

@@ -28,6 +28,9 @@ struct KernelSlowdownNote {
 };
 // LMCache's connector copies inside the step; its CPU lookup and hashing are not modelled.
 struct LmcacheInStepNote {};
+// kv-offloading-backend simple: the SimpleCPUOffloadConnector, simulated as the native tier's eager
+// stores; its lazy offload and block-level preemption are not modelled (docs/size.md).
+struct SimpleAsNativeNote {};
 // The tier's costs for a release newer than the newest source read.
 struct TierCostsAssumedNote {
   VllmVersion version{}, read_up_to{};
@@ -52,8 +55,8 @@ struct GpuBlocksOrigin {
   std::string hardware;
 };
 
-using SimNote =
-    std::variant<ModelNote, HybridFoldedNote, ContextDefaultedNote, KernelSlowdownNote, LmcacheInStepNote,
-                 TierCostsAssumedNote, FabricSharedNote, TensorParallelNote, PipelineNote>;
+using SimNote = std::variant<ModelNote, HybridFoldedNote, ContextDefaultedNote, KernelSlowdownNote,
+                             LmcacheInStepNote, SimpleAsNativeNote, TierCostsAssumedNote, FabricSharedNote,
+                             TensorParallelNote, PipelineNote>;
 
 }  // namespace kvb

@@ -113,6 +113,9 @@ void note_modelling(SimulationSetup& out, const ServerSpec& v, const SizingInput
   if (out.offloading && v.kv_offloading_backend == OffloadingBackend::kLmcache) {
     out.notes.push_back(LmcacheInStepNote{});
   }
+  if (out.offloading && v.kv_offloading_backend == OffloadingBackend::kSimple) {
+    out.notes.push_back(SimpleAsNativeNote{});
+  }
   if (out.offloading && tier_costs_assumed_for(v.vllm_version)) {
     out.notes.push_back(TierCostsAssumedNote{.version = v.vllm_version, .read_up_to = kTierCostsReadUpTo});
   }

@@ -56,6 +56,25 @@ workload: {requests: 1, arrival: {process: fixed, rate: 1}}
   EXPECT_TRUE(has(LmcacheInStepNote{}));
   EXPECT_TRUE(has(PipelineNote{}));
   EXPECT_FALSE(has(FabricSharedNote{}));  // the H100 has NVLink
+  EXPECT_FALSE(has(SimpleAsNativeNote{}));
+}
+
+// The Simple connector runs as the native tier in the simulator, and the run says so.
+TEST(SimNotesText, TheSimpleConnectorSaysItRunsAsTheNativeTier) {
+  const auto s = parse_scenario(R"(
+model: llama-3.1-8b
+hardware: h100
+kv-offloading-size: 16
+kv-offloading-backend: simple
+workload: {requests: 1, arrival: {process: fixed, rate: 1}}
+)",
+                                "notes.yaml");
+  const auto setup = prepare_simulation(s, std::nullopt);
+  const auto it = std::find_if(setup.notes.begin(), setup.notes.end(), [](const SimNote& n) {
+    return std::holds_alternative<SimpleAsNativeNote>(n);
+  });
+  ASSERT_NE(it, setup.notes.end());
+  EXPECT_NE(sim_note_text(*it).find("lazy offload"), std::string::npos);
 }
 
 }  // namespace
