@@ -50,7 +50,9 @@ std::string secondary_tier_tables(const SweepRun& run) {
          "disk -> CPU -> GPU; 2nd hit = prompt tokens it served):\n" +
          t.render() +
          (source.empty() ? "Its rates are stated (secondary-read-gbps, secondary-write-gbps), not measured.\n"
-                         : fmt::format("Its rates are measured by kvbench storage: {}.\n", source));
+                         : fmt::format("Its rates are measured by kvbench storage: {}.\n", source)) +
+         "Not scored against a real server; the disk sharing the GPU's PCIe link and the page cache are not "
+         "modelled (docs/simulate.md).\n";
 }
 
 }  // namespace kvb
