@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 59, trust fourth pass: fleets, results read back and the flags a fleet ignores. One case per
+"""Fleets, results read back and the flags a fleet ignores (issue 59). One case per
 row of the issue's table that this file covers; each failed before its fix (a silent wrong answer, a
 refusal naming the wrong thing, a document kvbench wrote that its own report refused).
 

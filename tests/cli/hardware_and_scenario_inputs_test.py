@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 59, trust fourth pass: hardware files, scenario keys, config.json fields and the KV dtype as a
+"""Hardware files (issue 59), scenario keys, config.json fields and the KV dtype as a
 hostile operator writes them. One case per row of the issue's table (rows 4-23 of the inputs part);
 each did something wrong before the fix (refused the documented example, narrowed an overflow to a
 real PCIe link, printed "0 TFLOP/s", read 010 as 8, ignored a key) and must now do what the row's

@@ -337,5 +337,5 @@ run(17, ["compare", os.path.join(data_dir, "host-dma-profile.json"), write("slow
 
 for f in failures:
     print("FAIL:", f)
-print(f"trust third pass: {len(failures)} failures")
+print(f"trace, calibrate and signal inputs: {len(failures)} failures")
 sys.exit(1 if failures else 0)

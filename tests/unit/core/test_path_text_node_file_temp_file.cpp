@@ -1,4 +1,4 @@
-// Issue 33's three core helpers against hand-made cases: the printable spelling of a path, the
+// Three core helpers (issue 33) against hand-made cases: the printable spelling of a path, the
 // node-file reader on what is not a regular file, and the temporary file on every exit path.
 #include <gtest/gtest.h>
 #include <sys/stat.h>

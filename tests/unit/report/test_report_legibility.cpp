@@ -1,4 +1,4 @@
-// The report tells the truth first (issue 24 §4), each defect as a property of the SVG/HTML:
+// The report's charts and tables read true (issue 24 §4), each defect a property of the SVG/HTML:
 // tick labels that would touch are thinned, an axis carries one signed quantity, titles fit,
 // rows that do not fit say "-", and one configuration's command is listed once.
 #include <gtest/gtest.h>
@@ -37,7 +37,7 @@ LineChart tier_sizes(const std::vector<double>& xs) {
   return c;
 }
 
-TEST(ReportTruth, TickLabelsThatWouldTouchAreThinned) {
+TEST(ReportLegibility, TickLabelsThatWouldTouchAreThinned) {
   // The tier-size grid that printed "3943": 39 and 43 GiB are 4 GiB apart on a 0..143 axis (13 px).
   const auto labels =
       x_tick_labels(render_line_chart(tier_sizes({0, 4, 6, 9, 13, 20, 29, 39, 43, 65, 96, 143})));
@@ -51,7 +51,7 @@ TEST(ReportTruth, TickLabelsThatWouldTouchAreThinned) {
   EXPECT_EQ(x_tick_labels(render_line_chart(tier_sizes({0, 50, 100, 150}))).size(), 4u);
 }
 
-TEST(ReportTruth, NegativeValuesAreDrawnBelowAZeroLine) {
+TEST(ReportLegibility, NegativeValuesAreDrawnBelowAZeroLine) {
   auto c = tier_sizes({0, 10, 20});
   c.series[0].points = {{.x = 0, .y = 0, .low = 0, .high = 0},
                         {.x = 10, .y = -40, .low = 0, .high = 0},
@@ -67,7 +67,7 @@ TEST(ReportTruth, NegativeValuesAreDrawnBelowAZeroLine) {
   EXPECT_NE(svg.find(">-100</text>"), std::string::npos);  // the axis reaches the nice floor below -80
 }
 
-TEST(ReportTruth, ALongTitleIsFittedToTheChart) {
+TEST(ReportLegibility, ALongTitleIsFittedToTheChart) {
   auto c = tier_sizes({1, 2});
   c.title = std::string(120, 'W');
   EXPECT_NE(render_line_chart(c).find("lengthAdjust=\"spacingAndGlyphs\""), std::string::npos);
@@ -105,7 +105,7 @@ SizeRowView simulated_row() {
   return r;
 }
 
-TEST(ReportTruth, EachAxisCarriesOneQuantityWithItsSign) {
+TEST(ReportLegibility, EachAxisCarriesOneQuantityWithItsSign) {
   const auto html =
       recommendation_section_html({simulated_row()}, "Assumed hardware: h100 (no GPU found on this node)");
   EXPECT_NE(html.find("TTFT p99 vs no tier (%, below 0 = faster)"), std::string::npos);
@@ -117,7 +117,7 @@ TEST(ReportTruth, EachAxisCarriesOneQuantityWithItsSign) {
   EXPECT_LT(html.find("Assumed hardware: h100"), html.find("--kv-offloading-size 41"));
 }
 
-TEST(ReportTruth, RowsThatDoNotFitSayDashAndCommandsAreListedOnce) {
+TEST(ReportLegibility, RowsThatDoNotFitSayDashAndCommandsAreListedOnce) {
   auto fits = simulated_row();
   auto same = fits;  // the workload's sizing and the table's row of one configuration
   SizeRowView big;
