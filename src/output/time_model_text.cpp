@@ -27,10 +27,16 @@ std::string tensor_parallel_text(const TimeModelTerms& t) {
   if (t.tp <= 1) return "";
   if (t.fabric_raw_gbps <= 0) return " (TP communication not modelled: the GPU fabric is unknown)";
   return fmt::format(
-      " + TP {} all-reduces: 2 per layer of T x hidden x 2 B, ring over {:.0f} GB/s x {:.2f} + {} ring steps "
-      "x "
-      "{:.1f} us",
-      t.tp, t.fabric_raw_gbps, t.fabric_efficiency, 2 * (t.tp - 1), t.fabric_latency_us);
+      " + TP {} all-reduces: 2 per layer of T x hidden x 2 B over {:.0f} GB/s x {:.2f}, "
+      "vLLM's custom one-shot (2 x {:.1f} us) where it serves the buffer, "
+      "else two-shot or NCCL's ring ({} steps x {:.1f} us)",
+      t.tp, t.fabric_raw_gbps, t.fabric_efficiency, t.fabric_latency_us, 2 * (t.tp - 1), t.fabric_latency_us);
+}
+
+std::string moe_fixed_text(const TimeModelTerms& t) {
+  if (t.moe_fixed_us <= 0) return "";
+  return fmt::format(" + {:.0f} us per step of MXFP4 MoE kernels (triton_kernels routing and matmul_ogs)",
+                     t.moe_fixed_us);
 }
 
 }  // namespace
@@ -49,8 +55,9 @@ std::string time_model_text(const TimeModelTerms& t) {
       "{:.0f} KiB of elementwise traffic per token at that HBM rate{} + "
       "{:.0f} us per step{}; {} weights {:.2f} GiB per rank; calibration: {}",
       t.linear_peak_tflops, t.compute_efficiency, attention + weight_gemm_text(t), t.hbm_gbps,
-      t.memory_efficiency, t.activation_kib_per_token, tensor_parallel_text(t), t.step_overhead_us, request,
-      t.weight_dtype, t.weight_gib_per_rank, calibration_origin_text(t.calibration));
+      t.memory_efficiency, t.activation_kib_per_token, tensor_parallel_text(t) + moe_fixed_text(t),
+      t.step_overhead_us, request, t.weight_dtype, t.weight_gib_per_rank,
+      calibration_origin_text(t.calibration));
 }
 
 std::string calibration_origin_text(const CalibrationOrigin& o) {

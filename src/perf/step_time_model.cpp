@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "perf/activation_traffic.hpp"
+#include "perf/all_reduce.hpp"
 #include "perf/weight_rules.hpp"
 
 namespace kvb {
@@ -13,6 +14,23 @@ namespace {
 // card's gpu_link_gbps is already the bus bandwidth NCCL reaches over PCIe (the hardware file's
 // source), taken whole.
 constexpr double kFabricEfficiency = 0.75;
+
+// MXFP4 experts on Hopper: a fixed time per MoE layer and step beside the roofline. vLLM runs them
+// through triton_kernels (get_mxfp4_backend: TRITON on SM90 where triton_kernels is installed, else
+// Marlin; quantization/mxfp4.py), whose every MoE layer launches a chain of kernels whatever the
+// batch: top-k, the routing's sort of tokens to experts (triton_kernels routing), and two
+// matmul_ogs grouped GEMMs, the first with the SwiGLU fused, the second scattering and weighting
+// the rows back (fused_moe/gpt_oss_triton_kernels_moe.py). At decode sizes their time is launch and
+// ramp, not bytes or FLOPs. 40 us is set from one model: gpt-oss-120b's InferenceMAX 1K/1K runs at
+// 4 in flight, whose steps at TP 2, 4 and 8 keep 1.42-1.62 ms once the weights and all-reduces are
+// paid (36 layers); every other run is held out (docs/accuracy.md). Marlin (A100) and the BF16/FP8
+// fused_moe path are not charged: Mixtral-8x7B's TP 2 runs show no such cost (charged, their E2E
+// error went from 2% to 9%), and gpt-oss on the A100 is already slow without it.
+constexpr double kMxfp4TritonLayerSeconds = 40e-6;
+
+bool runs_mxfp4_triton(const ModelSpec& m, const HardwareSpec& hw, const std::string& weight_dtype) {
+  return m.num_experts > 0 && weight_dtype == "mxfp4" && hw.arch == GpuArch::kHopper;
+}
 
 double fabric_efficiency(const HardwareSpec& hw) {
   return hw.gpu_link_kind == GpuLinkKind::kPcie ? 1.0 : kFabricEfficiency;
@@ -71,20 +89,30 @@ StepTimeModel::StepTimeModel(const ModelSpec& m, const HardwareSpec& hw, double 
   fabric_efficiency_ = fabric_efficiency(hw);
   fabric_bps_ = hw.gpu_link_gbps * 1e9 * fabric_efficiency_;
   fabric_latency_s_ = hw.gpu_link_latency_us * 1e-6;
+  link_kind_ = hw.gpu_link_kind;
+  if (runs_mxfp4_triton(m, hw, weight_dtype)) moe_fixed_s_ = m.num_hidden_layers * kMxfp4TritonLayerSeconds;
+}
+
+// Two all-reduces per layer of the step's bf16 activations (T x hidden x 2 B), each as vLLM runs
+// it for that buffer (perf/all_reduce.hpp: its custom one- or two-shot, else NCCL's ring).
+AllReduceFabric StepTimeModel::fabric() const {
+  return {.ranks = tp_, .kind = link_kind_, .gbps = fabric_bps_ / 1e9, .latency_us = fabric_latency_s_ * 1e6};
+}
+
+double StepTimeModel::all_reduce_message_bytes(const StepWork& w) const {
+  return static_cast<double>(w.tokens) * hidden_ * 2.0;
 }
 
 double StepTimeModel::all_reduce_bandwidth_seconds(const StepWork& w) const {
-  if (tp_ <= 1 || fabric_bps_ <= 0 || w.tokens <= 0) return 0;
-  // A ring all-reduce moves 2 (n - 1) / n of the buffer over each GPU's link; bf16 activations.
-  const double bytes = static_cast<double>(w.tokens) * hidden_ * 2.0;
-  return 2.0 * layers_ * (2.0 * (tp_ - 1) / tp_ * bytes / fabric_bps_);
+  return 2.0 * layers_ * kvb::all_reduce_bandwidth_seconds(fabric(), all_reduce_message_bytes(w));
 }
 
 double StepTimeModel::all_reduce_seconds(const StepWork& w) const {
-  if (tp_ <= 1 || fabric_bps_ <= 0 || w.tokens <= 0) return 0;
-  // A ring all-reduce is 2 (n - 1) steps (reduce-scatter, then all-gather), each paying the
-  // fabric's latency once (Patarasuk and Yuan 2009; NCCL's ring): 2 steps at TP 2, 6 at TP 4.
-  return all_reduce_bandwidth_seconds(w) + 2.0 * layers_ * 2.0 * (tp_ - 1) * fabric_latency_s_;
+  return 2.0 * layers_ * kvb::all_reduce_seconds(fabric(), all_reduce_message_bytes(w));
+}
+
+AllReduceAlgorithm StepTimeModel::all_reduce_algorithm(const StepWork& w) const {
+  return kvb::all_reduce_algorithm(fabric(), all_reduce_message_bytes(w));
 }
 
 double StepTimeModel::flops(const StepWork& w) const {
@@ -132,7 +160,9 @@ double StepTimeModel::step_seconds(const StepWork& w) const {
       (full_pair_flops_ * w.full_attention_pairs + sliding_pair_flops_ * w.sliding_attention_pairs) / tp_;
   const double compute = linear_seconds(w) + attention / (attention_peak_flops_ * cal_.attention());
   const double memory = bytes(w) / (hbm_bps_ * cal_.memory_efficiency);
-  return std::max(compute, memory) + elementwise_seconds(w) + all_reduce_seconds(w) + cal_.step_overhead_s;
+  const double moe_fixed = w.tokens > 0 ? moe_fixed_s_ : 0;
+  return std::max(compute, memory) + elementwise_seconds(w) + all_reduce_seconds(w) + moe_fixed +
+         cal_.step_overhead_s;
 }
 
 double StepTimeModel::prefill_seconds(std::int64_t tokens, std::int64_t chunk_tokens) const {
@@ -162,6 +192,7 @@ TimeModelTerms StepTimeModel::terms() const {
           .fabric_latency_us = fabric_latency_s_ * 1e6,
           .step_overhead_us = cal_.step_overhead_s * 1e6,
           .request_overhead_ms = cal_.request_overhead_s * 1e3,
+          .moe_fixed_us = moe_fixed_s_ * 1e6,
           .weight_dtype = weight_dtype_,
           .weight_gib_per_rank = weight_bytes_ / (1024.0 * 1024 * 1024),
           .calibration = cal_.origin};

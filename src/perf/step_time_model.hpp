@@ -11,8 +11,10 @@
 // bytes  = the rank's weights once (MoE: the dense part and the experts the step's tokens touch,
 //          perf/weight_rules.hpp) + the KV read (context) and written (new tokens),
 // activations = what the elementwise kernels between the GEMMs read and write, per token
-//          (perf/activation_traffic.hpp): they run after the GEMMs, not under them.
-// With TP > 1, two ring all-reduces per layer over the GPU fabric are added (all_reduce_seconds);
+//          (perf/activation_traffic.hpp): they run after the GEMMs, not under them;
+// MXFP4 experts on Hopper (triton_kernels' routing and matmul_ogs) add a fixed time per MoE layer.
+// With TP > 1, two all-reduces per layer over the GPU fabric are added (all_reduce_seconds: vLLM's
+// custom one- or two-shot kernel where it serves the buffer, else NCCL's ring; perf/all_reduce.hpp);
 // efficiencies come from a calibration.
 #include <cstdint>
 #include <optional>
@@ -20,6 +22,7 @@
 
 #include "catalog/hardware_spec.hpp"
 #include "catalog/model_spec.hpp"
+#include "perf/all_reduce.hpp"
 #include "perf/calibration.hpp"
 #include "perf/weight_rules.hpp"
 
@@ -50,6 +53,7 @@ struct TimeModelTerms {
   int tp = 1;
   double fabric_raw_gbps = 0, fabric_efficiency = 1, fabric_latency_us = 0;  // 0 GB/s: fabric unknown
   double step_overhead_us = 0, request_overhead_ms = 0;
+  double moe_fixed_us = 0;  // per step: MXFP4 experts on Hopper (triton_kernels), 0 elsewhere
   std::string weight_dtype;
   double weight_gib_per_rank = 0;
   CalibrationOrigin calibration;
@@ -63,10 +67,11 @@ class StepTimeModel {
 
   double step_seconds(const StepWork& w) const;
   // Tensor parallelism: two all-reduces per layer (after attention's output projection and the
-  // MLP's down projection, vLLM's RowParallelLinear) of the step's activations, ring algorithm
-  // (2 (n - 1) steps of gpu_link_latency_us each), not overlapped with compute. 0 at TP 1 or where
-  // the GPU fabric is unknown.
+  // MLP's down projection, vLLM's RowParallelLinear) of the step's activations, each by the
+  // algorithm vLLM picks for its size (perf/all_reduce.hpp; gpu_link_latency_us per
+  // synchronisation), not overlapped with compute. 0 at TP 1 or where the GPU fabric is unknown.
   double all_reduce_seconds(const StepWork& w) const;
+  AllReduceAlgorithm all_reduce_algorithm(const StepWork& w) const;
   // Its bandwidth part alone (the bytes over the fabric, without the per-all-reduce latency): what
   // stretches when the fabric's links carry other traffic.
   double all_reduce_bandwidth_seconds(const StepWork& w) const;
@@ -83,6 +88,8 @@ class StepTimeModel {
 
  private:
   double gemm_share(double tokens) const;
+  AllReduceFabric fabric() const;
+  double all_reduce_message_bytes(const StepWork& w) const;
   double linear_seconds(const StepWork& w) const;       // the GEMMs, per rank
   double elementwise_seconds(const StepWork& w) const;  // the kernels between them, per rank
 
@@ -107,6 +114,8 @@ class StepTimeModel {
   double fabric_efficiency_ = 1;
   double activation_bytes_per_token_ = 0;
   double fabric_latency_s_ = 0;
+  double moe_fixed_s_ = 0;  // per step: the MoE layers' fixed kernel chain (step_time_model.cpp)
+  GpuLinkKind link_kind_ = GpuLinkKind::kNvlink;
   Calibration cal_;
   std::string weight_dtype_;
 };

@@ -6,8 +6,9 @@ cases are held out of a refit and predicted by it.
 The cases: residency-vllm (Qwen3-14B, vLLM 0.23.0), the vLLM blog's E1 (Llama-3.1-8B, computed
 and loaded prefills) and the inference-sim training runs that do not saturate (Llama-2-7B TP 1,
 Llama-2-70B TP 4, Mixtral-8x7B TP 2, CodeLlama-34B TP 2; vLLM 0.15.1). The keys: the calibration's
-(one figure each for every model and release) and the H100 fabric's latency per ring step
-(`gpu_link_latency_us`, set by the TP runs alone).
+(one figure each for every model and release) and the H100 fabric's latency per synchronisation
+(`gpu_link_latency_us`: a ring or two-shot step, of which vLLM's custom one-shot pays two;
+perf/all_reduce.hpp), set by the TP runs alone.
 
   fit_calibration.py KVBENCH DATA_DIR [--rounds N] [--step S] [--no-loo] [--jobs N] [KEY=VALUE ...]
 

@@ -330,3 +330,41 @@ TEST(WeightRules, Mxfp4QuantizesTheRoutedExpertsOnly) {
   const auto llama = test::model("llama-3.1-8b");
   EXPECT_DOUBLE_EQ(weight_bytes_per_rank(llama, "mxfp4", 1), weight_bytes_per_rank(llama, "bf16", 1));
 }
+
+// vLLM's custom all-reduce in the step (perf/all_reduce.hpp): gpt-oss-120b (36 layers, hidden
+// 2,880) decoding 4 tokens at TP 8 on an H100 (4.8 us per synchronisation): 72 all-reduces of
+// 4 x 2,880 x 2 = 23,040 B, each one-shot: 2 x 4.8 us + 7 x 23,040 B / 337.5 GB/s = 10.08 us, 0.73 ms
+// a step, where the ring's 14 steps gave 72 x (67.2 + 0.12) us = 4.85 ms.
+TEST(TimeModel, CustomAllReduceInTheStepByHand) {
+  const auto m = kvb::test::model("gpt-oss-120b");
+  auto hw = kvb::resolve_hardware("h100");
+  hw.gpu_link_latency_us = 4.8;
+  kvb::StepWork w;
+  for (int r = 0; r < 4; ++r) w.add(1000, 1, m.sliding_window);
+  const kvb::StepTimeModel tp8(m, hw, 1024, 8, "mxfp4", kvb::Calibration{});
+  EXPECT_EQ(tp8.all_reduce_algorithm(w), kvb::AllReduceAlgorithm::kOneShot);
+  EXPECT_NEAR(tp8.all_reduce_seconds(w), 72 * (9.6e-6 + 7 * 23040 / 337.5e9), 1e-12);
+  EXPECT_NEAR(tp8.all_reduce_bandwidth_seconds(w), 72 * 7 * 23040 / 337.5e9, 1e-12);
+}
+
+// MXFP4 experts on Hopper run through triton_kernels' routing and matmul_ogs: 40 us per MoE layer
+// and step, 36 x 40 us = 1.44 ms for gpt-oss-120b. The same model on an Ampere card (Marlin) and a
+// BF16 MoE on the H100 (fused_moe) pay none; a step of no token pays none.
+TEST(TimeModel, Mxfp4TritonLayerCostByHand) {
+  const auto m = kvb::test::model("gpt-oss-120b");
+  const auto h100 = kvb::resolve_hardware("h100");
+  auto ampere_like = h100;
+  ampere_like.arch = kvb::GpuArch::kAmpere;
+  kvb::StepWork w;
+  w.add(1000, 1, m.sliding_window);
+  const kvb::StepTimeModel hopper(m, h100, 1024, 1, "mxfp4", kvb::Calibration{});
+  const kvb::StepTimeModel marlin(m, ampere_like, 1024, 1, "mxfp4", kvb::Calibration{});
+  // Ampere's Marlin kernel also changes the GEMM rate, but a one-token decode is bound by its reads.
+  EXPECT_NEAR(hopper.step_seconds(w) - marlin.step_seconds(w), 36 * 40e-6, 1e-12);
+  const kvb::StepTimeModel bf16(m, h100, 1024, 1, "bf16", kvb::Calibration{});
+  auto bf16_ampere = h100;
+  bf16_ampere.arch = kvb::GpuArch::kAmpere;
+  EXPECT_NEAR(bf16.step_seconds(w),
+              kvb::StepTimeModel(m, bf16_ampere, 1024, 1, "bf16", kvb::Calibration{}).step_seconds(w), 1e-15);
+  EXPECT_EQ(hopper.step_seconds(kvb::StepWork{}), marlin.step_seconds(kvb::StepWork{}));
+}
