@@ -97,7 +97,8 @@ NodeOverrides node_overrides(const SizeOptions& o, const ServeSettings& serve) {
   n.calibration = o.calibration;
   n.engine = parse_engine(o.engine, "--engine");
   check_engine_and_backend(n.engine, serve.kv_offloading_backend);
-  check_secondary_tier(serve, n.engine);  // a stated tier vLLM would not run: refused, one line
+  // A stated tier vLLM would not run: refused, one line (with a traffic the CPU tier is simulated).
+  check_secondary_tier(serve, n.engine, !o.workload.empty() || !o.trace.file.empty());
   return n;
 }
 
@@ -116,12 +117,6 @@ WorkloadSizingRequest traffic_request(const SizeOptions& o) {
   }
   WorkloadSizingRequest r;
   r.serve = serve_settings(o);
-  // The rules path writes a stated secondary tier's configuration; the simulated sizing has none yet.
-  if (r.serve->secondary_tier_size && *r.serve->secondary_tier_size > 0)
-    throw UsageError(
-        "--secondary-tier-size with --workload/--trace: size does not simulate a secondary tier yet; "
-        "expected it without --workload/--trace (its configuration), or kvbench simulate "
-        "--kv-offloading-size N --secondary-tier-size M");
   r.fleet = fleet_from_flags(o.fleet);
   if (!o.seeds.empty()) r.seeds = static_cast<int>(parse_positive_int(o.seeds, "--seeds", false, kMaxSeeds));
   r.jobs = jobs_from_flag(o.jobs);

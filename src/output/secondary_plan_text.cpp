@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
+
 #include "core/units.hpp"
 
 namespace kvb {
@@ -23,11 +25,13 @@ std::vector<std::string> tiering_lines(const SecondaryTierPlan& p) {
       fmt::format(
           "vLLM's file-system tier takes no size (vllm/v1/kv_offload/tiering/fs/manager.py: root_dir and "
           "thread counts only) and has no bound of its own before vLLM RFC #54779: its disk use grows "
-          "with the traffic's distinct prefixes; the {:g} GiB stated is the room to give root_dir (a "
+          "with the traffic's distinct prefixes; the {:g} GiB {} is the room to give root_dir (a "
           "volume or quota of that size), not a figure vLLM reads",
-          p.gib),
-      "not simulated by size: whether it pays for a traffic is kvbench simulate --secondary-tier-size with "
-      "the disk's rates (docs/simulate.md)"};
+          p.gib, p.simulated ? "recommended" : "stated"),
+      p.simulated
+          ? "simulated by size for this traffic: the secondary tier's verdict is under the CPU tier above"
+          : "not simulated by size: whether it pays for a traffic is kvbench simulate --secondary-tier-size "
+            "with the disk's rates, or size --workload/--trace with it (docs/size.md)"};
 }
 
 std::vector<std::string> simple_disk_lines(const SecondaryTierPlan& p) {
@@ -45,6 +49,18 @@ std::vector<std::string> simple_disk_lines(const SecondaryTierPlan& p) {
 }
 
 }  // namespace
+
+std::vector<std::string> simple_alternative_lines(const SecondaryTierPlan& p) {
+  return {fmt::format(
+              "the same {:g} GiB as the Simple connector's disk backend (vLLM PR #49644; 0.27, soft): the "
+              "disk instead of the CPU tier, not behind it, so not what was simulated; {} stands in for "
+              "your directory",
+              p.gib, kTierDirPlaceholder),
+          fmt::format(
+              "disk_capacity_bytes {} is each rank's share over {} rank(s) (per rank or the server's: not "
+              "confirmed from vLLM's source; with one rank they agree)",
+              static_cast<std::uint64_t>(p.gib * kGiB / p.ranks), p.ranks)};
+}
 
 std::vector<std::string> secondary_plan_lines(const SecondaryTierPlan& p) {
   return p.kind == SecondaryTierKind::kSimpleDisk ? simple_disk_lines(p) : tiering_lines(p);

@@ -32,7 +32,7 @@ std::optional<SecondaryTierKind> secondary_kind_from_name(const std::string& nam
   return std::nullopt;
 }
 
-void check_secondary_tier(const ServeSettings& v, EngineKind engine) {
+void check_secondary_tier(const ServeSettings& v, EngineKind engine, bool simulated) {
   if (!v.secondary_tier_size || *v.secondary_tier_size <= 0) return;
   if (engine == EngineKind::kSglang || engine == EngineKind::kDynamo)
     throw UsageError(fmt::format(
@@ -43,7 +43,12 @@ void check_secondary_tier(const ServeSettings& v, EngineKind engine) {
     throw UsageError(
         "--secondary-tier-size with LMCache: its local_disk is not sized by kvbench; expected "
         "--kv-offloading-backend native (vLLM's tiering) or simple (its disk backend)");
-  if (!v.kv_offloading_size || *v.kv_offloading_size <= 0)
+  if (simulated && v.kv_offloading_backend == OffloadingBackend::kSimple)
+    throw UsageError(
+        "--secondary-tier-size with --workload/--trace and --kv-offloading-backend simple: size simulates "
+        "vLLM's tiering (a secondary tier behind the native CPU tier) only; expected --kv-offloading-backend "
+        "native, or no --workload/--trace for the Simple disk backend's configuration");
+  if (!simulated && (!v.kv_offloading_size || *v.kv_offloading_size <= 0))
     throw UsageError(
         "--secondary-tier-size: a secondary tier needs a CPU tier in front of it, as vLLM's tiering "
         "cascades from the CPU tier; expected --kv-offloading-size N with it");
