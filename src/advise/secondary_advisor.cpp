@@ -98,11 +98,11 @@ void refuse(SecondaryTierAdvice& a, const std::vector<TierCurvePoint>& curve, co
 
 }  // namespace
 
-std::vector<double> secondary_ladder(double stated_gib) {
+std::vector<double> secondary_ladder(double stated_gib, double cpu_gib) {
   std::vector<double> ladder;
   for (double share : {0.25, 0.5}) {
     const double gib = std::max(1.0, std::round(stated_gib * share));
-    if (gib < stated_gib && (ladder.empty() || gib > ladder.back())) ladder.push_back(gib);
+    if (gib < stated_gib && gib > cpu_gib && (ladder.empty() || gib > ladder.back())) ladder.push_back(gib);
   }
   ladder.push_back(stated_gib);
   return ladder;
@@ -153,7 +153,7 @@ SecondaryTierAdvice advise_secondary_tier(TierCurve& sim, const TierRecommendati
     a.verdict = SecondaryVerdict::kNoCpuTier;
     return a;
   }
-  const auto ladder = secondary_ladder(req.stated_gib);
+  const auto ladder = secondary_ladder(req.stated_gib, cpu_gib);
   std::vector<SecondaryTierFigures> tiers;
   for (double gib : ladder) {
     auto f = req.figures;

@@ -27,8 +27,9 @@ struct SecondaryAdviceRequest {
 };
 
 // The capacities simulated: a quarter, half and all of the stated size, whole GiB (at least 1),
-// ascending, without repeats; the stated size itself last.
-std::vector<double> secondary_ladder(double stated_gib);
+// ascending, without repeats; the stated size itself last. A quarter or half no larger than the
+// CPU tier in front is left out: written through from it, such a tier only mirrors part of it.
+std::vector<double> secondary_ladder(double stated_gib, double cpu_gib = 0);
 
 // The rule, on simulated figures: `cpu_alone` is the CPU tier without a secondary, `runs[i]` the
 // same with `ladder[i]` GiB behind it. Pays at the smallest ladder size reaching 95% of the best

@@ -116,14 +116,16 @@ FleetTier fleet_tier(const Sizing& s, const SizingInputs& in, TierAdviceRequest 
 // where the simulator would not run it. The scenario keeps no secondary tier: the CPU tier's sweep
 // runs without one, as size without the flag does.
 std::optional<SecondaryAdviceRequest> take_secondary(Scenario& scenario) {
-  const auto& v = scenario.server;
+  const ServerSpec v = scenario.server;
   if (!v.secondary_tier_size || *v.secondary_tier_size <= 0) return std::nullopt;
   SecondaryAdviceRequest req;
   req.stated_gib = *v.secondary_tier_size;
   ServerSpec probe = v;
   probe.kv_offloading_size = 1;  // the CPU tier is the advisor's to choose: any size checks the rest
   req.figures = *secondary_tier_figures(with_server(scenario, probe), 1);
-  scenario = with_override(scenario, "secondary-tier-size", "null", "--secondary-tier-size");
+  ServerSpec without = v;
+  without.secondary_tier_size.reset();
+  scenario = with_server(scenario, without);  // a trace's scenario too (it has no workload document)
   return req;
 }
 

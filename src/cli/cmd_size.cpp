@@ -19,6 +19,7 @@
 #include "cli/jobs_flag.hpp"
 #include "cli/output_flags.hpp"
 #include "cli/server_flags.hpp"
+#include "cli/storage_profile.hpp"
 #include "cli/trace_flags.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
@@ -64,8 +65,9 @@ struct SizeOptions {
   std::string requests;
   std::string seeds;
   std::string jobs;
-  std::string from_vllm_log;  // a vLLM start-up log: size that server with the pool it logged
-  CLI::App* app = nullptr;    // to tell the flags given from their defaults
+  std::string from_vllm_log;    // a vLLM start-up log: size that server with the pool it logged
+  std::string storage_profile;  // a kvbench storage JSON: the secondary tier's rates (with a traffic)
+  CLI::App* app = nullptr;      // to tell the flags given from their defaults
 };
 
 // The flags' server on vLLM's defaults; size/ does the rest.
@@ -104,6 +106,19 @@ NodeOverrides node_overrides(const SizeOptions& o, const ServeSettings& serve) {
 
 bool given(const SizeOptions& o, const char* flag) { return o.app->get_option(flag)->count() > 0; }
 
+// --storage-profile: the secondary tier's rates from a kvbench storage result, at the chunk of the
+// flags' server (cli/storage_profile, as simulate reads them), written into the flags' server.
+void apply_storage_profile(WorkloadSizingRequest& r, const std::string& file) {
+  ServerSpec server;
+  static_cast<ServeSettings&>(server) = *r.serve;
+  server.model = r.model.value_or(r.scenario.server.model);
+  server.hardware = r.hardware.value_or(r.scenario.server.hardware);
+  const auto measured = with_storage_profile(with_server(r.scenario, server), file, r.node.link).server;
+  r.serve->secondary_read_gbps = measured.secondary_read_gbps;
+  r.serve->secondary_write_gbps = measured.secondary_write_gbps;
+  r.serve->secondary_rates_source = measured.secondary_rates_source;
+}
+
 // The traffic to simulate: a workload file's (its server keys are not used: size_with_workload
 // names them) or a trace's, on the server the flags describe.
 WorkloadSizingRequest traffic_request(const SizeOptions& o) {
@@ -139,6 +154,7 @@ WorkloadSizingRequest traffic_request(const SizeOptions& o) {
     TraceReader check(o.trace.file, r.scenario.trace->options);  // unreadable or malformed start: exit 2 now
     r.scenario.server.model = o.model;
     r.scenario.server.hardware = o.hw;
+    if (!o.storage_profile.empty()) apply_storage_profile(r, o.storage_profile);
     return r;
   }
   r.scenario = load_scenario(o.workload);
@@ -148,6 +164,7 @@ WorkloadSizingRequest traffic_request(const SizeOptions& o) {
     const auto n = parse_positive_int(o.requests, "--requests", false, kMaxRequests);
     r.scenario = with_override(r.scenario, "workload.requests", std::to_string(n), "--requests");
   }
+  if (!o.storage_profile.empty()) apply_storage_profile(r, o.storage_profile);
   return r;
 }
 
@@ -175,6 +192,11 @@ std::pair<TierObjective, ServiceLevel> objective_and_slo(const SizeOptions& o) {
         "--objective/--slo-ttft/--slo-tpot/--requests/--seeds/--replicas/--router judge a simulated traffic: "
         "expected --workload NAME|FILE (kvbench simulate --list) or --trace FILE");
   }
+  if (!o.storage_profile.empty() && o.workload.empty() && o.trace.file.empty())
+    throw UsageError(
+        "--storage-profile: its rates are a simulated secondary tier's; expected --workload NAME|FILE or "
+        "--trace "
+        "FILE with --secondary-tier-size");
   return {objective, slo};
 }
 
@@ -343,6 +365,10 @@ void add_traffic_flags(CLI::App* app, SizeOptions& o) {
                   kDefaultSeeds));
   add_jobs_flag(app, o.jobs);
   add_fleet_flags(app, o.fleet);
+  app->add_option(
+      "--storage-profile", o.storage_profile,
+      "with --workload/--trace and --secondary-tier-size: a kvbench storage JSON to take the "
+      "secondary tier's read and write rates from, instead of --secondary-read-gbps/--secondary-write-gbps");
 }
 
 }  // namespace

@@ -23,6 +23,8 @@ double tier_chunk_bytes(const Scenario& s, const std::optional<LinkProfile>& lin
   ServerSpec probe = s.server;
   probe.secondary_read_gbps = 1;
   probe.secondary_write_gbps = 1;
+  // size --workload: the CPU tier is the simulation's to choose; the chunk does not depend on it.
+  if (!probe.kv_offloading_size || *probe.kv_offloading_size <= 0) probe.kv_offloading_size = 1;
   return prepare_simulation(with_server(s, probe), link).block_bytes_per_rank;
 }
 

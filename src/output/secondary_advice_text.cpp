@@ -31,7 +31,7 @@ std::string simulated_line(const SecondaryTierAdvice& a) {
   return fmt::format(
       "secondary tier (--secondary-tier-size {:g}): the recommended {:g} GiB CPU tier simulated again with "
       "{} GiB behind it (vLLM's tiering: written through from the CPU tier, a hit promoted through it), on "
-      "the same draws; disk read {:g} GB/s, write {:g} GB/s, {:g} us a chunk ({})",
+      "the same draws; disk read {:.3g} GB/s, write {:.3g} GB/s, {:g} us a chunk ({})",
       a.stated_gib, a.cpu_gib, sizes.empty() ? "none" : sizes, a.read_gbps, a.write_gbps, a.latency_us,
       a.rates_stated ? "stated, not measured" : "measured by kvbench storage");
 }
@@ -55,6 +55,11 @@ std::string why_not(const SecondaryTierAdvice& a) {
     case SecondaryVerdict::kNoCpuTier:
       return "no CPU tier is recommended for this traffic, and vLLM's tiering cascades from one";
     case SecondaryVerdict::kWorkingSetInCpu:
+      if (a.stated_gib <= a.cpu_gib)
+        return fmt::format(
+            "the {:g} GiB stated is no larger than the {:g} GiB CPU tier in front of it: written "
+            "through from the CPU tier, it only mirrors it ({} of prompt tokens came from it)",
+            a.stated_gib, a.cpu_gib, percent(a.hit_rate));
       return fmt::format(
           "the {:g} GiB CPU tier already holds the working set: {} of prompt tokens came from "
           "the secondary tier even at {:g} GiB",

@@ -66,6 +66,9 @@ TEST(SecondaryLadder, AQuarterHalfAndAllOfTheStatedSizeInWholeGibWithoutRepeats)
   EXPECT_EQ(secondary_ladder(3), (std::vector<double>{1, 2, 3}));
   EXPECT_EQ(secondary_ladder(2), (std::vector<double>{1, 2}));
   EXPECT_EQ(secondary_ladder(1), (std::vector<double>{1}));
+  // Behind a 300 GiB CPU tier the quarter (250) would only mirror part of it: left out.
+  EXPECT_EQ(secondary_ladder(1000, 300), (std::vector<double>{500, 1000}));
+  EXPECT_EQ(secondary_ladder(200, 565), (std::vector<double>{200}));  // the stated size is always simulated
 }
 
 TEST(SecondaryVerdictRule, AFastDiskThatCutsTtftPaysAtTheSmallestLadderSizeWithTheGain) {
