@@ -65,9 +65,10 @@ struct SizeOptions {
   std::string requests;
   std::string seeds;
   std::string jobs;
-  std::string from_vllm_log;    // a vLLM start-up log: size that server with the pool it logged
-  std::string storage_profile;  // a kvbench storage JSON: the secondary tier's rates (with a traffic)
-  CLI::App* app = nullptr;      // to tell the flags given from their defaults
+  std::string from_vllm_log;       // a vLLM start-up log: size that server with the pool it logged
+  std::string storage_profile;     // a kvbench storage JSON: the secondary tier's rates (with a traffic)
+  std::string secondary_tier_dir;  // the secondary tier's directory in the commands
+  CLI::App* app = nullptr;         // to tell the flags given from their defaults
 };
 
 // The flags' server on vLLM's defaults; size/ does the rest.
@@ -98,6 +99,7 @@ NodeOverrides node_overrides(const SizeOptions& o, const ServeSettings& serve) {
   if (!o.link_profile.empty()) n.link = link_profile_from_dma_json(o.link_profile, serve.link_method);
   n.calibration = o.calibration;
   n.engine = parse_engine(o.engine, "--engine");
+  n.secondary_tier_dir = check_secondary_tier_dir(o.secondary_tier_dir, serve);
   check_engine_and_backend(n.engine, serve.kv_offloading_backend);
   // A stated tier vLLM would not run: refused, one line (with a traffic the CPU tier is simulated).
   check_secondary_tier(serve, n.engine, !o.workload.empty() || !o.trace.file.empty());
@@ -105,19 +107,6 @@ NodeOverrides node_overrides(const SizeOptions& o, const ServeSettings& serve) {
 }
 
 bool given(const SizeOptions& o, const char* flag) { return o.app->get_option(flag)->count() > 0; }
-
-// --storage-profile: the secondary tier's rates from a kvbench storage result, at the chunk of the
-// flags' server (cli/storage_profile, as simulate reads them), written into the flags' server.
-void apply_storage_profile(WorkloadSizingRequest& r, const std::string& file) {
-  ServerSpec server;
-  static_cast<ServeSettings&>(server) = *r.serve;
-  server.model = r.model.value_or(r.scenario.server.model);
-  server.hardware = r.hardware.value_or(r.scenario.server.hardware);
-  const auto measured = with_storage_profile(with_server(r.scenario, server), file, r.node.link).server;
-  r.serve->secondary_read_gbps = measured.secondary_read_gbps;
-  r.serve->secondary_write_gbps = measured.secondary_write_gbps;
-  r.serve->secondary_rates_source = measured.secondary_rates_source;
-}
 
 // The traffic to simulate: a workload file's (its server keys are not used: size_with_workload
 // names them) or a trace's, on the server the flags describe.
@@ -335,6 +324,9 @@ void add_node_flags(CLI::App* app, SizeOptions& o) {
   app->add_option(
       "--calibration", o.calibration,
       "YAML with compute-efficiency, memory-efficiency, step-overhead-us for the time model (as simulate)");
+  app->add_option("--secondary-tier-dir", o.secondary_tier_dir,
+                  "with --secondary-tier-size: the tier's directory, written into vLLM's configuration "
+                  "(default: the placeholder /mnt/kv-tier)");
 }
 
 // --workload / --trace: the traffic the tier size is simulated for, and what judges it.

@@ -81,4 +81,15 @@ Scenario with_storage_profile(const Scenario& s, const std::string& file,
   return with_server(s, server);
 }
 
+void apply_storage_profile(WorkloadSizingRequest& r, const std::string& file) {
+  ServerSpec server;
+  static_cast<ServeSettings&>(server) = *r.serve;
+  server.model = r.model.value_or(r.scenario.server.model);
+  server.hardware = r.hardware.value_or(r.scenario.server.hardware);
+  const auto measured = with_storage_profile(with_server(r.scenario, server), file, r.node.link).server;
+  r.serve->secondary_read_gbps = measured.secondary_read_gbps;
+  r.serve->secondary_write_gbps = measured.secondary_write_gbps;
+  r.serve->secondary_rates_source = measured.secondary_rates_source;
+}
+
 }  // namespace kvb

@@ -358,6 +358,7 @@ nlohmann::json size_record_json(const SizeRecord& s) {
                            {"command", s.secondary_command},
                            {"notes", s.secondary_notes}};
     if (p.simulated) j["secondary_tier"]["simulated"] = true;
+    if (p.dir != kTierDirPlaceholder) j["secondary_tier"]["root_dir"] = p.dir;  // --secondary-tier-dir
   }
   return j;
 }

@@ -7,6 +7,7 @@
 
 #include "catalog/vllm_releases.hpp"
 #include "core/errors.hpp"
+#include "core/path_text.hpp"
 #include "core/units.hpp"
 
 namespace kvb {
@@ -58,8 +59,27 @@ void check_secondary_tier(const ServeSettings& v, EngineKind engine, bool simula
     require_release(v.vllm_version, ReleaseChange::kTiering, "vLLM's tiering");
 }
 
-SecondaryTierPlan plan_secondary_tier(double gib, OffloadingBackend backend, int ranks, double cpu_gib) {
+std::string check_secondary_tier_dir(const std::string& dir, const ServeSettings& v) {
+  if (dir.empty()) return dir;
+  if (!v.secondary_tier_size || *v.secondary_tier_size <= 0)
+    throw UsageError(
+        "--secondary-tier-dir: the directory of a secondary tier; expected --secondary-tier-size N with it");
+  const bool printable = std::all_of(dir.begin(), dir.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u >= 0x20 && u != 0x7f && c != '\'' && c != '"' && c != '\\';
+  });
+  if (dir.front() != '/' || !printable)
+    throw UsageError(fmt::format(
+        "--secondary-tier-dir '{}': expected an absolute path (e.g. /mnt/nvme/kv) without quotes, "
+        "backslashes or control characters (it is written into vLLM's JSON configuration)",
+        printable_path(dir)));
+  return dir;
+}
+
+SecondaryTierPlan plan_secondary_tier(double gib, OffloadingBackend backend, int ranks, double cpu_gib,
+                                      const std::string& dir) {
   SecondaryTierPlan p;
+  if (!dir.empty()) p.dir = dir;
   p.kind =
       backend == OffloadingBackend::kSimple ? SecondaryTierKind::kSimpleDisk : SecondaryTierKind::kTieringFs;
   p.gib = gib;

@@ -32,6 +32,7 @@ struct SecondaryTierPlan {
   // size --workload/--trace: the capacity is the simulated recommendation (SecondaryTierAdvice), not
   // the size stated; vLLM's tiering is written with the Simple disk backend as the alternative.
   bool simulated = false;
+  std::string dir = kTierDirPlaceholder;  // --secondary-tier-dir, else the placeholder
 };
 
 // Its name in kvbench/size/v1 ("vllm-tiering-fs", "simple-disk"), and back (nullopt: unknown).
@@ -45,7 +46,14 @@ std::optional<SecondaryTierKind> secondary_kind_from_name(const std::string& nam
 // simulated is vLLM's tiering only (not the Simple disk backend).
 void check_secondary_tier(const ServeSettings& v, EngineKind engine, bool simulated = false);
 
+// --secondary-tier-dir, returned as given: an absolute path without the quotes, backslashes and
+// control characters that would break the configuration's JSON inside the command's single quotes
+// (empty: none given). UsageError, one line, otherwise or without --secondary-tier-size.
+std::string check_secondary_tier_dir(const std::string& dir, const ServeSettings& v);
+
 // The stated tier over `ranks` ranks behind a CPU tier of `cpu_gib` (0: none recommended).
-SecondaryTierPlan plan_secondary_tier(double gib, OffloadingBackend backend, int ranks, double cpu_gib);
+// `dir`: the tier's directory (empty: kTierDirPlaceholder).
+SecondaryTierPlan plan_secondary_tier(double gib, OffloadingBackend backend, int ranks, double cpu_gib,
+                                      const std::string& dir = "");
 
 }  // namespace kvb

@@ -96,7 +96,7 @@ std::string tiering_config(const SecondaryTierPlan& p) {
       "--kv-transfer-config '{{\"kv_connector\":\"OffloadingConnector\",\"kv_role\":\"kv_both\","
       "\"kv_connector_extra_config\":{{\"spec_name\":\"TieringOffloadingSpec\",\"cpu_bytes_to_use\":{},"
       "\"secondary_tiers\":[{{\"type\":\"fs\",\"root_dir\":\"{}\"}}]}}}}'",
-      p.cpu_bytes, kTierDirPlaceholder);
+      p.cpu_bytes, p.dir);
 }
 
 // The Simple connector's disk backend (vLLM PR #49644): a preallocated file per rank (.rank_N).
@@ -105,7 +105,7 @@ std::string simple_disk_config(const SecondaryTierPlan& p) {
       "--kv-transfer-config '{{\"kv_connector\":\"SimpleCPUOffloadConnector\",\"kv_role\":\"kv_both\","
       "\"kv_connector_extra_config\":{{\"kv_offload_backend\":\"disk\",\"disk_path\":\"{}/"
       "kv_offload.bin\",\"disk_capacity_bytes\":{}}}}}'",
-      kTierDirPlaceholder, p.bytes_per_rank);
+      p.dir, p.bytes_per_rank);
 }
 
 // With a stated secondary tier: vLLM's tiering is the command, and has no flag or legacy form; the
@@ -122,8 +122,8 @@ void secondary_forms(const Sizing& s, const SizingInputs& in, std::vector<std::s
         "all ranks) and a file-system tier under root_dir",
         first.major, first.minor);
     if (s.secondary->simulated && has_change(in.vllm_version, ReleaseChange::kSimpleDiskBackend)) {
-      const auto disk =
-          plan_secondary_tier(s.secondary->gib, OffloadingBackend::kSimple, s.secondary->ranks, 0);
+      const auto disk = plan_secondary_tier(s.secondary->gib, OffloadingBackend::kSimple, s.secondary->ranks,
+                                            0, s.secondary->dir);
       flags.push_back(simple_disk_config(disk));
       c.secondary = multiline("vllm serve " + s.hf_id, flags);
     }
@@ -286,7 +286,7 @@ void set_commands(Sizing& s, const SizingInputs& in) {
   s.secondary.reset();
   if (in.secondary_tier_gib)
     s.secondary = plan_secondary_tier(*in.secondary_tier_gib, in.offloading_backend, s.world_size,
-                                      s.offload ? s.offload->recommended_gib() : 0);
+                                      s.offload ? s.offload->recommended_gib() : 0, in.secondary_tier_dir);
   if (s.secondary && s.offload && s.offload->recommendation.secondary)
     s.secondary->simulated = s.offload->recommendation.secondary->pays();
   const auto cmds = vllm_commands(s, in);

@@ -155,6 +155,7 @@ TEST(SizeJson, ASimulatedSecondaryTierPlanRoundTripsThroughTheWholeDocument) {
   auto in = llama8b_32k();
   in.kv_offloading_size_gib = 64;
   in.secondary_tier_gib = 250;
+  in.secondary_tier_dir = "/mnt/nvme0/kv";
   auto s = compute_sizing(in);
   ASSERT_TRUE(s.secondary);
   s.secondary->simulated = true;
@@ -165,6 +166,8 @@ TEST(SizeJson, ASimulatedSecondaryTierPlanRoundTripsThroughTheWholeDocument) {
   ASSERT_TRUE(read.results.at(0).secondary);
   EXPECT_TRUE(read.results.at(0).secondary->simulated);
   EXPECT_DOUBLE_EQ(read.results.at(0).secondary->gib, 250);
+  EXPECT_EQ(read.results.at(0).secondary->dir, "/mnt/nvme0/kv");  // --secondary-tier-dir, in the command too
+  EXPECT_NE(read.results.at(0).vllm_command.find("\"root_dir\":\"/mnt/nvme0/kv\""), std::string::npos);
 }
 
 TEST(SizeJson, TheRulesRecommendationRoundTripsThroughTheWholeDocument) {
