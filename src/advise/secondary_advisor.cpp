@@ -47,7 +47,7 @@ void recommend(SecondaryTierAdvice& a, const Knee& knee, const JudgedCurve& j) {
   a.recommended_gib = at.gib;
   a.ladder_gib = at.gib;
   const double held = std::max(1.0, std::ceil(at.peak_gib));
-  if (at.peak_gib > 0 && held < at.gib) {
+  if (a.replicas == 1 && at.peak_gib > 0 && held < at.gib) {
     a.recommended_gib = held;
     a.basis = SecondaryCapacityBasis::kPeakHeld;
   }
@@ -121,6 +121,7 @@ SecondaryTierAdvice judge_secondary_tier(const SecondaryAdviceRequest& req, cons
   a.metric = j.metric;
   a.pays_gain = j.pays_gain;
   a.model_error = j.model_error;
+  if (!runs.empty()) a.replicas = runs.front().replicas;
   for (std::size_t i = 0; i < runs.size() && i < ladder.size(); ++i) {
     const auto& r = runs[i];
     a.ladder.push_back({.gib = ladder[i],

@@ -112,12 +112,14 @@ std::vector<SecondaryRun> TierCurve::with_secondary(int gib,
   const auto draws = static_cast<std::size_t>(draws_);
   std::vector<TierCurvePoint> points(tiers.size() * draws);
   std::vector<SecondaryTierResult> results(points.size());
+  std::size_t replicas = 1;
   const auto run = run_indexed(points.size(), options_.jobs, [&](std::size_t task) {
     auto setup = setup_for(gib, task % draws);
     setup.secondary = tiers[task / draws];
     const auto result = run_simulation(setup, options_);
     points[task] = curve_point(gib, result);
     if (result.secondary) results[task] = *result.secondary;
+    if (task == 0) replicas = std::max<std::size_t>(1, result.replicas.size());
   });
   if (run.error) std::rethrow_exception(run.error);
   std::vector<SecondaryRun> out;
@@ -126,6 +128,7 @@ std::vector<SecondaryRun> TierCurve::with_secondary(int gib,
     const auto last = first + static_cast<std::ptrdiff_t>(draws);
     out.push_back(secondary_of_draws({points.begin() + first, points.begin() + last},
                                      {results.begin() + first, results.begin() + last}));
+    out.back().replicas = static_cast<int>(replicas);
   }
   return out;
 }

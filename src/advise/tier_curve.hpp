@@ -17,7 +17,8 @@ namespace kvb {
 struct SecondaryRun {
   TierCurvePoint point;
   double hit_rate = 0, bytes_written = 0, bytes_read = 0;
-  std::int64_t peak_blocks = 0;
+  std::int64_t peak_blocks = 0;  // a fleet: its replicas' peaks summed (each replica has the capacity)
+  int replicas = 1;
 };
 
 // Simulates tier sizes on one prepared setup, each over `draws` workload draws (seeds seed,

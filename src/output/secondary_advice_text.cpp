@@ -102,8 +102,9 @@ std::vector<std::string> secondary_advice_lines(const SecondaryTierAdvice& a) {
     out.push_back("its gain cannot be told from the model's error: this class of server was never scored");
   out.push_back(fmt::format(
       "vLLM's file-system tier has no bound of its own before vLLM RFC #54779: its disk use grows with the "
-      "traffic's distinct prefixes (the simulated tier held at most {:.1f} GiB at {:g} GiB)",
-      a.ladder.back().peak_gib, a.ladder.back().gib));
+      "traffic's distinct prefixes (the simulated tier held at most {:.1f} GiB at {:g} GiB{})",
+      a.ladder.back().peak_gib, a.ladder.back().gib,
+      a.replicas > 1 ? fmt::format(", its {} replicas' tiers together", a.replicas) : ""));
   return out;
 }
 
@@ -150,6 +151,7 @@ nlohmann::json secondary_advice_to_json(const SecondaryTierAdvice& a) {
                    {"recommended_gib", a.recommended_gib},
                    {"capacity_basis", to_string(a.basis)},
                    {"ladder_gib", a.ladder_gib},
+                   {"replicas", a.replicas},
                    {"stated_gib", a.stated_gib},
                    {"cpu_tier_gib", a.cpu_gib},
                    {"read_gbps", a.read_gbps},

@@ -59,6 +59,9 @@ struct SecondaryTierAdvice {
   double recommended_gib = 0;  // 0: no secondary tier
   SecondaryCapacityBasis basis = SecondaryCapacityBasis::kLadder;
   double ladder_gib = 0;  // the ladder size it was read at (kPeakHeld: the most held there)
+  // A fleet (size --replicas): each replica has the capacity; peak_gib is the replicas' sum, so the
+  // capacity is never read off the peak.
+  int replicas = 1;
   double cpu_output_tokens_per_s = 0, cpu_ttft_p99_s = 0;  // the CPU tier alone
   std::vector<SecondaryLadderPoint> ladder;
   // A max-model-len prefix read from the disk and loaded to the GPU, against its recomputation.

@@ -109,6 +109,7 @@ SecondaryTierAdvice secondary_advice_from_json(const nlohmann::json& k, const st
   a.basis = *basis;
   a.recommended_gib = json_number_in(k, "recommended_gib", 0, kMaxTierGib, where);
   a.ladder_gib = json_number_in(k, "ladder_gib", 0, kMaxTierGib, where);
+  a.replicas = static_cast<int>(json_integer_in(k, "replicas", 1, kMaxReplicas, where));
   a.stated_gib = json_number_in(k, "stated_gib", 0, kMaxTierGib, where);
   a.cpu_gib = json_number_in(k, "cpu_tier_gib", 0, kMaxTierGib, where);
   a.read_gbps = json_number_in(k, "read_gbps", 0, 1e6, where);

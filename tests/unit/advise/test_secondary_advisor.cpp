@@ -92,6 +92,12 @@ TEST(SecondaryVerdictRule, ATierThatNeverFilledIsSizedAtTheMostItHeld) {
   EXPECT_EQ(a.basis, SecondaryCapacityBasis::kPeakHeld);
   EXPECT_DOUBLE_EQ(a.ladder_gib, 250);
   EXPECT_FALSE(a.model_error);  // no class given: the gain stands, unscored
+  // A fleet's peak is its replicas' sum while each replica has the capacity: the ladder size stands.
+  auto fleet = runs({{500, 0.22, 0.03, 163.1}, {500, 0.22, 0.03, 163.1}, {500, 0.22, 0.03, 163.1}});
+  for (auto& r : fleet) r.replicas = 2;
+  const auto f = judge(disk(12), fleet);
+  EXPECT_DOUBLE_EQ(f.recommended_gib, 250);
+  EXPECT_EQ(f.basis, SecondaryCapacityBasis::kLadder);
 }
 
 TEST(SecondaryVerdictRule, AGainWithinTheStatedErrorIsNoSecondaryTier) {

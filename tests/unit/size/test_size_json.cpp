@@ -109,6 +109,7 @@ TierRecommendation simulated_recommendation() {
                                       .recommended_gib = 164,
                                       .basis = SecondaryCapacityBasis::kPeakHeld,
                                       .ladder_gib = 250,
+                                      .replicas = 2,
                                       .cpu_output_tokens_per_s = 499.5,
                                       .cpu_ttft_p99_s = 0.34,
                                       .ladder = {{.gib = 250,
