@@ -246,7 +246,6 @@ TierRecommendation advise_tier_size(const TierAdviceRequest& req) {
   // A trace is one traffic: its draws would be the same run (only a router's ties differ).
   const int draws = scenario.trace ? 1 : std::max(1, req.seeds);
   TierCurve sim(std::move(base), options, draws);
-
   TierRecommendation rec;
   rec.seeds = draws;
   rec.basis = RecommendationBasis::kSimulation;
@@ -257,7 +256,6 @@ TierRecommendation advise_tier_size(const TierAdviceRequest& req) {
   rec.requests = scenario.workload.requests;
   rec.steps = req.candidate_steps;
   rec.expected = sim.expected_error();
-
   std::optional<PoolKneeStep> knee_of_pool;
   try {
     simulate_sizes(sim, req);
@@ -292,6 +290,7 @@ TierRecommendation advise_tier_size(const TierAdviceRequest& req) {
   }
   note_worst_point(rec, judged.metric);
   if (knee_of_pool) rec.steps.push_back(*knee_of_pool);
+  if (req.secondary) rec.secondary = advise_secondary_tier(sim, rec, *req.secondary, req.objective);
   return rec;
 }
 

@@ -6,6 +6,7 @@
 // nothing pays (tier_objective.hpp says what pays).
 #include <optional>
 
+#include "advise/secondary_advisor.hpp"
 #include "advise/tier_objective.hpp"
 #include "perf/link_curve.hpp"
 #include "sim/scenario.hpp"
@@ -31,6 +32,8 @@ struct TierAdviceRequest {
   std::vector<int>
       candidates{};  // sizes to simulate instead of the grid (size --trace: the curve's), no bisection
   std::vector<AdviceStep> candidate_steps{};  // why those sizes: the first steps of the reasoning
+  // --secondary-tier-size: the recommended CPU tier simulated again with it behind, on the same draws.
+  std::optional<SecondaryAdviceRequest> secondary{};
 };
 
 // The tier sizes first simulated: none, then `points` sizes from about half the floor to the cap,

@@ -82,7 +82,56 @@ TierCurvePoint mean_of_draws(const std::vector<TierCurvePoint>& draws) {
   return m;
 }
 
+// The draws' means of a secondary tier's figures, and the most it held in any draw.
+SecondaryRun secondary_of_draws(const std::vector<TierCurvePoint>& points,
+                                const std::vector<SecondaryTierResult>& tiers) {
+  SecondaryRun out{.point = mean_of_draws(points)};
+  const auto n = static_cast<double>(tiers.size());
+  for (const auto& t : tiers) {
+    out.hit_rate += t.hit_rate / n;
+    out.bytes_written += t.bytes_written / n;
+    out.bytes_read += t.bytes_read / n;
+    out.peak_blocks = std::max(out.peak_blocks, t.peak_blocks);
+  }
+  return out;
+}
+
 }  // namespace
+
+SimulationSetup TierCurve::setup_for(int gib, std::size_t draw) const {
+  auto setup = base_;
+  setup.offloading = gib > 0;
+  setup.cpu_blocks = gib > 0 ? cpu_blocks_for(gib, static_cast<std::int64_t>(setup.cpu_block_bytes)) : 0;
+  if (gib > 0) setup.scenario.server.kv_offloading_size = gib;
+  setup.scenario.seed = base_.scenario.seed + static_cast<std::uint64_t>(draw);
+  return setup;
+}
+
+std::vector<SecondaryRun> TierCurve::with_secondary(int gib,
+                                                    const std::vector<SecondaryTierFigures>& tiers) const {
+  const auto draws = static_cast<std::size_t>(draws_);
+  std::vector<TierCurvePoint> points(tiers.size() * draws);
+  std::vector<SecondaryTierResult> results(points.size());
+  std::size_t replicas = 1;
+  const auto run = run_indexed(points.size(), options_.jobs, [&](std::size_t task) {
+    auto setup = setup_for(gib, task % draws);
+    setup.secondary = tiers[task / draws];
+    const auto result = run_simulation(setup, options_);
+    points[task] = curve_point(gib, result);
+    if (result.secondary) results[task] = *result.secondary;
+    if (task == 0) replicas = std::max<std::size_t>(1, result.replicas.size());
+  });
+  if (run.error) std::rethrow_exception(run.error);
+  std::vector<SecondaryRun> out;
+  for (std::size_t t = 0; t < tiers.size(); ++t) {
+    const auto first = static_cast<std::ptrdiff_t>(t * draws);
+    const auto last = first + static_cast<std::ptrdiff_t>(draws);
+    out.push_back(secondary_of_draws({points.begin() + first, points.begin() + last},
+                                     {results.begin() + first, results.begin() + last}));
+    out.back().replicas = static_cast<int>(replicas);
+  }
+  return out;
+}
 
 void TierCurve::simulate(const std::vector<int>& gibs) {
   std::vector<int> sizes;
@@ -96,11 +145,7 @@ void TierCurve::simulate(const std::vector<int>& gibs) {
   std::vector<std::int64_t> requests(results.size(), 0);
   const auto run = run_indexed(results.size(), options_.jobs, [&](std::size_t task) {
     const int gib = sizes[task / draws];
-    auto setup = base_;
-    setup.offloading = gib > 0;
-    setup.cpu_blocks = gib > 0 ? cpu_blocks_for(gib, static_cast<std::int64_t>(setup.cpu_block_bytes)) : 0;
-    if (gib > 0) setup.scenario.server.kv_offloading_size = gib;
-    setup.scenario.seed = base_.scenario.seed + static_cast<std::uint64_t>(task % draws);
+    const auto setup = setup_for(gib, task % draws);
     const auto result = run_simulation(setup, options_);
     if (gib == 0) require_served(result, setup.scenario, setup.max_model_len);  // else no tier to size
     requests[task] = result.requests;

@@ -12,6 +12,15 @@
 
 namespace kvb {
 
+// A secondary tier simulated behind one CPU tier size (size --secondary-tier-size): the point, and
+// the tier's figures as the draws' means (peak_blocks: the most any draw held).
+struct SecondaryRun {
+  TierCurvePoint point;
+  double hit_rate = 0, bytes_written = 0, bytes_read = 0;
+  std::int64_t peak_blocks = 0;  // a fleet: its replicas' peaks summed (each replica has the capacity)
+  int replicas = 1;
+};
+
 // Simulates tier sizes on one prepared setup, each over `draws` workload draws (seeds seed,
 // seed + 1, ...); block size and max-model-len do not change with the tier, only the CPU tier
 // differs, and draw k is the same traffic at every size. Every (size, draw) is an independent
@@ -27,6 +36,10 @@ class TierCurve {
   void simulate(const std::vector<int>& gibs);
   // The point at `gib` GiB (0: no tier), simulated on first use.
   const TierCurvePoint& at(int gib);
+  // The `gib` GiB CPU tier with each of `tiers` behind it, over the same draws as at(gib): the same
+  // traffic, only the secondary tier differs.
+  std::vector<SecondaryRun> with_secondary(int gib, const std::vector<SecondaryTierFigures>& tiers) const;
+  double cpu_block_bytes() const { return base_.cpu_block_bytes; }
   // Mean output tok/s without a tier on a GPU pool `share` times this one, over the same draws,
   // for each share.
   std::vector<double> no_tier_throughput_with_pools(const std::vector<double>& shares) const;
@@ -44,6 +57,9 @@ class TierCurve {
   }
 
  private:
+  // The setup of draw `draw` at `gib` GiB (0: no tier).
+  SimulationSetup setup_for(int gib, std::size_t draw) const;
+
   SimulationSetup base_;
   SimOptions options_;
   int draws_ = 1;

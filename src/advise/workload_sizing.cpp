@@ -112,6 +112,23 @@ FleetTier fleet_tier(const Sizing& s, const SizingInputs& in, TierAdviceRequest 
   return f;
 }
 
+// --secondary-tier-size: the stated tier's figures, refused now (one line, before any simulation)
+// where the simulator would not run it. The scenario keeps no secondary tier: the CPU tier's sweep
+// runs without one, as size without the flag does.
+std::optional<SecondaryAdviceRequest> take_secondary(Scenario& scenario) {
+  const ServerSpec v = scenario.server;
+  if (!v.secondary_tier_size || *v.secondary_tier_size <= 0) return std::nullopt;
+  SecondaryAdviceRequest req;
+  req.stated_gib = *v.secondary_tier_size;
+  ServerSpec probe = v;
+  probe.kv_offloading_size = 1;  // the CPU tier is the advisor's to choose: any size checks the rest
+  req.figures = *secondary_tier_figures(with_server(scenario, probe), 1);
+  ServerSpec without = v;
+  without.secondary_tier_size.reset();
+  scenario = with_server(scenario, without);  // a trace's scenario too (it has no workload document)
+  return req;
+}
+
 }  // namespace
 
 std::vector<std::string> server_keys_in_file(const Scenario& s) {
@@ -131,6 +148,7 @@ std::vector<std::string> server_keys_in_file(const Scenario& s) {
 Sizing size_with_workload(const WorkloadSizingRequest& request) {
   std::vector<SizingWarning> warnings;
   auto scenario = on_flags_server(request, warnings);
+  auto secondary = take_secondary(scenario);
   std::vector<std::string> model_warnings;
   const auto model = resolve_model(scenario.server.model, model_warnings);
   const auto hw = resolve_hardware(scenario.server.hardware);
@@ -151,6 +169,7 @@ Sizing size_with_workload(const WorkloadSizingRequest& request) {
       if (auto* rule = std::get_if<RuleVerdict>(&*s.offload->recommendation.verdict))
         rule->not_simulated = not_simulated;
     }
+    if (secondary) in.secondary_tier_gib = secondary->stated_gib;  // its configuration, as without a traffic
     return with_commands(std::move(s), in);
   }
   if (!scenario.trace)
@@ -164,12 +183,22 @@ Sizing size_with_workload(const WorkloadSizingRequest& request) {
                            .link = in.link,
                            .seeds = request.seeds,
                            .jobs = request.jobs};
+  if (secondary && s.reload) {
+    secondary->prefix_tokens = s.reload->tokens;
+    secondary->block_size = s.layout.block_size;
+    secondary->reload_s = s.reload->reload_s;
+    secondary->recompute_s = s.reload->recompute_s;
+  }
+  advice.secondary = secondary;
   std::vector<std::pair<double, double>> trace_curve;
   if (scenario.trace) trace_curve = add_trace_candidates(advice, scenario, s);
   auto rec = advise_tier_size(advice);
   rec.trace_curve = std::move(trace_curve);
+  // The commands write the secondary tier where it pays, at the capacity recommended.
+  if (rec.secondary && rec.secondary->pays()) in.secondary_tier_gib = rec.secondary->recommended_gib;
   s.offload = with_recommendation(*s.offload, s, in, std::move(rec));
   s = with_commands(std::move(s), in);
+  advice.secondary.reset();  // the fleet's other router is compared on its CPU tier alone
   if (scenario.fleet.replicas > 1 && s.offload->recommendation.bound != TierBound::kInterrupted)
     s.offload->recommendation.fleet = fleet_tier(s, in, advice, scenario.fleet);
   return s;

@@ -19,6 +19,7 @@
 #include "cli/jobs_flag.hpp"
 #include "cli/output_flags.hpp"
 #include "cli/server_flags.hpp"
+#include "cli/storage_profile.hpp"
 #include "cli/trace_flags.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
@@ -64,8 +65,10 @@ struct SizeOptions {
   std::string requests;
   std::string seeds;
   std::string jobs;
-  std::string from_vllm_log;  // a vLLM start-up log: size that server with the pool it logged
-  CLI::App* app = nullptr;    // to tell the flags given from their defaults
+  std::string from_vllm_log;       // a vLLM start-up log: size that server with the pool it logged
+  std::string storage_profile;     // a kvbench storage JSON: the secondary tier's rates (with a traffic)
+  std::string secondary_tier_dir;  // the secondary tier's directory in the commands
+  CLI::App* app = nullptr;         // to tell the flags given from their defaults
 };
 
 // The flags' server on vLLM's defaults; size/ does the rest.
@@ -96,8 +99,10 @@ NodeOverrides node_overrides(const SizeOptions& o, const ServeSettings& serve) {
   if (!o.link_profile.empty()) n.link = link_profile_from_dma_json(o.link_profile, serve.link_method);
   n.calibration = o.calibration;
   n.engine = parse_engine(o.engine, "--engine");
+  n.secondary_tier_dir = check_secondary_tier_dir(o.secondary_tier_dir, serve);
   check_engine_and_backend(n.engine, serve.kv_offloading_backend);
-  check_secondary_tier(serve, n.engine);  // a stated tier vLLM would not run: refused, one line
+  // A stated tier vLLM would not run: refused, one line (with a traffic the CPU tier is simulated).
+  check_secondary_tier(serve, n.engine, !o.workload.empty() || !o.trace.file.empty());
   return n;
 }
 
@@ -116,12 +121,6 @@ WorkloadSizingRequest traffic_request(const SizeOptions& o) {
   }
   WorkloadSizingRequest r;
   r.serve = serve_settings(o);
-  // The rules path writes a stated secondary tier's configuration; the simulated sizing has none yet.
-  if (r.serve->secondary_tier_size && *r.serve->secondary_tier_size > 0)
-    throw UsageError(
-        "--secondary-tier-size with --workload/--trace: size does not simulate a secondary tier yet; "
-        "expected it without --workload/--trace (its configuration), or kvbench simulate "
-        "--kv-offloading-size N --secondary-tier-size M");
   r.fleet = fleet_from_flags(o.fleet);
   if (!o.seeds.empty()) r.seeds = static_cast<int>(parse_positive_int(o.seeds, "--seeds", false, kMaxSeeds));
   r.jobs = jobs_from_flag(o.jobs);
@@ -144,6 +143,7 @@ WorkloadSizingRequest traffic_request(const SizeOptions& o) {
     TraceReader check(o.trace.file, r.scenario.trace->options);  // unreadable or malformed start: exit 2 now
     r.scenario.server.model = o.model;
     r.scenario.server.hardware = o.hw;
+    if (!o.storage_profile.empty()) apply_storage_profile(r, o.storage_profile);
     return r;
   }
   r.scenario = load_scenario(o.workload);
@@ -153,6 +153,7 @@ WorkloadSizingRequest traffic_request(const SizeOptions& o) {
     const auto n = parse_positive_int(o.requests, "--requests", false, kMaxRequests);
     r.scenario = with_override(r.scenario, "workload.requests", std::to_string(n), "--requests");
   }
+  if (!o.storage_profile.empty()) apply_storage_profile(r, o.storage_profile);
   return r;
 }
 
@@ -180,6 +181,11 @@ std::pair<TierObjective, ServiceLevel> objective_and_slo(const SizeOptions& o) {
         "--objective/--slo-ttft/--slo-tpot/--requests/--seeds/--replicas/--router judge a simulated traffic: "
         "expected --workload NAME|FILE (kvbench simulate --list) or --trace FILE");
   }
+  if (!o.storage_profile.empty() && o.workload.empty() && o.trace.file.empty())
+    throw UsageError(
+        "--storage-profile: its rates are a simulated secondary tier's; expected --workload NAME|FILE or "
+        "--trace "
+        "FILE with --secondary-tier-size");
   return {objective, slo};
 }
 
@@ -318,6 +324,9 @@ void add_node_flags(CLI::App* app, SizeOptions& o) {
   app->add_option(
       "--calibration", o.calibration,
       "YAML with compute-efficiency, memory-efficiency, step-overhead-us for the time model (as simulate)");
+  app->add_option("--secondary-tier-dir", o.secondary_tier_dir,
+                  "with --secondary-tier-size: the tier's directory, written into vLLM's configuration "
+                  "(default: the placeholder /mnt/kv-tier)");
 }
 
 // --workload / --trace: the traffic the tier size is simulated for, and what judges it.
@@ -348,6 +357,10 @@ void add_traffic_flags(CLI::App* app, SizeOptions& o) {
                   kDefaultSeeds));
   add_jobs_flag(app, o.jobs);
   add_fleet_flags(app, o.fleet);
+  app->add_option(
+      "--storage-profile", o.storage_profile,
+      "with --workload/--trace and --secondary-tier-size: a kvbench storage JSON to take the "
+      "secondary tier's read and write rates from, instead of --secondary-read-gbps/--secondary-write-gbps");
 }
 
 }  // namespace

@@ -23,6 +23,8 @@ double tier_chunk_bytes(const Scenario& s, const std::optional<LinkProfile>& lin
   ServerSpec probe = s.server;
   probe.secondary_read_gbps = 1;
   probe.secondary_write_gbps = 1;
+  // size --workload: the CPU tier is the simulation's to choose; the chunk does not depend on it.
+  if (!probe.kv_offloading_size || *probe.kv_offloading_size <= 0) probe.kv_offloading_size = 1;
   return prepare_simulation(with_server(s, probe), link).block_bytes_per_rank;
 }
 
@@ -77,6 +79,17 @@ Scenario with_storage_profile(const Scenario& s, const std::string& file,
   server.secondary_rates_source = fmt::format("{} (tier chunk {}): read {}, write {}", printable_path(file),
                                               format_bytes_binary(chunk), read.tcase.id(), write.tcase.id());
   return with_server(s, server);
+}
+
+void apply_storage_profile(WorkloadSizingRequest& r, const std::string& file) {
+  ServerSpec server;
+  static_cast<ServeSettings&>(server) = *r.serve;
+  server.model = r.model.value_or(r.scenario.server.model);
+  server.hardware = r.hardware.value_or(r.scenario.server.hardware);
+  const auto measured = with_storage_profile(with_server(r.scenario, server), file, r.node.link).server;
+  r.serve->secondary_read_gbps = measured.secondary_read_gbps;
+  r.serve->secondary_write_gbps = measured.secondary_write_gbps;
+  r.serve->secondary_rates_source = measured.secondary_rates_source;
 }
 
 }  // namespace kvb

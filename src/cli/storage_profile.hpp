@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "advise/workload_sizing.hpp"
 #include "perf/link_curve.hpp"
 #include "sim/scenario.hpp"
 
@@ -16,5 +17,9 @@ namespace kvb {
 // without a secondary tier, with rates also stated, or with no usable record.
 Scenario with_storage_profile(const Scenario& s, const std::string& file,
                               const std::optional<LinkProfile>& link);
+
+// size --storage-profile: the rates measured at the chunk of the flags' server (r.serve, r.model,
+// r.hardware), written into r.serve, as simulate reads them.
+void apply_storage_profile(WorkloadSizingRequest& r, const std::string& file);
 
 }  // namespace kvb

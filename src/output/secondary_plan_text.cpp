@@ -2,10 +2,18 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
+
 #include "core/units.hpp"
 
 namespace kvb {
 namespace {
+
+// The directory in the commands: the operator's (--secondary-tier-dir), or the placeholder, said so.
+std::string dir_words(const SecondaryTierPlan& p) {
+  return p.dir == kTierDirPlaceholder ? fmt::format("{} stands in for your directory", p.dir)
+                                      : fmt::format("{}, as given", p.dir);
+}
 
 std::vector<std::string> tiering_lines(const SecondaryTierPlan& p) {
   if (p.cpu_bytes == 0)
@@ -15,27 +23,29 @@ std::vector<std::string> tiering_lines(const SecondaryTierPlan& p) {
         p.gib)};
   return {
       fmt::format(
-          "secondary tier: vLLM's file-system tier under root_dir ({} stands in for your directory), "
+          "secondary tier: vLLM's file-system tier under root_dir ({}), "
           "behind the CPU tier of cpu_bytes_to_use {} ({:g} GiB): written through from the CPU tier, "
           "promoted back through it on a hit (TieringOffloadingSpec, vLLM PR #40020; file-system tier "
           "PR #41735; vllm/v1/kv_offload/tiering/spec.py)",
-          kTierDirPlaceholder, p.cpu_bytes, static_cast<double>(p.cpu_bytes) / kGiB),
+          dir_words(p), p.cpu_bytes, static_cast<double>(p.cpu_bytes) / kGiB),
       fmt::format(
           "vLLM's file-system tier takes no size (vllm/v1/kv_offload/tiering/fs/manager.py: root_dir and "
           "thread counts only) and has no bound of its own before vLLM RFC #54779: its disk use grows "
-          "with the traffic's distinct prefixes; the {:g} GiB stated is the room to give root_dir (a "
+          "with the traffic's distinct prefixes; the {:g} GiB {} is the room to give root_dir (a "
           "volume or quota of that size), not a figure vLLM reads",
-          p.gib),
-      "not simulated by size: whether it pays for a traffic is kvbench simulate --secondary-tier-size with "
-      "the disk's rates (docs/simulate.md)"};
+          p.gib, p.simulated ? "recommended" : "stated"),
+      p.simulated
+          ? "simulated by size for this traffic: the secondary tier's verdict is under the CPU tier above"
+          : "not simulated by size: whether it pays for a traffic is kvbench simulate --secondary-tier-size "
+            "with the disk's rates, or size --workload/--trace with it (docs/size.md)"};
 }
 
 std::vector<std::string> simple_disk_lines(const SecondaryTierPlan& p) {
   return {
       fmt::format("the Simple connector's disk backend (vLLM PR #49644; 0.27, soft): the disk instead of the "
                   "CPU tier, not behind it: GPU blocks go through a small pinned double buffer to one "
-                  "preallocated file per rank (disk_path.rank_N, O_DIRECT); {} stands in for your directory",
-                  kTierDirPlaceholder),
+                  "preallocated file per rank (disk_path.rank_N, O_DIRECT); {}",
+                  dir_words(p)),
       fmt::format(
           "disk_capacity_bytes {} is each rank's share of the {:g} GiB over {} rank(s); kvbench could "
           "not confirm from vLLM's source whether the key is per rank or the server's (the PR's "
@@ -45,6 +55,17 @@ std::vector<std::string> simple_disk_lines(const SecondaryTierPlan& p) {
 }
 
 }  // namespace
+
+std::vector<std::string> simple_alternative_lines(const SecondaryTierPlan& p) {
+  return {fmt::format(
+              "the same {:g} GiB as the Simple connector's disk backend (vLLM PR #49644; 0.27, soft): the "
+              "disk instead of the CPU tier, not behind it, so not what was simulated; {}",
+              p.gib, dir_words(p)),
+          fmt::format(
+              "disk_capacity_bytes {} is each rank's share over {} rank(s) (per rank or the server's: not "
+              "confirmed from vLLM's source; with one rank they agree)",
+              static_cast<std::uint64_t>(p.gib * kGiB / p.ranks), p.ranks)};
+}
 
 std::vector<std::string> secondary_plan_lines(const SecondaryTierPlan& p) {
   return p.kind == SecondaryTierKind::kSimpleDisk ? simple_disk_lines(p) : tiering_lines(p);

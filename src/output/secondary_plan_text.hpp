@@ -10,5 +10,7 @@
 namespace kvb {
 
 std::vector<std::string> secondary_plan_lines(const SecondaryTierPlan& p);
+// A simulated tiering plan's alternative: the Simple connector's disk backend at the same capacity.
+std::vector<std::string> simple_alternative_lines(const SecondaryTierPlan& p);
 
 }  // namespace kvb

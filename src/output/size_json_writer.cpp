@@ -12,6 +12,7 @@
 #include "output/expected_error_text.hpp"
 #include "output/kv_layout_text.hpp"
 #include "output/link_origin_text.hpp"
+#include "output/secondary_advice_text.hpp"
 #include "output/secondary_plan_text.hpp"
 #include "output/size_text.hpp"
 #include "output/sizing_advice_text.hpp"
@@ -96,6 +97,7 @@ void add_simulation_keys(nlohmann::json& j, const TierRecommendation& r) {
   j["seeds"] = r.seeds;
   j["gain_spread"] = r.gain_spread;
   if (r.fleet) j["fleet"] = fleet_tier_to_json(*r.fleet);
+  if (r.secondary) j["secondary_tier_advice"] = secondary_advice_to_json(*r.secondary);
   for (const auto& step : r.steps) {
     if (const auto* knee = std::get_if<PoolKneeStep>(&step)) {
       j["gpu_pool_knee"] = {{"pool_step", knee->pool_step},
@@ -315,6 +317,8 @@ SizeRecord size_record(const Sizing& s) {
                .secondary_command = s.secondary_command,
                .secondary_notes = {}};
   if (s.secondary) r.secondary_notes = secondary_plan_lines(*s.secondary);
+  if (s.secondary && !s.secondary_command.empty() && s.secondary->kind == SecondaryTierKind::kTieringFs)
+    for (auto& line : simple_alternative_lines(*s.secondary)) r.secondary_notes.push_back(std::move(line));
   for (const auto& w : s.warnings) r.warnings.push_back(sizing_warning_text(w));
   word_figures(r);
   return r;
@@ -353,6 +357,8 @@ nlohmann::json size_record_json(const SizeRecord& s) {
                            {"cpu_bytes_to_use", p.cpu_bytes},
                            {"command", s.secondary_command},
                            {"notes", s.secondary_notes}};
+    if (p.simulated) j["secondary_tier"]["simulated"] = true;
+    if (p.dir != kTierDirPlaceholder) j["secondary_tier"]["root_dir"] = p.dir;  // --secondary-tier-dir
   }
   return j;
 }

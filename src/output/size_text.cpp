@@ -15,6 +15,7 @@
 #include "output/kv_layout_text.hpp"
 #include "output/link_origin_text.hpp"
 #include "output/offload_rule_text.hpp"
+#include "output/secondary_advice_text.hpp"
 #include "output/secondary_plan_text.hpp"
 #include "output/sizing_advice_text.hpp"
 #include "output/sizing_warnings_text.hpp"
@@ -232,6 +233,7 @@ void tier_section(std::string& out, const Sizing& s) {
       for (const auto& line : host_memory_lines(*o.host_memory)) out += "  " + line + "\n";
     }
     if (o.recommendation.fleet) out += fleet_tier_lines(o.recommendation);
+    if (o.recommendation.secondary) out += secondary_advice_text(*o.recommendation.secondary);
     if (o.given_gib) {
       out +=
           fmt::format("  given --kv-offloading-size {:g}  ->  num_cpu_blocks {}, {} tokens\n", *o.given_gib,
@@ -309,6 +311,11 @@ void command_sections(std::string& out, const Sizing& s) {
   out += s.vllm_command + "\n";
   if (s.secondary && s.secondary->kind == SecondaryTierKind::kTieringFs)
     for (const auto& line : secondary_plan_lines(*s.secondary)) out += "  - " + line + "\n";
+  if (s.secondary && s.secondary->kind == SecondaryTierKind::kTieringFs && !s.secondary_command.empty()) {
+    section(out, "Simple connector's disk backend (the alternative: the disk instead of the CPU tier)");
+    out += s.secondary_command + "\n";
+    for (const auto& line : simple_alternative_lines(*s.secondary)) out += "  - " + line + "\n";
+  }
   if (s.secondary && s.secondary->kind == SecondaryTierKind::kSimpleDisk) {
     section(out, "Simple connector's disk backend (--secondary-tier-size: the disk instead of the CPU tier)");
     if (!s.secondary_command.empty()) out += s.secondary_command + "\n";

@@ -7,6 +7,7 @@
 
 #include "catalog/vllm_releases.hpp"
 #include "core/errors.hpp"
+#include "core/path_text.hpp"
 #include "core/units.hpp"
 
 namespace kvb {
@@ -32,7 +33,7 @@ std::optional<SecondaryTierKind> secondary_kind_from_name(const std::string& nam
   return std::nullopt;
 }
 
-void check_secondary_tier(const ServeSettings& v, EngineKind engine) {
+void check_secondary_tier(const ServeSettings& v, EngineKind engine, bool simulated) {
   if (!v.secondary_tier_size || *v.secondary_tier_size <= 0) return;
   if (engine == EngineKind::kSglang || engine == EngineKind::kDynamo)
     throw UsageError(fmt::format(
@@ -43,7 +44,12 @@ void check_secondary_tier(const ServeSettings& v, EngineKind engine) {
     throw UsageError(
         "--secondary-tier-size with LMCache: its local_disk is not sized by kvbench; expected "
         "--kv-offloading-backend native (vLLM's tiering) or simple (its disk backend)");
-  if (!v.kv_offloading_size || *v.kv_offloading_size <= 0)
+  if (simulated && v.kv_offloading_backend == OffloadingBackend::kSimple)
+    throw UsageError(
+        "--secondary-tier-size with --workload/--trace and --kv-offloading-backend simple: size simulates "
+        "vLLM's tiering (a secondary tier behind the native CPU tier) only; expected --kv-offloading-backend "
+        "native, or no --workload/--trace for the Simple disk backend's configuration");
+  if (!simulated && (!v.kv_offloading_size || *v.kv_offloading_size <= 0))
     throw UsageError(
         "--secondary-tier-size: a secondary tier needs a CPU tier in front of it, as vLLM's tiering "
         "cascades from the CPU tier; expected --kv-offloading-size N with it");
@@ -53,8 +59,27 @@ void check_secondary_tier(const ServeSettings& v, EngineKind engine) {
     require_release(v.vllm_version, ReleaseChange::kTiering, "vLLM's tiering");
 }
 
-SecondaryTierPlan plan_secondary_tier(double gib, OffloadingBackend backend, int ranks, double cpu_gib) {
+std::string check_secondary_tier_dir(const std::string& dir, const ServeSettings& v) {
+  if (dir.empty()) return dir;
+  if (!v.secondary_tier_size || *v.secondary_tier_size <= 0)
+    throw UsageError(
+        "--secondary-tier-dir: the directory of a secondary tier; expected --secondary-tier-size N with it");
+  const bool printable = std::all_of(dir.begin(), dir.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u >= 0x20 && u != 0x7f && c != '\'' && c != '"' && c != '\\';
+  });
+  if (dir.front() != '/' || !printable)
+    throw UsageError(fmt::format(
+        "--secondary-tier-dir '{}': expected an absolute path (e.g. /mnt/nvme/kv) without quotes, "
+        "backslashes or control characters (it is written into vLLM's JSON configuration)",
+        printable_path(dir)));
+  return dir;
+}
+
+SecondaryTierPlan plan_secondary_tier(double gib, OffloadingBackend backend, int ranks, double cpu_gib,
+                                      const std::string& dir) {
   SecondaryTierPlan p;
+  if (!dir.empty()) p.dir = dir;
   p.kind =
       backend == OffloadingBackend::kSimple ? SecondaryTierKind::kSimpleDisk : SecondaryTierKind::kTieringFs;
   p.gib = gib;

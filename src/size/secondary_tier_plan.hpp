@@ -29,6 +29,10 @@ struct SecondaryTierPlan {
   // The tiering's cpu_bytes_to_use: the CPU tier in front, as --kv-offloading-size writes it
   // (GiB x 2^30, the server's; vllm/config/vllm.py). 0: no CPU tier recommended, so no tiering.
   std::uint64_t cpu_bytes = 0;
+  // size --workload/--trace: the capacity is the simulated recommendation (SecondaryTierAdvice), not
+  // the size stated; vLLM's tiering is written with the Simple disk backend as the alternative.
+  bool simulated = false;
+  std::string dir = kTierDirPlaceholder;  // --secondary-tier-dir, else the placeholder
 };
 
 // Its name in kvbench/size/v1 ("vllm-tiering-fs", "simple-disk"), and back (nullopt: unknown).
@@ -37,10 +41,19 @@ std::optional<SecondaryTierKind> secondary_kind_from_name(const std::string& nam
 
 // UsageError, one line naming the flags and what is accepted, for a tier vLLM would not run or
 // kvbench does not write: no CPU tier in front (vLLM's tiering cascades from it), a release before
-// the mechanism (tiering 0.22, the Simple disk backend 0.27), LMCache, SGLang or Dynamo.
-void check_secondary_tier(const ServeSettings& v, EngineKind engine);
+// the mechanism (tiering 0.22, the Simple disk backend 0.27), LMCache, SGLang or Dynamo. `simulated`
+// (size --workload/--trace): the CPU tier in front is the simulation's to choose, and the tier
+// simulated is vLLM's tiering only (not the Simple disk backend).
+void check_secondary_tier(const ServeSettings& v, EngineKind engine, bool simulated = false);
+
+// --secondary-tier-dir, returned as given: an absolute path without the quotes, backslashes and
+// control characters that would break the configuration's JSON inside the command's single quotes
+// (empty: none given). UsageError, one line, otherwise or without --secondary-tier-size.
+std::string check_secondary_tier_dir(const std::string& dir, const ServeSettings& v);
 
 // The stated tier over `ranks` ranks behind a CPU tier of `cpu_gib` (0: none recommended).
-SecondaryTierPlan plan_secondary_tier(double gib, OffloadingBackend backend, int ranks, double cpu_gib);
+// `dir`: the tier's directory (empty: kTierDirPlaceholder).
+SecondaryTierPlan plan_secondary_tier(double gib, OffloadingBackend backend, int ranks, double cpu_gib,
+                                      const std::string& dir = "");
 
 }  // namespace kvb

@@ -97,6 +97,7 @@ struct NodeOverrides {
   std::optional<LinkProfile> link;
   std::string calibration;                // --calibration: the time model's efficiencies (YAML)
   EngineKind engine = EngineKind::kVllm;  // --engine: which server's command line to write
+  std::string secondary_tier_dir;         // --secondary-tier-dir: in the commands (empty: a placeholder)
 };
 
 }  // namespace kvb

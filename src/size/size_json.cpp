@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "core/units.hpp"
 #include "fleet/fleet_spec.hpp"
@@ -82,6 +83,56 @@ FleetTier fleet_tier_from_json(const nlohmann::json& j, const std::string& where
   return f;
 }
 
+SecondaryLadderPoint ladder_point_from_json(const nlohmann::json& p, const std::string& where) {
+  return {.gib = json_number_in(p, "size_gib", 0, kMaxTierGib, where),
+          .output_tokens_per_s = json_number_in(p, "output_tokens_per_s", 0, 1e12, where),
+          .ttft_p99_s = json_number_in(p, "ttft_p99_s", 0, 1e9, where),
+          .hit_rate = json_number_in(p, "hit_rate", 0, 1, where),
+          .cpu_hit_rate = json_number_in(p, "cpu_hit_rate", 0, 1, where),
+          .gain = json_number_in(p, "gain", -1e6, 1e6, where),
+          .gain_spread = json_number_in(p, "gain_spread", 0, 1e6, where),
+          .bytes_written = json_number_in(p, "bytes_written", 0, 1e18, where),
+          .bytes_read = json_number_in(p, "bytes_read", 0, 1e18, where),
+          .peak_gib = json_number_in(p, "peak_gib", 0, kMaxTierGib, where)};
+}
+
+// recommendation.secondary_tier_advice (size --workload/--trace --secondary-tier-size).
+SecondaryTierAdvice secondary_advice_from_json(const nlohmann::json& k, const std::string& where) {
+  SecondaryTierAdvice a;
+  const auto name = [&](const char* key) { return k.at(key).get<std::string>(); };
+  const auto verdict = secondary_verdict_from_name(name("verdict"));
+  const auto basis = secondary_basis_from_name(name("capacity_basis"));
+  if (!verdict || !basis)
+    throw UsageError(fmt::format("{}: verdict '{}' or capacity_basis '{}' is not one kvbench writes", where,
+                                 name("verdict"), name("capacity_basis")));
+  a.verdict = *verdict;
+  a.basis = *basis;
+  a.recommended_gib = json_number_in(k, "recommended_gib", 0, kMaxTierGib, where);
+  a.ladder_gib = json_number_in(k, "ladder_gib", 0, kMaxTierGib, where);
+  a.replicas = static_cast<int>(json_integer_in(k, "replicas", 1, kMaxReplicas, where));
+  a.stated_gib = json_number_in(k, "stated_gib", 0, kMaxTierGib, where);
+  a.cpu_gib = json_number_in(k, "cpu_tier_gib", 0, kMaxTierGib, where);
+  a.read_gbps = json_number_in(k, "read_gbps", 0, 1e6, where);
+  a.write_gbps = json_number_in(k, "write_gbps", 0, 1e6, where);
+  a.latency_us = json_number_in(k, "latency_us", 0, 1e9, where);
+  a.rates_stated = k.at("rates_stated").get<bool>();
+  a.metric = parse_tier_objective(name("decided_by"), where + ": decided_by");
+  a.pays_gain = json_number_in(k, "pays_gain", 0, 1, where);
+  a.gain = json_number_in(k, "gain", -1e6, 1e6, where);
+  a.gain_spread = json_number_in(k, "gain_spread", 0, 1e6, where);
+  if (!k.at("model_error").is_null()) a.model_error = json_number_in(k, "model_error", 0, 1e3, where);
+  a.hit_rate = json_number_in(k, "hit_rate", 0, 1, where);
+  a.cpu_output_tokens_per_s = json_number_in(k, "cpu_output_tokens_per_s", 0, 1e12, where);
+  a.cpu_ttft_p99_s = json_number_in(k, "cpu_ttft_p99_s", 0, 1e9, where);
+  a.prefix_tokens = json_integer_in(k, "prefix_tokens", 0, kMaxTokens, where);
+  a.disk_read_s = json_number_in(k, "disk_read_s", 0, 1e9, where);
+  a.reload_s = json_number_in(k, "reload_s", 0, 1e9, where);
+  a.recompute_s = json_number_in(k, "recompute_s", 0, 1e9, where);
+  for (const auto& p : k.at("ladder")) a.ladder.push_back(ladder_point_from_json(p, where + ": ladder"));
+  a.lines = k.at("lines").get<std::vector<std::string>>();
+  return a;
+}
+
 void read_simulation_keys(const nlohmann::json& k, TierRecommendation& r, const std::string& where) {
   r.decided_by = r.objective;  // files before decided_by: one metric, the objective's
   if (const auto it = k.find("decided_by"); it != k.end() && it->is_string())
@@ -98,6 +149,8 @@ void read_simulation_keys(const nlohmann::json& k, TierRecommendation& r, const 
   r.seeds = static_cast<int>(json_integer_or(k, "seeds", 1, 1000, 1, where));  // files before it: one draw
   r.gain_spread = json_number_or(k, "gain_spread", 0, 1e6, 0, where);
   if (const auto it = k.find("fleet"); it != k.end()) r.fleet = fleet_tier_from_json(*it, where + ": fleet");
+  if (const auto it = k.find("secondary_tier_advice"); it != k.end())
+    r.secondary = secondary_advice_from_json(*it, where + ": secondary_tier_advice");
 }
 
 }  // namespace

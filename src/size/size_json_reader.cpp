@@ -145,6 +145,8 @@ void read_secondary(const Reader& r, const json& t, SizeRecord& s) {
   p.ranks = static_cast<int>(json_integer_in(t, "ranks", 1, kMaxParallelRanks, r.where()));
   p.bytes_per_rank = static_cast<std::uint64_t>(r.count(t, "bytes_per_rank", std::int64_t{1} << 62));
   p.cpu_bytes = static_cast<std::uint64_t>(r.count(t, "cpu_bytes_to_use", std::int64_t{1} << 62));
+  p.simulated = t.value("simulated", false);                      // the rules path's plan writes none
+  p.dir = t.value("root_dir", std::string(kTierDirPlaceholder));  // none: the placeholder was written
   s.secondary = p;
   s.secondary_command = r.text(t, "command");
   s.secondary_notes = r.lines(t, "notes");

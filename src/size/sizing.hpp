@@ -36,6 +36,7 @@ struct SizingInputs {
   std::optional<int> concurrency;                // sessions to keep warm in the CPU tier
   std::optional<double> kv_offloading_size_gib;  // evaluate a given size too
   std::optional<double> secondary_tier_gib;      // --secondary-tier-size: a stated tier behind it
+  std::string secondary_tier_dir;                // --secondary-tier-dir (empty: kTierDirPlaceholder)
   OffloadingBackend offloading_backend = OffloadingBackend::kNative;
   EngineKind engine = EngineKind::kVllm;
   VllmVersion vllm_version = kNewestModelledVllm;  // --vllm-version: how the tier takes host memory

@@ -36,6 +36,7 @@ SizingInputs make_sizing_inputs(const ModelSpec& model, const HardwareSpec& hw, 
   in.host_memory_gb = node.host_memory_gb;
   in.concurrency = node.concurrency;
   in.engine = node.engine;
+  in.secondary_tier_dir = node.secondary_tier_dir;
   in.vllm_version = serve.vllm_version;
   if (node.engine == EngineKind::kLmcache) in.offloading_backend = OffloadingBackend::kLmcache;
   // A connector without hybrid support: vLLM turns the hybrid manager off for the tier it sizes.

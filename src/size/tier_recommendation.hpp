@@ -11,6 +11,7 @@
 #include "perf/calibration.hpp"
 #include "size/pinning_cost.hpp"
 #include "size/router_capacity.hpp"
+#include "size/secondary_tier_advice.hpp"
 #include "size/tier_advice_facts.hpp"
 #include "size/tier_terms.hpp"
 
@@ -106,6 +107,8 @@ struct TierRecommendation {
   std::string pin_source;              // words: a document's as read back
   std::optional<PinningCost> pinning;  // the figures and their source (output/ words them)
   std::optional<FleetTier> fleet;      // size --replicas
+  // size --workload/--trace --secondary-tier-size: whether a secondary tier pays behind this tier.
+  std::optional<SecondaryTierAdvice> secondary;
 
   bool simulated() const { return basis == RecommendationBasis::kSimulation; }
 };

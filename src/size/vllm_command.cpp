@@ -96,7 +96,7 @@ std::string tiering_config(const SecondaryTierPlan& p) {
       "--kv-transfer-config '{{\"kv_connector\":\"OffloadingConnector\",\"kv_role\":\"kv_both\","
       "\"kv_connector_extra_config\":{{\"spec_name\":\"TieringOffloadingSpec\",\"cpu_bytes_to_use\":{},"
       "\"secondary_tiers\":[{{\"type\":\"fs\",\"root_dir\":\"{}\"}}]}}}}'",
-      p.cpu_bytes, kTierDirPlaceholder);
+      p.cpu_bytes, p.dir);
 }
 
 // The Simple connector's disk backend (vLLM PR #49644): a preallocated file per rank (.rank_N).
@@ -105,12 +105,15 @@ std::string simple_disk_config(const SecondaryTierPlan& p) {
       "--kv-transfer-config '{{\"kv_connector\":\"SimpleCPUOffloadConnector\",\"kv_role\":\"kv_both\","
       "\"kv_connector_extra_config\":{{\"kv_offload_backend\":\"disk\",\"disk_path\":\"{}/"
       "kv_offload.bin\",\"disk_capacity_bytes\":{}}}}}'",
-      kTierDirPlaceholder, p.bytes_per_rank);
+      p.dir, p.bytes_per_rank);
 }
 
 // With a stated secondary tier: vLLM's tiering is the command, and has no flag or legacy form; the
 // Simple connector's disk backend is a command of its own (the disk instead of the CPU tier).
-void secondary_forms(const Sizing& s, std::vector<std::string> flags, VllmCommands& c) {
+// A simulated tiering recommendation also gives the Simple disk backend at the same capacity, where
+// the release has it (the disk instead of the CPU tier: an alternative, not simulated).
+void secondary_forms(const Sizing& s, const SizingInputs& in, std::vector<std::string> flags,
+                     VllmCommands& c) {
   if (s.secondary->kind == SecondaryTierKind::kTieringFs) {
     c.legacy.clear();
     const auto& first = release_fact(ReleaseChange::kTiering).from;
@@ -118,6 +121,12 @@ void secondary_forms(const Sizing& s, std::vector<std::string> flags, VllmComman
         "targets vLLM {}.{} or newer: TieringOffloadingSpec, the CPU tier as cpu_bytes_to_use (bytes across "
         "all ranks) and a file-system tier under root_dir",
         first.major, first.minor);
+    if (s.secondary->simulated && has_change(in.vllm_version, ReleaseChange::kSimpleDiskBackend)) {
+      const auto disk = plan_secondary_tier(s.secondary->gib, OffloadingBackend::kSimple, s.secondary->ranks,
+                                            0, s.secondary->dir);
+      flags.push_back(simple_disk_config(disk));
+      c.secondary = multiline("vllm serve " + s.hf_id, flags);
+    }
     return;
   }
   flags.push_back(simple_disk_config(*s.secondary));
@@ -185,7 +194,7 @@ VllmCommands vllm_commands(const Sizing& s, const SizingInputs& in) {
     c.rocm_docker = multiline("docker run --rm", docker);
   }
   c.version_note = version_note(simple, lmcache);
-  if (tier && s.secondary) secondary_forms(s, flags, c);
+  if (tier && s.secondary) secondary_forms(s, in, flags, c);
   return c;
 }
 
@@ -277,7 +286,9 @@ void set_commands(Sizing& s, const SizingInputs& in) {
   s.secondary.reset();
   if (in.secondary_tier_gib)
     s.secondary = plan_secondary_tier(*in.secondary_tier_gib, in.offloading_backend, s.world_size,
-                                      s.offload ? s.offload->recommended_gib() : 0);
+                                      s.offload ? s.offload->recommended_gib() : 0, in.secondary_tier_dir);
+  if (s.secondary && s.offload && s.offload->recommendation.secondary)
+    s.secondary->simulated = s.offload->recommendation.secondary->pays();
   const auto cmds = vllm_commands(s, in);
   s.vllm_command = cmds.serve;
   s.vllm_command_legacy = cmds.legacy;

@@ -93,6 +93,40 @@ TierRecommendation simulated_recommendation() {
                                                       .gpu = {1'600'000, 25'000},
                                                       .autotune_gpu_entries = 100'000,
                                                       .cpu = PrefixProducerCapacity{5'120'000, 80'000}}};
+  rec.secondary = SecondaryTierAdvice{.verdict = SecondaryVerdict::kPays,
+                                      .stated_gib = 1000,
+                                      .cpu_gib = 64,
+                                      .read_gbps = 12.5,
+                                      .write_gbps = 6.25,
+                                      .latency_us = 80,
+                                      .rates_stated = false,
+                                      .metric = TierObjective::kTtftP99,
+                                      .pays_gain = 0.1,
+                                      .gain = 0.34375,
+                                      .gain_spread = 0.0625,
+                                      .model_error = 0.113,
+                                      .hit_rate = 0.021,
+                                      .recommended_gib = 164,
+                                      .basis = SecondaryCapacityBasis::kPeakHeld,
+                                      .ladder_gib = 250,
+                                      .replicas = 2,
+                                      .cpu_output_tokens_per_s = 499.5,
+                                      .cpu_ttft_p99_s = 0.34,
+                                      .ladder = {{.gib = 250,
+                                                  .output_tokens_per_s = 500.25,
+                                                  .ttft_p99_s = 0.224,
+                                                  .hit_rate = 0.021,
+                                                  .cpu_hit_rate = 0.211,
+                                                  .gain = 0.34375,
+                                                  .gain_spread = 0.0625,
+                                                  .bytes_written = 5.3e11,
+                                                  .bytes_read = 7.2e10,
+                                                  .peak_gib = 163.125}},
+                                      .prefix_tokens = 128'000,
+                                      .disk_read_s = 3.5,
+                                      .reload_s = 0.24,
+                                      .recompute_s = 17.45,
+                                      .lines = {}};
   return rec;
 }
 
@@ -111,6 +145,30 @@ TEST(SizeJson, ASimulatedRecommendationRoundTripsByteForByte) {
   ASSERT_TRUE(read.fleet->router_capacities && read.fleet->router_capacities->cpu);
   EXPECT_EQ(read.fleet->router_capacities->cpu->lru_capacity_per_server, 80'000);
   EXPECT_DOUBLE_EQ(read.curve.at(0).busiest_ttft_p99_s, 2.5);
+  ASSERT_TRUE(read.secondary);  // size --secondary-tier-size's verdict, its facts and its words
+  EXPECT_EQ(read.secondary->basis, SecondaryCapacityBasis::kPeakHeld);
+  EXPECT_DOUBLE_EQ(read.secondary->ladder.at(0).peak_gib, 163.125);
+  EXPECT_DOUBLE_EQ(*read.secondary->model_error, 0.113);
+  EXPECT_FALSE(read.secondary->lines.empty());
+}
+
+TEST(SizeJson, ASimulatedSecondaryTierPlanRoundTripsThroughTheWholeDocument) {
+  auto in = llama8b_32k();
+  in.kv_offloading_size_gib = 64;
+  in.secondary_tier_gib = 250;
+  in.secondary_tier_dir = "/mnt/nvme0/kv";
+  auto s = compute_sizing(in);
+  ASSERT_TRUE(s.secondary);
+  s.secondary->simulated = true;
+  s.secondary_command = "vllm serve meta-llama/Llama-3.1-8B-Instruct --kv-transfer-config '{}'";
+  const auto written = sizings_document({s});
+  const auto read = size_document_from_json(written, "secondary.json");
+  EXPECT_EQ(size_document_json(read).dump(), written.dump());
+  ASSERT_TRUE(read.results.at(0).secondary);
+  EXPECT_TRUE(read.results.at(0).secondary->simulated);
+  EXPECT_DOUBLE_EQ(read.results.at(0).secondary->gib, 250);
+  EXPECT_EQ(read.results.at(0).secondary->dir, "/mnt/nvme0/kv");  // --secondary-tier-dir, in the command too
+  EXPECT_NE(read.results.at(0).vllm_command.find("\"root_dir\":\"/mnt/nvme0/kv\""), std::string::npos);
 }
 
 TEST(SizeJson, TheRulesRecommendationRoundTripsThroughTheWholeDocument) {
