@@ -164,8 +164,8 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
     out.offloading = true;
     out.cpu_blocks = cpu_blocks_for(*v.kv_offloading_size, static_cast<std::int64_t>(out.cpu_block_bytes));
   }
+  out.file_tier = file_tier_figures(s);  // first: a file tier's own refusals name its keys
   out.secondary = secondary_tier_figures(s, out.cpu_block_bytes);
-  out.file_tier = file_tier_figures(s);
   out.link = measured_link ? *measured_link : in.link ? *in.link : link_profile_from_hardware(in.hw);
   if (v.link_method == Method::kKernel) {
     out.notes.push_back(
