@@ -48,6 +48,12 @@ std::optional<FileTierFigures> file_tier_figures(const Scenario& s) {
         fmt::format("{}: kv-offloading-medium cpu+file needs the file tier's room: "
                     "secondary-tier-size (--secondary-tier-size)",
                     s.origin));
+  if (v.kv_offloading_medium != OffloadMedium::kCpu && s.fleet.replicas > 1)
+    throw UsageError(fmt::format(
+        "{}: kv-offloading-medium {} with replicas {}: the simulator would give each "
+        "replica its own files, where llm-d's connector shares them on a shared volume; "
+        "not simulated, expected one replica",
+        s.origin, v.kv_offloading_medium == OffloadMedium::kFile ? "file" : "cpu+file", s.fleet.replicas));
   if (v.kv_offloading_medium != OffloadMedium::kFile) return std::nullopt;
   refuse_unrunnable(s);
   if (*v.kv_offloading_size <= 0) return std::nullopt;  // no connector: nothing to run

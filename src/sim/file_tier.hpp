@@ -32,7 +32,7 @@ struct FileTierFigures {
 // The scenario's file tier; none for the CPU medium or an empty tier (kv-offloading-size 0, a
 // sweep's no-tier point). UsageError, one line naming the scenario and the keys, for a file tier
 // the simulator does not run: without kv-offloading-size, with a secondary tier, under another
-// backend, without its rates, or with a per-chunk latency.
+// backend, without its rates, with a per-chunk latency, or over replicas (their files are shared).
 std::optional<FileTierFigures> file_tier_figures(const Scenario& s);
 
 // The tier's copies as a link per rank: each rank's share of the node's rates, no per-copy cost

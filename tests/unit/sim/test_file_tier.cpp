@@ -137,6 +137,8 @@ TEST(FileTier, ConfigurationsItDoesNotRunAreRefusedNamingTheKey) {
           "secondary-latency-us is not simulated");
   refused("kv-offloading-size: 10\nkv-offloading-medium: cpu+file\n", "needs the file tier's room");
   refused("kv-offloading-size: 10\nkv-offloading-medium: tape\n", "expected cpu");
+  refused("kv-offloading-size: 10\nkv-offloading-medium: file\nreplicas: 2\n",
+          "shares them on a shared volume");
   // Without its rates.
   try {
     prepare_simulation(scenario(R"(
