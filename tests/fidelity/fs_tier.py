@@ -45,8 +45,9 @@ REASONS = {
     "L40S Qwen3-0.6B mempress cpu+fs-offload-20k":
         "requests the CPU tier misses load from the files at 1 GB/s, slower than recomputing (as fs-offload)",
     "L40S Qwen3-8B mempress cpu+fs-offload-20k":
-        "the CPU tier and the files serve 52% and 20% of prompt tokens at 50 users and the model gains; the study "
-        "lost 21% (not found why)",
+        "the CPU tier alone thrashes (LRU over a cycle of conversations larger than it: 8% hits); the files "
+        "serve its misses off the GPU, so the cycle breaks (52% CPU, 20% file hits) and the model gains; the "
+        "study lost 21% (its steps slowed under the file tier: not modelled)",
     "L40S Qwen3-14B mempress fs-offload":
         "the files' hits pay for the 14B's prefill in the model; the study shows no gain (not found why)",
 }
