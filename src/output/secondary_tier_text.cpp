@@ -46,13 +46,24 @@ std::string secondary_tier_tables(const SweepRun& run) {
     t.add_row(row);
   }
   const auto& source = run.scenario.server.secondary_rates_source;
-  return "\nSecondary tier behind the CPU tier (vLLM tiering: written through from the CPU tier, a hit read "
-         "disk -> CPU -> GPU; 2nd hit = prompt tokens it served):\n" +
+  const bool beside = run.scenario.server.kv_offloading_medium == OffloadMedium::kCpuAndFile;
+  return (beside
+              ? "\nSecondary tier beside the CPU tier (vLLM's MultiConnector: every block stored from the "
+                "GPU "
+                "to both, a request the CPU tier misses loaded from the files straight to the GPU; 2nd hit = "
+                "prompt tokens it served):\n"
+              : "\nSecondary tier behind the CPU tier (vLLM tiering: written through from the CPU tier, a "
+                "hit "
+                "read disk -> CPU -> GPU; 2nd hit = prompt tokens it served):\n") +
          t.render() +
          (source.empty() ? "Its rates are stated (secondary-read-gbps, secondary-write-gbps), not measured.\n"
                          : fmt::format("Its rates are measured by kvbench storage: {}.\n", source)) +
-         "Not scored against a real server; the disk sharing the GPU's PCIe link and the page cache are not "
-         "modelled (docs/simulate.md).\n";
+         (beside ? "Scored against llm-d's file-system arms on 2x L40S, one of three cells within 15 points; "
+                   "the "
+                   "page cache is not modelled (docs/accuracy.md).\n"
+                 : "Not scored against a real server; the disk sharing the GPU's PCIe link and the page "
+                   "cache are "
+                   "not modelled (docs/simulate.md).\n");
 }
 
 }  // namespace kvb

@@ -4,6 +4,7 @@
 
 #include "core/units.hpp"
 #include "output/link_origin_text.hpp"
+#include "sim/file_tier.hpp"
 
 namespace kvb {
 namespace {
@@ -36,6 +37,14 @@ std::string word(const SimpleAsNativeNote&) {
   return "kv-offloading-backend simple: the SimpleCPUOffloadConnector is simulated as the native tier, "
          "storing each block as it fills; its lazy offload (lazy_offload true) and block-level preemption "
          "are not modelled, and it has not been scored against a real server (docs/size.md)";
+}
+std::string word(const FileTierNote& n) {
+  return fmt::format(
+      "kv-offloading-medium file: the tier is a file system, as llm-d's file-system connector runs it: "
+      "loads at {:.3g} GB/s and stores at {:.3g} GB/s for the node ({}), a block a hit once its file is "
+      "written, stores past {:.0f} s of queued writes dropped; the page cache and the connector's "
+      "multi-block files are not modelled",
+      n.read_gbps, n.write_gbps, n.stated ? "stated" : "measured by kvbench storage", kFileWriteQueueSeconds);
 }
 std::string word(const TierCostsAssumedNote& n) {
   return fmt::format(

@@ -1,7 +1,10 @@
 // The engine's side of a secondary tier (sim/secondary_tier.hpp): the write-through of each CPU-tier
 // store and the promotion of blocks only the secondary holds, as vLLM's TieringOffloadingManager
 // does from 0.22 (vllm/v1/kv_offload/tiering/manager.py: complete_store, lookup,
-// _initiate_promotion).
+// _initiate_promotion); or, side by side (kv-offloading-medium cpu+file), a second connector's
+// stores and loads under vLLM's MultiConnector (multi_connector.py: "Load KV from the first
+// connector that advertises available tokens ... Save to all connectors").
+#include "sim/file_tier.hpp"
 #include "sim/serving_engine.hpp"
 
 namespace kvb {
@@ -16,8 +19,33 @@ void ServingEngine::write_through(const std::vector<std::uint64_t>& hashes) {
 }
 
 void ServingEngine::on_disk_write_done(std::int64_t job) {
-  tier_->release(secondary_->written(job));
+  const auto writer = secondary_->writer(job);  // side by side: the request whose store it is
+  if (writer < 0) tier_->release(secondary_->written(job));
   secondary_->finish_write(job);
+  if (writer >= 0) reader_done(request(writer));
+}
+
+// Side by side, the file tier's connector stores the request's full blocks from the GPU itself
+// (into its own staging buffers: llmd_fs_backend), beside the CPU tier's store, and the request's
+// GPU blocks are held until both have sent (MultiConnector counts each connector's async save).
+// Writes queued past the connector's bound are dropped (sim/file_tier.hpp); a preemption does not
+// wait for them (storage_offload.cpp wait_job cancels those still queued).
+void ServingEngine::write_files(SimRequest& r, const std::vector<std::uint64_t>& hashes) {
+  if (secondary_->write_backlog_s(clock_.now) > kFileWriteQueueSeconds) return;
+  const auto job = secondary_->start_write(clock_.now, hashes, r.id);
+  if (job < 0) return;
+  ++r.pending_stores;  // not in stores_end: a preemption cancels the connector's queued writes
+  r.stored_any = true;
+  push_event(secondary_->done_at(job), EventKind::kDiskWriteDone, job);
+}
+
+// Side by side, a request the CPU tier holds none of its next blocks for is loaded by the file
+// tier's connector: file -> staging -> GPU at the disk's read rate; nothing enters the CPU tier.
+void ServingEngine::read_files(TransferJob job) {
+  job.direct = true;
+  job.disk = job.hashes;
+  const double done = secondary_->start_read(clock_.now, job.disk);
+  push_event(done, EventKind::kDiskReadDone, transfers_.add(std::move(job)));
 }
 
 // Pins the load's blocks in the CPU tier and reserves CPU-tier room for those only the secondary
@@ -52,6 +80,10 @@ void ServingEngine::promote(TransferJob& job) {
 void ServingEngine::on_disk_read_done(std::int64_t id) {
   auto& job = transfers_[id];
   secondary_->finish_read(job.disk);
+  if (job.direct) {  // straight to the GPU: the load ends here
+    on_load_done(id);
+    return;
+  }
   tier_->store_done(job.disk);
   load_to_gpu(id);
 }

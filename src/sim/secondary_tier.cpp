@@ -27,8 +27,10 @@ void refuse_unrunnable(const Scenario& s) {
         "as "
         "vLLM's tiering cascades from the CPU tier: set kv-offloading-size (--kv-offloading-size)",
         s.origin));
-  // The release tiering arrived in, from the one table of release changes (catalog/vllm_releases).
-  if (!has_change(v.vllm_version, ReleaseChange::kTiering))
+  // The release tiering arrived in, from the one table of release changes (catalog/vllm_releases);
+  // MultiConnector's side-by-side tiers need no tiering.
+  if (v.kv_offloading_medium != OffloadMedium::kCpuAndFile &&
+      !has_change(v.vllm_version, ReleaseChange::kTiering))
     throw UsageError(fmt::format(
         "{}: a secondary tier needs vLLM {} or later (its tiering, PR #40020); "
         "vllm-version (--vllm-version) is {}",
@@ -60,13 +62,15 @@ std::optional<SecondaryTierFigures> secondary_tier_figures(const Scenario& s, do
       .write_bytes_per_s = *v.secondary_write_gbps * 1e9,
       .latency_s = v.secondary_latency_us * 1e-6,
       .policy = v.secondary_eviction_policy,
-      .stated = v.secondary_rates_source.empty()};
+      .stated = v.secondary_rates_source.empty(),
+      .side_by_side = v.kv_offloading_medium == OffloadMedium::kCpuAndFile};
 }
 
 SecondaryTier::SecondaryTier(const SecondaryTierFigures& figures, double block_bytes)
     : figures_(figures), block_bytes_(block_bytes), store_(figures.blocks, figures.policy, 1) {}
 
-std::int64_t SecondaryTier::start_write(double now, const std::vector<std::uint64_t>& hashes) {
+std::int64_t SecondaryTier::start_write(double now, const std::vector<std::uint64_t>& hashes,
+                                        std::int64_t request) {
   auto accepted = store_.reserve(store_.select_for_store(hashes));
   counts_.peak_blocks = std::max(counts_.peak_blocks, store_.size());
   if (accepted.empty()) return -1;
@@ -75,7 +79,7 @@ std::int64_t SecondaryTier::start_write(double now, const std::vector<std::uint6
   const double done =
       write_.submit(now, job_seconds(n, block_bytes_, figures_.write_bytes_per_s, figures_.latency_s), bytes);
   counts_.blocks_written += n;
-  return jobs_.add(WriteJob{std::move(accepted), done});
+  return jobs_.add(WriteJob{std::move(accepted), done, request});
 }
 
 const std::vector<std::uint64_t>& SecondaryTier::written(std::int64_t job) const { return jobs_[job].hashes; }

@@ -29,6 +29,10 @@ struct SecondaryTierFigures {
   double latency_s = 0;  // per chunk; a job's chunks run in parallel, so once per job
   EvictionKind policy = EvictionKind::kLru;
   bool stated = true;  // the rates as the operator stated them, not a kvbench storage measurement
+  // kv-offloading-medium cpu+file: beside the CPU tier under vLLM's MultiConnector, not behind it
+  // (sim/secondary_copies.cpp): stores go from the GPU to both, a request loads from the CPU tier
+  // if it holds any of its next blocks, else straight from the files; nothing is promoted.
+  bool side_by_side = false;
 };
 
 // The scenario's secondary tier for blocks of `block_bytes` (all ranks); none where it sets none or
@@ -51,14 +55,17 @@ class SecondaryTier {
   SecondaryTier(const SecondaryTierFigures& figures, double block_bytes);
 
   bool ready(std::uint64_t hash) const { return store_.ready(hash); }
+  bool side_by_side() const { return figures_.side_by_side; }
   // Changes whenever a block becomes ready or leaves the tier.
   std::uint64_t version() const { return store_.version(); }
 
   // Write-through of blocks whose CPU-tier store completed at `now`: those absent from the tier are
   // reserved (evicting by policy) and queued on the write link. Returns the job's id, or -1 when
   // nothing needs writing; done_at() is when it ends.
-  std::int64_t start_write(double now, const std::vector<std::uint64_t>& hashes);
+  std::int64_t start_write(double now, const std::vector<std::uint64_t>& hashes, std::int64_t request = -1);
   const std::vector<std::uint64_t>& written(std::int64_t job) const;
+  std::int64_t writer(std::int64_t job) const { return jobs_[job].request; }  // side by side: its request
+  double write_backlog_s(double now) const { return write_.free_at() - now; }
   double done_at(std::int64_t job) const { return jobs_[job].done; }
   void finish_write(std::int64_t job);  // ready for lookups; the job's slot is free
 
@@ -75,6 +82,7 @@ class SecondaryTier {
   struct WriteJob {
     std::vector<std::uint64_t> hashes;
     double done = 0;
+    std::int64_t request = -1;
   };
   SecondaryTierFigures figures_;
   double block_bytes_;  // one block across all ranks

@@ -1,5 +1,6 @@
 // The secondary tier's server fields (sim/server_fields.hpp): its size, the disk's rates and
-// latency, where the rates came from, and its eviction policy. Each is written back only where a
+// latency, where the rates came from, and its eviction policy; and the medium of the one tier
+// (kv-offloading-medium: a file tier takes the same disk's rates). Each is written back only where a
 // secondary tier is set, so a server without one reads and writes as before.
 #include <fmt/format.h>
 
@@ -74,6 +75,27 @@ void eviction_to_yaml(const ServerSpec& v, YAML::Node& n) {
     n["secondary-eviction-policy"] = v.secondary_eviction_policy == EvictionKind::kArc ? "arc" : "lru";
 }
 
+OffloadMedium parse_medium(const std::string& text, const std::string& what) {
+  if (text == "cpu") return OffloadMedium::kCpu;
+  if (text == "file") return OffloadMedium::kFile;
+  if (text == "cpu+file") return OffloadMedium::kCpuAndFile;
+  throw UsageError(
+      fmt::format("{} '{}': expected cpu (host memory, the default), file (llm-d's "
+                  "file-system connector) or cpu+file (both under vLLM's MultiConnector)",
+                  what, text));
+}
+void medium_from_flag(const std::string& text, ServeSettings& v) {
+  v.kv_offloading_medium = parse_medium(text, "--kv-offloading-medium");
+}
+void medium_from_yaml(const YamlObject& o, ServerSpec& v) {
+  v.kv_offloading_medium =
+      parse_medium(o.str_or("kv-offloading-medium", "cpu"), o.origin() + ": key 'kv-offloading-medium'");
+}
+void medium_to_yaml(const ServerSpec& v, YAML::Node& n) {
+  if (v.kv_offloading_medium == OffloadMedium::kFile) n["kv-offloading-medium"] = "file";
+  if (v.kv_offloading_medium == OffloadMedium::kCpuAndFile) n["kv-offloading-medium"] = "cpu+file";
+}
+
 }  // namespace
 
 std::vector<ServerField> secondary_tier_fields() {
@@ -93,6 +115,11 @@ std::vector<ServerField> secondary_tier_fields() {
        latency_from_yaml, latency_to_yaml},
       {"secondary-rates-source", "", "", false, false, nullptr, source_from_yaml, source_to_yaml},
       {"secondary-eviction-policy", "", "", false, false, nullptr, eviction_from_yaml, eviction_to_yaml},
+      {"kv-offloading-medium", "--kv-offloading-medium",
+       "cpu (the default); file: the kv-offloading-size tier on a file system at the secondary-* rates, "
+       "llm-d's file-system connector; cpu+file: a CPU tier and a file tier (secondary-tier-size) side by "
+       "side under vLLM's MultiConnector (docs/simulate.md)",
+       false, false, medium_from_flag, medium_from_yaml, medium_to_yaml},
   };
 }
 

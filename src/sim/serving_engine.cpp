@@ -26,6 +26,8 @@ ServingEngine::ServingEngine(const SimulationSetup& setup, const SimOptions& opt
       replica_(replica),
       clock_(clock),
       listener_(listener),
+      tier_link_(setup.file_tier ? file_tier_link(*setup.file_tier, setup.world_size, setup.link)
+                                 : setup.link),
       kv_(setup.gpu_blocks, setup.block_size, setup.scenario.server.enable_prefix_caching),
       tier_(make_tier(setup)),
       secondary_(tier_ && setup.secondary
@@ -41,6 +43,10 @@ ServingEngine::ServingEngine(const SimulationSetup& setup, const SimOptions& opt
   if (tier_ && tier_->capacity() > 0) {
     costs_.active = active_tier_costs(server.tier_costs, server.vllm_version,
                                       server.kv_offloading_backend == OffloadingBackend::kLmcache);
+    // A file is a hit once written (the file tier's lookup is a path check): no wait for the request;
+    // a preemption cancels the connector's queued writes (storage_offload.cpp wait_job): no wait either.
+    if (setup.file_tier)
+      costs_.active = costs_.active.without(TierCost::kStoreVisibility).without(TierCost::kPreemptFlush);
   }
 }
 
@@ -196,6 +202,15 @@ void ServingEngine::start_load(SimRequest& r, const std::vector<std::int32_t>& g
     load_to_gpu(transfers_.add(std::move(job)));
     return;
   }
+  if (secondary_->side_by_side() && !tier_->ready(job.hashes.front())) {
+    read_files(std::move(job));  // MultiConnector: the file tier's connector loads it
+    return;
+  }
+  if (secondary_->side_by_side()) {
+    tier_->pin_for_load(job.hashes);
+    load_to_gpu(transfers_.add(std::move(job)));
+    return;
+  }
   promote(job);  // the blocks only the secondary tier holds are read into the CPU tier first
   const bool from_disk = !job.disk.empty();
   const double read_done = from_disk ? secondary_->start_read(clock_.now, job.disk) : 0;
@@ -210,9 +225,9 @@ void ServingEngine::start_load(SimRequest& r, const std::vector<std::int32_t>& g
 // The CPU -> GPU leg of a load: its blocks are in the CPU tier, pinned.
 void ServingEngine::load_to_gpu(std::int64_t id) {
   const auto blocks = static_cast<std::int64_t>(transfers_[id].hashes.size());
-  const double seconds = shared_link_seconds(setup_.link.h2d.seconds(blocks, setup_.block_bytes_per_rank) /
+  const double seconds = shared_link_seconds(tier_link_.h2d.seconds(blocks, setup_.block_bytes_per_rank) /
                                              setup_.predictor.calibration().load_efficiency);
-  costs_.connector_cpu.submit_s += copy_submission_seconds(blocks, setup_.link.h2d.per_copy_s);
+  costs_.connector_cpu.submit_s += copy_submission_seconds(blocks, tier_link_.h2d.per_copy_s);
   const double done =
       transfers_.h2d.submit(clock_.now, seconds, static_cast<double>(blocks) * setup_.cpu_block_bytes);
   push_event(done, EventKind::kLoadDone, id);
@@ -231,7 +246,7 @@ void ServingEngine::on_load_done(std::int64_t id) {
 void ServingEngine::complete_load(std::int64_t id, bool from_step_output) {
   auto& job = transfers_[id];
   auto& r = request(job.request);
-  tier_->unpin(job.hashes);
+  if (!job.direct) tier_->unpin(job.hashes);
   const auto blocks = job.gpu_hit_blocks + static_cast<std::int64_t>(job.hashes.size());
   const auto promoted = secondary_ ? promoted_fresh_tokens(job, r) : 0;
   counters_.note_progress(r, job.gpu_hit_blocks * setup_.block_size, blocks * setup_.block_size, false, true);
@@ -292,12 +307,15 @@ void ServingEngine::offer_stores(SimRequest& r) {
   const std::vector<std::uint64_t> candidates(r.block_hashes.begin() + r.stored_blocks,
                                               r.block_hashes.begin() + upto);
   r.stored_blocks = upto;
+  // A file tier drops writes queued past its bound (sim/file_tier.hpp): those blocks are never stored.
+  if (setup_.file_tier && transfers_.d2h.free_at() - clock_.now > kFileWriteQueueSeconds) return;
+  if (secondary_ && secondary_->side_by_side()) write_files(r, candidates);  // MultiConnector's second
   auto accepted = tier_->reserve(tier_->select_for_store(candidates));
   counters_.cpu_peak_blocks = std::max(counters_.cpu_peak_blocks, tier_->size());
   if (accepted.empty()) return;
   const auto n = static_cast<std::int64_t>(accepted.size());
-  const double seconds = shared_link_seconds(setup_.link.d2h.seconds(n, setup_.block_bytes_per_rank));
-  costs_.connector_cpu.submit_s += copy_submission_seconds(n, setup_.link.d2h.per_copy_s);
+  const double seconds = shared_link_seconds(tier_link_.d2h.seconds(n, setup_.block_bytes_per_rank));
+  costs_.connector_cpu.submit_s += copy_submission_seconds(n, tier_link_.d2h.per_copy_s);
   const double done =
       transfers_.d2h.submit(clock_.now, seconds, static_cast<double>(n) * setup_.cpu_block_bytes);
   const auto id = transfers_.add(TransferJob{r.id, std::move(accepted), 0, r.preemptions});
@@ -318,7 +336,7 @@ void ServingEngine::on_store_done(std::int64_t id) {
   } else {
     tier_->store_done(job.hashes);
   }
-  if (secondary_) write_through(job.hashes);
+  if (secondary_ && !secondary_->side_by_side()) write_through(job.hashes);
   transfers_.done(id);
   reader_done(r);
 }

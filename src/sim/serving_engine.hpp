@@ -112,6 +112,8 @@ class ServingEngine final : private AdmissionActions {
   // secondary_copies.cpp: the secondary tier's write-through and promotions
   void write_through(const std::vector<std::uint64_t>& hashes);
   void promote(TransferJob& job);
+  void write_files(SimRequest& r, const std::vector<std::uint64_t>& hashes);  // side by side
+  void read_files(TransferJob job);
   void load_to_gpu(std::int64_t job);
   std::int64_t promoted_fresh_tokens(const TransferJob& job, const SimRequest& r) const;
 
@@ -125,6 +127,8 @@ class ServingEngine final : private AdmissionActions {
   int replica_;
   FleetClock& clock_;  // the fleet's events, time and requests
   FinishListener& listener_;
+  // What the tier's loads and stores cross: the GPU's link, or a file tier's disk (sim/file_tier.hpp).
+  LinkProfile tier_link_;
   KvBlockManager kv_;
   std::unique_ptr<OffloadTier> tier_;
   std::unique_ptr<SecondaryTier> secondary_;  // behind tier_ (sim/secondary_tier.hpp); null without one

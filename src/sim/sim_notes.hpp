@@ -31,6 +31,12 @@ struct LmcacheInStepNote {};
 // kv-offloading-backend simple: the SimpleCPUOffloadConnector, simulated as the native tier's eager
 // stores; its lazy offload and block-level preemption are not modelled (docs/size.md).
 struct SimpleAsNativeNote {};
+// kv-offloading-medium file: the tier is a file system at these rates (GB/s for the node), its
+// stores seen once written, past 10 s of queued writes dropped (sim/file_tier.hpp).
+struct FileTierNote {
+  double read_gbps = 0, write_gbps = 0;
+  bool stated = true;
+};
 // The tier's costs for a release newer than the newest source read.
 struct TierCostsAssumedNote {
   VllmVersion version{}, read_up_to{};
@@ -56,7 +62,7 @@ struct GpuBlocksOrigin {
 };
 
 using SimNote = std::variant<ModelNote, HybridFoldedNote, ContextDefaultedNote, KernelSlowdownNote,
-                             LmcacheInStepNote, SimpleAsNativeNote, TierCostsAssumedNote, FabricSharedNote,
-                             TensorParallelNote, PipelineNote>;
+                             LmcacheInStepNote, SimpleAsNativeNote, FileTierNote, TierCostsAssumedNote,
+                             FabricSharedNote, TensorParallelNote, PipelineNote>;
 
 }  // namespace kvb

@@ -108,8 +108,14 @@ void size_gpu_pool(SimulationSetup& out, const Scenario& s, const SizingInputs& 
 
 // The link fabric and the notes the run's output states about its own modelling.
 void note_modelling(SimulationSetup& out, const ServerSpec& v, const SizingInputs& in, const Sizing& sizing) {
+  // A file tier's copies run at the disk's rates, far below the link's: they do not slow the all-reduces.
   out.fabric_shares_host_link =
-      in.kv.tp > 1 && in.hw.gpu_link_kind == GpuLinkKind::kPcie && in.hw.gpu_link_gbps > 0;
+      in.kv.tp > 1 && in.hw.gpu_link_kind == GpuLinkKind::kPcie && in.hw.gpu_link_gbps > 0 && !out.file_tier;
+  if (out.file_tier) {
+    out.notes.push_back(FileTierNote{.read_gbps = out.file_tier->read_bytes_per_s / 1e9,
+                                     .write_gbps = out.file_tier->write_bytes_per_s / 1e9,
+                                     .stated = out.file_tier->stated});
+  }
   if (out.offloading && v.kv_offloading_backend == OffloadingBackend::kLmcache) {
     out.notes.push_back(LmcacheInStepNote{});
   }
@@ -158,6 +164,7 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
     out.offloading = true;
     out.cpu_blocks = cpu_blocks_for(*v.kv_offloading_size, static_cast<std::int64_t>(out.cpu_block_bytes));
   }
+  out.file_tier = file_tier_figures(s);  // first: a file tier's own refusals name its keys
   out.secondary = secondary_tier_figures(s, out.cpu_block_bytes);
   out.link = measured_link ? *measured_link : in.link ? *in.link : link_profile_from_hardware(in.hw);
   if (v.link_method == Method::kKernel) {

@@ -10,6 +10,7 @@
 #include "catalog/model_spec.hpp"
 #include "perf/link_curve.hpp"
 #include "perf/step_time_model.hpp"
+#include "sim/file_tier.hpp"
 #include "sim/scenario.hpp"
 #include "sim/secondary_tier.hpp"
 #include "sim/sim_notes.hpp"
@@ -37,6 +38,7 @@ struct SimulationSetup {
   std::int64_t cpu_blocks = 0;                      // num_cpu_blocks of vLLM's CPU tier
   double cpu_block_bytes = 0;                       // one block across all ranks
   std::optional<SecondaryTierFigures> secondary{};  // behind the CPU tier (vLLM >= 0.22); none by default
+  std::optional<FileTierFigures> file_tier{};       // kv-offloading-medium file: the tier is on files
   LinkProfile link{};
   // PCIe-only GPUs at TP > 1: NCCL's all-reduces cross the links the tier copies over.
   bool fabric_shares_host_link = false;

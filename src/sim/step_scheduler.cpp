@@ -175,8 +175,12 @@ const StepScheduler::PrefixLookup& StepScheduler::lookup_prefix(const SimRequest
   if (c_.tier) {
     const auto g = static_cast<std::int64_t>(lookup_.gpu_hits.size());
     // Each block is looked up in the CPU tier, then the secondary (TieringOffloadingManager.lookup);
-    // the run stops at the first block in neither.
-    const auto found = [this](std::uint64_t h) {
+    // the run stops at the first block in neither. Side by side (MultiConnector) the CPU tier's
+    // connector loads the request if it holds its next block, else the file tier's alone.
+    const bool side = c_.secondary != nullptr && c_.secondary->side_by_side();
+    const bool files = side && g < max_hit && !c_.tier->ready(r.block_hashes[static_cast<std::size_t>(g)]);
+    const auto found = [this, side, files](std::uint64_t h) {
+      if (side) return files ? c_.secondary->ready(h) : c_.tier->ready(h);
       return c_.tier->ready(h) || (c_.secondary != nullptr && c_.secondary->ready(h));
     };
     while (g + lookup_.cpu_blocks < max_hit &&

@@ -44,11 +44,14 @@ std::string baseline_key(const std::vector<std::pair<std::string, std::string>>&
   return key;
 }
 
-// The point without its tiers: no CPU tier, and so no secondary tier cascading from it.
+// The point without its tiers: no CPU tier, and so no secondary tier cascading from it; a tier on
+// files is none either (its medium back to the default).
 Scenario without_tiers(const Scenario& s) {
-  const auto no_cpu = with_override(s, kOffloadKey, "null", "--sweep");
-  return s.server.secondary_tier_size ? with_override(no_cpu, "secondary-tier-size", "null", "--sweep")
-                                      : no_cpu;
+  auto none = with_override(s, kOffloadKey, "null", "--sweep");
+  if (s.server.secondary_tier_size) none = with_override(none, "secondary-tier-size", "null", "--sweep");
+  if (s.server.kv_offloading_medium != OffloadMedium::kCpu)
+    none = with_override(none, "kv-offloading-medium", "cpu", "--sweep");
+  return none;
 }
 
 // The distinct baselines the offloading points need, each as the first such point's scenario

@@ -31,6 +31,7 @@ class TierCostSet {
   static TierCostSet none() { return TierCostSet(0); }
   bool on(TierCost c) const { return (bits_ >> static_cast<unsigned>(c)) & 1u; }
   TierCostSet with(TierCost c) const { return TierCostSet(bits_ | (1u << static_cast<unsigned>(c))); }
+  TierCostSet without(TierCost c) const { return TierCostSet(bits_ & ~(1u << static_cast<unsigned>(c))); }
   bool operator==(const TierCostSet& o) const { return bits_ == o.bits_; }
 
  private:

@@ -15,6 +15,7 @@ struct TransferJob {
   std::int64_t gpu_hit_blocks = 0;    // loads: blocks that were already on the GPU
   int preemptions = 0;                // stores: the request's preemptions when it was submitted
   std::vector<std::uint64_t> disk{};  // loads: the blocks promoted from the secondary tier, in order
+  bool direct = false;                // loads: read from a side-by-side file tier straight to the GPU
 };
 
 // The two links, and the jobs in flight on them (sim/job_slots.hpp).

@@ -34,6 +34,10 @@ std::optional<SecondaryTierKind> secondary_kind_from_name(const std::string& nam
 }
 
 void check_secondary_tier(const ServeSettings& v, EngineKind engine, bool simulated) {
+  if (v.kv_offloading_medium != OffloadMedium::kCpu)
+    throw UsageError(
+        "--kv-offloading-medium file or cpu+file: size writes no command for llm-d's file-system connector; "
+        "simulate the tier with kvbench simulate, or expected --kv-offloading-medium cpu");
   if (!v.secondary_tier_size || *v.secondary_tier_size <= 0) return;
   if (engine == EngineKind::kSglang || engine == EngineKind::kDynamo)
     throw UsageError(fmt::format(

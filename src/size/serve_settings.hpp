@@ -17,6 +17,11 @@ enum class Quantization { kNone, kFp8 };  // --quantization: the checkpoint's dt
 // --kv-offloading-backend: vLLM's OffloadingConnector, LMCache's connector, or (kvbench's name for
 // it) vLLM's SimpleCPUOffloadConnector, 0.19 and newer.
 enum class OffloadingBackend { kNative, kLmcache, kSimple };
+// Where the native OffloadingConnector's tier lives: host memory (vLLM's CPU spec); files (llm-d's
+// SharedStorageOffloadingSpec, llm-d-kv-cache kv_connectors/llmd_fs_backend: sim/file_tier.hpp);
+// or both, as two connectors under vLLM's MultiConnector, the CPU tier first (the secondary tier
+// side by side: sim/secondary_tier.hpp).
+enum class OffloadMedium { kCpu, kFile, kCpuAndFile };
 // The server the command line is written for: vLLM (native offloading), vLLM with LMCache's
 // connector, SGLang with HiCache, or vLLM under NVIDIA Dynamo with KVBM's host tier.
 enum class EngineKind { kVllm, kLmcache, kSglang, kDynamo };
@@ -85,6 +90,10 @@ struct ServeSettings {
   double secondary_latency_us = 0;
   // Where the rates came from: empty where stated; else the storage result and the chunk size read.
   std::string secondary_rates_source;
+  // kv-offloading-medium: file makes the kv-offloading-size tier a file system at the secondary-*
+  // rates (the one tier: no CPU tier in front of it); cpu+file runs the CPU tier and a file tier of
+  // secondary-tier-size side by side (MultiConnector), not cascaded as vLLM's tiering does.
+  OffloadMedium kv_offloading_medium = OffloadMedium::kCpu;
 };
 
 // What kvbench asks beyond vLLM's flags: the node it sizes for and the sessions to keep warm.

@@ -117,6 +117,7 @@ ServerSpec every_field_set() {
   v.secondary_latency_us = 80;
   v.secondary_rates_source = "storage.json (tier chunk 2.00 MiB)";
   v.secondary_eviction_policy = EvictionKind::kArc;
+  v.kv_offloading_medium = OffloadMedium::kFile;
   return v;
 }
 
@@ -134,6 +135,7 @@ TEST(Scenario, EveryServerFieldSurvivesTheDocumentAndLaterOverrides) {
   EXPECT_EQ(s.server.tier_costs, TierCostSet::none().with(TierCost::kLoadConvoy));
   EXPECT_EQ(*s.server.secondary_tier_size, 500);
   EXPECT_EQ(s.server.secondary_eviction_policy, EvictionKind::kArc);
+  EXPECT_EQ(s.server.kv_offloading_medium, OffloadMedium::kFile);
   // A sweep point re-reads the document: the server set from flags is still the one simulated.
   const auto point = with_override(s, "workload.requests", "20", "--sweep");
   EXPECT_EQ(emitted(point.server), emitted(wanted));

@@ -35,6 +35,7 @@ ServerSpec flagged_fields_set() {
   v.secondary_read_gbps = 6.5;
   v.secondary_write_gbps = 3.25;
   v.secondary_latency_us = 80;
+  v.kv_offloading_medium = OffloadMedium::kCpuAndFile;
   return v;
 }
 
@@ -58,7 +59,8 @@ TEST(ServerFields, EachFlagReadsWhatItsKeyWrites) {
       f.from_flag(text, from_flags);
     }
   }
-  EXPECT_EQ(flags, 20);  // vLLM's 14 sizing flags, the copy method, the release, the secondary tier's 4
+  // vLLM's 14 sizing flags, the copy method, the release, the secondary tier's 4, the tier's medium
+  EXPECT_EQ(flags, 21);
   from_flags.model = wanted.model;
   from_flags.hardware = wanted.hardware;
   EXPECT_EQ(emitted(from_flags), emitted(wanted));
