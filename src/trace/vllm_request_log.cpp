@@ -160,7 +160,8 @@ std::size_t read_ids(std::string_view s, std::size_t at, const std::string& wher
   }
   for (auto i = at + 1; i < s.size();) {
     while (i < s.size() && (blank(s[i]) || s[i] == ',')) ++i;
-    if (i < s.size() && s[i] == ']') return i + 1;
+    if (i == s.size()) break;  // the line ends after a comma: cut, not a bad id
+    if (s[i] == ']') return i + 1;
     std::uint64_t id = 0;
     const auto start = i;
     for (; i < s.size() && digit(s[i]) && i - start < 19; ++i)
