@@ -96,6 +96,13 @@ StorageSweep parse_sweep(const StorageOptions& o) {
   return s;
 }
 
+// The most files one case holds at once: a file per chunk at the smallest chunk, else one file.
+std::uint64_t files_per_case(const StorageSweep& s) {
+  const bool per_chunk =
+      std::find(s.layouts.begin(), s.layouts.end(), StorageLayout::kFilePerChunk) != s.layouts.end();
+  return per_chunk ? s.size_bytes / *std::min_element(s.chunk_sizes.begin(), s.chunk_sizes.end()) : 1;
+}
+
 // storage's printers: the table, kvbench/storage/v1.
 const Printers<StorageDocument> kStoragePrinters{
     {OutputFormat::kTable, [](const StorageDocument& d) { return storage_text(d); }},
@@ -110,7 +117,7 @@ int run_storage(const StorageOptions& o) {
   doc.dir = probe_storage_dir(o.dir);
   doc.repeats = settings.repeats;
   doc.io_uring_built = io_uring_built();
-  require_room(doc.dir, sweep.size_bytes);
+  require_room(doc.dir, sweep.size_bytes, files_per_case(sweep));
   check_host_room(sweep.size_bytes);
   check_explicit_direct(o, doc.dir, sweep.modes);
   const auto cases = plan_cases(sweep);
