@@ -6,7 +6,6 @@
 
 #include "catalog/vllm_releases.hpp"
 #include "core/errors.hpp"
-#include "core/units.hpp"
 #include "size/offload_plan.hpp"
 
 namespace kvb {
@@ -55,18 +54,13 @@ std::optional<SecondaryTierFigures> secondary_tier_figures(const Scenario& s, do
   refuse_unrunnable(s);
   // An empty CPU tier is no connector in vLLM, so no tiering either: a sweep's no-tier point.
   if (*v.kv_offloading_size <= 0) return std::nullopt;
-  const auto blocks = cpu_blocks_for(*v.secondary_tier_size, static_cast<std::int64_t>(block_bytes));
-  if (blocks < 1)  // a tier of no block would be simulated as one that never holds anything
-    throw UsageError(fmt::format(
-        "{}: secondary-tier-size (--secondary-tier-size) {:g} GiB holds no block of {}; expected 0 (no "
-        "secondary tier) or at least one block, {:g} GiB",
-        s.origin, *v.secondary_tier_size, format_bytes_binary(block_bytes), block_bytes / kGiB));
-  return SecondaryTierFigures{.blocks = blocks,
-                              .read_bytes_per_s = *v.secondary_read_gbps * 1e9,
-                              .write_bytes_per_s = *v.secondary_write_gbps * 1e9,
-                              .latency_s = v.secondary_latency_us * 1e-6,
-                              .policy = v.secondary_eviction_policy,
-                              .stated = v.secondary_rates_source.empty()};
+  return SecondaryTierFigures{
+      .blocks = cpu_blocks_for(*v.secondary_tier_size, static_cast<std::int64_t>(block_bytes)),
+      .read_bytes_per_s = *v.secondary_read_gbps * 1e9,
+      .write_bytes_per_s = *v.secondary_write_gbps * 1e9,
+      .latency_s = v.secondary_latency_us * 1e-6,
+      .policy = v.secondary_eviction_policy,
+      .stated = v.secondary_rates_source.empty()};
 }
 
 SecondaryTier::SecondaryTier(const SecondaryTierFigures& figures, double block_bytes)

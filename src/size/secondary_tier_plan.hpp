@@ -40,6 +40,10 @@ std::optional<SecondaryTierKind> secondary_kind_from_name(const std::string& nam
 // the mechanism (tiering 0.22, the Simple disk backend 0.27), LMCache, SGLang or Dynamo.
 void check_secondary_tier(const ServeSettings& v, EngineKind engine);
 
+// A stated tier under one block (disk_capacity_bytes 107, a root_dir of 107 B) holds nothing: refused
+// (UsageError naming the block) rather than written into a command.
+void check_secondary_blocks(double gib, std::int64_t block_bytes);
+
 // The stated tier over `ranks` ranks behind a CPU tier of `cpu_gib` (0: none recommended).
 SecondaryTierPlan plan_secondary_tier(double gib, OffloadingBackend backend, int ranks, double cpu_gib);
 

@@ -275,9 +275,11 @@ void set_commands(Sizing& s, const SizingInputs& in) {
   s.engine = in.engine;
   if (!s.weights_fit) return;  // no command line to give: the server would fail to load
   s.secondary.reset();
-  if (in.secondary_tier_gib)
+  if (in.secondary_tier_gib) {
+    check_secondary_blocks(*in.secondary_tier_gib, s.offload ? s.offload->cpu_block_bytes : 0);
     s.secondary = plan_secondary_tier(*in.secondary_tier_gib, in.offloading_backend, s.world_size,
                                       s.offload ? s.offload->recommended_gib() : 0);
+  }
   const auto cmds = vllm_commands(s, in);
   s.vllm_command = cmds.serve;
   s.vllm_command_legacy = cmds.legacy;
