@@ -41,10 +41,17 @@ struct StorageOptions {
   OutputFlags out;
 };
 
+// Each value once, as --threads takes them: a value listed twice ran its cases twice under one id.
 template <typename T, typename Parse>
 std::vector<T> parse_list(const std::string& text, const char* what, Parse parse) {
   std::vector<T> out;
-  for (const auto& part : split(text, ',')) out.push_back(parse(trim_copy(part), what));
+  for (const auto& part : split(text, ',')) {
+    const T v = parse(trim_copy(part), what);
+    if (std::find(out.begin(), out.end(), v) != out.end())
+      throw UsageError(
+          fmt::format("{} '{}': {} is listed twice; expected each value once", what, text, to_string(v)));
+    out.push_back(v);
+  }
   return out;
 }
 
