@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "core/errors.hpp"
+#include "core/path_text.hpp"
 #include "core/rng.hpp"
 #include "trace/trace_reader.hpp"
 
@@ -167,8 +168,8 @@ std::size_t read_ids(std::string_view s, std::size_t at, const std::string& wher
     for (; i < s.size() && digit(s[i]) && i - start < 19; ++i)
       id = id * 10 + static_cast<std::uint64_t>(s[i] - '0');
     if (i == start || (i < s.size() && digit(s[i])))
-      throw UsageError(
-          fmt::format("{}: the {} holds '{}', not a token id", where, what, s.substr(start, 12)));
+      throw UsageError(fmt::format("{}: the {} holds '{}', not a token id", where, what,
+                                   printable_text(s.substr(start, 12))));
     if (++count > kMaxTraceTokens)
       throw UsageError(fmt::format("{}: the {} holds more than {} ids", where, what, kMaxTraceTokens));
     each(id);
