@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <regex>
 #include <tuple>
 
 #include "catalog/vllm_releases.hpp"
@@ -51,8 +52,11 @@ VllmVersion parse_vllm_version(const std::string& text, const std::string& flag)
     ++at;
     (void)read_part(text, at, v.patch);
   }
-  // A pre-release or post-release suffix names the same allocation code as its release.
-  if (at < text.size() && text[at] != '.' && text[at] != '+' && text[at] != 'r' && text[at] != 'p') {
+  // A pre-release or post-release suffix names the same allocation code as its release: more release
+  // segments, rcN, postN, .devN and a +local label (PEP 440's forms vLLM's wheels carry), nothing else.
+  static const std::regex kSuffix(
+      R"((\.[0-9]+)*(rc[0-9]*)?(\.?post[0-9]*)?(\.dev[0-9]*)?(\+[A-Za-z0-9.]+)?)");
+  if (!std::regex_match(text.begin() + static_cast<std::ptrdiff_t>(at), text.end(), kSuffix)) {
     throw refuse("not a version");
   }
   if (v < kFirstNativeTier) throw refuse("older than the native CPU tier");

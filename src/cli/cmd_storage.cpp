@@ -41,10 +41,17 @@ struct StorageOptions {
   OutputFlags out;
 };
 
+// Each value once, as --threads takes them: a value listed twice ran its cases twice under one id.
 template <typename T, typename Parse>
 std::vector<T> parse_list(const std::string& text, const char* what, Parse parse) {
   std::vector<T> out;
-  for (const auto& part : split(text, ',')) out.push_back(parse(trim_copy(part), what));
+  for (const auto& part : split(text, ',')) {
+    const T v = parse(trim_copy(part), what);
+    if (std::find(out.begin(), out.end(), v) != out.end())
+      throw UsageError(
+          fmt::format("{} '{}': {} is listed twice; expected each value once", what, text, to_string(v)));
+    out.push_back(v);
+  }
   return out;
 }
 
@@ -96,6 +103,13 @@ StorageSweep parse_sweep(const StorageOptions& o) {
   return s;
 }
 
+// The most files one case holds at once: a file per chunk at the smallest chunk, else one file.
+std::uint64_t files_per_case(const StorageSweep& s) {
+  const bool per_chunk =
+      std::find(s.layouts.begin(), s.layouts.end(), StorageLayout::kFilePerChunk) != s.layouts.end();
+  return per_chunk ? s.size_bytes / *std::min_element(s.chunk_sizes.begin(), s.chunk_sizes.end()) : 1;
+}
+
 // storage's printers: the table, kvbench/storage/v1.
 const Printers<StorageDocument> kStoragePrinters{
     {OutputFormat::kTable, [](const StorageDocument& d) { return storage_text(d); }},
@@ -110,7 +124,7 @@ int run_storage(const StorageOptions& o) {
   doc.dir = probe_storage_dir(o.dir);
   doc.repeats = settings.repeats;
   doc.io_uring_built = io_uring_built();
-  require_room(doc.dir, sweep.size_bytes);
+  require_room(doc.dir, sweep.size_bytes, files_per_case(sweep));
   check_host_room(sweep.size_bytes);
   check_explicit_direct(o, doc.dir, sweep.modes);
   const auto cases = plan_cases(sweep);

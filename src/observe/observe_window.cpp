@@ -202,13 +202,17 @@ ObserveResult observe_window(const PromExposition& before, const PromExposition&
                     after_source));
   }
   if (r.lmcache) read_specs(before, after, lmcache_specs(), after_source, r);
-  check_hits(r, after_source);
-  for (const auto& reading : r.readings)
-    if (is_ratio(reading.figure) && !(reading.after >= 0 && reading.after <= 1))
-      throw UsageError(fmt::format("{}: {} reads {}; expected a ratio between 0 and 1", after_source,
-                                   reading.metric, reading.after));
+  check_readings(r, after_source);
   judge_tier(r);
   return r;
+}
+
+void check_readings(const ObserveResult& r, const std::string& source) {
+  check_hits(r, source);
+  for (const auto& reading : r.readings)
+    if (is_ratio(reading.figure) && !(reading.after >= 0 && reading.after <= 1))
+      throw UsageError(fmt::format("{}: {} reads {}; expected a ratio between 0 and 1", source,
+                                   reading.metric, reading.after));
 }
 
 }  // namespace kvb

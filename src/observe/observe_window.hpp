@@ -96,4 +96,8 @@ struct ObserveResult {
 ObserveResult observe_window(const PromExposition& before, const PromExposition& after, double seconds,
                              const std::string& after_source);
 
+// The checks on the readings alone (hits above lookups, a ratio gauge outside [0, 1]): a window
+// read back from its document passes them too.
+void check_readings(const ObserveResult& r, const std::string& source);
+
 }  // namespace kvb

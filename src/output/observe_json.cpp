@@ -2,10 +2,14 @@
 
 #include <fmt/format.h>
 
-#include <limits>
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <utility>
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "observe/observe_verdict.hpp"
 #include "output/observe_words.hpp"
 
 namespace kvb {
@@ -88,7 +92,13 @@ Figure figure_from(const nlohmann::json& j, const std::string& origin) {
       fmt::format("{}: figure '{}' from {} is not one kvbench observe writes", origin, key, source));
 }
 
-constexpr double kMaxFigure = std::numeric_limits<double>::max();
+// A count or byte total the words print as a whole number (a 64-bit integer): 10^18 is an exabyte.
+constexpr double kMaxFigure = 1e18;
+
+bool near(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b)); }
+bool near(const std::optional<double>& a, const std::optional<double>& b) {
+  return a.has_value() == b.has_value() && (!a || near(*a, *b));
+}
 
 Reading reading_from(const nlohmann::json& j, const std::string& origin) {
   Reading r;
@@ -102,6 +112,42 @@ Reading reading_from(const nlohmann::json& j, const std::string& origin) {
     r.per_second = json_number_in(j, "per_second", 0, kMaxFigure, origin);
   }
   return r;
+}
+
+// A counter's delta and rate follow from its readings and the window, as observe derived them.
+void check_counter(const Reading& r, double seconds, const std::string& origin) {
+  if (!r.counter || (near(r.delta, r.after - r.before) && near(r.per_second, r.delta / seconds))) return;
+  throw UsageError(fmt::format(
+      "{}: {} reads {} then {} but states delta {} and {} per second over {} s; expected delta = after - "
+      "before and per_second = delta / seconds, as kvbench observe writes them",
+      origin, r.metric, r.before, r.after, r.delta, r.per_second, seconds));
+}
+
+// The verdict and its evidence must be the ones the readings give: the report words them as measured.
+void check_verdict(const ObserveResult& r, const std::string& origin) {
+  ObserveResult judged = r;
+  judge_tier(judged);
+  if (judged.verdict != r.verdict)
+    throw UsageError(fmt::format(
+        "{}: the verdict '{}' does not follow from the readings (they give '{}'); expected the verdict "
+        "kvbench observe wrote for them",
+        origin, verdict_key(r.verdict), verdict_key(judged.verdict)));
+  const auto& a = r.evidence;
+  const auto& b = judged.evidence;
+  const std::pair<const char*, bool> fields[] = {{"unit", a.bytes == b.bytes},
+                                                 {"queried_tokens", near(a.queried, b.queried)},
+                                                 {"hit_tokens", near(a.hits, b.hits)},
+                                                 {"refusals", near(a.refusals, b.refusals)},
+                                                 {"stored", near(a.stored, b.stored)},
+                                                 {"loaded", near(a.loaded, b.loaded)},
+                                                 {"host_occupancy", near(a.occupancy, b.occupancy)}};
+  for (const auto& [field, same] : fields) {
+    if (same) continue;
+    throw UsageError(fmt::format(
+        "{}: the verdict's evidence '{}' does not follow from the readings; expected the evidence "
+        "kvbench observe wrote for them",
+        origin, field));
+  }
 }
 
 std::optional<double> optional_figure(const nlohmann::json& j, const char* key, const std::string& origin) {
@@ -140,6 +186,9 @@ ObserveDocument observe_document_from_json(const nlohmann::json& doc, const std:
   d.sources.scrapes = static_cast<int>(json_integer_in(s, "scrapes", 2, 1 << 20, origin));
   d.sources.seconds_from = s.at("seconds_from").get<std::string>();
   d.sources.interrupted = doc.at("interrupted").get<bool>();
+  for (const auto& reading : r.readings) check_counter(reading, r.seconds, origin);
+  check_readings(r, origin);
+  check_verdict(r, origin);
   return d;
 }
 

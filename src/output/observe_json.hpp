@@ -14,7 +14,8 @@ inline constexpr const char* kObserveSchema = "kvbench/observe/v1";
 nlohmann::json observe_json(const ObserveResult& r, const ObserveSources& s);
 
 // A kvbench/observe/v1 document read back whole: observe_json(read.result, read.sources) gives the
-// same bytes. Every figure range-checked where read; UsageError naming `origin`.
+// same bytes. Every figure range-checked where read, each counter's delta and rate, the hits and the
+// verdict with its evidence checked against the readings; UsageError naming `origin`.
 struct ObserveDocument {
   ObserveResult result;
   ObserveSources sources;

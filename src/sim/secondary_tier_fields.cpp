@@ -4,6 +4,8 @@
 // secondary tier is set, so a server without one reads and writes as before.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/errors.hpp"
 #include "core/units.hpp"
 #include "sim/server_fields.hpp"
@@ -49,8 +51,10 @@ void write_to_yaml(const ServerSpec& v, YAML::Node& n) {
 void latency_from_flag(const std::string& text, ServeSettings& v) {
   const double us = parse_plain_real(text, "--secondary-latency-us");
   if (us > kMaxLatencyUs)
-    throw UsageError(fmt::format("--secondary-latency-us: {} is above {} (ten seconds a chunk)", text,
-                                 format_plain_number(kMaxLatencyUs)));
+    throw UsageError(
+        fmt::format("--secondary-latency-us: {} is above {} (ten seconds a chunk); expected microseconds "
+                    "from 0 to {}",
+                    text, format_plain_number(kMaxLatencyUs), format_plain_number(kMaxLatencyUs)));
   v.secondary_latency_us = us;
 }
 void latency_from_yaml(const YamlObject& o, ServerSpec& v) {
@@ -59,8 +63,16 @@ void latency_from_yaml(const YamlObject& o, ServerSpec& v) {
 void latency_to_yaml(const ServerSpec& v, YAML::Node& n) {
   if (v.secondary_tier_size) n["secondary-latency-us"] = v.secondary_latency_us;
 }
+// One line of text: the simulate table prints it after "measured by kvbench storage:".
 void source_from_yaml(const YamlObject& o, ServerSpec& v) {
-  v.secondary_rates_source = o.str_or("secondary-rates-source", "");
+  const auto text = o.str_or("secondary-rates-source", "");
+  if (std::any_of(text.begin(), text.end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+    throw UsageError(
+        fmt::format("{}: key 'secondary-rates-source' holds a line break or control character; "
+                    "expected one line of text (the storage result it came from)",
+                    o.origin()));
+  v.secondary_rates_source = text;
 }
 void source_to_yaml(const ServerSpec& v, YAML::Node& n) {
   if (!v.secondary_rates_source.empty()) n["secondary-rates-source"] = v.secondary_rates_source;

@@ -80,6 +80,14 @@ std::string check_secondary_tier_dir(const std::string& dir, const ServeSettings
   return dir;
 }
 
+void check_secondary_blocks(double gib, std::int64_t block_bytes) {
+  if (gib <= 0 || block_bytes <= 0 || gib * kGiB >= static_cast<double>(block_bytes)) return;
+  throw UsageError(fmt::format(
+      "secondary-tier-size (--secondary-tier-size) {:g} GiB holds no block of {} (one CPU block across all "
+      "ranks); expected 0 (no secondary tier) or at least one block, {:g} GiB",
+      gib, format_bytes_binary(static_cast<double>(block_bytes)), static_cast<double>(block_bytes) / kGiB));
+}
+
 SecondaryTierPlan plan_secondary_tier(double gib, OffloadingBackend backend, int ranks, double cpu_gib,
                                       const std::string& dir) {
   SecondaryTierPlan p;

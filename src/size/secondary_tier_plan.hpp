@@ -51,6 +51,10 @@ void check_secondary_tier(const ServeSettings& v, EngineKind engine, bool simula
 // (empty: none given). UsageError, one line, otherwise or without --secondary-tier-size.
 std::string check_secondary_tier_dir(const std::string& dir, const ServeSettings& v);
 
+// A stated tier under one block (disk_capacity_bytes 107, a root_dir of 107 B) holds nothing: refused
+// (UsageError naming the block) rather than written into a command.
+void check_secondary_blocks(double gib, std::int64_t block_bytes);
+
 // The stated tier over `ranks` ranks behind a CPU tier of `cpu_gib` (0: none recommended).
 // `dir`: the tier's directory (empty: kTierDirPlaceholder).
 SecondaryTierPlan plan_secondary_tier(double gib, OffloadingBackend backend, int ranks, double cpu_gib,

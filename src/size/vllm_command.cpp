@@ -284,9 +284,11 @@ void set_commands(Sizing& s, const SizingInputs& in) {
   s.engine = in.engine;
   if (!s.weights_fit) return;  // no command line to give: the server would fail to load
   s.secondary.reset();
-  if (in.secondary_tier_gib)
+  if (in.secondary_tier_gib) {
+    check_secondary_blocks(*in.secondary_tier_gib, s.offload ? s.offload->cpu_block_bytes : 0);
     s.secondary = plan_secondary_tier(*in.secondary_tier_gib, in.offloading_backend, s.world_size,
                                       s.offload ? s.offload->recommended_gib() : 0, in.secondary_tier_dir);
+  }
   if (s.secondary && s.offload && s.offload->recommendation.secondary)
     s.secondary->simulated = s.offload->recommendation.secondary->pays();
   const auto cmds = vllm_commands(s, in);

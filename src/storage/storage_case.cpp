@@ -48,6 +48,10 @@ void check_sweep(const StorageSweep& s) {
           "alignment) from 4 KiB to 1 GiB",
           format_block_size(c)));
     }
+    if (std::count(s.chunk_sizes.begin(), s.chunk_sizes.end(), c) > 1) {
+      throw UsageError(
+          fmt::format("--chunk: {} is listed twice; expected each chunk size once", format_block_size(c)));
+    }
     if (c > s.size_bytes) {
       throw UsageError(fmt::format("--size {}: smaller than the chunk {}; expected at least one chunk",
                                    format_block_size(s.size_bytes), format_block_size(c)));

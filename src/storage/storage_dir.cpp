@@ -79,6 +79,7 @@ StorageDirFacts inspect_storage_dir(const std::string& dir) {
   if (::statvfs(dir.c_str(), &vfs) == 0) {
     d.free_bytes = static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
     d.total_bytes = static_cast<std::uint64_t>(vfs.f_blocks) * vfs.f_frsize;
+    if (vfs.f_files > 0) d.free_files = static_cast<std::uint64_t>(vfs.f_favail);
   }
   if (d.problem == DirProblem::kNone) probe_direct(d);
   return d;
@@ -100,17 +101,25 @@ StorageDirFacts probe_storage_dir(const std::string& dir) {
                       "create files in",
                       name, d.problem_errno));
     case DirProblem::kCannotCreate:
-      throw UsageError(fmt::format("--dir {}: cannot create a file there ({})", name, d.problem_errno));
+      throw UsageError(fmt::format(
+          "--dir {}: cannot create a file there ({}); expected a directory kvbench may create files in", name,
+          d.problem_errno));
   }
   return d;
 }
 
-void require_room(const StorageDirFacts& d, std::uint64_t bytes) {
+void require_room(const StorageDirFacts& d, std::uint64_t bytes, std::uint64_t files) {
   if (bytes > d.free_bytes) {
     throw UsageError(fmt::format("--size {}: more than the {} free in --dir {}; expected a smaller --size",
                                  format_bytes_binary(static_cast<double>(bytes)),
                                  format_bytes_binary(static_cast<double>(d.free_bytes)),
                                  printable_path(d.path)));
+  }
+  if (d.free_files && files > *d.free_files) {
+    throw UsageError(fmt::format(
+        "--dir {}: a case writes {} files but its file system has {} free inodes; expected a larger --chunk, "
+        "a smaller --size or --layout per-rank-file",
+        printable_path(d.path), files, *d.free_files));
   }
 }
 

@@ -179,7 +179,9 @@ bool TraceReader::next_line(std::string& line) {
     }
     ++line_number_;
     if (end - buf_pos_ > kMaxTraceLineBytes)  // refused at once: /dev/zero has no end of line
-      throw UsageError(fmt::format("{}:{}: a line longer than 16 MiB", shown_, line_number_));
+      throw UsageError(
+          fmt::format("{}:{}: a line longer than 16 MiB; expected one record a line, each at most 16 MiB",
+                      shown_, line_number_));
     line.assign(buf_, buf_pos_, end - buf_pos_);
     buf_pos_ = whole ? nl + 1 : buf_.size();
     return true;

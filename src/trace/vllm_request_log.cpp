@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "core/errors.hpp"
+#include "core/path_text.hpp"
 #include "core/rng.hpp"
 #include "trace/trace_reader.hpp"
 
@@ -160,14 +161,15 @@ std::size_t read_ids(std::string_view s, std::size_t at, const std::string& wher
   }
   for (auto i = at + 1; i < s.size();) {
     while (i < s.size() && (blank(s[i]) || s[i] == ',')) ++i;
-    if (i < s.size() && s[i] == ']') return i + 1;
+    if (i == s.size()) break;  // the line ends after a comma: cut, not a bad id
+    if (s[i] == ']') return i + 1;
     std::uint64_t id = 0;
     const auto start = i;
     for (; i < s.size() && digit(s[i]) && i - start < 19; ++i)
       id = id * 10 + static_cast<std::uint64_t>(s[i] - '0');
     if (i == start || (i < s.size() && digit(s[i])))
-      throw UsageError(
-          fmt::format("{}: the {} holds '{}', not a token id", where, what, s.substr(start, 12)));
+      throw UsageError(fmt::format("{}: the {} holds '{}', not a token id", where, what,
+                                   printable_text(s.substr(start, 12))));
     if (++count > kMaxTraceTokens)
       throw UsageError(fmt::format("{}: the {} holds more than {} ids", where, what, kMaxTraceTokens));
     each(id);

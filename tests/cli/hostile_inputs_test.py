@@ -236,6 +236,44 @@ expect("a vLLM log's TP out of range", ["size", "--model", "qwen3-14b", "--from-
        write("tp.log", LOGLINE + "non-default args: {'tensor_parallel_size': 99999}\n" + LOGLINE +
              "GPU KV cache size: 16 tokens\n")], 2, "as logged, ")
 
+# An observe document edited by hand (output/observe_json): the report words its verdict as measured.
+OBS = os.path.join(data_dir, "observe")
+subprocess.run([kvbench, "observe", "--from", os.path.join(OBS, "vllm_pays_before.prom"), "--to",
+                os.path.join(OBS, "vllm_pays_after.prom"), "--seconds", "60", "--json", "-o", path("obs.json")],
+               capture_output=True, check=True)
+obs = json.load(open(path("obs.json")))
+for name, edit, pattern in [
+        ("queried and hit tokens 1e20 (it printed '-0 of -0 tokens')", lambda d: d["verdict"]["evidence"].update(
+            hit_tokens=1e20, queried_tokens=1e20), "field 'queried_tokens' is 1e\\+20; expected a number from 0 to 1e\\+18"),
+        ("more hits than lookups (it printed 1250%)", lambda d: d["verdict"]["evidence"].update(hit_tokens=900000.0),
+         "the verdict's evidence 'hit_tokens' does not follow from the readings"),
+        ("a verdict the readings do not give", lambda d: d["verdict"].update(kind="not_used"),
+         "the verdict 'not_used' does not follow from the readings \\(they give 'pays'\\)"),
+        ("a delta that is not after - before", lambda d: d["readings"][0].update(delta=7.0),
+         "expected delta = after - before")]:
+    doc = json.loads(json.dumps(obs))
+    edit(doc)
+    expect(f"report: observe {name}", ["report", write("obs-bad.json", json.dumps(doc)), "-o", path("r.html")], 2,
+           pattern)
+
+# A scenario's secondary-rates-source is printed after "measured by kvbench storage:": one line only.
+expect("secondary-rates-source with a line break",
+       ["simulate", "--no-sweep", scenario("rates-source.yaml", requests="10", extra=(
+           "kv-offloading-size: 8\nsecondary-tier-size: 100\nsecondary-read-gbps: 2\nsecondary-write-gbps: 1\n"
+           "secondary-rates-source: \"a\\nkvbench: error: forged\"\n"))], 2,
+       "key 'secondary-rates-source' holds a line break or control character; expected one line of text")
+
+# A NUL byte in a vLLM request log's token ids: the message ended at the NUL ("holds '").
+expect("a NUL byte in a request log's token ids", ["trace", "--model", "llama-8b", write(
+    "nul.log", "1764403260.250000 DEBUG x Request r1 details: prompt: None, prompt_token_ids: [1, 2\x00, 3]\n")], 2,
+    r"holds '\\x00, 3\]', not a token id")
+
+# One 20 MiB line of a vLLM request log (no newline): refused at once, saying what a line may be.
+expect("a request log of one 20 MiB line", ["trace", "--model", "llama-8b", write(
+    "long-line.log", "1764403260.250000 DEBUG x Request r1 details: prompt: '" + "a" * (20 << 20))], 2,
+    "a line longer than 16 MiB; expected one record a line, each at most 16 MiB")
+os.remove(path("long-line.log"))
+
 peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 if peak_mb > MAX_RSS_MB:
     failures.append(f"a case peaked at {peak_mb:.0f} MB resident, above {MAX_RSS_MB} MB")

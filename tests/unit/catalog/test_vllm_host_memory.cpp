@@ -54,6 +54,11 @@ TEST(VllmHostMemory, VersionsParseOrNameTheFlag) {
   EXPECT_EQ(to_string(parse_vllm_version("v0.27.1", "--vllm-version")), "0.27.1");
   EXPECT_EQ(to_string(parse_vllm_version("0.26.0rc2", "--vllm-version")), "0.26.0");
   EXPECT_EQ(to_string(parse_vllm_version("0.26.post1", "--vllm-version")), "0.26.0");
+  // A nightly wheel's version (setuptools-scm: a .dev count and a +local label) is its release's code.
+  EXPECT_EQ(to_string(parse_vllm_version("0.26.1.dev213+g1a2b3c.cu128", "--vllm-version")), "0.26.1");
+  // Anything else after the release segments is not a version (each was accepted before).
+  for (const auto* bad : {"0.33rabc", "0.33.", "0.33+", "0.33rc1x", "0.33.1.2.x"})
+    EXPECT_THROW((void)parse_vllm_version(bad, "--vllm-version"), UsageError) << bad;
   for (const char* bad : {"", "0", "latest", "0.x", "0.26x", "0.10", "0.123456", "1.-2"}) {
     EXPECT_THROW((void)parse_vllm_version(bad, "--vllm-version"), UsageError) << bad;
   }

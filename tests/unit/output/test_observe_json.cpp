@@ -59,5 +59,29 @@ TEST(ObserveJson, WhatObserveNeverWritesIsRefusedByName) {
   EXPECT_THROW(observe_document_from_json(bad, "bad.json"), UsageError);
 }
 
+// A document edited by hand must not reach the report as a measurement: every figure the verdict
+// words is re-derived from the readings, and a count too large for its whole-number words is refused.
+TEST(ObserveJson, AVerdictOrFigureTheReadingsDoNotGiveIsRefused) {
+  const auto doc = observe_json(dumps("vllm_pays"), ObserveSources{"a", "b", 2, "given", false});
+  ASSERT_EQ(doc.at("verdict").at("kind"), "pays");
+  auto bad = doc;
+  bad["verdict"]["kind"] = "not_used";  // a verdict observe writes, but not the one these readings give
+  EXPECT_THROW(observe_document_from_json(bad, "bad.json"), UsageError);
+  bad = doc;
+  bad["verdict"]["evidence"]["hit_tokens"] = 900000.0;  // the readings give 36,000 of 72,000
+  EXPECT_THROW(observe_document_from_json(bad, "bad.json"), UsageError);
+  bad = doc;
+  bad["verdict"]["evidence"]["hit_tokens"] = 1e20;  // past a 64-bit count: it printed "-0 of ..."
+  EXPECT_THROW(observe_document_from_json(bad, "bad.json"), UsageError);
+  bad = doc;
+  bad["readings"][0]["delta"] = 7.0;  // not after - before
+  EXPECT_THROW(observe_document_from_json(bad, "bad.json"), UsageError);
+  bad = doc;
+  const double delta = bad["readings"][0]["delta"];
+  bad["readings"][0]["per_second"] = delta;  // the window is 60 s, not 1 s
+  EXPECT_THROW(observe_document_from_json(bad, "bad.json"), UsageError);
+  EXPECT_NO_THROW(observe_document_from_json(doc, "good.json"));
+}
+
 }  // namespace
 }  // namespace kvb

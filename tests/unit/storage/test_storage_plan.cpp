@@ -120,6 +120,25 @@ TEST(StorageDir, RefusesAMissingDirectoryAndAFile) {
   EXPECT_NO_THROW(require_room(d, 100));
 }
 
+// A file per chunk needs an inode per chunk: a file system with fewer free was found full mid-run
+// (exit 3, "No space left on device") instead of refused up front.
+TEST(StorageDir, RefusesMoreFilesThanFreeInodesWhereTheyAreCounted) {
+  StorageDirFacts d;
+  d.path = "/x";
+  d.free_bytes = 1 << 30;
+  EXPECT_NO_THROW(require_room(d, 100, 1'000'000));  // btrfs, procfs: no inode count, no bound
+  d.free_files = 3;
+  EXPECT_NO_THROW(require_room(d, 100, 3));
+  try {
+    require_room(d, 100, 4);
+    ADD_FAILURE() << "4 files in 3 free inodes";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("a case writes 4 files but its file system has 3 free inodes"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 StorageDocument document() {
   StorageDocument doc;
   doc.dir.path = "/mnt/nvme";
