@@ -54,6 +54,41 @@ std::vector<std::string> simple_disk_lines(const SecondaryTierPlan& p) {
       "not simulated: kvbench simulates the native tiering's secondary tier only"};
 }
 
+std::vector<std::string> lmcache_disk_lines(const SecondaryTierPlan& p) {
+  return {fmt::format(
+              "secondary tier: LMCache's local_disk backend behind its CPU backend, "
+              "LMCACHE_LOCAL_DISK=\"file://{}/\" and LMCACHE_MAX_LOCAL_DISK_SIZE={:.1f} (GiB per rank: the "
+              "{:g} GiB over {} rank(s), as LMCACHE_MAX_LOCAL_CPU_SIZE); one file per KV chunk, LRU-evicted "
+              "at that bound (LMCache docs, kv_cache/storage_backends/local_storage; lmcache/v1/config.py "
+              "local_disk, max_local_disk_size); {}",
+              p.dir, p.engine_size, p.gib, p.ranks, dir_words(p)),
+          "written in the connector form's environment (LMCACHE_* variables); not simulated by size"};
+}
+
+std::vector<std::string> sglang_file_lines(const SecondaryTierPlan& p) {
+  return {
+      fmt::format("secondary tier: HiCache's L3 storage, --hicache-storage-backend file under "
+                  "SGLANG_HICACHE_FILE_BACKEND_STORAGE_DIR={} (sgl-project/sglang "
+                  "python/sglang/srt/mem_cache/hicache_storage.py, HiCacheFile; default /tmp/hicache); {}",
+                  p.dir, dir_words(p)),
+      fmt::format("the file backend takes no size and kvbench found no capacity bound or eviction in "
+                  "HiCacheFile: its disk use grows with the traffic's distinct prefixes; the {:g} GiB stated "
+                  "is the room to give the directory (a volume or quota of that size), not a figure SGLang "
+                  "reads; not simulated by size",
+                  p.gib)};
+}
+
+std::vector<std::string> kvbm_disk_lines(const SecondaryTierPlan& p) {
+  return {
+      fmt::format("secondary tier: KVBM's disk tier (G3) behind its CPU tier, DYN_KVBM_DISK_CACHE_GB={:.0f} "
+                  "(decimal GB for the instance: the {:g} GiB rounded up, as DYN_KVBM_CPU_CACHE_GB) under "
+                  "DYN_KVBM_DISK_CACHE_DIR={} (ai-dynamo/dynamo lib/runtime/src/config/environment_names.rs; "
+                  "docs.nvidia.com/dynamo, KVBM Configuration Reference); {}",
+                  p.engine_size, p.gib, p.dir, dir_words(p)),
+      "KVBM is write-through, so its docs want DYN_KVBM_DISK_CACHE_GB >= DYN_KVBM_CPU_CACHE_GB (>= the GPU "
+      "KV cache): size refuses a smaller disk tier; not simulated by size"};
+}
+
 }  // namespace
 
 std::vector<std::string> simple_alternative_lines(const SecondaryTierPlan& p) {
@@ -68,7 +103,19 @@ std::vector<std::string> simple_alternative_lines(const SecondaryTierPlan& p) {
 }
 
 std::vector<std::string> secondary_plan_lines(const SecondaryTierPlan& p) {
-  return p.kind == SecondaryTierKind::kSimpleDisk ? simple_disk_lines(p) : tiering_lines(p);
+  switch (p.kind) {
+    case SecondaryTierKind::kSimpleDisk:
+      return simple_disk_lines(p);
+    case SecondaryTierKind::kLmcacheDisk:
+      return lmcache_disk_lines(p);
+    case SecondaryTierKind::kSglangFile:
+      return sglang_file_lines(p);
+    case SecondaryTierKind::kKvbmDisk:
+      return kvbm_disk_lines(p);
+    case SecondaryTierKind::kTieringFs:
+      break;
+  }
+  return tiering_lines(p);
 }
 
 }  // namespace kvb

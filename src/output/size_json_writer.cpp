@@ -359,6 +359,7 @@ nlohmann::json size_record_json(const SizeRecord& s) {
                            {"notes", s.secondary_notes}};
     if (p.simulated) j["secondary_tier"]["simulated"] = true;
     if (p.dir != kTierDirPlaceholder) j["secondary_tier"]["root_dir"] = p.dir;  // --secondary-tier-dir
+    if (p.engine_size > 0) j["secondary_tier"]["engine_size"] = p.engine_size;  // LMCache's or KVBM's key
   }
   return j;
 }

@@ -283,6 +283,14 @@ void reload_section(std::string& out, const Sizing& s) {
   }
 }
 
+// The stated secondary tier held by the engine's own disk tier (LMCache, SGLang, Dynamo).
+void engine_secondary_lines(std::string& out, const Sizing& s) {
+  if (!s.secondary || s.secondary->kind == SecondaryTierKind::kTieringFs ||
+      s.secondary->kind == SecondaryTierKind::kSimpleDisk)
+    return;
+  for (const auto& line : secondary_plan_lines(*s.secondary)) out += "  - " + line + "\n";
+}
+
 // The command line for the engine asked for (vLLM, SGLang, LMCache, Dynamo), or why there is none.
 void command_sections(std::string& out, const Sizing& s) {
   if (s.vllm_command.empty()) {
@@ -294,21 +302,25 @@ void command_sections(std::string& out, const Sizing& s) {
     section(out, "SGLang command (--engine sglang: the tier size as HiCache's host pool)");
     out += s.engine_command + "\n";
     for (const auto& n : s.engine_notes) out += "  - " + engine_note_text(n) + "\n";
+    engine_secondary_lines(out, s);
     return;
   }
   if (s.engine == EngineKind::kDynamo) {
     section(out, "NVIDIA Dynamo command (--engine dynamo: the tier size as KVBM's host cache)");
     out += s.engine_command + "\n";
     for (const auto& n : s.engine_notes) out += "  - " + engine_note_text(n) + "\n";
+    engine_secondary_lines(out, s);
     return;
   }
   if (!s.engine_command.empty()) {
     section(out, "vLLM + LMCache command (--engine lmcache)");
     out += s.engine_command + "\n";
     for (const auto& n : s.engine_notes) out += "  - " + engine_note_text(n) + "\n";
+    engine_secondary_lines(out, s);
   }
   section(out, "vLLM command");
   out += s.vllm_command + "\n";
+  if (s.engine_command.empty()) engine_secondary_lines(out, s);  // --kv-offloading-backend lmcache
   if (s.secondary && s.secondary->kind == SecondaryTierKind::kTieringFs)
     for (const auto& line : secondary_plan_lines(*s.secondary)) out += "  - " + line + "\n";
   if (s.secondary && s.secondary->kind == SecondaryTierKind::kTieringFs && !s.secondary_command.empty()) {

@@ -138,8 +138,10 @@ void read_secondary(const Reader& r, const json& t, SizeRecord& s) {
   SecondaryTierPlan p;
   const auto kind = secondary_kind_from_name(r.text(t, "kind"));
   if (!kind)
-    throw UsageError(fmt::format("{}: secondary_tier.kind '{}': expected vllm-tiering-fs or simple-disk",
-                                 r.where(), r.text(t, "kind")));
+    throw UsageError(
+        fmt::format("{}: secondary_tier.kind '{}': expected vllm-tiering-fs, simple-disk, "
+                    "lmcache-local-disk, sglang-hicache-file or dynamo-kvbm-disk",
+                    r.where(), r.text(t, "kind")));
   p.kind = *kind;
   p.gib = json_number_in(t, "size_gib", 0, kMaxTierGib, r.where());
   p.ranks = static_cast<int>(json_integer_in(t, "ranks", 1, kMaxParallelRanks, r.where()));
@@ -147,6 +149,7 @@ void read_secondary(const Reader& r, const json& t, SizeRecord& s) {
   p.cpu_bytes = static_cast<std::uint64_t>(r.count(t, "cpu_bytes_to_use", std::int64_t{1} << 62));
   p.simulated = t.value("simulated", false);                      // the rules path's plan writes none
   p.dir = t.value("root_dir", std::string(kTierDirPlaceholder));  // none: the placeholder was written
+  if (t.contains("engine_size")) p.engine_size = json_number_in(t, "engine_size", 0, 1e12, r.where());
   s.secondary = p;
   s.secondary_command = r.text(t, "command");
   s.secondary_notes = r.lines(t, "notes");

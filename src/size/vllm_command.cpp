@@ -114,6 +114,7 @@ std::string simple_disk_config(const SecondaryTierPlan& p) {
 // the release has it (the disk instead of the CPU tier: an alternative, not simulated).
 void secondary_forms(const Sizing& s, const SizingInputs& in, std::vector<std::string> flags,
                      VllmCommands& c) {
+  if (s.secondary->kind == SecondaryTierKind::kLmcacheDisk) return;  // in LMCache's environment instead
   if (s.secondary->kind == SecondaryTierKind::kTieringFs) {
     c.legacy.clear();
     const auto& first = release_fact(ReleaseChange::kTiering).from;
@@ -177,10 +178,14 @@ VllmCommands vllm_commands(const Sizing& s, const SizingInputs& in) {
   const bool simple = tier && in.offloading_backend == OffloadingBackend::kSimple;
   c.serve = multiline((simple ? "VLLM_USE_SIMPLE_KV_OFFLOAD=1 " : "") + ("vllm serve " + s.hf_id), flag_form);
   const bool lmcache = tier && in.offloading_backend == OffloadingBackend::kLmcache;
-  const std::string legacy_env =
-      lmcache ? fmt::format("LMCACHE_LOCAL_CPU=True LMCACHE_MAX_LOCAL_CPU_SIZE={:.1f} ",
-                            s.offload->lmcache_gib_per_rank)
-              : std::string();
+  std::string legacy_env = lmcache ? fmt::format("LMCACHE_LOCAL_CPU=True LMCACHE_MAX_LOCAL_CPU_SIZE={:.1f} ",
+                                                 s.offload->lmcache_gib_per_rank)
+                                   : std::string();
+  // LMCache's local_disk: a file:// URL of the directory and GiB per rank (LMCache docs, Configuring
+  // LMCache: local_disk / max_local_disk_size; lmcache/v1/config.py).
+  if (lmcache && s.secondary && s.secondary->kind == SecondaryTierKind::kLmcacheDisk)
+    legacy_env += fmt::format("LMCACHE_LOCAL_DISK=\"file://{}/\" LMCACHE_MAX_LOCAL_DISK_SIZE={:.1f} ",
+                              s.secondary->dir, s.secondary->engine_size);
   c.legacy = multiline(legacy_env + "vllm serve " + s.hf_id, legacy_form);
   if (in.hw.vendor == GpuVendor::kAmd) {
     std::vector<std::string> docker = {"--device /dev/kfd --device /dev/dri --group-add video --ipc=host",
@@ -205,6 +210,7 @@ namespace {
 // one pool per TP rank), and must be larger than the device pool (asserted there).
 std::string sglang_command(Sizing& s, const SizingInputs& in) {
   std::vector<std::string> f;
+  std::string env;
   if (s.tp > 1) f.push_back(fmt::format("--tp-size {}", s.tp));
   if (s.pp > 1) f.push_back(fmt::format("--pp-size {}", s.pp));
   f.push_back(fmt::format("--context-length {}", s.fits ? s.max_model_len : s.estimated_max_model_len));
@@ -227,11 +233,17 @@ std::string sglang_command(Sizing& s, const SizingInputs& in) {
     f.push_back("--hicache-mem-layout page_first");
     f.push_back("--hicache-io-backend kernel");
     f.push_back("--hicache-write-policy write_through");
+    // HiCache's L3 "file" backend (python/sglang/srt/mem_cache/hicache_storage.py, HiCacheFile): its
+    // directory comes from SGLANG_HICACHE_FILE_BACKEND_STORAGE_DIR and it takes no size.
+    if (s.secondary && s.secondary->kind == SecondaryTierKind::kSglangFile) {
+      f.push_back("--hicache-storage-backend file");
+      env = fmt::format("SGLANG_HICACHE_FILE_BACKEND_STORAGE_DIR={} \\\n", s.secondary->dir);
+    }
     s.engine_notes.push_back(SglangHicacheSize{gib, s.world_size, wanted_gb});
     s.engine_notes.push_back(SglangHicacheRatio{s.hicache_ratio, device_gb});
     s.engine_notes.push_back(SglangLayouts{});
   }
-  std::string out = "python -m sglang.launch_server --model-path " + s.hf_id;
+  std::string out = env + "python -m sglang.launch_server --model-path " + s.hf_id;
   for (const auto& x : f) out += " \\\n    " + x;
   return out;
 }
@@ -254,6 +266,11 @@ std::string dynamo_command(Sizing& s, const SizingInputs& in) {
     s.kvbm_host_blocks = static_cast<std::int64_t>(
         std::floor(s.kvbm_cpu_cache_gb * 1e9 / static_cast<double>(o.cpu_block_bytes)));
     env.push_back(fmt::format("DYN_KVBM_CPU_CACHE_GB={:.0f}", s.kvbm_cpu_cache_gb));
+    // KVBM's disk tier (G3) behind it: lib/runtime/src/config/environment_names.rs.
+    if (s.secondary && s.secondary->kind == SecondaryTierKind::kKvbmDisk) {
+      env.push_back(fmt::format("DYN_KVBM_DISK_CACHE_GB={:.0f}", s.secondary->engine_size));
+      env.push_back("DYN_KVBM_DISK_CACHE_DIR=" + s.secondary->dir);
+    }
     s.engine_notes.push_back(KvbmCacheSize{s.world_size, gib, s.kvbm_cpu_cache_gb, s.kvbm_host_blocks,
                                            s.layout.block_size, static_cast<double>(o.cpu_block_bytes)});
     s.engine_notes.push_back(KvbmAgainstGpuPool{o.floor_gib, s.kvbm_cpu_cache_gb * 1e9 > o.floor_gib * kGiB,
@@ -286,8 +303,11 @@ void set_commands(Sizing& s, const SizingInputs& in) {
   s.secondary.reset();
   if (in.secondary_tier_gib) {
     check_secondary_blocks(*in.secondary_tier_gib, s.offload ? s.offload->cpu_block_bytes : 0);
-    s.secondary = plan_secondary_tier(*in.secondary_tier_gib, in.offloading_backend, s.world_size,
-                                      s.offload ? s.offload->recommended_gib() : 0, in.secondary_tier_dir);
+    if (in.engine == EngineKind::kDynamo)
+      check_kvbm_disk(*in.secondary_tier_gib, s.offload ? s.offload->recommended_gib() : 0);
+    s.secondary =
+        plan_secondary_tier(*in.secondary_tier_gib, in.offloading_backend, s.world_size,
+                            s.offload ? s.offload->recommended_gib() : 0, in.secondary_tier_dir, in.engine);
   }
   if (s.secondary && s.offload && s.offload->recommendation.secondary)
     s.secondary->simulated = s.offload->recommendation.secondary->pays();
