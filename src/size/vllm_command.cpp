@@ -114,7 +114,10 @@ std::string simple_disk_config(const SecondaryTierPlan& p) {
 // the release has it (the disk instead of the CPU tier: an alternative, not simulated).
 void secondary_forms(const Sizing& s, const SizingInputs& in, std::vector<std::string> flags,
                      VllmCommands& c) {
-  if (s.secondary->kind == SecondaryTierKind::kLmcacheDisk) return;  // in LMCache's environment instead
+  // LMCache's, SGLang's and KVBM's disk tiers are in the engine's own command instead.
+  if (s.secondary->kind != SecondaryTierKind::kTieringFs &&
+      s.secondary->kind != SecondaryTierKind::kSimpleDisk)
+    return;
   if (s.secondary->kind == SecondaryTierKind::kTieringFs) {
     c.legacy.clear();
     const auto& first = release_fact(ReleaseChange::kTiering).from;
