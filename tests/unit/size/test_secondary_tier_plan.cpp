@@ -98,11 +98,33 @@ TEST(SecondaryTierPlan, RefusedWhereVllmWouldNotRunIt) {
   auto old_simple = tiered(200, 100, OffloadingBackend::kSimple);
   old_simple.vllm_version = VllmVersion{0, 26, 0};
   refused(old_simple, EngineKind::kVllm, "disk backend is in vLLM 0.27 or later");
-  refused(tiered(200, 100, OffloadingBackend::kLmcache), EngineKind::kVllm, "local_disk");
-  refused(tiered(200, 100, OffloadingBackend::kNative), EngineKind::kDynamo, "for vLLM only");
+  // The engines' own disk tiers are written on the rules path; only vLLM's tiering is simulated.
+  EXPECT_NO_THROW(check_secondary_tier(tiered(200, 100, OffloadingBackend::kLmcache), EngineKind::kVllm));
+  EXPECT_NO_THROW(check_secondary_tier(tiered(200, 100, OffloadingBackend::kNative), EngineKind::kSglang));
+  EXPECT_THROW(check_secondary_tier(tiered(200, 100, OffloadingBackend::kNative), EngineKind::kDynamo, true),
+               UsageError);
+  // KVBM: disk >= CPU, GiB against GiB.
+  EXPECT_THROW(check_kvbm_disk(100, 112), UsageError);
+  EXPECT_NO_THROW(check_kvbm_disk(112, 112));
   auto first = tiered(200, 100, OffloadingBackend::kNative);
   first.vllm_version = VllmVersion{0, 22, 0};
   EXPECT_NO_THROW(check_secondary_tier(first, EngineKind::kVllm));
+}
+
+TEST(SecondaryTierPlan, EnginesOwnSizeKeys) {
+  // LMCache: GiB per rank, 100 GiB over 4 ranks = 25; KVBM: 500 GiB = 536.87 GB, rounded up to 537.
+  const auto lm = plan_secondary_tier(100, OffloadingBackend::kLmcache, 4, 64);
+  EXPECT_EQ(lm.kind, SecondaryTierKind::kLmcacheDisk);
+  EXPECT_DOUBLE_EQ(lm.engine_size, 25.0);
+  const auto kv = plan_secondary_tier(500, OffloadingBackend::kNative, 1, 112, "", EngineKind::kDynamo);
+  EXPECT_EQ(kv.kind, SecondaryTierKind::kKvbmDisk);
+  EXPECT_DOUBLE_EQ(kv.engine_size, 537.0);
+  const auto sg =
+      plan_secondary_tier(300, OffloadingBackend::kNative, 2, 64, "/nvme/hc", EngineKind::kSglang);
+  EXPECT_EQ(sg.kind, SecondaryTierKind::kSglangFile);
+  EXPECT_EQ(sg.engine_size, 0.0);  // the file backend takes no size
+  EXPECT_EQ(secondary_kind_from_name(secondary_kind_name(SecondaryTierKind::kSglangFile)),
+            SecondaryTierKind::kSglangFile);
 }
 
 TEST(SecondaryTierPlan, ReadBackFromTheSizeDocument) {
