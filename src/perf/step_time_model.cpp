@@ -193,6 +193,7 @@ TimeModelTerms StepTimeModel::terms() const {
           .step_overhead_us = cal_.step_overhead_s * 1e6,
           .request_overhead_ms = cal_.request_overhead_s * 1e3,
           .moe_fixed_us = moe_fixed_s_ * 1e6,
+          .moe_layer_fixed_us = moe_fixed_s_ > 0 ? kMxfp4TritonLayerSeconds * 1e6 : 0,
           .weight_dtype = weight_dtype_,
           .weight_gib_per_rank = weight_bytes_ / (1024.0 * 1024 * 1024),
           .calibration = cal_.origin};

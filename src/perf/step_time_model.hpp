@@ -53,7 +53,8 @@ struct TimeModelTerms {
   int tp = 1;
   double fabric_raw_gbps = 0, fabric_efficiency = 1, fabric_latency_us = 0;  // 0 GB/s: fabric unknown
   double step_overhead_us = 0, request_overhead_ms = 0;
-  double moe_fixed_us = 0;  // per step: MXFP4 experts on Hopper (triton_kernels), 0 elsewhere
+  double moe_fixed_us = 0;        // per step: MXFP4 experts on Hopper (triton_kernels), 0 elsewhere
+  double moe_layer_fixed_us = 0;  // its fitted figure per MoE layer
   std::string weight_dtype;
   double weight_gib_per_rank = 0;
   CalibrationOrigin calibration;
