@@ -31,7 +31,8 @@ std::string simulated_line(const SecondaryTierAdvice& a) {
   return fmt::format(
       "secondary tier (--secondary-tier-size {:g}): the recommended {:g} GiB CPU tier simulated again with "
       "{} GiB behind it (vLLM's tiering: written through from the CPU tier, a hit promoted through it), on "
-      "the same draws; disk read {:.3g} GB/s, write {:.3g} GB/s, {:g} us a chunk ({})",
+      "the same draws; disk read {:.3g} GB/s, write {:.3g} GB/s, {:g} us a chunk ({}); the secondary tier "
+      "is not scored against a real vLLM server",
       a.stated_gib, a.cpu_gib, sizes.empty() ? "none" : sizes, a.read_gbps, a.write_gbps, a.latency_us,
       a.rates_stated ? "stated, not measured" : "measured by kvbench storage");
 }
