@@ -2,6 +2,7 @@
 // a prefix cache over it, in GiB of the model's KV cache.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -99,7 +100,8 @@ std::optional<TierLevels> tier_levels(const TraceCommandOptions& o, const TraceS
         text));
   }
   const double block = static_cast<double>(options.block_tokens) * server.cost.kv_bytes_per_token / kGiB;
-  const double blocks = std::floor(gib / block);
+  if (!(block > 0)) return levels;  // a model with no KV bytes a token: any size holds every block
+  const double blocks = std::floor(std::min(gib / block, 1e15));  // well inside a 64-bit count
   if (blocks < 1) {
     throw UsageError(fmt::format(
         "--secondary-tier-size: {} GiB holds no block of the trace ({} tokens, {:.4g} GiB); expected at "
