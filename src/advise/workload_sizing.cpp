@@ -1,6 +1,8 @@
 #include "advise/workload_sizing.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
 
 #include "advise/served_traffic.hpp"
 #include "advise/tier_advisor.hpp"
@@ -14,6 +16,7 @@
 #include "size/offload_plan.hpp"
 #include "size/sizing_engine.hpp"
 #include "size/sizing_inputs.hpp"
+#include "trace/tier_levels.hpp"
 #include "trace/trace_analysis.hpp"
 
 namespace kvb {
@@ -39,11 +42,18 @@ Scenario on_flags_server(const WorkloadSizingRequest& r, std::vector<SizingWarni
   return with_fleet(scenario, r.fleet);  // the flags' fleet (one engine without --replicas), not the file's
 }
 
+// size --trace: the curve the recommendation shows, (GiB, prefix hit rate) up to the cap, and on one
+// engine the exact curve behind it, with a trace block's GiB on this server (the secondary tier's count).
+struct TraceCurve {
+  std::vector<std::pair<double, double>> gib;
+  std::optional<HitCurve> hits;
+  double gib_per_block = 0;
+};
+
 // size --trace: the candidate sizes from the trace's miss-ratio curve, in this server's GiB; on a
 // fleet, from the curve of each replica's own cache under the router (least-loaded needs service
 // times the trace lacks: its candidates come from round-robin's split, equal loads, and it is said).
-std::vector<std::pair<double, double>> add_trace_candidates(TierAdviceRequest& advice,
-                                                            const Scenario& scenario, const Sizing& s) {
+TraceCurve add_trace_candidates(TierAdviceRequest& advice, const Scenario& scenario, const Sizing& s) {
   auto fleet = scenario.fleet;
   const bool least_loaded = fleet.replicas > 1 && fleet.router == RouterKind::kLeastLoaded;
   if (least_loaded) fleet.router = RouterKind::kRoundRobin;
@@ -72,7 +82,30 @@ std::vector<std::pair<double, double>> add_trace_candidates(TierAdviceRequest& a
     advice.candidate_steps.push_back(*c.curve_step);
     advice.candidate_steps.push_back(std::move(c.picked));
   }
-  return std::move(c.curve_gib);
+  TraceCurve out{std::move(c.curve_gib), std::nullopt, gib_per_block};
+  // A fleet's replicas each have their own stack; a format without reuse has no curve to read.
+  if (fleet.replicas <= 1 && analysis.reuse_recorded) out.hits = std::move(analysis.hits);
+  return out;
+}
+
+// size --trace --secondary-tier-size: the stated tier behind the recommended CPU tier, GPU pool in
+// front (size's floor), on the trace's two-level curve: beside the simulated verdict.
+void add_curve_shares(SecondaryTierAdvice& a, const TraceCurve& t, double gpu_pool_gib) {
+  if (!t.hits || a.verdict == SecondaryVerdict::kNoCpuTier || a.cpu_gib <= 0 || t.gib_per_block <= 0) return;
+  const auto blocks = [&](double gib) {
+    return static_cast<std::int64_t>(std::floor(gib / t.gib_per_block + 1e-9));  // whole blocks fit
+  };
+  const auto s = tier_shares(*t.hits, {blocks(gpu_pool_gib), blocks(a.stated_gib)}, blocks(a.cpu_gib));
+  a.trace_curve = SecondaryCurveShares{s.gpu, s.cpu, s.secondary};
+}
+
+// The secondary tier's disk-against-recompute figures: size's reload of a max-model-len prefix.
+void add_reload(std::optional<SecondaryAdviceRequest>& secondary, const Sizing& s) {
+  if (!secondary || !s.reload) return;
+  secondary->prefix_tokens = s.reload->tokens;
+  secondary->block_size = s.layout.block_size;
+  secondary->reload_s = s.reload->reload_s;
+  secondary->recompute_s = s.reload->recompute_s;
 }
 
 // The other router a fleet's tier is compared with: round-robin, or prefix-aware for round-robin.
@@ -183,17 +216,13 @@ Sizing size_with_workload(const WorkloadSizingRequest& request) {
                            .link = in.link,
                            .seeds = request.seeds,
                            .jobs = request.jobs};
-  if (secondary && s.reload) {
-    secondary->prefix_tokens = s.reload->tokens;
-    secondary->block_size = s.layout.block_size;
-    secondary->reload_s = s.reload->reload_s;
-    secondary->recompute_s = s.reload->recompute_s;
-  }
+  add_reload(secondary, s);
   advice.secondary = secondary;
-  std::vector<std::pair<double, double>> trace_curve;
+  TraceCurve trace_curve;
   if (scenario.trace) trace_curve = add_trace_candidates(advice, scenario, s);
   auto rec = advise_tier_size(advice);
-  rec.trace_curve = std::move(trace_curve);
+  rec.trace_curve = std::move(trace_curve.gib);
+  if (rec.secondary) add_curve_shares(*rec.secondary, trace_curve, s.offload->floor_gib);
   // The commands write the secondary tier where it pays, at the capacity recommended.
   if (rec.secondary && rec.secondary->pays()) in.secondary_tier_gib = rec.secondary->recommended_gib;
   s.offload = with_recommendation(*s.offload, s, in, std::move(rec));

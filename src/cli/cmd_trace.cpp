@@ -2,9 +2,12 @@
 // a prefix cache over it, in GiB of the model's KV cache.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "catalog/hardware_spec.hpp"
@@ -21,6 +24,7 @@
 #include "output/trace_text.hpp"
 #include "size/sizing_engine.hpp"
 #include "size/sizing_inputs.hpp"
+#include "trace/tier_levels.hpp"
 #include "trace/trace_analysis.hpp"
 #include "trace/trace_json.hpp"
 #include "trace/trace_jsonl.hpp"
@@ -35,11 +39,18 @@ struct TraceCommandOptions {
   ServerFlags server;  // --tp and --pp (cli/server_flags)
   FleetFlags fleet;    // --replicas, --router: the trace split as a fleet's router would
   OutputFlags out;
-  std::string write_jsonl;  // --write-jsonl: the requests read, as kvbench JSONL
+  std::string write_jsonl;          // --write-jsonl: the requests read, as kvbench JSONL
+  std::string secondary_tier_size;  // --secondary-tier-size GiB|unbounded: the two-level curve
 };
 
-// The KV bytes a token of the trace costs on the model's server, across all ranks.
-TraceKvCost kv_cost(const TraceCommandOptions& o) {
+// The model's server as size's engine sees it: a token's KV bytes, across all ranks, and the
+// tokens its GPU pool holds (0 where the weights leave none).
+struct TraceServer {
+  TraceKvCost cost;
+  std::int64_t gpu_pool_tokens = 0;
+};
+
+TraceServer trace_server(const TraceCommandOptions& o) {
   if (o.model.empty()) throw UsageError("--model is required: the KV bytes per token turn blocks into GiB");
   std::vector<std::string> warnings;
   ServeSettings serve;
@@ -48,11 +59,57 @@ TraceKvCost kv_cost(const TraceCommandOptions& o) {
   apply_server_flags(o.server, serve);
   const auto sizing =
       compute_sizing(make_sizing_inputs(resolve_model(o.model, warnings), resolve_hardware(o.hw), serve));
-  TraceKvCost cost{sizing.model_name, sizing.hw_name, sizing.tp, 0};
-  cost.kv_bytes_per_token =
+  TraceServer server{{sizing.model_name, sizing.hw_name, sizing.tp, 0}, 0};
+  server.cost.kv_bytes_per_token =
       sizing.offload ? static_cast<double>(sizing.offload->cpu_block_bytes) / sizing.layout.block_size
                      : static_cast<double>(sizing.layout.kv_bytes_per_token() * sizing.world_size);
-  return cost;
+  // The pool as size's floor counts it (size/offload_plan): the tier in front of the CPU tier.
+  if (sizing.weights_fit) {
+    server.gpu_pool_tokens =
+        sizing.layout.uniform ? sizing.num_gpu_blocks * sizing.layout.block_size : sizing.gpu_kv_tokens;
+  }
+  return server;
+}
+
+// --secondary-tier-size: the GPU pool and the secondary tier in the trace's blocks, refused (one
+// line, exit 2) before the pass where no curve of one engine's tiers can be read.
+std::optional<TierLevels> tier_levels(const TraceCommandOptions& o, const TraceServer& server,
+                                      const TraceOptions& options, int replicas) {
+  const auto& text = o.secondary_tier_size;
+  if (text.empty()) return std::nullopt;
+  if (replicas > 1) {
+    throw UsageError(
+        "--secondary-tier-size with --replicas: the two-level curve is one engine's tiers; expected one "
+        "engine (leave out --replicas)");
+  }
+  if (server.gpu_pool_tokens <= 0) {
+    throw UsageError(fmt::format(
+        "--secondary-tier-size: {} leaves no GPU KV pool on {} at TP {}; expected a server the model fits "
+        "(--tp, --hw, --kv-cache-memory)",
+        server.cost.model, server.cost.hardware, server.cost.tensor_parallel_size));
+  }
+  TierLevels levels{server.gpu_pool_tokens / options.block_tokens, std::nullopt};
+  if (text == "unbounded") return levels;  // vLLM's file-system tier: no bound before RFC #54779
+  double gib = 0;
+  try {
+    gib = parse_gib_size(text, "--secondary-tier-size");
+  } catch (const UsageError&) {
+    throw UsageError(fmt::format(
+        "--secondary-tier-size: '{}' is not a size in GiB; expected a number of GiB from 0 to 1000000, "
+        "or unbounded",
+        text));
+  }
+  const double block = static_cast<double>(options.block_tokens) * server.cost.kv_bytes_per_token / kGiB;
+  if (!(block > 0)) return levels;  // a model with no KV bytes a token: any size holds every block
+  const double blocks = std::floor(std::min(gib / block, 1e15));  // well inside a 64-bit count
+  if (blocks < 1) {
+    throw UsageError(fmt::format(
+        "--secondary-tier-size: {} GiB holds no block of the trace ({} tokens, {:.4g} GiB); expected at "
+        "least {:.4g} GiB, or unbounded",
+        text, options.block_tokens, block, block));
+  }
+  levels.secondary_blocks = static_cast<std::int64_t>(blocks);
+  return levels;
 }
 
 // --write-jsonl: the requests as read, for a trace that records reuse (a format that records none is
@@ -81,17 +138,21 @@ const Printers<TraceDocument> kTracePrinters{
 int run_trace(const TraceCommandOptions& o) {
   const auto options = parse_trace_options(o.trace);
   note_input_file(o.trace.file);  // -o naming the trace is refused before the pass, not after it
-  const auto cost = kv_cost(o);
+  const auto server = trace_server(o);
   const auto format = chosen_format(o.out);
   const auto fleet = fleet_from_flags(o.fleet);
+  const auto levels = tier_levels(o, server, options, fleet.replicas);
   note_sample_over_fleet(options, fleet.replicas);
   if (!o.write_jsonl.empty()) require_writable_output(o.write_jsonl);
   TraceJsonlWriter jsonl;
   const auto each = [&](const TraceRequest& r) { jsonl.add(r); };
-  const auto analysis =
+  auto analysis =
       analyze_trace(o.trace.file, options, 48, fleet, o.write_jsonl.empty() ? nullptr : std::function(each));
   if (!o.write_jsonl.empty()) write_converted(o.write_jsonl, analysis, jsonl);
-  emit_result(o.out, format, kTracePrinters, TraceDocument{analysis, cost});
+  // The candidate CPU-tier sizes are the one-level curve's capacities, read off the same pass.
+  if (levels && analysis.reuse_recorded)
+    analysis.two_level = two_level_curve(analysis.hits, *levels, analysis.curve);
+  emit_result(o.out, format, kTracePrinters, TraceDocument{analysis, server.cost});
   return kExitOk;
 }
 
@@ -108,12 +169,17 @@ Command register_trace(CLI::App& parent) {
                   "model whose KV bytes per token size the curve (catalog name or config.json)");
   app->add_option("--hw", o->hw, "hardware (sets TP when --tp is not given)")->capture_default_str();
   add_parallelism_flags(app, o->server);
+  add_named_server_flags(app, o->server, {"gpu-memory-utilization", "kv-cache-memory"});
   add_trace_reading_flags(app, o->trace);
   add_fleet_flags(app, o->fleet);
   app->add_option(
       "--write-jsonl", o->write_jsonl,
       "also write the requests read (after --trace-sample, --trace-limit, --trace-speed) as kvbench "
       "JSONL with hash_ids: a vLLM request log converted, so the log (which holds the prompts) can go");
+  app->add_option("--secondary-tier-size", o->secondary_tier_size,
+                  "GiB (all ranks) or unbounded: also the two-level curve, the share of prompt tokens the "
+                  "GPU pool, the CPU tier and a secondary tier this large behind it serve at each CPU-tier "
+                  "size (vLLM's tiering, docs/trace.md)");
   add_output_flags(app, o->out, formats_of(kTracePrinters), kTraceSchema);
   return Command{app, [o] { return run_trace(*o); }};
 }

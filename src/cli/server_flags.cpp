@@ -1,16 +1,19 @@
 #include "cli/server_flags.hpp"
 
+#include <algorithm>
+#include <functional>
+
 #include "core/units.hpp"
 #include "sim/server_fields.hpp"
 
 namespace kvb {
 namespace {
 
-// Registers the fields with a flag, the parallelism ones or the others.
-void add_fields(CLI::App* app, ServerFlags& f, bool parallelism) {
+// Registers the fields with a flag that `wanted` picks.
+void add_fields(CLI::App* app, ServerFlags& f, const std::function<bool(const ServerField&)>& wanted) {
   f.app = app;
   for (const auto& field : server_fields()) {
-    if (field.from_flag == nullptr || field.parallelism != parallelism) continue;
+    if (field.from_flag == nullptr || !wanted(field)) continue;
     auto& text = f.given[field.key];  // std::map: the reference stays valid as others are added
     if (field.is_switch) {
       app->add_flag_callback(
@@ -34,14 +37,24 @@ std::string ServerFlags::text(const std::string& key) const {
   return it == given.end() ? std::string() : it->second;
 }
 
-void add_parallelism_flags(CLI::App* app, ServerFlags& f) { add_fields(app, f, true); }
+void add_parallelism_flags(CLI::App* app, ServerFlags& f) {
+  add_fields(app, f, [](const ServerField& field) { return field.parallelism; });
+}
+
+void add_named_server_flags(CLI::App* app, ServerFlags& f, const std::vector<std::string>& keys) {
+  add_fields(app, f, [&](const ServerField& field) {
+    return std::find(keys.begin(), keys.end(), field.key) != keys.end();
+  });
+}
 
 void add_server_flags(CLI::App* app, ServerFlags& f) {
   add_parallelism_flags(app, f);
   add_serve_flags(app, f);
 }
 
-void add_serve_flags(CLI::App* app, ServerFlags& f) { add_fields(app, f, false); }
+void add_serve_flags(CLI::App* app, ServerFlags& f) {
+  add_fields(app, f, [](const ServerField& field) { return !field.parallelism; });
+}
 
 CLI::Option* add_context_flag(CLI::App* app, std::string& text, const std::string& help) {
   return app->add_option(context_field().flags, text, std::string(kContextLengthForms) + " (" + help + ")");

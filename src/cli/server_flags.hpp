@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "size/serve_settings.hpp"
 
@@ -21,6 +22,9 @@ struct ServerFlags {
 
 // --tp/--tensor-parallel-size and --pp only (trace).
 void add_parallelism_flags(CLI::App* app, ServerFlags& f);
+// The fields named by their scenario keys ("kv-cache-memory"), added to a command that already has
+// the parallelism flags (trace --secondary-tier-size: the GPU pool in front of the tiers).
+void add_named_server_flags(CLI::App* app, ServerFlags& f, const std::vector<std::string>& keys);
 // Every server flag vLLM's `serve` and kvbench's tier take (size, simulate).
 void add_server_flags(CLI::App* app, ServerFlags& f);
 // The same but the parallelism flags (calibrate, whose --tp is also the GEMM timer's rank count).

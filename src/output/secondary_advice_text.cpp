@@ -88,10 +88,20 @@ std::string why_not(const SecondaryTierAdvice& a) {
   return {};
 }
 
-}  // namespace
+// size --trace: the trace's own count beside the simulated verdict.
+std::string curve_line(const SecondaryTierAdvice& a, const SecondaryCurveShares& c) {
+  return fmt::format(
+      "the trace's two-level miss-ratio curve (one LRU stack, counted, not simulated; docs/trace.md): "
+      "behind the {:g} GiB CPU tier, {:g} GiB would serve {} of prompt tokens beyond the CPU tier's {} "
+      "and the GPU pool's {}{}",
+      a.cpu_gib, a.stated_gib, percent(c.secondary), percent(c.cpu), percent(c.gpu),
+      a.ladder.empty() ? std::string()
+                       : fmt::format(" (simulated at {:g} GiB: {} promoted from it)", a.ladder.back().gib,
+                                     percent(a.ladder.back().hit_rate)));
+}
 
-std::vector<std::string> secondary_advice_lines(const SecondaryTierAdvice& a) {
-  if (!a.lines.empty()) return a.lines;
+// The verdict's own lines: what was simulated, whether it pays and why.
+std::vector<std::string> verdict_lines(const SecondaryTierAdvice& a) {
   std::vector<std::string> out;
   if (a.verdict != SecondaryVerdict::kNoCpuTier) out.push_back(simulated_line(a));
   if (!a.pays()) {
@@ -106,6 +116,15 @@ std::vector<std::string> secondary_advice_lines(const SecondaryTierAdvice& a) {
       "traffic's distinct prefixes (the simulated tier held at most {:.1f} GiB at {:g} GiB{})",
       a.ladder.back().peak_gib, a.ladder.back().gib,
       a.replicas > 1 ? fmt::format(", its {} replicas' tiers together", a.replicas) : ""));
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> secondary_advice_lines(const SecondaryTierAdvice& a) {
+  if (!a.lines.empty()) return a.lines;
+  auto out = verdict_lines(a);
+  if (a.trace_curve) out.push_back(curve_line(a, *a.trace_curve));
   return out;
 }
 
@@ -173,6 +192,11 @@ nlohmann::json secondary_advice_to_json(const SecondaryTierAdvice& a) {
                    {"recompute_s", a.recompute_s},
                    {"ladder", ladder},
                    {"lines", secondary_advice_lines(a)}};
+  if (a.trace_curve) {  // size --trace on one engine (a workload or a fleet: no such key)
+    j["trace_curve"] = {{"gpu_hit_rate", a.trace_curve->gpu},
+                        {"cpu_tier_hit_rate", a.trace_curve->cpu},
+                        {"secondary_tier_hit_rate", a.trace_curve->secondary}};
+  }
   return j;
 }
 

@@ -71,6 +71,32 @@ std::string vllm_log_text(const VllmLogFacts& f) {
   return out;
 }
 
+std::string percent(double share) { return fmt::format("{:.1f}%", 100 * share); }
+
+// --secondary-tier-size: the share of prompt tokens each tier serves, per CPU-tier size.
+std::string two_level_text(const TwoLevelCurve& c, double gib_per_block) {
+  const auto gib = [&](std::int64_t blocks) { return static_cast<double>(blocks) * gib_per_block; };
+  const auto& s = c.levels.secondary_blocks;
+  std::string out = fmt::format(
+      "\nTwo-level miss-ratio curve: a GPU pool of {:.2f} GiB ({} block{}), the CPU tier, and a secondary "
+      "tier of {} behind it (vLLM's tiering: written through, a hit promoted through the CPU tier; LRU at "
+      "every tier, inclusive; docs/trace.md)\n",
+      gib(c.levels.gpu_blocks), format_count(c.levels.gpu_blocks), c.levels.gpu_blocks == 1 ? "" : "s",
+      s ? fmt::format("{:.2f} GiB ({} blocks)", gib(*s), format_count(*s))
+        : std::string("unbounded size (every re-reference the CPU tier misses)"));
+  if (c.points.empty()) {
+    return out +
+           "  the GPU pool is at least as large as the curve's largest capacity: no CPU or secondary tier "
+           "adds a hit\n";
+  }
+  TextTable t({"CPU tier GiB", "blocks", "GPU", "CPU tier", "secondary", "all tiers"});
+  for (const auto& p : c.points) {
+    t.add_row({fmt::format("{:.2f}", gib(p.cpu_blocks)), format_count(p.cpu_blocks), percent(p.gpu),
+               percent(p.cpu), percent(p.secondary), percent(p.total())});
+  }
+  return out + t.render();
+}
+
 }  // namespace
 
 std::string trace_text(const TraceAnalysis& a, const TraceKvCost& cost) {
@@ -113,6 +139,7 @@ std::string trace_text(const TraceAnalysis& a, const TraceKvCost& cost) {
                fmt::format("{:.1f}%", 100 * p.prefix_hit_rate)});
   }
   out += t.render();
+  if (a.two_level) out += two_level_text(*a.two_level, gib);
   if (!a.replicas.empty()) out += fleet_text(a, gib);
   return out;
 }

@@ -43,6 +43,13 @@ struct SecondaryLadderPoint {
   double peak_gib = 0;                       // the most it held in any draw
 };
 
+// size --trace: the stated secondary tier behind the recommended CPU tier on the trace's two-level
+// miss-ratio curve (trace/tier_levels): each tier's share of the trace's prompt tokens, counted on
+// one LRU stack, not simulated.
+struct SecondaryCurveShares {
+  double gpu = 0, cpu = 0, secondary = 0;
+};
+
 struct SecondaryTierAdvice {
   SecondaryVerdict verdict = SecondaryVerdict::kNoCpuTier;
   double stated_gib = 0;  // --secondary-tier-size: the top of the ladder
@@ -67,6 +74,8 @@ struct SecondaryTierAdvice {
   // A max-model-len prefix read from the disk and loaded to the GPU, against its recomputation.
   std::int64_t prefix_tokens = 0;
   double disk_read_s = 0, reload_s = 0, recompute_s = 0;
+  // size --trace on one engine: what the trace's curve gives the stated size (none: a workload, a fleet).
+  std::optional<SecondaryCurveShares> trace_curve;
   // Its words, as read back from a document (empty where the facts are worded).
   std::vector<std::string> lines;
 

@@ -129,6 +129,11 @@ SecondaryTierAdvice secondary_advice_from_json(const nlohmann::json& k, const st
   a.reload_s = json_number_in(k, "reload_s", 0, 1e9, where);
   a.recompute_s = json_number_in(k, "recompute_s", 0, 1e9, where);
   for (const auto& p : k.at("ladder")) a.ladder.push_back(ladder_point_from_json(p, where + ": ladder"));
+  if (const auto it = k.find("trace_curve"); it != k.end() && !it->is_null()) {  // files before it: none
+    a.trace_curve = SecondaryCurveShares{json_number_in(*it, "gpu_hit_rate", 0, 1, where),
+                                         json_number_in(*it, "cpu_tier_hit_rate", 0, 1, where),
+                                         json_number_in(*it, "secondary_tier_hit_rate", 0, 1, where)};
+  }
   a.lines = k.at("lines").get<std::vector<std::string>>();
   return a;
 }

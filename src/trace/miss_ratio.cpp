@@ -79,21 +79,35 @@ double PrefixMissRatio::unbounded_hit_rate() const {
   return hit_rate_at(static_cast<std::int64_t>(tokens_at_distance_.size()));
 }
 
-std::vector<MissRatioPoint> PrefixMissRatio::curve(int points) const {
+std::vector<MissRatioPoint> PrefixMissRatio::curve(int points) const { return hit_curve().sample(points); }
+
+HitCurve::HitCurve(const std::vector<double>& tokens_at_distance, double prompt_tokens)
+    : within_(std::max<std::size_t>(tokens_at_distance.size(), 1), 0.0), prompt_tokens_(prompt_tokens) {
+  // One running sum over the distances (index 0 holds no hit: distance 0 is a cold block).
+  for (std::size_t d = 1; d < tokens_at_distance.size(); ++d)
+    within_[d] = within_[d - 1] + tokens_at_distance[d];
+}
+
+std::int64_t HitCurve::largest_distance() const { return static_cast<std::int64_t>(within_.size()) - 1; }
+
+double HitCurve::hit_rate_at(std::int64_t blocks) const {
+  if (prompt_tokens_ <= 0 || within_.empty() || blocks <= 0) return 0;
+  return within_[static_cast<std::size_t>(std::min(blocks, largest_distance()))] / prompt_tokens_;
+}
+
+double HitCurve::unbounded_hit_rate() const { return hit_rate_at(largest_distance()); }
+
+std::vector<MissRatioPoint> HitCurve::sample(int points) const {
   std::vector<MissRatioPoint> out;
-  const auto largest = static_cast<std::int64_t>(tokens_at_distance_.size()) - 1;
+  const auto largest = largest_distance();
   if (largest < 1 || prompt_tokens_ <= 0) return out;
-  // One running sum over the distances, read off at geometric capacities.
-  std::vector<double> cumulative(tokens_at_distance_.size(), 0.0);
-  for (std::size_t d = 1; d < tokens_at_distance_.size(); ++d)
-    cumulative[d] = cumulative[d - 1] + tokens_at_distance_[d];
   std::int64_t previous = 0;
   for (int i = 0; i <= points; ++i) {
     const auto blocks = static_cast<std::int64_t>(
         std::llround(std::pow(static_cast<double>(largest), i / static_cast<double>(points))));
     if (blocks <= previous) continue;
     previous = blocks;
-    out.push_back({blocks, cumulative[static_cast<std::size_t>(blocks)] / prompt_tokens_});
+    out.push_back({blocks, hit_rate_at(blocks)});
   }
   return out;
 }

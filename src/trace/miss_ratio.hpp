@@ -18,6 +18,25 @@ struct MissRatioPoint {
   double prefix_hit_rate = 0;  // share of all prompt tokens a cache this large serves
 };
 
+// The exact curve a pass leaves: the prompt tokens a cache of each capacity serves, read at any
+// capacity in constant time (the sampled curve and trace/tier_levels' shares read the same one).
+// One entry per effective distance seen: never more than the trace's distinct blocks.
+class HitCurve {
+ public:
+  HitCurve() = default;
+  HitCurve(const std::vector<double>& tokens_at_distance, double prompt_tokens);
+  // Share of prompt tokens a cache of `blocks` serves; beyond the largest distance, the unbounded share.
+  double hit_rate_at(std::int64_t blocks) const;
+  double unbounded_hit_rate() const;
+  std::int64_t largest_distance() const;
+  // About `points` capacities from 1 block to the largest distance (geometric), each exact.
+  std::vector<MissRatioPoint> sample(int points) const;
+
+ private:
+  std::vector<double> within_;  // [d]: tokens whose effective distance is 1..d
+  double prompt_tokens_ = 0;
+};
+
 class PrefixMissRatio {
  public:
   explicit PrefixMissRatio(std::int64_t block_tokens);
@@ -31,6 +50,7 @@ class PrefixMissRatio {
   // (geometric), each the exact share a cache of that many blocks serves.
   std::vector<MissRatioPoint> curve(int points = 48) const;
   double hit_rate_at(std::int64_t blocks) const;
+  HitCurve hit_curve() const { return HitCurve(tokens_at_distance_, prompt_tokens_); }
 
  private:
   std::int64_t stack_distance(std::uint64_t id);  // 0 = never seen; then records the access

@@ -150,8 +150,9 @@ TraceAnalysis analyze_trace(const std::string& path, const TraceOptions& options
   a.prompt = prompt.summary();
   a.output = output.summary();
   a.distinct_blocks = mrc.distinct_blocks();
-  a.unbounded_prefix_hit_rate = mrc.unbounded_hit_rate();
-  a.curve = mrc.curve(curve_points);
+  a.hits = mrc.hit_curve();
+  a.unbounded_prefix_hit_rate = a.hits.unbounded_hit_rate();
+  a.curve = a.hits.sample(curve_points);
   if (split) add_replica_curves(a, per_replica);
   return a;
 }

@@ -3,11 +3,13 @@
 // in one streaming pass (memory grows with the distinct blocks, not the requests).
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "fleet/fleet_spec.hpp"
 #include "trace/miss_ratio.hpp"
+#include "trace/tier_levels.hpp"
 #include "trace/trace_reader.hpp"
 
 namespace kvb {
@@ -40,6 +42,10 @@ struct TraceAnalysis {
   double unbounded_prefix_hit_rate = 0;  // 0 where the format records no reuse
   bool reuse_recorded = true;
   std::vector<MissRatioPoint> curve;
+  HitCurve hits;  // the exact curve `curve` samples (a document read back has none)
+  // trace --secondary-tier-size: the GPU pool, CPU tier and secondary tier's shares at the curve's
+  // capacities (trace/tier_levels; absent without the flag).
+  std::optional<TwoLevelCurve> two_level;
   // --replicas: the trace split by the router; each replica's cache of `blocks` (fleet_curve: the
   // replicas' prompt-token-weighted hit rate when each has that cache). Empty for one engine.
   FleetSpec fleet{};

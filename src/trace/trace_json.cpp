@@ -49,6 +49,26 @@ nlohmann::json fleet_json(const TraceAnalysis& a, const TraceKvCost& cost) {
           {"per_replica", replicas}};
 }
 
+// --secondary-tier-size: the tiers' sizes and each tier's share at each CPU-tier size.
+nlohmann::json two_level_json(const TwoLevelCurve& c, double gib_per_block) {
+  nlohmann::json points = nlohmann::json::array();
+  for (const auto& p : c.points) {
+    points.push_back({{"cpu_tier_blocks", p.cpu_blocks},
+                      {"cpu_tier_gib", static_cast<double>(p.cpu_blocks) * gib_per_block},
+                      {"gpu_hit_rate", p.gpu},
+                      {"cpu_tier_hit_rate", p.cpu},
+                      {"secondary_tier_hit_rate", p.secondary}});
+  }
+  const auto& s = c.levels.secondary_blocks;
+  return {
+      {"gpu_pool_blocks", c.levels.gpu_blocks},
+      {"gpu_pool_gib", static_cast<double>(c.levels.gpu_blocks) * gib_per_block},
+      {"secondary_tier_unbounded", !s.has_value()},
+      {"secondary_tier_blocks", s ? nlohmann::json(*s) : nlohmann::json()},
+      {"secondary_tier_gib", s ? nlohmann::json(static_cast<double>(*s) * gib_per_block) : nlohmann::json()},
+      {"points", points}};
+}
+
 }  // namespace
 
 nlohmann::json trace_json(const TraceAnalysis& a, const TraceKvCost& cost) {
@@ -93,6 +113,7 @@ nlohmann::json trace_json(const TraceAnalysis& a, const TraceKvCost& cost) {
   }
   if (a.interrupted) doc["interrupted"] = true;  // the figures cover the requests read before the signal
   if (!a.replicas.empty()) doc["fleet"] = fleet_json(a, cost);
+  if (a.two_level) doc["two_level_curve"] = two_level_json(*a.two_level, block_gib(a, cost));
   return doc;
 }
 
@@ -150,6 +171,28 @@ void fleet_from(const nlohmann::json& j, TraceAnalysis& a, const std::string& or
   }
 }
 
+// The `two_level_curve` block two_level_json writes: each share a rate, the three no more than all.
+TwoLevelCurve two_level_from(const nlohmann::json& j, const std::string& origin) {
+  TwoLevelCurve c;
+  c.levels.gpu_blocks = json_integer_in(j, "gpu_pool_blocks", 0, kMaxTokens, origin);
+  if (!(j.contains("secondary_tier_unbounded") && j.at("secondary_tier_unbounded") == true))
+    c.levels.secondary_blocks = json_integer_in(j, "secondary_tier_blocks", 1, kMaxTokens, origin);
+  for (const auto& p : j.at("points")) {
+    TierShares t{json_integer_in(p, "cpu_tier_blocks", c.levels.gpu_blocks + 1, kMaxTokens, origin),
+                 json_number_in(p, "gpu_hit_rate", 0, 1, origin),
+                 json_number_in(p, "cpu_tier_hit_rate", 0, 1, origin),
+                 json_number_in(p, "secondary_tier_hit_rate", 0, 1, origin)};
+    if (t.total() > 1 + 1e-9) {
+      throw UsageError(fmt::format(
+          "{}: two_level_curve: the shares at {} CPU-tier blocks add up to {:g}; expected at most 1 (each a "
+          "share of the same prompt tokens)",
+          origin, t.cpu_blocks, t.total()));
+    }
+    c.points.push_back(t);
+  }
+  return c;
+}
+
 }  // namespace
 
 TraceDocument trace_document_from_json(const nlohmann::json& doc, const std::string& origin) {
@@ -185,6 +228,7 @@ TraceDocument trace_document_from_json(const nlohmann::json& doc, const std::str
   a.unbounded_prefix_hit_rate = json_number_in(doc, "unbounded_prefix_hit_rate", 0, 1, origin);
   a.curve = curve_from(doc.at("miss_ratio_curve"), origin);
   if (doc.contains("fleet")) fleet_from(doc.at("fleet"), a, origin);
+  if (doc.contains("two_level_curve")) a.two_level = two_level_from(doc.at("two_level_curve"), origin);
   return d;
 }
 

@@ -126,6 +126,7 @@ TierRecommendation simulated_recommendation() {
                                       .disk_read_s = 3.5,
                                       .reload_s = 0.24,
                                       .recompute_s = 17.45,
+                                      .trace_curve = SecondaryCurveShares{0.0625, 0.21875, 0.125},
                                       .lines = {}};
   return rec;
 }
@@ -150,6 +151,11 @@ TEST(SizeJson, ASimulatedRecommendationRoundTripsByteForByte) {
   EXPECT_DOUBLE_EQ(read.secondary->ladder.at(0).peak_gib, 163.125);
   EXPECT_DOUBLE_EQ(*read.secondary->model_error, 0.113);
   EXPECT_FALSE(read.secondary->lines.empty());
+  ASSERT_TRUE(read.secondary->trace_curve);  // size --trace: the two-level curve's count beside it
+  EXPECT_DOUBLE_EQ(read.secondary->trace_curve->secondary, 0.125);
+  EXPECT_NE(
+      read.secondary->lines.back().find("would serve 12.5% of prompt tokens beyond the CPU tier's 21.9%"),
+      std::string::npos);
 }
 
 TEST(SizeJson, ASimulatedSecondaryTierPlanRoundTripsThroughTheWholeDocument) {
