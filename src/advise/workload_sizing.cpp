@@ -37,7 +37,7 @@ Scenario on_flags_server(const WorkloadSizingRequest& r, std::vector<SizingWarni
   static_cast<ServeSettings&>(server) = *r.serve;
   server.model = r.model.value_or(scenario.server.model);
   server.hardware = r.hardware.value_or(scenario.server.hardware);
-  scenario = with_server(scenario, server);  // the document too: overrides and sweeps keep this server
+  scenario = with_server(scenario, server);  // checked as a file's server keys are
   scenario.calibration.reset();  // the file's calibration is a server key too: --calibration gives the flags'
   return with_fleet(scenario, r.fleet);  // the flags' fleet (one engine without --replicas), not the file's
 }
@@ -158,7 +158,7 @@ std::optional<SecondaryAdviceRequest> take_secondary(Scenario& scenario) {
   req.figures = *secondary_tier_figures(with_server(scenario, probe), 1);
   ServerSpec without = v;
   without.secondary_tier_size.reset();
-  scenario = with_server(scenario, without);  // a trace's scenario too (it has no workload document)
+  scenario = with_server(scenario, without);
   return req;
 }
 
@@ -166,9 +166,7 @@ std::optional<SecondaryAdviceRequest> take_secondary(Scenario& scenario) {
 
 std::vector<std::string> server_keys_in_file(const Scenario& s) {
   std::vector<std::string> keys;
-  if (!s.source.IsMap()) return keys;
-  for (const auto& kv : s.source) {
-    const auto key = kv.first.as<std::string>();
+  for (const auto& key : s.file_keys) {
     if (key == "name" || key == "description" || key == "seed" || key == "workload" || key == "sweep" ||
         key == "model" || key == "hardware") {
       continue;

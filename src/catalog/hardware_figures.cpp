@@ -8,6 +8,7 @@
 
 #include "core/errors.hpp"
 #include "core/units.hpp"
+#include "core/yaml_reader.hpp"
 
 namespace kvb {
 namespace {

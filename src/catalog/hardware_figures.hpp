@@ -6,9 +6,9 @@
 #include <array>
 #include <string>
 
-#include "core/yaml_reader.hpp"
-
 namespace kvb {
+
+class YamlObject;  // core/yaml_reader.hpp: only its readers include yaml-cpp
 
 // No serving GPU runs a model's kernels below 1% of a datasheet peak (perf's calibrations share it).
 inline constexpr double kMinFractionOfPeak = 0.01;

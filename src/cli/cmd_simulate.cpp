@@ -106,7 +106,7 @@ Scenario apply_flags(Scenario s, const SimulateOptions& o) {
   if (!o.from_vllm_log.empty()) {
     s = apply_logged_server(std::move(s), o);
   } else if (any_server_flag(o.server)) {
-    // The same flags and the same function as size, written back into the scenario's document.
+    // The same flags and the same function as size, checked by the scenario's server keys.
     ServerSpec server = s.server;
     apply_server_flags(o.server, server);
     s = with_server(s, server);

@@ -147,8 +147,7 @@ WorkloadSizingRequest traffic_request(const SizeOptions& o) {
     return r;
   }
   r.scenario = load_scenario(o.workload);
-  // Through the document, not the parsed field: the server written in later re-reads it, and a
-  // field set beside the document would be lost (--requests was ignored before this).
+  // Through the workload's reader: checked and refused as the file's key would be.
   if (!o.requests.empty()) {
     const auto n = parse_positive_int(o.requests, "--requests", false, kMaxRequests);
     r.scenario = with_override(r.scenario, "workload.requests", std::to_string(n), "--requests");

@@ -7,6 +7,7 @@
 #include "catalog/embedded_files.hpp"
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "core/yaml_reader.hpp"
 
 namespace kvb {
 namespace {
@@ -22,18 +23,16 @@ double fraction(const YamlObject& o, const std::string& key, double fallback) {
 
 }  // namespace
 
-Calibration parse_calibration(const YamlObject& o, const std::string& file) {
-  Calibration c;
-  c.compute_efficiency = fraction(o, "compute-efficiency", c.compute_efficiency);
-  c.memory_efficiency = fraction(o, "memory-efficiency", c.memory_efficiency);
-  const double overhead_us = o.real_in("step-overhead-us", 0, kMaxStepOverheadUs, c.step_overhead_s * 1e6);
-  c.step_overhead_s = overhead_us * 1e-6;
+Calibration calibration_with(const YamlObject& o, Calibration c) {
+  if (o.has("compute-efficiency")) c.compute_efficiency = fraction(o, "compute-efficiency", 0);
+  if (o.has("memory-efficiency")) c.memory_efficiency = fraction(o, "memory-efficiency", 0);
+  if (o.has("step-overhead-us"))
+    c.step_overhead_s = o.real_in("step-overhead-us", 0, kMaxStepOverheadUs, 0) * 1e-6;
   if (o.has("attention-efficiency")) c.attention_efficiency = fraction(o, "attention-efficiency", 0.5);
-  c.request_overhead_s = o.real_in("request-overhead-us", 0, kMaxStepOverheadUs, 0) * 1e-6;
-  c.load_efficiency = fraction(o, "load-efficiency", c.load_efficiency);
-  c.gemm_half_tokens = o.real_in("gemm-half-tokens", 0, 1e5, 0);
-  c.origin.from = CalibrationFrom::kFile;
-  c.origin.file = file;
+  if (o.has("request-overhead-us"))
+    c.request_overhead_s = o.real_in("request-overhead-us", 0, kMaxStepOverheadUs, 0) * 1e-6;
+  if (o.has("load-efficiency")) c.load_efficiency = fraction(o, "load-efficiency", 0);
+  if (o.has("gemm-half-tokens")) c.gemm_half_tokens = o.real_in("gemm-half-tokens", 0, 1e5, 0);
   if (o.has("measured")) {
     const auto m = o.object("measured");
     c.origin.measured = true;
@@ -45,6 +44,15 @@ Calibration parse_calibration(const YamlObject& o, const std::string& file) {
                          "attention-efficiency", "request-overhead-us", "load-efficiency", "gemm-half-tokens",
                          "measured"});
   return c;
+}
+
+Calibration parse_calibration(const YamlObject& o, const std::string& file) {
+  Calibration c;
+  // The default overhead as a file stating it in microseconds gives it, to the last bit.
+  c.step_overhead_s = c.step_overhead_s * 1e6 * 1e-6;
+  c.origin.from = CalibrationFrom::kFile;
+  c.origin.file = file;
+  return calibration_with(o, c);
 }
 
 namespace {

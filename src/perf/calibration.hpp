@@ -9,9 +9,10 @@
 
 #include "catalog/hardware_figures.hpp"
 #include "catalog/hardware_spec.hpp"
-#include "core/yaml_reader.hpp"
 
 namespace kvb {
+
+class YamlObject;  // core/yaml_reader.hpp: only its readers include yaml-cpp
 
 // One class of servers scored against real vLLM (scenarios/fidelity/<hw>.yaml): a simulation of a
 // server of this class states this class's figures; a server of no scored class is "not scored
@@ -95,6 +96,8 @@ inline constexpr double kMaxStepOverheadUs = 1e6;
 // [0.01, 1]), step-overhead-us and request-overhead-us (0 to 1e6, finite); UsageError naming the
 // key otherwise. `file` names it in the origin printed with every result that uses it.
 Calibration parse_calibration(const YamlObject& o, const std::string& file);
+// `base` with the keys `o` holds read over it (a scenario's --set calibration.KEY=V); its origin kept.
+Calibration calibration_with(const YamlObject& o, Calibration base);
 
 // Reads a calibration file with the keys above.
 Calibration load_calibration(const std::string& path);

@@ -7,6 +7,7 @@
 
 #include "core/errors.hpp"
 #include "core/yaml_reader.hpp"
+#include "sim/yaml_checks.hpp"
 
 namespace kvb {
 

@@ -4,8 +4,7 @@
 //   prompt: {distribution: uniform, min: 128, max: 2048}
 //   prompt: {distribution: lognormal, median: 900, sigma: 0.8, max: 32000}
 //   think-time: {distribution: exponential, mean: 20}
-#include <yaml-cpp/yaml.h>
-#include <string>
+#include <cstdint>
 
 #include "core/rng.hpp"
 
@@ -33,9 +32,6 @@ struct Distribution {
   }
 };
 
-// Reads `key` of a scenario mapping; throws UsageError naming `origin` and `key`.
-// `allow_zero` admits a fixed 0 (no think time, no system prefix).
-Distribution parse_distribution(const YAML::Node& node, const std::string& origin, const std::string& key,
-                                bool allow_zero);
+// Its reader, parse_distribution, is the scenario reader's (sim/yaml_checks.hpp).
 
 }  // namespace kvb

@@ -1,7 +1,9 @@
 #pragma once
 // A simulation scenario (scenarios/workloads/*.yaml): the server as vLLM flags, the workload,
 // the time-model calibration, and an optional default sweep. Keys mirror vLLM's flag names.
-#include <yaml-cpp/yaml.h>
+// The typed fields are the scenario: its file is read once (sim/scenario_reader.cpp) and every
+// later edit (--set, --sweep, the flags, size's points) is applied to them through the field
+// tables (sim/scenario_overrides.cpp); no YAML document is kept.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -100,12 +102,12 @@ struct Scenario {
   std::optional<TraceInput> trace;         // --trace: the traffic replays this file instead of `workload`
   std::optional<Calibration> calibration;  // absent: the GPU's default (perf/calibration.hpp)
   std::vector<SweepAxis> sweep;            // the scenario's default sweep
-  YAML::Node source;                       // the document, for overrides and sweeps
+  // The top-level keys its file wrote, in order (size --workload names the server keys it sets aside).
+  std::vector<std::string> file_keys;
 };
 
-// Reads a scenario from YAML text; every error names `origin` and the key.
+// Reads a scenario from YAML text (sim/scenario_reader.cpp); every error names `origin` and the key.
 Scenario parse_scenario(const std::string& text, const std::string& origin);
-Scenario scenario_from_node(const YAML::Node& root, const std::string& origin);
 
 // Finds a shipped scenario by name, or reads a file path.
 Scenario load_scenario(const std::string& name_or_path);
@@ -115,20 +117,16 @@ Scenario load_scenario(const std::string& name_or_path);
 Scenario with_paths_from_folder(Scenario s, const std::string& file);
 std::vector<std::string> shipped_scenario_names();
 
-// Sets `key` (dotted) to `value` (YAML text) in a copy of the scenario's document and re-reads
-// it; `what` names the flag in errors (e.g. "--set", "--sweep").
+// The scenario with `key` (dotted: workload.arrival.rate) set to `value` (YAML text): that one
+// field read by its key's reader (the server's field table, the workload's) onto a copy, checked
+// as the file's key is; `what` names the flag in errors (e.g. "--set", "--sweep").
 Scenario with_override(const Scenario& s, const std::string& key, const std::string& value,
                        const std::string& what);
 
-// The one description of a server as scenario keys: every field of ServerSpec, so that a server
-// set from flags (`size --workload`) survives every later override and sweep point (which re-read
-// the document). parse_server(server_to_yaml(v)) == v.
-YAML::Node server_to_yaml(const ServerSpec& v);
-// The scenario on `server`: its document's server keys replaced by server_to_yaml(server) and
-// re-read, so Scenario::server and Scenario::source never disagree.
+// The scenario on `server`, checked by the server keys' readers (what a file holding it would be
+// refused for, naming the scenario), so a server set from flags obeys the file's rules.
 Scenario with_server(const Scenario& s, const ServerSpec& server);
-// The scenario on `fleet`: its document's replicas and router keys set (so overrides and sweep
-// points keep them), or, for a trace's scenario without a workload document, the field alone.
+// The scenario on `fleet` (replicas and router), the rest unchanged.
 Scenario with_fleet(const Scenario& s, const FleetSpec& fleet);
 // The scenario keys that describe the server (all but name, description, seed, workload, sweep).
 bool is_server_key(const std::string& key);

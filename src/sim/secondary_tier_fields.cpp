@@ -22,6 +22,7 @@ void size_from_flag(const std::string& text, ServeSettings& v) {
   v.secondary_tier_size = parse_gib_size(text, "--secondary-tier-size");
 }
 void size_from_yaml(const YamlObject& o, ServerSpec& v) {
+  v.secondary_tier_size.reset();  // null: none, also over an earlier size
   if (o.has("secondary-tier-size") && !o.node()["secondary-tier-size"].IsNull())
     v.secondary_tier_size = positive(o, "secondary-tier-size", 0, true, kMaxTierGib);
 }

@@ -34,6 +34,7 @@ void tp_from_yaml(const YamlObject& o, ServerSpec& v) {
   if (o.has("tensor-parallel-size") && o.str("tensor-parallel-size") == "auto") {
     v.tensor_parallel_auto = true;
   } else {
+    v.tensor_parallel_auto = false;  // an override's number replaces an earlier auto
     v.tensor_parallel_size =
         static_cast<int>(positive_int(o, "tensor-parallel-size", 1, false, kMaxParallelRanks));
   }
@@ -144,7 +145,9 @@ void prefix_caching_to_yaml(const ServerSpec& v, YAML::Node& n) {
 void tier_size_from_flag(const std::string& text, ServeSettings& v) {
   v.kv_offloading_size = parse_gib_size(text, "--kv-offloading-size");
 }
+// null (or absent): no CPU tier, also over an earlier size (an override's `null`)
 void tier_size_from_yaml(const YamlObject& o, ServerSpec& v) {
+  v.kv_offloading_size.reset();
   if (o.has("kv-offloading-size") && !o.node()["kv-offloading-size"].IsNull())
     v.kv_offloading_size = positive(o, "kv-offloading-size", 0, true, 1e6);
 }
@@ -327,6 +330,12 @@ std::vector<ServerField> make_fields() {
 const std::vector<ServerField>& server_fields() {
   static const std::vector<ServerField> fields = make_fields();
   return fields;
+}
+
+YAML::Node server_to_yaml(const ServerSpec& v) {
+  YAML::Node n;
+  for (const auto& f : server_fields()) f.to_yaml(v, n);
+  return n;
 }
 
 }  // namespace kvb

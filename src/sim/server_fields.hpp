@@ -4,15 +4,18 @@
 // from a scenario and write it back. The scenario's reader, writer and known keys and the CLI's
 // server flags all walk this table, so a field is added once. Each reader keeps its own checks and
 // refusals: a flag names the flag, a key names the file and the key.
-#include <yaml-cpp/yaml.h>
-
 #include <string>
 #include <vector>
 
-#include "core/yaml_reader.hpp"
 #include "sim/scenario.hpp"
 
+namespace YAML {
+class Node;  // the readers and writers see yaml-cpp; the table's users (the CLI's flags) need not
+}
+
 namespace kvb {
+
+class YamlObject;
 
 // How a context length may be written, for every flag that takes one (--max-model-len, report's --ctx).
 inline constexpr const char* kContextLengthForms = "context length: 131072, 128k (x1000), 128K (x1024), 1M";
@@ -33,5 +36,9 @@ struct ServerField {
 const std::vector<ServerField>& server_fields();
 // The secondary tier's fields (sim/secondary_tier_fields.cpp), after the CPU tier's in the table.
 std::vector<ServerField> secondary_tier_fields();
+
+// The one description of a server as scenario keys, by the table's writers: every field of
+// ServerSpec. parse_server(server_to_yaml(v)) == v (sim/scenario_reader.hpp).
+YAML::Node server_to_yaml(const ServerSpec& v);
 
 }  // namespace kvb

@@ -8,6 +8,7 @@
 
 #include "core/units.hpp"
 #include "core/yaml_reader.hpp"
+#include "sim/distribution.hpp"
 
 namespace kvb {
 
@@ -22,5 +23,9 @@ std::string one_of(const YamlObject& o, const std::string& key, const std::strin
                    const std::vector<std::string>& allowed);
 // A byte size ("3.81GiB") > 0, or none when the key is absent.
 std::optional<std::uint64_t> bytes_or_none(const YamlObject& o, const std::string& key);
+// Reads `key` of a scenario mapping as a Distribution (sim/distribution.hpp); throws UsageError
+// naming `origin` and `key`. `allow_zero` admits a fixed 0 (no think time, no system prefix).
+Distribution parse_distribution(const YAML::Node& node, const std::string& origin, const std::string& key,
+                                bool allow_zero);
 
 }  // namespace kvb

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sim/scenario.hpp"
+#include "sim/server_fields.hpp"
 
 namespace kvb::test {
 

@@ -136,7 +136,7 @@ TEST(Scenario, EveryServerFieldSurvivesTheDocumentAndLaterOverrides) {
   EXPECT_EQ(*s.server.secondary_tier_size, 500);
   EXPECT_EQ(s.server.secondary_eviction_policy, EvictionKind::kArc);
   EXPECT_EQ(s.server.kv_offloading_medium, OffloadMedium::kFile);
-  // A sweep point re-reads the document: the server set from flags is still the one simulated.
+  // A sweep point reads its one key: the server set from flags is still the one simulated.
   const auto point = with_override(s, "workload.requests", "20", "--sweep");
   EXPECT_EQ(emitted(point.server), emitted(wanted));
   EXPECT_EQ(point.workload.requests, 20);
