@@ -4,9 +4,11 @@
 
 #include "core/units.hpp"
 #include "output/parallelism_text.hpp"
+#include "output/size_json_writer.hpp"
 #include "perf/step_time_model.hpp"
 #include "perf/weight_rules.hpp"
 #include "size/configuration_search.hpp"
+#include "size/size_json.hpp"
 #include "size/sizing_engine.hpp"
 #include "test_helpers.hpp"
 
@@ -132,4 +134,17 @@ TEST(DataParallel, ExpertParallelAtDp1ChangesNoStep) {
   StepWork w;
   w.add(0, 512, 0);
   EXPECT_DOUBLE_EQ(ep.step_seconds(w), tp.step_seconds(w));
+}
+
+TEST(DataParallel, TheJsonRecordsDpAndEpAndRoundTripsByteForByte) {
+  auto in = test::inputs("deepseek-v3", "h200", 2);
+  in.kv.dp = 4;
+  in.kv.expert_parallel = true;
+  const auto written = sizings_document({compute_sizing(in), compute_sizing(test::inputs("llama-3.1-8b"))});
+  EXPECT_EQ(written["results"][0]["data_parallel_size"], 4);
+  EXPECT_EQ(written["results"][0]["expert_parallel"], true);
+  EXPECT_FALSE(written["results"][1].contains("data_parallel_size"));  // one engine: as before
+  const auto read = size_document_from_json(written, "dp.json");
+  EXPECT_EQ(size_document_json(read).dump(), written.dump());
+  EXPECT_EQ(read.results[0].data_parallel_size, 4);
 }
