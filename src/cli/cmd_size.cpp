@@ -74,8 +74,9 @@ struct SizeOptions {
 // The flags' server on vLLM's defaults; size/ does the rest.
 ServeSettings serve_settings(const SizeOptions& o) {
   ServeSettings v;
-  // Neither --tp nor --pp: the configuration search picks TP, PP and FP8 weights (as --tp auto).
-  v.tensor_parallel_auto = o.server.text("tensor-parallel-size").empty() && !pp_given(o.server);
+  // Neither --tp, --pp nor --dp: the configuration search picks TP, PP, FP8 weights and DP x EP.
+  v.tensor_parallel_auto = o.server.text("tensor-parallel-size").empty() && !pp_given(o.server) &&
+                           o.server.text("data-parallel-size").empty();
   apply_server_flags(o.server, v);
   return v;
 }
@@ -99,6 +100,8 @@ NodeOverrides node_overrides(const SizeOptions& o, const ServeSettings& serve) {
   if (!o.link_profile.empty()) n.link = link_profile_from_dma_json(o.link_profile, serve.link_method);
   n.calibration = o.calibration;
   n.engine = parse_engine(o.engine, "--engine");
+  // Only size's default (no --tp, --pp or --dp): --tp auto asks for TP, as its help says.
+  n.search_data_parallel = serve.tensor_parallel_auto && o.server.text("tensor-parallel-size").empty();
   n.secondary_tier_dir = check_secondary_tier_dir(o.secondary_tier_dir, serve);
   check_engine_and_backend(n.engine, serve.kv_offloading_backend);
   // A stated tier vLLM would not run: refused, one line (with a traffic the CPU tier is simulated).

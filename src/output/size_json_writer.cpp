@@ -276,6 +276,8 @@ SizeRecord size_record(const Sizing& s) {
                .pipeline_parallel_size = s.pp,
                .block_size = s.layout.block_size,
                .kv_cache_groups = s.layout.num_groups,
+               .data_parallel_size = s.dp,
+               .expert_parallel = s.expert_parallel,
                .max_model_len = s.max_model_len,
                .max_num_batched_tokens = s.max_num_batched_tokens,
                .max_num_seqs = s.max_num_seqs,
@@ -333,6 +335,9 @@ nlohmann::json size_record_json(const SizeRecord& s) {
   j["hardware"] = s.hardware;
   j["tensor_parallel_size"] = s.tensor_parallel_size;
   j["pipeline_parallel_size"] = s.pipeline_parallel_size;
+  // DP x EP only where used: a document of one engine reads as before.
+  if (s.data_parallel_size > 1) j["data_parallel_size"] = s.data_parallel_size;
+  if (s.expert_parallel) j["expert_parallel"] = true;
   j["max_model_len"] = s.max_model_len;
   j["max_num_batched_tokens"] = s.max_num_batched_tokens;
   j["weight_dtype"] = s.weight_dtype;

@@ -15,6 +15,7 @@
 #include "output/kv_layout_text.hpp"
 #include "output/link_origin_text.hpp"
 #include "output/offload_rule_text.hpp"
+#include "output/parallelism_text.hpp"
 #include "output/secondary_advice_text.hpp"
 #include "output/secondary_plan_text.hpp"
 #include "output/sizing_advice_text.hpp"
@@ -207,6 +208,8 @@ void tier_section(std::string& out, const Sizing& s) {
             : s.offloading_backend == OffloadingBackend::kSimple
                 ? "CPU tier (vLLM's SimpleCPUOffloadConnector, --kv-offloading-backend simple: each rank "
                   "holds its share, cpu_bytes_to_use_per_rank)"
+            : s.dp > 1
+                ? "CPU tier (vLLM native offloading, --kv-offloading-size is GiB across one engine's ranks)"
                 : "CPU tier (vLLM native offloading, --kv-offloading-size is GiB across all ranks)");
     if (o.recommendation.simulated()) {
       out += "  " + cpu_block_text(o) + "\n";
@@ -232,6 +235,7 @@ void tier_section(std::string& out, const Sizing& s) {
     if (o.host_memory) {
       for (const auto& line : host_memory_lines(*o.host_memory)) out += "  " + line + "\n";
     }
+    for (const auto& line : engine_tier_lines(s)) out += "  " + line + "\n";
     if (o.recommendation.fleet) out += fleet_tier_lines(o.recommendation);
     if (o.recommendation.secondary) out += secondary_advice_text(*o.recommendation.secondary);
     if (o.given_gib) {
@@ -353,8 +357,8 @@ std::string sizing_text(const Sizing& s) {
   // A tier that costs this server is the answer that matters most: it comes first.
   if (s.offload && s.offload->recommendation.costs)
     out += "No CPU tier: " + recommendation_why(s.offload->recommendation) + "\n";
-  out += fmt::format("kvbench size: {} on {} x {} (TP {}, PP {}), max-model-len {}\n", s.model_name,
-                     s.world_size, s.hw_name, s.tp, s.pp, format_count(s.max_model_len));
+  out += fmt::format("kvbench size: {} on {} x {} ({}), max-model-len {}\n", s.model_name, server_gpus(s),
+                     s.hw_name, parallelism_label(s), format_count(s.max_model_len));
   out +=
       "Every figure below is computed from vLLM's KV arithmetic and the stated models; the measured inputs "
       "they use (link, pinning) say where they were measured.\n";

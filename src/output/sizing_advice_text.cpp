@@ -4,6 +4,7 @@
 
 #include "core/strings.hpp"
 #include "core/units.hpp"
+#include "output/parallelism_text.hpp"
 
 namespace kvb {
 namespace {
@@ -64,7 +65,11 @@ std::string text(const Fp8AtLoadNote&) {
          "published, gives the same memory";
 }
 
-std::string text(const SearchNote& n) { return "configuration search: " + search_tried_text(n.tried); }
+std::string text(const SearchNote& n) {
+  auto out = "configuration search: " + search_tried_text(n.tried);
+  if (n.tried.data_parallel) out += "; " + data_parallel_tried_text(*n.tried.data_parallel, n.tried.tokens);
+  return out;
+}
 
 std::string text(const ContextSuffixNote& n) {
   return fmt::format(

@@ -23,7 +23,28 @@ std::string weight_gemm_text(const TimeModelTerms& t) {
   return out;
 }
 
+// DP x EP: the MoE layers' all-to-all, or an all-reduce over every engine's ranks.
+std::string expert_ranks_text(const TimeModelTerms& t) {
+  if (t.expert_ranks <= 0) return "";
+  if (t.fabric_raw_gbps <= 0) return " (MoE communication not modelled: the GPU fabric is unknown)";
+  if (!t.all_to_all) {
+    return fmt::format(" (routed experts split over {} ranks, their all-reduce over all {})", t.expert_ranks,
+                       t.expert_ranks);
+  }
+  return fmt::format(
+      " (routed experts split over EP {}) + per layer an all-to-all dispatch and combine of T x hidden x k x "
+      "2 B, the {}/{} that leaves the rank, over {:.0f} GB/s x {:.2f} plus 2 x {:.1f} us",
+      t.expert_ranks, t.expert_ranks - 1, t.expert_ranks, t.fabric_raw_gbps, t.fabric_efficiency,
+      t.fabric_latency_us);
+}
+
 std::string tensor_parallel_text(const TimeModelTerms& t) {
+  if (t.expert_ranks > 0) {
+    const auto attention =
+        t.tp <= 1 ? std::string()
+                  : fmt::format(" + TP {} all-reduces: 1 per layer of T x hidden x 2 B (attention)", t.tp);
+    return attention + expert_ranks_text(t);
+  }
   if (t.tp <= 1) return "";
   if (t.fabric_raw_gbps <= 0) return " (TP communication not modelled: the GPU fabric is unknown)";
   return fmt::format(

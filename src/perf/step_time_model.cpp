@@ -58,7 +58,7 @@ void StepWork::add(std::int64_t start, std::int64_t n, int sliding_window) {
 
 StepTimeModel::StepTimeModel(const ModelSpec& m, const HardwareSpec& hw, double kv_bytes_per_token, int tp,
                              const std::string& weight_dtype, const Calibration& calibration)
-    : tp_(tp), cal_(calibration), weight_dtype_(weight_dtype) {
+    : tp_(tp), expert_ranks_(tp), cal_(calibration), weight_dtype_(weight_dtype) {
   // QK^T and AV: 2 FLOPs per multiply-add, per head, per layer.
   const double per_pair_layer = 2.0 * attention_macs_per_pair_layer(m);
   full_pair_flops_ = per_pair_layer * m.full_attention_layers();
@@ -95,8 +95,33 @@ StepTimeModel::StepTimeModel(const ModelSpec& m, const HardwareSpec& hw, double 
 
 // Two all-reduces per layer of the step's bf16 activations (T x hidden x 2 B), each as vLLM runs
 // it for that buffer (perf/all_reduce.hpp: its custom one- or two-shot, else NCCL's ring).
-AllReduceFabric StepTimeModel::fabric() const {
-  return {.ranks = tp_, .kind = link_kind_, .gbps = fabric_bps_ / 1e9, .latency_us = fabric_latency_s_ * 1e6};
+AllReduceFabric StepTimeModel::fabric() const { return fabric(tp_); }
+
+AllReduceFabric StepTimeModel::fabric(int ranks) const {
+  return {
+      .ranks = ranks, .kind = link_kind_, .gbps = fabric_bps_ / 1e9, .latency_us = fabric_latency_s_ * 1e6};
+}
+
+// At DP 1 nothing changes: vLLM runs its all-to-all kernels only where DP > 1 and EP is on
+// (FusedMoEParallelConfig.use_all2all_kernels, model_executor/layers/fused_moe/config.py); TP + EP
+// keeps the all-reduce, and the experts' bytes per rank are TP's.
+void StepTimeModel::spread_experts(const ModelSpec& m, int expert_ranks, bool all_to_all) {
+  if (experts_ == 0 || expert_ranks <= tp_) return;
+  expert_ranks_ = expert_ranks;
+  all_to_all_ = all_to_all;
+  weight_bytes_ = weight_bytes_per_rank(m, weight_dtype_, tp_, expert_ranks);
+  weight_reads_ = weight_reads_per_rank(m, weight_dtype_, tp_, expert_ranks);
+}
+
+// Dispatch and combine: each of the step's tokens goes to k experts and comes back, T x hidden x k
+// x 2 B each way, of which (n-1)/n lives on other ranks; one synchronisation each. Every layer is
+// counted as a MoE layer (the catalog does not say which are dense: DeepSeek's first three): an
+// upper bound.
+double StepTimeModel::all_to_all_seconds(const StepWork& w) const {
+  if (fabric_bps_ <= 0) return 0;
+  const double n = expert_ranks_;
+  const double bytes = static_cast<double>(w.tokens) * hidden_ * experts_per_token_ * 2.0 * (n - 1) / n;
+  return 2.0 * (bytes / fabric_bps_ + fabric_latency_s_);
 }
 
 double StepTimeModel::all_reduce_message_bytes(const StepWork& w) const {
@@ -108,7 +133,13 @@ double StepTimeModel::all_reduce_bandwidth_seconds(const StepWork& w) const {
 }
 
 double StepTimeModel::all_reduce_seconds(const StepWork& w) const {
-  return 2.0 * layers_ * kvb::all_reduce_seconds(fabric(), all_reduce_message_bytes(w));
+  const double message = all_reduce_message_bytes(w);
+  if (expert_ranks_ == tp_) return 2.0 * layers_ * kvb::all_reduce_seconds(fabric(), message);
+  // Under DP: attention's all-reduce within the engine, the MoE block's across DP x TP.
+  const double attention = tp_ > 1 ? kvb::all_reduce_seconds(fabric(), message) : 0.0;
+  const double moe =
+      all_to_all_ ? all_to_all_seconds(w) : kvb::all_reduce_seconds(fabric(expert_ranks_), message);
+  return layers_ * (attention + moe);
 }
 
 AllReduceAlgorithm StepTimeModel::all_reduce_algorithm(const StepWork& w) const {
@@ -116,9 +147,16 @@ AllReduceAlgorithm StepTimeModel::all_reduce_algorithm(const StepWork& w) const 
 }
 
 double StepTimeModel::flops(const StepWork& w) const {
-  return (linear_flops_per_token_ * static_cast<double>(w.tokens) +
+  if (expert_ranks_ == tp_) {
+    return (linear_flops_per_token_ * static_cast<double>(w.tokens) +
+            full_pair_flops_ * w.full_attention_pairs + sliding_pair_flops_ * w.sliding_attention_pairs) /
+           tp_;
+  }
+  const double tokens = static_cast<double>(w.tokens);
+  return ((linear_flops_per_token_ - expert_flops_per_token_) * tokens +
           full_pair_flops_ * w.full_attention_pairs + sliding_pair_flops_ * w.sliding_attention_pairs) /
-         tp_;
+             tp_ +
+         expert_flops_per_token_ * tokens / expert_ranks_;
 }
 
 double StepTimeModel::bytes(const StepWork& w) const {
@@ -149,9 +187,10 @@ double StepTimeModel::expert_rows(double tokens) const {
 double StepTimeModel::linear_seconds(const StepWork& w) const {
   const double tokens = static_cast<double>(w.tokens);
   const double peak = linear_peak_flops_ * cal_.compute_efficiency * tp_;
+  const double expert_peak = linear_peak_flops_ * cal_.compute_efficiency * expert_ranks_;
   const double dense =
       (linear_flops_per_token_ - expert_flops_per_token_) * tokens / (peak * gemm_share(tokens));
-  const double experts = expert_flops_per_token_ * tokens / (peak * gemm_share(expert_rows(tokens)));
+  const double experts = expert_flops_per_token_ * tokens / (expert_peak * gemm_share(expert_rows(tokens)));
   return dense + experts;
 }
 
@@ -187,6 +226,8 @@ TimeModelTerms StepTimeModel::terms() const {
           .memory_efficiency = cal_.memory_efficiency,
           .activation_kib_per_token = activation_bytes_per_token_ / 1024.0,
           .tp = tp_,
+          .expert_ranks = expert_ranks_ > tp_ ? expert_ranks_ : 0,
+          .all_to_all = all_to_all_,
           .fabric_raw_gbps = fabric_bps_ / fabric_efficiency_ / 1e9,
           .fabric_efficiency = fabric_efficiency_,
           .fabric_latency_us = fabric_latency_s_ * 1e6,

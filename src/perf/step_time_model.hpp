@@ -51,6 +51,10 @@ struct TimeModelTerms {
   double hbm_gbps = 0, memory_efficiency = 0;
   double activation_kib_per_token = 0;  // the elementwise kernels' traffic per token and rank
   int tp = 1;
+  // Under data parallelism a MoE layer spans expert_ranks (DP x TP): with expert parallelism its
+  // block's all-reduce is an all-to-all dispatch and combine (0: a model of one engine at TP).
+  int expert_ranks = 0;
+  bool all_to_all = false;
   double fabric_raw_gbps = 0, fabric_efficiency = 1, fabric_latency_us = 0;  // 0 GB/s: fabric unknown
   double step_overhead_us = 0, request_overhead_ms = 0;
   double moe_fixed_us = 0;        // per step: MXFP4 experts on Hopper (triton_kernels), 0 elsewhere
@@ -65,6 +69,15 @@ class StepTimeModel {
   // `kv_bytes_per_token`: one rank's KV for one token over the layers that grow with context.
   StepTimeModel(const ModelSpec& model, const HardwareSpec& hw, double kv_bytes_per_token, int tp,
                 const std::string& weight_dtype, const Calibration& calibration);
+
+  // Data parallelism over a MoE model (size's DP x EP): the routed experts' weights, FLOPs and
+  // reads split over `expert_ranks` (DP x TP) instead of TP; with `all_to_all` (expert
+  // parallelism) each MoE layer's all-reduce after the experts becomes vLLM's all-to-all: the
+  // step's T x hidden x k x 2 B dispatched and combined, the (n-1)/n that leaves the rank over the
+  // GPU fabric (docs/serving/expert_parallel_deployment.md; its default allgather/reducescatter
+  // backend moves at least these bytes), else an all-reduce over all DP x TP ranks. The attention
+  // block's all-reduce stays within the engine's TP.
+  void spread_experts(const ModelSpec& model, int expert_ranks, bool all_to_all);
 
   double step_seconds(const StepWork& w) const;
   // Tensor parallelism: two all-reduces per layer (after attention's output projection and the
@@ -91,6 +104,8 @@ class StepTimeModel {
   double gemm_share(double tokens) const;
   AllReduceFabric fabric() const;
   double all_reduce_message_bytes(const StepWork& w) const;
+  AllReduceFabric fabric(int ranks) const;
+  double all_to_all_seconds(const StepWork& w) const;   // one MoE layer's dispatch and combine
   double linear_seconds(const StepWork& w) const;       // the GEMMs, per rank
   double elementwise_seconds(const StepWork& w) const;  // the kernels between them, per rank
 
@@ -109,6 +124,8 @@ class StepTimeModel {
   double attention_peak_flops_ = 0;  // the 16-bit rate: attention runs in the activations' dtype
   double hbm_bps_ = 0;
   int tp_ = 1;
+  int expert_ranks_ = 1;     // the ranks the routed experts split over (TP, or DP x TP)
+  bool all_to_all_ = false;  // expert parallelism: all-to-all instead of the MoE all-reduce
   int layers_ = 0;
   double hidden_ = 0;
   double fabric_bps_ = 0;  // GPU-to-GPU, per direction, x fabric_efficiency_

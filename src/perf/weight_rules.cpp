@@ -7,12 +7,12 @@
 
 namespace kvb {
 
-namespace {
-
 bool has_routed_experts(const ModelSpec& m) {
   return m.num_experts > m.experts_per_token && m.experts_per_token > 0 &&
          m.params_active_b < m.params_total_b;
 }
+
+namespace {
 
 // One routed expert's parameters over all layers: P = dense + E x expert, A = dense + k x expert.
 double expert_params(const ModelSpec& m) {
@@ -57,22 +57,35 @@ double weight_bytes_per_rank(const ModelSpec& m, const std::string& weight_dtype
   return m.params_total_b * 1e9 * weight_bytes_per_param(weight_dtype) / ranks;
 }
 
-WeightReads weight_reads_per_rank(const ModelSpec& m, const std::string& weight_dtype, int ranks) {
+double weight_bytes_per_rank(const ModelSpec& m, const std::string& weight_dtype, int ranks,
+                             int expert_ranks) {
+  if (!has_routed_experts(m) || expert_ranks == ranks) return weight_bytes_per_rank(m, weight_dtype, ranks);
+  // The experts' bytes at the format's rate for them; the rest is what the whole model leaves.
+  const double per_param = experts_only(weight_dtype) ? experts_only_bytes_per_param(m, weight_dtype)
+                                                      : weight_bytes_per_param(weight_dtype);
+  const double experts = m.num_experts * expert_params(m) * per_param;
+  const double dense = weight_bytes_per_rank(m, weight_dtype, 1) - experts;
+  return dense / ranks + experts / expert_ranks;
+}
+
+WeightReads weight_reads_per_rank(const ModelSpec& m, const std::string& weight_dtype, int ranks,
+                                  int expert_ranks) {
   WeightReads w;
   if (!has_routed_experts(m)) {
     w.dense_bytes = weight_bytes_per_rank(m, weight_dtype, ranks);
     return w;
   }
+  if (expert_ranks <= 0) expert_ranks = ranks;
   const double expert = expert_params(m);
   const double dense = m.params_active_b * 1e9 - m.experts_per_token * expert;
   if (experts_only(weight_dtype)) {
-    w.expert_bytes = expert * experts_only_bytes_per_param(m, weight_dtype) / ranks;
+    w.expert_bytes = expert * experts_only_bytes_per_param(m, weight_dtype) / expert_ranks;
     w.dense_bytes = dense * 2.0 / ranks;
   } else {
-    // Every parameter at the rank's average bytes per parameter.
-    const double bytes_per_param = weight_bytes_per_rank(m, weight_dtype, ranks) / (m.params_total_b * 1e9);
-    w.expert_bytes = expert * bytes_per_param;
-    w.dense_bytes = dense * bytes_per_param;
+    // Every parameter at the model's average bytes per parameter.
+    const double bytes_per_param = weight_bytes_per_rank(m, weight_dtype, 1) / (m.params_total_b * 1e9);
+    w.expert_bytes = expert * bytes_per_param / expert_ranks;
+    w.dense_bytes = dense * bytes_per_param / ranks;
   }
   w.experts = m.num_experts;
   w.experts_per_token = m.experts_per_token;

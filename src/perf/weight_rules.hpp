@@ -12,6 +12,15 @@ namespace kvb {
 // tensor class as vLLM loads the format: MXFP4 the routed experts only (the rest 16-bit); FP8,
 // AWQ and GPTQ the linear layers (embeddings and LM head 16-bit); 16-bit formats everything.
 double weight_bytes_per_rank(const ModelSpec& m, const std::string& weight_dtype, int ranks);
+// The same with the routed experts split over `expert_ranks` and the rest over `ranks`: under
+// data parallelism each engine holds its own attention and dense layers (split by TP x PP) while
+// a MoE layer spans every DP x TP rank, as an EP group of DP x TP (whole experts per rank) or,
+// without --enable-expert-parallel, a TP group of DP x TP (a slice of each): the bytes are the
+// same (vLLM's FusedMoEParallelConfig, model_executor/layers/fused_moe/config.py).
+double weight_bytes_per_rank(const ModelSpec& m, const std::string& weight_dtype, int ranks,
+                             int expert_ranks);
+// Whether the model has routed experts (E > k > 0, fewer active parameters than total).
+bool has_routed_experts(const ModelSpec& m);
 
 // Mixture-of-experts weights one step reads, per rank: the dense part (attention, shared experts,
 // embeddings) plus the routed experts the step's tokens select. n tokens each choosing k of E
@@ -24,7 +33,9 @@ struct WeightReads {
   int experts_per_token = 0;  // k
   double bytes_for_tokens(std::int64_t tokens) const;
 };
-WeightReads weight_reads_per_rank(const ModelSpec& m, const std::string& weight_dtype, int ranks);
+// `expert_ranks` (0: `ranks`): the ranks a MoE layer's routed experts are split over (DP x TP x PP).
+WeightReads weight_reads_per_rank(const ModelSpec& m, const std::string& weight_dtype, int ranks,
+                                  int expert_ranks = 0);
 
 // Expected distinct experts (of E, per layer) that `tokens` tokens each routing to k of them touch:
 // E * (1 - (1 - k/E)^T). Assumes uniform, independent routing (each token's k picks a uniform

@@ -58,6 +58,25 @@ void pp_to_yaml(const ServerSpec& v, YAML::Node& n) {
   n["pipeline-parallel-size"] = v.pipeline_parallel_size;
 }
 
+// --data-parallel-size: engines; --enable-expert-parallel: a switch (vLLM's own spelling).
+void dp_from_flag(const std::string& text, ServeSettings& v) {
+  v.data_parallel_size = static_cast<int>(parse_int_in(text, "--data-parallel-size", 1, kMaxParallelRanks));
+}
+void dp_from_yaml(const YamlObject& o, ServerSpec& v) {
+  v.data_parallel_size = static_cast<int>(positive_int(o, "data-parallel-size", 1, false, kMaxParallelRanks));
+}
+// Written only where set: a scenario of one engine reads as before.
+void dp_to_yaml(const ServerSpec& v, YAML::Node& n) {
+  if (v.data_parallel_size > 1) n["data-parallel-size"] = v.data_parallel_size;
+}
+void ep_from_flag(const std::string& /*switched on*/, ServeSettings& v) { v.enable_expert_parallel = true; }
+void ep_from_yaml(const YamlObject& o, ServerSpec& v) {
+  v.enable_expert_parallel = o.boolean_or("enable-expert-parallel", false);
+}
+void ep_to_yaml(const ServerSpec& v, YAML::Node& n) {
+  if (v.enable_expert_parallel) n["enable-expert-parallel"] = true;
+}
+
 // --- memory ---
 
 void utilization_from_flag(const std::string& text, ServeSettings& v) {
@@ -254,6 +273,14 @@ std::vector<ServerField> shape_fields() {
        true, false, tp_from_flag, tp_from_yaml, tp_to_yaml},
       {"pipeline-parallel-size", "--pipeline-parallel-size,--pp", "PP stages (vLLM's default 1)", true, false,
        pp_from_flag, pp_from_yaml, pp_to_yaml},
+      {"data-parallel-size", "--data-parallel-size,--dp",
+       "DP engines (vLLM's default 1): each its own KV cache and CPU tier; a MoE model's experts span DP x "
+       "TP "
+       "ranks",
+       false, false, dp_from_flag, dp_from_yaml, dp_to_yaml},
+      {"enable-expert-parallel", "--enable-expert-parallel",
+       "MoE models: whole experts per rank over DP x TP ranks (EP), all-to-all instead of the MoE all-reduce",
+       false, true, ep_from_flag, ep_from_yaml, ep_to_yaml},
       {"gpu-memory-utilization", "--gpu-memory-utilization",
        "share of GPU memory vLLM may use (vLLM's default 0.9)", false, false, utilization_from_flag,
        utilization_from_yaml, utilization_to_yaml},

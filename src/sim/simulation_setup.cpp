@@ -37,6 +37,16 @@ Scenario with_resolved_parallelism(const Scenario& s, const SizingInputs& in) {
 }
 
 SimulationSetup prepare_simulation(const Scenario& s, const std::optional<LinkProfile>& measured_link) {
+  // The simulator times one engine's steps under TP (perf/step_time_model): DP engines' lock-step
+  // MoE layers and EP's all-to-all are size's (docs/size.md), not refused silently into TP.
+  if (s.server.data_parallel_size > 1 || s.server.enable_expert_parallel) {
+    throw UsageError(
+        fmt::format("{}: data-parallel-size {}{}: the simulator times one engine under tensor "
+                    "parallelism only; expected data-parallel-size 1 without expert parallelism "
+                    "(kvbench size sizes DP x EP)",
+                    s.origin, s.server.data_parallel_size,
+                    s.server.enable_expert_parallel ? " with enable-expert-parallel" : ""));
+  }
   std::vector<std::string> model_warnings;
   auto in = make_sizing_inputs(resolve_model(s.server.model, model_warnings),
                                resolve_hardware(s.server.hardware), s.server);

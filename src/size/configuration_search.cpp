@@ -7,6 +7,7 @@
 #include "catalog/weight_format.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
+#include "perf/weight_rules.hpp"
 #include "size/sizing_engine.hpp"
 
 namespace kvb {
@@ -50,6 +51,49 @@ ConfigurationLabel short_label(const Candidate& c, const ModelSpec& m) {
   return {c.tp, c.pp, c.quantization == Quantization::kFp8 && fp8_shrinks(m)};
 }
 
+// The largest attention TP, dividing the TP found, at which each rank stores its own KV: 1 for MLA
+// (one latent per token whatever the TP), the KV heads for GQA with fewer heads than ranks.
+int unreplicated_tp(const ModelSpec& m, int tp_found) {
+  if (m.attention == AttentionKind::kMla) return 1;
+  int tp = tp_found;
+  while (tp > 1 && (tp > m.num_kv_heads || tp_found % tp != 0)) --tp;
+  return tp;
+}
+
+// Data parallelism with expert parallelism over the GPUs the TP configuration takes, where that
+// configuration replicates a MoE model's KV: vLLM's recipes run DeepSeek-V3 on 8 x H200 as TP 8 +
+// EP or DP 8 + EP ("tensor-parallel is usually better for low-latency / low-load scenarios, while
+// data-parallel works better for high-load workloads": docs.vllm.ai/projects/recipes, DeepSeek/
+// DeepSeek-V3), and Qwen3-Coder-480B-A35B's FP8 as DP 8 + EP (Qwen/Qwen3-Coder-480B-A35B). The
+// rule is capacity, which this tool sizes: chosen where the DP engines hold more distinct tokens
+// than the TP pool's replicated ones and each engine still holds one request of the length asked.
+std::optional<FoundConfiguration> try_data_parallel(const FoundConfiguration& tp, SearchTried& tried) {
+  const auto& in = tp.inputs;
+  if (!in.search_data_parallel || in.engine != EngineKind::kVllm || !has_routed_experts(in.model) ||
+      in.kv.pp != 1 || !tp.sizing.layout.replicated)
+    return std::nullopt;
+  auto dp_in = in;
+  dp_in.kv.tp = unreplicated_tp(in.model, in.kv.tp);
+  dp_in.kv.dp = in.kv.tp / dp_in.kv.tp;
+  dp_in.kv.expert_parallel = true;
+  auto s = size_fit(dp_in);
+  DataParallelTried d{.dp = dp_in.kv.dp,
+                      .tp = dp_in.kv.tp,
+                      .tp_found = in.kv.tp,
+                      .mla = in.model.attention == AttentionKind::kMla,
+                      .kv_heads = in.model.num_kv_heads,
+                      .tp_tokens = tp.sizing.gpu_context_tokens(),
+                      .engine_tokens = s.gpu_context_tokens(),
+                      .engine_fits = s.fits,
+                      .chosen = false,
+                      .weights_gib = s.budget.weights_gib,
+                      .tp_weights_gib = tp.sizing.budget.weights_gib};
+  d.chosen = s.fits && d.dp * d.engine_tokens > d.tp_tokens;
+  tried.data_parallel = d;
+  if (!d.chosen) return std::nullopt;
+  return FoundConfiguration{std::move(dp_in), std::move(s)};
+}
+
 }  // namespace
 
 ConfigurationFlags configuration_flags(const SizingInputs& in) {
@@ -75,6 +119,7 @@ ConfigurationSearch search_configuration(const SizingInputs& base) {
       out.tried.fits = short_label(c, base.model);
       out.tried.tokens = s.max_model_len;
       out.found = FoundConfiguration{std::move(in), std::move(s)};
+      if (auto dp = try_data_parallel(*out.found, out.tried)) out.found = std::move(dp);
       return out;
     }
     out.tried.too_small.push_back(short_label(c, base.model));

@@ -16,9 +16,11 @@ struct KvSettings {
   std::string kv_cache_dtype = "auto";  // vLLM's --kv-cache-dtype
   int tp = 1;
   int pp = 1;
-  int block_size = 0;          // 0 = the attention backend's default
-  bool hybrid_manager = true;  // false = --disable-hybrid-kv-cache-manager
-  int draft_layers = 0;        // EAGLE / MTP layers that hold KV
+  int dp = 1;                    // --data-parallel-size: engines (each sized alike: per rank, per engine)
+  bool expert_parallel = false;  // --enable-expert-parallel
+  int block_size = 0;            // 0 = the attention backend's default
+  bool hybrid_manager = true;    // false = --disable-hybrid-kv-cache-manager
+  int draft_layers = 0;          // EAGLE / MTP layers that hold KV
   std::int64_t max_num_batched_tokens = 8192;
 };
 

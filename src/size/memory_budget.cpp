@@ -34,14 +34,16 @@ MemoryBudget estimate_budget(const ModelSpec& m, const BudgetInputs& in) {
   b.total_gib = in.total_gib;
   b.utilization = in.gpu_memory_utilization;
   const int ranks = in.tp * in.pp;
-  b.weights_gib = weight_bytes_per_rank(m, in.weight_dtype, ranks) / kGiB;
+  b.weights_gib = weight_bytes_per_rank(m, in.weight_dtype, ranks, ranks * in.dp) / kGiB;
   b.activation_gib = BudgetModel::kActivationHiddenMultiple * static_cast<double>(in.max_num_batched_tokens) *
                      m.hidden_size * 2.0 / kGiB;
   b.sampler = sampler_warmup(m, in);
   const double layers_per_stage = std::ceil(static_cast<double>(m.num_hidden_layers) / in.pp);
   b.cuda_graph_gib = layers_per_stage * (m.num_experts > 0 ? BudgetModel::kGraphGibPerLayerMoe
                                                            : BudgetModel::kGraphGibPerLayerDense);
-  b.non_torch_gib = BudgetModel::kNonTorchBaseGib + BudgetModel::kNonTorchPerPeerGib * (ranks - 1);
+  // Under DP a MoE layer's communicator spans every engine's ranks.
+  const int peers = has_routed_experts(m) ? ranks * in.dp : ranks;
+  b.non_torch_gib = BudgetModel::kNonTorchBaseGib + BudgetModel::kNonTorchPerPeerGib * (peers - 1);
   b.model_note =
       "estimate: weights = params x bytes/param / ranks; "
       "activations = the larger of 20 x max-num-batched-tokens x hidden x 2 B and the sampler's warm-up "

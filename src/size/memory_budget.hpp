@@ -20,6 +20,7 @@ struct BudgetInputs {
   double gpu_memory_utilization = 0.9;
   int tp = 1;
   int pp = 1;
+  int dp = 1;  // --data-parallel-size: a MoE model's routed experts span DP x TP x PP ranks
   std::string weight_dtype = "bf16";  // after --quantization
   std::int64_t max_num_batched_tokens = 8192;
   std::int64_t max_num_seqs = 256;

@@ -23,8 +23,10 @@ ReloadVsRecompute compare_reload_recompute(const Sizing& s, const SizingInputs& 
       static_cast<double>(s.layout.kv_bytes_per_token()) * static_cast<double>(block_size);
   out.link_gbps = h2d.gbps;
   out.per_copy_us = h2d.per_copy_s * 1e6;
-  const StepTimeModel steps(in.model, in.hw, static_cast<double>(s.layout.kv_bytes_per_token()), s.tp,
-                            s.weight_dtype, in.calibration);
+  StepTimeModel steps(in.model, in.hw, static_cast<double>(s.layout.kv_bytes_per_token()), s.tp,
+                      s.weight_dtype, in.calibration);
+  // DP engines: the prefill's experts run on every engine's ranks (perf/step_time_model.hpp).
+  if (s.dp > 1) steps.spread_experts(in.model, s.tp * s.dp, s.expert_parallel);
   const auto chunk = std::max<std::int64_t>(1, s.max_num_batched_tokens);
   out.chunk_tokens = chunk;
   out.recompute_terms = steps.terms();

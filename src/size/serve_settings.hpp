@@ -59,6 +59,12 @@ struct ServeSettings {
   int tensor_parallel_size = 1;
   bool tensor_parallel_auto = false;  // --tp auto: the smallest TP at which one request fits
   int pipeline_parallel_size = 1;
+  // --data-parallel-size: engines, each with its own scheduler, KV cache and CPU tier (vLLM's one
+  // core engine per DP rank, docs/serving/data_parallel_deployment.md); a MoE model's expert
+  // layers span all DP x TP ranks. --enable-expert-parallel: those ranks hold whole experts
+  // (EP size = DP x TP) instead of a slice of each (docs/serving/expert_parallel_deployment.md).
+  int data_parallel_size = 1;
+  bool enable_expert_parallel = false;
   double gpu_memory_utilization = 0.9;
   std::optional<std::uint64_t> kv_cache_memory;  // bytes, as vLLM's --kv-cache-memory-bytes
   std::string kv_cache_dtype = "auto";
@@ -107,6 +113,9 @@ struct NodeOverrides {
   std::string calibration;                // --calibration: the time model's efficiencies (YAML)
   EngineKind engine = EngineKind::kVllm;  // --engine: which server's command line to write
   std::string secondary_tier_dir;         // --secondary-tier-dir: in the commands (empty: a placeholder)
+  // size without --tp: whether the configuration search may answer with DP x EP (size's; the
+  // simulator times one engine at TP and keeps the search to TP, FP8 and PP).
+  bool search_data_parallel = false;
 };
 
 }  // namespace kvb

@@ -25,6 +25,8 @@ inline constexpr const char* kReloadModelNote =
 struct SizeRecord {
   std::string model, hf_id, hardware, weight_dtype, kv_cache_dtype;
   int tensor_parallel_size = 1, pipeline_parallel_size = 1, block_size = 16, kv_cache_groups = 1;
+  int data_parallel_size = 1;    // engines: written only where above 1 (absent: 1)
+  bool expert_parallel = false;  // written only where on
   std::int64_t max_model_len = 0, max_num_batched_tokens = 0, max_num_seqs = 0;
   std::int64_t kv_bytes_per_token = 0, kv_bytes_per_token_all_layers = 0, page_bytes = 0;
   bool kv_replicated = false, weights_fit = true, fits = false;

@@ -165,6 +165,9 @@ SizeRecord record(const json& j, const std::string& origin) {
       static_cast<int>(json_integer_in(j, "tensor_parallel_size", 1, kMaxParallelRanks, r.where()));
   s.pipeline_parallel_size =
       static_cast<int>(json_integer_or(j, "pipeline_parallel_size", 1, kMaxParallelRanks, 1, r.where()));
+  s.data_parallel_size =
+      static_cast<int>(json_integer_or(j, "data_parallel_size", 1, kMaxParallelRanks, 1, r.where()));
+  s.expert_parallel = r.flag(j, "expert_parallel");
   s.max_model_len = json_integer_in(j, "max_model_len", 1, kMaxTokens, r.where());
   s.max_num_batched_tokens = r.count(j, "max_num_batched_tokens");
   s.max_num_seqs = r.count(j, "max_num_seqs");

@@ -49,6 +49,7 @@ struct SizingInputs {
   // Without --tp: what the configuration search tried (size/configuration_search.hpp); such
   // inputs name no further alternative when they do not fit.
   std::optional<SearchTried> configuration_search;
+  bool search_data_parallel = false;  // NodeOverrides::search_data_parallel
 };
 
 // The sizing rule's figures, in the order an operator reads its steps (block, session, cap, size,
@@ -123,7 +124,11 @@ struct Sizing {
   std::string hw_name;
   int tp = 1;
   int pp = 1;
-  int world_size = 1;
+  int world_size = 1;  // one engine's ranks (TP x PP)
+  // --data-parallel-size: engines alike, each with the GPU pool and CPU tier below (the host
+  // memory of all of them: dp x the tier's); --enable-expert-parallel.
+  int dp = 1;
+  bool expert_parallel = false;
   std::int64_t max_model_len = 0;
   std::int64_t max_num_batched_tokens = 0;
   std::int64_t max_num_seqs = 0;

@@ -20,12 +20,29 @@ struct ConfigurationLabel {
   bool fp8 = false;  // FP8 weights, where they shrink the checkpoint's
 };
 
+// A mixture-of-experts model whose KV the TP configuration found replicates (MLA's one latent on
+// every rank, fewer KV heads than ranks): the same GPUs as DP engines with expert parallelism, the
+// largest attention TP that stores each token once (size/configuration_search.cpp).
+struct DataParallelTried {
+  int dp = 1, tp = 1;              // the DP x EP configuration (dp x tp = the TP configuration's GPUs)
+  int tp_found = 1;                // the TP configuration it replaces
+  bool mla = false;                // why TP replicates: the MLA latent, else kv_heads < tp_found
+  int kv_heads = 0;                // GQA's KV heads
+  std::int64_t tp_tokens = 0;      // the TP configuration's GPU pool, tokens of context
+  std::int64_t engine_tokens = 0;  // one DP engine's pool
+  bool engine_fits = false;        // each engine holds one request of the length asked
+  bool chosen = false;             // more distinct tokens on the same GPUs, each engine fitting
+  double weights_gib = 0;          // per rank under DP x EP
+  double tp_weights_gib = 0;       // per rank under TP
+};
+
 // What the configuration search tried, in order, and the first that fits one request.
 struct SearchTried {
   std::vector<ConfigurationLabel> too_small;
   bool found = false;
-  ConfigurationLabel fits;  // where found
-  std::int64_t tokens = 0;  // the request length
+  ConfigurationLabel fits;                         // where found
+  std::int64_t tokens = 0;                         // the request length
+  std::optional<DataParallelTried> data_parallel;  // a MoE model whose KV the TP configuration replicates
 };
 
 // A configuration's flags and what it spans: "--tensor-parallel-size 8 (8 GPUs, one h100 node)".

@@ -195,7 +195,9 @@ void describe_server(Sizing& s, const SizingInputs& in) {
   s.hw_name = in.hw.name;
   s.tp = in.kv.tp;
   s.pp = in.kv.pp;
-  s.world_size = s.tp * s.pp;
+  s.world_size = s.tp * s.pp;  // one engine's ranks: everything below is per engine
+  s.dp = in.kv.dp;
+  s.expert_parallel = in.kv.expert_parallel;
   if (in.configuration_search)
     s.notes.emplace_back(std::in_place_type<SearchNote>, SearchNote{*in.configuration_search});
   s.max_model_len = in.max_model_len.value_or(m.max_position_embeddings);
@@ -214,6 +216,7 @@ void estimate_gpu_budget(Sizing& s, const SizingInputs& in) {
   bi.gpu_memory_utilization = in.gpu_memory_utilization;
   bi.tp = s.tp;
   bi.pp = s.pp;
+  bi.dp = s.dp;
   bi.weight_dtype = s.weight_dtype;
   bi.max_num_batched_tokens = s.max_num_batched_tokens;
   bi.max_num_seqs = in.max_num_seqs;

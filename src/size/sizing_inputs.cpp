@@ -3,21 +3,54 @@
 #include <fmt/format.h>
 
 #include "catalog/offload_support.hpp"
+#include "core/errors.hpp"
 #include "core/units.hpp"
+#include "perf/weight_rules.hpp"
 #include "size/configuration_search.hpp"
 #include "size/sizing_engine.hpp"
 
 namespace kvb {
+namespace {
+
+// DP and EP as vLLM would start them: EP needs routed experts, and DP x TP engines fit one node.
+void check_data_expert_parallel(const ModelSpec& model, const HardwareSpec& hw, const ServeSettings& serve,
+                                EngineKind engine) {
+  if ((serve.data_parallel_size > 1 || serve.enable_expert_parallel) && engine != EngineKind::kVllm) {
+    throw UsageError(
+        fmt::format("--data-parallel-size / --enable-expert-parallel with --engine {}: sized for "
+                    "vLLM only; expected --engine vllm",
+                    to_string(engine)));
+  }
+  if (serve.enable_expert_parallel && !has_routed_experts(model)) {
+    throw UsageError(
+        fmt::format("--enable-expert-parallel: {} has no routed experts; expected a "
+                    "mixture-of-experts model (or no expert parallelism)",
+                    model.name));
+  }
+  const int gpus = serve.data_parallel_size * serve.tensor_parallel_size;
+  if (serve.data_parallel_size > 1 && !serve.tensor_parallel_auto && gpus > hw.gpus_per_node) {
+    throw UsageError(
+        fmt::format("--data-parallel-size {} x --tensor-parallel-size {} = {} GPUs: more than "
+                    "the {} of one {} node; expected DP x TP within the node",
+                    serve.data_parallel_size, serve.tensor_parallel_size, gpus, hw.gpus_per_node, hw.name));
+  }
+}
+
+}  // namespace
 
 SizingInputs make_sizing_inputs(const ModelSpec& model, const HardwareSpec& hw, const ServeSettings& serve,
                                 const NodeOverrides& node) {
   check_backend_release(serve.kv_offloading_backend, serve.vllm_version);
+  check_data_expert_parallel(model, hw, serve, node.engine);
   SizingInputs in;
   in.model = model;
   in.hw = hw;
   in.kv.kv_cache_dtype = serve.kv_cache_dtype;
   in.kv.tp = serve.tensor_parallel_size;
   in.kv.pp = serve.pipeline_parallel_size;
+  in.kv.dp = serve.data_parallel_size;
+  in.kv.expert_parallel = serve.enable_expert_parallel;
+  in.search_data_parallel = node.search_data_parallel;
   in.kv.block_size = serve.block_size;
   in.kv.hybrid_manager = serve.hybrid_kv_cache_manager;
   in.kv.draft_layers = serve.draft_layers;

@@ -21,6 +21,8 @@ std::vector<std::string> serve_flags(const Sizing& s, const SizingInputs& in) {
   std::vector<std::string> f;
   if (s.tp > 1) f.push_back(fmt::format("--tensor-parallel-size {}", s.tp));
   if (s.pp > 1) f.push_back(fmt::format("--pipeline-parallel-size {}", s.pp));
+  if (s.dp > 1) f.push_back(fmt::format("--data-parallel-size {}", s.dp));
+  if (s.expert_parallel) f.push_back("--enable-expert-parallel");
   const auto len = s.fits ? s.max_model_len : s.estimated_max_model_len;
   f.push_back(fmt::format("--max-model-len {}", len));
   if (in.kv_cache_memory_bytes) {

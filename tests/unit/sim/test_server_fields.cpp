@@ -17,6 +17,8 @@ ServerSpec flagged_fields_set() {
   ServerSpec v;
   v.tensor_parallel_size = 4;
   v.pipeline_parallel_size = 2;
+  v.data_parallel_size = 2;
+  v.enable_expert_parallel = true;
   v.gpu_memory_utilization = 0.85;
   v.kv_cache_memory = 40ULL << 30;
   v.block_size = 32;
@@ -53,14 +55,15 @@ TEST(ServerFields, EachFlagReadsWhatItsKeyWrites) {
     ++flags;
     const auto text = doc[f.key].as<std::string>();
     if (f.is_switch) {
-      ASSERT_EQ(text, "false") << f.key;  // hybrid-kv-cache-manager: off is the flag given
+      // hybrid-kv-cache-manager: off is the flag given; enable-expert-parallel: on is.
+      ASSERT_EQ(text, f.key == "enable-expert-parallel" ? "true" : "false") << f.key;
       f.from_flag("on", from_flags);
     } else {
       f.from_flag(text, from_flags);
     }
   }
-  // vLLM's 14 sizing flags, the copy method, the release, the secondary tier's 4, the tier's medium
-  EXPECT_EQ(flags, 21);
+  // vLLM's 16 sizing flags, the copy method, the release, the secondary tier's 4, the tier's medium
+  EXPECT_EQ(flags, 23);
   from_flags.model = wanted.model;
   from_flags.hardware = wanted.hardware;
   EXPECT_EQ(emitted(from_flags), emitted(wanted));
