@@ -3,7 +3,8 @@
 #   default     build/        release build with every backend the machine can compile, tests and
 #                             benchmarks (scripts/test.sh; ctest runs there)
 #   --sanitize  build-asan/   host code only, with AddressSanitizer and UndefinedBehaviorSanitizer,
-#                             built by clang with libFuzzer's coverage: the unit and CLI tests and
+#                             built by clang with libFuzzer's coverage (not in the simulation
+#                             engine, which no fuzz target reaches): the unit and CLI tests and
 #                             the fuzz targets (scripts/fuzz.sh) share this one build
 #   --main      build-main/   only the kvbench binary (no tests, no benchmarks), with the GPU backend
 #                             of the GPU this machine has (scripts/run.sh: the main job)
