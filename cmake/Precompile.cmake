@@ -4,6 +4,8 @@
 # with gcc 12 at -O2 -g). Each target builds its own header (no REUSE_FROM): the layers differ in
 # their definitions, and a header built with other flags would be refused. CUDA and HIP device
 # sources are left out; KVBENCH_PCH=OFF builds without them (e.g. to check each file's includes).
+# scripts/build.sh turns them off where ccache is installed: a .pch holds its clone's absolute
+# paths, so no other clone hits the cache for a file compiled with it.
 option(KVBENCH_PCH "Precompile the common third-party and standard headers per target" ON)
 set(KVBENCH_PCH_HEADERS <algorithm> <cstdint> <functional> <map> <memory> <optional> <string>
     <unordered_map> <utility> <variant> <vector> <fmt/format.h> <nlohmann/json.hpp>)
