@@ -44,15 +44,15 @@ elif [ "${1:-}" = "--sanitize" ]; then
         -DKVBENCH_BUILD_BENCH=OFF -DKVBENCH_GPU_BACKEND=none)
 fi
 # A compiler cache where one is installed (scripts/setup.sh --tests installs ccache): paths are
-# taken relative to this checkout, so another clone of the same commit hits the same entries. Not
-# with precompiled headers (cmake/Precompile.cmake): a .pch holds its clone's absolute paths, and in
-# a second clone every file compiled with one missed (kvb_core: 16 of 16 missed; without: 15 of 15
-# hit, 0.5 CPU-s instead of 43). They are off here; -DKVBENCH_PCH=ON after the script's arguments
-# turns them back on, for a machine whose cache is always cold.
+# taken relative to this checkout, so another clone of the same commit hits the same entries;
+# precompiled headers only where that cache has nothing to hit (scripts/pch-choice.sh).
+pch=$(scripts/pch-choice.sh)
 if command -v ccache >/dev/null; then
   export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true CCACHE_SLOPPINESS=include_file_mtime,include_file_ctime,pch_defines,time_macros
-  args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DKVBENCH_PCH=OFF)
+  args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
+args+=("-DKVBENCH_PCH=$pch")
+echo "build: precompiled headers $pch"
 export PATH="$PATH:/usr/local/cuda/bin"
 cmake -S . -B "$dir" "${args[@]}" "$@" >/dev/null
 cmake --build "$dir" -j "${KVBENCH_JOBS:-2}" "${target[@]}"
