@@ -48,6 +48,7 @@ struct TraceCommandOptions {
 struct TraceServer {
   TraceKvCost cost;
   std::int64_t gpu_pool_tokens = 0;
+  double exceeds_gpu_gib = 0;  // --kv-cache-memory beyond what the GPU holds beside the rest (size's warning)
 };
 
 TraceServer trace_server(const TraceCommandOptions& o) {
@@ -59,7 +60,7 @@ TraceServer trace_server(const TraceCommandOptions& o) {
   apply_server_flags(o.server, serve);
   const auto sizing =
       compute_sizing(make_sizing_inputs(resolve_model(o.model, warnings), resolve_hardware(o.hw), serve));
-  TraceServer server{{sizing.model_name, sizing.hw_name, sizing.tp, 0}, 0};
+  TraceServer server{{sizing.model_name, sizing.hw_name, sizing.tp, 0}, 0, sizing.budget.exceeds_gpu_gib};
   server.cost.kv_bytes_per_token =
       sizing.offload ? static_cast<double>(sizing.offload->cpu_block_bytes) / sizing.layout.block_size
                      : static_cast<double>(sizing.layout.kv_bytes_per_token() * sizing.world_size);
@@ -87,6 +88,13 @@ std::optional<TierLevels> tier_levels(const TraceCommandOptions& o, const TraceS
         "--secondary-tier-size: {} leaves no GPU KV pool on {} at TP {}; expected a server the model fits "
         "(--tp, --hw, --kv-cache-memory)",
         server.cost.model, server.cost.hardware, server.cost.tensor_parallel_size));
+  }
+  if (server.exceeds_gpu_gib > 0) {  // a pool no GPU holds would read the curve at a wrong GPU size
+    throw UsageError(
+        fmt::format("--secondary-tier-size: --kv-cache-memory is {:.2f} GiB more than {} holds beside the "
+                    "weights, activations and graphs; "
+                    "expected a KV cache memory that fits the GPU",
+                    server.exceeds_gpu_gib, server.cost.hardware));
   }
   TierLevels levels{server.gpu_pool_tokens / options.block_tokens, std::nullopt};
   if (text == "unbounded") return levels;  // vLLM's file-system tier: no bound before RFC #54779

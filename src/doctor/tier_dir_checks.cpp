@@ -31,7 +31,7 @@ CheckResult space_check(const TierDirRequest& r) {
   const auto& d = r.dir;
   TierSpaceFinding found{d, r.size_bytes};
   const double free = static_cast<double>(d.free_bytes);
-  if (d.problem == DirProblem::kMissing || d.total_bytes == 0)
+  if (d.problem == DirProblem::kMissing || d.problem == DirProblem::kNotDirectory || d.total_bytes == 0)
     return make_check("tier-dir space", CheckStatus::kSkip, std::move(found), {}, {}, "bytes");
   if (!r.size_bytes)
     return make_check("tier-dir space", CheckStatus::kPass, std::move(found), free, {}, "bytes");
@@ -100,7 +100,9 @@ std::vector<CheckResult> tier_dir_checks(const TierDirRequest& r) {
   out.push_back(make_check("tier-dir",
                            d.problem == DirProblem::kNone ? CheckStatus::kPass : CheckStatus::kFail,
                            TierDirFinding{d}));
-  const bool statfs_known = d.problem != DirProblem::kMissing && d.fs_magic != 0;
+  // A path that is not a directory: its file system is not the tier's (nothing is created there).
+  const bool statfs_known =
+      d.problem != DirProblem::kMissing && d.problem != DirProblem::kNotDirectory && d.fs_magic != 0;
   out.push_back(
       make_check("tier-dir fs", statfs_known ? fs_status(d.fs_kind) : CheckStatus::kSkip, TierFsFinding{d}));
   out.push_back(space_check(r));

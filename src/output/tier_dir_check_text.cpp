@@ -67,7 +67,11 @@ CheckWords words(const CheckResult&, const TierFsFinding& f) {
       "local disk";
   const auto& d = f.dir;
   if (d.problem == DirProblem::kMissing) return {"not read: the directory is missing", source};
+  if (d.problem == DirProblem::kNotDirectory) return {"not read: the path is not a directory", source};
   if (d.fs_magic == 0) return {"statfs failed: the file system is unknown", source};
+  // An unknown type's name is its magic number: words first, as the table right-aligns a figure.
+  if (d.fs_kind == FsKind::kUnknown)
+    return {fmt::format("f_type 0x{:x}: {}", d.fs_magic, fs_kind_text(d.fs_type, d.fs_kind)), source};
   return {fmt::format("{} (f_type 0x{:x}): {}", d.fs_type, d.fs_magic, fs_kind_text(d.fs_type, d.fs_kind)),
           source};
 }
@@ -80,7 +84,9 @@ CheckWords words(const CheckResult& c, const TierSpaceFinding& f) {
       "(#52784: no code path deletes a block file): its disk use grows with the traffic's distinct prefixes";
   const auto& d = f.dir;
   if (c.status == CheckStatus::kSkip)
-    return {d.problem == DirProblem::kMissing ? "not read: the directory is missing" : "statvfs failed",
+    return {d.problem == DirProblem::kMissing        ? "not read: the directory is missing"
+            : d.problem == DirProblem::kNotDirectory ? "not read: the path is not a directory"
+                                                     : "statvfs failed",
             source};
   // Words first: the table right-aligns a cell that starts with a figure.
   const auto has = fmt::format("free space {} of {}", bytes_text(static_cast<double>(d.free_bytes)),

@@ -82,7 +82,7 @@ std::string two_level_text(const TwoLevelCurve& c, double gib_per_block) {
       "tier of {} behind it (vLLM's tiering: written through, a hit promoted through the CPU tier; LRU at "
       "every tier, inclusive; docs/trace.md)\n",
       gib(c.levels.gpu_blocks), format_count(c.levels.gpu_blocks), c.levels.gpu_blocks == 1 ? "" : "s",
-      s ? fmt::format("{:.2f} GiB ({} blocks)", gib(*s), format_count(*s))
+      s ? fmt::format("{:.2f} GiB ({} block{})", gib(*s), format_count(*s), *s == 1 ? "" : "s")
         : std::string("unbounded size (every re-reference the CPU tier misses)"));
   if (c.points.empty()) {
     return out +

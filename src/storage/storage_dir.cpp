@@ -52,7 +52,9 @@ void probe_direct(StorageDirFacts& d) {
     return;
   }
   const int err = errno;
-  if (err == EEXIST || err == EACCES || err == EROFS || err == EPERM) {
+  // ENOENT: a directory that makes no new names (/proc); ENOSPC, EDQUOT: no room for one more file.
+  if (err == EEXIST || err == EACCES || err == EROFS || err == EPERM || err == ENOENT || err == ENOSPC ||
+      err == EDQUOT) {
     d.problem = DirProblem::kCannotCreate;
     d.problem_errno = std::strerror(err);
     return;
