@@ -13,6 +13,7 @@
 #include "dma/dma_json.hpp"
 #include "dma/dma_record.hpp"
 #include "output/occupancy_text.hpp"
+#include "test_paths.hpp"
 
 namespace kvb {
 namespace {

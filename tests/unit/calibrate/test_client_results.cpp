@@ -11,6 +11,7 @@
 #include "calibrate/vllm_results.hpp"
 #include "core/errors.hpp"
 #include "output/calibrate_output.hpp"
+#include "test_paths.hpp"
 
 namespace kvb {
 namespace {

@@ -9,6 +9,7 @@
 #include "catalog/model_catalog.hpp"
 #include "core/errors.hpp"
 #include "size/kv_layout.hpp"
+#include "test_paths.hpp"
 
 using namespace kvb;
 

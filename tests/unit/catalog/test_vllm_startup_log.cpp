@@ -11,6 +11,7 @@
 #include "catalog/python_literal.hpp"
 #include "catalog/vllm_startup_log.hpp"
 #include "core/errors.hpp"
+#include "test_paths.hpp"
 
 namespace kvb {
 namespace {

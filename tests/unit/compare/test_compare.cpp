@@ -11,6 +11,7 @@
 #include "compare/mann_whitney.hpp"
 #include "core/errors.hpp"
 #include "core/rng.hpp"
+#include "test_paths.hpp"
 
 namespace kvb {
 namespace {

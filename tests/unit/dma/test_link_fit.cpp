@@ -12,6 +12,7 @@
 #include "dma/link_fit.hpp"
 #include "output/dma_output.hpp"
 #include "perf/link_curve.hpp"
+#include "test_paths.hpp"
 
 using namespace kvb;
 

@@ -6,6 +6,7 @@
 
 #include <fstream>
 #include <sstream>
+#include "test_paths.hpp"
 
 namespace {
 

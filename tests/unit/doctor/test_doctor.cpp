@@ -13,6 +13,7 @@
 #include "doctor/node_facts.hpp"
 #include "output/doctor_check_text.hpp"
 #include "output/doctor_output.hpp"
+#include "test_paths.hpp"
 
 namespace kvb {
 namespace {

@@ -8,6 +8,7 @@
 #include "core/json_file.hpp"
 #include "observe/observe_window.hpp"
 #include "observe/prom_text.hpp"
+#include "test_paths.hpp"
 
 namespace kvb {
 namespace {

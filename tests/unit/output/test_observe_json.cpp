@@ -12,6 +12,7 @@
 #include "output/observe_words.hpp"
 #include "report/report_inputs.hpp"
 #include "report/report_sections.hpp"
+#include "test_paths.hpp"
 
 namespace kvb {
 namespace {

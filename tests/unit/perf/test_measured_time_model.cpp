@@ -12,6 +12,7 @@
 #include "perf/calibration.hpp"
 #include "perf/step_time_model.hpp"
 #include "test_helpers.hpp"
+#include "test_paths.hpp"
 
 using namespace kvb;
 

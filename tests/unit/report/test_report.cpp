@@ -19,6 +19,7 @@
 #include "report/report_sections.hpp"
 #include "report/svg_chart.hpp"
 #include "test_helpers.hpp"
+#include "test_paths.hpp"
 
 namespace kvb {
 namespace {

@@ -11,6 +11,7 @@
 #include "sim/scenario.hpp"
 #include "sim/sim_json.hpp"
 #include "sim/sweep.hpp"
+#include "test_paths.hpp"
 
 namespace kvb {
 namespace {

@@ -13,6 +13,7 @@
 #include "core/units.hpp"
 #include "size/memory_budget.hpp"
 #include "test_helpers.hpp"
+#include "test_paths.hpp"
 
 using namespace kvb;
 

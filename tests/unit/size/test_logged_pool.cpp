@@ -9,6 +9,7 @@
 #include "core/units.hpp"
 #include "size/logged_pool.hpp"
 #include "test_helpers.hpp"
+#include "test_paths.hpp"
 
 using namespace kvb;
 

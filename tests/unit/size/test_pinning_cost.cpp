@@ -8,6 +8,7 @@
 
 #include "core/errors.hpp"
 #include "size/pinning_cost.hpp"
+#include "test_paths.hpp"
 
 namespace kvb {
 namespace {

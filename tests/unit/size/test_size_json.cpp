@@ -12,6 +12,7 @@
 #include "size/size_json.hpp"
 #include "size/sizing_engine.hpp"
 #include "size/sizing_inputs.hpp"
+#include "test_paths.hpp"
 
 namespace kvb {
 namespace {

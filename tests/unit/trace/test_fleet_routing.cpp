@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "test_paths.hpp"
 #include "trace/fleet_routing.hpp"
 #include "trace/trace_analysis.hpp"
 #include "trace/trace_json.hpp"

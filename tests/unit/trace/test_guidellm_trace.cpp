@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "test_paths.hpp"
 #include "trace/client_trace_expect.hpp"
 #include "trace/trace_reader.hpp"
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "test_paths.hpp"
 #include "trace/client_trace_expect.hpp"
 #include "trace/inference_perf_records.hpp"
 #include "trace/trace_analysis.hpp"

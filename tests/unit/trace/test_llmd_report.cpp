@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/errors.hpp"
+#include "test_paths.hpp"
 #include "trace/llmd_report.hpp"
 #include "trace/trace_reader.hpp"
 

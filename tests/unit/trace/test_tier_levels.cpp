@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "test_paths.hpp"
 #include "trace/miss_ratio.hpp"
 #include "trace/tier_levels.hpp"
 #include "trace/trace_analysis.hpp"

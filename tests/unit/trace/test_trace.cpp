@@ -12,6 +12,7 @@
 #include "core/errors.hpp"
 #include "report/report_inputs.hpp"
 #include "report/report_sections.hpp"
+#include "test_paths.hpp"
 #include "trace/miss_ratio.hpp"
 #include "trace/trace_analysis.hpp"
 #include "trace/trace_json.hpp"

@@ -11,6 +11,7 @@
 
 #include "calibrate/vllm_results.hpp"
 #include "core/errors.hpp"
+#include "test_paths.hpp"
 #include "trace/client_trace_expect.hpp"
 #include "trace/trace_reader.hpp"
 #include "trace/vllm_bench_results.hpp"
@@ -19,7 +20,7 @@ namespace kvb {
 namespace {
 
 std::string data(const std::string& name) {
-  std::string path = KVBENCH_TEST_DATA "/traces/";
+  std::string path = std::string(KVBENCH_TEST_DATA) + "/traces/";
   return path += name;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "test_paths.hpp"
 #include "trace/trace_analysis.hpp"
 #include "trace/trace_reader.hpp"
 #include "trace/vllm_request_log.hpp"
