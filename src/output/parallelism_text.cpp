@@ -26,7 +26,9 @@ std::string data_parallel_tried_text(const DataParallelTried& d, std::int64_t to
       format_count(d.dp * d.engine_tokens), d.weights_gib, d.tp_weights_gib);
   const auto recipe =
       "vLLM's recipes run both (DeepSeek-V3 on 8 x H200: TP for low latency and low load, DP for high load); "
-      "give --tp for the other";
+      "give --tp for the other; DP x EP is modelled (memory per rank, an all-to-all per MoE layer from the "
+      "link's "
+      "figures), not scored against a real vLLM run";
   if (d.chosen) {
     return fmt::format("parallelism: DP {} x EP chosen: {} ({} tokens of context); {}; {}", d.dp, why,
                        format_count(d.tp_tokens), dp_pool, recipe);
@@ -45,7 +47,7 @@ std::vector<std::string> engine_tier_lines(const Sizing& s) {
   out.push_back(fmt::format(
       "per engine: each of the {} DP engines has its own scheduler, GPU pool and CPU tier; vLLM splits "
       "--kv-offloading-size over one engine's TP x PP ranks, not over DP (vllm/config/kv_offloading.py, "
-      "get_num_kv_ranks)",
+      "get_num_kv_ranks); DP x EP's step time is modelled, not scored against a real vLLM run",
       s.dp));
   const double gib = o.given_gib.value_or(o.recommended_gib());
   out.push_back(fmt::format("host memory for the tier: {} engines x {:g} GiB = {:g} GiB in all{}", s.dp, gib,
