@@ -6,7 +6,12 @@
 # own time limit so the lease ends inside its budget. A device tool returns at most 8 files, so the
 # headline files land in $OUT and everything else in $OUT/logs.tgz. Carry .gpu-deps
 # (scripts/gpu-deps.sh) when the machine lacks the C++ dependencies.
-# usage: OUT=... scripts/gpu-session.sh [--quick] [--torch] [--experiments] [--only REGEX]
+# usage: OUT=... scripts/gpu-session.sh [--quick] [--torch] [--nvbandwidth] [--also "ARGS"]... [--experiments]
+#          [--only REGEX]
+#   --nvbandwidth: build nvbandwidth v0.8 from .gpu-deps (scripts/gpu-deps.sh) and time its own
+#                  default run beside the sweep ($OUT/nvbandwidth.json)
+#   --also "ARGS": the default sweep again with these flags added, timed the same way (repeatable;
+#                  e.g. the previous defaults, to show what a change of defaults moved)
 #   --only REGEX: only the GPU tests whose names match, then doctor and calibrate (no dma sweeps):
 #                 a second, short lease that checks a fix
 set -uo pipefail
@@ -14,9 +19,12 @@ cd "$(dirname "$0")/.."
 out=${OUT:-reports/out/gpu}
 logs=$(mktemp -d /tmp/kvbench-gpu-logs.XXXXXX)
 mkdir -p "$out"
-quick=0; torch=0; experiments=0; only=
+quick=0; torch=0; experiments=0; nvbw=0; only=; also=()
 while [ $# -gt 0 ]; do
-  case "$1" in --quick) quick=1 ;; --torch) torch=1 ;; --experiments) experiments=1 ;; --only) only=$2; shift ;; esac
+  case "$1" in
+    --quick) quick=1 ;; --torch) torch=1 ;; --experiments) experiments=1 ;; --nvbandwidth) nvbw=1 ;;
+    --only) only=$2; shift ;; --also) also+=("$2"); shift ;;
+  esac
   shift
 done
 log() { echo "gpu-session: $*"; }
@@ -76,6 +84,28 @@ timeout 120 $bin dma --backend cuda "${args[@]}" -o "$out/$slug.json" >"$logs/dm
 log "default dma sweep: exit $? in $(took "$t"); $(tail -1 "$logs/dma-default.log")"
 sed -n '1,3p;/What this means/,$p' "$logs/dma-default.txt"
 
+# The same sweep under other settings, each timed by the clock around it.
+i=0
+for extra in "${also[@]}"; do
+  i=$((i + 1)); t=$(seconds)
+  # shellcheck disable=SC2086  # the flags split on spaces
+  timeout 120 $bin dma --backend cuda $extra -o "$logs/$slug-also-$i.json" >"$logs/dma-also-$i.txt" 2>"$logs/dma-also-$i.log"
+  log "dma sweep with '$extra': exit $? in $(took "$t"); $(tail -1 "$logs/dma-also-$i.log")"
+done
+# NVIDIA's own tool in the same lease: its default run (every single-GPU testcase), timed.
+if [ "$nvbw" -eq 1 ]; then
+  if ls .gpu-deps/nvbandwidth-*.tar.gz >/dev/null 2>&1; then
+    t=$(seconds)
+    nvb=$(timeout 240 scripts/nvbandwidth/build.sh .gpu-deps/nvbandwidth-*.tar.gz /tmp/nvbandwidth 2>"$logs/nvbandwidth-build.log")
+    log "nvbandwidth build: exit $? in $(took "$t")"
+    t=$(seconds)
+    timeout 120 "$nvb" -j >"$out/nvbandwidth.json" 2>"$logs/nvbandwidth.log"
+    log "nvbandwidth default run: exit $? in $(took "$t")"
+    timeout 60 "$nvb" >"$logs/nvbandwidth.txt" -t host_to_device_memcpy_ce device_to_host_memcpy_ce 2>&1
+  else
+    log "--nvbandwidth: no .gpu-deps/nvbandwidth-*.tar.gz (run scripts/gpu-deps.sh here first)"
+  fi
+fi
 # The copy kernel's CTA budget under the compute load, beside ce; the per-layer layout.
 t=$(seconds)
 timeout 90 $bin dma --backend cuda --block 64KiB,2MiB --direction h2d,d2h --method ce,kernel --ctas 4,8,16,0 \

@@ -44,7 +44,7 @@ std::vector<GemmOp> linear_layer_ops(const LayerShapes& s, std::int64_t tokens);
 // keys plus the new token (bf16). vLLM's paged decode kernels (FlashAttention, FlashInfer) stream
 // the KV cache once and are memory-bound, so calibrate models this read at the measured copy rate;
 // timing it as cuBLAS batched GEMMs of `heads / kv_heads` rows was 2.2x slower than a real decode
-// step at batch 64 on an H200 (reports/baselines/cuda-nvidia-h200-calibration.yaml, first GPU run).
+// step at batch 64 on an H200 (reports/calibrations/h200-measured-calibrate.yaml, first GPU run).
 double decode_attention_bytes(const LayerShapes& s, std::int64_t batch, std::int64_t context);
 
 // The LM head over `rows` tokens (decode: every sequence; prefill: one).
