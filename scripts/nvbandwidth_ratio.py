@@ -12,6 +12,7 @@ usage: nvbandwidth_ratio.py KVBENCH_JSON NVBANDWIDTH_JSON [--min-block 16384] [-
 """
 import argparse
 import json
+import os
 import sys
 
 NVB = {
@@ -75,9 +76,10 @@ def main():
             records = json.load(f)["records"]
         with open(a.nvbandwidth) as f:
             nvb = nvbandwidth_figures(json.load(f))
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        sys.exit(f"nvbandwidth_ratio: {e}: expected kvbench/dma/v1 JSON and nvbandwidth -j JSON")
-    rows = ratios(records, nvb, a.min_block)
+        rows = ratios(records, nvb, a.min_block)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        print(f"nvbandwidth_ratio: {e!r}: expected kvbench/dma/v1 JSON and nvbandwidth -j JSON", file=sys.stderr)
+        sys.exit(2)
     print("dir    block     best ce   GB/s  / nvbandwidth CE  share   kernel GB/s  / nvbandwidth SM  share")
     for r in rows:
         ce = (f"{r['ce_method']:8} {r['ce_gbps']:6.1f}  {r['nvbandwidth_ce_gbps']:16.1f}  {r['ce_share']:5.1%}"
@@ -89,7 +91,6 @@ def main():
         with open(a.json + ".tmp", "w") as f:
             json.dump({"schema": "kvbench/nvbandwidth-ratio/v1", "min_block_bytes": a.min_block,
                        "nvbandwidth": {f"{k[0]}_{k[1]}": v for k, v in nvb.items()}, "rows": rows}, f, indent=1)
-        import os
         os.replace(a.json + ".tmp", a.json)
 
 

@@ -48,5 +48,5 @@ with tempfile.TemporaryDirectory() as tmp:
     assert "ce_d2h" not in doc["nvbandwidth"], "a waived testcase is no reference"
     bad = subprocess.run([sys.executable, script, kv, os.path.join(tmp, "missing.json")], capture_output=True,
                          text=True)
-    assert bad.returncode != 0 and "expected kvbench/dma/v1 JSON" in bad.stderr, bad.stderr
+    assert bad.returncode == 2 and "expected kvbench/dma/v1 JSON" in bad.stderr, bad.stderr
 print("nvbandwidth_ratio: ok")
