@@ -13,7 +13,7 @@ namespace kvb {
 struct TraceCandidates {
   std::vector<int> sizes_gib;  // ascending, whole GiB, above vLLM's floor and within the cap
   // The curve at the cap and the floor, then how each size was chosen and the hit rate the curve
-  // gives it (the recommendation's first steps; output/tier_advice_text words them).
+  // gives it (the recommendation's first steps; output/size/tier_advice_text words them).
   std::optional<TraceCurveStep> curve_step;
   TraceCandidatesStep picked;
   double hit_rate_at_cap = 0;  // what a prefix cache of the cap's size serves

@@ -14,7 +14,7 @@ namespace kvb {
 GpuOccupancy probe_gpu_occupancy(const DeviceInfo& device, const std::string& library = "");
 
 // Probes a GPU backend's device and keeps the answer in its DeviceInfo (so every record carries it;
-// output/occupancy_text words a shared one). Host backends: nothing.
+// output/common/occupancy_text words a shared one). Host backends: nothing.
 void record_occupancy(TransferBackend& backend);
 
 }  // namespace kvb

@@ -1,5 +1,5 @@
 #pragma once
-// Reads `kvbench calibrate`'s JSON result (kvbench/calibrate/v1) back; output/calibrate_documents
+// Reads `kvbench calibrate`'s JSON result (kvbench/calibrate/v1) back; output/calibrate/calibrate_documents
 // writes it, and the calibration YAML.
 #include <nlohmann/json.hpp>
 #include <string>

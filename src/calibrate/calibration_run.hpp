@@ -62,8 +62,8 @@ struct CalibrationResult {
   Calibration fitted;
   Calibration reference;  // what runs use without this file: the hardware file's fit or the defaults
   std::string step_overhead_source;
-  // Words: output/calibrate_documents' calibration_run_notes and the shared-GPU warnings (cmd_calibrate),
-  // or as a document read back said them.
+  // Words: output/calibrate/calibrate_documents' calibration_run_notes and the shared-GPU warnings
+  // (cmd_calibrate), or as a document read back said them.
   std::vector<std::string> notes;
 };
 

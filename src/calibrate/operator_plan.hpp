@@ -13,7 +13,7 @@
 namespace kvb {
 
 // The model's FFN width and where it came from: config.json's intermediate_size, else derived from
-// the parameter count (`params_b`), worded by output/calibrate_documents.
+// the parameter count (`params_b`), worded by output/calibrate/calibrate_documents.
 struct FfnWidth {
   std::int64_t total = 0;  // all ranks
   bool derived = false;

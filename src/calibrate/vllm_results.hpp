@@ -28,7 +28,8 @@ struct ObservedRequest {
 };
 
 // Where a run's arrival times came from: a field of the file (`field`), else drawn as a Poisson
-// process at the file's request_rate (`poisson_rate`, seed 1). Worded by output/calibrate_documents.
+// process at the file's request_rate (`poisson_rate`, seed 1). Worded by
+// output/calibrate/calibrate_documents.
 struct ArrivalsSource {
   std::string field;
   double poisson_rate = 0;
@@ -41,7 +42,8 @@ struct LeftOut {
 };
 
 // Where a run came from: the client whose format was read ("vllm bench serve", "AIPerf", ...), its
-// arrivals and what it left out. Worded by output/calibrate_output and output/calibrate_documents.
+// arrivals and what it left out. Worded by output/calibrate/calibrate_output and
+// output/calibrate/calibrate_documents.
 struct RunOrigin {
   std::string client;
   ArrivalsSource arrivals;

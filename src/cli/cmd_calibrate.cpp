@@ -28,10 +28,10 @@
 #include "core/path_text.hpp"
 #include "core/strings.hpp"
 #include "core/units.hpp"
-#include "output/calibrate_documents.hpp"
-#include "output/calibrate_output.hpp"
-#include "output/occupancy_text.hpp"
-#include "output/time_model_text.hpp"
+#include "output/calibrate/calibrate_documents.hpp"
+#include "output/calibrate/calibrate_output.hpp"
+#include "output/common/occupancy_text.hpp"
+#include "output/common/time_model_text.hpp"
 #include "perf/calibration.hpp"
 #include "sim/scenario.hpp"
 #include "size/serve_settings.hpp"
@@ -84,7 +84,48 @@ Scenario vllm_server(const CalibrateOptions& o) {
   return with_server(s, server);
 }
 
+// What a run printed: its result and the calibration file it wrote ("" when none).
+template <class Result>
+struct CalibrateAnswer {
+  const Result& result;
+  std::string written;
+};
+
+// calibrate's printers, one table per kind of run: timed GEMMs give the text or
+// kvbench/calibrate/v1; a --from-vllm fit gives its text only (its one document is the -o file).
+const Printers<CalibrateAnswer<CalibrationResult>> kCalibratePrinters{
+    {OutputFormat::kTable,
+     [](const CalibrateAnswer<CalibrationResult>& a) {
+       return calibration_text(a.result) +
+              (a.written.empty() ? ""
+                                 : fmt::format("\nwrote {0}: kvbench simulate --calibration {0} ..., kvbench "
+                                               "size --calibration {0} ...\n",
+                                               printable_path(a.written)));
+     }},
+    {OutputFormat::kJson,
+     [](const CalibrateAnswer<CalibrationResult>& a) { return json_text(calibration_json(a.result), 1); }}};
+const Printers<CalibrateAnswer<VllmFit>> kFromVllmPrinters{
+    {OutputFormat::kTable, [](const CalibrateAnswer<VllmFit>& a) {
+       return vllm_fit_text(a.result) +
+              (a.written.empty() ? ""
+                                 : fmt::format("\nwrote {0}: kvbench simulate|size --calibration {0} ...\n",
+                                               printable_path(a.written)));
+     }}};
+
+// --json, or the text, where the run's table offers it; else a UsageError (the run prints text only).
+template <class Result>
+OutputFormat calibrate_format(const CalibrateOptions& o, const Printers<Result>& printers, const char* run) {
+  const auto format = o.json ? OutputFormat::kJson : OutputFormat::kTable;
+  for (const auto f : formats_of(printers))
+    if (f == format) return format;
+  throw UsageError(
+      fmt::format("--json: {} prints its result as text only (its calibration file is -o); "
+                  "expected no --json",
+                  run));
+}
+
 int run_from_vllm(const CalibrateOptions& o) {
+  const auto format = calibrate_format(o, kFromVllmPrinters, "calibrate --from-vllm");
   auto server = vllm_server(o);
   if (!o.start.empty()) server.calibration = load_calibration(o.start);
   std::vector<VllmRun> runs;
@@ -93,10 +134,7 @@ int run_from_vllm(const CalibrateOptions& o) {
   const auto fit = fit_to_vllm_runs(server, runs);
   if (!o.output.empty())
     write_file_atomically(o.output, vllm_fit_yaml(fit, utc_now("%Y-%m-%d")), o.output_rule());
-  std::fputs(vllm_fit_text(fit).c_str(), stdout);
-  if (!o.output.empty())
-    std::printf("\nwrote %s: kvbench simulate|size --calibration %s ...\n", printable_path(o.output).c_str(),
-                printable_path(o.output).c_str());
+  std::fputs(printed(kFromVllmPrinters, format, CalibrateAnswer<VllmFit>{fit, o.output}).c_str(), stdout);
   return 0;
 }
 
@@ -131,6 +169,7 @@ std::vector<std::string> others_on_gpu(const CalibrateOptions& o) {
 
 int run_calibrate(const CalibrateOptions& o) {
   if (!o.from_vllm.empty()) return run_from_vllm(o);
+  const auto format = calibrate_format(o, kCalibratePrinters, "calibrate");
   if (any_server_flag(o.server) || !o.num_gpu_blocks.empty()) {
     throw UsageError(
         "the server flags (--max-model-len, --max-num-seqs, --gpu-memory-utilization, --num-gpu-blocks, ...) "
@@ -175,16 +214,8 @@ int run_calibrate(const CalibrateOptions& o) {
   result.notes.insert(result.notes.end(), shared.begin(), shared.end());
   if (!o.output.empty())
     write_file_atomically(o.output, calibration_yaml(result, utc_now("%Y-%m-%d")), o.output_rule());
-  if (o.json) {
-    std::fputs(json_text(calibration_json(result), 1).c_str(), stdout);
-  } else {
-    std::fputs(calibration_text(result).c_str(), stdout);
-    if (!o.output.empty()) {
-      std::printf("\nwrote %s: kvbench simulate --calibration %s ..., kvbench size --calibration %s ...\n",
-                  printable_path(o.output).c_str(), printable_path(o.output).c_str(),
-                  printable_path(o.output).c_str());
-    }
-  }
+  const CalibrateAnswer<CalibrationResult> answer{result, o.output};
+  std::fputs(printed(kCalibratePrinters, format, answer).c_str(), stdout);
   return 0;
 }
 

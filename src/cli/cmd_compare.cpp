@@ -15,8 +15,8 @@
 #include "core/json_file.hpp"
 #include "core/path_text.hpp"
 #include "core/units.hpp"
-#include "output/compare_output.hpp"
-#include "output/occupancy_text.hpp"
+#include "output/common/occupancy_text.hpp"
+#include "output/compare/compare_output.hpp"
 
 namespace kvb {
 namespace {

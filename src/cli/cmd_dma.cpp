@@ -22,9 +22,9 @@
 #include "dma/dma_record.hpp"
 #include "dma/dma_sweep.hpp"
 #include "dma/transfer_backend.hpp"
-#include "output/dma_output.hpp"
-#include "output/dma_prometheus.hpp"
-#include "output/occupancy_text.hpp"
+#include "output/common/occupancy_text.hpp"
+#include "output/dma/dma_output.hpp"
+#include "output/dma/dma_prometheus.hpp"
 
 namespace kvb {
 namespace {

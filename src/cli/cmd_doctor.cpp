@@ -25,8 +25,8 @@
 #include "doctor/link_measurement.hpp"
 #include "doctor/node_facts.hpp"
 #include "doctor/tier_dir_checks.hpp"
-#include "output/doctor_check_text.hpp"
-#include "output/doctor_output.hpp"
+#include "output/doctor/doctor_check_text.hpp"
+#include "output/doctor/doctor_output.hpp"
 #include "size/serve_settings.hpp"
 
 namespace kvb {

@@ -17,7 +17,7 @@
 #include "observe/http_scrape.hpp"
 #include "observe/observe_window.hpp"
 #include "observe/prom_text.hpp"
-#include "output/observe_json.hpp"
+#include "output/observe/observe_json.hpp"
 
 namespace kvb {
 namespace {

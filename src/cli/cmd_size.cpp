@@ -28,11 +28,11 @@
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "dma/link_profile_fit.hpp"
-#include "output/catalog_text.hpp"
-#include "output/logged_pool_text.hpp"
-#include "output/size_json_writer.hpp"
-#include "output/size_text.hpp"
-#include "output/sizing_warnings_text.hpp"
+#include "output/catalog/catalog_text.hpp"
+#include "output/size/logged_pool_text.hpp"
+#include "output/size/size_json_writer.hpp"
+#include "output/size/size_text.hpp"
+#include "output/size/sizing_warnings_text.hpp"
 #include "sim/scenario.hpp"
 #include "size/logged_pool.hpp"
 #include "size/secondary_tier_plan.hpp"
@@ -205,7 +205,7 @@ std::string sized_text(const SizedConfigurations& sized) {
 }
 
 // What size answers: the configurations sized, and before them (the table only) what a vLLM
-// start-up log gave, as output/logged_pool_text words it.
+// start-up log gave, as output/size/logged_pool_text words it.
 struct SizeAnswer {
   SizedConfigurations sized;
   std::string log_lines;

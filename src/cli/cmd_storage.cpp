@@ -18,7 +18,7 @@
 #include "core/strings.hpp"
 #include "core/units.hpp"
 #include "dma/block_sizes.hpp"
-#include "output/storage_output.hpp"
+#include "output/storage/storage_output.hpp"
 #include "storage/io_pass.hpp"
 #include "storage/storage_json.hpp"
 #include "storage/storage_run.hpp"

@@ -21,7 +21,7 @@
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "core/units.hpp"
-#include "output/trace_text.hpp"
+#include "output/trace/trace_text.hpp"
 #include "size/sizing_engine.hpp"
 #include "size/sizing_inputs.hpp"
 #include "trace/tier_levels.hpp"

@@ -19,7 +19,7 @@
 #include "core/path_text.hpp"
 #include "core/strings.hpp"
 #include "kvbench_config.hpp"
-#include "output/sizing_advice_text.hpp"
+#include "output/size/sizing_advice_text.hpp"
 
 namespace {
 

@@ -6,7 +6,8 @@
 // file) name their one artefact instead.
 //
 // Each command declares its printers once, a `Printers<Result>` table: the formats --format accepts
-// (the first the default) are that table's, and emit_result prints from it.
+// (the first the default) are that table's, and emit_result prints from it. calibrate, whose -o is
+// its calibration file, keeps one table per kind of run and prints from it (printed).
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <stdexcept>
@@ -56,18 +57,22 @@ void print_warning(const std::string& text);
 // Writes -o (the machine-readable text) first, then standard output.
 void emit(const OutputFlags& flags, const std::string& stdout_text, const std::string& file_text);
 
+// `result` as the printer for `format` words it (a format the table lacks is a logic error: the
+// format was checked against the same table first).
+template <class Result>
+std::string printed(const Printers<Result>& printers, OutputFormat format, const Result& result) {
+  for (const auto& p : printers)
+    if (p.format == format) return p.print(result);
+  throw std::logic_error("output: no printer for --format " + to_string(format));
+}
+
 // `result` in `format` on standard output; -o gets the same text, or the JSON printer's for a table.
 template <class Result>
 void emit_result(const OutputFlags& flags, OutputFormat format, const Printers<Result>& printers,
                  const Result& result) {
-  const auto print = [&](OutputFormat f) {
-    for (const auto& p : printers)
-      if (p.format == f) return p.print(result);
-    throw std::logic_error("output: no printer for --format " + to_string(f));
-  };
-  const auto text = print(format);
+  const auto text = printed(printers, format, result);
   const bool table = format == OutputFormat::kTable;
-  emit(flags, text, table && !flags.output.empty() ? print(OutputFormat::kJson) : text);
+  emit(flags, text, table && !flags.output.empty() ? printed(printers, OutputFormat::kJson, result) : text);
 }
 
 }  // namespace kvb

@@ -29,7 +29,7 @@ struct BenchmarkSet {
 };
 
 // A run measured on a shared GPU: a regression is not called between such runs (cmd_compare
-// refuses it unless --allow-disturbed, worded by output/occupancy_text).
+// refuses it unless --allow-disturbed, worded by output/common/occupancy_text).
 struct DisturbedRun {
   std::string origin;  // the file
   DeviceInfo device;

@@ -1,6 +1,6 @@
 #pragma once
 // What each of doctor's checks found, as figures: the check decides pass, warn, fail or skip from
-// them, and output/doctor_check_text words them (the detail an operator acts on, and where the
+// them, and output/doctor/doctor_check_text words them (the detail an operator acts on, and where the
 // threshold comes from). A document read back holds the words and no finding (std::monostate).
 #include <cstdint>
 #include <optional>

@@ -1,7 +1,7 @@
 #pragma once
 // The kvbench/doctor/v1 document as one typed result, DoctorReport: its JSON writer and a reader
 // that gives back the same document byte for byte; the table and Prometheus printers
-// (output/doctor_output) and the report's fleet section read the same type.
+// (output/doctor/doctor_output) and the report's fleet section read the same type.
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>

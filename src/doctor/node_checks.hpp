@@ -23,7 +23,7 @@ struct CheckResult {
   std::string name;  // link, numa, pinning, shm, memlock, memory, cgroup, busy, hugepages, iommu,
                      // virtualization, driver; tier-dir, tier-dir fs|space|O_DIRECT|rate
   CheckStatus status = CheckStatus::kSkip;
-  std::string detail;  // one line an operator acts on: worded by output/doctor_check_text
+  std::string detail;  // one line an operator acts on: worded by output/doctor/doctor_check_text
   std::optional<double> value;
   std::optional<double> threshold;
   std::string unit;      // "bytes", "GB/s", "s", ""
@@ -31,7 +31,7 @@ struct CheckResult {
   CheckFinding finding;  // what the check found; std::monostate in a document read back
 };
 
-// A check's result from what it found; its detail is worded later (output/doctor_check_text).
+// A check's result from what it found; its detail is worded later (output/doctor/doctor_check_text).
 CheckResult make_check(std::string name, CheckStatus status, CheckFinding finding,
                        std::optional<double> value = {}, std::optional<double> threshold = {},
                        std::string unit = {});

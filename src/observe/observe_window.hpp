@@ -1,6 +1,6 @@
 #pragma once
 // Two scrapes of a serving engine's /metrics, some seconds apart: the counters turned into deltas
-// and rates, the gauges read, and whether the CPU KV tier pays, as facts (output/observe_text
+// and rates, the gauges read, and whether the CPU KV tier pays, as facts (output/observe/observe_text
 // words them). The metrics read and where each engine defines them: docs/observe.md.
 #include <optional>
 #include <string>
@@ -12,7 +12,7 @@ namespace kvb {
 
 enum class ObservedEngine { Vllm, Sglang, Lmcache };
 
-// One figure kvbench reads; output/observe_text gives each its words and its source file.
+// One figure kvbench reads; output/observe/observe_text gives each its words and its source file.
 enum class Figure {
   PrefixQueries,
   PrefixHits,

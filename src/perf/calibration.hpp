@@ -29,7 +29,7 @@ struct ScoredClass {
 };
 
 // The simulator's expected error for one server: its class's scored figures, or none (and the
-// classes that were scored); output/expected_error_text words it ("TTFT mean within ...", "not
+// classes that were scored); output/common/expected_error_text words it ("TTFT mean within ...", "not
 // scored for dense fp8 on 1 rank: ...").
 struct ExpectedError {
   bool moe = false;
@@ -43,7 +43,7 @@ struct ExpectedError {
 const ScoredClass* scored_class_of(const ExpectedError& e);
 
 // Where a calibration's figures came from, printed with every result that uses them (worded by
-// output/time_model_text).
+// output/common/time_model_text).
 enum class CalibrationFrom {
   kDefaults,       // kvbench's generic figures
   kHardwareTable,  // the hardware table's time model (`hardware`), fitted to `fitted_to`

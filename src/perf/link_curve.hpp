@@ -5,7 +5,7 @@
 // (dma/link_profile_fit.hpp: the benchmark's records fitted, in dma/ so that the model never links
 // the benchmark), or the hardware table's figures (measured for h100/h200, else the
 // datasheet's practical bandwidth and a published t0), and its origin says which (worded by
-// output/link_origin_text). Each direction is its own link, busy one transfer at a time.
+// output/common/link_origin_text). Each direction is its own link, busy one transfer at a time.
 #include <cstddef>
 #include <cstdint>
 #include <optional>

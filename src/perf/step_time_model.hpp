@@ -39,7 +39,7 @@ struct StepWork {
   void add(std::int64_t start, std::int64_t n, int sliding_window);
 };
 
-// The model's terms and factors, as output/time_model_text words them for the simulate and size
+// The model's terms and factors, as output/common/time_model_text words them for the simulate and size
 // outputs ("roofline per TP rank: ...").
 struct TimeModelTerms {
   double linear_peak_tflops = 0, compute_efficiency = 0;  // the GEMMs' rate after dequantization

@@ -3,8 +3,8 @@
 // placeholder) when no calibrate result was given: calibration is optional.
 #include <fmt/format.h>
 
-#include "output/calibrate_output.hpp"
-#include "output/time_model_text.hpp"
+#include "output/calibrate/calibrate_output.hpp"
+#include "output/common/time_model_text.hpp"
 #include "report/html_escape.hpp"
 #include "report/report_sections.hpp"
 

@@ -10,7 +10,7 @@
 
 #include "core/units.hpp"
 #include "dma/method_ranking.hpp"
-#include "output/dma_output.hpp"
+#include "output/dma/dma_output.hpp"
 #include "report/html_escape.hpp"
 #include "report/report_sections.hpp"
 #include "report/svg_chart.hpp"

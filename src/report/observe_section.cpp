@@ -2,7 +2,7 @@
 // the tier paid over it (measured). Absent when no observe result was given.
 #include <fmt/format.h>
 
-#include "output/observe_words.hpp"
+#include "output/observe/observe_words.hpp"
 #include "report/html_escape.hpp"
 #include "report/report_sections.hpp"
 

@@ -2,7 +2,7 @@
 // and the simulated curve with the knee, vLLM's floor and the host-DRAM cap marked.
 #include <fmt/format.h>
 
-#include "output/tier_advice_text.hpp"
+#include "output/size/tier_advice_text.hpp"
 #include "report/html_escape.hpp"
 #include "report/report_sections.hpp"
 #include "report/svg_chart.hpp"

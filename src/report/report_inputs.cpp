@@ -9,7 +9,7 @@
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "dma/dma_json.hpp"
-#include "output/observe_words.hpp"
+#include "output/observe/observe_words.hpp"
 #include "sim/sim_json.hpp"
 #include "size/size_json.hpp"
 

@@ -9,7 +9,7 @@
 #include "calibrate/calibration_run.hpp"
 #include "dma/dma_record.hpp"
 #include "doctor/doctor_json.hpp"
-#include "output/observe_json.hpp"
+#include "output/observe/observe_json.hpp"
 #include "sim/sim_json.hpp"
 #include "size/size_json.hpp"
 #include "storage/storage_json.hpp"

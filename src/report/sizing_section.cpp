@@ -5,7 +5,7 @@
 #include <set>
 
 #include "core/units.hpp"
-#include "output/size_text.hpp"
+#include "output/size/size_text.hpp"
 #include "report/html_escape.hpp"
 #include "report/report_sections.hpp"
 

@@ -5,7 +5,7 @@
 #include <map>
 
 #include "core/units.hpp"
-#include "output/storage_output.hpp"
+#include "output/storage/storage_output.hpp"
 #include "report/html_escape.hpp"
 #include "report/report_sections.hpp"
 #include "report/svg_chart.hpp"

@@ -29,7 +29,7 @@ inline constexpr int kMaxSearchNodes = 8;
 ConfigurationSearch search_configuration(const SizingInputs& base);
 
 // The flags of a configuration and what it spans ("--tensor-parallel-size 8 --quantization fp8 (8
-// GPUs, one h100 node)" in output/sizing_advice_text).
+// GPUs, one h100 node)" in output/size/sizing_advice_text).
 ConfigurationFlags configuration_flags(const SizingInputs& in);
 
 }  // namespace kvb

@@ -1,6 +1,6 @@
 #pragma once
 // What sizing says about the command of another engine (SGLang's HiCache, Dynamo's KVBM, LMCache):
-// its units, rounding and limits, as facts with their figures; output/engine_notes_text words them,
+// its units, rounding and limits, as facts with their figures; output/size/engine_notes_text words them,
 // each with its source, for the text and the JSON.
 #include <cstdint>
 #include <variant>

@@ -100,7 +100,7 @@ double node_share(const Sizing& s, const SizingInputs& in) {
   return static_cast<double>(s.world_size) / in.hw.gpus_per_node;
 }
 
-// The rule's figures, worded by output/size_text (rule_reasoning_lines).
+// The rule's figures, worded by output/size/size_text (rule_reasoning_lines).
 void record_rule_figures(OffloadPlan& p, const Sizing& s, const SizingInputs& in, double request_gib, int gib,
                          bool below_floor) {
   auto& r = p.rule;

@@ -18,7 +18,7 @@ struct PinningCost {
 
 // The GPU's own measured figure where its hardware file has one; otherwise the first catalog
 // GPU's that has one, named in `stood_in` (pinning is host work: the GPU hardly matters, the
-// host's memory does). output/tier_advice_text's pinning_source_text words it.
+// host's memory does). output/size/tier_advice_text's pinning_source_text words it.
 PinningCost pinning_cost(const HardwareSpec& hw);
 
 }  // namespace kvb

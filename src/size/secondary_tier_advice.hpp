@@ -2,7 +2,7 @@
 // size --workload/--trace with --secondary-tier-size: whether a secondary tier (vLLM's tiering, a
 // disk or file system behind the CPU tier) pays for the traffic behind the recommended CPU tier, as
 // facts. advise/secondary_advisor fills them from simulations of that CPU tier with and without the
-// secondary on the same draws; output/secondary_advice_text words them for the text and the JSON.
+// secondary on the same draws; output/size/secondary_advice_text words them for the text and the JSON.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 // size --secondary-tier-size: a secondary tier the operator states, as the vLLM mechanism that
-// holds it. Facts only; output/secondary_plan_text words them and size/vllm_command writes the
+// holds it. Facts only; output/size/secondary_plan_text words them and size/vllm_command writes the
 // configuration.
 //   * --kv-offloading-backend native: vLLM's tiering (TieringOffloadingSpec, 0.22+, PR #40020) with
 //     its file-system tier (type "fs", PR #41735) behind the CPU tier. The FS tier takes no size

@@ -1,6 +1,6 @@
 #pragma once
 // The kvbench/size/v1 result document, typed: the record of one sizing and the reader that
-// rebuilds it (report reads through it). The writer is output/size_json_writer, which words the
+// rebuilds it (report reads through it). The writer is output/size/size_json_writer, which words the
 // fields JSON users read with the text printer's words; a round-trip test keeps the two in step.
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -67,7 +67,7 @@ TierRecommendation recommendation_from_json(const nlohmann::json& k, const std::
 // What a reader of the document needs (the report's sizing table), one per result.
 struct SizeRowView {
   std::string model, hardware, kv_dtype, weight_dtype, vllm_command;
-  std::optional<ReloadVsRecompute> reload;  // worded by output/size_text's reload_verdict_text
+  std::optional<ReloadVsRecompute> reload;  // worded by output/size/size_text's reload_verdict_text
   int tp = 1;
   bool weights_fit = true;
   std::int64_t kv_bytes_per_token = 0, gpu_kv_tokens = 0, gpu_context_tokens = 0, max_model_len = 0;

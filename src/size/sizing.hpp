@@ -53,7 +53,7 @@ struct SizingInputs {
 };
 
 // The sizing rule's figures, in the order an operator reads its steps (block, session, cap, size,
-// floor); output/size_text's rule_reasoning_lines words them, for the text and the JSON alike.
+// floor); output/size/size_text's rule_reasoning_lines words them, for the text and the JSON alike.
 struct RuleFigures {
   int block_size = 16;
   int world_size = 1;
@@ -73,7 +73,7 @@ struct OffloadPlan {
   std::int64_t cpu_block_bytes = 0;  // one offloaded block across all ranks
   double tokens_per_gib = 0;         // tokens the CPU tier holds per GiB given
   int sessions = 0;                  // sessions the recommendation keeps warm
-  SessionsSource sessions_source;    // why that many (output/tier_advice_text's sessions_reason_text)
+  SessionsSource sessions_source;    // why that many (output/size/tier_advice_text's sessions_reason_text)
   std::string sessions_reason;       // its words in a document: filled by the writer and the reader
   RuleFigures rule;
   double wanted_gib = 0;  // before the host-DRAM cap
@@ -162,14 +162,14 @@ struct Sizing {
   std::string secondary_command;
   EngineKind engine = EngineKind::kVllm;
   std::string engine_command;            // --engine sglang / lmcache: that server's command line
-  std::vector<EngineNote> engine_notes;  // the engine's sizing facts (output/engine_notes_text)
+  std::vector<EngineNote> engine_notes;  // the engine's sizing facts (output/size/engine_notes_text)
   double hicache_size_gb_per_rank = 0;   // --engine sglang: --hicache-size (GB = 10^9, per rank)
   double hicache_ratio = 0;              // the same as --hicache-ratio (host pool / device pool)
   double kvbm_cpu_cache_gb = 0;          // --engine dynamo: DYN_KVBM_CPU_CACHE_GB (GB = 10^9, per instance)
   std::int64_t kvbm_host_blocks = 0;     // the blocks KVBM makes of it
   int kvbm_init_timeout_s = 0;  // DYN_KVBM_LEADER_WORKER_INIT_TIMEOUT_SECS when pinning needs more than 120 s
   std::vector<SizingWarning> warnings;          // facts; size/sizing_warnings words them
-  std::vector<SizingAlternative> alternatives;  // worded by output/sizing_advice_text
+  std::vector<SizingAlternative> alternatives;  // worded by output/size/sizing_advice_text
   std::vector<SizingNote> notes;
 };
 

@@ -1,6 +1,6 @@
 #pragma once
 // What `kvbench size` suggests beside its answer (alternatives) and what it notes about it, as
-// facts with their figures; output/sizing_advice_text words them for the text, the JSON and the
+// facts with their figures; output/size/sizing_advice_text words them for the text, the JSON and the
 // simulator's refusal alike.
 #include <cstdint>
 #include <optional>
@@ -115,7 +115,7 @@ using SizingNote = std::variant<CatalogNote, SlidingWindowNote, Fp8AtLoadNote, S
                                 TierCoverageNote>;
 
 // The simulator's refusal of weights that do not fit: its message names the input; the CLI adds
-// the alternatives in words (output/sizing_advice_text), as `kvbench size` gives them.
+// the alternatives in words (output/size/sizing_advice_text), as `kvbench size` gives them.
 struct WeightsDoNotFit : UsageError {
   WeightsDoNotFit(const std::string& message, std::vector<SizingAlternative> suggested)
       : UsageError(message), alternatives(std::move(suggested)) {}

@@ -1,6 +1,6 @@
 #pragma once
 // What a sizing warns about, as facts with their numbers (the engine decides them); the one
-// wording of each is output/sizing_warnings_text (what the text and the JSON both print). A
+// wording of each is output/size/sizing_warnings_text (what the text and the JSON both print). A
 // warning composed by another layer (a link profile's) arrives as text.
 #include <cstdint>
 #include <optional>

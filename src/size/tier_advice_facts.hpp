@@ -1,6 +1,6 @@
 #pragma once
 // Why a simulated CPU tier recommendation came out as it did, as typed facts: advise/ fills them
-// (the tier advisor and the trace's candidates), output/tier_advice_text words them once, for the
+// (the tier advisor and the trace's candidates), output/size/tier_advice_text words them once, for the
 // text and the JSON alike (the sizing_warnings pattern). Shares are fractions, gains are in the
 // named metric's own sign (larger is better), sizes are GiB across ranks.
 #include <cstddef>

@@ -81,7 +81,7 @@ struct TierRecommendation {
   double gain_spread = 0;  // its spread over the draws (TierCurvePoint::gain_spread)
   int seeds = 1;           // workload draws per size (a trace is one traffic: 1)
   // A simulated recommendation's verdict and reasoning as facts (tier_advice_facts.hpp), worded
-  // by output/tier_advice_text. `why`, `reasoning` and `interrupted_during` hold words only where
+  // by output/size/tier_advice_text. `why`, `reasoning` and `interrupted_during` hold words only where
   // no facts do: the rule's, and a document's as read back.
   std::optional<TierVerdict> verdict;
   std::vector<AdviceStep> steps;

@@ -51,7 +51,7 @@ std::optional<VllmLogLine> parse_vllm_log_line(std::string_view line, std::int64
 // The --max-log-len a start-up line states ("non-default args: {... 'max_log_len': N ...}").
 std::optional<std::int64_t> logged_max_log_len(std::string_view line);
 
-// What the reader says about the log beside its requests (worded by output/trace_text).
+// What the reader says about the log beside its requests (worded by output/trace/trace_text).
 struct VllmLogFacts {
   std::int64_t requests = 0;            // the log's requests with token ids (before --trace-sample, -limit)
   std::int64_t output_upper_bound = 0;  // requests with no logged response: max_tokens taken

@@ -36,7 +36,7 @@ def exported(*args):
 metrics = exported("dma", "--backend", "host", "--block", "4KiB,2MiB", "--max-time", "0.05", "--format", "prom")
 metrics.update(exported("dma", "--backend", "host", "--block", "2MiB", "--max-time", "0.05", "--with-compute", "--format", "prom"))
 metrics.update(exported("doctor", "--format", "prom"))
-for printer in ("dma_prometheus.cpp", "doctor_output.cpp"):
+for printer in ("dma/dma_prometheus.cpp", "doctor/doctor_output.cpp"):
     text = open(f"{source}/src/output/{printer}").read()
     for name, fmt_labels in re.findall(r'"(kvbench_[a-z0-9_]+)\{\{([^}]*)\}\}', text):
         if not metrics.get(name):

@@ -236,7 +236,7 @@ expect("a vLLM log's TP out of range", ["size", "--model", "qwen3-14b", "--from-
        write("tp.log", LOGLINE + "non-default args: {'tensor_parallel_size': 99999}\n" + LOGLINE +
              "GPU KV cache size: 16 tokens\n")], 2, "as logged, ")
 
-# An observe document edited by hand (output/observe_json): the report words its verdict as measured.
+# An observe document edited by hand (output/observe/observe_json): the report words its verdict as measured.
 OBS = os.path.join(data_dir, "observe")
 subprocess.run([kvbench, "observe", "--from", os.path.join(OBS, "vllm_pays_before.prom"), "--to",
                 os.path.join(OBS, "vllm_pays_after.prom"), "--seconds", "60", "--json", "-o", path("obs.json")],

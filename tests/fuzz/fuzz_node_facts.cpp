@@ -17,7 +17,7 @@
 #include "core/errors.hpp"
 #include "doctor/node_checks.hpp"
 #include "doctor/node_facts.hpp"
-#include "output/doctor_check_text.hpp"
+#include "output/doctor/doctor_check_text.hpp"
 
 namespace {
 

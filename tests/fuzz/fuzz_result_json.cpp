@@ -13,7 +13,7 @@
 #include "dma/dma_json.hpp"
 #include "dma/link_profile_fit.hpp"
 #include "doctor/doctor_json.hpp"
-#include "output/size_json_writer.hpp"
+#include "output/size/size_json_writer.hpp"
 #include "perf/link_curve.hpp"
 #include "sim/sim_json.hpp"
 #include "size/size_json.hpp"

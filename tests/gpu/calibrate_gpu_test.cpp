@@ -16,7 +16,7 @@
 #include "catalog/hardware_spec.hpp"
 #include "catalog/model_catalog.hpp"
 #include "core/errors.hpp"
-#include "output/time_model_text.hpp"
+#include "output/common/time_model_text.hpp"
 #include "perf/step_time_model.hpp"
 
 using namespace kvb;

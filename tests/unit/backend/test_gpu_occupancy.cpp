@@ -12,7 +12,7 @@
 #include "core/errors.hpp"
 #include "dma/dma_json.hpp"
 #include "dma/dma_record.hpp"
-#include "output/occupancy_text.hpp"
+#include "output/common/occupancy_text.hpp"
 #include "test_paths.hpp"
 
 namespace kvb {

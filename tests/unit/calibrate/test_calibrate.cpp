@@ -15,8 +15,8 @@
 #include "calibrate/operator_plan.hpp"
 #include "core/errors.hpp"
 #include "core/yaml_reader.hpp"
-#include "output/calibrate_documents.hpp"
-#include "output/calibrate_output.hpp"
+#include "output/calibrate/calibrate_documents.hpp"
+#include "output/calibrate/calibrate_output.hpp"
 #include "perf/calibration.hpp"
 #include "test_helpers.hpp"
 

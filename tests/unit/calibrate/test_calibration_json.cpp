@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "calibrate/calibration_file.hpp"
-#include "output/calibrate_documents.hpp"
+#include "output/calibrate/calibrate_documents.hpp"
 
 namespace kvb {
 namespace {

@@ -10,7 +10,7 @@
 
 #include "calibrate/vllm_results.hpp"
 #include "core/errors.hpp"
-#include "output/calibrate_output.hpp"
+#include "output/calibrate/calibrate_output.hpp"
 #include "test_paths.hpp"
 
 namespace kvb {

@@ -23,7 +23,7 @@
 #include "dma/statistics.hpp"
 #include "dma/sysfs_link.hpp"
 #include "dma/transfer_backend.hpp"
-#include "output/dma_output.hpp"
+#include "output/dma/dma_output.hpp"
 
 using namespace kvb;
 

@@ -17,8 +17,8 @@
 #include "dma/dma_json.hpp"
 #include "dma/dma_sweep.hpp"
 #include "dma/transfer_backend.hpp"
-#include "output/dma_output.hpp"
-#include "output/dma_prometheus.hpp"
+#include "output/dma/dma_output.hpp"
+#include "output/dma/dma_prometheus.hpp"
 #include "report/report_sections.hpp"
 
 using namespace kvb;

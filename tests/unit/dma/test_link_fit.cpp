@@ -10,7 +10,7 @@
 #include "core/json_file.hpp"
 #include "dma/dma_json.hpp"
 #include "dma/link_fit.hpp"
-#include "output/dma_output.hpp"
+#include "output/dma/dma_output.hpp"
 #include "perf/link_curve.hpp"
 #include "test_paths.hpp"
 

@@ -11,8 +11,8 @@
 #include "doctor/host_pinning.hpp"
 #include "doctor/node_checks.hpp"
 #include "doctor/node_facts.hpp"
-#include "output/doctor_check_text.hpp"
-#include "output/doctor_output.hpp"
+#include "output/doctor/doctor_check_text.hpp"
+#include "output/doctor/doctor_output.hpp"
 #include "test_paths.hpp"
 
 namespace kvb {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "doctor/link_measurement.hpp"
-#include "output/doctor_check_text.hpp"
+#include "output/doctor/doctor_check_text.hpp"
 
 namespace kvb {
 namespace {

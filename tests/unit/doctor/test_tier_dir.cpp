@@ -8,7 +8,7 @@
 #include "core/units.hpp"
 #include "doctor/doctor_json.hpp"
 #include "doctor/tier_dir_checks.hpp"
-#include "output/doctor_check_text.hpp"
+#include "output/doctor/doctor_check_text.hpp"
 
 namespace kvb {
 namespace {

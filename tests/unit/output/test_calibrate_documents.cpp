@@ -1,7 +1,8 @@
-// output/calibrate_documents: a calibration's notes worded from its facts, against lines written by hand.
+// output/calibrate/calibrate_documents: a calibration's notes worded from its facts, against lines
+// written by hand.
 #include <gtest/gtest.h>
 
-#include "output/calibrate_documents.hpp"
+#include "output/calibrate/calibrate_documents.hpp"
 
 namespace kvb {
 namespace {

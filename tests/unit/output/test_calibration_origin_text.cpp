@@ -1,9 +1,9 @@
-// output/time_model_text's calibration_origin_text: each origin against a line written by hand, and
+// output/common/time_model_text's calibration_origin_text: each origin against a line written by hand, and
 // the file a real `kvbench calibrate` writes read back into the same words.
 #include <gtest/gtest.h>
 
 #include "core/yaml_reader.hpp"
-#include "output/time_model_text.hpp"
+#include "output/common/time_model_text.hpp"
 #include "perf/calibration.hpp"
 
 namespace kvb {

@@ -1,5 +1,5 @@
 // Another engine's sizing notes are facts (size/engine_notes.hpp) worded once
-// (output/engine_notes_text); the figures below are worked by hand.
+// (output/size/engine_notes_text); the figures below are worked by hand.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,7 +10,7 @@
 
 #include "catalog/hardware_spec.hpp"
 #include "catalog/model_catalog.hpp"
-#include "output/engine_notes_text.hpp"
+#include "output/size/engine_notes_text.hpp"
 #include "size/sizing_engine.hpp"
 #include "size/sizing_inputs.hpp"
 

@@ -1,9 +1,9 @@
-// The KV layout's facts and their one wording (output/kv_layout_text), against hand calculations.
+// The KV layout's facts and their one wording (output/size/kv_layout_text), against hand calculations.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "output/kv_layout_text.hpp"
+#include "output/size/kv_layout_text.hpp"
 #include "test_helpers.hpp"
 
 namespace kvb {

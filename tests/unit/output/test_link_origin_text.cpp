@@ -1,7 +1,7 @@
-// output/link_origin_text: where a link profile's figures came from, against lines written by hand.
+// output/common/link_origin_text: where a link profile's figures came from, against lines written by hand.
 #include <gtest/gtest.h>
 
-#include "output/link_origin_text.hpp"
+#include "output/common/link_origin_text.hpp"
 
 namespace kvb {
 namespace {

@@ -1,7 +1,7 @@
-// output/occupancy_text: a shared GPU's words, checked against lines written by hand.
+// output/common/occupancy_text: a shared GPU's words, checked against lines written by hand.
 #include <gtest/gtest.h>
 
-#include "output/occupancy_text.hpp"
+#include "output/common/occupancy_text.hpp"
 
 namespace kvb {
 namespace {

@@ -1,10 +1,10 @@
-// A simulation's notes are facts (sim/sim_notes.hpp) worded once (output/sim_notes_text).
+// A simulation's notes are facts (sim/sim_notes.hpp) worded once (output/simulate/sim_notes_text).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
 
-#include "output/sim_notes_text.hpp"
+#include "output/simulate/sim_notes_text.hpp"
 #include "sim/scenario.hpp"
 #include "sim/simulation_setup.hpp"
 

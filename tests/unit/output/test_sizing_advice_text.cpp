@@ -1,10 +1,10 @@
 // size's alternatives and notes are facts (size/sizing_advice.hpp) worded once
-// (output/sizing_advice_text), for the text, the JSON and the simulator's refusal.
+// (output/size/sizing_advice_text), for the text, the JSON and the simulator's refusal.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "output/sizing_advice_text.hpp"
+#include "output/size/sizing_advice_text.hpp"
 
 namespace kvb {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "output/text_table.hpp"
+#include "output/common/text_table.hpp"
 
 namespace kvb {
 namespace {

@@ -1,10 +1,10 @@
-// The wording of a tier recommendation's facts (output/tier_advice_text): the figures each fact
+// The wording of a tier recommendation's facts (output/size/tier_advice_text): the figures each fact
 // carries appear as written by hand below, and a recommendation without facts keeps its own words.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "output/tier_advice_text.hpp"
+#include "output/size/tier_advice_text.hpp"
 
 namespace kvb {
 namespace {

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "output/time_model_text.hpp"
+#include "output/common/time_model_text.hpp"
 #include "perf/activation_traffic.hpp"
 #include "perf/link_curve.hpp"
 #include "perf/step_time_model.hpp"

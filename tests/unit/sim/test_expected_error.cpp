@@ -4,7 +4,7 @@
 // "not scored for" its class, with no figure borrowed from another class.
 #include <gtest/gtest.h>
 
-#include "output/expected_error_text.hpp"
+#include "output/common/expected_error_text.hpp"
 #include "sim/scenario.hpp"
 #include "sim/simulation_setup.hpp"
 

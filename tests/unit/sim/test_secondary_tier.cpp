@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "core/errors.hpp"
-#include "output/sim_document.hpp"
+#include "output/simulate/sim_document.hpp"
 #include "sim/offload_tier.hpp"
 #include "sim/scenario.hpp"
 #include "sim/sim_json.hpp"

@@ -7,7 +7,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
-#include "output/sim_document.hpp"
+#include "output/simulate/sim_document.hpp"
 #include "sim/scenario.hpp"
 #include "sim/sim_json.hpp"
 #include "sim/sweep.hpp"

@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "core/errors.hpp"
-#include "output/sim_document.hpp"
-#include "output/sim_output.hpp"
+#include "output/simulate/sim_document.hpp"
+#include "output/simulate/sim_output.hpp"
 #include "sim/scenario.hpp"
 #include "sim/sim_json.hpp"
 #include "sim/simulation_setup.hpp"

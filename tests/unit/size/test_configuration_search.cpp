@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/units.hpp"
-#include "output/sizing_advice_text.hpp"
+#include "output/size/sizing_advice_text.hpp"
 #include "size/configuration_search.hpp"
 #include "test_helpers.hpp"
 

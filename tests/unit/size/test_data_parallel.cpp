@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "core/units.hpp"
-#include "output/parallelism_text.hpp"
-#include "output/size_json_writer.hpp"
+#include "output/size/parallelism_text.hpp"
+#include "output/size/size_json_writer.hpp"
 #include "perf/step_time_model.hpp"
 #include "perf/weight_rules.hpp"
 #include "size/configuration_search.hpp"

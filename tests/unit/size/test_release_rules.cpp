@@ -8,7 +8,7 @@
 
 #include "core/errors.hpp"
 #include "core/units.hpp"
-#include "output/sizing_warnings_text.hpp"
+#include "output/size/sizing_warnings_text.hpp"
 #include "size/offload_plan.hpp"
 #include "size/sizing_inputs.hpp"
 #include "size/vllm_command.hpp"

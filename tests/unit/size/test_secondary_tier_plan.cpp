@@ -5,7 +5,7 @@
 #include "catalog/model_catalog.hpp"
 #include "core/errors.hpp"
 #include "core/units.hpp"
-#include "output/size_json_writer.hpp"
+#include "output/size/size_json_writer.hpp"
 #include "size/secondary_tier_plan.hpp"
 #include "size/size_json.hpp"
 #include "size/sizing_engine.hpp"

@@ -4,8 +4,8 @@
 
 #include <variant>
 
-#include "output/sizing_advice_text.hpp"
-#include "output/sizing_warnings_text.hpp"
+#include "output/size/sizing_advice_text.hpp"
+#include "output/size/sizing_warnings_text.hpp"
 #include "size/sizing_engine.hpp"
 #include "test_helpers.hpp"
 

@@ -6,8 +6,8 @@
 
 #include "catalog/offload_support.hpp"
 #include "core/units.hpp"
-#include "output/sizing_advice_text.hpp"
-#include "output/sizing_warnings_text.hpp"
+#include "output/size/sizing_advice_text.hpp"
+#include "output/size/sizing_warnings_text.hpp"
 #include "size/sizing_inputs.hpp"
 #include "size/vllm_command.hpp"
 #include "test_helpers.hpp"

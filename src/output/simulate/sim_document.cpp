@@ -1,0 +1,65 @@
+#include "output/simulate/sim_document.hpp"
+
+#include "core/path_text.hpp"
+#include "kvbench_config.hpp"
+#include "output/common/expected_error_text.hpp"
+#include "output/common/link_origin_text.hpp"
+#include "output/common/time_model_text.hpp"
+#include "output/simulate/sim_notes_text.hpp"
+
+namespace kvb {
+namespace {
+
+SimPointRecord point_record(const SweepPoint& p) {
+  const auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
+  return {.params = p.params,
+          .offloading = p.offloading,
+          .kv_offloading_gib = p.kv_offloading_gib,
+          .gpu_blocks = p.gpu_blocks,
+          .cpu_blocks = p.cpu_blocks,
+          .max_model_len = p.max_model_len,
+          .metrics = p.result,
+          .vs_no_offload = {.output_tokens_per_s_ratio =
+                                ratio(p.result.output_tokens_per_s, p.baseline.output_tokens_per_s),
+                            .ttft_p50_ratio = ratio(p.result.ttft_s.p50, p.baseline.ttft_s.p50),
+                            .ttft_p99_ratio = ratio(p.result.ttft_s.p99, p.baseline.ttft_s.p99),
+                            .baseline_output_tokens_per_s = p.baseline.output_tokens_per_s,
+                            .baseline_ttft_p99_s = p.baseline.ttft_s.p99}};
+}
+
+}  // namespace
+
+SimulateDocument simulate_document(const SweepRun& run) {
+  SimulateDocument d{.tool = std::string("kvbench ") + KVBENCH_VERSION,
+                     .scenario_name = run.scenario.name,
+                     .scenario_origin = run.scenario.origin,
+                     .scenario_description = run.scenario.description,
+                     .seed = run.scenario.seed,
+                     .trace = run.scenario.trace,
+                     .model = run.model,
+                     .hardware = run.hardware,
+                     .weight_dtype = run.weight_dtype,
+                     .kv_cache_dtype = run.kv_dtype,
+                     .tensor_parallel_size = run.tp,
+                     .block_size = run.block_size,
+                     .cpu_block_bytes = run.cpu_block_bytes,
+                     .gpu_blocks_source = gpu_blocks_text(run.gpu_blocks),
+                     .link_model = link_source_text(run.link),
+                     .time_model = time_model_text(run.time_model),
+                     .expected_error = expected_error_text(run.expected_error),
+                     .notes = {},
+                     .replicas = run.scenario.fleet.replicas,
+                     .router = run.scenario.fleet.router,
+                     .interrupted = run.interrupted,
+                     .interrupted_during = run.interrupted_during,
+                     .sweep = run.axes,
+                     .points = {}};
+  for (const auto& n : run.notes) d.notes.push_back(sim_note_text(n));
+  if (d.trace) d.trace->path = printable_path(d.trace->path);
+  for (const auto& p : run.points) d.points.push_back(point_record(p));
+  return d;
+}
+
+nlohmann::json simulate_json(const SweepRun& run) { return simulate_json(simulate_document(run)); }
+
+}  // namespace kvb

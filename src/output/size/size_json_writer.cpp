@@ -1,0 +1,392 @@
+// The kvbench/size/v1 writer: a SizeRecord's facts as JSON, with the wording fields JSON users read
+// (the reload verdict) produced by the same printer as the text (output/size/size_text.hpp).
+#include "output/size/size_json_writer.hpp"
+
+#include <cmath>
+#include <variant>
+
+#include "core/json_file.hpp"
+#include "fleet/fleet_spec.hpp"
+#include "kvbench_config.hpp"
+#include "output/common/expected_error_text.hpp"
+#include "output/common/link_origin_text.hpp"
+#include "output/common/time_model_text.hpp"
+#include "output/size/engine_notes_text.hpp"
+#include "output/size/kv_layout_text.hpp"
+#include "output/size/secondary_advice_text.hpp"
+#include "output/size/secondary_plan_text.hpp"
+#include "output/size/size_text.hpp"
+#include "output/size/sizing_advice_text.hpp"
+#include "output/size/sizing_warnings_text.hpp"
+#include "output/size/tier_advice_text.hpp"
+
+namespace kvb {
+
+namespace {
+
+nlohmann::json curve_point_to_json(const TierCurvePoint& c) {
+  return {{"kv_offloading_size_gib", c.kv_offloading_size_gib},
+          {"output_tokens_per_s", c.output_tokens_per_s},
+          {"ttft_p50_s", c.ttft_p50_s},
+          {"ttft_p99_s", c.ttft_p99_s},
+          {"cpu_hit_rate", c.cpu_hit_rate},
+          {"gpu_hit_rate", c.gpu_hit_rate},
+          {"goodput_rps", c.goodput_rps},
+          {"h2d_utilization", c.h2d_utilization},
+          {"d2h_utilization", c.d2h_utilization},
+          {"engine_busy_share", c.engine_busy_share},
+          {"gain", c.gain},
+          {"costliest_mechanism",
+           c.costliest_mechanism.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.costliest_mechanism)},
+          {"costliest_share", c.costliest_share},
+          {"busiest_ttft_p99_s", c.busiest_ttft_p99_s},
+          {"replica_hit_rate_min", c.replica_hit_rate_min},
+          {"replica_hit_rate_max", c.replica_hit_rate_max},
+          {"output_tokens_per_s_min", c.output_tokens_per_s_min},
+          {"output_tokens_per_s_max", c.output_tokens_per_s_max},
+          {"ttft_p99_min_s", c.ttft_p99_min_s},
+          {"ttft_p99_max_s", c.ttft_p99_max_s},
+          {"gain_spread", c.gain_spread}};
+}
+
+nlohmann::json producer_capacity_to_json(const PrefixProducerCapacity& c) {
+  return {{"server_tokens", c.server_tokens}, {"lru_capacity_per_server", c.lru_capacity_per_server}};
+}
+
+// llm-d's approximate prefix producer, in its own units (size/router_capacity.hpp).
+nlohmann::json router_capacities_to_json(const RouterCapacities& r) {
+  using nlohmann::json;
+  return {{"server_block_size", r.server_block_size},
+          {"producer_block_tokens", r.producer_block_tokens},
+          {"gpu", producer_capacity_to_json(r.gpu)},
+          {"autotune_gpu_entries", r.autotune_gpu_entries},
+          {"cpu", r.cpu ? producer_capacity_to_json(*r.cpu) : json(nullptr)}};
+}
+
+nlohmann::json fleet_tier_to_json(const FleetTier& f) {
+  using nlohmann::json;
+  return {{"replicas", f.fleet.replicas},
+          {"router", to_string(f.fleet.router)},
+          {"replicas_per_node", f.replicas_per_node},
+          {"nodes", f.nodes},
+          {"host_bytes_per_replica", f.host_bytes_per_replica},
+          {"host_bytes_per_node", f.host_bytes_per_node},
+          {"host_bytes_total", f.host_bytes_total},
+          {"compared_router", f.compared_router ? json(to_string(*f.compared_router)) : json(nullptr)},
+          {"compared_kv_offloading_size_gib", f.compared_gib},
+          {"compared_pays", f.compared_pays},
+          {"compared_gain", f.compared_gain},
+          {"compared_metric", f.compared_metric ? json(to_string(*f.compared_metric)) : json(nullptr)},
+          {"llmd_prefix_producer",
+           f.router_capacities ? router_capacities_to_json(*f.router_capacities) : json(nullptr)}};
+}
+
+// The simulated recommendation's own keys: its workload, the deciding metric, the trace's curve.
+void add_simulation_keys(nlohmann::json& j, const TierRecommendation& r) {
+  using nlohmann::json;
+  j["decided_by"] = r.decided_by ? json(to_string(*r.decided_by)) : json(nullptr);
+  j["expected_error"] = r.expected_error.empty() ? json(nullptr) : json(r.expected_error);
+  if (!r.trace_curve.empty()) {
+    json trace = json::array();
+    for (const auto& [gib, hit] : r.trace_curve)
+      trace.push_back({{"size_gib", gib}, {"prefix_hit_rate", hit}});
+    j["trace_curve"] = trace;
+  }
+  j["workload"] = r.workload;
+  j["requests_per_point"] = r.requests;
+  j["seeds"] = r.seeds;
+  j["gain_spread"] = r.gain_spread;
+  if (r.fleet) j["fleet"] = fleet_tier_to_json(*r.fleet);
+  if (r.secondary) j["secondary_tier_advice"] = secondary_advice_to_json(*r.secondary);
+  for (const auto& step : r.steps) {
+    if (const auto* knee = std::get_if<PoolKneeStep>(&step)) {
+      j["gpu_pool_knee"] = {{"pool_step", knee->pool_step},
+                            {"gpu_blocks", knee->gpu_blocks},
+                            {"no_tier_throughput_change_smaller",
+                             knee->smaller ? nlohmann::json(*knee->smaller) : nlohmann::json(nullptr)},
+                            {"no_tier_throughput_change_larger", knee->larger}};
+    }
+  }
+  j["model"] =
+      "computed: kvbench's discrete-event simulator over the stated time and link models, not measured";
+}
+
+}  // namespace
+
+nlohmann::json recommendation_to_json(const TierRecommendation& r) {
+  using nlohmann::json;
+  json curve = json::array();
+  for (const auto& c : r.curve) curve.push_back(curve_point_to_json(c));
+  json j = {
+      {"basis", to_string(r.basis)},
+      {"objective", r.objective ? json(to_string(*r.objective)) : json(nullptr)},
+      {"kv_offloading_size_gib", r.kv_offloading_size_gib},
+      {"pays", r.pays},
+      {"costs", r.costs},
+      {"gain", r.gain},
+      {"why", recommendation_why(r)},
+      {"bound", to_string(r.bound)},
+      {"floor_gib", r.floor_gib},
+      {"cap_gib", r.cap_gib},
+      {"curve", curve},
+      {"reasoning", recommendation_reasoning(r)},
+      {"startup_pinning_s",
+       {{"low", r.pin_seconds_low}, {"high", r.pin_seconds_high}, {"source", recommendation_pin_source(r)}}}};
+  if (const auto during = recommendation_interrupted_during(r); !during.empty())
+    j["interrupted_during"] = during;
+  if (r.simulated()) add_simulation_keys(j, r);
+  return j;
+}
+
+namespace {
+
+// The CPU tier as planned: its blocks, the sessions it keeps warm, the cap, a given size.
+nlohmann::json offload_to_json(const OffloadPlan& o) {
+  nlohmann::json j = {{"cpu_block_bytes", o.cpu_block_bytes},
+                      {"tokens_per_gib", o.tokens_per_gib},
+                      {"sessions", o.sessions},
+                      {"sessions_reason", o.sessions_reason},
+                      {"wanted_gib", o.wanted_gib},
+                      {"cap_gib", o.cap_gib},
+                      {"capped", o.capped},
+                      {"cpu_tokens", o.cpu_tokens},
+                      {"pinned_gib_per_rank", o.pinned_gib_per_rank},
+                      {"reasoning", o.reasoning}};
+  if (o.given_gib) {
+    j["given_gib"] = *o.given_gib;
+    j["given_num_cpu_blocks"] = o.given_num_cpu_blocks;
+    j["given_cpu_tokens"] = o.given_cpu_tokens;
+  }
+  return j;
+}
+
+nlohmann::json reload_to_json(const ReloadVsRecompute& r) {
+  using nlohmann::json;
+  return {{"tokens", r.tokens},
+          {"reload_s", r.reload_s},
+          {"recompute_s", r.recompute_s},
+          {"link_gbps", r.link_gbps},
+          {"per_copy_us", r.per_copy_us},
+          {"link_source", r.link_source},
+          {"peak_tflops", r.peak_tflops},
+          {"efficiency", r.efficiency},
+          {"break_even_tokens", r.break_even_tokens ? json(*r.break_even_tokens) : json(nullptr)},
+          {"verdict", reload_verdict_text(r)},
+          {"model", kReloadModelNote},
+          {"recompute_model", r.recompute_model},
+          {"chunk_tokens", r.chunk_tokens}};
+}
+
+// The engine the command is for, and what --engine sglang / dynamo sized for it.
+void add_engine(nlohmann::json& j, const SizeRecord& s) {
+  j["engine"] = to_string(s.engine);
+  if (!s.engine_command.empty()) {
+    j["engine_command"] = s.engine_command;
+    j["engine_notes"] = s.engine_notes;
+  }
+  if (s.engine == EngineKind::kDynamo && s.kvbm_cpu_cache_gb > 0) {
+    j["dynamo"] = {
+        {"kvbm_cpu_cache_gb", s.kvbm_cpu_cache_gb},
+        {"kvbm_host_blocks", s.kvbm_host_blocks},
+        {"kvbm_leader_worker_init_timeout_s",
+         s.kvbm_init_timeout_s > 0 ? nlohmann::json(s.kvbm_init_timeout_s) : nlohmann::json(nullptr)}};
+  }
+  if (s.engine == EngineKind::kSglang && s.hicache_size_gb_per_rank > 0) {
+    j["sglang"] = {{"hicache_size_gb_per_rank", s.hicache_size_gb_per_rank},
+                   {"hicache_ratio", s.hicache_ratio}};
+  }
+}
+
+void add_layout_and_budget(nlohmann::json& j, const SizeRecord& s) {
+  j["kv_cache_dtype"] = s.kv_cache_dtype;
+  j["kv_bytes_per_token"] = s.kv_bytes_per_token;
+  j["kv_bytes_per_token_all_layers"] = s.kv_bytes_per_token_all_layers;
+  j["kv_replicated"] = s.kv_replicated;
+  j["block_size"] = s.block_size;
+  j["kv_cache_groups"] = s.kv_cache_groups;
+  j["page_bytes"] = s.page_bytes;
+  j["budget"] = {{"total_gib", s.budget.total_gib},
+                 {"gpu_memory_utilization", s.budget.utilization},
+                 {"weights_gib", s.budget.weights_gib},
+                 {"activation_gib", s.budget.activation_gib},
+                 {"sampler_warmup_gib", s.budget.sampler.gib},
+                 {"sampler_warmup_requests", s.budget.sampler.requests},
+                 {"sampler_bytes_per_logit", s.budget.sampler.bytes_per_logit},
+                 {"cuda_graph_gib", s.budget.cuda_graph_gib},
+                 {"non_torch_gib", s.budget.non_torch_gib},
+                 {"from_kv_cache_memory", s.budget.from_kv_cache_memory},
+                 {"model", s.budget.model_note}};
+}
+
+void add_pool_and_tier(nlohmann::json& j, const SizeRecord& s) {
+  using nlohmann::json;
+  j["kv_gib_available"] = s.kv_gib_available;
+  j["weights_fit"] = s.weights_fit;
+  j["num_gpu_blocks"] = s.num_gpu_blocks;
+  j["gpu_kv_tokens"] = s.gpu_kv_tokens;
+  j["gpu_kv_tokens_capacity"] = s.gpu_kv_tokens_capacity;
+  j["gpu_context_tokens"] = s.gpu_context_tokens;
+  j["max_concurrency"] = s.max_concurrency;
+  j["fits"] = s.fits;
+  j["kv_offloading_backend"] = to_string(s.offloading_backend);
+  j["kv_gib_needed_per_request"] = s.kv_gib_needed_per_request;
+  j["estimated_max_model_len"] = s.estimated_max_model_len;
+  // Whole GiB by construction (the rule rounds, the simulated grid is whole GiB): written as an integer.
+  j["recommended_kv_offloading_size_gib"] =
+      s.offload ? json(std::llround(s.offload->recommended_gib())) : json(nullptr);
+  j["num_cpu_blocks"] = s.offload ? json(s.offload->num_cpu_blocks) : json(nullptr);
+  if (s.offload) j["offload"] = offload_to_json(*s.offload);
+  // The recommended tier's real host footprint for --vllm-version (native vLLM tier only).
+  j["host_memory"] =
+      s.offload && s.offload->host_memory ? host_memory_json(*s.offload->host_memory) : json(nullptr);
+  if (s.offload) j["recommendation"] = recommendation_to_json(s.offload->recommendation);
+  if (s.reload) j["reload_vs_recompute"] = reload_to_json(*s.reload);
+}
+
+}  // namespace
+
+namespace {
+
+// The record's words for its facts, as the text words them: the reload's models and link, the
+// rule's steps and sessions, the expected error; a simulated recommendation keeps its own steps.
+void word_figures(SizeRecord& r) {
+  if (r.reload && r.reload->recompute_terms)
+    r.reload->recompute_model = time_model_text(*r.reload->recompute_terms);
+  if (r.reload && r.reload->link)
+    r.reload->link_source = reload_link_text(*r.reload->link, r.reload->link_given);
+  if (r.offload) {
+    r.offload->reasoning = rule_reasoning_lines(*r.offload);
+    r.offload->sessions_reason = sessions_reason_text(r.offload->sessions, r.offload->sessions_source);
+    auto& rec = r.offload->recommendation;
+    if (rec.expected) rec.expected_error = expected_error_text(*rec.expected);
+    if (!r.offload->recommendation.simulated())
+      r.offload->recommendation.reasoning = rule_step_lines(*r.offload);
+  }
+}
+
+}  // namespace
+
+SizeRecord size_record(const Sizing& s) {
+  SizeRecord r{.model = s.model_name,
+               .hf_id = s.hf_id,
+               .hardware = s.hw_name,
+               .weight_dtype = s.weight_dtype,
+               .kv_cache_dtype = s.layout.kv_dtype,
+               .tensor_parallel_size = s.tp,
+               .pipeline_parallel_size = s.pp,
+               .block_size = s.layout.block_size,
+               .kv_cache_groups = s.layout.num_groups,
+               .data_parallel_size = s.dp,
+               .expert_parallel = s.expert_parallel,
+               .max_model_len = s.max_model_len,
+               .max_num_batched_tokens = s.max_num_batched_tokens,
+               .max_num_seqs = s.max_num_seqs,
+               .kv_bytes_per_token = s.layout.kv_bytes_per_token(),
+               .kv_bytes_per_token_all_layers = s.layout.kv_bytes_per_token_all_layers(),
+               .page_bytes = s.layout.page_bytes,
+               .kv_replicated = s.layout.replicated,
+               .weights_fit = s.weights_fit,
+               .fits = s.fits,
+               .budget = s.budget,
+               .kv_gib_available = s.kv_gib_available,
+               .max_concurrency = s.max_concurrency,
+               .kv_gib_needed_per_request = s.kv_gib_needed_per_request,
+               .num_gpu_blocks = s.num_gpu_blocks,
+               .gpu_kv_tokens = s.gpu_kv_tokens,
+               .gpu_kv_tokens_capacity = s.gpu_kv_tokens_capacity,
+               .gpu_context_tokens = s.gpu_context_tokens(),
+               .estimated_max_model_len = s.estimated_max_model_len,
+               .offloading_backend = s.offloading_backend,
+               .offload = s.offload,
+               .reload = s.reload,
+               .engine = s.engine,
+               .engine_command = s.engine_command,
+               .engine_notes = engine_note_lines(s.engine_notes),
+               .kvbm_cpu_cache_gb = s.kvbm_cpu_cache_gb,
+               .hicache_size_gb_per_rank = s.hicache_size_gb_per_rank,
+               .hicache_ratio = s.hicache_ratio,
+               .kvbm_host_blocks = s.kvbm_host_blocks,
+               .kvbm_init_timeout_s = s.kvbm_init_timeout_s,
+               .vllm_command = s.vllm_command,
+               .vllm_command_legacy = s.vllm_command_legacy,
+               .rocm_docker_command = s.rocm_docker_command,
+               .vllm_version_note = s.vllm_version_note,
+               .derivation = kv_derivation_lines(s.layout),
+               .warnings = {},
+               .alternatives = sizing_alternative_lines(s.alternatives),
+               .notes = sizing_note_lines(s.notes),
+               .secondary = s.secondary,
+               .secondary_command = s.secondary_command,
+               .secondary_notes = {}};
+  if (s.secondary) r.secondary_notes = secondary_plan_lines(*s.secondary);
+  if (s.secondary && !s.secondary_command.empty() && s.secondary->kind == SecondaryTierKind::kTieringFs)
+    for (auto& line : simple_alternative_lines(*s.secondary)) r.secondary_notes.push_back(std::move(line));
+  for (const auto& w : s.warnings) r.warnings.push_back(sizing_warning_text(w));
+  word_figures(r);
+  return r;
+}
+
+nlohmann::json sizing_to_json(const Sizing& s) { return size_record_json(size_record(s)); }
+
+nlohmann::json size_record_json(const SizeRecord& s) {
+  nlohmann::json j;
+  j["model"] = s.model;
+  j["hf_id"] = s.hf_id;
+  j["hardware"] = s.hardware;
+  j["tensor_parallel_size"] = s.tensor_parallel_size;
+  j["pipeline_parallel_size"] = s.pipeline_parallel_size;
+  // DP x EP only where used: a document of one engine reads as before.
+  if (s.data_parallel_size > 1) j["data_parallel_size"] = s.data_parallel_size;
+  if (s.expert_parallel) j["expert_parallel"] = true;
+  j["max_model_len"] = s.max_model_len;
+  j["max_num_batched_tokens"] = s.max_num_batched_tokens;
+  j["weight_dtype"] = s.weight_dtype;
+  j["max_num_seqs"] = s.max_num_seqs;
+  add_layout_and_budget(j, s);
+  add_pool_and_tier(j, s);
+  add_engine(j, s);
+  j["vllm_command"] = s.vllm_command;
+  j["vllm_command_legacy"] = s.vllm_command_legacy;
+  if (!s.rocm_docker_command.empty()) j["rocm_docker_command"] = s.rocm_docker_command;
+  j["vllm_version_note"] = s.vllm_version_note;
+  j["derivation"] = s.derivation;
+  j["warnings"] = s.warnings;
+  j["alternatives"] = s.alternatives;
+  j["notes"] = s.notes;
+  if (s.secondary) {
+    const auto& p = *s.secondary;
+    j["secondary_tier"] = {{"kind", secondary_kind_name(p.kind)},
+                           {"size_gib", p.gib},
+                           {"ranks", p.ranks},
+                           {"bytes_per_rank", p.bytes_per_rank},
+                           {"cpu_bytes_to_use", p.cpu_bytes},
+                           {"command", s.secondary_command},
+                           {"notes", s.secondary_notes}};
+    if (p.simulated) j["secondary_tier"]["simulated"] = true;
+    if (p.dir != kTierDirPlaceholder) j["secondary_tier"]["root_dir"] = p.dir;  // --secondary-tier-dir
+    if (p.engine_size > 0) j["secondary_tier"]["engine_size"] = p.engine_size;  // LMCache's or KVBM's key
+  }
+  return j;
+}
+
+nlohmann::json size_document_json(const SizeDocument& d) {
+  nlohmann::json doc;
+  doc["schema"] = kSizeSchema;
+  doc["tool"] = d.tool;
+  doc["results"] = nlohmann::json::array();
+  for (const auto& r : d.results) doc["results"].push_back(size_record_json(r));
+  // A signal stopped a tier-size sweep: the document says so at its top too.
+  if (d.interrupted) doc["interrupted"] = true;
+  return doc;
+}
+
+nlohmann::json sizings_document(const std::vector<Sizing>& all) {
+  SizeDocument d{.tool = std::string("kvbench ") + KVBENCH_VERSION, .interrupted = false, .results = {}};
+  for (const auto& s : all) {
+    d.results.push_back(size_record(s));
+    if (s.offload && s.offload->recommendation.bound == TierBound::kInterrupted) d.interrupted = true;
+  }
+  return size_document_json(d);
+}
+
+}  // namespace kvb
