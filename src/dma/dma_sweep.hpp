@@ -32,7 +32,7 @@ struct DmaSweepSettings {
 void apply_quick(DmaSweepSettings& s);
 
 // A block size whose block count per transfer was reduced to fit the pool: to a quarter of it (so
-// the blocks stay scattered), or to all it holds. output/dma_output words it.
+// the blocks stay scattered), or to all it holds. output/dma/dma_output words it.
 struct BlocksReduced {
   std::int64_t block_bytes = 0, blocks = 0, pool_bytes = 0;
   bool quarter = false;

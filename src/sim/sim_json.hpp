@@ -48,7 +48,7 @@ struct SimulateDocument {
   std::vector<SimPointRecord> points;
 };
 
-// The writer; output/sim_document turns a run into its document (the notes worded there).
+// The writer; output/simulate/sim_document turns a run into its document (the notes worded there).
 nlohmann::json simulate_json(const SimulateDocument& d);
 // Every number range-checked where it is read (core/json_file): UsageError naming `origin` and
 // the field; nlohmann::json::exception for a document of the wrong shape.

@@ -47,7 +47,7 @@ struct SimulationSetup {
 };
 
 // What the simulator's expected error against real vLLM is for this server: its class (dense or
-// MoE, weight format, ranks) and the calibration's scored classes; output/expected_error_text gives
+// MoE, weight format, ranks) and the calibration's scored classes; output/common/expected_error_text gives
 // the figures of its own class, else "not scored for" it, never another class's figure.
 ExpectedError expected_error_for(const SimulationSetup& setup);
 

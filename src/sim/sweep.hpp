@@ -34,10 +34,10 @@ struct SweepRun {
   int tp = 1;
   int block_size = 16;
   double cpu_block_bytes = 0;
-  GpuBlocksOrigin gpu_blocks;    // worded by output/sim_notes_text
-  LinkProfile link;              // worded by output/link_origin_text
-  TimeModelTerms time_model;     // worded by output/time_model_text
-  ExpectedError expected_error;  // against real vLLM servers (output/expected_error_text)
+  GpuBlocksOrigin gpu_blocks;    // worded by output/simulate/sim_notes_text
+  LinkProfile link;              // worded by output/common/link_origin_text
+  TimeModelTerms time_model;     // worded by output/common/time_model_text
+  ExpectedError expected_error;  // against real vLLM servers (output/common/expected_error_text)
   std::vector<SimNote> notes;
   std::vector<SweepPoint> points;
   // A signal stopped the sweep: the points before it are kept; this names the one that was running.
