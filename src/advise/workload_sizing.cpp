@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "advise/served_traffic.hpp"
 #include "advise/tier_advisor.hpp"
@@ -53,7 +56,7 @@ struct TraceCurve {
 // size --trace: the candidate sizes from the trace's miss-ratio curve, in this server's GiB; on a
 // fleet, from the curve of each replica's own cache under the router (least-loaded needs service
 // times the trace lacks: its candidates come from round-robin's split, equal loads, and it is said).
-TraceCurve add_trace_candidates(TierAdviceRequest& advice, const Scenario& scenario, const Sizing& s) {
+TraceCurve add_trace_candidates(TierAdviceRequest& advice, const Scenario& scenario, const SizingPlan& s) {
   auto fleet = scenario.fleet;
   const bool least_loaded = fleet.replicas > 1 && fleet.router == RouterKind::kLeastLoaded;
   if (least_loaded) fleet.router = RouterKind::kRoundRobin;
@@ -100,7 +103,7 @@ void add_curve_shares(SecondaryTierAdvice& a, const TraceCurve& t, double gpu_po
 }
 
 // The secondary tier's disk-against-recompute figures: size's reload of a max-model-len prefix.
-void add_reload(std::optional<SecondaryAdviceRequest>& secondary, const Sizing& s) {
+void add_reload(std::optional<SecondaryAdviceRequest>& secondary, const SizingPlan& s) {
   if (!secondary || !s.reload) return;
   secondary->prefix_tokens = s.reload->tokens;
   secondary->block_size = s.layout.block_size;
@@ -114,9 +117,9 @@ RouterKind compared_router(RouterKind r) {
 }
 
 // size --replicas: the per-replica tier's host memory over the fleet's nodes, and the same traffic
-// behind the other router, recommended the same way.
-FleetTier fleet_tier(const Sizing& s, const SizingInputs& in, TierAdviceRequest advice,
-                     const FleetSpec& fleet) {
+// behind the other router, recommended the same way. `tier`: the plan's, with the simulated size.
+FleetTier fleet_tier(const SizingPlan& s, const OffloadPlan& tier, const SizingInputs& in,
+                     TierAdviceRequest advice, const FleetSpec& fleet) {
   FleetTier f;
   f.fleet = fleet;
   const int per_node = in.hw.gpus_per_node / std::max(1, s.world_size);
@@ -126,11 +129,11 @@ FleetTier fleet_tier(const Sizing& s, const SizingInputs& in, TierAdviceRequest 
       per_node >= 1 ? 1 : (s.world_size + in.hw.gpus_per_node - 1) / in.hw.gpus_per_node;
   f.nodes = per_node >= 1 ? (fleet.replicas + f.replicas_per_node - 1) / f.replicas_per_node
                           : fleet.replicas * nodes_per_replica;
-  const auto& host = s.offload->host_memory;
-  f.host_bytes_per_replica = host && s.offload->recommended_gib() > 0 ? host->total_bytes() : 0;
+  const auto& host = tier.host_memory;
+  f.host_bytes_per_replica = host && tier.recommended_gib() > 0 ? host->total_bytes() : 0;
   f.host_bytes_per_node = f.host_bytes_per_replica * f.replicas_per_node / nodes_per_replica;
   f.host_bytes_total = f.host_bytes_per_replica * fleet.replicas;
-  f.router_capacities = llmd_router_capacities(s);
+  f.router_capacities = llmd_router_capacities(s, &tier);
   if (fleet.replicas > 1) {
     const auto other = compared_router(fleet.router);
     advice.scenario = with_fleet(advice.scenario, FleetSpec{fleet.replicas, other});
@@ -162,47 +165,11 @@ std::optional<SecondaryAdviceRequest> take_secondary(Scenario& scenario) {
   return req;
 }
 
-}  // namespace
-
-std::vector<std::string> server_keys_in_file(const Scenario& s) {
-  std::vector<std::string> keys;
-  for (const auto& key : s.file_keys) {
-    if (key == "name" || key == "description" || key == "seed" || key == "workload" || key == "sweep" ||
-        key == "model" || key == "hardware") {
-      continue;
-    }
-    keys.push_back(key);
-  }
-  return keys;
-}
-
-Sizing size_with_workload(const WorkloadSizingRequest& request) {
-  std::vector<SizingWarning> warnings;
-  auto scenario = on_flags_server(request, warnings);
-  auto secondary = take_secondary(scenario);
-  std::vector<std::string> model_warnings;
-  const auto model = resolve_model(scenario.server.model, model_warnings);
-  const auto hw = resolve_hardware(scenario.server.hardware);
-  auto in = make_sizing_inputs(model, hw, scenario.server, request.node);
-  if (request.link) in.link = request.link;
-  if (scenario.calibration) in.calibration = *scenario.calibration;
-  // --tp auto is resolved once, so the simulator's step model runs at the same TP as the sizing.
-  scenario = with_resolved_parallelism(scenario, in);
-  auto s = plan_sizing(in);  // the commands follow the recommendation, simulated or not
-  for (const auto& w : model_warnings) s.notes.emplace_back(std::in_place_type<CatalogNote>, CatalogNote{w});
-  for (const auto& w : warnings) s.warnings.push_back(w);
-  if (!s.fits || !s.offload) {
-    const NotSimulatedWorkload not_simulated{.workload = scenario.name, .weights_fit = s.weights_fit};
-    s.warnings.push_back(WorkloadNotSimulated{not_simulated});
-    // A tier planned for the suggested shorter context keeps the rule's size, saying why it is
-    // not a simulated one (basis rule, never a simulated size by default).
-    if (s.offload && s.offload->recommendation.verdict) {
-      if (auto* rule = std::get_if<RuleVerdict>(&*s.offload->recommendation.verdict))
-        rule->not_simulated = not_simulated;
-    }
-    if (secondary) in.secondary_tier_gib = secondary->stated_gib;  // its configuration, as without a traffic
-    return with_commands(std::move(s), in);
-  }
+// The plan's tier simulated under the traffic, its fleet's figures beside it, and then the
+// commands, once, for the simulated size (they read its size and secondary tier, not the fleet).
+Sizing with_simulated_tier(SizingPlan s, SizingInputs in, const Scenario& scenario,
+                           const WorkloadSizingRequest& request,
+                           std::optional<SecondaryAdviceRequest> secondary) {
   if (!scenario.trace)
     require_requests_per_replica(scenario.workload.requests, scenario);  // before the pools
   TierAdviceRequest advice{.scenario = scenario,
@@ -223,12 +190,49 @@ Sizing size_with_workload(const WorkloadSizingRequest& request) {
   if (rec.secondary) add_curve_shares(*rec.secondary, trace_curve, s.offload->floor_gib);
   // The commands write the secondary tier where it pays, at the capacity recommended.
   if (rec.secondary && rec.secondary->pays()) in.secondary_tier_gib = rec.secondary->recommended_gib;
-  s.offload = with_recommendation(*s.offload, s, in, std::move(rec));
-  s = with_commands(std::move(s), in);
+  auto tier = with_recommendation(*s.offload, s, in, std::move(rec));
   advice.secondary.reset();  // the fleet's other router is compared on its CPU tier alone
-  if (scenario.fleet.replicas > 1 && s.offload->recommendation.bound != TierBound::kInterrupted)
-    s.offload->recommendation.fleet = fleet_tier(s, in, advice, scenario.fleet);
-  return s;
+  if (scenario.fleet.replicas > 1 && tier.recommendation.bound != TierBound::kInterrupted)
+    tier.recommendation.fleet = fleet_tier(s, tier, in, advice, scenario.fleet);
+  return with_commands(std::move(s), in, std::move(tier));
+}
+
+}  // namespace
+
+std::vector<std::string> server_keys_in_file(const Scenario& s) {
+  std::vector<std::string> keys;
+  for (const auto& key : s.file_keys) {
+    if (key == "name" || key == "description" || key == "seed" || key == "workload" || key == "sweep" ||
+        key == "model" || key == "hardware") {
+      continue;
+    }
+    keys.push_back(key);
+  }
+  return keys;
+}
+
+Sizing size_with_workload(const WorkloadSizingRequest& request) {
+  CallerFacts caller;
+  auto scenario = on_flags_server(request, caller.warnings);
+  auto secondary = take_secondary(scenario);
+  std::vector<std::string> model_warnings;
+  const auto model = resolve_model(scenario.server.model, model_warnings);
+  const auto hw = resolve_hardware(scenario.server.hardware);
+  auto in = make_sizing_inputs(model, hw, scenario.server, request.node);
+  if (request.link) in.link = request.link;
+  if (scenario.calibration) in.calibration = *scenario.calibration;
+  // --tp auto is resolved once, so the simulator's step model runs at the same TP as the sizing.
+  scenario = with_resolved_parallelism(scenario, in);
+  for (const auto& w : model_warnings)
+    caller.notes.emplace_back(std::in_place_type<CatalogNote>, CatalogNote{w});
+  caller.workload = scenario.name;  // a plan with no tier to simulate says so
+  auto plan = plan_sizing(in, std::move(caller));
+  if (!plan.simulable()) {
+    // A tier planned for the suggested shorter context keeps the rule's size (the plan says why).
+    if (secondary) in.secondary_tier_gib = secondary->stated_gib;  // its configuration, as without a traffic
+    return with_commands(std::move(plan), in);
+  }
+  return with_simulated_tier(std::move(plan), std::move(in), scenario, request, std::move(secondary));
 }
 
 }  // namespace kvb

@@ -60,7 +60,7 @@ namespace {
 
 // A server vLLM would not start: weights that do not fit, or a kv-cache-memory beside them that
 // exceeds the GPU.
-void refuse_unstartable(const Scenario& s, const SizingInputs& in, const Sizing& sizing) {
+void refuse_unstartable(const Scenario& s, const SizingInputs& in, const SizingPlan& sizing) {
   if (!sizing.weights_fit) {
     // The explanation `kvbench size` gives, with its alternatives (more ranks, FP8 weights), which
     // the CLI words after the message.
@@ -82,7 +82,8 @@ void refuse_unstartable(const Scenario& s, const SizingInputs& in, const Sizing&
 
 // The GPU pool in blocks (the override, the sizing's, or a hybrid model's folded tokens) and the
 // max-model-len it must hold.
-void size_gpu_pool(SimulationSetup& out, const Scenario& s, const SizingInputs& in, const Sizing& sizing) {
+void size_gpu_pool(SimulationSetup& out, const Scenario& s, const SizingInputs& in,
+                   const SizingPlan& sizing) {
   const auto& v = s.server;
   const auto& layout = sizing.layout;
   const int bs = layout.block_size;
@@ -117,7 +118,8 @@ void size_gpu_pool(SimulationSetup& out, const Scenario& s, const SizingInputs& 
 }
 
 // The link fabric and the notes the run's output states about its own modelling.
-void note_modelling(SimulationSetup& out, const ServerSpec& v, const SizingInputs& in, const Sizing& sizing) {
+void note_modelling(SimulationSetup& out, const ServerSpec& v, const SizingInputs& in,
+                    const SizingPlan& sizing) {
   // A file tier's copies run at the disk's rates, far below the link's: they do not slow the all-reduces.
   out.fabric_shares_host_link =
       in.kv.tp > 1 && in.hw.gpu_link_kind == GpuLinkKind::kPcie && in.hw.gpu_link_gbps > 0 && !out.file_tier;
@@ -152,7 +154,7 @@ void note_modelling(SimulationSetup& out, const ServerSpec& v, const SizingInput
 
 }  // namespace
 
-SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, const Sizing& sizing,
+SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, const SizingPlan& sizing,
                                    const std::optional<LinkProfile>& measured_link) {
   const auto& v = s.server;
   refuse_unstartable(s, in, sizing);

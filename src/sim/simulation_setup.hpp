@@ -60,11 +60,12 @@ SimulationSetup prepare_simulation(const Scenario& s, const std::optional<LinkPr
 // point are the sized ones.
 Scenario with_resolved_parallelism(const Scenario& s, const SizingInputs& in);
 
-// The same from a sizing already computed (`size --workload/--trace`): the simulated GPU pool,
+// The same from a sizing already planned (`size --workload/--trace`: before its commands, which
+// follow the simulated tier; a finished Sizing is a plan too): the simulated GPU pool,
 // time model and TP are exactly the ones the sizing printed (its --gpu-memory and other node
 // overrides included), never a second build that could differ. The link: `measured_link`, else
 // `in.link`, else the hardware table's.
-SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, const Sizing& sizing,
+SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, const SizingPlan& sizing,
                                    const std::optional<LinkProfile>& measured_link);
 
 }  // namespace kvb

@@ -12,7 +12,7 @@ namespace kvb {
 
 struct FoundConfiguration {
   SizingInputs inputs;  // the chosen TP, PP and weight quantization
-  Sizing sizing;        // size_fit(inputs): fits
+  SizingFit sizing;     // size_fit(inputs): fits
 };
 
 struct ConfigurationSearch {

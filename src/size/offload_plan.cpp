@@ -28,7 +28,7 @@ double raise_to_floor(double gib, double floor_gib, double cap_gib) {
   return gib <= floor_gib && above <= cap_gib ? above : gib;
 }
 
-std::optional<HostFootprint> tier_footprint(const Sizing& s, const SizingInputs& in, double gib) {
+std::optional<HostFootprint> tier_footprint(const SizingFit& s, const SizingInputs& in, double gib) {
   if (in.engine != EngineKind::kVllm || in.offloading_backend == OffloadingBackend::kLmcache || gib <= 0)
     return {};
   const auto connector = in.offloading_backend == OffloadingBackend::kSimple ? TierConnector::kSimple
@@ -66,7 +66,7 @@ TierRecommendation rule_recommendation(const OffloadPlan& p, int gib) {
 
 // Every figure that follows from the one recommended size: blocks, tokens, per-rank GiB, the
 // host footprint and the pinning time at start-up.
-void apply_recommended_size(OffloadPlan& p, const Sizing& s, const SizingInputs& in) {
+void apply_recommended_size(OffloadPlan& p, const SizingFit& s, const SizingInputs& in) {
   const double gib = p.recommended_gib();
   p.num_cpu_blocks = cpu_blocks_for(gib, p.cpu_block_bytes);
   p.cpu_tokens = p.num_cpu_blocks * s.layout.block_size;
@@ -81,7 +81,7 @@ void apply_recommended_size(OffloadPlan& p, const Sizing& s, const SizingInputs&
 namespace {
 
 // The sessions of max-model-len the tier keeps warm: --concurrency, else twice the GPU pool's.
-void choose_sessions(OffloadPlan& p, const Sizing& s, const SizingInputs& in) {
+void choose_sessions(OffloadPlan& p, const SizingFit& s, const SizingInputs& in) {
   if (in.concurrency) {
     p.sessions = *in.concurrency;
     p.sessions_source = SessionsSource{.given = true, .gpu_sessions = s.max_concurrency};
@@ -96,13 +96,13 @@ void choose_sessions(OffloadPlan& p, const Sizing& s, const SizingInputs& in) {
 
 // This instance's share of the nodes it spans: 4/8 of one 8-GPU node, or 4 whole nodes for TP 4
 // on GH200 (one GPU per node), each with its own host DRAM.
-double node_share(const Sizing& s, const SizingInputs& in) {
+double node_share(const SizingFit& s, const SizingInputs& in) {
   return static_cast<double>(s.world_size) / in.hw.gpus_per_node;
 }
 
 // The rule's figures, worded by output/size/size_text (rule_reasoning_lines).
-void record_rule_figures(OffloadPlan& p, const Sizing& s, const SizingInputs& in, double request_gib, int gib,
-                         bool below_floor) {
+void record_rule_figures(OffloadPlan& p, const SizingFit& s, const SizingInputs& in, double request_gib,
+                         int gib, bool below_floor) {
   auto& r = p.rule;
   r.block_size = s.layout.block_size;
   r.world_size = s.world_size;
@@ -118,7 +118,7 @@ void record_rule_figures(OffloadPlan& p, const Sizing& s, const SizingInputs& in
 
 }  // namespace
 
-OffloadPlan plan_offload(const Sizing& s, const SizingInputs& in) {
+OffloadPlan plan_offload(const SizingFit& s, const SizingInputs& in) {
   OffloadPlan p;
   const auto& l = s.layout;
   // One offloaded block (block_size_factor 1: the lcm of one GPU block size is itself) holds
@@ -151,7 +151,7 @@ OffloadPlan plan_offload(const Sizing& s, const SizingInputs& in) {
   return p;
 }
 
-OffloadPlan with_recommendation(OffloadPlan p, const Sizing& s, const SizingInputs& in,
+OffloadPlan with_recommendation(OffloadPlan p, const SizingFit& s, const SizingInputs& in,
                                 TierRecommendation r) {
   p.recommendation = std::move(r);
   apply_recommended_size(p, s, in);

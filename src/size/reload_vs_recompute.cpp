@@ -9,7 +9,7 @@
 
 namespace kvb {
 
-ReloadVsRecompute compare_reload_recompute(const Sizing& s, const SizingInputs& in) {
+ReloadVsRecompute compare_reload_recompute(const SizingFit& s, const SizingInputs& in) {
   ReloadVsRecompute out;
   out.tokens = s.max_model_len;
   out.link = in.link ? *in.link : link_profile_from_hardware(in.hw);

@@ -15,6 +15,6 @@ namespace kvb {
 
 // Over the host-to-device curve of one rank's link: in.link (--link-profile), else the hardware
 // table's.
-ReloadVsRecompute compare_reload_recompute(const Sizing& s, const SizingInputs& in);
+ReloadVsRecompute compare_reload_recompute(const SizingFit& s, const SizingInputs& in);
 
 }  // namespace kvb

@@ -12,7 +12,7 @@ double RouterCapacities::autotune_overstates() const {
          static_cast<double>(gpu.server_tokens);
 }
 
-RouterCapacities llmd_router_capacities(const Sizing& s) {
+RouterCapacities llmd_router_capacities(const SizingFit& s, const OffloadPlan* tier) {
   RouterCapacities r;
   r.server_block_size = std::max(1, s.layout.block_size);
   r.producer_block_tokens = std::max(r.server_block_size, kLlmdMinPrefixBlockTokens);
@@ -21,11 +21,15 @@ RouterCapacities llmd_router_capacities(const Sizing& s) {
   r.gpu.server_tokens = s.gpu_context_tokens();
   r.gpu.lru_capacity_per_server = r.gpu.server_tokens / r.producer_block_tokens;
   r.autotune_gpu_entries = s.num_gpu_blocks;
-  if (s.offload && s.offload->recommended_gib() > 0 && s.offload->cpu_tokens > 0) {
-    const auto tokens = s.offload->cpu_tokens;
+  if (tier && tier->recommended_gib() > 0 && tier->cpu_tokens > 0) {
+    const auto tokens = tier->cpu_tokens;
     r.cpu = PrefixProducerCapacity{tokens, tokens / r.producer_block_tokens};
   }
   return r;
+}
+
+RouterCapacities llmd_router_capacities(const SizingPlan& s) {
+  return llmd_router_capacities(s, s.offload ? &*s.offload : nullptr);
 }
 
 }  // namespace kvb

@@ -17,7 +17,9 @@
 
 namespace kvb {
 
-struct Sizing;
+struct OffloadPlan;
+struct SizingFit;
+struct SizingPlan;
 
 inline constexpr int kLlmdMinPrefixBlockTokens = 64;
 
@@ -38,6 +40,9 @@ struct RouterCapacities {
 
 // The producer's settings for one replica of `s` (per engine: vLLM's counts are per engine, the
 // same on every rank): the GPU pool's context tokens and the recommended tier's tokens.
-RouterCapacities llmd_router_capacities(const Sizing& s);
+RouterCapacities llmd_router_capacities(const SizingPlan& s);
+// The same for the pool of `fit` with `tier` (none: no CPU tier), a tier a caller chose before
+// the commands are written (advise/workload_sizing: a simulated one).
+RouterCapacities llmd_router_capacities(const SizingFit& fit, const OffloadPlan* tier);
 
 }  // namespace kvb

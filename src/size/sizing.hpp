@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "catalog/hardware_spec.hpp"
@@ -118,7 +119,11 @@ struct ReloadVsRecompute {
   std::optional<std::int64_t> break_even_tokens;  // reload wins from here on
 };
 
-struct Sizing {
+// A sizing is built in three stages, each once, from the one before (size/sizing_engine.hpp):
+// the fit (the server, its GPU budget and KV pool, whether one request of max-model-len fits),
+// the plan (the CPU tier, the reload estimate, the warnings, alternatives and notes), and the
+// sizing (the plan with its commands). Printers read the last; each stage holds the one before.
+struct SizingFit {
   std::string model_name;
   std::string hf_id;
   std::string hw_name;
@@ -150,8 +155,23 @@ struct Sizing {
   double kv_gib_needed_per_request = 0;
   double kv_gib_available = 0;
   std::int64_t estimated_max_model_len = 0;
+};
+
+struct SizingPlan : SizingFit {
+  SizingPlan() = default;
+  explicit SizingPlan(SizingFit fit) : SizingFit(std::move(fit)) {}
   std::optional<OffloadPlan> offload;
   std::optional<ReloadVsRecompute> reload;
+  std::vector<SizingWarning> warnings;          // facts; size/sizing_warnings words them
+  std::vector<SizingAlternative> alternatives;  // worded by output/size/sizing_advice_text
+  std::vector<SizingNote> notes;
+  // A tier planned for the requested context, which a traffic can be simulated against.
+  bool simulable() const { return fits && offload.has_value(); }
+};
+
+struct Sizing : SizingPlan {
+  Sizing() = default;
+  explicit Sizing(SizingPlan plan) : SizingPlan(std::move(plan)) {}
   std::string vllm_version_note;
   std::string vllm_command;
   std::string vllm_command_legacy;
@@ -168,9 +188,6 @@ struct Sizing {
   double kvbm_cpu_cache_gb = 0;          // --engine dynamo: DYN_KVBM_CPU_CACHE_GB (GB = 10^9, per instance)
   std::int64_t kvbm_host_blocks = 0;     // the blocks KVBM makes of it
   int kvbm_init_timeout_s = 0;  // DYN_KVBM_LEADER_WORKER_INIT_TIMEOUT_SECS when pinning needs more than 120 s
-  std::vector<SizingWarning> warnings;          // facts; size/sizing_warnings words them
-  std::vector<SizingAlternative> alternatives;  // worded by output/size/sizing_advice_text
-  std::vector<SizingNote> notes;
 };
 
 }  // namespace kvb

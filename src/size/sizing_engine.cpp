@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <utility>
 
 #include "catalog/offload_support.hpp"
 #include "catalog/vllm_releases.hpp"
@@ -43,7 +45,7 @@ std::int64_t max_len_that_fits(const KvLayout& l, double available, std::int64_t
 // (Alternatives and notes are emplaced in place: GCC 12 takes a moved temporary variant holding a
 // vector for maybe-uninitialized. Each is passed whole, T{...}: clang 14, the fuzz build's, has no
 // parenthesized aggregate initialization.)
-void model_warnings(Sizing& s, const SizingInputs& in) {
+void model_warnings(SizingPlan& s, const SizingInputs& in) {
   const auto& m = in.model;
   if (s.max_model_len > m.max_position_embeddings) {
     s.warnings.push_back(
@@ -74,7 +76,7 @@ void model_warnings(Sizing& s, const SizingInputs& in) {
 
 // What the release's native CPU tier does with this model's attention (catalog/offload_support):
 // a refusal, or the groups it stores and their bytes per token (plain full attention: nothing to say).
-void tier_coverage(Sizing& s, const SizingInputs& in) {
+void tier_coverage(SizingPlan& s, const SizingInputs& in) {
   if (in.engine != EngineKind::kVllm || in.offloading_backend != OffloadingBackend::kNative) return;
   const auto& row = offload_support(offload_layout_kind(in.model), in.hw.vendor, in.vllm_version);
   if (row.status == OffloadStatus::kRefuses) {
@@ -111,7 +113,7 @@ void tier_coverage(Sizing& s, const SizingInputs& in) {
 }
 
 // The CPU tier as given: LMCache's per-rank size, a tier past the host's DRAM or its cap.
-void tier_warnings(Sizing& s, const SizingInputs& in) {
+void tier_warnings(SizingPlan& s, const SizingInputs& in) {
   if (in.offloading_backend == OffloadingBackend::kLmcache && s.offload) {
     s.warnings.push_back(
         LmcachePerRank{s.offload->lmcache_gib_per_rank, s.offload->recommended_gib(), s.world_size});
@@ -131,7 +133,7 @@ void tier_warnings(Sizing& s, const SizingInputs& in) {
 }
 
 // What would fit, or fit more: FP8 KV, a shorter context (the search's configuration: below).
-void fit_alternatives(Sizing& s, const SizingInputs& in) {
+void fit_alternatives(SizingPlan& s, const SizingInputs& in) {
   if (in.kv.kv_cache_dtype == "auto" && s.layout.kv_dtype_bytes == 2 && s.fits && s.weights_fit) {
     s.alternatives.emplace_back(std::in_place_type<Fp8KvHalves>,
                                 Fp8KvHalves{s.layout.kv_bytes_per_token(), s.gpu_kv_tokens_capacity * 2});
@@ -143,9 +145,12 @@ void fit_alternatives(Sizing& s, const SizingInputs& in) {
 }
 
 // Not "more GPUs would help" but the configuration that does fit, computed (it may need FP8 weights
-// or pipeline stages across nodes), or the statement that none up to 8 nodes does. Inputs that
-// came from the search already say what it tried (their configuration_search note).
-void search_alternative(Sizing& s, const SizingInputs& in) {
+// or pipeline stages across nodes), or the statement that none up to 8 nodes does. The search runs
+// at most once per sizing, here or in make_sizing_inputs, never both: there (--tp auto) it chose
+// the configuration sized, before any fit, and the inputs carry what it tried (the SearchNote: a
+// configuration chosen that way names no other). Here TP, PP and the weights were the operator's
+// and do not fit: the search has not run, and answers what to run instead, once the fit failed.
+void search_alternative(SizingPlan& s, const SizingInputs& in) {
   if (s.fits || in.configuration_search) return;
   const auto search = search_configuration(in);
   if (search.found) {
@@ -159,7 +164,7 @@ void search_alternative(Sizing& s, const SizingInputs& in) {
 }
 
 // A --kv-cache-memory the GPU cannot hold beside the rest; ranks beyond one node.
-void budget_warnings(Sizing& s, const SizingInputs& in) {
+void budget_warnings(SizingPlan& s, const SizingInputs& in) {
   if (s.budget.exceeds_gpu_gib > 0) {
     const auto& b = s.budget;
     s.warnings.push_back(
@@ -170,7 +175,7 @@ void budget_warnings(Sizing& s, const SizingInputs& in) {
   }
 }
 
-void add_warnings(Sizing& s, const SizingInputs& in) {
+void add_warnings(SizingPlan& s, const SizingInputs& in) {
   model_warnings(s, in);
   tier_coverage(s, in);
   tier_warnings(s, in);
@@ -184,22 +189,16 @@ void add_warnings(Sizing& s, const SizingInputs& in) {
 namespace {
 
 // Who and what is sized: the model, the GPU, the ranks, the lengths, the KV layout.
-void describe_server(Sizing& s, const SizingInputs& in) {
+void describe_server(SizingFit& s, const SizingInputs& in) {
   const auto& m = in.model;
   s.model_name = m.name;
   s.hf_id = m.hf_id;
-  if (in.quantization == Quantization::kFp8 && m.weight_dtype != "fp8" &&
-      m.hf_id.find("FP8") == std::string::npos) {
-    s.notes.emplace_back(std::in_place_type<Fp8AtLoadNote>);
-  }
   s.hw_name = in.hw.name;
   s.tp = in.kv.tp;
   s.pp = in.kv.pp;
   s.world_size = s.tp * s.pp;  // one engine's ranks: everything below is per engine
   s.dp = in.kv.dp;
   s.expert_parallel = in.kv.expert_parallel;
-  if (in.configuration_search)
-    s.notes.emplace_back(std::in_place_type<SearchNote>, SearchNote{*in.configuration_search});
   s.max_model_len = in.max_model_len.value_or(m.max_position_embeddings);
   s.max_num_batched_tokens = in.kv.max_num_batched_tokens;
   s.max_num_seqs = in.max_num_seqs;
@@ -209,7 +208,7 @@ void describe_server(Sizing& s, const SizingInputs& in) {
 }
 
 // The GPU memory budget per rank: what is left for the KV cache.
-void estimate_gpu_budget(Sizing& s, const SizingInputs& in) {
+void estimate_gpu_budget(SizingFit& s, const SizingInputs& in) {
   const auto& m = in.model;
   BudgetInputs bi;
   bi.total_gib = in.gpu_memory_gib.value_or(in.hw.usable_gib);
@@ -229,7 +228,7 @@ void estimate_gpu_budget(Sizing& s, const SizingInputs& in) {
 
 // The GPU KV pool: blocks, tokens, full-length requests it holds, and the full-attention context
 // it holds with every group's blocks accounted for.
-void count_gpu_pool(Sizing& s) {
+void count_gpu_pool(SizingFit& s) {
   const double available = std::max(0.0, s.budget.available_bytes);
   const auto group_block_bytes = static_cast<double>(s.layout.page_bytes * s.layout.group_size);
   s.num_gpu_blocks = static_cast<std::int64_t>(std::floor(available / group_block_bytes));
@@ -248,7 +247,7 @@ void count_gpu_pool(Sizing& s) {
 }
 
 // Whether one request of max-model-len fits, and the longest that does.
-void fit_one_request(Sizing& s) {
+void fit_one_request(SizingFit& s) {
   const double available = std::max(0.0, s.budget.available_bytes);
   const auto needed = static_cast<double>(request_bytes(s.layout, s.max_model_len, s.max_num_batched_tokens));
   s.kv_gib_needed_per_request = needed / kGiB;
@@ -260,8 +259,8 @@ void fit_one_request(Sizing& s) {
 
 }  // namespace
 
-Sizing size_fit(const SizingInputs& in) {
-  Sizing s;
+SizingFit size_fit(const SizingInputs& in) {
+  SizingFit s;
   describe_server(s, in);
   estimate_gpu_budget(s, in);
   count_gpu_pool(s);
@@ -269,12 +268,22 @@ Sizing size_fit(const SizingInputs& in) {
   return s;
 }
 
-// The pipeline: the fit, the tier (for the shorter context that fits, where the requested one does
-// not), the reload estimate, the notes and alternatives; then the commands (with_commands). Each
-// step reads what the steps before it produced; size_fit and search_configuration never call back
-// into this.
-Sizing plan_sizing(const SizingInputs& in) {
-  auto s = size_fit(in);
+namespace {
+
+// The plan's first notes, on the server as sized: weights quantized at load, the search's choice.
+void server_notes(SizingPlan& s, const SizingInputs& in) {
+  const auto& m = in.model;
+  if (in.quantization == Quantization::kFp8 && m.weight_dtype != "fp8" &&
+      m.hf_id.find("FP8") == std::string::npos) {
+    s.notes.emplace_back(std::in_place_type<Fp8AtLoadNote>);
+  }
+  if (in.configuration_search)
+    s.notes.emplace_back(std::in_place_type<SearchNote>, SearchNote{*in.configuration_search});
+}
+
+// The CPU tier (for the shorter context that fits, where the requested one does not) and the
+// reload estimate.
+void plan_tier(SizingPlan& s, const SizingInputs& in) {
   if (!s.fits && s.weights_fit && s.estimated_max_model_len > 0 &&
       s.estimated_max_model_len < s.max_model_len) {
     // The command suggests the shorter context that fits; its CPU tier is sized for that length,
@@ -292,18 +301,45 @@ Sizing plan_sizing(const SizingInputs& in) {
     s.reload = compare_reload_recompute(s, in);
     if (in.link && in.link->origin.host_backend) s.warnings.push_back(HostBackendLink{*in.link});
   }
+}
+
+// The caller's notes and warnings after the engine's; a traffic that cannot be simulated on this
+// plan (no tier for the requested context) is said, and the rule's verdict says why its size is
+// not a simulated one.
+void add_caller_facts(SizingPlan& s, CallerFacts caller) {
+  s.notes.insert(s.notes.end(), std::make_move_iterator(caller.notes.begin()),
+                 std::make_move_iterator(caller.notes.end()));
+  s.warnings.insert(s.warnings.end(), std::make_move_iterator(caller.warnings.begin()),
+                    std::make_move_iterator(caller.warnings.end()));
+  if (!caller.workload || s.simulable()) return;
+  const NotSimulatedWorkload not_simulated{.workload = *caller.workload, .weights_fit = s.weights_fit};
+  s.warnings.push_back(WorkloadNotSimulated{not_simulated});
+  if (s.offload && s.offload->recommendation.verdict) {
+    if (auto* rule = std::get_if<RuleVerdict>(&*s.offload->recommendation.verdict))
+      rule->not_simulated = not_simulated;
+  }
+}
+
+}  // namespace
+
+// The plan: the fit, its notes, the tier and reload, the warnings and alternatives, the caller's
+// facts. Each step reads what the steps before it produced; size_fit and search_configuration
+// never call back into this.
+SizingPlan plan_sizing(const SizingInputs& in, CallerFacts caller) {
+  SizingPlan s(size_fit(in));
+  server_notes(s, in);
+  plan_tier(s, in);
   add_warnings(s, in);
   search_alternative(s, in);
+  add_caller_facts(s, std::move(caller));
   return s;
 }
 
 namespace {
 
 // The tier the commands give (recommended, or given) against the release's one-call registration
-// of the /dev/shm region: here, once the recommendation is final (a simulated one included).
+// of the /dev/shm region: a warning of the last stage alone, for the tier it writes.
 void region_pin_warning(Sizing& s, const SizingInputs& in) {
-  std::erase_if(s.warnings,
-                [](const SizingWarning& w) { return std::holds_alternative<TierRegionPinFails>(w); });
   if (in.engine != EngineKind::kVllm || in.offloading_backend != OffloadingBackend::kNative || !s.offload)
     return;
   const auto& o = *s.offload;
@@ -316,12 +352,16 @@ void region_pin_warning(Sizing& s, const SizingInputs& in) {
 
 }  // namespace
 
-Sizing with_commands(Sizing planned, const SizingInputs& in) {
-  region_pin_warning(planned, in);
-  if (planned.weights_fit) set_commands(planned, in);  // else none: vLLM would fail to load
-  return planned;
+Sizing with_commands(SizingPlan plan, const SizingInputs& in, std::optional<OffloadPlan> tier) {
+  Sizing s(std::move(plan));
+  if (tier) s.offload = std::move(*tier);
+  region_pin_warning(s, in);
+  if (s.weights_fit) set_commands(s, in);  // else none: vLLM would fail to load
+  return s;
 }
 
-Sizing compute_sizing(const SizingInputs& in) { return with_commands(plan_sizing(in), in); }
+Sizing compute_sizing(const SizingInputs& in, CallerFacts caller) {
+  return with_commands(plan_sizing(in, std::move(caller)), in);
+}
 
 }  // namespace kvb

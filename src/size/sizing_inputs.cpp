@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <utility>
+
 #include "catalog/offload_support.hpp"
 #include "core/errors.hpp"
 #include "core/units.hpp"
@@ -82,10 +84,11 @@ SizingInputs make_sizing_inputs(const ModelSpec& model, const HardwareSpec& hw, 
   in.calibration = node.calibration.empty() ? default_calibration(hw) : load_calibration(node.calibration);
   if (node.link) in.link = node.link;
   if (!serve.tensor_parallel_auto) return in;
-  // No --tp (or --tp auto): the smallest configuration that holds the weights and one request.
+  // No --tp (or --tp auto): the smallest configuration that holds the weights and one request,
+  // chosen before anything is sized. What was tried goes with the inputs: the plan notes it and
+  // runs no search of its own (sizing_engine.cpp, search_alternative: where the other use is).
   const auto search = search_configuration(in);
   if (search.found) in = search.found->inputs;
-  // The note says what was tried: compute_sizing does not run the same search again.
   in.configuration_search = search.tried;
   return in;
 }
@@ -97,11 +100,15 @@ SizedConfigurations size_configurations(const std::vector<ModelSpec>& models,
   std::vector<Sizing> all;
   for (const auto& hw : hws) {
     for (const auto& m : models) {
-      all.push_back(compute_sizing(make_sizing_inputs(m, hw, serve, node)));
+      const auto in = make_sizing_inputs(m, hw, serve, node);
+      CallerFacts caller;
       if (!written.empty()) {
-        all.back().notes.emplace_back(std::in_place_type<ContextSuffixNote>,
-                                      ContextSuffixNote{written, all.back().max_model_len});
+        // The length read is the one sized (size_fit's max_model_len): --max-model-len is given.
+        caller.notes.emplace_back(
+            std::in_place_type<ContextSuffixNote>,
+            ContextSuffixNote{written, in.max_model_len.value_or(in.model.max_position_embeddings)});
       }
+      all.push_back(compute_sizing(in, std::move(caller)));
     }
   }
   // One configuration whose checkpoint-dtype weights do not fit: the FP8-weights answer too.

@@ -47,10 +47,9 @@ TEST(EngineCommands, SglangHicacheSizeIsGbPerRank) {
 
 TEST(EngineCommands, SglangHostPoolMustExceedTheDevicePool) {
   const auto in = llama70b_tp4(EngineKind::kSglang);
-  auto s = plan_sizing(in);
-  s.offload =
-      with_recommendation(*s.offload, s, in, with_size(4));  // 1 GiB per rank: far below the ~37 GB pool
-  s = with_commands(std::move(s), in);
+  const auto plan = plan_sizing(in);
+  // 1 GiB per rank: far below the ~37 GB pool
+  const auto s = with_commands(plan, in, with_recommendation(*plan.offload, plan, in, with_size(4)));
   const double device_gb = s.kv_gib_available * kGiB / 1e9;
   EXPECT_DOUBLE_EQ(s.hicache_size_gb_per_rank, std::floor(device_gb) + 1);
   EXPECT_GT(s.hicache_ratio, 1.0);
@@ -67,9 +66,8 @@ TEST(EngineCommands, LmcacheSizeIsGibPerRankInTheEnvironment) {
 
 TEST(EngineCommands, NoTierNoOffloadingFlags) {
   auto in = llama70b_tp4(EngineKind::kSglang);
-  auto s = plan_sizing(in);
-  s.offload = with_recommendation(*s.offload, s, in, with_size(0));
-  s = with_commands(std::move(s), in);
+  const auto plan = plan_sizing(in);
+  const auto s = with_commands(plan, in, with_recommendation(*plan.offload, plan, in, with_size(0)));
   EXPECT_EQ(s.engine_command.find("hicache"), std::string::npos);
   EXPECT_EQ(s.vllm_command.find("--kv-offloading"), std::string::npos);
 }

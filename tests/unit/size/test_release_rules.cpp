@@ -39,10 +39,9 @@ Sizing seventy_b(OffloadingBackend backend, VllmVersion release, double gib, Siz
   in.max_model_len = 131072;
   in.offloading_backend = backend;
   in.vllm_version = release;
-  auto s = plan_sizing(in);
-  s.offload = with_recommendation(*s.offload, s, in, with_size(gib));
+  const auto plan = plan_sizing(in);
   if (out) *out = in;
-  return with_commands(std::move(s), in);
+  return with_commands(plan, in, with_recommendation(*plan.offload, plan, in, with_size(gib)));
 }
 
 }  // namespace
@@ -130,13 +129,20 @@ TEST(ReleaseRules, A512GibRegionRefusesToStartUntilItIsRegisteredInChunks) {
             nullptr);
   EXPECT_EQ(find_warning<TierRegionPinFails>(seventy_b(OffloadingBackend::kSimple, {0, 27, 0}, 600).warnings),
             nullptr);
-  // Replacing the recommendation replaces the warning: one, for the size the command gives.
+  // The warning is the commands' stage's, for the size they give: none in the plan, one for the
+  // 600 GiB a caller chose, none where the same plan is commanded with 511 GiB.
   SizingInputs in;
-  auto s = seventy_b(OffloadingBackend::kNative, {0, 28, 0}, 600, &in);
-  s = with_commands(std::move(s), in);
+  const auto s = seventy_b(OffloadingBackend::kNative, {0, 28, 0}, 600, &in);
+  const auto plan = plan_sizing(in);
+  EXPECT_EQ(find_warning<TierRegionPinFails>(plan.warnings), nullptr);
   int count = 0;
   for (const auto& w : s.warnings) count += std::holds_alternative<TierRegionPinFails>(w) ? 1 : 0;
   EXPECT_EQ(count, 1);
+  ASSERT_NE(find_warning<TierRegionPinFails>(s.warnings), nullptr);
+  EXPECT_EQ(find_warning<TierRegionPinFails>(s.warnings)->tier_gib, 600);
+  EXPECT_FALSE(find_warning<TierRegionPinFails>(s.warnings)->given);
+  const auto small = with_commands(plan, in, with_recommendation(*plan.offload, plan, in, with_size(511)));
+  EXPECT_EQ(find_warning<TierRegionPinFails>(small.warnings), nullptr);
 }
 
 TEST(ReleaseRules, AMambaHybridsDrafterZeroesItsTierHitsBefore030) {

@@ -194,9 +194,9 @@ TEST(SizeJson, TheRulesRecommendationRoundTripsThroughTheWholeDocument) {
 
 TEST(SizeJson, ASimulatedRecommendationHandedToTheSizingMovesEveryFigureOfTheTier) {
   const auto in = llama8b_32k();
-  auto s = plan_sizing(in);
-  s.offload = with_recommendation(*s.offload, s, in, simulated_recommendation());
-  s = with_commands(std::move(s), in);
+  const auto plan = plan_sizing(in);
+  const auto s =
+      with_commands(plan, in, with_recommendation(*plan.offload, plan, in, simulated_recommendation()));
   const auto j = sizing_to_json(s);
   EXPECT_EQ(j.at("recommended_kv_offloading_size_gib"), 64);
   // vllm/v1/kv_offload/cpu/spec.py: 64 GiB // one 16-token block of 32 layers x 2 x 8 x 128 x 2 B.
