@@ -16,7 +16,8 @@ KvBlockManager::KvBlockManager(std::int64_t num_blocks, int block_size, bool pre
     : total_blocks_(num_blocks),
       block_size_(block_size),
       prefix_caching_(prefix_caching),
-      free_count_(num_blocks) {}
+      free_count_(num_blocks),
+      cached_(num_blocks) {}
 
 std::size_t KvBlockManager::bytes_per_block() { return sizeof(Block); }
 

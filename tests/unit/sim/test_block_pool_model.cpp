@@ -184,7 +184,7 @@ TEST(BlockHashIndex, KeysSharingATagAndHomeSlotStayApart) {
       if (held[id]) g(*held[id], id);
     }
   };
-  BlockHashIndex index;
+  BlockHashIndex index(4);
   ASSERT_TRUE(index.insert(a, 0, 0, hash_of, each_holder));
   held[0] = a;
   ASSERT_TRUE(index.insert(b, 1, 1, hash_of, each_holder));
@@ -198,6 +198,42 @@ TEST(BlockHashIndex, KeysSharingATagAndHomeSlotStayApart) {
   held[3] = a;
   EXPECT_EQ(index.find(a, hash_of), 3);
   EXPECT_EQ(index.find(b, hash_of), 1);
+}
+
+// A pool of 2^30 block ids leaves a slot one bit of tag, so most keys share a tag with their
+// neighbours: every answer still comes from the block table's full hash. 3,000 keys grow the table
+// through rebuilds; evicting every third makes stale entries that later inserts pass or reuse.
+TEST(BlockHashIndex, ATagOfOneBitStillFindsEveryKeyByItsBlock) {
+  constexpr std::int32_t kKeys = 3'000;
+  std::vector<std::optional<std::uint64_t>> held(2 * kKeys);
+  const auto hash_of = [&](std::int32_t id) { return held[id] ? &*held[id] : nullptr; };
+  std::size_t holders = 0;
+  const auto each_holder = [&](const auto& g) {
+    for (std::int32_t id = 0; id < 2 * kKeys; ++id) {
+      if (held[id]) g(*held[id], id);
+    }
+  };
+  BlockHashIndex index(std::int64_t{1} << 30);
+  const auto key = [](std::int32_t i) { return hash_mix(99, static_cast<std::uint64_t>(i)); };
+  for (std::int32_t i = 0; i < kKeys; ++i) {
+    ASSERT_TRUE(index.insert(key(i), i, holders, hash_of, each_holder));
+    held[i] = key(i);
+    ++holders;
+  }
+  for (std::int32_t i = 0; i < kKeys; i += 3) {  // evicted: their entries go stale
+    held[i].reset();
+    --holders;
+  }
+  for (std::int32_t i = 0; i < kKeys; i += 3) {  // the same content computed again, in another block
+    ASSERT_TRUE(index.insert(key(i), kKeys + i, holders, hash_of, each_holder));
+    held[kKeys + i] = key(i);
+    ++holders;
+  }
+  for (std::int32_t i = 0; i < kKeys; ++i) {
+    EXPECT_EQ(index.find(key(i), hash_of), i % 3 == 0 ? kKeys + i : i) << "key " << i;
+    EXPECT_FALSE(index.insert(key(i), 2 * kKeys - 1, holders, hash_of, each_holder)) << "key " << i;
+  }
+  EXPECT_EQ(index.find(hash_mix(98, 1), hash_of), -1);  // never inserted
 }
 
 }  // namespace
