@@ -94,9 +94,9 @@ class EventHeap {
   std::vector<Node> heap_;
 };
 
-// Two heaps: the traffic's events (arrivals, timeouts, the client's stop), thousands pending in a
-// fleet (a conversation thinking between turns holds one), and the engines' (steps, copies,
-// admissions), a few per replica. Most events are engine steps, so most pushes and pops walk the
+// Two heaps: the traffic's events (arrivals, timeouts, the client's stop), over a thousand pending
+// at 16 replicas (a conversation thinking between turns holds one), and the engines' (steps,
+// copies, admissions), a few per replica. Most events are engine steps, so most pushes and pops walk the
 // small heap, whose depth grows with the replicas only. Popping the earlier of the two tops by
 // (time, sequence), a total order over one sequence counter, gives one heap's order exactly.
 class EventQueue {

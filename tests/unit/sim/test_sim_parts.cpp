@@ -33,6 +33,34 @@ TEST(EventQueue, OrdersByTimeThenInsertion) {
   EXPECT_EQ(order, (std::vector<std::int64_t>{2, 4, 1, 3}));
 }
 
+// The traffic's events and the engines' sit in two heaps; pops must still follow one order by
+// (time, insertion) over both. Times from a handful of values make ties common, pushes and pops
+// interleave as in a run, and a plain sorted list of what is pending is the reference.
+TEST(EventQueue, TwoHeapsPopInOneOrderByTimeThenInsertion) {
+  EventQueue q;
+  std::vector<std::pair<double, std::int64_t>> pending;  // (time, insertion number), kept sorted
+  Rng rng(11);
+  std::int64_t pushed = 0, popped = 0;
+  for (int round = 0; round < 20'000; ++round) {
+    if (pending.empty() || rng.uniform() < 0.55) {
+      const double t = static_cast<double>(rng.below(8));
+      const auto kind = static_cast<EventKind>(rng.below(9));  // every kind, both heaps
+      q.push(t, kind, pushed);
+      pending.insert(std::upper_bound(pending.begin(), pending.end(), std::make_pair(t, pushed)),
+                     {t, pushed});
+      ++pushed;
+      continue;
+    }
+    const auto e = q.pop();
+    ASSERT_EQ(e.id, pending.front().second) << "pop " << popped;
+    ASSERT_EQ(e.time, pending.front().first);
+    pending.erase(pending.begin());
+    ++popped;
+  }
+  EXPECT_EQ(q.size(), pending.size());
+  EXPECT_GT(popped, 5'000);
+}
+
 TEST(Rng, SameSeedSameStreamAndSaneMoments) {
   Rng a(42), b(42), c(43);
   EXPECT_EQ(a.next(), b.next());
