@@ -23,7 +23,11 @@ quick=0; torch=0; experiments=0; nvbw=0; only=; also=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;; --torch) torch=1 ;; --experiments) experiments=1 ;; --nvbandwidth) nvbw=1 ;;
-    --only) only=$2; shift ;; --also) also+=("$2"); shift ;;
+    --only | --also)
+      [ $# -ge 2 ] || { echo "gpu-session: $1 needs a value (--only REGEX, --also \"FLAGS\")" >&2; exit 2; }
+      if [ "$1" = --only ]; then only=$2; else also+=("$2"); fi
+      shift ;;
+    *) echo "gpu-session: unknown option $1 (see the usage at the top of this script)" >&2; exit 2 ;;
   esac
   shift
 done
@@ -96,12 +100,16 @@ done
 if [ "$nvbw" -eq 1 ]; then
   if ls .gpu-deps/nvbandwidth-*.tar.gz >/dev/null 2>&1; then
     t=$(seconds)
-    nvb=$(timeout 240 scripts/nvbandwidth/build.sh .gpu-deps/nvbandwidth-*.tar.gz /tmp/nvbandwidth 2>"$logs/nvbandwidth-build.log")
-    log "nvbandwidth build: exit $? in $(took "$t")"
-    t=$(seconds)
-    timeout 120 "$nvb" -j >"$out/nvbandwidth.json" 2>"$logs/nvbandwidth.log"
-    log "nvbandwidth default run: exit $? in $(took "$t")"
-    timeout 60 "$nvb" >"$logs/nvbandwidth.txt" -t host_to_device_memcpy_ce device_to_host_memcpy_ce 2>&1
+    if nvb=$(timeout 240 scripts/nvbandwidth/build.sh .gpu-deps/nvbandwidth-*.tar.gz /tmp/nvbandwidth \
+             2>"$logs/nvbandwidth-build.log"); then
+      log "nvbandwidth build: $(took "$t")"
+      t=$(seconds)
+      timeout 120 "$nvb" -j >"$out/nvbandwidth.json" 2>"$logs/nvbandwidth.log"
+      log "nvbandwidth default run: exit $? in $(took "$t")"
+      timeout 60 "$nvb" >"$logs/nvbandwidth.txt" -t host_to_device_memcpy_ce device_to_host_memcpy_ce 2>&1
+    else
+      log "nvbandwidth build failed:"; tail -20 "$logs/nvbandwidth-build.log"
+    fi
   else
     log "--nvbandwidth: no .gpu-deps/nvbandwidth-*.tar.gz (run scripts/gpu-deps.sh here first)"
   fi
