@@ -7,9 +7,9 @@
 
 #include "advise/tier_objective.hpp"
 #include "perf/link_curve.hpp"
+#include "server/serve_settings.hpp"
 #include "sim/scenario.hpp"
 #include "sim/simulator.hpp"
-#include "size/serve_settings.hpp"
 #include "size/sizing.hpp"
 
 namespace kvb {

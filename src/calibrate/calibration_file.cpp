@@ -7,7 +7,7 @@
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "core/units.hpp"
-#include "size/serve_settings.hpp"
+#include "server/serve_settings.hpp"
 
 namespace kvb {
 namespace {

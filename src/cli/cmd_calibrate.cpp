@@ -33,8 +33,8 @@
 #include "output/common/occupancy_text.hpp"
 #include "output/common/time_model_text.hpp"
 #include "perf/calibration.hpp"
+#include "server/serve_settings.hpp"
 #include "sim/scenario.hpp"
-#include "size/serve_settings.hpp"
 
 namespace kvb {
 namespace {

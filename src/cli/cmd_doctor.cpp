@@ -27,7 +27,7 @@
 #include "doctor/tier_dir_checks.hpp"
 #include "output/doctor/doctor_check_text.hpp"
 #include "output/doctor/doctor_output.hpp"
-#include "size/serve_settings.hpp"
+#include "server/serve_settings.hpp"
 
 namespace kvb {
 namespace {

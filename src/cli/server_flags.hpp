@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "size/serve_settings.hpp"
+#include "server/serve_settings.hpp"
 
 namespace kvb {
 

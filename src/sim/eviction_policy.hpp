@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "server/server_spec.hpp"
+
 namespace kvb {
 
 class EvictionPolicy {
@@ -21,9 +23,7 @@ class EvictionPolicy {
   virtual std::size_t size() const = 0;         // resident blocks tracked
 };
 
-// "lru" or "arc"; `capacity` in blocks (ARC adapts against it).
-enum class EvictionKind { kLru, kArc };
-
+// `kind`: server/server_spec.hpp; `capacity` in blocks (ARC adapts against it).
 std::unique_ptr<EvictionPolicy> make_eviction_policy(EvictionKind kind, std::int64_t capacity);
 
 }  // namespace kvb

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "sim/serving_engine.hpp"
+#include "sim/tier_costs.hpp"
 
 namespace kvb {
 

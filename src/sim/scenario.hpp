@@ -11,28 +11,12 @@
 
 #include "fleet/fleet_spec.hpp"
 #include "perf/calibration.hpp"
+#include "server/server_spec.hpp"
 #include "sim/distribution.hpp"
-#include "sim/eviction_policy.hpp"
-#include "sim/tier_costs.hpp"
-#include "size/serve_settings.hpp"
 #include "trace/trace_reader.hpp"
 
 namespace kvb {
 
-// vLLM's sizing flags (size/serve_settings.hpp) plus what only the simulator reads.
-struct ServerSpec : ServeSettings {
-  std::string model = "llama-3.1-8b";
-  std::string hardware = "h100";
-  std::optional<std::int64_t> num_gpu_blocks_override;
-  bool enable_prefix_caching = true;
-  EvictionKind eviction_policy = EvictionKind::kLru;
-  int store_threshold = 1;  // offload a block once seen this many times
-  EvictionKind secondary_eviction_policy =
-      EvictionKind::kLru;                       // the secondary tier's (sim/secondary_tier.hpp)
-  TierCostSet tier_costs = TierCostSet::all();  // what an enabled tier costs the engine, by mechanism
-  // vLLM's --[no-]scheduler-reserve-full-isl; absent: the release's default (sim/engine_loop.hpp)
-  std::optional<bool> scheduler_reserve_full_isl;
-};
 // How sessions arrive: a Poisson process, bursts of one, one at a fixed rate, or a closed loop of
 // users who send the next turn when the last one is answered.
 enum class ArrivalProcess { kPoisson, kBursty, kFixed, kClosed };

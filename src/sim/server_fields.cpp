@@ -5,6 +5,7 @@
 #include "catalog/hardware_figures.hpp"
 #include "core/errors.hpp"
 #include "core/units.hpp"
+#include "sim/tier_costs.hpp"
 #include "sim/yaml_checks.hpp"
 
 namespace kvb {
@@ -132,7 +133,7 @@ void context_from_yaml(const YamlObject& o, ServerSpec& v) {
 void context_to_yaml(const ServerSpec& v, YAML::Node& n) {
   if (v.max_model_len) n["max-model-len"] = *v.max_model_len;
 }
-// Absent: what vLLM takes on the GPU (size/serve_settings.hpp), resolved with the hardware.
+// Absent: what vLLM takes on the GPU (server/serve_settings.hpp), resolved with the hardware.
 void batched_from_flag(const std::string& text, ServeSettings& v) {
   v.max_num_batched_tokens = parse_token_count(text, "--max-num-batched-tokens");
 }

@@ -1,4 +1,5 @@
 #include "sim/serving_engine.hpp"
+#include "sim/tier_costs.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,5 @@
 #include "sim/simulation_setup.hpp"
+#include "sim/tier_costs.hpp"
 
 #include <fmt/format.h>
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/serving_engine.hpp"
+#include "sim/tier_costs.hpp"
 
 namespace kvb {
 

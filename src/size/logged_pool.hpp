@@ -11,7 +11,7 @@
 #include "catalog/hardware_spec.hpp"
 #include "catalog/model_spec.hpp"
 #include "catalog/vllm_startup_log.hpp"
-#include "size/serve_settings.hpp"
+#include "server/serve_settings.hpp"
 #include "size/sizing_inputs.hpp"
 
 namespace kvb {

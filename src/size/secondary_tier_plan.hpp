@@ -18,7 +18,7 @@
 #include <optional>
 #include <string>
 
-#include "size/serve_settings.hpp"
+#include "server/serve_settings.hpp"
 
 namespace kvb {
 

@@ -7,7 +7,7 @@
 
 #include "catalog/hardware_spec.hpp"
 #include "catalog/model_spec.hpp"
-#include "size/serve_settings.hpp"
+#include "server/serve_settings.hpp"
 #include "size/sizing.hpp"
 
 namespace kvb {

@@ -1,4 +1,4 @@
-#include "size/serve_settings.hpp"
+#include "server/serve_settings.hpp"
 
 #include <fmt/format.h>
 

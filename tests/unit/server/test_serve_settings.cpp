@@ -4,9 +4,9 @@
 
 #include "catalog/hardware_spec.hpp"
 #include "catalog/model_catalog.hpp"
+#include "server/serve_settings.hpp"
 #include "sim/scenario.hpp"
 #include "sim/simulation_setup.hpp"
-#include "size/serve_settings.hpp"
 #include "size/sizing_inputs.hpp"
 #include "test_helpers.hpp"
 
