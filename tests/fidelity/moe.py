@@ -264,12 +264,13 @@ def check_classes(rows_):
 
 
 def done_when(rows_):
-    """Issue 53's done-when: the lowest-concurrency TPOT on one H100 within DONE_WHEN_BOUND."""
+    """The lowest-concurrency TPOT on one H100 here, within DONE_WHEN_BOUND (issue 53's done-when itself, one request
+    at a time, is single_user.py's)."""
     tp1 = [r for r in rows_ if r.hardware == "h100" and r.tp == 1 and r.model == "gpt-oss-120b" and
            r.metric == "TPOT mean"]
     for r in sorted(tp1, key=lambda r: r.concurrency)[:1]:
         met = abs_error(r) <= DONE_WHEN_BOUND
-        print(f"\nissue 53 done-when (one H100, {r.concurrency} in flight: no concurrency-1 run found): TPOT "
+        print(f"\nlowest load on one H100 here ({r.concurrency} in flight; one request at a time: single_user.py): TPOT "
               f"{r.measured:.2f} ms measured, {r.simulated:.2f} simulated, {100 * (r.simulated - r.measured) / r.measured:+.1f}%: "
               f"{'met' if met else 'not met'} (bound {100 * DONE_WHEN_BOUND:.0f}%)")
 
