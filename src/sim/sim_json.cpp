@@ -186,7 +186,9 @@ SimView sim_view(const SimulateDocument& d, const std::string& origin) {
             .replicas = d.replicas,
             .router = d.replicas > 1 ? to_string(d.router) : "",
             .axes = {},
-            .points = {}};
+            .points = {},
+            .gpu_blocks = d.gpu_blocks,
+            .notes = d.notes};
   for (const auto& a : d.sweep) v.axes.push_back(a.key);
   for (const auto& r : d.points) {
     const auto& m = r.metrics;

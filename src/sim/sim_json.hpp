@@ -80,6 +80,8 @@ struct SimView {
   std::string router;  // empty for one engine
   std::vector<std::string> axes;
   std::vector<SimPointView> points;
+  std::variant<GpuBlocksOrigin, std::string> gpu_blocks;  // as SimulateDocument's
+  std::vector<SimNote> notes;                             // what the run approximates, as facts
 };
 
 // The report's view of a document: UsageError naming `origin` for one with no points.
