@@ -161,7 +161,8 @@ SimNote sim_note_from_json(const json& j, const std::string& origin) {
     throw UsageError(
         fmt::format("{}: a note is a {}; expected an object with a kind", r.where(), j.type_name()));
   }
-  const auto kind = r.text(j, "kind");
+  const auto it = j.find("kind");
+  const auto kind = it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
   if (auto note = note_of_kind(kind, r, j, std::make_index_sequence<std::variant_size_v<SimNote>>{})) {
     return *note;
   }
@@ -175,6 +176,10 @@ json gpu_blocks_origin_to_json(const GpuBlocksOrigin& o) {
 
 GpuBlocksOrigin gpu_blocks_origin_from_json(const json& j, const std::string& origin) {
   const JsonFields r(origin + ": gpu_blocks_origin");
+  if (!j.is_object()) {
+    throw UsageError(fmt::format("{} is a {}; expected an object with from, kv_bytes and hardware", r.where(),
+                                 j.type_name()));
+  }
   GpuBlocksOrigin o;
   const auto from = r.text(j, "from");
   bool known = false;

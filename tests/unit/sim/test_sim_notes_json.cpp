@@ -102,6 +102,7 @@ TEST(SimNotesJson, AnUnknownKindAndABadFieldAreRefusedByName) {
   expect_refused({{"kind", "quantum-tier"}},
                  {"old.json: notes", "'quantum-tier'", "model, hybrid-folded", "tensor-parallel, pipeline"});
   expect_refused(nlohmann::json::object(), {"old.json: notes", "kind ''"});
+  expect_refused({{"kind", 5}}, {"old.json: notes", "kind ''", "expected one of model"});
   expect_refused(42, {"old.json: notes", "expected an object"});
   expect_refused({{"kind", "tensor-parallel"}, {"fabric_known", true}, {"scored", false}, {"ranks", 0}},
                  {"old.json: notes", "ranks"});
@@ -144,13 +145,15 @@ TEST(SimNotesJson, TheGpuBlocksOriginRoundTripsAndAnUnknownSourceIsRefused) {
     EXPECT_EQ(back.kv_bytes, o.kv_bytes);
     EXPECT_EQ(back.hardware, o.hardware);
   }
-  const auto bad = nlohmann::json::parse(R"({"gpu_blocks_origin": {"from": "guess", "kv_bytes": 0}})");
-  try {
-    (void)read_gpu_blocks(bad, "t.json");
-    FAIL() << "an unknown origin was read";
-  } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("t.json: gpu_blocks_origin"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("override, sizing or hybrid-folded"), std::string::npos);
+  for (const char* bad :
+       {R"({"gpu_blocks_origin": {"from": "guess", "kv_bytes": 0}})", R"({"gpu_blocks_origin": 7})"}) {
+    try {
+      (void)read_gpu_blocks(nlohmann::json::parse(bad), "t.json");
+      ADD_FAILURE() << "read: " << bad;
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("t.json: gpu_blocks_origin"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("expected "), std::string::npos) << e.what();
+    }
   }
 }
 
