@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/units.hpp"
+#include "output/simulate/sim_notes_text.hpp"
 #include "report/html_escape.hpp"
 #include "report/report_sections.hpp"
 #include "report/svg_chart.hpp"
@@ -23,6 +24,16 @@ std::string series_name(const SimPointView& p) {
     name += (name.empty() ? "" : ", ") + k + "=" + v;
   }
   return name;
+}
+
+// Where the GPU blocks came from and what the run approximates: the words simulate's text prints.
+std::string notes_html(const SimView& s) {
+  std::string out =
+      fmt::format("<p class=\"small\">GPU KV blocks: {}</p>\n", html_escape(gpu_blocks_text(s.gpu_blocks)));
+  if (s.notes.empty()) return out;
+  out += "<ul class=\"small\">\n";
+  for (const auto& n : s.notes) out += "<li>Note: " + html_escape(sim_note_text(n)) + "</li>\n";
+  return out + "</ul>\n";
 }
 
 struct TierCharts {
@@ -146,6 +157,7 @@ std::string simulation_section_html(const std::vector<SimView>& sims) {
         html_escape(s.expected_error.empty() ? std::string("not scored for this calibration")
                                              : s.expected_error),
         html_escape(s.origin));
+    out += notes_html(s);
     const bool tier_swept = std::find(s.axes.begin(), s.axes.end(), kTierAxis) != s.axes.end();
     if (tier_swept) {
       const auto c = tier_charts(s);

@@ -3,6 +3,7 @@
 #include "core/json_file.hpp"
 #include "core/path_text.hpp"
 #include "core/units.hpp"
+#include "sim/sim_notes_json.hpp"
 
 #include <fmt/format.h>
 
@@ -149,12 +150,12 @@ nlohmann::json simulate_json(const SimulateDocument& d) {
   doc["kv_cache_dtype"] = d.kv_cache_dtype;
   doc["block_size"] = d.block_size;
   doc["cpu_block_bytes"] = d.cpu_block_bytes;
-  doc["gpu_blocks_source"] = d.gpu_blocks_source;
+  write_gpu_blocks(d.gpu_blocks, doc);
   doc["link_model"] = d.link_model;
   doc["time_model"] = d.time_model;
   doc["expected_error"] =
       d.expected_error.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.expected_error);
-  doc["notes"] = d.notes;
+  doc["notes"] = sim_notes_json(d.notes);
   doc["fleet"] = {{"replicas", d.replicas}, {"router", to_string(d.router)}};
   if (d.interrupted) {  // a signal stopped the run: the points are those finished before it
     doc["interrupted"] = true;
@@ -185,7 +186,9 @@ SimView sim_view(const SimulateDocument& d, const std::string& origin) {
             .replicas = d.replicas,
             .router = d.replicas > 1 ? to_string(d.router) : "",
             .axes = {},
-            .points = {}};
+            .points = {},
+            .gpu_blocks = d.gpu_blocks,
+            .notes = d.notes};
   for (const auto& a : d.sweep) v.axes.push_back(a.key);
   for (const auto& r : d.points) {
     const auto& m = r.metrics;

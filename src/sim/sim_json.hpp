@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "sim/sweep.hpp"
@@ -37,9 +38,10 @@ struct SimulateDocument {
   std::string model, hardware, weight_dtype, kv_cache_dtype;
   int tensor_parallel_size = 1, block_size = 16;
   double cpu_block_bytes = 0;
-  std::string gpu_blocks_source, link_model, time_model;
+  std::variant<GpuBlocksOrigin, std::string> gpu_blocks;  // sim/sim_notes_json: a string from an older one
+  std::string link_model, time_model;
   std::string expected_error;  // empty: not scored (written as null)
-  std::vector<std::string> notes;
+  std::vector<SimNote> notes;  // facts: printers word them (output/simulate/sim_notes_text)
   int replicas = 1;
   RouterKind router = RouterKind::kRoundRobin;
   bool interrupted = false;
@@ -48,7 +50,7 @@ struct SimulateDocument {
   std::vector<SimPointRecord> points;
 };
 
-// The writer; output/simulate/sim_document turns a run into its document (the notes worded there).
+// The writer; output/simulate/sim_document turns a run into its document.
 nlohmann::json simulate_json(const SimulateDocument& d);
 // Every number range-checked where it is read (core/json_file): UsageError naming `origin` and
 // the field; nlohmann::json::exception for a document of the wrong shape.
@@ -78,6 +80,8 @@ struct SimView {
   std::string router;  // empty for one engine
   std::vector<std::string> axes;
   std::vector<SimPointView> points;
+  std::variant<GpuBlocksOrigin, std::string> gpu_blocks;  // as SimulateDocument's
+  std::vector<SimNote> notes;                             // what the run approximates, as facts
 };
 
 // The report's view of a document: UsageError naming `origin` for one with no points.

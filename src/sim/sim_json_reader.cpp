@@ -9,6 +9,7 @@
 #include "core/json_file.hpp"
 #include "core/units.hpp"
 #include "sim/sim_json.hpp"
+#include "sim/sim_notes_json.hpp"
 
 namespace kvb {
 namespace {
@@ -194,11 +195,11 @@ void read_server(const Reader& r, const json& doc, SimulateDocument& d) {
   d.kv_cache_dtype = r.text(doc, "kv_cache_dtype");
   d.block_size = static_cast<int>(json_integer_or(doc, "block_size", 1, 1 << 20, 16, r.where()));
   d.cpu_block_bytes = r.real(doc, "cpu_block_bytes", kMaxBytes);
-  d.gpu_blocks_source = r.text(doc, "gpu_blocks_source");
+  d.gpu_blocks = read_gpu_blocks(doc, r.where());
   d.link_model = r.text(doc, "link_model");
   d.time_model = r.text(doc, "time_model");
   d.expected_error = r.text(doc, "expected_error");
-  if (const auto it = doc.find("notes"); it != doc.end()) d.notes = it->get<std::vector<std::string>>();
+  d.notes = read_sim_notes(doc, r.where());
   if (const auto it = doc.find("fleet"); it != doc.end()) {
     d.replicas = static_cast<int>(json_integer_in(*it, "replicas", 1, kMaxReplicas, r.where()));
     d.router = parse_router(it->at("router").get<std::string>(), r.where() + ": router");

@@ -1,6 +1,6 @@
 #pragma once
-// What a simulation approximates, as facts (the sizing_warnings pattern): prepare_simulation
-// decides them, output/simulate/sim_notes_text words them once for the text and the simulate JSON.
+// What a simulation approximates, as facts (the sizing_warnings pattern): prepare_simulation decides
+// them, sim/sim_notes_json writes and reads them, output/simulate/sim_notes_text words them once.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -53,7 +53,7 @@ struct PipelineNote {};
 
 // Where the simulated GPU block count came from: --num-gpu-blocks-override, the sizing engine's KV
 // cache (`kv_bytes` on `hardware`), or its tokens with a hybrid layout folded into full-attention
-// blocks. Worded by output/simulate/sim_notes_text for simulate's "GPU KV blocks" line and document.
+// blocks. Worded by output/simulate/sim_notes_text wherever it is printed (simulate's "GPU KV blocks").
 enum class GpuBlocksFrom { kOverride, kSizing, kHybridFolded };
 struct GpuBlocksOrigin {
   GpuBlocksFrom from = GpuBlocksFrom::kSizing;

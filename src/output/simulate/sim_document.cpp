@@ -5,7 +5,6 @@
 #include "output/common/expected_error_text.hpp"
 #include "output/common/link_origin_text.hpp"
 #include "output/common/time_model_text.hpp"
-#include "output/simulate/sim_notes_text.hpp"
 
 namespace kvb {
 namespace {
@@ -43,18 +42,17 @@ SimulateDocument simulate_document(const SweepRun& run) {
                      .tensor_parallel_size = run.tp,
                      .block_size = run.block_size,
                      .cpu_block_bytes = run.cpu_block_bytes,
-                     .gpu_blocks_source = gpu_blocks_text(run.gpu_blocks),
+                     .gpu_blocks = run.gpu_blocks,
                      .link_model = link_source_text(run.link),
                      .time_model = time_model_text(run.time_model),
                      .expected_error = expected_error_text(run.expected_error),
-                     .notes = {},
+                     .notes = run.notes,
                      .replicas = run.scenario.fleet.replicas,
                      .router = run.scenario.fleet.router,
                      .interrupted = run.interrupted,
                      .interrupted_during = run.interrupted_during,
                      .sweep = run.axes,
                      .points = {}};
-  for (const auto& n : run.notes) d.notes.push_back(sim_note_text(n));
   if (d.trace) d.trace->path = printable_path(d.trace->path);
   for (const auto& p : run.points) d.points.push_back(point_record(p));
   return d;

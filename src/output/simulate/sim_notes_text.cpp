@@ -95,4 +95,9 @@ std::string gpu_blocks_text(const GpuBlocksOrigin& o) {
   return fmt::format("sizing engine: {} KV cache on {}", format_bytes_binary(o.kv_bytes), o.hardware);
 }
 
+std::string gpu_blocks_text(const std::variant<GpuBlocksOrigin, std::string>& o) {
+  if (const auto* words = std::get_if<std::string>(&o)) return *words;
+  return gpu_blocks_text(std::get<GpuBlocksOrigin>(o));
+}
+
 }  // namespace kvb

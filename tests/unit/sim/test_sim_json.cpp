@@ -77,6 +77,8 @@ TEST(SimulateJson, EveryOptionalFieldRoundTripsAndABadFigureIsRefusedByName) {
   d.interrupted = true;
   d.interrupted_during = "kv-offloading-size=64";
   d.sweep = {{"kv-offloading-size", {"0", "64"}}};
+  d.gpu_blocks = GpuBlocksOrigin{.from = GpuBlocksFrom::kSizing, .kv_bytes = 3e10, .hardware = "l40s"};
+  d.notes = {ContextDefaultedNote{40960}, PipelineNote{}};
   SimPointRecord p;
   p.params = {{"kv-offloading-size", "64"}};
   p.offloading = true;
@@ -103,6 +105,24 @@ TEST(SimulateJson, EveryOptionalFieldRoundTripsAndABadFigureIsRefusedByName) {
     EXPECT_NE(std::string(e.what()).find("t.json"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("gpu_hit_rate"), std::string::npos) << e.what();
   }
+}
+
+// A document written before the notes and the GPU blocks' origin were facts (sentences under
+// "notes" and "gpu_blocks_source") still reads, its sentences kept as written.
+TEST(SimulateJson, ADocumentWithTheOlderSentencesReadsWithItsWordsKept) {
+  auto old = golden("simulate-doc-qa.json");
+  old.erase("gpu_blocks_origin");
+  old["gpu_blocks_source"] = "sizing engine: 43.2 GiB KV cache on h100";
+  old["notes"] = {"max-model-len defaulted to 8,192 tokens, what the GPU KV cache holds"};
+  const auto read = simulate_document_from_json(old, "old.json");
+  ASSERT_EQ(read.notes.size(), 1u);
+  EXPECT_EQ(std::get<ModelNote>(read.notes[0]).text, old["notes"][0].get<std::string>());
+  EXPECT_EQ(std::get<std::string>(read.gpu_blocks), "sizing engine: 43.2 GiB KV cache on h100");
+  // Written back: the sentence as a model note (its words as given), the source as it was.
+  auto expected = old;
+  expected["notes"] = nlohmann::json::parse(
+      R"([{"kind": "model", "text": "max-model-len defaulted to 8,192 tokens, what the GPU KV cache holds"}])");
+  EXPECT_EQ(simulate_json(read).dump(1), expected.dump(1));
 }
 
 }  // namespace
