@@ -23,6 +23,7 @@
 #include "output/simulate/sim_output.hpp"
 #include "output/size/size_json_writer.hpp"
 #include "perf/link_curve.hpp"
+#include "server/server_spec.hpp"
 #include "sim/scenario.hpp"
 #include "sim/sim_json.hpp"
 #include "sim/sweep.hpp"
@@ -126,22 +127,23 @@ DeviceInfo measure_dma(const AssessmentSettings& s, BackendKind kind, ReportInpu
 
 namespace {
 
-// The hardware the sizing and simulation assume: --hw, else this node's GPU, else h100, said so.
+// The hardware the sizing and simulation assume: --hw, else this node's GPU, else the default, said so.
 std::string choose_hardware(const AssessmentSettings& s, const DeviceInfo& device, bool gpu,
                             ReportInputs& in) {
   std::string hw = s.hw;
   if (hw.empty()) hw = gpu ? hardware_for_device_name(device.name) : std::string();
   if (hw.empty()) {
-    hw = "h100";
-    in.notes.push_back(fmt::format("hardware not detected ({}): sizing and simulation assume h100; pass --hw",
-                                   gpu ? device.name : std::string("no GPU")));
+    hw = kDefaultHardware;
+    in.notes.push_back(fmt::format("hardware not detected ({}): sizing and simulation assume {}; pass --hw",
+                                   gpu ? device.name : std::string("no GPU"), kDefaultHardware));
   }
   hw = resolve_hardware(hw).name;
   in.hardware_basis = !s.hw.empty() ? fmt::format("Sized for {} (--hw), not for this node's GPU.", hw)
-                      : hw == "h100" && (!gpu || hardware_for_device_name(device.name).empty())
+                      : hw == kDefaultHardware && (!gpu || hardware_for_device_name(device.name).empty())
                           ? fmt::format(
-                                "Assumed hardware: h100 ({}: pass --hw to size another GPU). Nothing below "
+                                "Assumed hardware: {} ({}: pass --hw to size another GPU). Nothing below "
                                 "describes this node's GPU.",
+                                kDefaultHardware,
                                 gpu ? "this node's " + device.name + " is not in the hardware table"
                                     : "no GPU found on this node")
                           : fmt::format("Sized for this node's GPU: {} ({}).", device.name, hw);
@@ -161,6 +163,7 @@ Scenario on_sizing_server(const AssessmentSettings& s, const std::string& hw) {
   server.num_gpu_blocks_override.reset();
   server.max_model_len = s.max_model_len;
   server.gpu_memory_utilization = serve.gpu_memory_utilization;
+  if (s.server_flags) s.server_flags(server);
   return with_server(scenario, server);
 }
 
@@ -200,6 +203,7 @@ void size_default(const AssessmentSettings& s, const std::string& hw, const Defa
   ServeSettings serve;
   serve.max_model_len = s.max_model_len;
   serve.tensor_parallel_auto = true;
+  if (s.server_flags) s.server_flags(serve);
   log(fmt::format("size --workload {}: simulating the tier-size curve", scenario.name));
   std::vector<Sizing> sizings{size_with_workload({.scenario = scenario,
                                                   .node = {},

@@ -8,16 +8,21 @@
 
 #include "dma/dma_sweep.hpp"
 #include "report/report_inputs.hpp"
+#include "server/serve_settings.hpp"
 
 namespace kvb {
 
 struct AssessmentSettings {
   std::string backend = "auto";
   int device = 0;
-  std::string hw;  // empty: detected from the GPU's name, else h100
+  std::string hw;  // empty: detected from the GPU's name, else kDefaultHardware (server/server_spec.hpp)
   std::string scenario = "chat-multi-turn";
   std::string models = "llama-3.1-8b,llama-3.1-70b,llama-3.1-405b,qwen3-235b-a22b,deepseek-v3,gpt-oss-120b";
-  std::int64_t max_model_len = 128 * 1024;  // tokens (--ctx, read by the command)
+  std::int64_t max_model_len = 128 * 1024;  // tokens (--ctx replaces it through server_flags)
+  // The server flags given (report --ctx, --gpu-memory-utilization, --kv-cache-dtype, ...), applied
+  // last over the sizing's server (vLLM's defaults) and over the simulated scenario's; none: unset.
+  // Checked by the command before anything is measured.
+  std::function<void(ServeSettings&)> server_flags;
   DmaSweepSettings dma = quick_dma_settings();
   std::string compute_blocks = "64KiB,2MiB";  // --with-compute cases; empty: none
   std::string save_json_dir;  // when set: dma.json, simulate.json and size.json are written there too

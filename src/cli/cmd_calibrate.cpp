@@ -34,14 +34,13 @@
 #include "output/common/time_model_text.hpp"
 #include "perf/calibration.hpp"
 #include "server/serve_settings.hpp"
+#include "server/server_spec.hpp"
 #include "sim/scenario.hpp"
 
 namespace kvb {
 namespace {
 
 struct CalibrateOptions {
-  std::string model = "llama-3.1-8b";
-  std::string hw = "auto";
   int tp = 1;
   std::string prefill = "512,2048,8192,32768";
   std::string decode_batch = "1,8,64,256";
@@ -54,7 +53,7 @@ struct CalibrateOptions {
   bool json = false;
   // --from-vllm: fit to a real vLLM server's per-request results instead of timing GEMMs.
   std::vector<std::string> from_vllm;
-  ServerFlags server;          // --from-vllm: the server's flags, as size and simulate spell them
+  ServerFlags server;  // --model, --hw; with --from-vllm, the server's flags as size and simulate spell them
   std::string num_gpu_blocks;  // --from-vllm: what vLLM logged; empty: kvbench's estimate
   std::string start;           // --from-vllm: the calibration the fit starts from (default: the GPU's)
   CLI::Option* output_flag = nullptr;
@@ -69,8 +68,8 @@ struct CalibrateOptions {
 // (with_server); flags not given are vLLM's defaults for that GPU.
 Scenario vllm_server(const CalibrateOptions& o) {
   ServerSpec server;
-  server.model = o.model;
-  server.hardware = o.hw == "auto" ? "h100" : o.hw;
+  server.model = o.server.model;
+  server.hardware = o.server.hw == "auto" ? kDefaultHardware : o.server.hw;
   server.tensor_parallel_size = o.tp;
   apply_server_flags(o.server, server);
   if (!o.num_gpu_blocks.empty())
@@ -178,7 +177,7 @@ int run_calibrate(const CalibrateOptions& o) {
   // Everything that can be checked without a GPU is checked first (exit 2 before exit 3).
   std::vector<std::string> warnings;
   CalibrationRequest r;
-  r.model = resolve_model(o.model, warnings);
+  r.model = resolve_model(o.server.model, warnings);
   r.tp = o.tp;
   (void)layer_shapes(r.model, r.tp);
   r.prefill_tokens = token_list(o.prefill, "--prefill");
@@ -189,7 +188,7 @@ int run_calibrate(const CalibrateOptions& o) {
     throw UsageError(fmt::format("--repetitions {}: expected 1 to 1000", r.repetitions));
   }
   std::optional<HardwareSpec> hw;
-  if (o.hw != "auto") hw = resolve_hardware(o.hw);
+  if (o.server.hw != "auto") hw = resolve_hardware(o.server.hw);
   if (!o.output.empty()) require_writable_output(o.output, o.output_rule());
   const double overhead_flag =
       o.step_overhead_us.empty() ? -1 : parse_real_in(o.step_overhead_us, "--step-overhead-us", 0, 1e6, "30");
@@ -226,11 +225,11 @@ Command register_calibrate(CLI::App& parent) {
   auto* app = parent.add_subcommand("calibrate",
                                     "on a GPU: time the model's GEMMs (cuBLAS / hipBLAS) and an HBM copy, "
                                     "fit the time model's efficiencies, write a calibration file");
-  app->add_option("--model", o->model,
-                  "a dense model whose layer shapes are timed (catalog name or config.json)")
-      ->capture_default_str();
-  app->add_option("--hw", o->hw, "hardware table entry for the peaks (auto: from the device name)")
-      ->capture_default_str();
+  // --model, --hw; --from-vllm: the server measured, with every flag size and simulate take (its tier
+  // included) but --tp/--pp: its --tp below is also the GEMM timer's rank count.
+  ServerFlagSet server(ModelUse::kTimedModel, Parallelism::kExcluded);
+  server.help_prefix = "--from-vllm: ";
+  add_server_flags(app, o->server, server);
   app->add_option("--tp", o->tp, "tensor-parallel size: each rank's share of the shapes is timed")
       ->capture_default_str();
   app->add_option("--prefill", o->prefill, "prompt token counts to time (compute regime)")
@@ -255,8 +254,6 @@ Command register_calibrate(CLI::App& parent) {
          "benchmarks.json, or a CSV with send_us, server_input_tokens, output_tokens, ttft_us, e2e_us); "
          "repeatable")
       ->take_all();
-  // --from-vllm: the server measured, with every flag size and simulate take (its tier included).
-  add_serve_flags(app, o->server);
   app->add_option("--num-gpu-blocks", o->num_gpu_blocks,
                   "--from-vllm: the GPU KV blocks vLLM logged (default: kvbench's estimate)");
   app->add_option("--start", o->start,

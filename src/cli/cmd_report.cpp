@@ -4,6 +4,7 @@
 #include <sys/utsname.h>
 
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "kvbench_config.hpp"
 #include "report/report_inputs.hpp"
 #include "report/report_sections.hpp"
+#include "sim/server_fields.hpp"
 #include "storage/storage_record.hpp"
 
 namespace kvb {
@@ -29,8 +31,8 @@ namespace {
 struct ReportOptions {
   std::vector<std::string> inputs;
   std::string output = "report.html";
-  std::string max_time;                // the default assessment's --max-time, when given
-  std::string max_model_len = "128K";  // --ctx, read into the assessment's settings at the edge
+  std::string max_time;  // the default assessment's --max-time, when given
+  ServerFlags server;    // --hw and the flags that size the GPU pool (--ctx, ...), read at the edge
   AssessmentSettings assessment;
   std::vector<CLI::Option*> assessment_flags;  // meaningful only without input files
   CLI::Option* output_flag = nullptr;
@@ -52,6 +54,19 @@ void refuse_assessment_flags(const ReportOptions& o) {
   }
 }
 
+// The server flags given, as the default assessment applies them: refused now (exit 2) where a value
+// is, before anything is measured. A --tp, --pp or --dp given ends the sizing's configuration search.
+std::function<void(ServeSettings&)> assessment_server(const ServerFlags& flags) {
+  if (!any_server_flag(flags)) return nullptr;
+  ServeSettings check;
+  apply_server_flags(flags, check);
+  const bool fixed = parallelism_given(flags);
+  return [flags, fixed](ServeSettings& v) {
+    if (fixed) v.tensor_parallel_auto = false;
+    apply_server_flags(flags, v);
+  };
+}
+
 std::string host_description() {
   utsname u{};
   if (uname(&u) != 0) return "unknown host";
@@ -68,7 +83,8 @@ int run_report(const ReportOptions& o) {
   if (o.inputs.empty()) {
     auto settings = o.assessment;
     if (!o.max_time.empty()) settings.dma.rule.max_seconds = parse_plain_real(o.max_time, "--max-time");
-    settings.max_model_len = parse_context_flag(o.max_model_len);
+    settings.hw = o.server.hw;
+    settings.server_flags = assessment_server(o.server);
     if (settings.compute_blocks == "none") settings.compute_blocks.clear();
     ctx.how =
         "default assessment run by kvbench report (dma measured now, simulation and sizing computed now)";
@@ -115,13 +131,16 @@ Command register_report(CLI::App& parent) {
   flags.push_back(app->add_option("--device", a.device, "default assessment: GPU index")
                       ->capture_default_str()
                       ->check(CLI::Range(0, 1023)));
-  flags.push_back(app->add_option(
-      "--hw", a.hw, "default assessment: hardware for sizing and simulation (default: detected, else h100)"));
   flags.push_back(app->add_option("--scenario", a.scenario, "default assessment: simulation scenario")
                       ->capture_default_str());
   flags.push_back(app->add_option("--models", a.models, "default assessment: models to size (comma list)")
                       ->capture_default_str());
-  flags.push_back(add_context_flag(app, o->max_model_len, "default assessment: the sizing's, default 128K"));
+  // --hw and the server flags its sizing and simulation read: not the tiers' (the sizing recommends
+  // the CPU tier, the simulation sweeps it).
+  ServerFlagSet server(ModelUse::kAssessment, Parallelism::kIncluded, FieldScope::kPoolOnly);
+  server.help_prefix = "default assessment: ";
+  server.help["max-model-len"] = std::string(kContextLengthForms) + " (default 128K)";
+  for (auto* flag : add_server_flags(app, o->server, server)) flags.push_back(flag);
   flags.push_back(
       app->add_option("--block", a.dma.block, "default assessment: dma block sizes")->capture_default_str());
   flags.push_back(

@@ -39,10 +39,9 @@ namespace {
 
 struct SimulateOptions {
   std::string scenario = "chat-multi-turn";
-  std::string model;
-  std::string hw;
-  ServerFlags server;  // every server flag size takes (cli/server_flags)
-  FleetFlags fleet;    // --replicas, --router
+  ServerFlags
+      server;        // --model, --hw and every server flag size takes, over the scenario's (cli/server_flags)
+  FleetFlags fleet;  // --replicas, --router
   std::string requests;
   std::string seed;
   std::vector<std::string> set;
@@ -78,8 +77,8 @@ Scenario apply_logged_server(Scenario s, const SimulateOptions& o) {
   const auto log = read_vllm_startup_log(o.from_vllm_log);
   const auto name = fmt::format("--from-vllm-log '{}'", printable_path(o.from_vllm_log));
   require_logged_pool(log, name);
-  const auto model = logged_model(log, o.model, name);
-  if (o.model.empty()) s = with_override(s, "model", model.name, name);
+  const auto model = logged_model(log, o.server.model, name);
+  if (o.server.model.empty()) s = with_override(s, "model", model.name, name);
   const auto hw = resolve_hardware(s.server.hardware);
   const auto logged = logged_server(log, o.server, name);
   auto sized = size_with_logged_pool(model, hw, logged.serve, {}, log);
@@ -91,7 +90,8 @@ Scenario apply_logged_server(Scenario s, const SimulateOptions& o) {
   }
   sized.pool.from_log = logged.from_log;
   sized.pool.overridden = logged.overridden;
-  if (!o.model.empty() && !log.models.empty()) sized.pool.overridden.push_back("model " + o.model);
+  if (!o.server.model.empty() && !log.models.empty())
+    sized.pool.overridden.push_back("model " + o.server.model);
   std::fputs(logged_pool_text(sized.pool, printable_path(o.from_vllm_log), hw.name).c_str(), stderr);
   return with_server(s, server);
 }
@@ -101,8 +101,8 @@ Scenario apply_flags(Scenario s, const SimulateOptions& o) {
   const auto flag = [&](const std::string& key, const std::string& value, const char* what) {
     if (!value.empty()) s = with_override(s, key, value, what);
   };
-  flag("model", o.model, "--model");
-  flag("hardware", o.hw, "--hw");
+  flag("model", o.server.model, "--model");
+  flag("hardware", o.server.hw, "--hw");
   if (!o.from_vllm_log.empty()) {
     s = apply_logged_server(std::move(s), o);
   } else if (any_server_flag(o.server)) {
@@ -185,9 +185,8 @@ Command register_simulate(CLI::App& parent) {
       "simulate", "discrete-event simulation of vLLM serving with a paged KV cache and CPU offloading");
   app->add_option("scenario", o->scenario, "shipped scenario name (see --list) or a scenario YAML file")
       ->capture_default_str();
-  app->add_option("--model", o->model, "override the scenario's model (catalog name, alias or config.json)");
-  app->add_option("--hw,--hardware", o->hw, "override the scenario's GPU");
-  add_server_flags(app, o->server);  // each overrides its scenario key
+  add_server_flags(app, o->server,
+                   ServerFlagSet(ModelUse::kScenarioOverride));  // each overrides its scenario key
   add_fleet_flags(app, o->fleet);
   app->add_option("--requests", o->requests, "override the number of requests");
   app->add_option("--seed", o->seed, "override the scenario's seed");

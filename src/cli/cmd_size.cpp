@@ -44,9 +44,7 @@ namespace kvb {
 namespace {
 
 struct SizeOptions {
-  std::string model;
-  std::string hw = "h100";
-  ServerFlags server;  // vLLM's flags and the tier's (cli/server_flags)
+  ServerFlags server;  // --model, --hw (comma lists), vLLM's flags and the tier's (cli/server_flags)
   std::string gpu_memory;
   std::string host_memory;
   std::string concurrency;
@@ -75,8 +73,7 @@ struct SizeOptions {
 ServeSettings serve_settings(const SizeOptions& o) {
   ServeSettings v;
   // Neither --tp, --pp nor --dp: the configuration search picks TP, PP, FP8 weights and DP x EP.
-  v.tensor_parallel_auto = o.server.text("tensor-parallel-size").empty() && !pp_given(o.server) &&
-                           o.server.text("data-parallel-size").empty();
+  v.tensor_parallel_auto = !parallelism_given(o.server);
   apply_server_flags(o.server, v);
   return v;
 }
@@ -114,7 +111,7 @@ bool given(const SizeOptions& o, const char* flag) { return o.app->get_option(fl
 // The traffic to simulate: a workload file's (its server keys are not used: size_with_workload
 // names them) or a trace's, on the server the flags describe.
 WorkloadSizingRequest traffic_request(const SizeOptions& o) {
-  if (o.model.find(',') != std::string::npos || o.hw.find(',') != std::string::npos) {
+  if (o.server.model.find(',') != std::string::npos || o.server.hw.find(',') != std::string::npos) {
     throw UsageError(
         "--workload/--trace: expected one --model and one --hw (a table of configurations is not "
         "simulated)");
@@ -127,11 +124,11 @@ WorkloadSizingRequest traffic_request(const SizeOptions& o) {
   r.fleet = fleet_from_flags(o.fleet);
   if (!o.seeds.empty()) r.seeds = static_cast<int>(parse_positive_int(o.seeds, "--seeds", false, kMaxSeeds));
   r.jobs = jobs_from_flag(o.jobs);
-  if (!o.model.empty()) r.model = o.model;
-  if (given(o, "--hw")) r.hardware = o.hw;
+  if (!o.server.model.empty()) r.model = o.server.model;
+  if (o.server.hw_given()) r.hardware = o.server.hw;
   r.node = node_overrides(o, *r.serve);
   if (!o.trace.file.empty()) {
-    if (o.model.empty()) throw UsageError("--trace: expected --model (the trace holds no model)");
+    if (o.server.model.empty()) throw UsageError("--trace: expected --model (the trace holds no model)");
     if (!o.requests.empty())
       throw UsageError("--requests sets a generated workload's size; with --trace expected --trace-limit N");
     if (!o.seeds.empty())
@@ -144,8 +141,8 @@ WorkloadSizingRequest traffic_request(const SizeOptions& o) {
     note_sample_over_fleet(r.scenario.trace->options, r.fleet.replicas);
     require_rereadable_trace(o.trace.file);  // its curve, then each tier size, read it from its start
     TraceReader check(o.trace.file, r.scenario.trace->options);  // unreadable or malformed start: exit 2 now
-    r.scenario.server.model = o.model;
-    r.scenario.server.hardware = o.hw;
+    r.scenario.server.model = o.server.model;
+    r.scenario.server.hardware = o.server.hw;
     if (!o.storage_profile.empty()) apply_storage_profile(r, o.storage_profile);
     return r;
   }
@@ -230,17 +227,18 @@ int run_traffic_sizing(const SizeOptions& o, OutputFormat format, TierObjective 
 }
 
 std::vector<ModelSpec> models_of(const SizeOptions& o) {
-  if (o.model.empty()) {
+  if (o.server.model.empty()) {
     throw UsageError(
         "--model is required: a catalog name (kvbench size --list-models), a comma-separated list, or a "
         "path to a config.json");
   }
   std::vector<std::string> warnings;
   std::vector<ModelSpec> models;
-  for (const auto& name : split(o.model, ',')) {
+  for (const auto& name : split(o.server.model, ',')) {
     if (name.empty()) {
-      throw UsageError(fmt::format(
-          "--model '{}': an empty name in the list; expected names separated by single commas", o.model));
+      throw UsageError(
+          fmt::format("--model '{}': an empty name in the list; expected names separated by single commas",
+                      o.server.model));
     }
     models.push_back(resolve_model(name, warnings));
   }
@@ -254,18 +252,19 @@ int run_logged_sizing(const SizeOptions& o, OutputFormat format) {
   if (!o.workload.empty() || !o.trace.file.empty())
     throw UsageError(
         "--from-vllm-log sizes the logged server alone; expected no --workload or --trace with it");
-  if (o.hw.find(',') != std::string::npos)
+  if (o.server.hw.find(',') != std::string::npos)
     throw UsageError("--from-vllm-log: expected one --hw (the log is one server)");
   const auto log = read_vllm_startup_log(o.from_vllm_log);
   const auto name = fmt::format("--from-vllm-log '{}'", printable_path(o.from_vllm_log));
   require_logged_pool(log, name);
-  const auto model = logged_model(log, o.model, name);
-  const auto hw = resolve_hardware(o.hw);
+  const auto model = logged_model(log, o.server.model, name);
+  const auto hw = resolve_hardware(o.server.hw);
   const auto server = logged_server(log, o.server, name);
   auto logged = size_with_logged_pool(model, hw, server.serve, node_overrides(o, server.serve), log);
   logged.pool.from_log = server.from_log;
   logged.pool.overridden = server.overridden;
-  if (!o.model.empty() && !log.models.empty()) logged.pool.overridden.push_back("model " + o.model);
+  if (!o.server.model.empty() && !log.models.empty())
+    logged.pool.overridden.push_back("model " + o.server.model);
   for (const auto& s : logged.sized.results)
     for (const auto& w : s.warnings)
       if (refuses_start(w)) print_warning(sizing_warning_text(w));
@@ -290,7 +289,7 @@ int run_size(const SizeOptions& o) {
   if (!o.workload.empty() || !o.trace.file.empty()) return run_traffic_sizing(o, format, objective, slo);
   const auto models = models_of(o);
   std::vector<HardwareSpec> hws;
-  for (const auto& name : split(o.hw, ',')) hws.push_back(resolve_hardware(name));
+  for (const auto& name : split(o.server.hw, ',')) hws.push_back(resolve_hardware(name));
   const auto serve = serve_settings(o);
   const auto sized = size_configurations(models, hws, serve, node_overrides(o, serve));
   // A tier asked for that the release cannot offload or pin: refused, before any warning (without
@@ -372,12 +371,7 @@ Command register_size(CLI::App& parent) {
   auto* app = parent.add_subcommand("size",
                                     "KV bytes per token, what fits on the GPU, and a recommended "
                                     "--kv-offloading-size with the vLLM command line");
-  app->add_option(
-      "--model,-m", opts->model,
-      "catalog name or alias (comma-separated for a table), or a path to a Hugging Face config.json");
-  app->add_option("--hw", opts->hw, "hardware: " + join(hardware_names(), ", ") + " (comma list ok)")
-      ->capture_default_str();
-  add_server_flags(app, opts->server);
+  add_server_flags(app, opts->server, ServerFlagSet(ModelUse::kSizeTable));
   add_node_flags(app, *opts);
   add_output_flags(app, opts->out, formats_of(kSizePrinters), kSizeSchema);
   add_traffic_flags(app, *opts);

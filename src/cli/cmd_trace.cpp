@@ -34,9 +34,7 @@ namespace {
 
 struct TraceCommandOptions {
   TraceFlags trace;
-  std::string model;
-  std::string hw = "h100";
-  ServerFlags server;  // --tp and --pp (cli/server_flags)
+  ServerFlags server;  // --model, --hw and the flags that size the GPU pool (cli/server_flags)
   FleetFlags fleet;    // --replicas, --router: the trace split as a fleet's router would
   OutputFlags out;
   std::string write_jsonl;          // --write-jsonl: the requests read, as kvbench JSONL
@@ -52,14 +50,14 @@ struct TraceServer {
 };
 
 TraceServer trace_server(const TraceCommandOptions& o) {
-  if (o.model.empty()) throw UsageError("--model is required: the KV bytes per token turn blocks into GiB");
+  if (o.server.model.empty())
+    throw UsageError("--model is required: the KV bytes per token turn blocks into GiB");
   std::vector<std::string> warnings;
   ServeSettings serve;
-  serve.tensor_parallel_auto =
-      o.server.text("tensor-parallel-size").empty() && !pp_given(o.server);  // as size
+  serve.tensor_parallel_auto = !parallelism_given(o.server);  // as size
   apply_server_flags(o.server, serve);
-  const auto sizing =
-      compute_sizing(make_sizing_inputs(resolve_model(o.model, warnings), resolve_hardware(o.hw), serve));
+  const auto sizing = compute_sizing(
+      make_sizing_inputs(resolve_model(o.server.model, warnings), resolve_hardware(o.server.hw), serve));
   TraceServer server{{sizing.model_name, sizing.hw_name, sizing.tp, 0}, 0, sizing.budget.exceeds_gpu_gib};
   server.cost.kv_bytes_per_token =
       sizing.offload ? static_cast<double>(sizing.offload->cpu_block_bytes) / sizing.layout.block_size
@@ -173,11 +171,10 @@ Command register_trace(CLI::App& parent) {
       "a request trace's statistics and the miss-ratio curve of a prefix cache "
       "over it (Mooncake JSONL, kvbench JSONL, CSV, AIPerf, GuideLLM or a vLLM request log)");
   app->add_option("file", o->trace.file, "the trace: one request per line")->required();
-  app->add_option("--model,-m", o->model,
-                  "model whose KV bytes per token size the curve (catalog name or config.json)");
-  app->add_option("--hw", o->hw, "hardware (sets TP when --tp is not given)")->capture_default_str();
-  add_parallelism_flags(app, o->server);
-  add_named_server_flags(app, o->server, {"gpu-memory-utilization", "kv-cache-memory"});
+  // What changes a token's KV bytes and the GPU pool in front of the tiers; not the tiers' own flags
+  // (--kv-offloading-size: the curve gives the candidates; --secondary-tier-size is trace's own, below).
+  add_server_flags(app, o->server,
+                   ServerFlagSet(ModelUse::kOneModel, Parallelism::kIncluded, FieldScope::kPoolOnly));
   add_trace_reading_flags(app, o->trace);
   add_fleet_flags(app, o->fleet);
   app->add_option(

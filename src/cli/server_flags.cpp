@@ -1,33 +1,85 @@
 #include "cli/server_flags.hpp"
 
-#include <algorithm>
-#include <functional>
+#include <fmt/format.h>
 
-#include "core/units.hpp"
+#include "catalog/hardware_spec.hpp"
+#include "core/strings.hpp"
+#include "server/server_spec.hpp"
 #include "sim/server_fields.hpp"
 
 namespace kvb {
 namespace {
 
-// Registers the fields with a flag that `wanted` picks.
-void add_fields(CLI::App* app, ServerFlags& f, const std::function<bool(const ServerField&)>& wanted) {
-  f.app = app;
-  for (const auto& field : server_fields()) {
-    if (field.from_flag == nullptr || !wanted(field)) continue;
-    auto& text = f.given[field.key];  // std::map: the reference stays valid as others are added
-    if (field.is_switch) {
-      app->add_flag_callback(
-          field.flags, [&text] { text = "on"; }, field.help);
-    } else {
-      app->add_option(field.flags, text, field.help);
-    }
+// --model and --hw as one command means them: their names, help and defaults ("" where none).
+struct ModelFlagText {
+  std::string model_names, model_help, model_default;
+  std::string hw_names, hw_help, hw_default;
+};
+
+ModelFlagText model_flag_text(ModelUse use) {
+  const std::string deflt = kDefaultHardware;
+  switch (use) {
+    case ModelUse::kSizeTable:
+      return {"--model,-m",
+              "catalog name or alias (comma-separated for a table), or a path to a Hugging Face config.json",
+              "",
+              "--hw",
+              "hardware: " + join(hardware_names(), ", ") + " (comma list ok)",
+              deflt};
+    case ModelUse::kScenarioOverride:
+      return {"--model",
+              "override the scenario's model (catalog name, alias or config.json)",
+              "",
+              "--hw,--hardware",
+              fmt::format("override the scenario's GPU (a scenario without one: {})", deflt),
+              ""};
+    case ModelUse::kOneModel:
+      return {"--model,-m",
+              "model whose KV bytes per token size the curve (catalog name or config.json)",
+              "",
+              "--hw",
+              "hardware (sets TP when --tp is not given)",
+              deflt};
+    case ModelUse::kTimedModel:
+      return {
+          "--model",
+          "a dense model whose layer shapes are timed (catalog name or config.json)",
+          "llama-3.1-8b",
+          "--hw",
+          fmt::format("hardware table entry for the peaks (auto: from the device name; with --from-vllm, {})",
+                      deflt),
+          "auto"};
+    case ModelUse::kAssessment:
+      return {
+          "",
+          "",
+          "",
+          "--hw",
+          fmt::format("default assessment: hardware for sizing and simulation (default: detected, else {})",
+                      deflt),
+          ""};
   }
+  throw std::logic_error("model_flag_text: an unknown ModelUse");
 }
 
-const ServerField& context_field() {
-  for (const auto& field : server_fields())
-    if (field.key == "max-model-len") return field;
-  throw std::logic_error("server_fields() has no max-model-len");
+void add_model_flags(CLI::App* app, ServerFlags& f, ModelUse use, std::vector<CLI::Option*>& added) {
+  const auto t = model_flag_text(use);
+  if (!t.model_names.empty()) {
+    f.model = t.model_default;
+    auto* model = app->add_option(t.model_names, f.model, t.model_help);
+    if (!t.model_default.empty()) model->capture_default_str();
+    added.push_back(model);
+  }
+  f.hw = t.hw_default;
+  auto* hw = app->add_option(t.hw_names, f.hw, t.hw_help);
+  if (!t.hw_default.empty()) hw->capture_default_str();
+  added.push_back(hw);
+}
+
+bool wanted(const ServerField& field, const ServerFlagSet& set) {
+  if (field.from_flag == nullptr) return false;
+  if (field.parallelism && set.parallelism == Parallelism::kExcluded) return false;
+  return set.scope == FieldScope::kAll || field.sizes_pool;
 }
 
 }  // namespace
@@ -37,38 +89,37 @@ std::string ServerFlags::text(const std::string& key) const {
   return it == given.end() ? std::string() : it->second;
 }
 
-void add_parallelism_flags(CLI::App* app, ServerFlags& f) {
-  add_fields(app, f, [](const ServerField& field) { return field.parallelism; });
+bool ServerFlags::hw_given() const {
+  const auto* option = app != nullptr ? app->get_option_no_throw("--hw") : nullptr;
+  return option != nullptr && option->count() > 0;
 }
 
-void add_named_server_flags(CLI::App* app, ServerFlags& f, const std::vector<std::string>& keys) {
-  add_fields(app, f, [&](const ServerField& field) {
-    return std::find(keys.begin(), keys.end(), field.key) != keys.end();
-  });
-}
-
-void add_server_flags(CLI::App* app, ServerFlags& f) {
-  add_parallelism_flags(app, f);
-  add_serve_flags(app, f);
-}
-
-void add_serve_flags(CLI::App* app, ServerFlags& f) {
-  add_fields(app, f, [](const ServerField& field) { return !field.parallelism; });
-}
-
-CLI::Option* add_context_flag(CLI::App* app, std::string& text, const std::string& help) {
-  return app->add_option(context_field().flags, text, std::string(kContextLengthForms) + " (" + help + ")");
-}
-
-std::int64_t parse_context_flag(const std::string& text) {
-  ServeSettings v;
-  context_field().from_flag(text, v);
-  return *v.max_model_len;
+std::vector<CLI::Option*> add_server_flags(CLI::App* app, ServerFlags& f, const ServerFlagSet& set) {
+  f.app = app;
+  std::vector<CLI::Option*> added;
+  add_model_flags(app, f, set.model, added);
+  for (const auto& field : server_fields()) {
+    if (!wanted(field, set)) continue;
+    auto& text = f.given[field.key];  // std::map: the reference stays valid as others are added
+    const auto own = set.help.find(field.key);
+    const auto help = set.help_prefix + (own != set.help.end() ? own->second : field.help);
+    if (field.is_switch) {
+      added.push_back(app->add_flag_callback(
+          field.flags, [&text] { text = "on"; }, help));
+    } else {
+      added.push_back(app->add_option(field.flags, text, help));
+    }
+  }
+  return added;
 }
 
 bool pp_given(const ServerFlags& f) {
   const auto* pp = f.app != nullptr ? f.app->get_option_no_throw("--pp") : nullptr;
   return pp != nullptr && pp->count() > 0;
+}
+
+bool parallelism_given(const ServerFlags& f) {
+  return !f.text("tensor-parallel-size").empty() || pp_given(f) || !f.text("data-parallel-size").empty();
 }
 
 bool any_server_flag(const ServerFlags& f) {

@@ -14,10 +14,14 @@ namespace kvb {
 // The CPU tier's eviction policy: "lru" or "arc" (sim/eviction_policy.hpp).
 enum class EvictionKind { kLru, kArc };
 
+// The GPU every command assumes when none is named: size, trace and calibrate --from-vllm without
+// --hw, a scenario without a hardware key, and report's default assessment where it detects none.
+inline constexpr const char* kDefaultHardware = "h100";
+
 // vLLM's sizing flags (server/serve_settings.hpp) plus what only the simulator reads.
 struct ServerSpec : ServeSettings {
   std::string model = "llama-3.1-8b";
-  std::string hardware = "h100";
+  std::string hardware = kDefaultHardware;
   std::optional<std::int64_t> num_gpu_blocks_override;
   bool enable_prefix_caching = true;
   EvictionKind eviction_policy = EvictionKind::kLru;

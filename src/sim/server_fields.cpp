@@ -11,7 +11,7 @@
 namespace kvb {
 namespace {
 
-// --- the model and the GPU (their flags are each command's own: size takes lists) ---
+// --- the model and the GPU (their flags: cli/server_flags' --model and --hw, each command's meaning) ---
 
 void model_from_yaml(const YamlObject& o, ServerSpec& v) {
   if (!o.has("model")) throw UsageError(fmt::format("{}: missing required key 'model'", o.origin()));
@@ -271,40 +271,40 @@ std::vector<ServerField> shape_fields() {
        "TP ranks, or auto: the smallest configuration that fits one request (TP within a node, then FP8 "
        "weights, "
        "then pipeline stages across nodes)",
-       true, false, tp_from_flag, tp_from_yaml, tp_to_yaml},
+       true, false, tp_from_flag, tp_from_yaml, tp_to_yaml, true},
       {"pipeline-parallel-size", "--pipeline-parallel-size,--pp", "PP stages (vLLM's default 1)", true, false,
-       pp_from_flag, pp_from_yaml, pp_to_yaml},
+       pp_from_flag, pp_from_yaml, pp_to_yaml, true},
       {"data-parallel-size", "--data-parallel-size,--dp",
        "DP engines (vLLM's default 1): each its own KV cache and CPU tier; a MoE model's experts span DP x "
        "TP "
        "ranks",
-       false, false, dp_from_flag, dp_from_yaml, dp_to_yaml},
+       false, false, dp_from_flag, dp_from_yaml, dp_to_yaml, true},
       {"enable-expert-parallel", "--enable-expert-parallel",
        "MoE models: whole experts per rank over DP x TP ranks (EP), all-to-all instead of the MoE all-reduce",
-       false, true, ep_from_flag, ep_from_yaml, ep_to_yaml},
+       false, true, ep_from_flag, ep_from_yaml, ep_to_yaml, true},
       {"gpu-memory-utilization", "--gpu-memory-utilization",
        "share of GPU memory vLLM may use (vLLM's default 0.9)", false, false, utilization_from_flag,
-       utilization_from_yaml, utilization_to_yaml},
+       utilization_from_yaml, utilization_to_yaml, true},
       {"kv-cache-memory", "--kv-cache-memory,--kv-cache-memory-bytes",
        "KV bytes per rank, replacing the budget (e.g. 3.81GiB); vLLM's --kv-cache-memory-bytes", false, false,
-       kv_memory_from_flag, kv_memory_from_yaml, kv_memory_to_yaml},
+       kv_memory_from_flag, kv_memory_from_yaml, kv_memory_to_yaml, true},
       {"num-gpu-blocks-override", "", "", false, false, nullptr, blocks_override_from_yaml,
        blocks_override_to_yaml},
       {"block-size", "--block-size", "tokens per block (default: the attention backend's)", false, false,
-       block_size_from_flag, block_size_from_yaml, block_size_to_yaml},
+       block_size_from_flag, block_size_from_yaml, block_size_to_yaml, true},
       {"kv-cache-dtype", "--kv-cache-dtype",
        "auto (the default), bfloat16, float16, fp8, fp8_e4m3, fp8_e5m2, fp8_ds_mla", false, false,
-       dtype_from_flag, dtype_from_yaml, dtype_to_yaml},
+       dtype_from_flag, dtype_from_yaml, dtype_to_yaml, true},
       {"max-model-len", "--max-model-len,--ctx",
        std::string(kContextLengthForms) + " (default: the model's own)", false, false, context_from_flag,
-       context_from_yaml, context_to_yaml},
+       context_from_yaml, context_to_yaml, true},
       {"max-num-batched-tokens", "--max-num-batched-tokens",
        "tokens per scheduler step (vLLM's default: 8192 on GPUs of 70 GiB or more other than the A100, else "
        "2048)",
-       false, false, batched_from_flag, batched_from_yaml, batched_to_yaml},
+       false, false, batched_from_flag, batched_from_yaml, batched_to_yaml, true},
       {"max-num-seqs", "--max-num-seqs",
        "sequences per step (vLLM's default: 1024 on GPUs of 70 GiB or more other than the A100, else 256)",
-       false, false, seqs_from_flag, seqs_from_yaml, seqs_to_yaml},
+       false, false, seqs_from_flag, seqs_from_yaml, seqs_to_yaml, true},
       {"enable-prefix-caching", "", "", false, false, nullptr, prefix_caching_from_yaml,
        prefix_caching_to_yaml},
   };
@@ -324,14 +324,14 @@ std::vector<ServerField> tier_fields() {
        tier_size_from_flag, tier_size_from_yaml, tier_size_to_yaml},
       {"kv-offloading-backend", "--kv-offloading-backend",
        "native (the default), lmcache, or simple (vLLM's SimpleCPUOffloadConnector, 0.19+)", false, false,
-       backend_from_flag, backend_from_yaml, backend_to_yaml},
+       backend_from_flag, backend_from_yaml, backend_to_yaml, true},
       {"quantization", "--quantization", "weights: none (checkpoint dtype, the default) or fp8", false, false,
-       quantization_from_flag, quantization_from_yaml, quantization_to_yaml},
+       quantization_from_flag, quantization_from_yaml, quantization_to_yaml, true},
       {"draft-layers", "--draft-layers", "extra KV layers of a draft model (EAGLE 1, MTP 1)", false, false,
-       draft_from_flag, draft_from_yaml, draft_to_yaml},
+       draft_from_flag, draft_from_yaml, draft_to_yaml, true},
       {"hybrid-kv-cache-manager", "--disable-hybrid-kv-cache-manager",
        "size as vLLM does with the hybrid manager off", false, true, hybrid_from_flag, hybrid_from_yaml,
-       hybrid_to_yaml},
+       hybrid_to_yaml, true},
       {"eviction-policy", "", "", false, false, nullptr, eviction_from_yaml, eviction_to_yaml},
       {"store-threshold", "", "", false, false, nullptr, threshold_from_yaml, threshold_to_yaml},
       {"link-method", "--link-method",
@@ -340,7 +340,7 @@ std::vector<ServerField> tier_fields() {
        "ce-batch, kernel",
        false, false, method_from_flag, method_from_yaml, method_to_yaml},
       {"vllm-version", "--vllm-version", versions, false, false, version_from_flag, version_from_yaml,
-       version_to_yaml},
+       version_to_yaml, true},
       {"tier-costs", "", "", false, false, nullptr, costs_from_yaml, costs_to_yaml},
       {"scheduler-reserve-full-isl", "", "", false, false, nullptr, reserve_from_yaml, reserve_to_yaml},
   };

@@ -1,6 +1,6 @@
 #pragma once
 // The one list of a server's fields (issue 35 §1): each field's scenario key, its flag where size,
-// simulate, trace and calibrate take one, its help, and the functions that read it from a flag and
+// simulate, trace, calibrate and report take one, its help, and the functions that read it from a flag and
 // from a scenario and write it back. The scenario's reader, writer and known keys and the CLI's
 // server flags all walk this table, so a field is added once. Each reader keeps its own checks and
 // refusals: a flag names the flag, a key names the file and the key.
@@ -29,6 +29,11 @@ struct ServerField {
   void (*from_flag)(const std::string& text, ServeSettings& v) = nullptr;  // null: no flag
   void (*from_yaml)(const YamlObject& o, ServerSpec& v) = nullptr;
   void (*to_yaml)(const ServerSpec& v, YAML::Node& n) = nullptr;
+  // Whether the field changes the GPU KV pool or a token's KV bytes (parallelism, memory, batching,
+  // weights, the KV dtype and layout, and the connector and release that decide the layout and the
+  // sampler's memory): what trace and report's default assessment take of a server. false: the
+  // tiers' sizes, rates and copy method only.
+  bool sizes_pool = false;
 };
 
 // In the order the writer writes them: model and GPU, parallelism, memory, batching, the tier,

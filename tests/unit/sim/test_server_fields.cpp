@@ -8,6 +8,8 @@
 #include "sim/scenario.hpp"
 #include "sim/server_fields.hpp"
 #include "sim/server_yaml.hpp"
+#include "size/sizing_inputs.hpp"
+#include "test_helpers.hpp"
 
 namespace kvb {
 namespace {
@@ -82,6 +84,34 @@ TEST(ServerFields, EveryKeyIsAServerKeyOnceAndEveryFlagHasHelp) {
     EXPECT_TRUE(names.insert(f.flags).second) << f.flags;
   }
   EXPECT_FALSE(is_server_key("workload"));
+}
+
+// trace and report take only the fields marked sizes_pool (cli/server_flags): every other flag,
+// given all together at flagged_fields_set's values, leaves a sizing's GPU pool, a token's KV
+// bytes and the CPU block's bytes (trace's bytes per token) as vLLM's defaults have them.
+TEST(ServerFields, AFieldOutsideThePoolLeavesThePoolAndTheKvBytesAlone) {
+  const auto doc = server_to_yaml(flagged_fields_set());
+  ServeSettings given;
+  int outside = 0;
+  for (const auto& f : server_fields()) {
+    if (f.from_flag == nullptr || f.sizes_pool) continue;
+    ++outside;
+    f.from_flag(doc[f.key].as<std::string>(), given);
+  }
+  // the CPU tier's size, the copy method, the secondary tier's 4 and the tier's medium
+  EXPECT_EQ(outside, 7);
+  for (const char* name : {"llama-3.1-8b", "gpt-oss-120b"}) {
+    ServeSettings plain;
+    plain.tensor_parallel_auto = given.tensor_parallel_auto = true;
+    const auto hw = resolve_hardware("h100");
+    const auto a = compute_sizing(make_sizing_inputs(test::model(name), hw, plain));
+    const auto b = compute_sizing(make_sizing_inputs(test::model(name), hw, given));
+    EXPECT_EQ(a.num_gpu_blocks, b.num_gpu_blocks) << name;
+    EXPECT_EQ(a.gpu_kv_tokens, b.gpu_kv_tokens) << name;
+    EXPECT_EQ(a.layout.kv_bytes_per_token(), b.layout.kv_bytes_per_token()) << name;
+    ASSERT_TRUE(a.offload && b.offload) << name;
+    EXPECT_EQ(a.offload->cpu_block_bytes, b.offload->cpu_block_bytes) << name;
+  }
 }
 
 }  // namespace
