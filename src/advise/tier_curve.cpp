@@ -147,7 +147,7 @@ void TierCurve::simulate(const std::vector<int>& gibs) {
     const int gib = sizes[task / draws];
     const auto setup = setup_for(gib, task % draws);
     const auto result = run_simulation(setup, options_);
-    if (gib == 0) require_served(result, setup.scenario, setup.max_model_len);  // else no tier to size
+    if (gib == 0) require_served(result, setup.scenario, setup.server.max_model_len);  // else no tier to size
     requests[task] = result.requests;
     results[task] = curve_point(gib, result);
   });

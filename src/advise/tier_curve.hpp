@@ -46,8 +46,8 @@ class TierCurve {
   std::int64_t gpu_blocks() const { return base_.gpu_blocks; }
   // Whether a pool `share` times this one still holds max-model-len (else vLLM would not start).
   bool pool_holds_max_model_len(double share) const {
-    return share * static_cast<double>(base_.gpu_blocks) * base_.block_size >=
-           static_cast<double>(base_.max_model_len);
+    return share * static_cast<double>(base_.gpu_blocks) * base_.server.block_size >=
+           static_cast<double>(base_.server.max_model_len);
   }
 
   std::vector<TierCurvePoint> points() const {

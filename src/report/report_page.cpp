@@ -74,7 +74,7 @@ std::string glance(const ReportInputs& in) {
       lines.push_back(
           fmt::format("{} ({} on {}, {} GPU KV blocks, max-model-len {}): a {:g} GiB CPU tier takes TTFT p99 "
                       "from {:.0f} ms to {:.0f} ms and output throughput {:.2f}x &#8212; simulated",
-                      html_escape(s.scenario), html_escape(s.model), html_escape(s.hardware),
+                      html_escape(s.scenario), html_escape(s.server.model), html_escape(s.server.hardware),
                       format_count(best->gpu_blocks), format_count(best->max_model_len), best->tier_gib,
                       1e3 * best->baseline_ttft_p99_s, 1e3 * best->ttft_p99_s,
                       best->baseline_output_tokens_per_s > 0

@@ -147,8 +147,9 @@ std::string simulation_section_html(const std::vector<SimView>& sims) {
       "CPU "
       "tier, so the dashed lines show what offloading changes.</p>\n";
   for (const auto& s : sims) {
-    out += fmt::format("<h3>{}: {} on {} (TP {})</h3>\n", html_escape(s.scenario), html_escape(s.model),
-                       html_escape(s.hardware), s.tp);
+    out +=
+        fmt::format("<h3>{}: {} on {} (TP {})</h3>\n", html_escape(s.scenario), html_escape(s.server.model),
+                    html_escape(s.server.hardware), s.server.tensor_parallel_size);
     if (!s.description.empty()) out += "<p>" + html_escape(s.description) + "</p>\n";
     out += fmt::format(
         "<p class=\"small\">Link model: {}<br>Step-time model: {}<br>Expected error against real vLLM: "

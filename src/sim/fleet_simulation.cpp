@@ -23,8 +23,8 @@ std::uint64_t affinity_of(const SimRequest& r) {
 FleetSimulation::FleetSimulation(const SimulationSetup& setup, const SimOptions& options)
     : setup_(setup),
       options_(options),
-      generator_(setup.scenario.workload, setup.scenario.seed, setup.block_size, setup.max_model_len,
-                 setup.scenario.origin),
+      generator_(setup.scenario.workload, setup.scenario.seed, setup.server.block_size,
+                 setup.server.max_model_len, setup.scenario.origin),
       router_(setup.scenario.fleet.router, setup.scenario.seed) {
   if (setup.scenario.trace)
     trace_ = std::make_unique<TraceReader>(setup.scenario.trace->path, setup.scenario.trace->options);
@@ -131,13 +131,13 @@ void FleetSimulation::admit_next_trace_request() {
   TraceRequest t;
   while (trace_->next(t)) {
     if (t.prompt_tokens < 1 ||
-        t.prompt_tokens + std::max<std::int64_t>(1, t.output_tokens) > setup_.max_model_len) {
+        t.prompt_tokens + std::max<std::int64_t>(1, t.output_tokens) > setup_.server.max_model_len) {
       ++rejected_;
       continue;
     }
     const auto id = take_slot();
     auto& r = clock_.requests[static_cast<std::size_t>(id)];
-    r = simulated_request(t, id, setup_.scenario.trace->options.block_tokens, setup_.block_size);
+    r = simulated_request(t, id, setup_.scenario.trace->options.block_tokens, setup_.server.block_size);
     const double at = std::max(t.arrival_s, clock_.now);
     r.arrival = at;
     clock_.events.push(at, EventKind::kArrival, id);
@@ -197,7 +197,7 @@ int FleetSimulation::route(SimRequest& r) {
   if (engines_.size() > 1 && !router_.reads_published_state()) {
     // Round-robin, least-loaded, session: the router's own counts, no scan over the replicas.
     r.replica =
-        router_.choose(RoutedRequest{r.prompt_tokens / setup_.block_size, affinity_of(r)}, in_flight_);
+        router_.choose(RoutedRequest{r.prompt_tokens / setup_.server.block_size, affinity_of(r)}, in_flight_);
   } else if (engines_.size() > 1) {
     route_by_published_state(r);
   }
@@ -208,8 +208,9 @@ int FleetSimulation::route(SimRequest& r) {
 // The prefix-aware routers score every replica (llm-d's scorers do): what each publishes, read
 // per request.
 void FleetSimulation::route_by_published_state(SimRequest& r) {
-  const auto sent = sent_.empty() ? std::vector<std::uint64_t>{}
-                                  : sent_prefix_hashes(r.block_hashes, r.prompt_tokens, setup_.block_size);
+  const auto sent = sent_.empty()
+                        ? std::vector<std::uint64_t>{}
+                        : sent_prefix_hashes(r.block_hashes, r.prompt_tokens, setup_.server.block_size);
   for (std::size_t i = 0; i < engines_.size(); ++i) {
     auto& s = states_[i];
     s = ReplicaState{};
@@ -223,7 +224,7 @@ void FleetSimulation::route_by_published_state(SimRequest& r) {
     }
   }
   const RoutedRequest routed{
-      sent_.empty() ? r.prompt_tokens / setup_.block_size : static_cast<std::int64_t>(sent.size()),
+      sent_.empty() ? r.prompt_tokens / setup_.server.block_size : static_cast<std::int64_t>(sent.size()),
       affinity_of(r)};
   r.replica = router_.choose(routed, states_);
   if (!sent_.empty()) sent_[static_cast<std::size_t>(r.replica)].record(sent);

@@ -20,13 +20,13 @@ void ServingEngine::load_in_step(std::int64_t cpu_blocks) {
 // The stores of the step that just ran: each request's full prompt chunks up to what the step
 // computed, past what the tier holds, one copy and one synchronize per chunk. Visible at once.
 double ServingEngine::store_in_step() {
-  const std::int64_t per_chunk = std::max<std::int64_t>(1, kLmcacheChunkTokens / setup_.block_size);
+  const std::int64_t per_chunk = std::max<std::int64_t>(1, kLmcacheChunkTokens / setup_.server.block_size);
   double seconds = 0;
   for (const auto& s : scheduler_.step()) {
     auto& r = request(s.request);
     if (r.timed_out) continue;
     const auto computed = std::min(s.start + s.tokens, r.prompt_tokens);
-    const auto upto = computed / (per_chunk * setup_.block_size) * per_chunk;
+    const auto upto = computed / (per_chunk * setup_.server.block_size) * per_chunk;
     if (upto <= r.stored_blocks) continue;
     const std::vector<std::uint64_t> candidates(r.block_hashes.begin() + r.stored_blocks,
                                                 r.block_hashes.begin() + upto);

@@ -91,7 +91,7 @@ void ServingEngine::on_disk_read_done(std::int64_t id) {
 // Of the tokens the load brings, those in promoted blocks that count as hits (past the request's
 // high water, as EngineCounters::note_progress counts them).
 std::int64_t ServingEngine::promoted_fresh_tokens(const TransferJob& job, const SimRequest& r) const {
-  const std::int64_t bs = setup_.block_size;
+  const std::int64_t bs = setup_.server.block_size;
   std::int64_t fresh = 0;
   std::size_t k = 0;
   for (std::size_t i = 0; i < job.hashes.size() && k < job.disk.size(); ++i) {

@@ -27,9 +27,9 @@ ServingEngine::ServingEngine(const SimulationSetup& setup, const SimOptions& opt
       replica_(replica),
       clock_(clock),
       listener_(listener),
-      tier_link_(setup.file_tier ? file_tier_link(*setup.file_tier, setup.world_size, setup.link)
+      tier_link_(setup.file_tier ? file_tier_link(*setup.file_tier, setup.server.world_size(), setup.link)
                                  : setup.link),
-      kv_(setup.gpu_blocks, setup.block_size, setup.scenario.server.enable_prefix_caching),
+      kv_(setup.gpu_blocks, setup.server.block_size, setup.scenario.server.enable_prefix_caching),
       tier_(make_tier(setup)),
       secondary_(tier_ && setup.secondary
                      ? std::make_unique<SecondaryTier>(*setup.secondary, setup.cpu_block_bytes)
@@ -59,7 +59,7 @@ double ServingEngine::kv_usage() const {
 }
 
 void ServingEngine::published_prefix(const SimRequest& r, ReplicaState& state) const {
-  const auto max_hit = (r.known_tokens() - 1) / setup_.block_size;
+  const auto max_hit = (r.known_tokens() - 1) / setup_.server.block_size;
   const auto gpu = static_cast<std::int64_t>(kv_.find_prefix(r.block_hashes, max_hit).size());
   auto blocks = gpu;
   while (tier_ && blocks < max_hit && tier_->ready(r.block_hashes[static_cast<std::size_t>(blocks)]))
@@ -119,7 +119,7 @@ void ServingEngine::on_step_done() {
     }
     counters_.note_progress(r, s.start, s.start + s.tokens, true, false);
     r.computed = s.start + s.tokens;
-    kv_.cache_blocks(r, r.computed / setup_.block_size);
+    kv_.cache_blocks(r, r.computed / setup_.server.block_size);
     if (tier_ && !costs_.on(TierCost::kLmcacheSync)) offer_stores(r);
     if (r.computed == r.known_tokens()) {
       ++r.generated;
@@ -250,12 +250,13 @@ void ServingEngine::complete_load(std::int64_t id, bool from_step_output) {
   if (!job.direct) tier_->unpin(job.hashes);
   const auto blocks = job.gpu_hit_blocks + static_cast<std::int64_t>(job.hashes.size());
   const auto promoted = secondary_ ? promoted_fresh_tokens(job, r) : 0;
-  counters_.note_progress(r, job.gpu_hit_blocks * setup_.block_size, blocks * setup_.block_size, false, true);
+  counters_.note_progress(r, job.gpu_hit_blocks * setup_.server.block_size, blocks * setup_.server.block_size,
+                          false, true);
   if (promoted > 0) {  // the tokens that came from the secondary tier count there, not as CPU hits
     counters_.cpu_hit_tokens -= promoted;
     secondary_->add_hit_tokens(promoted);
   }
-  r.computed = blocks * setup_.block_size;
+  r.computed = blocks * setup_.server.block_size;
   kv_.cache_blocks(r, blocks);
   r.state = RequestState::kWaiting;
   // The scheduler learns of a finished load from the step's output; under async scheduling the
@@ -302,7 +303,7 @@ void ServingEngine::offer_stores(SimRequest& r) {
   // before 0.18, decoded blocks too from then (decode-stores).
   const auto upto =
       (costs_.on(TierCost::kDecodeStores) ? r.computed : std::min(r.computed, r.prompt_tokens)) /
-      setup_.block_size;
+      setup_.server.block_size;
   if (upto <= r.stored_blocks) return;
   costs_.connector_cpu.blocks_touched += upto;  // the scheduler touches every block of a request that stores
   const std::vector<std::uint64_t> candidates(r.block_hashes.begin() + r.stored_blocks,

@@ -10,6 +10,7 @@
 #include "core/errors.hpp"
 #include "fleet/fleet_spec.hpp"
 #include "kvbench_config.hpp"
+#include "server/server_json.hpp"
 
 namespace kvb {
 namespace {
@@ -143,12 +144,7 @@ nlohmann::json simulate_json(const SimulateDocument& d) {
                                 {"sample", t.options.sample},
                                 {"limit", t.options.limit}};
   }
-  doc["model"] = d.model;
-  doc["hardware"] = d.hardware;
-  doc["tensor_parallel_size"] = d.tensor_parallel_size;
-  doc["weight_dtype"] = d.weight_dtype;
-  doc["kv_cache_dtype"] = d.kv_cache_dtype;
-  doc["block_size"] = d.block_size;
+  write_server_json(d.server, doc);
   doc["cpu_block_bytes"] = d.cpu_block_bytes;
   write_gpu_blocks(d.gpu_blocks, doc);
   doc["link_model"] = d.link_model;
@@ -177,12 +173,10 @@ SimView sim_view(const SimulateDocument& d, const std::string& origin) {
   SimView v{.origin = origin,
             .scenario = d.scenario_name,
             .description = d.scenario_description,
-            .model = d.model,
-            .hardware = d.hardware,
             .link_model = d.link_model,
             .time_model = d.time_model,
+            .server = d.server,
             .expected_error = d.expected_error,
-            .tp = d.tensor_parallel_size,
             .replicas = d.replicas,
             .router = d.replicas > 1 ? to_string(d.router) : "",
             .axes = {},

@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "server/resolved_server.hpp"
 #include "sim/sweep.hpp"
 
 namespace kvb {
@@ -35,8 +36,7 @@ struct SimulateDocument {
   std::string scenario_name, scenario_origin, scenario_description;
   std::uint64_t seed = 1;
   std::optional<TraceInput> trace;  // path as printed
-  std::string model, hardware, weight_dtype, kv_cache_dtype;
-  int tensor_parallel_size = 1, block_size = 16;
+  ResolvedServer server;            // the first point's (server/server_json: its keys at the top level)
   double cpu_block_bytes = 0;
   std::variant<GpuBlocksOrigin, std::string> gpu_blocks;  // sim/sim_notes_json: a string from an older one
   std::string link_model, time_model;
@@ -73,11 +73,11 @@ struct SimPointView {
 };
 
 struct SimView {
-  std::string origin, scenario, description, model, hardware, link_model, time_model;
+  std::string origin, scenario, description, link_model, time_model;
+  ResolvedServer server;       // as the document recorded it
   std::string expected_error;  // against real vLLM servers; empty: not scored (or a file before it)
-  int tp = 1;
-  int replicas = 1;    // the fleet (files before it: one engine)
-  std::string router;  // empty for one engine
+  int replicas = 1;            // the fleet (files before it: one engine)
+  std::string router;          // empty for one engine
   std::vector<std::string> axes;
   std::vector<SimPointView> points;
   std::variant<GpuBlocksOrigin, std::string> gpu_blocks;  // as SimulateDocument's

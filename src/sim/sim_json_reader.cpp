@@ -8,6 +8,7 @@
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "core/units.hpp"
+#include "server/server_json.hpp"
 #include "sim/sim_json.hpp"
 #include "sim/sim_notes_json.hpp"
 
@@ -187,13 +188,7 @@ void read_scenario(const Reader& r, const json& s, SimulateDocument& d) {
 }
 
 void read_server(const Reader& r, const json& doc, SimulateDocument& d) {
-  d.model = doc.at("model").get<std::string>();
-  d.hardware = doc.at("hardware").get<std::string>();
-  d.tensor_parallel_size =
-      static_cast<int>(json_integer_or(doc, "tensor_parallel_size", 1, 1 << 20, 1, r.where()));
-  d.weight_dtype = r.text(doc, "weight_dtype");
-  d.kv_cache_dtype = r.text(doc, "kv_cache_dtype");
-  d.block_size = static_cast<int>(json_integer_or(doc, "block_size", 1, 1 << 20, 16, r.where()));
+  d.server = read_server_json(doc, r.where());
   d.cpu_block_bytes = r.real(doc, "cpu_block_bytes", kMaxBytes);
   d.gpu_blocks = read_gpu_blocks(doc, r.where());
   d.link_model = r.text(doc, "link_model");

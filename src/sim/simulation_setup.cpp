@@ -109,11 +109,11 @@ void size_gpu_pool(SimulationSetup& out, const Scenario& s, const SizingInputs& 
                       "vLLM would refuse to start — lower it or give more memory",
                       s.origin, *v.max_model_len, format_count(pool_tokens)));
     }
-    out.max_model_len = *v.max_model_len;
+    out.server.max_model_len = *v.max_model_len;
   } else {
-    out.max_model_len = std::min<std::int64_t>(in.model.max_position_embeddings, pool_tokens);
-    if (out.max_model_len < in.model.max_position_embeddings) {
-      out.notes.push_back(ContextDefaultedNote{out.max_model_len});
+    out.server.max_model_len = std::min<std::int64_t>(in.model.max_position_embeddings, pool_tokens);
+    if (out.server.max_model_len < in.model.max_position_embeddings) {
+      out.notes.push_back(ContextDefaultedNote{out.server.max_model_len});
     }
   }
 }
@@ -164,15 +164,11 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
                       .model = in.model,
                       .hw = in.hw,
                       .layout = layout,
-                      .weight_dtype = sizing.weight_dtype,
-                      .block_size = layout.block_size,
-                      .world_size = sizing.world_size,
-                      .max_num_batched_tokens = in.kv.max_num_batched_tokens,
-                      .max_num_seqs = in.max_num_seqs,
+                      .server = resolved_server_of(sizing),
                       .predictor = make_predictor(in, layout, sizing.weight_dtype)};
   size_gpu_pool(out, s, in, sizing);
   out.block_bytes_per_rank = static_cast<double>(layout.block_bytes_all_layers());
-  out.cpu_block_bytes = out.block_bytes_per_rank * sizing.world_size;
+  out.cpu_block_bytes = out.block_bytes_per_rank * out.server.world_size();
   if (v.kv_offloading_size) {
     out.offloading = true;
     out.cpu_blocks = cpu_blocks_for(*v.kv_offloading_size, static_cast<std::int64_t>(out.cpu_block_bytes));
@@ -188,10 +184,28 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
   return out;
 }
 
+// The one place a sizing's fields become the simulated server's.
+ResolvedServer resolved_server_of(const SizingFit& fit) {
+  return {.model = fit.model_name,
+          .hf_id = fit.hf_id,
+          .hardware = fit.hw_name,
+          .tensor_parallel_size = fit.tp,
+          .pipeline_parallel_size = fit.pp,
+          .data_parallel_size = fit.dp,
+          .expert_parallel = fit.expert_parallel,
+          .max_model_len = fit.max_model_len,
+          .max_num_batched_tokens = fit.max_num_batched_tokens,
+          .max_num_seqs = fit.max_num_seqs,
+          .weight_dtype = fit.weight_dtype,
+          .kv_cache_dtype = fit.layout.kv_dtype,
+          .block_size = fit.layout.block_size,
+          .offloading_backend = fit.offloading_backend};
+}
+
 ExpectedError expected_error_for(const SimulationSetup& setup) {
   return {.moe = setup.model.num_experts > 0,
-          .weights = setup.weight_dtype,
-          .ranks = setup.world_size,
+          .weights = setup.server.weight_dtype,
+          .ranks = setup.server.world_size(),
           .hardware = setup.hw.name,
           .scored = setup.predictor.calibration().scored,
           .fleet = setup.scenario.fleet.replicas > 1};

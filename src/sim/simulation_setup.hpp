@@ -10,6 +10,7 @@
 #include "catalog/model_spec.hpp"
 #include "perf/link_curve.hpp"
 #include "perf/step_time_model.hpp"
+#include "server/resolved_server.hpp"
 #include "sim/file_tier.hpp"
 #include "sim/scenario.hpp"
 #include "sim/secondary_tier.hpp"
@@ -24,16 +25,12 @@ struct SimulationSetup {
   ModelSpec model;
   HardwareSpec hw;
   KvLayout layout;
-  std::string weight_dtype;
-  int block_size = 16;
+  // The server run: its batch limits the scenario's or vLLM's defaults on this GPU, its
+  // max_model_len the one the GPU pool holds (the scenario's, else the model's clipped to the pool).
+  ResolvedServer server;
   std::int64_t gpu_blocks = 0;
   GpuBlocksOrigin gpu_blocks_origin{};
-  std::int64_t max_model_len = 0;
   double block_bytes_per_rank = 0;  // what each rank moves per block over its own link
-  int world_size = 1;
-  // The scenario's, or what vLLM takes on this GPU where it gives none.
-  std::int64_t max_num_batched_tokens = 0;
-  std::int64_t max_num_seqs = 0;
   bool offloading = false;
   std::int64_t cpu_blocks = 0;                      // num_cpu_blocks of vLLM's CPU tier
   double cpu_block_bytes = 0;                       // one block across all ranks
@@ -45,6 +42,9 @@ struct SimulationSetup {
   StepTimeModel predictor;
   std::vector<SimNote> notes{};  // approximations that apply to this run
 };
+
+// The server a sizing's fit resolved (size's own figures, so the simulated server is the sized one).
+ResolvedServer resolved_server_of(const SizingFit& fit);
 
 // What the simulator's expected error against real vLLM is for this server: its class (dense or
 // MoE, weight format, ranks) and the calibration's scored classes; output/common/expected_error_text gives

@@ -11,7 +11,7 @@ namespace kvb {
 
 void StepScheduler::schedule(std::int64_t steps_started) {
   step_.clear();
-  std::int64_t budget = c_.setup.max_num_batched_tokens;
+  std::int64_t budget = c_.setup.server.max_num_batched_tokens;
   const bool preempted = schedule_running(budget);
   // vLLM admits nothing new in a step that preempted. When that leaves the step empty (the
   // running requests preempted one another, the pool held by loaded requests that wait), its
@@ -85,7 +85,7 @@ bool StepScheduler::schedule_running(std::int64_t& budget) {
 }
 
 void StepScheduler::schedule_waiting(std::int64_t& budget, std::int64_t steps_started, bool any_arrival) {
-  const auto max_seqs = static_cast<std::size_t>(c_.setup.max_num_seqs);
+  const auto max_seqs = static_cast<std::size_t>(c_.setup.server.max_num_seqs);
   std::vector<std::int64_t> held;  // reached the scheduler after this step's schedule call
   while (!waiting_.empty() && budget > 0 && running_.size() < max_seqs) {
     auto& r = request(waiting_.front());
@@ -104,7 +104,7 @@ void StepScheduler::schedule_waiting(std::int64_t& budget, std::int64_t steps_st
 // The head of the waiting queue leaves it (into this step, to a load, or behind another request's
 // load) and true is returned; false where the pool or the admission gate cannot take it now.
 bool StepScheduler::admit_head(SimRequest& r, std::int64_t& budget) {
-  const auto block = c_.setup.block_size;
+  const auto block = c_.setup.server.block_size;
   std::vector<std::int32_t> hits;
   std::int64_t start = r.computed;
   std::int64_t loaded = 0;  // LMCache: CPU hits retrieved in this step
@@ -149,9 +149,9 @@ bool StepScheduler::admit_head(SimRequest& r, std::int64_t& budget) {
 // The head's CPU hits load asynchronously; the request waits, the batch does not.
 bool StepScheduler::admit_from_cpu(SimRequest& r, const std::vector<std::int32_t>& hits, std::int64_t cpu) {
   const auto g = static_cast<std::int64_t>(hits.size());
-  if (!c_.kv.allocate(r, hits, (g + cpu) * c_.setup.block_size)) return false;
+  if (!c_.kv.allocate(r, hits, (g + cpu) * c_.setup.server.block_size)) return false;
   waiting_.pop_front();
-  c_.counters.note_progress(r, 0, g * c_.setup.block_size, false, false);
+  c_.counters.note_progress(r, 0, g * c_.setup.server.block_size, false, false);
   c_.actions.start_load(r, hits, cpu);
   return true;
 }
@@ -169,7 +169,7 @@ const StepScheduler::PrefixLookup& StepScheduler::lookup_prefix(const SimRequest
   lookup_.kv_version = c_.kv.version();
   lookup_.tier_version = tier_version;
   // At least one token is always computed, so a full hit still leaves the last one.
-  const auto max_hit = (r.known_tokens() - 1) / c_.setup.block_size;
+  const auto max_hit = (r.known_tokens() - 1) / c_.setup.server.block_size;
   lookup_.gpu_hits = c_.kv.find_prefix(r.block_hashes, max_hit);
   lookup_.cpu_blocks = 0;
   if (c_.tier) {

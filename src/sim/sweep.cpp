@@ -99,12 +99,7 @@ std::vector<std::size_t> task_order(
 
 // What every point shares: the first point's server, link, time model and expected error.
 void describe_run(SweepRun& run, const SimulationSetup& setup) {
-  run.model = setup.model.name;
-  run.hardware = setup.hw.name;
-  run.tp = setup.scenario.server.tensor_parallel_size;
-  run.weight_dtype = setup.weight_dtype;
-  run.kv_dtype = setup.layout.kv_dtype;
-  run.block_size = setup.block_size;
+  run.server = setup.server;
   run.cpu_block_bytes = setup.cpu_block_bytes;
   run.gpu_blocks = setup.gpu_blocks_origin;
   run.link = setup.link;
@@ -121,7 +116,7 @@ SweepPoint new_point(const std::vector<std::pair<std::string, std::string>>& par
   p.kv_offloading_gib = setup.scenario.server.kv_offloading_size.value_or(0);
   p.gpu_blocks = setup.gpu_blocks;
   p.cpu_blocks = setup.cpu_blocks;
-  p.max_model_len = setup.max_model_len;
+  p.max_model_len = setup.server.max_model_len;
   return p;
 }
 

@@ -9,6 +9,7 @@
 
 #include "perf/link_curve.hpp"
 #include "perf/step_time_model.hpp"
+#include "server/resolved_server.hpp"
 #include "sim/scenario.hpp"
 #include "sim/sim_notes.hpp"
 #include "sim/sim_result.hpp"
@@ -30,9 +31,7 @@ struct SweepPoint {
 struct SweepRun {
   Scenario scenario;
   std::vector<SweepAxis> axes;
-  std::string model, hardware, weight_dtype, kv_dtype;
-  int tp = 1;
-  int block_size = 16;
+  ResolvedServer server;  // the first point's
   double cpu_block_bytes = 0;
   GpuBlocksOrigin gpu_blocks;    // worded by output/simulate/sim_notes_text
   LinkProfile link;              // worded by output/common/link_origin_text

@@ -60,7 +60,8 @@ std::string run_header(const SweepRun& run) {
   out += fmt::format("Scenario {} ({}){}\n", run.scenario.name, run.scenario.origin,
                      run.scenario.description.empty() ? "" : ": " + run.scenario.description);
   out += fmt::format("Model {} on {} x{} (weights {}, KV {}), block size {}, {} per CPU block (all ranks)\n",
-                     run.model, run.hardware, run.tp, run.weight_dtype, run.kv_dtype, run.block_size,
+                     run.server.model, run.server.hardware, run.server.tensor_parallel_size,
+                     run.server.weight_dtype, run.server.kv_cache_dtype, run.server.block_size,
                      format_bytes_binary(run.cpu_block_bytes));
   if (run.scenario.trace) {
     const auto& t = *run.scenario.trace;

@@ -38,13 +38,13 @@ max-model-len: 8192
 workload: {requests: 1, arrival: {process: fixed, rate: 1}}
 )";
   const auto setup = prepare_simulation(parse_scenario(yaml, "test.yaml"), std::nullopt);
-  EXPECT_EQ(setup.max_num_batched_tokens, 2048);
-  EXPECT_EQ(setup.max_num_seqs, 256);
+  EXPECT_EQ(setup.server.max_num_batched_tokens, 2048);
+  EXPECT_EQ(setup.server.max_num_seqs, 256);
   const auto given = prepare_simulation(
       parse_scenario(std::string(yaml) + "max-num-batched-tokens: 4096\nmax-num-seqs: 64\n", "test.yaml"),
       std::nullopt);
-  EXPECT_EQ(given.max_num_batched_tokens, 4096);
-  EXPECT_EQ(given.max_num_seqs, 64);
+  EXPECT_EQ(given.server.max_num_batched_tokens, 4096);
+  EXPECT_EQ(given.server.max_num_seqs, 64);
   const auto in = make_sizing_inputs(test::model("llama-3.1-8b"), resolve_hardware("h100"), ServeSettings{});
   EXPECT_EQ(in.kv.max_num_batched_tokens, 8192);
   EXPECT_EQ(in.max_num_seqs, 1024);

@@ -111,7 +111,7 @@ TEST(SecondaryTier, TokensAndBytesAreConservedAndInvariantsHoldUnderPressure) {
     EXPECT_LE(t.peak_blocks, setup.secondary->blocks) << size;
     EXPECT_LE(r.cpu_tier_peak_blocks, setup.cpu_blocks) << size;
     // Each block the secondary served was read from it once per hit at least.
-    EXPECT_GE(t.blocks_read * setup.block_size, t.hit_tokens) << size;
+    EXPECT_GE(t.blocks_read * setup.server.block_size, t.hit_tokens) << size;
     if (std::string(size) == "6") {
       EXPECT_GT(t.evictions, 0);
     }

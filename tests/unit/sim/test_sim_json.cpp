@@ -65,6 +65,53 @@ workload:
   EXPECT_DOUBLE_EQ(view.points[0].output_tokens_per_s, view.points[0].baseline_output_tokens_per_s);
 }
 
+// A server with every field off its default comes back as the run resolved it: the scenario's
+// stated values, the catalog's hf_id, the dtypes as vLLM holds them, and the points unchanged.
+TEST(SimulateJson, TheResolvedServerAndThePointsRoundTrip) {
+  const auto scenario = parse_scenario(R"(
+model: qwen3-8b
+hardware: h100
+tensor-parallel-size: 2
+max-model-len: 16384
+max-num-batched-tokens: 4096
+max-num-seqs: 64
+kv-cache-dtype: fp8
+block-size: 32
+kv-offloading-size: 4
+kv-offloading-backend: lmcache
+workload:
+  requests: 20
+  arrival: {process: poisson, rate: 10}
+  prompt: 600
+  output: 4
+)",
+                                       "server.yaml");
+  const auto run = run_sweep(scenario, {}, std::nullopt, {});
+  const auto doc = simulate_document(run);
+  const auto read = simulate_document_from_json(simulate_json(doc), "server.json");
+  EXPECT_EQ(read.server, doc.server);
+  const auto& s = read.server;
+  EXPECT_EQ(s.model, "qwen3-8b");
+  EXPECT_EQ(s.hf_id, "Qwen/Qwen3-8B");
+  EXPECT_EQ(s.hardware, "h100");
+  EXPECT_EQ(s.tensor_parallel_size, 2);
+  EXPECT_EQ(s.pipeline_parallel_size, 1);
+  EXPECT_EQ(s.max_model_len, 16384);
+  EXPECT_EQ(s.max_num_batched_tokens, 4096);
+  EXPECT_EQ(s.max_num_seqs, 64);
+  EXPECT_EQ(s.kv_cache_dtype, "fp8");
+  EXPECT_EQ(s.block_size, 32);
+  EXPECT_EQ(s.offloading_backend, OffloadingBackend::kLmcache);
+  ASSERT_EQ(read.points.size(), 1u);
+  EXPECT_EQ(read.points[0].max_model_len, 16384);
+  EXPECT_EQ(read.points[0].gpu_blocks, doc.points[0].gpu_blocks);
+  EXPECT_EQ(read.points[0].cpu_blocks, doc.points[0].cpu_blocks);
+  EXPECT_EQ(read.points[0].metrics.output_tokens, doc.points[0].metrics.output_tokens);
+  EXPECT_EQ(simulate_json(read).dump(), simulate_json(doc).dump());
+  // The report's view names the same server.
+  EXPECT_EQ(sim_view(read, "server.json").server, doc.server);
+}
+
 TEST(SimulateJson, EveryOptionalFieldRoundTripsAndABadFigureIsRefusedByName) {
   SimulateDocument d;
   d.tool = "kvbench 1.2.3";
@@ -72,8 +119,8 @@ TEST(SimulateJson, EveryOptionalFieldRoundTripsAndABadFigureIsRefusedByName) {
   d.seed = 18'000'000'000'000'000'000ULL;  // past int64: written and read as unsigned
   d.trace =
       TraceInput{"traces/mooncake.jsonl", {.block_tokens = 512, .speed = 2.5, .sample = 0.25, .limit = 9}};
-  d.model = "qwen3-8b";
-  d.hardware = "l40s";
+  d.server.model = "qwen3-8b";
+  d.server.hardware = "l40s";
   d.interrupted = true;
   d.interrupted_during = "kv-offloading-size=64";
   d.sweep = {{"kv-offloading-size", {"0", "64"}}};
