@@ -22,6 +22,7 @@
 #include "core/json_file.hpp"
 #include "core/units.hpp"
 #include "output/trace/trace_text.hpp"
+#include "sim/simulation_setup.hpp"
 #include "size/sizing_engine.hpp"
 #include "size/sizing_inputs.hpp"
 #include "trace/tier_levels.hpp"
@@ -58,7 +59,7 @@ TraceServer trace_server(const TraceCommandOptions& o) {
   apply_server_flags(o.server, serve);
   const auto sizing = compute_sizing(
       make_sizing_inputs(resolve_model(o.server.model, warnings), resolve_hardware(o.server.hw), serve));
-  TraceServer server{{sizing.model_name, sizing.hw_name, sizing.tp, 0}, 0, sizing.budget.exceeds_gpu_gib};
+  TraceServer server{{resolved_server_of(sizing), 0}, 0, sizing.budget.exceeds_gpu_gib};
   server.cost.kv_bytes_per_token =
       sizing.offload ? static_cast<double>(sizing.offload->cpu_block_bytes) / sizing.layout.block_size
                      : static_cast<double>(sizing.layout.kv_bytes_per_token() * sizing.world_size);
@@ -85,14 +86,14 @@ std::optional<TierLevels> tier_levels(const TraceCommandOptions& o, const TraceS
     throw UsageError(fmt::format(
         "--secondary-tier-size: {} leaves no GPU KV pool on {} at TP {}; expected a server the model fits "
         "(--tp, --hw, --kv-cache-memory)",
-        server.cost.model, server.cost.hardware, server.cost.tensor_parallel_size));
+        server.cost.server.model, server.cost.server.hardware, server.cost.server.tensor_parallel_size));
   }
   if (server.exceeds_gpu_gib > 0) {  // a pool no GPU holds would read the curve at a wrong GPU size
     throw UsageError(
         fmt::format("--secondary-tier-size: --kv-cache-memory is {:.2f} GiB more than {} holds beside the "
                     "weights, activations and graphs; "
                     "expected a KV cache memory that fits the GPU",
-                    server.exceeds_gpu_gib, server.cost.hardware));
+                    server.exceeds_gpu_gib, server.cost.server.hardware));
   }
   TierLevels levels{server.gpu_pool_tokens / options.block_tokens, std::nullopt};
   if (text == "unbounded") return levels;  // vLLM's file-system tier: no bound before RFC #54779

@@ -18,9 +18,9 @@ std::string one_trace(const TraceDocument& d) {
       "<p>An unbounded prefix cache serves {:.1f}% of prompt tokens; holding every distinct block "
       "would take {:.0f} GiB for {} on {}.</p>\n",
       100 * t.unbounded_prefix_hit_rate, static_cast<double>(t.distinct_blocks) * gib_per_block,
-      html_escape(d.cost.model), html_escape(d.cost.hardware));
+      html_escape(d.cost.server.model), html_escape(d.cost.server.hardware));
   LineChart chart;
-  chart.title = fmt::format("{}: prefix cache size vs hit rate (counted)", d.cost.model);
+  chart.title = fmt::format("{}: prefix cache size vs hit rate (counted)", d.cost.server.model);
   chart.x_label = "cache size (GiB of KV, all ranks; log scale)";
   chart.y_label = "prefix hit rate (% of prompt tokens)";
   chart.log2_x = true;

@@ -7,6 +7,7 @@
 #include "core/path_text.hpp"
 #include "core/units.hpp"
 #include "kvbench_config.hpp"
+#include "server/server_json.hpp"
 
 namespace kvb {
 namespace {
@@ -88,9 +89,6 @@ nlohmann::json trace_json(const TraceAnalysis& a, const TraceKvCost& cost) {
                           {"speed", a.options.speed},
                           {"sample", a.options.sample},
                           {"limit", a.options.limit}}},
-                        {"model", cost.model},
-                        {"hardware", cost.hardware},
-                        {"tensor_parallel_size", cost.tensor_parallel_size},
                         {"kv_bytes_per_token", cost.kv_bytes_per_token},
                         {"requests", a.requests},
                         {"skipped_by_sample", a.skipped_by_sample},
@@ -104,6 +102,7 @@ nlohmann::json trace_json(const TraceAnalysis& a, const TraceKvCost& cost) {
                         {"unbounded_prefix_hit_rate", a.unbounded_prefix_hit_rate},
                         {"unbounded_cache_gib", static_cast<double>(a.distinct_blocks) * block_gib(a, cost)},
                         {"miss_ratio_curve", curve}};
+  write_server_json(cost.server, doc);
   if (a.failed_requests > 0) doc["failed_requests"] = a.failed_requests;  // left out: no lengths
   if (a.format == TraceFormat::kVllmLog) {
     doc["vllm_log"] = {{"requests", a.vllm_log.requests},
@@ -203,10 +202,7 @@ TraceDocument trace_document_from_json(const nlohmann::json& doc, const std::str
   a.reuse_recorded = doc.value("reuse_recorded", true);
   a.interrupted = doc.contains("interrupted") && doc.at("interrupted") == true;
   a.options = options_from(doc.at("options"), origin);
-  d.cost.model = doc.at("model").get<std::string>();
-  d.cost.hardware = doc.at("hardware").get<std::string>();
-  d.cost.tensor_parallel_size =
-      static_cast<int>(json_integer_in(doc, "tensor_parallel_size", 1, 1 << 20, origin));
+  d.cost.server = read_server_json(doc, origin);
   d.cost.kv_bytes_per_token = json_number_in(doc, "kv_bytes_per_token", 0, 1e12, origin);
   a.requests = json_integer_in(doc, "requests", 0, kMaxTokens, origin);
   a.skipped_by_sample = json_integer_or(doc, "skipped_by_sample", 0, kMaxTokens, 0, origin);

@@ -6,17 +6,18 @@
 #include <utility>
 #include <vector>
 
+#include "server/resolved_server.hpp"
 #include "trace/trace_analysis.hpp"
 
 namespace kvb {
 
 inline constexpr const char* kTraceSchema = "kvbench/trace/v1";
 
-// What a cache block of the trace costs in KV memory: model, hardware, TP and bytes per token
-// across all ranks (from size/).
+// What a cache block of the trace costs in KV memory: the server sized for it (written through
+// server/server_json, its keys at the document's top level) and its KV bytes per token across all
+// ranks (from size/).
 struct TraceKvCost {
-  std::string model, hardware;
-  int tensor_parallel_size = 1;
+  ResolvedServer server;
   double kv_bytes_per_token = 0;
 };
 

@@ -127,8 +127,9 @@ std::string trace_text(const TraceAnalysis& a, const TraceKvCost& cost) {
   out += fmt::format(
       "  distinct prefix blocks {} of {} tokens ({} for {} on {} at TP {}: {} B per token, all ranks)\n",
       format_count(a.distinct_blocks), a.options.block_tokens,
-      format_bytes_binary(static_cast<double>(a.distinct_blocks) * gib * kGiB), cost.model, cost.hardware,
-      cost.tensor_parallel_size, format_count(static_cast<std::int64_t>(cost.kv_bytes_per_token)));
+      format_bytes_binary(static_cast<double>(a.distinct_blocks) * gib * kGiB), cost.server.model,
+      cost.server.hardware, cost.server.tensor_parallel_size,
+      format_count(static_cast<std::int64_t>(cost.kv_bytes_per_token)));
   out += fmt::format("  prefix hit rate of an unbounded cache: {:.1f}% of prompt tokens\n\n",
                      100 * a.unbounded_prefix_hit_rate);
   out +=

@@ -78,7 +78,10 @@ TEST(TraceFleet, LeastLoadedNeedsServiceTimesAndIsRefused) {
 // block whose replica count and per-replica entries disagree is refused, naming the file.
 TEST(TraceFleet, TheFleetBlockRoundTripsByteForByte) {
   const auto a = split(RouterKind::kPrefixAware);
-  const TraceKvCost cost{"llama-3.1-8b", "h100", 1, 131072};
+  TraceKvCost cost;
+  cost.server.model = "llama-3.1-8b";
+  cost.server.hardware = "h100";
+  cost.kv_bytes_per_token = 131072;
   const auto doc = trace_json(a, cost);
   const auto back = trace_document_from_json(doc, "trace.json");
   EXPECT_EQ(back.analysis.fleet, a.fleet);

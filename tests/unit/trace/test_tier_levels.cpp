@@ -106,7 +106,10 @@ TEST(TierLevels, TheCurveTakesOnlyCpuTiersLargerThanTheGpuPool) {
 TEST(TraceJson, TheTwoLevelCurveIsReadBack) {
   TraceOptions o;
   auto a = analyze_trace(std::string(KVBENCH_TEST_DATA) + "/traces/mooncake-conversation-head2000.jsonl", o);
-  const TraceKvCost cost{"llama-3.1-8b", "h100", 1, 131072};
+  TraceKvCost cost;
+  cost.server.model = "llama-3.1-8b";
+  cost.server.hardware = "h100";
+  cost.kv_bytes_per_token = 131072;
   for (const std::optional<std::int64_t> s :
        {std::optional<std::int64_t>(400), std::optional<std::int64_t>()}) {
     a.two_level = two_level_curve(a.hits, {25, s}, a.curve);

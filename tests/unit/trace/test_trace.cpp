@@ -132,11 +132,52 @@ TEST(TraceReader, SampleKeepsWholePrefixTreesAndLimitStops) {
   EXPECT_EQ(analyze_trace(data("mooncake-conversation-head2000.jsonl"), o).requests, 10);
 }
 
+// The server the curve's GiB are for comes back whole, every field off its default; a document
+// written before the server table (model, hardware and TP only) reads with the others' defaults.
+TEST(TraceJson, TheServerRoundTripsAndAnOlderDocumentTakesTheDefaults) {
+  const auto a = analyze_trace(data("mooncake-conversation-head2000.jsonl"), TraceOptions{});
+  TraceKvCost cost;
+  cost.server = {.model = "qwen3-32b",
+                 .hf_id = "Qwen/Qwen3-32B",
+                 .hardware = "l40s",
+                 .tensor_parallel_size = 4,
+                 .pipeline_parallel_size = 2,
+                 .data_parallel_size = 1,
+                 .expert_parallel = false,
+                 .max_model_len = 40960,
+                 .max_num_batched_tokens = 2048,
+                 .max_num_seqs = 128,
+                 .weight_dtype = "fp8",
+                 .kv_cache_dtype = "fp8_e4m3",
+                 .block_size = 32,
+                 .offloading_backend = OffloadingBackend::kSimple};
+  cost.kv_bytes_per_token = 65536;
+  const auto doc = trace_json(a, cost);
+  EXPECT_EQ(doc.at("tensor_parallel_size"), 4);  // at the top level, as trace wrote it before
+  const auto read = trace_document_from_json(doc, "trace.json");
+  EXPECT_EQ(read.cost.server, cost.server);
+  EXPECT_EQ(read.cost.kv_bytes_per_token, 65536);
+  auto older = doc;
+  for (const char* key :
+       {"hf_id", "pipeline_parallel_size", "max_model_len", "max_num_batched_tokens", "max_num_seqs",
+        "weight_dtype", "kv_cache_dtype", "block_size", "kv_offloading_backend"})
+    older.erase(key);
+  const auto old_server = trace_document_from_json(older, "old.json").cost.server;
+  EXPECT_EQ(old_server.model, "qwen3-32b");
+  EXPECT_EQ(old_server.tensor_parallel_size, 4);
+  EXPECT_EQ(old_server.pipeline_parallel_size, 1);
+  EXPECT_EQ(old_server.block_size, 16);
+  EXPECT_EQ(old_server.offloading_backend, OffloadingBackend::kNative);
+}
+
 TEST(TraceJson, TheReportReadsWhatTraceWritesAndDrawsTheCurve) {
   TraceOptions o;
   const auto a = analyze_trace(data("mooncake-conversation-head2000.jsonl"), o);
   // llama-3.1-8b: 32 layers x 2 x 8 KV heads x 128 x 2 B = 131,072 B per token.
-  const TraceKvCost cost{"llama-3.1-8b", "h100", 1, 131072};
+  TraceKvCost cost;
+  cost.server.model = "llama-3.1-8b";
+  cost.server.hardware = "h100";
+  cost.kv_bytes_per_token = 131072;
   const auto doc = trace_json(a, cost);
   EXPECT_EQ(doc.at("schema"), kTraceSchema);
   EXPECT_NEAR(doc.at("unbounded_cache_gib").get<double>(),
