@@ -7,7 +7,7 @@
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "core/units.hpp"
-#include "server/serve_settings.hpp"
+#include "server/server_json.hpp"
 
 namespace kvb {
 namespace {
@@ -54,9 +54,7 @@ CalibrationResult calibration_from_json(const nlohmann::json& doc, const std::st
   CalibrationResult r;
   r.device = doc.at("device").get<std::string>();
   r.runtime = doc.at("runtime").get<std::string>();
-  r.model = doc.at("model").get<std::string>();
-  r.hw = doc.at("hardware").get<std::string>();
-  r.tp = static_cast<int>(json_integer_in(doc, "tensor_parallel_size", 1, kMaxParallelRanks, origin));
+  r.server = read_server_json(doc, origin);
   const auto& cal = doc.at("calibration");
   r.fitted.compute_efficiency = efficiency(cal, "compute_efficiency");
   r.fitted.memory_efficiency = efficiency(cal, "memory_efficiency");

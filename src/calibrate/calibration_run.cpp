@@ -39,6 +39,25 @@ std::string no_room(double set_bytes, OperatorTimer& timer) {
                      static_cast<double>(timer.free_bytes()) / kGiBytes);
 }
 
+// The server the run times: bf16 weights (what the GEMMs run) and the KV layout the time model
+// counts; no batch limits (calibrate's own points, not a served batch).
+ResolvedServer timed_server(const CalibrationRequest& r, const KvLayout& layout) {
+  return {.model = r.model.name,
+          .hf_id = r.model.hf_id,
+          .hardware = r.hw.name,
+          .tensor_parallel_size = r.tp,
+          .pipeline_parallel_size = 1,
+          .data_parallel_size = 1,
+          .expert_parallel = false,
+          .max_model_len = 0,
+          .max_num_batched_tokens = 0,
+          .max_num_seqs = 0,
+          .weight_dtype = "bf16",
+          .kv_cache_dtype = layout.kv_dtype,
+          .block_size = layout.block_size,
+          .offloading_backend = OffloadingBackend::kNative};
+}
+
 std::vector<std::int64_t> checked(const std::vector<std::int64_t>& v, const char* flag) {
   if (v.empty()) throw UsageError(fmt::format("{}: expected at least one value", flag));
   for (const auto x : v) {
@@ -56,13 +75,11 @@ namespace {
 class CalibrationRun {
  public:
   CalibrationRun(OperatorTimer& timer, const CalibrationRequest& r, const LayerShapes& shapes,
-                 const StepTimeModel& model)
+                 const KvLayout& layout, const StepTimeModel& model)
       : timer_(timer), r_(r), shapes_(shapes), model_(model) {
     out_.device = timer.device_name();
     out_.runtime = timer.runtime();
-    out_.model = r.model.name;
-    out_.hw = r.hw.name;
-    out_.tp = r.tp;
+    out_.server = timed_server(r, layout);
     out_.ffn_width = shapes.ffn_width;
     out_.peak_tflops = peak_tflops(r.hw, "bf16");
     out_.hbm_peak_gbps = r.hw.hbm_bandwidth_gbps;
@@ -130,7 +147,7 @@ class CalibrationRun {
     out_.fitted.step_overhead_s = r_.step_overhead_us * 1e-6;
     out_.fitted.origin.from = CalibrationFrom::kCalibrate;
     out_.fitted.origin.device = out_.device;
-    out_.fitted.origin.model = out_.model;
+    out_.fitted.origin.model = out_.server.model;
     out_.reference = default_calibration(r_.hw);
     for (auto& p : out_.points) {
       if (!p.skipped.empty()) continue;
@@ -229,7 +246,7 @@ CalibrationResult run_calibration(OperatorTimer& timer, const CalibrationRequest
   unit.step_overhead_s = 0;
   const StepTimeModel model(r.model, r.hw, static_cast<double>(layout.kv_bytes_per_token()), r.tp, "bf16",
                             unit);
-  CalibrationRun run(timer, r, shapes, model);
+  CalibrationRun run(timer, r, shapes, layout, model);
   run.measure_hbm_copy();
   for (const auto tokens : prefill) {
     throw_if_interrupted();  // a partial fit would be a wrong calibration: nothing is written

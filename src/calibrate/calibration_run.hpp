@@ -16,6 +16,7 @@
 #include "catalog/hardware_spec.hpp"
 #include "catalog/model_spec.hpp"
 #include "perf/calibration.hpp"
+#include "server/resolved_server.hpp"
 
 namespace kvb {
 
@@ -52,8 +53,11 @@ struct CalibrationPoint {
 };
 
 struct CalibrationResult {
-  std::string device, runtime, model, hw;
-  int tp = 1;
+  std::string device, runtime;
+  // The server timed: the model, GPU and TP, the bf16 weights the GEMMs run and the KV cache the
+  // time model counts. Its batch limits and max_model_len stay 0: calibrate times operators at
+  // its own points, not a served batch.
+  ResolvedServer server;
   FfnWidth ffn_width;
   double peak_tflops = 0, hbm_peak_gbps = 0;
   double hbm_copy_gbps = 0;  // measured: 2 x bytes / time of a device-to-device copy

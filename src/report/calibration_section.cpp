@@ -12,9 +12,10 @@ namespace kvb {
 namespace {
 
 std::string one_calibration(const CalibrationResult& c) {
-  std::string out = fmt::format(
-      "<h3>{}, {} at TP {} (against {}: bf16 {:.0f} TFLOP/s, HBM {:.0f} GB/s)</h3>\n", html_escape(c.device),
-      html_escape(c.model), c.tp, html_escape(c.hw), c.peak_tflops, c.hbm_peak_gbps);
+  std::string out =
+      fmt::format("<h3>{}, {} at TP {} (against {}: bf16 {:.0f} TFLOP/s, HBM {:.0f} GB/s)</h3>\n",
+                  html_escape(c.device), html_escape(c.server.model), c.server.tensor_parallel_size,
+                  html_escape(c.server.hardware), c.peak_tflops, c.hbm_peak_gbps);
   out += fmt::format(
       "<p>Fitted: compute-efficiency <b>{:.3f}</b>, memory-efficiency <b>{:.3f}</b>, step overhead "
       "{:.0f} us ({}). Without this file runs use {:.3f} / {:.3f} / {:.0f} us ({}). HBM copy {:.0f} GB/s "

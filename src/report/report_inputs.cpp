@@ -47,7 +47,7 @@ void add_report_document(ReportInputs& in, const nlohmann::json& doc, const std:
       in.calibrations.push_back(calibration_from_json(doc, origin));
       const auto& c = in.calibrations.back();
       in.sources.push_back(
-          fmt::format("{}: kvbench calibrate on {}, {} (measured)", origin, c.device, c.model));
+          fmt::format("{}: kvbench calibrate on {}, {} (measured)", origin, c.device, c.server.model));
     } else if (schema == kTraceSchema) {
       in.traces.push_back(trace_document_from_json(doc, origin));
       const auto& t = in.traces.back().analysis;

@@ -10,6 +10,7 @@
 #include "core/path_text.hpp"
 #include "output/calibrate/calibrate_output.hpp"
 #include "output/common/time_model_text.hpp"
+#include "server/server_json.hpp"
 
 namespace kvb {
 namespace {
@@ -83,13 +84,10 @@ std::vector<std::string> calibration_run_notes(const CalibrationResult& r) {
 nlohmann::json calibration_json(const CalibrationResult& r) {
   nlohmann::json points = nlohmann::json::array();
   for (const auto& p : r.points) points.push_back(point_json(p));
-  return {
+  nlohmann::json doc = {
       {"schema", kCalibrateSchema},
       {"device", r.device},
       {"runtime", r.runtime},
-      {"model", r.model},
-      {"hardware", r.hw},
-      {"tensor_parallel_size", r.tp},
       {"calibration",
        {{"compute_efficiency", rounded(r.fitted.compute_efficiency)},
         {"memory_efficiency", rounded(r.fitted.memory_efficiency)},
@@ -107,6 +105,8 @@ nlohmann::json calibration_json(const CalibrationResult& r) {
       {"points", points},
       {"notes", r.notes},
   };
+  write_server_json(r.server, doc);
+  return doc;
 }
 
 std::string calibration_yaml(const CalibrationResult& r, const std::string& date) {
@@ -124,7 +124,8 @@ std::string calibration_yaml(const CalibrationResult& r, const std::string& date
       "# compute-efficiency: fitted to the compute-bound prefill points; memory-efficiency: to the\n"
       "# memory-bound decode points; step-overhead-us: {}.\n"
       "# Read by: kvbench simulate --calibration FILE, kvbench size --calibration FILE.\n{}\n",
-      date, r.device, r.runtime, r.model, r.tp, r.step_overhead_source, e.c_str());
+      date, r.device, r.runtime, r.server.model, r.server.tensor_parallel_size, r.step_overhead_source,
+      e.c_str());
 }
 
 std::string vllm_fit_yaml(const VllmFit& fit, const std::string& date) {

@@ -26,7 +26,8 @@ std::string ms(double s) { return fmt::format("{:.3f}", s * 1e3); }
 std::string calibration_text(const CalibrationResult& r) {
   std::string out = fmt::format(
       "kvbench calibrate: {} ({}), {} at TP {}, against {} (bf16 {:.0f} TFLOP/s, HBM {:.0f} GB/s)\n",
-      r.device, r.runtime, r.model, r.tp, r.hw, r.peak_tflops, r.hbm_peak_gbps);
+      r.device, r.runtime, r.server.model, r.server.tensor_parallel_size, r.server.hardware, r.peak_tflops,
+      r.hbm_peak_gbps);
   out += fmt::format(
       "HBM: a {:.2f} GiB device-to-device copy moves {:.0f} GB/s (read + write), {:.0f}% of the table's "
       "peak\n\n",

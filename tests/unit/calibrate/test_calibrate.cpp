@@ -158,6 +158,15 @@ TEST(CalibrateRun, FindsTheSimulatedGpusEfficiencies) {
     EXPECT_EQ(p.bound, p.regime == "prefill" ? "compute" : "memory") << p.regime << " " << p.tokens;
     EXPECT_GT(p.predicted_s, 0);
   }
+  // The server timed: the catalog's model and GPU, bf16 weights, its default KV cache, no batch limits.
+  EXPECT_EQ(out.server.model, "llama-3.1-8b");
+  EXPECT_EQ(out.server.hf_id, r.model.hf_id);
+  EXPECT_EQ(out.server.hardware, "h100");
+  EXPECT_EQ(out.server.tensor_parallel_size, 1);
+  EXPECT_EQ(out.server.weight_dtype, "bf16");
+  EXPECT_EQ(out.server.kv_cache_dtype, "auto (bf16)");
+  EXPECT_EQ(out.server.block_size, 16);
+  EXPECT_EQ(out.server.max_num_seqs, 0);
   // A GPU twice as fast in compute halves the prefill forward's GEMM share.
   RooflineGpu slower(r.hw, 0.35, 0.80, 0.80);
   const auto half = run_calibration(slower, r);

@@ -49,9 +49,12 @@ TEST(CalibrationJson, EveryFieldRoundTripsByteForByte) {
   CalibrationResult r;
   r.device = "NVIDIA H100 80GB HBM3";
   r.runtime = "cuBLAS 12.8";
-  r.model = "llama-3.1-8b";
-  r.hw = "h100";
-  r.tp = 2;
+  r.server.model = "llama-3.1-8b";
+  r.server.hf_id = "meta-llama/Llama-3.1-8B-Instruct";
+  r.server.hardware = "h100";
+  r.server.tensor_parallel_size = 2;
+  r.server.weight_dtype = "bf16";
+  r.server.kv_cache_dtype = "auto (bf16)";
   r.ffn_width = {.total = 14336, .derived = false, .params_b = 8};
   r.peak_tflops = 989;
   r.hbm_peak_gbps = 3350;
@@ -65,6 +68,36 @@ TEST(CalibrationJson, EveryFieldRoundTripsByteForByte) {
   const auto written = calibration_json(r).dump();
   const auto read = calibration_from_json(nlohmann::json::parse(written), "cal.json");
   EXPECT_EQ(calibration_json(read).dump(), written);
+  // The server timed, at the top level under the keys calibrate always wrote.
+  EXPECT_EQ(read.server, r.server);
+  EXPECT_EQ(nlohmann::json::parse(written).at("tensor_parallel_size"), 2);
+}
+
+// A document from before the server table (model, hardware and TP only) reads with the others'
+// defaults; one without its model is refused.
+TEST(CalibrationJson, AnOlderDocumentReadsItsServerWithTheDefaults) {
+  CalibrationResult r;
+  r.server.model = "qwen3-8b";
+  r.server.hardware = "l40s";
+  r.server.tensor_parallel_size = 4;
+  r.points = {point("prefill", false)};
+  r.fitted = calibration(1.0, "fit");
+  r.reference = calibration(0.9, "ref");
+  r.peak_tflops = 362;
+  r.hbm_peak_gbps = 864;
+  auto doc = calibration_json(r);
+  for (const char* key :
+       {"hf_id", "pipeline_parallel_size", "max_model_len", "max_num_batched_tokens", "max_num_seqs",
+        "weight_dtype", "kv_cache_dtype", "block_size", "kv_offloading_backend"})
+    doc.erase(key);
+  const auto read = calibration_from_json(doc, "old.json");
+  EXPECT_EQ(read.server.model, "qwen3-8b");
+  EXPECT_EQ(read.server.hardware, "l40s");
+  EXPECT_EQ(read.server.tensor_parallel_size, 4);
+  EXPECT_EQ(read.server.block_size, 16);
+  EXPECT_EQ(read.server.weight_dtype, "");
+  doc.erase("model");
+  EXPECT_ANY_THROW((void)calibration_from_json(doc, "old.json"));
 }
 
 }  // namespace

@@ -153,8 +153,8 @@ TEST(ReportPage, CalibrationSectionFromACalibrateResult) {
   CalibrationResult c;
   c.device = "<b>GPU</b>";
   c.runtime = "cuda 13.0, cuBLAS 13.0.0";
-  c.model = "llama-3.1-8b";
-  c.hw = "h100";
+  c.server.model = "llama-3.1-8b";
+  c.server.hardware = "h100";
   c.fitted.compute_efficiency = 0.6;
   c.fitted.memory_efficiency = 0.8;
   c.reference.compute_efficiency = 0.54;
