@@ -122,11 +122,11 @@ FleetTier fleet_tier(const SizingPlan& s, const OffloadPlan& tier, const SizingI
                      TierAdviceRequest advice, const FleetSpec& fleet) {
   FleetTier f;
   f.fleet = fleet;
-  const int per_node = in.hw.gpus_per_node / std::max(1, s.world_size);
+  const int per_node = in.hw.gpus_per_node / std::max(1, s.server.world_size());
   f.replicas_per_node = std::clamp(per_node, 1, fleet.replicas);
   // A replica wider than a node spans whole nodes, each holding its share of the tier.
   const int nodes_per_replica =
-      per_node >= 1 ? 1 : (s.world_size + in.hw.gpus_per_node - 1) / in.hw.gpus_per_node;
+      per_node >= 1 ? 1 : (s.server.world_size() + in.hw.gpus_per_node - 1) / in.hw.gpus_per_node;
   f.nodes = per_node >= 1 ? (fleet.replicas + f.replicas_per_node - 1) / f.replicas_per_node
                           : fleet.replicas * nodes_per_replica;
   const auto& host = tier.host_memory;

@@ -214,7 +214,7 @@ void size_default(const AssessmentSettings& s, const std::string& hw, const Defa
   for (const auto& name : split(s.models, ',')) {
     std::vector<std::string> warnings;
     const auto model = resolve_model(name, warnings);
-    if (model.name == sizings.front().model_name) continue;  // one row per server: the simulated one
+    if (model.name == sizings.front().server.model) continue;  // one row per server: the simulated one
     sizings.push_back(compute_sizing(make_sizing_inputs(model, resolve_hardware(hw), serve)));
   }
   const auto size_doc = sizings_document(sizings);

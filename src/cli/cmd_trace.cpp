@@ -59,10 +59,10 @@ TraceServer trace_server(const TraceCommandOptions& o) {
   apply_server_flags(o.server, serve);
   const auto sizing = compute_sizing(
       make_sizing_inputs(resolve_model(o.server.model, warnings), resolve_hardware(o.server.hw), serve));
-  TraceServer server{{resolved_server_of(sizing), 0}, 0, sizing.budget.exceeds_gpu_gib};
+  TraceServer server{{sizing.server, 0}, 0, sizing.budget.exceeds_gpu_gib};
   server.cost.kv_bytes_per_token =
       sizing.offload ? static_cast<double>(sizing.offload->cpu_block_bytes) / sizing.layout.block_size
-                     : static_cast<double>(sizing.layout.kv_bytes_per_token() * sizing.world_size);
+                     : static_cast<double>(sizing.layout.kv_bytes_per_token() * sizing.server.world_size());
   // The pool as size's floor counts it (size/offload_plan): the tier in front of the CPU tier.
   if (sizing.weights_fit) {
     server.gpu_pool_tokens =

@@ -68,7 +68,7 @@ void refuse_unstartable(const Scenario& s, const SizingInputs& in, const SizingP
     throw WeightsDoNotFit(
         fmt::format("{}: the {} weights of {} ({:.2f} GiB per rank) do not fit {} x {} ({:.2f} GiB each) at "
                     "tensor-parallel-size {}",
-                    s.origin, sizing.weight_dtype, in.model.name, sizing.budget.weights_gib, in.kv.tp,
+                    s.origin, sizing.server.weight_dtype, in.model.name, sizing.budget.weights_gib, in.kv.tp,
                     in.hw.name, sizing.budget.total_gib, in.kv.tp),
         sizing.alternatives);
   }
@@ -145,12 +145,13 @@ void note_modelling(SimulationSetup& out, const ServerSpec& v, const SizingInput
     // Scored where this GPU's calibration holds a class of this many ranks (the training runs at
     // TP 2 and 4 on the H100); the expected-error line gives the figures.
     const auto& scored = in.calibration.scored;
-    const bool scored_tp = std::any_of(scored.begin(), scored.end(),
-                                       [&](const ScoredClass& c) { return c.ranks == in.kv.tp * sizing.pp; });
+    const bool scored_tp = std::any_of(scored.begin(), scored.end(), [&](const ScoredClass& c) {
+      return c.ranks == sizing.server.world_size();
+    });
     out.notes.push_back(TensorParallelNote{
-        .fabric_known = in.hw.gpu_link_gbps > 0, .scored = scored_tp, .ranks = in.kv.tp * sizing.pp});
+        .fabric_known = in.hw.gpu_link_gbps > 0, .scored = scored_tp, .ranks = sizing.server.world_size()});
   }
-  if (sizing.pp > 1) out.notes.push_back(PipelineNote{});
+  if (sizing.server.pipeline_parallel_size > 1) out.notes.push_back(PipelineNote{});
 }
 
 }  // namespace
@@ -164,8 +165,8 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
                       .model = in.model,
                       .hw = in.hw,
                       .layout = layout,
-                      .server = resolved_server_of(sizing),
-                      .predictor = make_predictor(in, layout, sizing.weight_dtype)};
+                      .server = sizing.server,
+                      .predictor = make_predictor(in, layout, sizing.server.weight_dtype)};
   size_gpu_pool(out, s, in, sizing);
   out.block_bytes_per_rank = static_cast<double>(layout.block_bytes_all_layers());
   out.cpu_block_bytes = out.block_bytes_per_rank * out.server.world_size();
@@ -182,24 +183,6 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
   }
   note_modelling(out, v, in, sizing);
   return out;
-}
-
-// The one place a sizing's fields become the simulated server's.
-ResolvedServer resolved_server_of(const SizingFit& fit) {
-  return {.model = fit.model_name,
-          .hf_id = fit.hf_id,
-          .hardware = fit.hw_name,
-          .tensor_parallel_size = fit.tp,
-          .pipeline_parallel_size = fit.pp,
-          .data_parallel_size = fit.dp,
-          .expert_parallel = fit.expert_parallel,
-          .max_model_len = fit.max_model_len,
-          .max_num_batched_tokens = fit.max_num_batched_tokens,
-          .max_num_seqs = fit.max_num_seqs,
-          .weight_dtype = fit.weight_dtype,
-          .kv_cache_dtype = fit.layout.kv_dtype,
-          .block_size = fit.layout.block_size,
-          .offloading_backend = fit.offloading_backend};
 }
 
 ExpectedError expected_error_for(const SimulationSetup& setup) {

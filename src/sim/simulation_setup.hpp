@@ -43,9 +43,6 @@ struct SimulationSetup {
   std::vector<SimNote> notes{};  // approximations that apply to this run
 };
 
-// The server a sizing's fit resolved (size's own figures, so the simulated server is the sized one).
-ResolvedServer resolved_server_of(const SizingFit& fit);
-
 // What the simulator's expected error against real vLLM is for this server: its class (dense or
 // MoE, weight format, ranks) and the calibration's scored classes; output/common/expected_error_text gives
 // the figures of its own class, else "not scored for" it, never another class's figure.

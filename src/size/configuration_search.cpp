@@ -117,7 +117,7 @@ ConfigurationSearch search_configuration(const SizingInputs& base) {
     if (s.fits) {
       out.tried.found = true;
       out.tried.fits = short_label(c, base.model);
-      out.tried.tokens = s.max_model_len;
+      out.tried.tokens = s.server.max_model_len;
       out.found = FoundConfiguration{std::move(in), std::move(s)};
       if (auto dp = try_data_parallel(*out.found, out.tried)) out.found = std::move(dp);
       return out;

@@ -33,8 +33,8 @@ std::optional<HostFootprint> tier_footprint(const SizingFit& s, const SizingInpu
     return {};
   const auto connector = in.offloading_backend == OffloadingBackend::kSimple ? TierConnector::kSimple
                                                                              : TierConnector::kOffloading;
-  return tier_host_footprint(gib * kGiB, s.world_size, cpu_tensors_per_rank(s.layout, in.vllm_version),
-                             in.vllm_version, connector);
+  return tier_host_footprint(gib * kGiB, s.server.world_size(),
+                             cpu_tensors_per_rank(s.layout, in.vllm_version), in.vllm_version, connector);
 }
 
 std::int64_t cpu_blocks_for(double gib, std::int64_t cpu_block_bytes) {
@@ -70,7 +70,7 @@ void apply_recommended_size(OffloadPlan& p, const SizingFit& s, const SizingInpu
   const double gib = p.recommended_gib();
   p.num_cpu_blocks = cpu_blocks_for(gib, p.cpu_block_bytes);
   p.cpu_tokens = p.num_cpu_blocks * s.layout.block_size;
-  p.pinned_gib_per_rank = gib / s.world_size;
+  p.pinned_gib_per_rank = gib / s.server.world_size();
   p.lmcache_gib_per_rank = p.pinned_gib_per_rank;
   p.host_memory = tier_footprint(s, in, gib);
   set_pinning(p.recommendation, in.hw);
@@ -97,7 +97,7 @@ void choose_sessions(OffloadPlan& p, const SizingFit& s, const SizingInputs& in)
 // This instance's share of the nodes it spans: 4/8 of one 8-GPU node, or 4 whole nodes for TP 4
 // on GH200 (one GPU per node), each with its own host DRAM.
 double node_share(const SizingFit& s, const SizingInputs& in) {
-  return static_cast<double>(s.world_size) / in.hw.gpus_per_node;
+  return static_cast<double>(s.server.world_size()) / in.hw.gpus_per_node;
 }
 
 // The rule's figures, worded by output/size/size_text (rule_reasoning_lines).
@@ -105,9 +105,9 @@ void record_rule_figures(OffloadPlan& p, const SizingFit& s, const SizingInputs&
                          int gib, bool below_floor) {
   auto& r = p.rule;
   r.block_size = s.layout.block_size;
-  r.world_size = s.world_size;
+  r.world_size = s.server.world_size();
   r.replicated = s.layout.replicated;
-  r.session_tokens = s.max_model_len;
+  r.session_tokens = s.server.max_model_len;
   r.session_gib = request_gib;
   r.host_gb = in.host_memory_gb.value_or(in.hw.host_dram_gb);
   r.host_dram_fraction = in.host_dram_fraction;
@@ -123,7 +123,7 @@ OffloadPlan plan_offload(const SizingFit& s, const SizingInputs& in) {
   const auto& l = s.layout;
   // One offloaded block (block_size_factor 1: the lcm of one GPU block size is itself) holds
   // the block of every layer on every rank; replicated layouts store one copy per rank.
-  p.cpu_block_bytes = l.block_bytes_all_layers() * s.world_size;
+  p.cpu_block_bytes = l.block_bytes_all_layers() * s.server.world_size();
   p.tokens_per_gib = kGiB / static_cast<double>(p.cpu_block_bytes) * l.block_size;
   const std::int64_t request_blocks = std::max<std::int64_t>(1, s.blocks_per_request);
   const double request_gib = static_cast<double>(request_blocks) * l.block_size / p.tokens_per_gib;

@@ -11,23 +11,25 @@ namespace kvb {
 
 ReloadVsRecompute compare_reload_recompute(const SizingFit& s, const SizingInputs& in) {
   ReloadVsRecompute out;
-  out.tokens = s.max_model_len;
+  out.tokens = s.server.max_model_len;
   out.link = in.link ? *in.link : link_profile_from_hardware(in.hw);
   out.link_given = in.link.has_value();
   const auto& h2d = out.link->h2d;  // a reload is host to device
   out.efficiency = in.calibration.compute_efficiency;
-  out.peak_tflops = peak_tflops(in.hw, s.weight_dtype);
+  out.peak_tflops = peak_tflops(in.hw, s.server.weight_dtype);
   // Only the full-attention layers grow with context; the CPU tier holds those blocks.
   const auto block_size = s.layout.block_size;
   const double block_bytes =
       static_cast<double>(s.layout.kv_bytes_per_token()) * static_cast<double>(block_size);
   out.link_gbps = h2d.gbps;
   out.per_copy_us = h2d.per_copy_s * 1e6;
-  StepTimeModel steps(in.model, in.hw, static_cast<double>(s.layout.kv_bytes_per_token()), s.tp,
-                      s.weight_dtype, in.calibration);
+  StepTimeModel steps(in.model, in.hw, static_cast<double>(s.layout.kv_bytes_per_token()),
+                      s.server.tensor_parallel_size, s.server.weight_dtype, in.calibration);
   // DP engines: the prefill's experts run on every engine's ranks (perf/step_time_model.hpp).
-  if (s.dp > 1) steps.spread_experts(in.model, s.tp * s.dp, s.expert_parallel);
-  const auto chunk = std::max<std::int64_t>(1, s.max_num_batched_tokens);
+  if (s.server.data_parallel_size > 1)
+    steps.spread_experts(in.model, s.server.tensor_parallel_size * s.server.data_parallel_size,
+                         s.server.expert_parallel);
+  const auto chunk = std::max<std::int64_t>(1, s.server.max_num_batched_tokens);
   out.chunk_tokens = chunk;
   out.recompute_terms = steps.terms();
   // The simulator's load path: the same link curve at the calibration's load efficiency.

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "server/resolved_server.hpp"
 #include "size/sizing.hpp"
 
 namespace kvb {
@@ -23,18 +24,15 @@ inline constexpr const char* kReloadModelNote =
 // layout, the memory budget and the CPU tier keep only the figures written (the warnings as
 // worded: sizing_warnings words the typed facts once, for text and JSON alike).
 struct SizeRecord {
-  std::string model, hf_id, hardware, weight_dtype, kv_cache_dtype;
-  int tensor_parallel_size = 1, pipeline_parallel_size = 1, block_size = 16, kv_cache_groups = 1;
-  int data_parallel_size = 1;    // engines: written only where above 1 (absent: 1)
-  bool expert_parallel = false;  // written only where on
-  std::int64_t max_model_len = 0, max_num_batched_tokens = 0, max_num_seqs = 0;
+  // The server sized, written and read by server/server_json's one table (its keys beside these).
+  ResolvedServer server;
+  int kv_cache_groups = 1;
   std::int64_t kv_bytes_per_token = 0, kv_bytes_per_token_all_layers = 0, page_bytes = 0;
   bool kv_replicated = false, weights_fit = true, fits = false;
   MemoryBudget budget;  // total, utilization, the four uses, from_kv_cache_memory, model_note
   double kv_gib_available = 0, max_concurrency = 0, kv_gib_needed_per_request = 0;
   std::int64_t num_gpu_blocks = 0, gpu_kv_tokens = 0, gpu_kv_tokens_capacity = 0, gpu_context_tokens = 0;
   std::int64_t estimated_max_model_len = 0;
-  OffloadingBackend offloading_backend = OffloadingBackend::kNative;
   std::optional<OffloadPlan> offload;  // with its recommendation, blocks and host footprint
   std::optional<ReloadVsRecompute> reload;
   EngineKind engine = EngineKind::kVllm;

@@ -6,6 +6,7 @@
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "core/units.hpp"
+#include "server/server_json.hpp"
 #include "size/size_json.hpp"
 
 namespace kvb {
@@ -110,11 +111,9 @@ void read_engine(const Reader& r, const json& j, SizeRecord& s) {
 }
 
 void read_layout_and_pool(const Reader& r, const json& j, SizeRecord& s) {
-  s.kv_cache_dtype = j.at("kv_cache_dtype").get<std::string>();
   s.kv_bytes_per_token = json_integer_in(j, "kv_bytes_per_token", 1, std::int64_t{1} << 32, r.where());
   s.kv_bytes_per_token_all_layers = r.count(j, "kv_bytes_per_token_all_layers", std::int64_t{1} << 40);
   s.kv_replicated = r.flag(j, "kv_replicated");
-  s.block_size = static_cast<int>(json_integer_or(j, "block_size", 1, 1 << 20, 16, r.where()));
   s.kv_cache_groups = static_cast<int>(json_integer_or(j, "kv_cache_groups", 0, 1 << 20, 1, r.where()));
   s.page_bytes = r.count(j, "page_bytes", std::int64_t{1} << 40);
   if (const auto it = j.find("budget"); it != j.end()) s.budget = budget(r, *it);
@@ -127,8 +126,6 @@ void read_layout_and_pool(const Reader& r, const json& j, SizeRecord& s) {
   s.gpu_context_tokens = json_integer_or(j, "gpu_context_tokens", 0, kMaxTokens, s.gpu_kv_tokens, r.where());
   s.max_concurrency = json_number_in(j, "max_concurrency", 0, kMaxTokens, r.where());
   s.fits = r.flag(j, "fits");
-  s.offloading_backend =
-      parse_offloading_backend(j.value("kv_offloading_backend", std::string("native")), r.where());
   s.kv_gib_needed_per_request = r.real(j, "kv_gib_needed_per_request", kMaxGib);
   s.estimated_max_model_len = r.count(j, "estimated_max_model_len");
 }
@@ -157,21 +154,15 @@ void read_secondary(const Reader& r, const json& t, SizeRecord& s) {
 
 SizeRecord record(const json& j, const std::string& origin) {
   SizeRecord s;
-  s.model = j.at("model").get<std::string>();
-  s.hardware = j.at("hardware").get<std::string>();
-  const Reader r(fmt::format("{}: result {} on {}", origin, s.model, s.hardware));  // where, for its errors
-  s.hf_id = r.text(j, "hf_id");
-  s.tensor_parallel_size =
-      static_cast<int>(json_integer_in(j, "tensor_parallel_size", 1, kMaxParallelRanks, r.where()));
-  s.pipeline_parallel_size =
-      static_cast<int>(json_integer_or(j, "pipeline_parallel_size", 1, kMaxParallelRanks, 1, r.where()));
-  s.data_parallel_size =
-      static_cast<int>(json_integer_or(j, "data_parallel_size", 1, kMaxParallelRanks, 1, r.where()));
-  s.expert_parallel = r.flag(j, "expert_parallel");
-  s.max_model_len = json_integer_in(j, "max_model_len", 1, kMaxTokens, r.where());
-  s.max_num_batched_tokens = r.count(j, "max_num_batched_tokens");
-  s.max_num_seqs = r.count(j, "max_num_seqs");
-  s.weight_dtype = j.at("weight_dtype").get<std::string>();
+  s.server = read_server_json(j, origin);  // the server's keys, from its one table
+  const Reader r(
+      fmt::format("{}: result {} on {}", origin, s.server.model, s.server.hardware));  // for its errors
+  // A sizing is always of a context of at least one token: 0 is a document broken or cut short.
+  if (s.server.max_model_len < 1)
+    throw UsageError(
+        fmt::format("{}: the server's max-model-len is 0 or missing; expected a whole number "
+                    "of tokens from 1 to {}",
+                    r.where(), kMaxTokens));
   read_layout_and_pool(r, j, s);
   if (!j.at("recommended_kv_offloading_size_gib").is_null()) s.offload = offload(r, j);
   if (const auto it = j.find("reload_vs_recompute"); it != j.end()) s.reload = reload(r, *it);

@@ -12,6 +12,7 @@
 #include "perf/calibration.hpp"
 #include "perf/link_curve.hpp"
 #include "perf/step_time_model.hpp"
+#include "server/resolved_server.hpp"
 #include "server/serve_settings.hpp"
 #include "size/engine_notes.hpp"
 #include "size/kv_layout.hpp"
@@ -124,21 +125,10 @@ struct ReloadVsRecompute {
 // the plan (the CPU tier, the reload estimate, the warnings, alternatives and notes), and the
 // sizing (the plan with its commands). Printers read the last; each stage holds the one before.
 struct SizingFit {
-  std::string model_name;
-  std::string hf_id;
-  std::string hw_name;
-  int tp = 1;
-  int pp = 1;
-  int world_size = 1;  // one engine's ranks (TP x PP)
-  // --data-parallel-size: engines alike, each with the GPU pool and CPU tier below (the host
-  // memory of all of them: dp x the tier's); --enable-expert-parallel.
-  int dp = 1;
-  bool expert_parallel = false;
-  std::int64_t max_model_len = 0;
-  std::int64_t max_num_batched_tokens = 0;
-  std::int64_t max_num_seqs = 0;
-  std::string weight_dtype;
-  OffloadingBackend offloading_backend = OffloadingBackend::kNative;
+  // The server as vLLM would run it, resolved once (size_fit): the batch defaults on this GPU,
+  // the weights after --quantization, the model's own max-model-len, the layout's KV dtype and
+  // block size. Every later stage, printer and document reads it, none resolves it again.
+  ResolvedServer server;
   KvLayout layout;
   MemoryBudget budget;
   bool weights_fit = true;

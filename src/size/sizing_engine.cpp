@@ -47,14 +47,15 @@ std::int64_t max_len_that_fits(const KvLayout& l, double available, std::int64_t
 // parenthesized aggregate initialization.)
 void model_warnings(SizingPlan& s, const SizingInputs& in) {
   const auto& m = in.model;
-  if (s.max_model_len > m.max_position_embeddings) {
+  if (s.server.max_model_len > m.max_position_embeddings) {
     s.warnings.push_back(
-        ContextBeyondTrained{s.max_model_len, m.name, m.max_position_embeddings, m.context_extension});
+        ContextBeyondTrained{s.server.max_model_len, m.name, m.max_position_embeddings, m.context_extension});
   }
   if (s.layout.replicated) {
-    s.warnings.push_back(ReplicatedKv{s.layout.replication, s.tp});
+    s.warnings.push_back(ReplicatedKv{s.layout.replication, s.server.tensor_parallel_size});
     if (m.attention == AttentionKind::kMla) {
-      s.alternatives.emplace_back(std::in_place_type<DataParallelAttention>, DataParallelAttention{s.tp});
+      s.alternatives.emplace_back(std::in_place_type<DataParallelAttention>,
+                                  DataParallelAttention{s.server.tensor_parallel_size});
     } else {
       s.alternatives.emplace_back(std::in_place_type<TpAtMostKvHeads>, TpAtMostKvHeads{m.num_kv_heads});
     }
@@ -67,10 +68,11 @@ void model_warnings(SizingPlan& s, const SizingInputs& in) {
   } else if (m.sliding_layers > 0) {
     s.notes.emplace_back(
         std::in_place_type<SlidingWindowNote>,
-        SlidingWindowNote{m.sliding_layers, m.num_hidden_layers, m.sliding_window,
-                          blocks_per_request(s.layout, s.max_model_len, s.max_num_batched_tokens) -
-                              (s.max_model_len + s.layout.block_size - 1) / s.layout.block_size,
-                          s.layout.num_groups});
+        SlidingWindowNote{
+            m.sliding_layers, m.num_hidden_layers, m.sliding_window,
+            blocks_per_request(s.layout, s.server.max_model_len, s.server.max_num_batched_tokens) -
+                (s.server.max_model_len + s.layout.block_size - 1) / s.layout.block_size,
+            s.layout.num_groups});
   }
 }
 
@@ -116,12 +118,12 @@ void tier_coverage(SizingPlan& s, const SizingInputs& in) {
 void tier_warnings(SizingPlan& s, const SizingInputs& in) {
   if (in.offloading_backend == OffloadingBackend::kLmcache && s.offload) {
     s.warnings.push_back(
-        LmcachePerRank{s.offload->lmcache_gib_per_rank, s.offload->recommended_gib(), s.world_size});
+        LmcachePerRank{s.offload->lmcache_gib_per_rank, s.offload->recommended_gib(), s.server.world_size()});
   }
   if (s.offload && s.offload->given_gib) {
     // A tier larger than the node's host DRAM cannot be pinned; beyond the cap it starves the host.
     // Host DRAM of the nodes this instance spans (one GH200 GPU per node: TP 4 spans 4 nodes).
-    const double nodes = std::max(1.0, static_cast<double>(s.world_size) / in.hw.gpus_per_node);
+    const double nodes = std::max(1.0, static_cast<double>(s.server.world_size()) / in.hw.gpus_per_node);
     const double host_gib = nodes * in.host_memory_gb.value_or(in.hw.host_dram_gb) * 1e9 / kGiB;
     const double given = *s.offload->given_gib;
     if (given > host_gib) {
@@ -170,8 +172,8 @@ void budget_warnings(SizingPlan& s, const SizingInputs& in) {
     s.warnings.push_back(
         KvCacheMemoryTooLarge{b.available_bytes, b.rest_gib(), b.total_gib, b.exceeds_gpu_gib});
   }
-  if (s.world_size > in.hw.gpus_per_node) {
-    s.warnings.push_back(RanksBeyondNode{s.world_size, in.hw.gpus_per_node, in.hw.name});
+  if (s.server.world_size() > in.hw.gpus_per_node) {
+    s.warnings.push_back(RanksBeyondNode{s.server.world_size(), in.hw.gpus_per_node, in.hw.name});
   }
 }
 
@@ -188,23 +190,26 @@ void add_warnings(SizingPlan& s, const SizingInputs& in) {
 
 namespace {
 
-// Who and what is sized: the model, the GPU, the ranks, the lengths, the KV layout.
+// Who and what is sized, resolved once: the model, the GPU, the ranks, the lengths, the weights
+// after --quantization, the KV layout and the dtype and block size it settles on.
 void describe_server(SizingFit& s, const SizingInputs& in) {
   const auto& m = in.model;
-  s.model_name = m.name;
-  s.hf_id = m.hf_id;
-  s.hw_name = in.hw.name;
-  s.tp = in.kv.tp;
-  s.pp = in.kv.pp;
-  s.world_size = s.tp * s.pp;  // one engine's ranks: everything below is per engine
-  s.dp = in.kv.dp;
-  s.expert_parallel = in.kv.expert_parallel;
-  s.max_model_len = in.max_model_len.value_or(m.max_position_embeddings);
-  s.max_num_batched_tokens = in.kv.max_num_batched_tokens;
-  s.max_num_seqs = in.max_num_seqs;
-  s.weight_dtype = effective_weight_dtype(m, in.quantization);
-  s.offloading_backend = in.offloading_backend;
+  auto& v = s.server;
+  v.model = m.name;
+  v.hf_id = m.hf_id;
+  v.hardware = in.hw.name;
+  v.tensor_parallel_size = in.kv.tp;
+  v.pipeline_parallel_size = in.kv.pp;
+  v.data_parallel_size = in.kv.dp;
+  v.expert_parallel = in.kv.expert_parallel;
+  v.max_model_len = in.max_model_len.value_or(m.max_position_embeddings);
+  v.max_num_batched_tokens = in.kv.max_num_batched_tokens;
+  v.max_num_seqs = in.max_num_seqs;
+  v.weight_dtype = effective_weight_dtype(m, in.quantization);
+  v.offloading_backend = in.offloading_backend;
   s.layout = compute_kv_layout(m, in.hw, in.kv);
+  v.kv_cache_dtype = s.layout.kv_dtype;
+  v.block_size = s.layout.block_size;
 }
 
 // The GPU memory budget per rank: what is left for the KV cache.
@@ -213,11 +218,11 @@ void estimate_gpu_budget(SizingFit& s, const SizingInputs& in) {
   BudgetInputs bi;
   bi.total_gib = in.gpu_memory_gib.value_or(in.hw.usable_gib);
   bi.gpu_memory_utilization = in.gpu_memory_utilization;
-  bi.tp = s.tp;
-  bi.pp = s.pp;
-  bi.dp = s.dp;
-  bi.weight_dtype = s.weight_dtype;
-  bi.max_num_batched_tokens = s.max_num_batched_tokens;
+  bi.tp = s.server.tensor_parallel_size;
+  bi.pp = s.server.pipeline_parallel_size;
+  bi.dp = s.server.data_parallel_size;
+  bi.weight_dtype = s.server.weight_dtype;
+  bi.max_num_batched_tokens = s.server.max_num_batched_tokens;
   bi.max_num_seqs = in.max_num_seqs;
   bi.vllm_version = in.vllm_version;
   bi.kv_cache_memory_bytes = in.kv_cache_memory_bytes;
@@ -234,14 +239,15 @@ void count_gpu_pool(SizingFit& s) {
   s.num_gpu_blocks = static_cast<std::int64_t>(std::floor(available / group_block_bytes));
   const std::int64_t bs = s.layout.block_size;
   s.gpu_kv_tokens = s.layout.uniform ? s.num_gpu_blocks * bs : s.num_gpu_blocks / s.layout.num_groups * bs;
-  s.blocks_per_request = blocks_per_request(s.layout, s.max_model_len, s.max_num_batched_tokens);
+  s.blocks_per_request =
+      blocks_per_request(s.layout, s.server.max_model_len, s.server.max_num_batched_tokens);
   s.max_concurrency = static_cast<double>(s.num_gpu_blocks) / static_cast<double>(s.blocks_per_request);
   std::int64_t full_groups = 0;
   std::int64_t fixed_blocks = 0;
   for (const auto& t : s.layout.types) {
     if (t.kind == KvGroupKind::kFull) full_groups += t.groups;
   }
-  fixed_blocks = s.blocks_per_request - full_groups * ((s.max_model_len + bs - 1) / bs);
+  fixed_blocks = s.blocks_per_request - full_groups * ((s.server.max_model_len + bs - 1) / bs);
   s.gpu_kv_tokens_capacity =
       full_groups > 0 ? std::max<std::int64_t>(0, s.num_gpu_blocks - fixed_blocks) / full_groups * bs : 0;
 }
@@ -249,12 +255,13 @@ void count_gpu_pool(SizingFit& s) {
 // Whether one request of max-model-len fits, and the longest that does.
 void fit_one_request(SizingFit& s) {
   const double available = std::max(0.0, s.budget.available_bytes);
-  const auto needed = static_cast<double>(request_bytes(s.layout, s.max_model_len, s.max_num_batched_tokens));
+  const auto needed =
+      static_cast<double>(request_bytes(s.layout, s.server.max_model_len, s.server.max_num_batched_tokens));
   s.kv_gib_needed_per_request = needed / kGiB;
   s.fits = s.weights_fit && needed <= available;
-  s.estimated_max_model_len =
-      s.fits ? s.max_model_len
-             : max_len_that_fits(s.layout, available, s.max_num_batched_tokens, s.max_model_len);
+  s.estimated_max_model_len = s.fits ? s.server.max_model_len
+                                     : max_len_that_fits(s.layout, available, s.server.max_num_batched_tokens,
+                                                         s.server.max_model_len);
 }
 
 }  // namespace
@@ -285,7 +292,7 @@ void server_notes(SizingPlan& s, const SizingInputs& in) {
 // reload estimate.
 void plan_tier(SizingPlan& s, const SizingInputs& in) {
   if (!s.fits && s.weights_fit && s.estimated_max_model_len > 0 &&
-      s.estimated_max_model_len < s.max_model_len) {
+      s.estimated_max_model_len < s.server.max_model_len) {
     // The command suggests the shorter context that fits; its CPU tier is sized for that length,
     // so the suggested command keeps the offloading flags.
     auto shorter_in = in;
@@ -293,7 +300,7 @@ void plan_tier(SizingPlan& s, const SizingInputs& in) {
     const auto shorter = size_fit(shorter_in);
     if (shorter.fits) {
       s.offload = plan_offload(shorter, shorter_in);
-      s.offload->rule.requested_max_model_len = s.max_model_len;
+      s.offload->rule.requested_max_model_len = s.server.max_model_len;
     }
   }
   if (s.fits) {

@@ -118,7 +118,7 @@ SizedConfigurations size_configurations(const std::vector<ModelSpec>& models,
     auto fp8 = serve;
     fp8.quantization = Quantization::kFp8;
     auto alt = compute_sizing(make_sizing_inputs(models.front(), hws.front(), fp8, node));
-    if (alt.weight_dtype != all.front().weight_dtype) {
+    if (alt.server.weight_dtype != all.front().server.weight_dtype) {
       all.push_back(std::move(alt));
       return {std::move(all), true};
     }

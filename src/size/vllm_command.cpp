@@ -19,11 +19,14 @@ namespace {
 // The vLLM flags that differ from vLLM's defaults, in the order an operator reads them.
 std::vector<std::string> serve_flags(const Sizing& s, const SizingInputs& in) {
   std::vector<std::string> f;
-  if (s.tp > 1) f.push_back(fmt::format("--tensor-parallel-size {}", s.tp));
-  if (s.pp > 1) f.push_back(fmt::format("--pipeline-parallel-size {}", s.pp));
-  if (s.dp > 1) f.push_back(fmt::format("--data-parallel-size {}", s.dp));
-  if (s.expert_parallel) f.push_back("--enable-expert-parallel");
-  const auto len = s.fits ? s.max_model_len : s.estimated_max_model_len;
+  const auto& v = s.server;
+  if (v.tensor_parallel_size > 1)
+    f.push_back(fmt::format("--tensor-parallel-size {}", v.tensor_parallel_size));
+  if (v.pipeline_parallel_size > 1)
+    f.push_back(fmt::format("--pipeline-parallel-size {}", v.pipeline_parallel_size));
+  if (v.data_parallel_size > 1) f.push_back(fmt::format("--data-parallel-size {}", v.data_parallel_size));
+  if (v.expert_parallel) f.push_back("--enable-expert-parallel");
+  const auto len = s.fits ? v.max_model_len : s.estimated_max_model_len;
   f.push_back(fmt::format("--max-model-len {}", len));
   if (in.kv_cache_memory_bytes) {
     // vLLM's engine argument is kv_cache_memory_bytes: the flag is --kv-cache-memory-bytes.
@@ -51,13 +54,13 @@ std::vector<std::string> serve_flags(const Sizing& s, const SizingInputs& in) {
 // a hybrid model keeps it only when asked (PR #37160's own command).
 void simple_forms(const Sizing& s, const SizingInputs& in, std::vector<std::string>& flag_form,
                   std::vector<std::string>& connector_form) {
-  const auto per_rank =
-      static_cast<std::int64_t>(std::floor(s.offload->recommended_gib() * kGiB / std::max(1, s.world_size)));
+  const auto per_rank = static_cast<std::int64_t>(
+      std::floor(s.offload->recommended_gib() * kGiB / std::max(1, s.server.world_size())));
   connector_form.push_back(fmt::format(
       "--kv-transfer-config '{{\"kv_connector\":\"SimpleCPUOffloadConnector\",\"kv_role\":\"kv_both\","
       "\"kv_connector_extra_config\":{{\"cpu_bytes_to_use\":{},\"cpu_bytes_to_use_per_rank\":{},"
       "\"lazy_offload\":false}}}}'",
-      per_rank * std::max(1, s.world_size), per_rank));
+      per_rank * std::max(1, s.server.world_size()), per_rank));
   if (!s.layout.uniform && in.kv.hybrid_manager &&
       !has_change(in.vllm_version, ReleaseChange::kHybridOffload)) {
     flag_form.push_back("--no-disable-hybrid-kv-cache-manager");
@@ -131,12 +134,12 @@ void secondary_forms(const Sizing& s, const SizingInputs& in, std::vector<std::s
       const auto disk = plan_secondary_tier(s.secondary->gib, OffloadingBackend::kSimple, s.secondary->ranks,
                                             0, s.secondary->dir);
       flags.push_back(simple_disk_config(disk));
-      c.secondary = multiline("vllm serve " + s.hf_id, flags);
+      c.secondary = multiline("vllm serve " + s.server.hf_id, flags);
     }
     return;
   }
   flags.push_back(simple_disk_config(*s.secondary));
-  c.secondary = multiline("vllm serve " + s.hf_id, flags);
+  c.secondary = multiline("vllm serve " + s.server.hf_id, flags);
 }
 
 // The CPU tier's flags (and its connector form in `legacy_form`); with a stated secondary tier
@@ -181,7 +184,8 @@ VllmCommands vllm_commands(const Sizing& s, const SizingInputs& in) {
   const bool tier = s.offload && s.offload->recommended_gib() > 0;  // 0: offloading does not pay
   if (tier) tier_flags(s, in, flag_form, legacy_form);
   const bool simple = tier && in.offloading_backend == OffloadingBackend::kSimple;
-  c.serve = multiline((simple ? "VLLM_USE_SIMPLE_KV_OFFLOAD=1 " : "") + ("vllm serve " + s.hf_id), flag_form);
+  c.serve = multiline((simple ? "VLLM_USE_SIMPLE_KV_OFFLOAD=1 " : "") + ("vllm serve " + s.server.hf_id),
+                      flag_form);
   const bool lmcache = tier && in.offloading_backend == OffloadingBackend::kLmcache;
   std::string legacy_env = lmcache ? fmt::format("LMCACHE_LOCAL_CPU=True LMCACHE_MAX_LOCAL_CPU_SIZE={:.1f} ",
                                                  s.offload->lmcache_gib_per_rank)
@@ -191,14 +195,14 @@ VllmCommands vllm_commands(const Sizing& s, const SizingInputs& in) {
   if (lmcache && s.secondary && s.secondary->kind == SecondaryTierKind::kLmcacheDisk)
     legacy_env += fmt::format("LMCACHE_LOCAL_DISK=\"file://{}/\" LMCACHE_MAX_LOCAL_DISK_SIZE={:.1f} ",
                               s.secondary->dir, s.secondary->engine_size);
-  c.legacy = multiline(legacy_env + "vllm serve " + s.hf_id, legacy_form);
+  c.legacy = multiline(legacy_env + "vllm serve " + s.server.hf_id, legacy_form);
   if (in.hw.vendor == GpuVendor::kAmd) {
     std::vector<std::string> docker = {"--device /dev/kfd --device /dev/dri --group-add video --ipc=host",
                                        "--security-opt seccomp=unconfined -p 8000:8000",
                                        "-v ~/.cache/huggingface:/root/.cache/huggingface",
                                        simple ? "-e VLLM_USE_SIMPLE_KV_OFFLOAD=1" : "",
                                        "vllm/vllm-openai-rocm:latest",
-                                       "--model " + s.hf_id};
+                                       "--model " + s.server.hf_id};
     std::erase(docker, std::string());
     docker.insert(docker.end(), flag_form.begin(), flag_form.end());
     c.rocm_docker = multiline("docker run --rm", docker);
@@ -216,16 +220,19 @@ namespace {
 std::string sglang_command(Sizing& s, const SizingInputs& in) {
   std::vector<std::string> f;
   std::string env;
-  if (s.tp > 1) f.push_back(fmt::format("--tp-size {}", s.tp));
-  if (s.pp > 1) f.push_back(fmt::format("--pp-size {}", s.pp));
-  f.push_back(fmt::format("--context-length {}", s.fits ? s.max_model_len : s.estimated_max_model_len));
+  if (s.server.tensor_parallel_size > 1)
+    f.push_back(fmt::format("--tp-size {}", s.server.tensor_parallel_size));
+  if (s.server.pipeline_parallel_size > 1)
+    f.push_back(fmt::format("--pp-size {}", s.server.pipeline_parallel_size));
+  f.push_back(
+      fmt::format("--context-length {}", s.fits ? s.server.max_model_len : s.estimated_max_model_len));
   if (in.kv.kv_cache_dtype.rfind("fp8", 0) == 0) f.push_back("--kv-cache-dtype fp8_e4m3");
   if (in.quantization == Quantization::kFp8) f.push_back("--quantization fp8");
   const double gib = s.offload ? s.offload->recommended_gib() : 0;
   s.engine_notes.clear();
   if (gib > 0) {
     const double device_gb = s.kv_gib_available * (1024.0 * 1024 * 1024) / 1e9;  // per rank
-    const double wanted_gb = gib * (1024.0 * 1024 * 1024) / 1e9 / s.world_size;
+    const double wanted_gb = gib * (1024.0 * 1024 * 1024) / 1e9 / s.server.world_size();
     double host_gb = std::ceil(wanted_gb);
     if (host_gb <= device_gb) {
       host_gb = std::floor(device_gb) + 1;
@@ -244,11 +251,11 @@ std::string sglang_command(Sizing& s, const SizingInputs& in) {
       f.push_back("--hicache-storage-backend file");
       env = fmt::format("SGLANG_HICACHE_FILE_BACKEND_STORAGE_DIR={} \\\n", s.secondary->dir);
     }
-    s.engine_notes.push_back(SglangHicacheSize{gib, s.world_size, wanted_gb});
+    s.engine_notes.push_back(SglangHicacheSize{gib, s.server.world_size(), wanted_gb});
     s.engine_notes.push_back(SglangHicacheRatio{s.hicache_ratio, device_gb});
     s.engine_notes.push_back(SglangLayouts{});
   }
-  std::string out = env + "python -m sglang.launch_server --model-path " + s.hf_id;
+  std::string out = env + "python -m sglang.launch_server --model-path " + s.server.hf_id;
   for (const auto& x : f) out += " \\\n    " + x;
   return out;
 }
@@ -276,8 +283,9 @@ std::string dynamo_command(Sizing& s, const SizingInputs& in) {
       env.push_back(fmt::format("DYN_KVBM_DISK_CACHE_GB={:.0f}", s.secondary->engine_size));
       env.push_back("DYN_KVBM_DISK_CACHE_DIR=" + s.secondary->dir);
     }
-    s.engine_notes.push_back(KvbmCacheSize{s.world_size, gib, s.kvbm_cpu_cache_gb, s.kvbm_host_blocks,
-                                           s.layout.block_size, static_cast<double>(o.cpu_block_bytes)});
+    s.engine_notes.push_back(KvbmCacheSize{s.server.world_size(), gib, s.kvbm_cpu_cache_gb,
+                                           s.kvbm_host_blocks, s.layout.block_size,
+                                           static_cast<double>(o.cpu_block_bytes)});
     s.engine_notes.push_back(KvbmAgainstGpuPool{o.floor_gib, s.kvbm_cpu_cache_gb * 1e9 > o.floor_gib * kGiB,
                                                 o.recommendation.simulated()});
     // KVBM allocates and pins the whole tier while its leader waits for the workers (120 s by default).
@@ -297,7 +305,7 @@ std::string dynamo_command(Sizing& s, const SizingInputs& in) {
   }
   std::string head;
   for (const auto& e : env) head += e + " \\\n";
-  return multiline(head + "python3 -m dynamo.vllm --model " + s.hf_id, flags);
+  return multiline(head + "python3 -m dynamo.vllm --model " + s.server.hf_id, flags);
 }
 
 }  // namespace
@@ -311,7 +319,7 @@ void set_commands(Sizing& s, const SizingInputs& in) {
     if (in.engine == EngineKind::kDynamo)
       check_kvbm_disk(*in.secondary_tier_gib, s.offload ? s.offload->recommended_gib() : 0);
     s.secondary =
-        plan_secondary_tier(*in.secondary_tier_gib, in.offloading_backend, s.world_size,
+        plan_secondary_tier(*in.secondary_tier_gib, in.offloading_backend, s.server.world_size(),
                             s.offload ? s.offload->recommended_gib() : 0, in.secondary_tier_dir, in.engine);
   }
   if (s.secondary && s.offload && s.offload->recommendation.secondary)
@@ -329,7 +337,7 @@ void set_commands(Sizing& s, const SizingInputs& in) {
   if (in.engine == EngineKind::kLmcache && s.offload && s.offload->recommended_gib() > 0) {
     // The connector form with LMCache's own size key works on every vLLM version.
     s.engine_command = cmds.legacy;
-    s.engine_notes.push_back(LmcacheSizePerRank{s.offload->recommended_gib(), s.world_size});
+    s.engine_notes.push_back(LmcacheSizePerRank{s.offload->recommended_gib(), s.server.world_size()});
     s.engine_notes.push_back(LmcacheEnvironment{});
   }
 }

@@ -7,13 +7,21 @@
 namespace kvb {
 
 std::string parallelism_label(const Sizing& s) {
-  if (s.dp <= 1 && !s.expert_parallel) return fmt::format("TP {}, PP {}", s.tp, s.pp);
-  const std::string ep = s.expert_parallel ? fmt::format(", EP {}", s.dp * s.tp) : "";
-  if (s.dp <= 1) return fmt::format("TP {}{}, PP {}", s.tp, ep, s.pp);
-  return fmt::format("DP {} x TP {}{}, PP {}", s.dp, s.tp, ep, s.pp);
+  const int dp = s.server.data_parallel_size, tp = s.server.tensor_parallel_size;
+  const int pp = s.server.pipeline_parallel_size;
+  if (dp <= 1 && !s.server.expert_parallel) return fmt::format("TP {}, PP {}", tp, pp);
+  const std::string ep = s.server.expert_parallel ? fmt::format(", EP {}", dp * tp) : "";
+  if (dp <= 1) return fmt::format("TP {}{}, PP {}", tp, ep, pp);
+  return fmt::format("DP {} x TP {}{}, PP {}", dp, tp, ep, pp);
 }
 
-int server_gpus(const Sizing& s) { return s.world_size * s.dp; }
+std::string tp_by_pp_label(const ResolvedServer& v) {
+  const int tp = v.tensor_parallel_size;
+  return v.pipeline_parallel_size > 1 ? fmt::format("{} x {}", tp, v.pipeline_parallel_size)
+                                      : std::to_string(tp);
+}
+
+int server_gpus(const Sizing& s) { return s.server.world_size() * s.server.data_parallel_size; }
 
 std::string data_parallel_tried_text(const DataParallelTried& d, std::int64_t tokens) {
   const auto why = d.mla ? fmt::format("TP {} keeps each MLA latent on all {} ranks", d.tp_found, d.tp_found)
@@ -41,17 +49,18 @@ std::string data_parallel_tried_text(const DataParallelTried& d, std::int64_t to
 }
 
 std::vector<std::string> engine_tier_lines(const Sizing& s) {
-  if (s.dp <= 1 || !s.offload) return {};
+  if (s.server.data_parallel_size <= 1 || !s.offload) return {};
   const auto& o = *s.offload;
   std::vector<std::string> out;
   out.push_back(fmt::format(
       "per engine: each of the {} DP engines has its own scheduler, GPU pool and CPU tier; vLLM splits "
       "--kv-offloading-size over one engine's TP x PP ranks, not over DP (vllm/config/kv_offloading.py, "
       "get_num_kv_ranks); DP x EP's step time is modelled, not scored against a real vLLM run",
-      s.dp));
+      s.server.data_parallel_size));
   const double gib = o.given_gib.value_or(o.recommended_gib());
-  out.push_back(fmt::format("host memory for the tier: {} engines x {:g} GiB = {:g} GiB in all{}", s.dp, gib,
-                            s.dp * gib, o.given_gib ? " (as given)" : " (as recommended)"));
+  out.push_back(fmt::format("host memory for the tier: {} engines x {:g} GiB = {:g} GiB in all{}",
+                            s.server.data_parallel_size, gib, s.server.data_parallel_size * gib,
+                            o.given_gib ? " (as given)" : " (as recommended)"));
   return out;
 }
 

@@ -11,6 +11,8 @@ namespace kvb {
 
 // "TP 8, PP 1" or "DP 8 x TP 1, EP 8, PP 1".
 std::string parallelism_label(const Sizing& s);
+// The summary table's "TP x PP": "8", or "8 x 2" with pipeline stages.
+std::string tp_by_pp_label(const ResolvedServer& v);
 // The GPUs the server takes: one engine's ranks x DP.
 int server_gpus(const Sizing& s);
 // Why the search chose DP x EP over the TP configuration it found, or kept TP.

@@ -19,6 +19,7 @@
 #include "output/size/sizing_advice_text.hpp"
 #include "output/size/sizing_warnings_text.hpp"
 #include "output/size/tier_advice_text.hpp"
+#include "server/server_json.hpp"
 
 namespace kvb {
 
@@ -198,11 +199,9 @@ void add_engine(nlohmann::json& j, const SizeRecord& s) {
 }
 
 void add_layout_and_budget(nlohmann::json& j, const SizeRecord& s) {
-  j["kv_cache_dtype"] = s.kv_cache_dtype;
   j["kv_bytes_per_token"] = s.kv_bytes_per_token;
   j["kv_bytes_per_token_all_layers"] = s.kv_bytes_per_token_all_layers;
   j["kv_replicated"] = s.kv_replicated;
-  j["block_size"] = s.block_size;
   j["kv_cache_groups"] = s.kv_cache_groups;
   j["page_bytes"] = s.page_bytes;
   j["budget"] = {{"total_gib", s.budget.total_gib},
@@ -228,7 +227,6 @@ void add_pool_and_tier(nlohmann::json& j, const SizeRecord& s) {
   j["gpu_context_tokens"] = s.gpu_context_tokens;
   j["max_concurrency"] = s.max_concurrency;
   j["fits"] = s.fits;
-  j["kv_offloading_backend"] = to_string(s.offloading_backend);
   j["kv_gib_needed_per_request"] = s.kv_gib_needed_per_request;
   j["estimated_max_model_len"] = s.estimated_max_model_len;
   // Whole GiB by construction (the rule rounds, the simulated grid is whole GiB): written as an integer.
@@ -267,20 +265,8 @@ void word_figures(SizeRecord& r) {
 }  // namespace
 
 SizeRecord size_record(const Sizing& s) {
-  SizeRecord r{.model = s.model_name,
-               .hf_id = s.hf_id,
-               .hardware = s.hw_name,
-               .weight_dtype = s.weight_dtype,
-               .kv_cache_dtype = s.layout.kv_dtype,
-               .tensor_parallel_size = s.tp,
-               .pipeline_parallel_size = s.pp,
-               .block_size = s.layout.block_size,
+  SizeRecord r{.server = s.server,
                .kv_cache_groups = s.layout.num_groups,
-               .data_parallel_size = s.dp,
-               .expert_parallel = s.expert_parallel,
-               .max_model_len = s.max_model_len,
-               .max_num_batched_tokens = s.max_num_batched_tokens,
-               .max_num_seqs = s.max_num_seqs,
                .kv_bytes_per_token = s.layout.kv_bytes_per_token(),
                .kv_bytes_per_token_all_layers = s.layout.kv_bytes_per_token_all_layers(),
                .page_bytes = s.layout.page_bytes,
@@ -296,7 +282,6 @@ SizeRecord size_record(const Sizing& s) {
                .gpu_kv_tokens_capacity = s.gpu_kv_tokens_capacity,
                .gpu_context_tokens = s.gpu_context_tokens(),
                .estimated_max_model_len = s.estimated_max_model_len,
-               .offloading_backend = s.offloading_backend,
                .offload = s.offload,
                .reload = s.reload,
                .engine = s.engine,
@@ -330,18 +315,7 @@ nlohmann::json sizing_to_json(const Sizing& s) { return size_record_json(size_re
 
 nlohmann::json size_record_json(const SizeRecord& s) {
   nlohmann::json j;
-  j["model"] = s.model;
-  j["hf_id"] = s.hf_id;
-  j["hardware"] = s.hardware;
-  j["tensor_parallel_size"] = s.tensor_parallel_size;
-  j["pipeline_parallel_size"] = s.pipeline_parallel_size;
-  // DP x EP only where used: a document of one engine reads as before.
-  if (s.data_parallel_size > 1) j["data_parallel_size"] = s.data_parallel_size;
-  if (s.expert_parallel) j["expert_parallel"] = true;
-  j["max_model_len"] = s.max_model_len;
-  j["max_num_batched_tokens"] = s.max_num_batched_tokens;
-  j["weight_dtype"] = s.weight_dtype;
-  j["max_num_seqs"] = s.max_num_seqs;
+  write_server_json(s.server, j);  // the server's keys, from its one table
   add_layout_and_budget(j, s);
   add_pool_and_tier(j, s);
   add_engine(j, s);

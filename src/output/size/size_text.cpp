@@ -42,13 +42,13 @@ std::string profile_peak_line(const Sizing& s) {
   const auto& b = s.budget;
   if (b.sampler.gib <= b.activation_gib) {
     return fmt::format("  - activation peak {:.2f} GiB (max-num-batched-tokens {})\n", b.activation_gib,
-                       s.max_num_batched_tokens);
+                       s.server.max_num_batched_tokens);
   }
   return fmt::format(
       "  - activation peak {:.2f} GiB: the sampler's warm-up, {} requests (max-num-seqs {}) "
       "x {} logits x {} B (the forward pass at max-num-batched-tokens {}: {:.2f} GiB)\n",
-      b.sampler.gib, b.sampler.requests, s.max_num_seqs, b.sampler.vocab_size, b.sampler.bytes_per_logit,
-      s.max_num_batched_tokens, b.activation_gib);
+      b.sampler.gib, b.sampler.requests, s.server.max_num_seqs, b.sampler.vocab_size,
+      b.sampler.bytes_per_logit, s.server.max_num_batched_tokens, b.activation_gib);
 }
 
 std::string budget_lines(const Sizing& s) {
@@ -65,7 +65,7 @@ std::string budget_lines(const Sizing& s) {
     out += fmt::format(
         "  --kv-cache-memory-bytes cannot be honoured: the rest needs {:.2f} GiB of the GPU's {:.2f} GiB\n",
         b.total_gib - b.available_bytes / kGiB, b.total_gib);
-    out += fmt::format("  - weights {:.2f} GiB ({} per-rank share)\n", b.weights_gib, s.weight_dtype);
+    out += fmt::format("  - weights {:.2f} GiB ({} per-rank share)\n", b.weights_gib, s.server.weight_dtype);
     out += profile_peak_line(s);
     out +=
         fmt::format("  - CUDA graphs {:.2f} GiB, non-torch {:.2f} GiB\n", b.cuda_graph_gib, b.non_torch_gib);
@@ -74,7 +74,7 @@ std::string budget_lines(const Sizing& s) {
   }
   out += fmt::format("  total {:.2f} GiB x gpu-memory-utilization {:.2f} = {:.2f} GiB\n", b.total_gib,
                      b.utilization, b.total_gib * b.utilization);
-  out += fmt::format("  - weights {:.2f} GiB ({} per-rank share)\n", b.weights_gib, s.weight_dtype);
+  out += fmt::format("  - weights {:.2f} GiB ({} per-rank share)\n", b.weights_gib, s.server.weight_dtype);
   out += profile_peak_line(s);
   out += fmt::format(
       "  - non-torch {:.2f} GiB (CUDA graphs, about {:.2f} GiB, come after the KV cache, in the headroom)\n",
@@ -184,7 +184,8 @@ void gpu_sections(std::string& out, const Sizing& s) {
                          format_count(s.gpu_kv_tokens_capacity));
     }
     out += fmt::format("  Maximum concurrency for {} tokens per request: {:.2f}x ({} blocks per request)\n",
-                       format_count(s.max_model_len), s.max_concurrency, format_count(s.blocks_per_request));
+                       format_count(s.server.max_model_len), s.max_concurrency,
+                       format_count(s.blocks_per_request));
     if (!s.fits) {
       out += fmt::format(
           "  vLLM refuses to start: {:.2f} GiB KV cache is needed, which is larger than the available KV "
@@ -192,7 +193,7 @@ void gpu_sections(std::string& out, const Sizing& s) {
           s.kv_gib_needed_per_request, s.kv_gib_available, format_count(s.estimated_max_model_len));
     } else {
       out += fmt::format("  one request of {} tokens needs {:.2f} GiB per rank\n",
-                         format_count(s.max_model_len), s.kv_gib_needed_per_request);
+                         format_count(s.server.max_model_len), s.kv_gib_needed_per_request);
     }
   }
 }
@@ -202,13 +203,13 @@ void tier_section(std::string& out, const Sizing& s) {
   if (s.offload) {
     const auto& o = *s.offload;
     section(out,
-            s.offloading_backend == OffloadingBackend::kLmcache
+            s.server.offloading_backend == OffloadingBackend::kLmcache
                 ? "CPU tier (LMCache's local CPU backend, --kv-offloading-backend lmcache; LMCache "
                   "counts GiB per rank)"
-            : s.offloading_backend == OffloadingBackend::kSimple
+            : s.server.offloading_backend == OffloadingBackend::kSimple
                 ? "CPU tier (vLLM's SimpleCPUOffloadConnector, --kv-offloading-backend simple: each rank "
                   "holds its share, cpu_bytes_to_use_per_rank)"
-            : s.dp > 1
+            : s.server.data_parallel_size > 1
                 ? "CPU tier (vLLM native offloading, --kv-offloading-size is GiB across one engine's ranks)"
                 : "CPU tier (vLLM native offloading, --kv-offloading-size is GiB across all ranks)");
     if (o.recommendation.simulated()) {
@@ -342,7 +343,7 @@ void command_sections(std::string& out, const Sizing& s) {
     out += s.rocm_docker_command + "\n";
   }
   if (s.offload && !s.vllm_command_legacy.empty()) {
-    section(out, s.offloading_backend == OffloadingBackend::kSimple
+    section(out, s.server.offloading_backend == OffloadingBackend::kSimple
                      ? "Connector form (--kv-transfer-config, bytes per rank)"
                      : "Legacy form (vLLM 0.11.x)");
     out += s.vllm_command_legacy + "\n";
@@ -357,8 +358,8 @@ std::string sizing_text(const Sizing& s) {
   // A tier that costs this server is the answer that matters most: it comes first.
   if (s.offload && s.offload->recommendation.costs)
     out += "No CPU tier: " + recommendation_why(s.offload->recommendation) + "\n";
-  out += fmt::format("kvbench size: {} on {} x {} ({}), max-model-len {}\n", s.model_name, server_gpus(s),
-                     s.hw_name, parallelism_label(s), format_count(s.max_model_len));
+  out += fmt::format("kvbench size: {} on {} x {} ({}), max-model-len {}\n", s.server.model, server_gpus(s),
+                     s.server.hardware, parallelism_label(s), format_count(s.server.max_model_len));
   out +=
       "Every figure below is computed from vLLM's KV arithmetic and the stated models; the measured inputs "
       "they use (link, pinning) say where they were measured.\n";
@@ -380,8 +381,8 @@ std::string sizing_summary_table(const std::vector<Sizing>& all) {
   TextTable t({"model", "hw", "TP x PP", "weights", "context", "KV B/tok/rank", "KV GiB/rank",
                "GPU KV tokens", "conc@len", "fits", "offload GiB", "break-even"});
   for (const auto& s : all) {
-    t.add_row({s.model_name, s.hw_name, s.pp > 1 ? fmt::format("{} x {}", s.tp, s.pp) : std::to_string(s.tp),
-               s.weight_dtype, format_count(s.max_model_len), format_count(s.layout.kv_bytes_per_token()),
+    t.add_row({s.server.model, s.server.hardware, tp_by_pp_label(s.server), s.server.weight_dtype,
+               format_count(s.server.max_model_len), format_count(s.layout.kv_bytes_per_token()),
                s.weights_fit ? fmt::format("{:.1f}", s.kv_gib_available) : "-",
                s.weights_fit ? format_count(s.gpu_context_tokens()) : "-",
                s.weights_fit ? fmt::format("{:.2f}x", s.max_concurrency) : "-",

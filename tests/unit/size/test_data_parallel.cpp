@@ -96,7 +96,7 @@ TEST(DataParallel, TheTierIsPerEngineAndTheHostHoldsOnePerEngine) {
   in.kv_offloading_size_gib = 100;
   const auto s = compute_sizing(in);
   ASSERT_TRUE(s.offload);
-  EXPECT_EQ(s.world_size, 1);  // the flag's GiB over one engine's TP x PP ranks
+  EXPECT_EQ(s.server.world_size(), 1);  // the flag's GiB over one engine's TP x PP ranks
   EXPECT_NEAR(s.offload->given_gib.value_or(0), 100, 1e-9);
   const auto lines = engine_tier_lines(s);
   ASSERT_EQ(lines.size(), 2U);
@@ -146,5 +146,5 @@ TEST(DataParallel, TheJsonRecordsDpAndEpAndRoundTripsByteForByte) {
   EXPECT_FALSE(written["results"][1].contains("data_parallel_size"));  // one engine: as before
   const auto read = size_document_from_json(written, "dp.json");
   EXPECT_EQ(size_document_json(read).dump(), written.dump());
-  EXPECT_EQ(read.results[0].data_parallel_size, 4);
+  EXPECT_EQ(read.results[0].server.data_parallel_size, 4);
 }
