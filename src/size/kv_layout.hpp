@@ -21,7 +21,6 @@ struct KvSettings {
   int block_size = 0;            // 0 = the attention backend's default
   bool hybrid_manager = true;    // false = --disable-hybrid-kv-cache-manager
   int draft_layers = 0;          // EAGLE / MTP layers that hold KV
-  std::int64_t max_num_batched_tokens = 8192;
 };
 
 enum class KvGroupKind { kFull, kSliding, kMamba };

@@ -22,8 +22,9 @@ struct BudgetInputs {
   int pp = 1;
   int dp = 1;  // --data-parallel-size: a MoE model's routed experts span DP x TP x PP ranks
   std::string weight_dtype = "bf16";  // after --quantization
-  std::int64_t max_num_batched_tokens = 8192;
-  std::int64_t max_num_seqs = 256;
+  // The server's (SizingFit::server: given, or vLLM's default on the GPU): no default of their own.
+  std::int64_t max_num_batched_tokens = 0;
+  std::int64_t max_num_seqs = 0;
   VllmVersion vllm_version = kNewestModelledVllm;  // the sampler's warm-up differs by release
   std::optional<std::uint64_t> kv_cache_memory_bytes;
 };

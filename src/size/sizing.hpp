@@ -33,7 +33,10 @@ struct SizingInputs {
   std::optional<double> gpu_memory_gib;  // --gpu-memory override
   std::optional<double> host_memory_gb;  // --host-memory override, per node
   std::optional<std::int64_t> max_model_len;
-  std::int64_t max_num_seqs = 256;
+  // --max-num-batched-tokens and --max-num-seqs as given; absent: what `vllm serve` takes on this GPU
+  // (vllm_serve_batch_defaults), resolved once into the fit's server (size_fit), nowhere else.
+  std::optional<std::int64_t> max_num_batched_tokens;
+  std::optional<std::int64_t> max_num_seqs;
   Quantization quantization = Quantization::kNone;
   std::optional<int> concurrency;                // sessions to keep warm in the CPU tier
   std::optional<double> kv_offloading_size_gib;  // evaluate a given size too

@@ -203,8 +203,9 @@ void describe_server(SizingFit& s, const SizingInputs& in) {
   v.data_parallel_size = in.kv.dp;
   v.expert_parallel = in.kv.expert_parallel;
   v.max_model_len = in.max_model_len.value_or(m.max_position_embeddings);
-  v.max_num_batched_tokens = in.kv.max_num_batched_tokens;
-  v.max_num_seqs = in.max_num_seqs;
+  const auto batch = vllm_serve_batch_defaults(in.hw);  // the one place they are taken
+  v.max_num_batched_tokens = in.max_num_batched_tokens.value_or(batch.max_num_batched_tokens);
+  v.max_num_seqs = in.max_num_seqs.value_or(batch.max_num_seqs);
   v.weight_dtype = effective_weight_dtype(m, in.quantization);
   v.offloading_backend = in.offloading_backend;
   s.layout = compute_kv_layout(m, in.hw, in.kv);
@@ -223,7 +224,7 @@ void estimate_gpu_budget(SizingFit& s, const SizingInputs& in) {
   bi.dp = s.server.data_parallel_size;
   bi.weight_dtype = s.server.weight_dtype;
   bi.max_num_batched_tokens = s.server.max_num_batched_tokens;
-  bi.max_num_seqs = in.max_num_seqs;
+  bi.max_num_seqs = s.server.max_num_seqs;
   bi.vllm_version = in.vllm_version;
   bi.kv_cache_memory_bytes = in.kv_cache_memory_bytes;
   s.budget = estimate_budget(m, bi);

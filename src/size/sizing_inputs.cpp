@@ -56,11 +56,10 @@ SizingInputs make_sizing_inputs(const ModelSpec& model, const HardwareSpec& hw, 
   in.kv.block_size = serve.block_size;
   in.kv.hybrid_manager = serve.hybrid_kv_cache_manager;
   in.kv.draft_layers = serve.draft_layers;
-  const auto batch = vllm_serve_batch_defaults(hw);
-  in.kv.max_num_batched_tokens = serve.max_num_batched_tokens.value_or(batch.max_num_batched_tokens);
+  in.max_num_batched_tokens = serve.max_num_batched_tokens;  // absent: resolved once, by size_fit
   in.gpu_memory_utilization = serve.gpu_memory_utilization;
   in.kv_cache_memory_bytes = serve.kv_cache_memory;
-  in.max_num_seqs = serve.max_num_seqs.value_or(batch.max_num_seqs);
+  in.max_num_seqs = serve.max_num_seqs;
   in.max_model_len = serve.max_model_len;
   in.kv_offloading_size_gib = serve.kv_offloading_size;
   if (serve.secondary_tier_size && *serve.secondary_tier_size > 0)

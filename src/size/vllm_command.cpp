@@ -38,10 +38,10 @@ std::vector<std::string> serve_flags(const Sizing& s, const SizingInputs& in) {
   if (in.kv.block_size != 0) f.push_back(fmt::format("--block-size {}", in.kv.block_size));
   // Only where they differ from what vLLM takes on this GPU.
   const auto batch = vllm_serve_batch_defaults(in.hw);
-  if (in.kv.max_num_batched_tokens != batch.max_num_batched_tokens) {
-    f.push_back(fmt::format("--max-num-batched-tokens {}", in.kv.max_num_batched_tokens));
+  if (v.max_num_batched_tokens != batch.max_num_batched_tokens) {
+    f.push_back(fmt::format("--max-num-batched-tokens {}", v.max_num_batched_tokens));
   }
-  if (in.max_num_seqs != batch.max_num_seqs) f.push_back(fmt::format("--max-num-seqs {}", in.max_num_seqs));
+  if (v.max_num_seqs != batch.max_num_seqs) f.push_back(fmt::format("--max-num-seqs {}", v.max_num_seqs));
   if (in.quantization == Quantization::kFp8) f.push_back("--quantization fp8");
   // Off by the release's connector: vLLM turns it off itself, the command need not say so.
   if (!in.kv.hybrid_manager && !in.hybrid_off_by_connector) f.push_back("--disable-hybrid-kv-cache-manager");

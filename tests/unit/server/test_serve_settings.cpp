@@ -45,9 +45,10 @@ workload: {requests: 1, arrival: {process: fixed, rate: 1}}
       std::nullopt);
   EXPECT_EQ(given.server.max_num_batched_tokens, 4096);
   EXPECT_EQ(given.server.max_num_seqs, 64);
-  const auto in = make_sizing_inputs(test::model("llama-3.1-8b"), resolve_hardware("h100"), ServeSettings{});
-  EXPECT_EQ(in.kv.max_num_batched_tokens, 8192);
-  EXPECT_EQ(in.max_num_seqs, 1024);
+  const auto fit =
+      size_fit(make_sizing_inputs(test::model("llama-3.1-8b"), resolve_hardware("h100"), ServeSettings{}));
+  EXPECT_EQ(fit.server.max_num_batched_tokens, 8192);
+  EXPECT_EQ(fit.server.max_num_seqs, 1024);
 }
 
 }  // namespace

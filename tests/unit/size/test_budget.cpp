@@ -32,12 +32,22 @@ BudgetInputs l40s_study_server(VllmVersion version) {
   in.vllm_version = version;
   return in;
 }
+// A server at 8,192 batched tokens and 256 sequences, as the logs below ran (their activation
+// figures are the 8,192-token forward pass's): the forward pass, not the sampler's warm-up, is
+// the profile's peak. BudgetInputs has no batch defaults of its own: a sizing fills them from its
+// server (vLLM's defaults on the GPU, or the flags).
+BudgetInputs at_8192_tokens(double total_gib) {
+  BudgetInputs in;
+  in.total_gib = total_gib;
+  in.max_num_batched_tokens = 8192;
+  in.max_num_seqs = 256;
+  return in;
+}
 }  // namespace
 
 TEST(MemoryBudget, OverheadsWithin15PercentOfQwen25_7BLog) {
   // Logged: activations 1.04, CUDA graphs 0.48, non-torch 0.06 GiB (TP1).
-  BudgetInputs in;
-  in.total_gib = 15.99;
+  auto in = at_8192_tokens(15.99);
   in.weight_dtype = "int4";
   const auto b = estimate_budget(qwen25_7b(), in);
   EXPECT_NEAR(b.activation_gib, 1.04, 1.04 * 0.15);
@@ -47,8 +57,7 @@ TEST(MemoryBudget, OverheadsWithin15PercentOfQwen25_7BLog) {
 
 TEST(MemoryBudget, OverheadsWithin15PercentOfQwen3_235B_Tp8Log) {
   // Logged: activations 1.40, CUDA graphs 3.45, non-torch 0.21 GiB (TP8, FP8 weights 27.72 GiB).
-  BudgetInputs in;
-  in.total_gib = 44.42;
+  auto in = at_8192_tokens(44.42);
   in.tp = 8;
   in.weight_dtype = "fp8";
   const auto b = estimate_budget(test::model("qwen3-235b-a22b"), in);
@@ -59,8 +68,7 @@ TEST(MemoryBudget, OverheadsWithin15PercentOfQwen3_235B_Tp8Log) {
 }
 
 TEST(MemoryBudget, TermsAddUpAndKvCacheMemoryReplacesThem) {
-  BudgetInputs in;
-  in.total_gib = 79.19;
+  auto in = at_8192_tokens(79.19);
   const auto b = estimate_budget(test::model("llama-3.1-8b"), in);
   // The CUDA graphs are captured after the KV cache is sized, in the headroom: not subtracted.
   const double sum = b.total_gib * 0.9 - b.weights_gib - b.activation_gib - b.non_torch_gib;
@@ -74,9 +82,7 @@ TEST(MemoryBudget, TermsAddUpAndKvCacheMemoryReplacesThem) {
 // (79.19 GiB): weights 8.03e9 x 2 B = 14.957 GiB, activations 20 x 8192 x 4096 x 2 B = 1.25 GiB,
 // graphs 32 x 0.0171 = 0.547 GiB, non-torch 0.06 GiB: 16.81 GiB beside the KV cache.
 TEST(MemoryBudget, KvCacheMemoryBeyondWhatTheGpuHoldsBesideTheWeightsIsFlagged) {
-  BudgetInputs in;
-  in.total_gib = 79.19;
-  in.max_num_batched_tokens = 8192;
+  auto in = at_8192_tokens(79.19);
   in.kv_cache_memory_bytes = std::uint64_t{100} << 30;
   const auto b = estimate_budget(test::model("llama-3.1-8b"), in);
   const double rest = 8.03e9 * 2 / kGiB + 20.0 * 8192 * 4096 * 2 / kGiB + 32 * 0.0171 + 0.06;
@@ -97,8 +103,7 @@ TEST(MemoryBudget, KvCacheMemoryBeyondWhatTheGpuHoldsBesideTheWeightsIsFlagged) 
 // on that count at 0.90 (issue 22 §6), so kvbench keeps its estimate and says why it differs.
 TEST(MemoryBudget, ResidencyLoggedPoolDoesNotFitUtilizationPointNine) {
   const auto m = test::model("qwen3-14b");
-  BudgetInputs in;
-  in.total_gib = 79.19;
+  auto in = at_8192_tokens(79.19);
   const auto b = estimate_budget(m, in);
   const double block_bytes = 40.0 * 2 * 8 * 128 * 2 * 16;
   EXPECT_DOUBLE_EQ(block_bytes, 2621440.0);

@@ -54,7 +54,7 @@ TEST(ReloadVsRecompute, RecomputeTimeIsTheSimulatorsTtftForTheSameRequest) {
     auto in = test::inputs("llama-3.1-8b");
     in.calibration = default_calibration(in.hw);  // what size and simulate both use on the h100
     in.max_model_len = tokens;
-    in.kv.max_num_batched_tokens = chunk;
+    in.max_num_batched_tokens = chunk;
     const auto s = compute_sizing(in);
     ASSERT_TRUE(s.reload);
     const auto scenario = parse_scenario(fmt::format(R"(
