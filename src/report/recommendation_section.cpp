@@ -25,7 +25,7 @@ ObjectiveAxis objective_axis(std::optional<TierObjective> objective) {
 
 LineChart tier_chart(const SizeRowView& r, const TierRecommendation& v, std::string what) {
   LineChart chart;
-  chart.title = fmt::format("{} on {}: {} by tier size (simulated)", r.model, r.hardware, what);
+  chart.title = fmt::format("{} on {}: {} by tier size (simulated)", r.server.model, r.server.hardware, what);
   chart.x_label = "--kv-offloading-size (GiB, all ranks)";
   if (v.pays)
     chart.markers.push_back(
@@ -59,7 +59,7 @@ std::string curve_charts(const SizeRowView& r, const TierRecommendation& v) {
     // server served (GPU prefix cache + CPU tier) at each simulated size.
     hits.title =
         fmt::format("{} on {}: prompt tokens served by tier size (trace curve counted, hits simulated)",
-                    r.model, r.hardware);
+                    r.server.model, r.server.hardware);
     hits.y_label = "prompt tokens served (%)";
     ChartSeries served{.name = "GPU + CPU-tier hits (simulated)", .points = {}, .dashed = false};
     ChartSeries counted{
@@ -95,7 +95,8 @@ std::string recommendation_section_html(const std::vector<SizeRowView>& rows,
          : v.costs                    ? std::string("No CPU tier: offloading costs this server")
                                       : std::string("No CPU tier: offloading does not pay for this traffic");
   out += fmt::format("</strong> for {} on {} (TP {}) &#8212; basis: {}{}; bound: {}.</p>\n",
-                     html_escape(pick->model), html_escape(pick->hardware), pick->tp,
+                     html_escape(pick->server.model), html_escape(pick->server.hardware),
+                     pick->server.tensor_parallel_size,
                      v.simulated() ? "simulation of " + html_escape(v.workload) : std::string("sizing rule"),
                      v.objective ? ", objective " + html_escape(to_string(*v.objective)) : std::string(),
                      html_escape(to_string(v.bound)));

@@ -40,11 +40,11 @@ std::string sizing_section_html(const std::vector<SizeRowView>& rows) {
         "<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td>{}</td><td>{}</td></tr>\n",
-        html_escape(r.model), html_escape(r.hardware), r.tp,
-        html_escape(r.weights_fit ? r.weight_dtype : r.weight_dtype + " (do not fit)"),
-        html_escape(r.kv_dtype),
+        html_escape(r.server.model), html_escape(r.server.hardware), r.server.tensor_parallel_size,
+        html_escape(r.weights_fit ? r.server.weight_dtype : r.server.weight_dtype + " (do not fit)"),
+        html_escape(r.server.kv_cache_dtype),
         // A configuration whose weights do not fit has no KV pool: "-", as the CLI prints, not 0.
-        format_count(r.kv_bytes_per_token), format_count(r.max_model_len),
+        format_count(r.kv_bytes_per_token), format_count(r.server.max_model_len),
         r.weights_fit ? format_count(r.gpu_context_tokens) : std::string("-"),
         r.weights_fit ? fmt::format("{:.2f}", r.max_concurrency) : std::string("-"),
         r.recommended_gib < 0 ? std::string("-") : fmt::format("{:g} GiB", r.recommended_gib),
@@ -59,8 +59,8 @@ std::string sizing_section_html(const std::vector<SizeRowView>& rows) {
                                             : fmt::format("--kv-offloading-size {:g}", r.recommended_gib);
     out += fmt::format(
         "<details><summary>{} on {} (TP {}, {} weights): {} ({})</summary><pre>{}</pre></details>\n",
-        html_escape(r.model), html_escape(r.hardware), r.tp, html_escape(r.weight_dtype), size,
-        html_escape(basis_of(r)), html_escape(r.vllm_command));
+        html_escape(r.server.model), html_escape(r.server.hardware), r.server.tensor_parallel_size,
+        html_escape(r.server.weight_dtype), size, html_escape(basis_of(r)), html_escape(r.vllm_command));
   }
   return out + "</section>\n";
 }

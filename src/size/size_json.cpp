@@ -187,18 +187,13 @@ TierRecommendation recommendation_from_json(const nlohmann::json& k, const std::
 
 SizeRowView size_row_view(const SizeRecord& r) {
   SizeRowView v{
-      .model = r.server.model,
-      .hardware = r.server.hardware,
-      .kv_dtype = r.server.kv_cache_dtype,
-      .weight_dtype = r.server.weight_dtype,
+      .server = r.server,
       .vllm_command = r.vllm_command,
       .reload = r.reload,
-      .tp = r.server.tensor_parallel_size,
       .weights_fit = r.weights_fit,
       .kv_bytes_per_token = r.kv_bytes_per_token,
       .gpu_kv_tokens = r.gpu_kv_tokens,
       .gpu_context_tokens = r.gpu_context_tokens,
-      .max_model_len = r.server.max_model_len,
       .max_concurrency = r.max_concurrency,
       .recommended_gib = r.offload ? static_cast<double>(std::llround(r.offload->recommended_gib())) : -1,
       .recommendation = std::nullopt};

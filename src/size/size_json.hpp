@@ -64,11 +64,11 @@ TierRecommendation recommendation_from_json(const nlohmann::json& k, const std::
 
 // What a reader of the document needs (the report's sizing table), one per result.
 struct SizeRowView {
-  std::string model, hardware, kv_dtype, weight_dtype, vllm_command;
+  ResolvedServer server;  // the record's
+  std::string vllm_command;
   std::optional<ReloadVsRecompute> reload;  // worded by output/size/size_text's reload_verdict_text
-  int tp = 1;
   bool weights_fit = true;
-  std::int64_t kv_bytes_per_token = 0, gpu_kv_tokens = 0, gpu_context_tokens = 0, max_model_len = 0;
+  std::int64_t kv_bytes_per_token = 0, gpu_kv_tokens = 0, gpu_context_tokens = 0;
   double max_concurrency = 0;
   double recommended_gib = -1;                       // -1: no recommendation (the weights do not fit)
   std::optional<TierRecommendation> recommendation;  // absent in files written before it

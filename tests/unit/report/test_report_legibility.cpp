@@ -77,12 +77,12 @@ TEST(ReportLegibility, ALongTitleIsFittedToTheChart) {
 
 SizeRowView simulated_row() {
   SizeRowView r;
-  r.model = "llama-3.1-8b";
-  r.hardware = "h100";
-  r.tp = 1;
+  r.server.model = "llama-3.1-8b";
+  r.server.hardware = "h100";
+  r.server.tensor_parallel_size = 1;
   r.weights_fit = true;
   r.kv_bytes_per_token = 131'072;
-  r.max_model_len = 32'768;
+  r.server.max_model_len = 32'768;
   r.gpu_kv_tokens = 446'096;
   r.max_concurrency = 13.6;
   r.vllm_command = "vllm serve m \\\n    --kv-offloading-size 41";
@@ -121,12 +121,12 @@ TEST(ReportLegibility, RowsThatDoNotFitSayDashAndCommandsAreListedOnce) {
   auto fits = simulated_row();
   auto same = fits;  // the workload's sizing and the table's row of one configuration
   SizeRowView big;
-  big.model = "llama-3.1-405b";
-  big.hardware = "h100";
-  big.tp = 1;
+  big.server.model = "llama-3.1-405b";
+  big.server.hardware = "h100";
+  big.server.tensor_parallel_size = 1;
   big.weights_fit = false;
   big.kv_bytes_per_token = 516'096;  // 126 layers x 2 x 8 heads x 128 x 2 B
-  big.max_model_len = 131'072;
+  big.server.max_model_len = 131'072;
   big.recommended_gib = -1;
   big.vllm_command = "vllm serve big";
   const auto html = sizing_section_html({fits, same, big});

@@ -28,8 +28,8 @@ using test::count_of;
 
 SizeRowView recommended_row(const std::string& model, const std::string& basis) {
   SizeRowView r;
-  r.model = model;
-  r.hardware = "h100";
+  r.server.model = model;
+  r.server.hardware = "h100";
   r.vllm_command = "vllm serve x \\\n    --kv-offloading-size 45";
   TierRecommendation v;
   v.basis = parse_recommendation_basis(basis, "test");
@@ -94,7 +94,7 @@ TEST(RecommendationSection, TraceCurveDrawnBesideTheSimulatedHits) {
 
 TEST(RecommendationSection, NoRecommendationNoSection) {
   SizeRowView r;
-  r.model = "m";
+  r.server.model = "m";
   EXPECT_EQ(recommendation_section_html({r}), "");
 }
 
