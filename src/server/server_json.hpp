@@ -2,6 +2,9 @@
 // The resolved server in a JSON document, one table of its keys (server_json.cpp): every document
 // kvbench writes (size, simulate, trace, calibrate) writes its server with write_server_json and
 // reads it back with read_server_json, so a key is spelled once and each document round-trips it.
+// It is the resolved server, where sim/server_fields is the server as asked (optional flags, `auto`):
+// each key is its field's scenario key in snake case (a test holds the two tables to that), and
+// hf_id and weight_dtype exist only once resolved.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>

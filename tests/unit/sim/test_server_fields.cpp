@@ -2,9 +2,11 @@
 // field read the same value, every key is known to the scenario reader, and nothing is listed twice.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
+#include "server/server_json.hpp"
 #include "sim/scenario.hpp"
 #include "sim/server_fields.hpp"
 #include "sim/server_yaml.hpp"
@@ -111,6 +113,21 @@ TEST(ServerFields, AFieldOutsideThePoolLeavesThePoolAndTheKvBytesAlone) {
     EXPECT_EQ(a.layout.kv_bytes_per_token(), b.layout.kv_bytes_per_token()) << name;
     ASSERT_TRUE(a.offload && b.offload) << name;
     EXPECT_EQ(a.offload->cpu_block_bytes, b.offload->cpu_block_bytes) << name;
+  }
+}
+
+// The server's JSON keys (server/server_json) are the resolved server, the scenario's keys the server as
+// asked: each JSON key is its field's scenario key in snake case, but for what only resolving gives
+// (the Hugging Face id; the weights' dtype, from --quantization) and --enable-expert-parallel's fact.
+TEST(ServerFields, EachJsonKeyIsItsFieldsScenarioKey) {
+  std::set<std::string> keys;
+  for (const auto& f : server_fields()) keys.insert(f.key);
+  const std::set<std::string> resolved_only = {"hf_id", "weight_dtype"};
+  for (std::string key : server_json_keys()) {
+    if (resolved_only.count(key)) continue;
+    std::replace(key.begin(), key.end(), '_', '-');
+    if (key == "expert-parallel") key = "enable-expert-parallel";
+    EXPECT_TRUE(keys.count(key)) << key << " has no scenario key of the same name";
   }
 }
 
