@@ -34,6 +34,10 @@ bool operator<(const VllmVersion& a, const VllmVersion& b) {
 
 std::string to_string(const VllmVersion& v) { return fmt::format("{}.{}.{}", v.major, v.minor, v.patch); }
 
+VllmVersion vllm_version_field(const JsonFields& r, const nlohmann::json& j, const char* key) {
+  return parse_vllm_version(r.text(j, key), fmt::format("{}: field '{}'", r.where(), key));
+}
+
 VllmVersion parse_vllm_version(const std::string& text, const std::string& flag) {
   const auto refuse = [&](const std::string& why) {
     return UsageError(

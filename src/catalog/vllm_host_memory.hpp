@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/json_file.hpp"
+
 namespace kvb {
 
 struct VllmVersion {
@@ -19,6 +21,9 @@ inline constexpr VllmVersion kNewestModelledVllm{0, 33, 0};
 // `flag` for anything else or a release before the native CPU tier (0.11).
 VllmVersion parse_vllm_version(const std::string& text, const std::string& flag);
 std::string to_string(const VllmVersion& v);
+// A result document's version field ("0.19.1"), read as parse_vllm_version reads a flag; the error
+// names r.where() and the key.
+VllmVersion vllm_version_field(const JsonFields& r, const nlohmann::json& j, const char* key);
 bool operator<(const VllmVersion& a, const VllmVersion& b);
 
 enum class TierBacking {

@@ -211,6 +211,14 @@ std::string JsonFields::text(const nlohmann::json& j, const char* key) const {
   return it == j.end() || it->is_null() ? std::string() : it->get<std::string>();
 }
 
+bool JsonFields::flag(const nlohmann::json& j, const char* key) const {
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_boolean()) {
+    throw UsageError(fmt::format("{}: field '{}' must be true or false", where_, key));
+  }
+  return it->get<bool>();
+}
+
 std::vector<std::string> JsonFields::lines(const nlohmann::json& j, const char* key) const {
   const auto it = j.find(key);
   return it == j.end() ? std::vector<std::string>{} : it->get<std::vector<std::string>>();

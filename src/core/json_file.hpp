@@ -63,6 +63,7 @@ class JsonFields {
     return json_number_in(j, key, 0, hi, where_);
   }
   std::string text(const nlohmann::json& j, const char* key) const;  // absent or null: ""
+  bool flag(const nlohmann::json& j, const char* key) const;         // required: true or false
   std::vector<std::string> lines(const nlohmann::json& j, const char* key) const;
   const std::string& where() const { return where_; }
 

@@ -64,16 +64,7 @@ void put(const Fact&, json&) {}
 class NoteFields : public JsonFields {
  public:
   using JsonFields::JsonFields;
-  bool flag(const json& j, const char* key) const {
-    const auto it = j.find(key);
-    if (it == j.end() || !it->is_boolean()) {
-      throw UsageError(fmt::format("{}: field '{}' must be true or false", where(), key));
-    }
-    return it->get<bool>();
-  }
-  VllmVersion version(const json& j, const char* key) const {
-    return parse_vllm_version(text(j, key), fmt::format("{}: field '{}'", where(), key));
-  }
+  VllmVersion version(const json& j, const char* key) const { return vllm_version_field(*this, j, key); }
 };
 
 void get(const NoteFields& r, const json& j, ModelNote& n) { n.text = r.text(j, "text"); }

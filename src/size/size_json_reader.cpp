@@ -8,6 +8,7 @@
 #include "core/units.hpp"
 #include "server/server_json.hpp"
 #include "size/size_json.hpp"
+#include "size/sizing_warnings_json.hpp"
 
 namespace kvb {
 namespace {
@@ -172,7 +173,7 @@ SizeRecord record(const json& j, const std::string& origin) {
   s.rocm_docker_command = r.text(j, "rocm_docker_command");
   s.vllm_version_note = r.text(j, "vllm_version_note");
   s.derivation = r.lines(j, "derivation");
-  s.warnings = r.lines(j, "warnings");
+  s.warnings = read_sizing_warnings(j, r.where());
   s.alternatives = r.lines(j, "alternatives");
   s.notes = r.lines(j, "notes");
   if (const auto it = j.find("secondary_tier"); it != j.end()) read_secondary(r, *it, s);

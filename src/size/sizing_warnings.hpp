@@ -85,10 +85,16 @@ struct HostBackendLink {
   LinkProfile link;
 };
 
+// A warning read from a size document written before warnings were facts (a worded string): kept
+// as worded, and written back as {"kind": "worded", "text": ...}. The engine never makes one.
+struct WordedWarning {
+  std::string text;
+};
+
 using SizingWarning = std::variant<ContextBeyondTrained, ReplicatedKv, TierRefused, SlidingAsFull,
                                    LmcachePerRank, TierBeyondHostDram, TierBeyondCap, KvCacheMemoryTooLarge,
                                    RanksBeyondNode, WorkloadServerKeysIgnored, WorkloadNotSimulated,
-                                   HostBackendLink, TierRegionPinFails, DraftZeroesTierHits>;
+                                   HostBackendLink, TierRegionPinFails, DraftZeroesTierHits, WordedWarning>;
 
 // The command this sizing prints would not start (said on stderr even when the result goes to a file).
 bool refuses_start(const SizingWarning& w);

@@ -17,9 +17,9 @@
 #include "output/size/secondary_plan_text.hpp"
 #include "output/size/size_text.hpp"
 #include "output/size/sizing_advice_text.hpp"
-#include "output/size/sizing_warnings_text.hpp"
 #include "output/size/tier_advice_text.hpp"
 #include "server/server_json.hpp"
+#include "size/sizing_warnings_json.hpp"
 
 namespace kvb {
 
@@ -297,7 +297,7 @@ SizeRecord size_record(const Sizing& s) {
                .rocm_docker_command = s.rocm_docker_command,
                .vllm_version_note = s.vllm_version_note,
                .derivation = kv_derivation_lines(s.layout),
-               .warnings = {},
+               .warnings = s.warnings,
                .alternatives = sizing_alternative_lines(s.alternatives),
                .notes = sizing_note_lines(s.notes),
                .secondary = s.secondary,
@@ -306,7 +306,6 @@ SizeRecord size_record(const Sizing& s) {
   if (s.secondary) r.secondary_notes = secondary_plan_lines(*s.secondary);
   if (s.secondary && !s.secondary_command.empty() && s.secondary->kind == SecondaryTierKind::kTieringFs)
     for (auto& line : simple_alternative_lines(*s.secondary)) r.secondary_notes.push_back(std::move(line));
-  for (const auto& w : s.warnings) r.warnings.push_back(sizing_warning_text(w));
   word_figures(r);
   return r;
 }
@@ -324,7 +323,7 @@ nlohmann::json size_record_json(const SizeRecord& s) {
   if (!s.rocm_docker_command.empty()) j["rocm_docker_command"] = s.rocm_docker_command;
   j["vllm_version_note"] = s.vllm_version_note;
   j["derivation"] = s.derivation;
-  j["warnings"] = s.warnings;
+  j["warnings"] = sizing_warnings_json(s.warnings);  // facts; sizing_warning_text words them
   j["alternatives"] = s.alternatives;
   j["notes"] = s.notes;
   if (s.secondary) {

@@ -128,6 +128,8 @@ std::string word(const DraftZeroesTierHits& w) {
       w.draft_layers, to_string(w.version), fix.from.major, fix.from.minor, fix.source);
 }
 
+std::string word(const WordedWarning& w) { return w.text; }  // an older document's, as written
+
 }  // namespace
 
 std::string sizing_warning_text(const SizingWarning& w) {
