@@ -21,8 +21,9 @@ inline constexpr const char* kReloadModelNote =
     "measured";
 
 // One result as the document records it, typed: what a reader can rebuild byte for byte. The KV
-// layout, the memory budget and the CPU tier keep only the figures written; the warnings are the
-// typed facts (size/sizing_warnings_json), worded by output/size's sizing_warning_text alone.
+// layout, the memory budget and the CPU tier keep only the figures written; the warnings and the
+// alternatives are the typed facts (size/sizing_warnings_json, size/sizing_advice_json), worded by
+// output/size's sizing_warning_text and sizing_advice_text alone.
 struct SizeRecord {
   // The server sized, written and read by server/server_json's one table (its keys beside these).
   ResolvedServer server;
@@ -43,8 +44,9 @@ struct SizeRecord {
   int kvbm_init_timeout_s = 0;
   std::string vllm_command, vllm_command_legacy, rocm_docker_command, vllm_version_note;
   std::vector<std::string> derivation;
-  std::vector<SizingWarning> warnings;  // an older document's worded ones as WordedWarning
-  std::vector<std::string> alternatives, notes;
+  std::vector<SizingWarning> warnings;          // an older document's worded ones as WordedWarning
+  std::vector<SizingAlternative> alternatives;  // an older document's worded ones as WordedAlternative
+  std::vector<std::string> notes;
   // --secondary-tier-size: the plan, the Simple disk backend's command and the plan's words.
   std::optional<SecondaryTierPlan> secondary;
   std::string secondary_command;

@@ -8,6 +8,7 @@
 #include "core/units.hpp"
 #include "server/server_json.hpp"
 #include "size/size_json.hpp"
+#include "size/sizing_advice_json.hpp"
 #include "size/sizing_warnings_json.hpp"
 
 namespace kvb {
@@ -174,7 +175,7 @@ SizeRecord record(const json& j, const std::string& origin) {
   s.vllm_version_note = r.text(j, "vllm_version_note");
   s.derivation = r.lines(j, "derivation");
   s.warnings = read_sizing_warnings(j, r.where());
-  s.alternatives = r.lines(j, "alternatives");
+  s.alternatives = read_sizing_alternatives(j, r.where());
   s.notes = r.lines(j, "notes");
   if (const auto it = j.find("secondary_tier"); it != j.end()) read_secondary(r, *it, s);
   return s;

@@ -76,8 +76,13 @@ struct ConfigurationFits {
 struct NothingFits {
   SearchTried tried;
 };
+// An alternative read from a size document written before alternatives were facts (a worded
+// string): kept as worded, written back as {"kind": "worded", "text": ...}. The engine never makes one.
+struct WordedAlternative {
+  std::string text;
+};
 using SizingAlternative = std::variant<DataParallelAttention, TpAtMostKvHeads, Fp8KvHalves,
-                                       ShorterContextFits, ConfigurationFits, NothingFits>;
+                                       ShorterContextFits, ConfigurationFits, NothingFits, WordedAlternative>;
 
 // A note worded where it comes from: a model card's in the catalog, a model warning of the resolver.
 struct CatalogNote {

@@ -19,6 +19,7 @@
 #include "output/size/sizing_advice_text.hpp"
 #include "output/size/tier_advice_text.hpp"
 #include "server/server_json.hpp"
+#include "size/sizing_advice_json.hpp"
 #include "size/sizing_warnings_json.hpp"
 
 namespace kvb {
@@ -298,7 +299,7 @@ SizeRecord size_record(const Sizing& s) {
                .vllm_version_note = s.vllm_version_note,
                .derivation = kv_derivation_lines(s.layout),
                .warnings = s.warnings,
-               .alternatives = sizing_alternative_lines(s.alternatives),
+               .alternatives = s.alternatives,
                .notes = sizing_note_lines(s.notes),
                .secondary = s.secondary,
                .secondary_command = s.secondary_command,
@@ -323,8 +324,8 @@ nlohmann::json size_record_json(const SizeRecord& s) {
   if (!s.rocm_docker_command.empty()) j["rocm_docker_command"] = s.rocm_docker_command;
   j["vllm_version_note"] = s.vllm_version_note;
   j["derivation"] = s.derivation;
-  j["warnings"] = sizing_warnings_json(s.warnings);  // facts; sizing_warning_text words them
-  j["alternatives"] = s.alternatives;
+  j["warnings"] = sizing_warnings_json(s.warnings);              // facts; sizing_warning_text words them
+  j["alternatives"] = sizing_alternatives_json(s.alternatives);  // facts; sizing_advice_text words them
   j["notes"] = s.notes;
   if (s.secondary) {
     const auto& p = *s.secondary;

@@ -50,6 +50,8 @@ std::string text(const ConfigurationFits& a) {
 
 std::string text(const NothingFits& a) { return search_tried_text(a.tried); }
 
+std::string text(const WordedAlternative& a) { return a.text; }  // an older document's, as written
+
 std::string text(const CatalogNote& n) { return n.text; }
 
 std::string text(const SlidingWindowNote& n) {
