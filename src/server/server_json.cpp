@@ -17,9 +17,9 @@ struct ServerJsonField {
   void (*read)(const json& doc, const std::string& origin, ResolvedServer& s);
 };
 
-std::string text_or(const json& doc, const char* key, const std::string& fallback) {
-  const auto it = doc.find(key);
-  return it == doc.end() ? fallback : it->get<std::string>();
+// A text key, "" where absent or null (the core reader every document's reader uses).
+std::string text(const json& doc, const char* key, const std::string& origin) {
+  return JsonFields(origin).text(doc, key);
 }
 
 int ranks_or_one(const json& doc, const char* key, const std::string& origin) {
@@ -38,7 +38,7 @@ std::vector<ServerJsonField> identity_fields() {
          s.model = d.at("model").get<std::string>();
        }},
       {"hf_id", [](const ResolvedServer& s, json& d) { d["hf_id"] = s.hf_id; },
-       [](const json& d, const std::string&, ResolvedServer& s) { s.hf_id = text_or(d, "hf_id", ""); }},
+       [](const json& d, const std::string& o, ResolvedServer& s) { s.hf_id = text(d, "hf_id", o); }},
       {"hardware", [](const ResolvedServer& s, json& d) { d["hardware"] = s.hardware; },
        [](const json& d, const std::string&, ResolvedServer& s) {
          s.hardware = d.at("hardware").get<std::string>();
@@ -87,12 +87,12 @@ std::vector<ServerJsonField> limit_fields() {
          s.max_num_seqs = json_integer_or(d, "max_num_seqs", 0, kMaxNumSeqs, 0, o);
        }},
       {"weight_dtype", [](const ResolvedServer& s, json& d) { d["weight_dtype"] = s.weight_dtype; },
-       [](const json& d, const std::string&, ResolvedServer& s) {
-         s.weight_dtype = text_or(d, "weight_dtype", "");
+       [](const json& d, const std::string& o, ResolvedServer& s) {
+         s.weight_dtype = text(d, "weight_dtype", o);
        }},
       {"kv_cache_dtype", [](const ResolvedServer& s, json& d) { d["kv_cache_dtype"] = s.kv_cache_dtype; },
-       [](const json& d, const std::string&, ResolvedServer& s) {
-         s.kv_cache_dtype = text_or(d, "kv_cache_dtype", "");
+       [](const json& d, const std::string& o, ResolvedServer& s) {
+         s.kv_cache_dtype = text(d, "kv_cache_dtype", o);
        }},
       {"block_size", [](const ResolvedServer& s, json& d) { d["block_size"] = s.block_size; },
        [](const json& d, const std::string& o, ResolvedServer& s) {
@@ -101,8 +101,9 @@ std::vector<ServerJsonField> limit_fields() {
       {"kv_offloading_backend",
        [](const ResolvedServer& s, json& d) { d["kv_offloading_backend"] = to_string(s.offloading_backend); },
        [](const json& d, const std::string& o, ResolvedServer& s) {
-         s.offloading_backend = parse_offloading_backend(text_or(d, "kv_offloading_backend", "native"),
-                                                         o + ": kv_offloading_backend");
+         const std::string given = text(d, "kv_offloading_backend", o);
+         s.offloading_backend =
+             parse_offloading_backend(given.empty() ? "native" : given, o + ": kv_offloading_backend");
        }},
   };
 }
