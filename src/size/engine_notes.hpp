@@ -3,6 +3,7 @@
 // its units, rounding and limits, as facts with their figures; output/size/engine_notes_text words them,
 // each with its source, for the text and the JSON.
 #include <cstdint>
+#include <string>
 #include <variant>
 
 namespace kvb {
@@ -45,9 +46,14 @@ struct LmcacheSizePerRank {
   int ranks = 1;
 };
 struct LmcacheEnvironment {};
+// An engine note read from a size document written before engine notes were facts (a worded
+// string): kept as worded, written back as {"kind": "worded", "text": ...}. Sizing never makes one.
+struct WordedEngineNote {
+  std::string text;
+};
 
-using EngineNote =
-    std::variant<SglangHostRaised, SglangHicacheSize, SglangHicacheRatio, SglangLayouts, KvbmCacheSize,
-                 KvbmAgainstGpuPool, KvbmInitTimeout, KvbmStandalone, LmcacheSizePerRank, LmcacheEnvironment>;
+using EngineNote = std::variant<SglangHostRaised, SglangHicacheSize, SglangHicacheRatio, SglangLayouts,
+                                KvbmCacheSize, KvbmAgainstGpuPool, KvbmInitTimeout, KvbmStandalone,
+                                LmcacheSizePerRank, LmcacheEnvironment, WordedEngineNote>;
 
 }  // namespace kvb

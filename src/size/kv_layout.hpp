@@ -53,7 +53,13 @@ struct KvHeadsStep {  // GQA / MHA: K and V of this rank's KV heads
   int heads_per_rank = 0, kv_heads = 0, tp = 1, head_dim = 0, dtype_bytes = 0;
   std::int64_t bytes = 0;
 };
-using KvDerivationStep = std::variant<MlaSparseFp8Step, MlaLatentStep, IndexerStep, KvHeadsStep>;
+// A step read from a size document written before the steps were facts (a worded string): kept as
+// worded, written back as {"kind": "worded", "text": ...}. compute_kv_layout never makes one.
+struct WordedDerivationStep {
+  std::string text;
+};
+using KvDerivationStep =
+    std::variant<MlaSparseFp8Step, MlaLatentStep, IndexerStep, KvHeadsStep, WordedDerivationStep>;
 
 // Why each TP rank holds the same KV: MLA's one latent per token, or fewer KV heads than ranks.
 enum class ReplicationCause { kNone, kMlaLatent, kFewKvHeads };

@@ -21,9 +21,10 @@ inline constexpr const char* kReloadModelNote =
     "measured";
 
 // One result as the document records it, typed: what a reader can rebuild byte for byte. The KV
-// layout, the memory budget and the CPU tier keep only the figures written; the warnings and the
-// alternatives are the typed facts (size/sizing_warnings_json, size/sizing_advice_json), worded by
-// output/size's sizing_warning_text and sizing_advice_text alone.
+// layout, the memory budget and the CPU tier keep only the figures written; the warnings, the
+// alternatives, the notes, the engine notes and the KV derivation are the typed facts
+// (size/sizing_warnings_json, sizing_advice_json, sizing_notes_json, engine_notes_json,
+// kv_derivation_json), worded by output/size's printers alone.
 struct SizeRecord {
   // The server sized, written and read by server/server_json's one table (its keys beside these).
   ResolvedServer server;
@@ -38,15 +39,15 @@ struct SizeRecord {
   std::optional<ReloadVsRecompute> reload;
   EngineKind engine = EngineKind::kVllm;
   std::string engine_command;
-  std::vector<std::string> engine_notes;
+  std::vector<EngineNote> engine_notes;  // an older document's worded ones as WordedEngineNote
   double kvbm_cpu_cache_gb = 0, hicache_size_gb_per_rank = 0, hicache_ratio = 0;
   std::int64_t kvbm_host_blocks = 0;
   int kvbm_init_timeout_s = 0;
   std::string vllm_command, vllm_command_legacy, rocm_docker_command, vllm_version_note;
-  std::vector<std::string> derivation;
+  std::vector<KvDerivationStep> derivation;     // an older document's worded ones as WordedDerivationStep
   std::vector<SizingWarning> warnings;          // an older document's worded ones as WordedWarning
   std::vector<SizingAlternative> alternatives;  // an older document's worded ones as WordedAlternative
-  std::vector<std::string> notes;
+  std::vector<SizingNote> notes;                // an older document's worded ones as CatalogNote
   // --secondary-tier-size: the plan, the Simple disk backend's command and the plan's words.
   std::optional<SecondaryTierPlan> secondary;
   std::string secondary_command;

@@ -7,8 +7,11 @@
 #include "core/json_file.hpp"
 #include "core/units.hpp"
 #include "server/server_json.hpp"
+#include "size/engine_notes_json.hpp"
+#include "size/kv_derivation_json.hpp"
 #include "size/size_json.hpp"
 #include "size/sizing_advice_json.hpp"
+#include "size/sizing_notes_json.hpp"
 #include "size/sizing_warnings_json.hpp"
 
 namespace kvb {
@@ -99,7 +102,7 @@ ReloadVsRecompute reload(const Reader& r, const json& j) {
 void read_engine(const Reader& r, const json& j, SizeRecord& s) {
   s.engine = parse_engine(j.value("engine", std::string("vllm")), r.where() + ": engine");
   s.engine_command = r.text(j, "engine_command");
-  s.engine_notes = r.lines(j, "engine_notes");
+  s.engine_notes = read_engine_notes(j, r.where());
   if (const auto it = j.find("dynamo"); it != j.end()) {
     s.kvbm_cpu_cache_gb = r.real(*it, "kvbm_cpu_cache_gb", kMaxGib);
     s.kvbm_host_blocks = r.count(*it, "kvbm_host_blocks");
@@ -173,10 +176,10 @@ SizeRecord record(const json& j, const std::string& origin) {
   s.vllm_command_legacy = r.text(j, "vllm_command_legacy");
   s.rocm_docker_command = r.text(j, "rocm_docker_command");
   s.vllm_version_note = r.text(j, "vllm_version_note");
-  s.derivation = r.lines(j, "derivation");
+  s.derivation = read_kv_derivation(j, r.where());
   s.warnings = read_sizing_warnings(j, r.where());
   s.alternatives = read_sizing_alternatives(j, r.where());
-  s.notes = r.lines(j, "notes");
+  s.notes = read_sizing_notes(j, r.where());
   if (const auto it = j.find("secondary_tier"); it != j.end()) read_secondary(r, *it, s);
   return s;
 }

@@ -2,12 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <optional>
-#include <utility>
-
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "core/units.hpp"
+#include "size/fact_json.hpp"
 
 namespace kvb {
 namespace {
@@ -78,12 +76,9 @@ void put(const NothingFits& a, json& j) { j["tried"] = search_tried_json(a.tried
 void put(const WordedAlternative& a, json& j) { j["text"] = a.text; }
 
 // An alternative's fields read back, each error naming where (`origin: alternatives`).
-class AdviceFields : public JsonFields {
+class AdviceFields : public FactFields {
  public:
-  using JsonFields::JsonFields;
-  int whole(const json& j, const char* key, std::int64_t lo, std::int64_t hi) const {
-    return static_cast<int>(json_integer_in(j, key, lo, hi, where()));
-  }
+  using FactFields::FactFields;
   std::int64_t tokens(const json& j, const char* key) const {
     return json_integer_in(j, key, 0, kMaxTokens, where());
   }
@@ -164,58 +159,32 @@ void get(const AdviceFields& r, const json& j, NothingFits& a) {
 }
 void get(const AdviceFields& r, const json& j, WordedAlternative& a) { a.text = r.text(j, "text"); }
 
-// The alternative of SizingAlternative whose kind is `kind`, its fields read; none for a kind
-// kvbench does not write.
-template <std::size_t... I>
-std::optional<SizingAlternative> alternative_of_kind(const std::string& kind, const AdviceFields& r,
-                                                     const json& j, std::index_sequence<I...>) {
-  std::optional<SizingAlternative> out;
-  const auto try_one = [&](auto fact) {
-    if (out || kind != kind_of(fact)) return;
-    get(r, j, fact);
-    out = fact;
-  };
-  (try_one(std::variant_alternative_t<I, SizingAlternative>{}), ...);
-  return out;
-}
+// The walk of SizingAlternative's alternatives (size/fact_json) with this file's tags.
+const auto kAlternativeKind = [](const auto& fact) { return kind_of(fact); };
 
 }  // namespace
 
 std::vector<std::string> sizing_alternative_kinds() {
-  std::vector<std::string> kinds;
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (kinds.emplace_back(kind_of(std::variant_alternative_t<I, SizingAlternative>{})), ...);
-  }
-  (std::make_index_sequence<std::variant_size_v<SizingAlternative>>{});
-  return kinds;
+  return fact_kinds<SizingAlternative>(kAlternativeKind);
 }
 
 json sizing_alternative_to_json(const SizingAlternative& a) {
-  return std::visit(
-      [](const auto& fact) {
-        json j = {{"kind", kind_of(fact)}};
-        put(fact, j);
-        return j;
-      },
-      a);
+  return fact_to_json(a, kAlternativeKind, [](const auto& fact, json& j) { put(fact, j); });
 }
 
 SizingAlternative sizing_alternative_from_json(const json& j, const std::string& origin) {
   if (j.is_string())
     return WordedAlternative{j.get<std::string>()};  // written before alternatives were facts
   const AdviceFields r(origin + ": alternatives");
-  if (!j.is_object()) {
-    throw UsageError(
-        fmt::format("{}: an alternative is a {}; expected an object with a kind", r.where(), j.type_name()));
-  }
-  const auto it = j.find("kind");
-  const auto kind = it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-  if (auto a = alternative_of_kind(kind, r, j,
-                                   std::make_index_sequence<std::variant_size_v<SizingAlternative>>{})) {
-    return *a;
-  }
-  throw UsageError(fmt::format("{}: kind '{}' is not an alternative kvbench writes; expected one of {}",
-                               r.where(), kind, fmt::join(sizing_alternative_kinds(), ", ")));
+  return fact_from_json<SizingAlternative>(j, r.where(), "an alternative", kAlternativeKind,
+                                           [&](const json& f, auto& fact) { get(r, f, fact); });
+}
+
+json search_tried_to_json(const SearchTried& t) { return search_tried_json(t); }
+
+SearchTried search_tried_field(const json& j, const std::string& where) {
+  const AdviceFields r(where);
+  return search_tried_from(r, r.object(j, "tried"));
 }
 
 json sizing_alternatives_json(const std::vector<SizingAlternative>& alternatives) {
@@ -226,13 +195,8 @@ json sizing_alternatives_json(const std::vector<SizingAlternative>& alternatives
 
 std::vector<SizingAlternative> read_sizing_alternatives(const json& record, const std::string& origin) {
   std::vector<SizingAlternative> alternatives;
-  const auto it = record.find("alternatives");
-  if (it == record.end()) return alternatives;
-  if (!it->is_array()) {
-    throw UsageError(fmt::format("{}: field 'alternatives' is a {}; expected a list of alternatives", origin,
-                                 it->type_name()));
-  }
-  for (const auto& a : *it) alternatives.push_back(sizing_alternative_from_json(a, origin));
+  if (const auto* list = fact_list(record, "alternatives", origin, "alternatives"))
+    for (const auto& a : *list) alternatives.push_back(sizing_alternative_from_json(a, origin));
   return alternatives;
 }
 

@@ -26,4 +26,10 @@ nlohmann::json sizing_alternatives_json(const std::vector<SizingAlternative>& al
 std::vector<SizingAlternative> read_sizing_alternatives(const nlohmann::json& record,
                                                         const std::string& origin);
 
+// What the configuration search tried ({"too_small": [...], "fits": ..., "tokens": ...,
+// "data_parallel": ...}): an alternative's, and a note's (sizing_notes_json). The reader takes the
+// object holding it under "tried".
+nlohmann::json search_tried_to_json(const SearchTried& t);
+SearchTried search_tried_field(const nlohmann::json& j, const std::string& where);
+
 }  // namespace kvb

@@ -1,14 +1,11 @@
 #include "size/sizing_warnings_json.hpp"
 
-#include <fmt/format.h>
-
 #include <array>
-#include <optional>
 #include <utility>
 
-#include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "core/units.hpp"
+#include "size/fact_json.hpp"
 
 namespace kvb {
 namespace {
@@ -43,22 +40,8 @@ constexpr std::array<std::pair<ReplicationCause, const char*>, 3> kCauses{
     {{ReplicationCause::kNone, "none"},
      {ReplicationCause::kMlaLatent, "mla-latent"},
      {ReplicationCause::kFewKvHeads, "few-kv-heads"}}};
-constexpr std::array<std::pair<OffloadLayoutKind, const char*>, 5> kLayouts{
-    {{OffloadLayoutKind::kFullAttention, "full-attention"},
-     {OffloadLayoutKind::kMla, "mla"},
-     {OffloadLayoutKind::kSparseMla, "sparse-mla"},
-     {OffloadLayoutKind::kSlidingHybrid, "sliding-hybrid"},
-     {OffloadLayoutKind::kMambaHybrid, "mamba-hybrid"}}};
 constexpr std::array<std::pair<GpuVendor, const char*>, 2> kVendors{
     {{GpuVendor::kNvidia, "nvidia"}, {GpuVendor::kAmd, "amd"}}};
-
-template <typename E, std::size_t N>
-const char* tag_of(const std::array<std::pair<E, const char*>, N>& table, E e) {
-  for (const auto& [value, tag] : table) {
-    if (value == e) return tag;
-  }
-  return table.front().second;
-}
 
 // Each fact's fields, named as its struct's.
 void put(const ContextBeyondTrained& w, json& j) {
@@ -74,7 +57,7 @@ void put(const ReplicatedKv& w, json& j) {
   j["copies"] = w.copies;
 }
 void put(const TierRefused& w, json& j) {
-  j["layout"] = tag_of(kLayouts, w.kind);
+  j["layout"] = tag_of(kOffloadLayoutTags, w.kind);
   j["vllm_version"] = to_string(w.version);  // not "version": golden.py drops that key as the tool's
   j["vendor"] = tag_of(kVendors, w.vendor);
   j["failure"] = w.failure;
@@ -138,25 +121,7 @@ void put(const DraftZeroesTierHits& w, json& j) {
 void put(const WordedWarning& w, json& j) { j["text"] = w.text; }
 
 // A warning's fields read back, each error naming where (`origin: warnings`).
-class WarningFields : public JsonFields {
- public:
-  using JsonFields::JsonFields;
-  VllmVersion version(const json& j, const char* key) const { return vllm_version_field(*this, j, key); }
-  int whole(const json& j, const char* key, std::int64_t lo, std::int64_t hi) const {
-    return static_cast<int>(json_integer_in(j, key, lo, hi, where()));
-  }
-  template <typename E, std::size_t N>
-  E tagged(const json& j, const char* key, const std::array<std::pair<E, const char*>, N>& table) const {
-    const auto tag = text(j, key);
-    std::vector<std::string> accepted;
-    for (const auto& [value, name] : table) {
-      if (tag == name) return value;
-      accepted.emplace_back(name);
-    }
-    throw UsageError(fmt::format("{}: field '{}' is '{}'; expected one of {}", where(), key, tag,
-                                 fmt::join(accepted, ", ")));
-  }
-};
+using WarningFields = FactFields;
 
 void get(const WarningFields& r, const json& j, ContextBeyondTrained& w) {
   w.max_model_len = json_integer_in(j, "max_model_len", 1, kMaxTokens, r.where());
@@ -171,7 +136,7 @@ void get(const WarningFields& r, const json& j, ReplicatedKv& w) {
   w.copies = r.whole(j, "copies", 1, kMaxRanks);
 }
 void get(const WarningFields& r, const json& j, TierRefused& w) {
-  w.kind = r.tagged(j, "layout", kLayouts);
+  w.kind = r.tagged(j, "layout", kOffloadLayoutTags);
   w.version = r.version(j, "vllm_version");
   w.vendor = r.tagged(j, "vendor", kVendors);
   w.failure = r.text(j, "failure");
@@ -238,56 +203,22 @@ void get(const WarningFields& r, const json& j, DraftZeroesTierHits& w) {
 }
 void get(const WarningFields& r, const json& j, WordedWarning& w) { w.text = r.text(j, "text"); }
 
-// The alternative of SizingWarning whose kind is `kind`, its fields read; none for a kind kvbench
-// does not write.
-template <std::size_t... I>
-std::optional<SizingWarning> warning_of_kind(const std::string& kind, const WarningFields& r, const json& j,
-                                             std::index_sequence<I...>) {
-  std::optional<SizingWarning> out;
-  const auto try_one = [&](auto fact) {
-    if (out || kind != kind_of(fact)) return;
-    get(r, j, fact);
-    out = fact;
-  };
-  (try_one(std::variant_alternative_t<I, SizingWarning>{}), ...);
-  return out;
-}
+// The walk of SizingWarning's alternatives (size/fact_json) with this file's tags.
+const auto kWarningKind = [](const auto& fact) { return kind_of(fact); };
 
 }  // namespace
 
-std::vector<std::string> sizing_warning_kinds() {
-  std::vector<std::string> kinds;
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (kinds.emplace_back(kind_of(std::variant_alternative_t<I, SizingWarning>{})), ...);
-  }
-  (std::make_index_sequence<std::variant_size_v<SizingWarning>>{});
-  return kinds;
-}
+std::vector<std::string> sizing_warning_kinds() { return fact_kinds<SizingWarning>(kWarningKind); }
 
 json sizing_warning_to_json(const SizingWarning& w) {
-  return std::visit(
-      [](const auto& fact) {
-        json j = {{"kind", kind_of(fact)}};
-        put(fact, j);
-        return j;
-      },
-      w);
+  return fact_to_json(w, kWarningKind, [](const auto& fact, json& j) { put(fact, j); });
 }
 
 SizingWarning sizing_warning_from_json(const json& j, const std::string& origin) {
   if (j.is_string()) return WordedWarning{j.get<std::string>()};  // written before warnings were facts
   const WarningFields r(origin + ": warnings");
-  if (!j.is_object()) {
-    throw UsageError(
-        fmt::format("{}: a warning is a {}; expected an object with a kind", r.where(), j.type_name()));
-  }
-  const auto it = j.find("kind");
-  const auto kind = it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-  if (auto w = warning_of_kind(kind, r, j, std::make_index_sequence<std::variant_size_v<SizingWarning>>{})) {
-    return *w;
-  }
-  throw UsageError(fmt::format("{}: kind '{}' is not a warning kvbench writes; expected one of {}", r.where(),
-                               kind, fmt::join(sizing_warning_kinds(), ", ")));
+  return fact_from_json<SizingWarning>(j, r.where(), "a warning", kWarningKind,
+                                       [&](const json& f, auto& fact) { get(r, f, fact); });
 }
 
 json sizing_warnings_json(const std::vector<SizingWarning>& warnings) {
@@ -298,13 +229,8 @@ json sizing_warnings_json(const std::vector<SizingWarning>& warnings) {
 
 std::vector<SizingWarning> read_sizing_warnings(const json& record, const std::string& origin) {
   std::vector<SizingWarning> warnings;
-  const auto it = record.find("warnings");
-  if (it == record.end()) return warnings;
-  if (!it->is_array()) {
-    throw UsageError(
-        fmt::format("{}: field 'warnings' is a {}; expected a list of warnings", origin, it->type_name()));
-  }
-  for (const auto& w : *it) warnings.push_back(sizing_warning_from_json(w, origin));
+  if (const auto* list = fact_list(record, "warnings", origin, "warnings"))
+    for (const auto& w : *list) warnings.push_back(sizing_warning_from_json(w, origin));
   return warnings;
 }
 

@@ -88,6 +88,8 @@ std::string text(const LmcacheEnvironment&) {
          "(reported ignored with --kv-offloading-backend lmcache on newer vLLM; not checked by kvbench)";
 }
 
+std::string text(const WordedEngineNote& n) { return n.text; }  // an older document's, as written
+
 }  // namespace
 
 std::string engine_note_text(const EngineNote& note) {

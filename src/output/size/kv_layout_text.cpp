@@ -28,14 +28,18 @@ std::string step_text(const KvHeadsStep& s) {
       s.dtype_bytes, s.bytes);
 }
 
+std::string step_text(const WordedDerivationStep& s) { return s.text; }  // an older document's, as written
+
 }  // namespace
 
-std::vector<std::string> kv_derivation_lines(const KvLayout& l) {
+std::vector<std::string> kv_derivation_lines(const std::vector<KvDerivationStep>& steps) {
   std::vector<std::string> lines;
-  for (const auto& step : l.derivation)
+  for (const auto& step : steps)
     lines.push_back(std::visit([](const auto& s) { return step_text(s); }, step));
   return lines;
 }
+
+std::vector<std::string> kv_derivation_lines(const KvLayout& l) { return kv_derivation_lines(l.derivation); }
 
 std::string replication_text(const KvReplication& r) {
   switch (r.cause) {

@@ -8,6 +8,8 @@
 
 namespace kvb {
 
+// One line per step: a live layout's, or a size document's read back (size/kv_derivation_json).
+std::vector<std::string> kv_derivation_lines(const std::vector<KvDerivationStep>& steps);
 std::vector<std::string> kv_derivation_lines(const KvLayout& l);
 std::string replication_text(const KvReplication& r);
 std::string block_size_reason_text(const KvLayout& l);

@@ -11,15 +11,16 @@
 #include "output/common/expected_error_text.hpp"
 #include "output/common/link_origin_text.hpp"
 #include "output/common/time_model_text.hpp"
-#include "output/size/engine_notes_text.hpp"
-#include "output/size/kv_layout_text.hpp"
 #include "output/size/secondary_advice_text.hpp"
 #include "output/size/secondary_plan_text.hpp"
 #include "output/size/size_text.hpp"
 #include "output/size/sizing_advice_text.hpp"
 #include "output/size/tier_advice_text.hpp"
 #include "server/server_json.hpp"
+#include "size/engine_notes_json.hpp"
+#include "size/kv_derivation_json.hpp"
 #include "size/sizing_advice_json.hpp"
+#include "size/sizing_notes_json.hpp"
 #include "size/sizing_warnings_json.hpp"
 
 namespace kvb {
@@ -184,7 +185,7 @@ void add_engine(nlohmann::json& j, const SizeRecord& s) {
   j["engine"] = to_string(s.engine);
   if (!s.engine_command.empty()) {
     j["engine_command"] = s.engine_command;
-    j["engine_notes"] = s.engine_notes;
+    j["engine_notes"] = engine_notes_json(s.engine_notes);  // facts; engine_notes_text words them
   }
   if (s.engine == EngineKind::kDynamo && s.kvbm_cpu_cache_gb > 0) {
     j["dynamo"] = {
@@ -287,7 +288,7 @@ SizeRecord size_record(const Sizing& s) {
                .reload = s.reload,
                .engine = s.engine,
                .engine_command = s.engine_command,
-               .engine_notes = engine_note_lines(s.engine_notes),
+               .engine_notes = s.engine_notes,
                .kvbm_cpu_cache_gb = s.kvbm_cpu_cache_gb,
                .hicache_size_gb_per_rank = s.hicache_size_gb_per_rank,
                .hicache_ratio = s.hicache_ratio,
@@ -297,10 +298,10 @@ SizeRecord size_record(const Sizing& s) {
                .vllm_command_legacy = s.vllm_command_legacy,
                .rocm_docker_command = s.rocm_docker_command,
                .vllm_version_note = s.vllm_version_note,
-               .derivation = kv_derivation_lines(s.layout),
+               .derivation = s.layout.derivation,
                .warnings = s.warnings,
                .alternatives = s.alternatives,
-               .notes = sizing_note_lines(s.notes),
+               .notes = s.notes,
                .secondary = s.secondary,
                .secondary_command = s.secondary_command,
                .secondary_notes = {}};
@@ -323,10 +324,10 @@ nlohmann::json size_record_json(const SizeRecord& s) {
   j["vllm_command_legacy"] = s.vllm_command_legacy;
   if (!s.rocm_docker_command.empty()) j["rocm_docker_command"] = s.rocm_docker_command;
   j["vllm_version_note"] = s.vllm_version_note;
-  j["derivation"] = s.derivation;
+  j["derivation"] = kv_derivation_json(s.derivation);            // facts; kv_layout_text words them
   j["warnings"] = sizing_warnings_json(s.warnings);              // facts; sizing_warning_text words them
   j["alternatives"] = sizing_alternatives_json(s.alternatives);  // facts; sizing_advice_text words them
-  j["notes"] = s.notes;
+  j["notes"] = sizing_notes_json(s.notes);                       // facts; sizing_advice_text words them
   if (s.secondary) {
     const auto& p = *s.secondary;
     j["secondary_tier"] = {{"kind", secondary_kind_name(p.kind)},
