@@ -48,10 +48,10 @@ struct SizeRecord {
   std::vector<SizingWarning> warnings;          // an older document's worded ones as WordedWarning
   std::vector<SizingAlternative> alternatives;  // an older document's worded ones as WordedAlternative
   std::vector<SizingNote> notes;                // an older document's worded ones as CatalogNote
-  // --secondary-tier-size: the plan, the Simple disk backend's command and the plan's words.
+  // --secondary-tier-size: the plan and the Simple disk backend's command (the plan's words in the
+  // document are worded from the plan by the writer, output/size/secondary_plan_text).
   std::optional<SecondaryTierPlan> secondary;
   std::string secondary_command;
-  std::vector<std::string> secondary_notes;
 };
 struct SizeDocument {
   std::string tool;          // "kvbench <version>" of the run that wrote it

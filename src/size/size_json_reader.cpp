@@ -153,8 +153,7 @@ void read_secondary(const Reader& r, const json& t, SizeRecord& s) {
   p.dir = t.value("root_dir", std::string(kTierDirPlaceholder));  // none: the placeholder was written
   if (t.contains("engine_size")) p.engine_size = json_number_in(t, "engine_size", 0, 1e12, r.where());
   s.secondary = p;
-  s.secondary_command = r.text(t, "command");
-  s.secondary_notes = r.lines(t, "notes");
+  s.secondary_command = r.text(t, "command");  // its "notes" are the plan's words, worded again by the writer
 }
 
 SizeRecord record(const json& j, const std::string& origin) {

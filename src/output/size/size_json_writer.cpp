@@ -264,6 +264,16 @@ void word_figures(SizeRecord& r) {
   }
 }
 
+// The secondary tier plan's words (output/size/secondary_plan_text), from the plan the record
+// holds: a read-back document is worded as a live run; a simulated tiering plan adds the Simple
+// disk backend's alternative.
+std::vector<std::string> secondary_notes(const SizeRecord& s) {
+  auto lines = secondary_plan_lines(*s.secondary);
+  if (!s.secondary_command.empty() && s.secondary->kind == SecondaryTierKind::kTieringFs)
+    for (auto& line : simple_alternative_lines(*s.secondary)) lines.push_back(std::move(line));
+  return lines;
+}
+
 }  // namespace
 
 SizeRecord size_record(const Sizing& s) {
@@ -303,11 +313,7 @@ SizeRecord size_record(const Sizing& s) {
                .alternatives = s.alternatives,
                .notes = s.notes,
                .secondary = s.secondary,
-               .secondary_command = s.secondary_command,
-               .secondary_notes = {}};
-  if (s.secondary) r.secondary_notes = secondary_plan_lines(*s.secondary);
-  if (s.secondary && !s.secondary_command.empty() && s.secondary->kind == SecondaryTierKind::kTieringFs)
-    for (auto& line : simple_alternative_lines(*s.secondary)) r.secondary_notes.push_back(std::move(line));
+               .secondary_command = s.secondary_command};
   word_figures(r);
   return r;
 }
@@ -336,7 +342,7 @@ nlohmann::json size_record_json(const SizeRecord& s) {
                            {"bytes_per_rank", p.bytes_per_rank},
                            {"cpu_bytes_to_use", p.cpu_bytes},
                            {"command", s.secondary_command},
-                           {"notes", s.secondary_notes}};
+                           {"notes", secondary_notes(s)}};
     if (p.simulated) j["secondary_tier"]["simulated"] = true;
     if (p.dir != kTierDirPlaceholder) j["secondary_tier"]["root_dir"] = p.dir;  // --secondary-tier-dir
     if (p.engine_size > 0) j["secondary_tier"]["engine_size"] = p.engine_size;  // LMCache's or KVBM's key
