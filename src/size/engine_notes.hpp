@@ -1,7 +1,8 @@
 #pragma once
 // What sizing says about the command of another engine (SGLang's HiCache, Dynamo's KVBM, LMCache):
 // its units, rounding and limits, as facts with their figures; output/size/engine_notes_text words them,
-// each with its source, for the text and the JSON.
+// each with its source, for the text and a size document read back (its "engine_notes" hold the
+// facts: size/engine_notes_json).
 #include <cstdint>
 #include <string>
 #include <variant>

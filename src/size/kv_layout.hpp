@@ -35,7 +35,8 @@ struct KvLayerType {
 };
 
 // How the per-token figure of one layer on one rank was computed, step by step: facts, worded by
-// output/size/kv_layout_text for the text and the JSON's "derivation".
+// output/size/kv_layout_text for the text and a size document read back (its "derivation" holds
+// the facts: size/kv_derivation_json).
 struct MlaSparseFp8Step {  // fp8_ds_mla: fp8 latent, fp32 scales per 128 values, bf16 RoPE
   int latent = 0, scale_bytes = 0, rope = 0;
   std::int64_t bytes = 0;

@@ -1,6 +1,7 @@
 #pragma once
 // What `kvbench size` suggests beside its answer (alternatives) and what it notes about it, as
-// facts with their figures; output/size/sizing_advice_text words them for the text, the JSON and the
+// facts with their figures; output/size/sizing_advice_text words them for the text, a size document
+// read back (its JSON holds the facts: size/sizing_advice_json, sizing_notes_json) and the
 // simulator's refusal alike.
 #include <cstdint>
 #include <optional>

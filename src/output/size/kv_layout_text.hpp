@@ -1,6 +1,7 @@
 #pragma once
 // The one wording of the KV layout's facts (size/kv_layout.hpp): the per-token derivation, why the
-// KV is replicated and where the block size comes from, for the size text and its JSON alike.
+// KV is replicated and where the block size comes from, for the size text (the derivation's steps
+// also for a size document read back).
 #include <string>
 #include <vector>
 

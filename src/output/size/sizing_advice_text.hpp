@@ -1,6 +1,6 @@
 #pragma once
-// size's alternatives and notes in words (size/sizing_advice.hpp), for the text, the JSON and the
-// simulator's refusal of weights that do not fit.
+// size's alternatives and notes in words (size/sizing_advice.hpp), for the text, a size document
+// read back and the simulator's refusal of weights that do not fit.
 #include <string>
 #include <vector>
 
