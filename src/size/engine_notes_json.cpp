@@ -127,16 +127,11 @@ EngineNote engine_note_from_json(const json& j, const std::string& origin) {
 }
 
 json engine_notes_json(const std::vector<EngineNote>& notes) {
-  json out = json::array();
-  for (const auto& n : notes) out.push_back(engine_note_to_json(n));
-  return out;
+  return facts_json(notes, engine_note_to_json);
 }
 
 std::vector<EngineNote> read_engine_notes(const json& record, const std::string& origin) {
-  std::vector<EngineNote> notes;
-  if (const auto* list = fact_list(record, "engine_notes", origin, "engine notes"))
-    for (const auto& n : *list) notes.push_back(engine_note_from_json(n, origin));
-  return notes;
+  return read_facts<EngineNote>(record, "engine_notes", origin, "engine notes", engine_note_from_json);
 }
 
 }  // namespace kvb

@@ -119,4 +119,22 @@ Variant fact_from_json(const nlohmann::json& j, const std::string& where, const 
 const nlohmann::json* fact_list(const nlohmann::json& record, const char* key, const std::string& origin,
                                 const char* plural);
 
+// A list of facts as the document's list, each written by `to`.
+template <typename Fact, typename To>
+nlohmann::json facts_json(const std::vector<Fact>& facts, To to) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& f : facts) out.push_back(to(f));
+  return out;
+}
+
+// The record's list under `key`, each read by from(item, origin); absent reads as none.
+template <typename Fact, typename From>
+std::vector<Fact> read_facts(const nlohmann::json& record, const char* key, const std::string& origin,
+                             const char* plural, From from) {
+  std::vector<Fact> facts;
+  if (const auto* list = fact_list(record, key, origin, plural))
+    for (const auto& item : *list) facts.push_back(from(item, origin));
+  return facts;
+}
+
 }  // namespace kvb

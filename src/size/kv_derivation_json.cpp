@@ -103,16 +103,12 @@ KvDerivationStep kv_derivation_step_from_json(const json& j, const std::string& 
 }
 
 json kv_derivation_json(const std::vector<KvDerivationStep>& steps) {
-  json out = json::array();
-  for (const auto& s : steps) out.push_back(kv_derivation_step_to_json(s));
-  return out;
+  return facts_json(steps, kv_derivation_step_to_json);
 }
 
 std::vector<KvDerivationStep> read_kv_derivation(const json& record, const std::string& origin) {
-  std::vector<KvDerivationStep> steps;
-  if (const auto* list = fact_list(record, "derivation", origin, "derivation steps"))
-    for (const auto& s : *list) steps.push_back(kv_derivation_step_from_json(s, origin));
-  return steps;
+  return read_facts<KvDerivationStep>(record, "derivation", origin, "derivation steps",
+                                      kv_derivation_step_from_json);
 }
 
 }  // namespace kvb

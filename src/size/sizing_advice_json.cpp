@@ -188,16 +188,12 @@ SearchTried search_tried_field(const json& j, const std::string& where) {
 }
 
 json sizing_alternatives_json(const std::vector<SizingAlternative>& alternatives) {
-  json out = json::array();
-  for (const auto& a : alternatives) out.push_back(sizing_alternative_to_json(a));
-  return out;
+  return facts_json(alternatives, sizing_alternative_to_json);
 }
 
 std::vector<SizingAlternative> read_sizing_alternatives(const json& record, const std::string& origin) {
-  std::vector<SizingAlternative> alternatives;
-  if (const auto* list = fact_list(record, "alternatives", origin, "alternatives"))
-    for (const auto& a : *list) alternatives.push_back(sizing_alternative_from_json(a, origin));
-  return alternatives;
+  return read_facts<SizingAlternative>(record, "alternatives", origin, "alternatives",
+                                       sizing_alternative_from_json);
 }
 
 }  // namespace kvb

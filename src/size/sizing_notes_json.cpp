@@ -105,16 +105,11 @@ SizingNote sizing_note_from_json(const json& j, const std::string& origin) {
 }
 
 json sizing_notes_json(const std::vector<SizingNote>& notes) {
-  json out = json::array();
-  for (const auto& n : notes) out.push_back(sizing_note_to_json(n));
-  return out;
+  return facts_json(notes, sizing_note_to_json);
 }
 
 std::vector<SizingNote> read_sizing_notes(const json& record, const std::string& origin) {
-  std::vector<SizingNote> notes;
-  if (const auto* list = fact_list(record, "notes", origin, "notes"))
-    for (const auto& n : *list) notes.push_back(sizing_note_from_json(n, origin));
-  return notes;
+  return read_facts<SizingNote>(record, "notes", origin, "notes", sizing_note_from_json);
 }
 
 }  // namespace kvb

@@ -222,16 +222,11 @@ SizingWarning sizing_warning_from_json(const json& j, const std::string& origin)
 }
 
 json sizing_warnings_json(const std::vector<SizingWarning>& warnings) {
-  json out = json::array();
-  for (const auto& w : warnings) out.push_back(sizing_warning_to_json(w));
-  return out;
+  return facts_json(warnings, sizing_warning_to_json);
 }
 
 std::vector<SizingWarning> read_sizing_warnings(const json& record, const std::string& origin) {
-  std::vector<SizingWarning> warnings;
-  if (const auto* list = fact_list(record, "warnings", origin, "warnings"))
-    for (const auto& w : *list) warnings.push_back(sizing_warning_from_json(w, origin));
-  return warnings;
+  return read_facts<SizingWarning>(record, "warnings", origin, "warnings", sizing_warning_from_json);
 }
 
 }  // namespace kvb
