@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
-
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "core/units.hpp"
@@ -183,28 +181,6 @@ TierRecommendation recommendation_from_json(const nlohmann::json& k, const std::
   r.interrupted_during = k.value("interrupted_during", std::string());
   if (r.simulated()) read_simulation_keys(k, r, where);
   return r;
-}
-
-SizeRowView size_row_view(const SizeRecord& r) {
-  SizeRowView v{
-      .server = r.server,
-      .vllm_command = r.vllm_command,
-      .reload = r.reload,
-      .weights_fit = r.weights_fit,
-      .kv_bytes_per_token = r.kv_bytes_per_token,
-      .gpu_kv_tokens = r.gpu_kv_tokens,
-      .gpu_context_tokens = r.gpu_context_tokens,
-      .max_concurrency = r.max_concurrency,
-      .recommended_gib = r.offload ? static_cast<double>(std::llround(r.offload->recommended_gib())) : -1,
-      .recommendation = std::nullopt};
-  if (r.offload) v.recommendation = r.offload->recommendation;
-  return v;
-}
-
-std::vector<SizeRowView> size_rows_from_json(const nlohmann::json& doc, const std::string& origin) {
-  std::vector<SizeRowView> rows;
-  for (const auto& r : size_document_from_json(doc, origin).results) rows.push_back(size_row_view(r));
-  return rows;
 }
 
 }  // namespace kvb
