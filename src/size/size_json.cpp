@@ -179,7 +179,9 @@ TierRecommendation recommendation_from_json(const nlohmann::json& k, const std::
   if (const auto it = k.find("startup_pinning_s"); it != k.end()) {
     r.pin_seconds_low = json_number_in(*it, "low", 0, 1e9, where);
     r.pin_seconds_high = json_number_in(*it, "high", 0, 1e9, where);
-    r.pin_source = it->value("source", std::string());
+    // Files before the figures were recorded wrote their words ("source"): none to word again.
+    if (const auto cost = it->find("cost"); cost != it->end() && !cost->is_null())
+      r.pinning = pinning_cost_from_json(*cost, where + ": startup_pinning_s");
   }
   if (r.simulated()) read_simulation_keys(k, r, where);
   return r;

@@ -2,13 +2,15 @@
 // The CPU tier recommendation's verdict and steps as facts in size's JSON document (issue 54 §2,
 // the sizing_warnings_json pattern): each an object {"kind": "<tag>", <its fields>}, named as its
 // struct's (size/tier_advice_facts.hpp), read back as the same fact, so output/size/tier_advice_text
-// words a read-back recommendation as it words a live one. docs/size.md lists each kind and its fields.
+// words a read-back recommendation as it words a live one (and so its pinning figures). docs/size.md
+// lists each kind and its fields.
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/json_file.hpp"
+#include "size/pinning_cost.hpp"
 #include "size/tier_advice_facts.hpp"
 
 namespace kvb {
@@ -32,6 +34,11 @@ void write_tier_advice(const std::optional<TierVerdict>& verdict, const std::vec
 // a WordedVerdict, each line of "reasoning" as a WordedStep.
 std::optional<TierVerdict> read_tier_verdict(const nlohmann::json& recommendation, const std::string& origin);
 std::vector<AdviceStep> read_advice_steps(const nlohmann::json& recommendation, const std::string& origin);
+
+// What pinning the tier costs, its figures and where they were measured (size/pinning_cost.hpp):
+// {"register_s_per_gib", "host_alloc_s_per_gib", "source", "hardware", "stood_in"}.
+nlohmann::json pinning_cost_to_json(const PinningCost& c);
+PinningCost pinning_cost_from_json(const nlohmann::json& j, const std::string& origin);
 
 // A TierObjective field of a fact, as the document names objectives ("throughput", "ttft-p99", ...).
 TierObjective objective_field(const JsonFields& r, const nlohmann::json& j, const char* key);

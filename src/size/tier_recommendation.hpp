@@ -100,8 +100,8 @@ struct TierRecommendation {
   // Start-up: pinning the tier at every server start (size/pinning_cost.hpp).
   double pin_seconds_low = 0;
   double pin_seconds_high = 0;
-  std::string pin_source;              // words: a document's as read back
-  std::optional<PinningCost> pinning;  // the figures and their source (output/ words them)
+  std::optional<PinningCost> pinning;  // the figures and their source (output/ words them); none in
+                                       // a document written before they were recorded
   std::optional<FleetTier> fleet;      // size --replicas
   // size --workload/--trace --secondary-tier-size: whether a secondary tier pays behind this tier.
   std::optional<SecondaryTierAdvice> secondary;

@@ -177,6 +177,25 @@ TierObjective objective_field(const JsonFields& r, const json& j, const char* ke
   return parse_tier_objective(r.text(j, key), r.where() + ": " + key);
 }
 
+json pinning_cost_to_json(const PinningCost& c) {
+  return {{"register_s_per_gib", c.register_s_per_gib},
+          {"host_alloc_s_per_gib", c.host_alloc_s_per_gib},
+          {"source", c.source},
+          {"hardware", c.hardware},
+          {"stood_in", c.stood_in}};
+}
+
+PinningCost pinning_cost_from_json(const json& j, const std::string& origin) {
+  const JsonFields r(origin + ": cost");
+  if (!j.is_object()) throw UsageError(fmt::format("{} must be an object", r.where()));
+  constexpr double kMaxSecondsPerGib = 1e3;
+  return {.register_s_per_gib = r.required(j, "register_s_per_gib", kMaxSecondsPerGib),
+          .host_alloc_s_per_gib = r.required(j, "host_alloc_s_per_gib", kMaxSecondsPerGib),
+          .source = r.text(j, "source"),
+          .hardware = r.text(j, "hardware"),
+          .stood_in = r.text(j, "stood_in")};
+}
+
 std::vector<std::string> tier_verdict_kinds() { return fact_kinds<TierVerdict>(kKindOf); }
 
 json tier_verdict_to_json(const TierVerdict& v) {

@@ -110,19 +110,20 @@ nlohmann::json recommendation_to_json(const TierRecommendation& r) {
   using nlohmann::json;
   json curve = json::array();
   for (const auto& c : r.curve) curve.push_back(curve_point_to_json(c));
-  json j = {
-      {"basis", to_string(r.basis)},
-      {"objective", r.objective ? json(to_string(*r.objective)) : json(nullptr)},
-      {"kv_offloading_size_gib", r.kv_offloading_size_gib},
-      {"pays", r.pays},
-      {"costs", r.costs},
-      {"gain", r.gain},
-      {"bound", to_string(r.bound)},
-      {"floor_gib", r.floor_gib},
-      {"cap_gib", r.cap_gib},
-      {"curve", curve},
-      {"startup_pinning_s",
-       {{"low", r.pin_seconds_low}, {"high", r.pin_seconds_high}, {"source", recommendation_pin_source(r)}}}};
+  json j = {{"basis", to_string(r.basis)},
+            {"objective", r.objective ? json(to_string(*r.objective)) : json(nullptr)},
+            {"kv_offloading_size_gib", r.kv_offloading_size_gib},
+            {"pays", r.pays},
+            {"costs", r.costs},
+            {"gain", r.gain},
+            {"bound", to_string(r.bound)},
+            {"floor_gib", r.floor_gib},
+            {"cap_gib", r.cap_gib},
+            {"curve", curve},
+            {"startup_pinning_s",
+             {{"low", r.pin_seconds_low},
+              {"high", r.pin_seconds_high},
+              {"cost", r.pinning ? pinning_cost_to_json(*r.pinning) : json(nullptr)}}}};
   write_tier_advice(r.verdict, r.steps, j);  // facts; output/size/tier_advice_text words them
   if (r.simulated()) add_simulation_keys(j, r);
   return j;

@@ -280,7 +280,7 @@ std::string pinning_source_text(const PinningCost& c) {
 }
 
 std::string recommendation_pin_source(const TierRecommendation& r) {
-  return r.pinning ? pinning_source_text(*r.pinning) : r.pin_source;
+  return r.pinning ? pinning_source_text(*r.pinning) : std::string();
 }
 
 std::string tier_verdict_text(const TierVerdict& v) {

@@ -27,6 +27,6 @@ std::string advice_step_text(const AdviceStep& s);
 // whose steps output/size/offload_rule_text words from the plan).
 std::string recommendation_why(const TierRecommendation& r);
 std::vector<std::string> recommendation_reasoning(const TierRecommendation& r);
-std::string recommendation_pin_source(const TierRecommendation& r);
+std::string recommendation_pin_source(const TierRecommendation& r);  // "": no figures recorded
 
 }  // namespace kvb

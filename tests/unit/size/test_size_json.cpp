@@ -75,7 +75,11 @@ TierRecommendation simulated_recommendation() {
   rec.steps = {StillRisingStep{.cap_gib = 143}, WordedStep{"a line as an older document wrote it"}};
   rec.pin_seconds_low = 16.5;
   rec.pin_seconds_high = 25.25;
-  rec.pin_source = "measured";
+  rec.pinning = PinningCost{.register_s_per_gib = 0.25,
+                            .host_alloc_s_per_gib = 0.5,
+                            .source = "h100/x.json",
+                            .hardware = "mi300x",
+                            .stood_in = "h100"};
   rec.fleet =
       FleetTier{.fleet = {8, RouterKind::kPrefixAware},
                 .replicas_per_node = 4,

@@ -177,6 +177,29 @@ TEST(TierAdviceJson, ADocumentWrittenBeforeVerdictsWereFactsStillReadsItsWords) 
   EXPECT_EQ(again.at("steps").at(1).at("kind"), "worded");
 }
 
+TEST(TierAdviceJson, ThePinningFiguresAreReadBackAndWordedAsLive) {
+  TierRecommendation live;
+  live.kv_offloading_size_gib = 64;
+  live.pinning = PinningCost{.register_s_per_gib = 0.26,
+                             .host_alloc_s_per_gib = 0.39,
+                             .source = "h100/pinning.json",
+                             .hardware = "mi300x",
+                             .stood_in = "h100"};
+  const auto written = recommendation_to_json(live);
+  const auto back = recommendation_from_json(json::parse(written.dump()), "size.json");
+  ASSERT_TRUE(back.pinning.has_value());
+  EXPECT_EQ(back.pinning->host_alloc_s_per_gib, 0.39);
+  EXPECT_EQ(back.pinning->stood_in, "h100");
+  EXPECT_EQ(recommendation_pin_source(back), recommendation_pin_source(live));
+  auto old = written;  // before the figures were recorded: their words
+  old["startup_pinning_s"].erase("cost");
+  old["startup_pinning_s"]["source"] = recommendation_pin_source(live);
+  EXPECT_FALSE(recommendation_from_json(old, "old.json").pinning.has_value());
+  auto bad = written;
+  bad["startup_pinning_s"]["cost"]["register_s_per_gib"] = -1;
+  EXPECT_THROW(recommendation_from_json(bad, "bad.json"), UsageError);
+}
+
 // A live recommendation, simulated (four documents read in turn by one user on a 1,024-block pool:
 // the server sits on a knee of its pool, tests/unit/advise/test_tier_advisor.cpp), and the rule's.
 TierRecommendation simulated_live() {
