@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/errors.hpp"
+#include "core/json_facts.hpp"
 #include "core/json_file.hpp"
 #include "core/units.hpp"
 
@@ -87,13 +88,6 @@ class AdviceFields : public JsonFields {
   std::int64_t tokens(const json& j, const char* key) const {
     return json_integer_in(j, key, 0, kMaxTokens, where());
   }
-  const json& object(const json& j, const char* key) const {
-    const auto it = j.find(key);
-    if (it == j.end() || !it->is_object()) {
-      throw UsageError(fmt::format("{}: field '{}' must be an object", where(), key));
-    }
-    return *it;
-  }
 };
 
 ConfigurationLabel label_from(const AdviceFields& r, const json& j) {
@@ -164,76 +158,32 @@ void get(const AdviceFields& r, const json& j, NothingFits& a) {
 }
 void get(const AdviceFields& r, const json& j, WordedAlternative& a) { a.text = r.text(j, "text"); }
 
-// The alternative of SizingAlternative whose kind is `kind`, its fields read; none for a kind
-// kvbench does not write.
-template <std::size_t... I>
-std::optional<SizingAlternative> alternative_of_kind(const std::string& kind, const AdviceFields& r,
-                                                     const json& j, std::index_sequence<I...>) {
-  std::optional<SizingAlternative> out;
-  const auto try_one = [&](auto fact) {
-    if (out || kind != kind_of(fact)) return;
-    get(r, j, fact);
-    out = fact;
-  };
-  (try_one(std::variant_alternative_t<I, SizingAlternative>{}), ...);
-  return out;
-}
-
 }  // namespace
 
 std::vector<std::string> sizing_alternative_kinds() {
-  std::vector<std::string> kinds;
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (kinds.emplace_back(kind_of(std::variant_alternative_t<I, SizingAlternative>{})), ...);
-  }
-  (std::make_index_sequence<std::variant_size_v<SizingAlternative>>{});
-  return kinds;
+  return fact_kinds<SizingAlternative>([](const auto& a) { return kind_of(a); });
 }
 
 json sizing_alternative_to_json(const SizingAlternative& a) {
-  return std::visit(
-      [](const auto& fact) {
-        json j = {{"kind", kind_of(fact)}};
-        put(fact, j);
-        return j;
-      },
-      a);
+  return fact_to_json(
+      a, [](const auto& f) { return kind_of(f); }, [](const auto& f, json& j) { put(f, j); });
 }
 
 SizingAlternative sizing_alternative_from_json(const json& j, const std::string& origin) {
   if (j.is_string())
     return WordedAlternative{j.get<std::string>()};  // written before alternatives were facts
-  const AdviceFields r(origin + ": alternatives");
-  if (!j.is_object()) {
-    throw UsageError(
-        fmt::format("{}: an alternative is a {}; expected an object with a kind", r.where(), j.type_name()));
-  }
-  const auto it = j.find("kind");
-  const auto kind = it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-  if (auto a = alternative_of_kind(kind, r, j,
-                                   std::make_index_sequence<std::variant_size_v<SizingAlternative>>{})) {
-    return *a;
-  }
-  throw UsageError(fmt::format("{}: kind '{}' is not an alternative kvbench writes; expected one of {}",
-                               r.where(), kind, fmt::join(sizing_alternative_kinds(), ", ")));
+  return fact_from_json<SizingAlternative>(
+      j, AdviceFields(origin + ": alternatives"), "an alternative", [](const auto& f) { return kind_of(f); },
+      [](const AdviceFields& r, const json& f, auto& fact) { get(r, f, fact); });
 }
 
 json sizing_alternatives_json(const std::vector<SizingAlternative>& alternatives) {
-  json out = json::array();
-  for (const auto& a : alternatives) out.push_back(sizing_alternative_to_json(a));
-  return out;
+  return fact_list_json(alternatives, sizing_alternative_to_json);
 }
 
 std::vector<SizingAlternative> read_sizing_alternatives(const json& record, const std::string& origin) {
-  std::vector<SizingAlternative> alternatives;
-  const auto it = record.find("alternatives");
-  if (it == record.end()) return alternatives;
-  if (!it->is_array()) {
-    throw UsageError(fmt::format("{}: field 'alternatives' is a {}; expected a list of alternatives", origin,
-                                 it->type_name()));
-  }
-  for (const auto& a : *it) alternatives.push_back(sizing_alternative_from_json(a, origin));
-  return alternatives;
+  return read_fact_list<SizingAlternative>(
+      record, "alternatives", origin, [&](const json& a) { return sizing_alternative_from_json(a, origin); });
 }
 
 }  // namespace kvb

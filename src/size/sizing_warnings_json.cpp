@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/errors.hpp"
+#include "core/json_facts.hpp"
 #include "core/json_file.hpp"
 #include "core/units.hpp"
 
@@ -39,26 +40,15 @@ const char* kind_of(const DraftZeroesTierHits&) { return "draft-zeroes-tier-hits
 const char* kind_of(const WordedWarning&) { return "worded"; }
 
 // The enums' tags in the document (stable, unlike their printed words).
-constexpr std::array<std::pair<ReplicationCause, const char*>, 3> kCauses{
-    {{ReplicationCause::kNone, "none"},
-     {ReplicationCause::kMlaLatent, "mla-latent"},
-     {ReplicationCause::kFewKvHeads, "few-kv-heads"}}};
-constexpr std::array<std::pair<OffloadLayoutKind, const char*>, 5> kLayouts{
-    {{OffloadLayoutKind::kFullAttention, "full-attention"},
-     {OffloadLayoutKind::kMla, "mla"},
-     {OffloadLayoutKind::kSparseMla, "sparse-mla"},
-     {OffloadLayoutKind::kSlidingHybrid, "sliding-hybrid"},
-     {OffloadLayoutKind::kMambaHybrid, "mamba-hybrid"}}};
-constexpr std::array<std::pair<GpuVendor, const char*>, 2> kVendors{
-    {{GpuVendor::kNvidia, "nvidia"}, {GpuVendor::kAmd, "amd"}}};
-
-template <typename E, std::size_t N>
-const char* tag_of(const std::array<std::pair<E, const char*>, N>& table, E e) {
-  for (const auto& [value, tag] : table) {
-    if (value == e) return tag;
-  }
-  return table.front().second;
-}
+constexpr TagTable<ReplicationCause, 3> kCauses{{{ReplicationCause::kNone, "none"},
+                                                 {ReplicationCause::kMlaLatent, "mla-latent"},
+                                                 {ReplicationCause::kFewKvHeads, "few-kv-heads"}}};
+constexpr TagTable<OffloadLayoutKind, 5> kLayouts{{{OffloadLayoutKind::kFullAttention, "full-attention"},
+                                                   {OffloadLayoutKind::kMla, "mla"},
+                                                   {OffloadLayoutKind::kSparseMla, "sparse-mla"},
+                                                   {OffloadLayoutKind::kSlidingHybrid, "sliding-hybrid"},
+                                                   {OffloadLayoutKind::kMambaHybrid, "mamba-hybrid"}}};
+constexpr TagTable<GpuVendor, 2> kVendors{{{GpuVendor::kNvidia, "nvidia"}, {GpuVendor::kAmd, "amd"}}};
 
 // Each fact's fields, named as its struct's.
 void put(const ContextBeyondTrained& w, json& j) {
@@ -146,15 +136,8 @@ class WarningFields : public JsonFields {
     return static_cast<int>(json_integer_in(j, key, lo, hi, where()));
   }
   template <typename E, std::size_t N>
-  E tagged(const json& j, const char* key, const std::array<std::pair<E, const char*>, N>& table) const {
-    const auto tag = text(j, key);
-    std::vector<std::string> accepted;
-    for (const auto& [value, name] : table) {
-      if (tag == name) return value;
-      accepted.emplace_back(name);
-    }
-    throw UsageError(fmt::format("{}: field '{}' is '{}'; expected one of {}", where(), key, tag,
-                                 fmt::join(accepted, ", ")));
+  E tagged(const json& j, const char* key, const TagTable<E, N>& table) const {
+    return tag_field(*this, j, key, table);
   }
 };
 
@@ -238,74 +221,31 @@ void get(const WarningFields& r, const json& j, DraftZeroesTierHits& w) {
 }
 void get(const WarningFields& r, const json& j, WordedWarning& w) { w.text = r.text(j, "text"); }
 
-// The alternative of SizingWarning whose kind is `kind`, its fields read; none for a kind kvbench
-// does not write.
-template <std::size_t... I>
-std::optional<SizingWarning> warning_of_kind(const std::string& kind, const WarningFields& r, const json& j,
-                                             std::index_sequence<I...>) {
-  std::optional<SizingWarning> out;
-  const auto try_one = [&](auto fact) {
-    if (out || kind != kind_of(fact)) return;
-    get(r, j, fact);
-    out = fact;
-  };
-  (try_one(std::variant_alternative_t<I, SizingWarning>{}), ...);
-  return out;
-}
-
 }  // namespace
 
 std::vector<std::string> sizing_warning_kinds() {
-  std::vector<std::string> kinds;
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (kinds.emplace_back(kind_of(std::variant_alternative_t<I, SizingWarning>{})), ...);
-  }
-  (std::make_index_sequence<std::variant_size_v<SizingWarning>>{});
-  return kinds;
+  return fact_kinds<SizingWarning>([](const auto& w) { return kind_of(w); });
 }
 
 json sizing_warning_to_json(const SizingWarning& w) {
-  return std::visit(
-      [](const auto& fact) {
-        json j = {{"kind", kind_of(fact)}};
-        put(fact, j);
-        return j;
-      },
-      w);
+  return fact_to_json(
+      w, [](const auto& f) { return kind_of(f); }, [](const auto& f, json& j) { put(f, j); });
 }
 
 SizingWarning sizing_warning_from_json(const json& j, const std::string& origin) {
   if (j.is_string()) return WordedWarning{j.get<std::string>()};  // written before warnings were facts
-  const WarningFields r(origin + ": warnings");
-  if (!j.is_object()) {
-    throw UsageError(
-        fmt::format("{}: a warning is a {}; expected an object with a kind", r.where(), j.type_name()));
-  }
-  const auto it = j.find("kind");
-  const auto kind = it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-  if (auto w = warning_of_kind(kind, r, j, std::make_index_sequence<std::variant_size_v<SizingWarning>>{})) {
-    return *w;
-  }
-  throw UsageError(fmt::format("{}: kind '{}' is not a warning kvbench writes; expected one of {}", r.where(),
-                               kind, fmt::join(sizing_warning_kinds(), ", ")));
+  return fact_from_json<SizingWarning>(
+      j, WarningFields(origin + ": warnings"), "a warning", [](const auto& f) { return kind_of(f); },
+      [](const WarningFields& r, const json& f, auto& fact) { get(r, f, fact); });
 }
 
 json sizing_warnings_json(const std::vector<SizingWarning>& warnings) {
-  json out = json::array();
-  for (const auto& w : warnings) out.push_back(sizing_warning_to_json(w));
-  return out;
+  return fact_list_json(warnings, sizing_warning_to_json);
 }
 
 std::vector<SizingWarning> read_sizing_warnings(const json& record, const std::string& origin) {
-  std::vector<SizingWarning> warnings;
-  const auto it = record.find("warnings");
-  if (it == record.end()) return warnings;
-  if (!it->is_array()) {
-    throw UsageError(
-        fmt::format("{}: field 'warnings' is a {}; expected a list of warnings", origin, it->type_name()));
-  }
-  for (const auto& w : *it) warnings.push_back(sizing_warning_from_json(w, origin));
-  return warnings;
+  return read_fact_list<SizingWarning>(record, "warnings", origin,
+                                       [&](const json& w) { return sizing_warning_from_json(w, origin); });
 }
 
 }  // namespace kvb

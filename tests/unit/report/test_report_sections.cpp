@@ -36,7 +36,7 @@ SizeRecord recommended_row(const std::string& model, const std::string& basis) {
   if (v.simulated()) v.objective = v.decided_by = TierObjective::kTtftP99;
   v.workload = "chat-multi-turn";
   v.bound = TierBound::kKnee;
-  v.why = "the knee";
+  v.verdict = WordedVerdict{"the knee"};
   v.kv_offloading_size_gib = 45;
   v.floor_gib = 8;
   v.cap_gib = 143;

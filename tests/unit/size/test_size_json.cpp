@@ -63,7 +63,7 @@ TierRecommendation simulated_recommendation() {
   rec.gain = 0.375;
   rec.gain_spread = 0.03125;
   rec.seeds = 3;
-  rec.why = "the knee";
+  rec.verdict = KneeVerdict{.gib = 64, .share_of_best = 0.9375, .best_gain = 0.5, .best_gib = 96};
   rec.bound = TierBound::kKnee;
   rec.floor_gib = 54.5;
   rec.cap_gib = 143;
@@ -72,11 +72,14 @@ TierRecommendation simulated_recommendation() {
   rec.requests = 1234;
   rec.curve = {full_curve_point()};
   rec.trace_curve = {{1.5, 0.1}, {64, 0.375}};
-  rec.reasoning = {"first", "second"};
-  rec.interrupted_during = "tier size 96 GiB";
+  rec.steps = {StillRisingStep{.cap_gib = 143}, WordedStep{"a line as an older document wrote it"}};
   rec.pin_seconds_low = 16.5;
   rec.pin_seconds_high = 25.25;
-  rec.pin_source = "measured";
+  rec.pinning = PinningCost{.register_s_per_gib = 0.25,
+                            .host_alloc_s_per_gib = 0.5,
+                            .source = "h100/x.json",
+                            .hardware = "mi300x",
+                            .stood_in = "h100"};
   rec.fleet =
       FleetTier{.fleet = {8, RouterKind::kPrefixAware},
                 .replicas_per_node = 4,
