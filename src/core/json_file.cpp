@@ -211,6 +211,21 @@ std::string JsonFields::text(const nlohmann::json& j, const char* key) const {
   return it == j.end() || it->is_null() ? std::string() : it->get<std::string>();
 }
 
+std::optional<double> JsonFields::maybe(const nlohmann::json& j, const char* key, double lo,
+                                        double hi) const {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  return json_number_in(j, key, lo, hi, where_);
+}
+
+const nlohmann::json& JsonFields::object(const nlohmann::json& j, const char* key) const {
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_object()) {
+    throw UsageError(fmt::format("{}: field '{}' must be an object", where_, key));
+  }
+  return *it;
+}
+
 bool JsonFields::flag(const nlohmann::json& j, const char* key) const {
   const auto it = j.find(key);
   if (it == j.end() || !it->is_boolean()) {

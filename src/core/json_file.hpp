@@ -2,6 +2,7 @@
 // Reading input files (JSON, YAML, text) with errors that name them (exit 2, never an exception
 // escaping).
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -62,8 +63,18 @@ class JsonFields {
   double required(const nlohmann::json& j, const char* key, double hi) const {
     return json_number_in(j, key, 0, hi, where_);
   }
-  std::string text(const nlohmann::json& j, const char* key) const;  // absent or null: ""
-  bool flag(const nlohmann::json& j, const char* key) const;         // required: true or false
+  // Required, in [lo, hi]: a signed figure (a gain), or a whole one.
+  double in(const nlohmann::json& j, const char* key, double lo, double hi) const {
+    return json_number_in(j, key, lo, hi, where_);
+  }
+  std::int64_t integer(const nlohmann::json& j, const char* key, std::int64_t lo, std::int64_t hi) const {
+    return json_integer_in(j, key, lo, hi, where_);
+  }
+  // Absent or null: none; else in [lo, hi].
+  std::optional<double> maybe(const nlohmann::json& j, const char* key, double lo, double hi) const;
+  const nlohmann::json& object(const nlohmann::json& j, const char* key) const;  // required object
+  std::string text(const nlohmann::json& j, const char* key) const;              // absent or null: ""
+  bool flag(const nlohmann::json& j, const char* key) const;                     // required: true or false
   std::vector<std::string> lines(const nlohmann::json& j, const char* key) const;
   const std::string& where() const { return where_; }
 

@@ -23,7 +23,7 @@ ObjectiveAxis objective_axis(std::optional<TierObjective> objective) {
   return {"output tok/s vs no tier (%)", 1};
 }
 
-LineChart tier_chart(const SizeRowView& r, const TierRecommendation& v, std::string what) {
+LineChart tier_chart(const SizeRecord& r, const TierRecommendation& v, std::string what) {
   LineChart chart;
   chart.title = fmt::format("{} on {}: {} by tier size (simulated)", r.server.model, r.server.hardware, what);
   chart.x_label = "--kv-offloading-size (GiB, all ranks)";
@@ -36,7 +36,7 @@ LineChart tier_chart(const SizeRowView& r, const TierRecommendation& v, std::str
 }
 
 // Two charts, one quantity each: the objective's change, and the share of prompt tokens the tier serves.
-std::string curve_charts(const SizeRowView& r, const TierRecommendation& v) {
+std::string curve_charts(const SizeRecord& r, const TierRecommendation& v) {
   const auto metric = v.decided_by;  // the reader falls back to the objective for older files
   const auto axis = objective_axis(metric);
   auto change = tier_chart(r, v, "effect");
@@ -77,17 +77,18 @@ std::string curve_charts(const SizeRowView& r, const TierRecommendation& v) {
 
 }  // namespace
 
-std::string recommendation_section_html(const std::vector<SizeRowView>& rows,
+std::string recommendation_section_html(const std::vector<SizeRecord>& rows,
                                         const std::string& hardware_basis) {
   // The simulated recommendation when there is one (it answers for the operator's traffic),
-  // else the first rule-based one.
-  const SizeRowView* pick = nullptr;
+  // else the first rule-based one. A configuration whose weights do not fit has none.
+  const SizeRecord* pick = nullptr;
   for (const auto& r : rows) {
-    if (!r.recommendation) continue;
-    if (!pick || (r.recommendation->simulated() && !pick->recommendation->simulated())) pick = &r;
+    if (!r.offload) continue;
+    if (!pick || (r.offload->recommendation.simulated() && !pick->offload->recommendation.simulated()))
+      pick = &r;
   }
   if (pick == nullptr) return {};
-  const auto& v = *pick->recommendation;
+  const auto& v = pick->offload->recommendation;
   std::string out = "<section id=\"recommendation\"><h2>Recommendation</h2>\n";
   if (!hardware_basis.empty()) out += "<p class=\"basis\">" + html_escape(hardware_basis) + "</p>\n";
   out += "<p><strong>";

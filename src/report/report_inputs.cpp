@@ -26,17 +26,16 @@ void add_report_document(ReportInputs& in, const nlohmann::json& doc, const std:
                                        records.front().device.name));
       for (auto& r : records) in.dma.push_back(std::move(r));
     } else if (schema == kSimulateSchema) {
-      in.simulations.push_back(sim_view_from_json(doc, origin));
-      const auto& s = in.simulations.back();
+      auto sim = simulate_document_from_json(doc, origin);
+      if (sim.points.empty()) throw UsageError(fmt::format("{}: a simulate result with no points", origin));
       in.sources.push_back(fmt::format("{}: kvbench simulate, scenario {}, {} points (simulated)", origin,
-                                       s.scenario, s.points.size()));
+                                       sim.scenario_name, sim.points.size()));
+      in.simulations.push_back({.origin = origin, .document = std::move(sim)});
     } else if (schema == kSizeSchema) {
-      std::size_t n = 0;
-      for (auto& row : size_rows_from_json(doc, origin)) {
-        in.sizings.push_back(std::move(row));
-        ++n;
-      }
+      auto results = size_document_from_json(doc, origin).results;
+      const std::size_t n = results.size();
       if (n == 0) throw UsageError(fmt::format("{}: a size result with no configurations", origin));
+      for (auto& r : results) in.sizings.push_back(std::move(r));
       in.sources.push_back(fmt::format("{}: kvbench size, {} configurations (computed)", origin, n));
     } else if (schema == kDoctorSchema) {
       in.doctors.push_back(doctor_view(doctor_report_from_json(doc)));

@@ -17,10 +17,16 @@
 
 namespace kvb {
 
+// A simulate result as written, and the input it came from (its section names the source).
+struct SimulateInput {
+  std::string origin;
+  SimulateDocument document;  // at least one point (add_report_document refuses one without)
+};
+
 struct ReportInputs {
   std::vector<DmaRecord> dma;
-  std::vector<SimView> simulations;
-  std::vector<SizeRowView> sizings;
+  std::vector<SimulateInput> simulations;
+  std::vector<SizeRecord> sizings;  // every configuration of every size result
   std::vector<DoctorView> doctors;  // kvbench doctor results: the fleet section marks failing nodes
   std::vector<CalibrationResult> calibrations;  // kvbench calibrate --json results
   std::vector<TraceDocument> traces;            // kvbench trace --json results: the miss-ratio curve

@@ -2,6 +2,8 @@
 // vLLM command for each configuration.
 #include <fmt/format.h>
 
+#include <cmath>
+#include <optional>
 #include <set>
 
 #include "core/units.hpp"
@@ -14,14 +16,22 @@ namespace {
 
 // Why a row's tier is that size: a simulation of a workload (the same model may also have the
 // rule's row), or the sizing rule.
-std::string basis_of(const SizeRowView& r) {
-  if (r.recommendation && r.recommendation->simulated()) return "simulated for " + r.recommendation->workload;
+std::string basis_of(const SizeRecord& r) {
+  if (r.offload && r.offload->recommendation.simulated())
+    return "simulated for " + r.offload->recommendation.workload;
   return "rule (sessions kept warm)";
+}
+
+// The recommended --kv-offloading-size in whole GiB, as the CLI prints it; none where the weights
+// do not fit (no plan).
+std::optional<double> recommended_gib(const SizeRecord& r) {
+  if (!r.offload) return std::nullopt;
+  return static_cast<double>(std::llround(r.offload->recommended_gib()));
 }
 
 }  // namespace
 
-std::string sizing_section_html(const std::vector<SizeRowView>& rows) {
+std::string sizing_section_html(const std::vector<SizeRecord>& rows) {
   std::string out = "<section id=\"size\"><h2>Sizing (<code>kvbench size</code>, computed)</h2>\n";
   if (rows.empty()) {
     return out +
@@ -47,7 +57,7 @@ std::string sizing_section_html(const std::vector<SizeRowView>& rows) {
         format_count(r.kv_bytes_per_token), format_count(r.server.max_model_len),
         r.weights_fit ? format_count(r.gpu_context_tokens) : std::string("-"),
         r.weights_fit ? fmt::format("{:.2f}", r.max_concurrency) : std::string("-"),
-        r.recommended_gib < 0 ? std::string("-") : fmt::format("{:g} GiB", r.recommended_gib),
+        recommended_gib(r) ? fmt::format("{:g} GiB", *recommended_gib(r)) : std::string("-"),
         html_escape(basis_of(r)), html_escape(r.reload ? reload_verdict_text(*r.reload) : ""));
   }
   out += "</tbody></table>\n<h3>vLLM command lines</h3>\n";
@@ -55,8 +65,8 @@ std::string sizing_section_html(const std::vector<SizeRowView>& rows) {
   for (const auto& r : rows) {
     if (!shown.insert(r.vllm_command).second) continue;
     // Two commands for one model (the workload's simulated size and the rule's) say which is which.
-    const auto size = r.recommended_gib < 0 ? std::string("no CPU tier")
-                                            : fmt::format("--kv-offloading-size {:g}", r.recommended_gib);
+    const auto gib = recommended_gib(r);
+    const auto size = gib ? fmt::format("--kv-offloading-size {:g}", *gib) : std::string("no CPU tier");
     out += fmt::format(
         "<details><summary>{} on {} (TP {}, {} weights): {} ({})</summary><pre>{}</pre></details>\n",
         html_escape(r.server.model), html_escape(r.server.hardware), r.server.tensor_parallel_size,

@@ -4,8 +4,8 @@
 
 namespace kvb {
 
-void OccupancySampler::sample(double now, std::int64_t used_blocks) {
-  integral_ += static_cast<double>(last_used_) * (now - last_time_);
+void OccupancySampler::sample(SimTime now, std::int64_t used_blocks) {
+  integral_ += static_cast<double>(last_used_) * to_seconds(now - last_time_);
   last_time_ = now;
   last_used_ = used_blocks;
   peak_ = std::max(peak_, static_cast<double>(last_used_));
@@ -21,10 +21,11 @@ void OccupancySampler::halve() {
   const std::size_t pairs = (t.size() - 1) / 2;
   for (std::size_t i = 0; i < pairs; ++i) {
     const auto a = t[2 * i], b = t[2 * i + 1];
-    const double end = t[2 * i + 2].first;
-    const double mean = end > a.first
-                            ? (a.second * (b.first - a.first) + b.second * (end - b.first)) / (end - a.first)
-                            : b.second;
+    const SimTime end = t[2 * i + 2].first;
+    const double mean =
+        end > a.first ? (a.second * to_seconds(b.first - a.first) + b.second * to_seconds(end - b.first)) /
+                            to_seconds(end - a.first)
+                      : b.second;
     t[i] = {a.first, mean};
   }
   std::size_t kept = pairs;

@@ -9,13 +9,14 @@
 #include <vector>
 
 #include "sim/request.hpp"
+#include "sim/sim_time.hpp"
 #include "sim/tier_costs.hpp"
 
 namespace kvb {
 
 struct EngineCounters {
   std::int64_t steps = 0;  // steps ended
-  double busy_s = 0;       // sum of step times: the engine's work
+  SimDuration busy{};      // sum of step times: the engine's work
   std::int64_t scheduled_tokens = 0, recomputed_tokens = 0, gpu_hit_tokens = 0, cpu_hit_tokens = 0;
   std::int64_t cpu_peak_blocks = 0;
   std::array<double, kTierCostCount> tier_cost_s{};  // what each mechanism added to the steps
@@ -36,23 +37,25 @@ struct EngineCounters {
   }
 };
 
-// The GPU pool's used blocks as a step function of time: its integral, its peak and its samples
-// (time, used blocks). Past kSamples, adjacent pairs merge into their time-weighted mean, so the
-// integral is kept and memory stays bounded (engine_counters.cpp).
+// The GPU pool's used blocks as a step function of time: its integral (block-seconds), its peak
+// and its samples (time, used blocks). Past kSamples, adjacent pairs merge into their
+// time-weighted mean, so the integral is kept and memory stays bounded (engine_counters.cpp).
+using OccupancyTrace = std::vector<std::pair<SimTime, double>>;
 class OccupancySampler {
  public:
   static constexpr std::size_t kSamples = std::size_t{1} << 16;
-  void start(double now) { last_time_ = now; }
-  void sample(double now, std::int64_t used_blocks);
+  void start(SimTime now) { last_time_ = now; }
+  void sample(SimTime now, std::int64_t used_blocks);
   double integral() const { return integral_; }
   double peak() const { return peak_; }
-  const std::vector<std::pair<double, double>>& trace() const { return trace_; }
+  const OccupancyTrace& trace() const { return trace_; }
 
  private:
   void halve();
-  double integral_ = 0, peak_ = 0, last_time_ = 0;
+  double integral_ = 0, peak_ = 0;
+  SimTime last_time_{};
   std::int64_t last_used_ = 0;
-  std::vector<std::pair<double, double>> trace_;
+  OccupancyTrace trace_;
 };
 
 }  // namespace kvb

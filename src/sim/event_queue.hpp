@@ -1,9 +1,12 @@
 #pragma once
 // The simulator's clock: events ordered by (time, insertion sequence), so equal times pop in
-// the order they were pushed and the same inputs give the same run, bit for bit.
+// the order they were pushed and the same inputs give the same run, bit for bit. Times are
+// integer nanoseconds (sim/sim_time.hpp): two events are simultaneous exactly when they are.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
+
+#include "sim/sim_time.hpp"
 
 namespace kvb {
 
@@ -23,7 +26,7 @@ enum class EventKind : std::uint8_t {
 };
 
 struct Event {
-  double time = 0;
+  SimTime time{};
   std::uint64_t seq = 0;
   std::int64_t id = 0;           // request, or transfer job
   std::int32_t replica = 0;      // the engine it concerns (sim/fleet_simulation.hpp)
@@ -37,7 +40,7 @@ struct Event {
 class EventHeap {
  public:
   struct Node {
-    double time;
+    SimTime time;
     std::uint64_t seq_kind;  // sequence number << 8 | kind: sequence first when compared
     std::int64_t id;
     std::int32_t replica;
@@ -101,7 +104,7 @@ class EventHeap {
 // (time, sequence), a total order over one sequence counter, gives one heap's order exactly.
 class EventQueue {
  public:
-  void push(double time, EventKind kind, std::int64_t id, std::int32_t replica = 0,
+  void push(SimTime time, EventKind kind, std::int64_t id, std::int32_t replica = 0,
             std::uint32_t generation = 0) {
     const EventHeap::Node n{time, (next_seq_++ << 8) | static_cast<std::uint64_t>(kind), id, replica,
                             generation};

@@ -16,12 +16,15 @@
 
 #include "perf/link_curve.hpp"
 #include "sim/scenario.hpp"
+#include "sim/sim_time.hpp"
 
 namespace kvb {
 
 // llmd_fs_backend's DEFAULT_MAX_WRITE_QUEUED_SECONDS (worker.py): writes queued past this many
 // seconds of the pool's work are dropped (storage_offload.cpp, async_store_gpu_blocks).
 inline constexpr double kFileWriteQueueSeconds = 10.0;
+inline constexpr auto kFileWriteQueue =
+    std::chrono::duration_cast<SimDuration>(std::chrono::duration<double>(kFileWriteQueueSeconds));
 
 struct FileTierFigures {
   double read_bytes_per_s = 0;  // the node's file system, all ranks together

@@ -45,7 +45,7 @@ SimResult FleetSimulation::run() {
   if (trace_) {
     admit_next_trace_request();
   } else if (arrival.process == ArrivalProcess::kClosed) {
-    for (int u = 0; u < arrival.users && generator_.budget_left(); ++u) start_session(0.0);
+    for (int u = 0; u < arrival.users && generator_.budget_left(); ++u) start_session(SimTime{});
   } else if (const auto t = generator_.next_session_start()) {
     start_session(*t);
   }
@@ -115,7 +115,7 @@ std::int64_t FleetSimulation::take_slot() {
   return id;
 }
 
-void FleetSimulation::start_session(double at) {
+void FleetSimulation::start_session(SimTime at) {
   Session s = generator_.start_session();
   if (s.turns == 0) return;
   s.id = static_cast<std::int64_t>(sessions_.size());
@@ -138,7 +138,7 @@ void FleetSimulation::admit_next_trace_request() {
     const auto id = take_slot();
     auto& r = clock_.requests[static_cast<std::size_t>(id)];
     r = simulated_request(t, id, setup_.scenario.trace->options.block_tokens, setup_.server.block_size);
-    const double at = std::max(t.arrival_s, clock_.now);
+    const SimTime at = std::max(r.arrival, clock_.now);
     r.arrival = at;
     clock_.events.push(at, EventKind::kArrival, id);
     return;
@@ -163,11 +163,12 @@ void FleetSimulation::on_arrival(std::int64_t id) {
     return;
   }
   r.sent = true;
-  if (first_arrival_ < 0) {
+  if (first_arrival_ == kNoTime) {
     first_arrival_ = clock_.now;
     for (auto& e : engines_) e->start_clock();
     if (const double d = setup_.scenario.workload.duration_s; d > 0)
-      clock_.events.push(clock_.now + d, EventKind::kClientStop, 0);
+      clock_.events.push(clock_.now + to_sim_duration(d, "the workload's duration"), EventKind::kClientStop,
+                         0);
   }
   if (trace_) {
     admit_next_trace_request();  // streamed: one request read ahead, never the whole file
@@ -181,13 +182,14 @@ void FleetSimulation::on_arrival(std::int64_t id) {
   }
   const int replica = route(r);
   if (const double t = setup_.scenario.workload.client_timeout_s; t > 0)
-    clock_.events.push(clock_.now + t, EventKind::kTimeout, id, replica,
+    clock_.events.push(clock_.now + to_sim_duration(t, "client-timeout"), EventKind::kTimeout, id, replica,
                        generations_[static_cast<std::size_t>(id)]);
   // The API server's share (tokenisation, scheduling, streaming): the request waits it out
   // before the scheduler sees it; its latencies count from the arrival.
   const double overhead = setup_.predictor.calibration().request_overhead_s;
   if (overhead > 0) {
-    clock_.events.push(clock_.now + overhead, EventKind::kAdmit, id, replica);
+    clock_.events.push(clock_.now + to_sim_duration(overhead, "the request overhead"), EventKind::kAdmit, id,
+                       replica);
   } else {
     engines_[static_cast<std::size_t>(replica)]->admit(id);
   }
@@ -243,12 +245,12 @@ void FleetSimulation::on_retired(SimRequest& r) {
   t.output_tokens += r.generated;
   t.preemptions += r.preemptions;
   t.last_finish = std::max(t.last_finish, r.finish_time);
-  const double first = r.first_token_time - r.arrival;
+  const double first = to_seconds(r.first_token_time - r.arrival);
   t.ttft.push_back(first);
-  t.e2e.push_back(r.finish_time - r.arrival);
+  t.e2e.push_back(to_seconds(r.finish_time - r.arrival));
   double per_token = 0;  // a one-token reply has no TPOT and meets any TPOT target
   if (r.output_tokens > 1) {
-    per_token = (r.finish_time - r.first_token_time) / static_cast<double>(r.output_tokens - 1);
+    per_token = to_seconds(r.finish_time - r.first_token_time) / static_cast<double>(r.output_tokens - 1);
     t.tpot.push_back(per_token);
   }
   const auto& slo = options_.slo;
@@ -262,7 +264,7 @@ void FleetSimulation::on_finished(SimRequest& r) {
   const int next = r.turn + 1;
   // A user whose turn timed out ends the conversation; a stopped client sends nothing more.
   if (next < s.turns && !r.timed_out && !client_stopped_) {
-    const double at = clock_.now + s.think_seconds[static_cast<std::size_t>(next)];
+    const SimTime at = clock_.now + s.think[static_cast<std::size_t>(next)];
     const auto id = take_slot();
     clock_.requests[static_cast<std::size_t>(id)] = generator_.make_request(s, next, at, id);
     clock_.events.push(at, EventKind::kArrival, id);

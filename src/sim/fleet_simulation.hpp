@@ -19,8 +19,8 @@ namespace kvb {
 struct RequestTally {
   std::int64_t requests = 0, prompt_tokens = 0, output_tokens = 0, preemptions = 0, slo_met = 0;  // answered
   std::int64_t timed_out = 0;  // given up by the client
-  double last_finish = 0;
-  std::vector<double> ttft, tpot, e2e;
+  SimTime last_finish{};
+  std::vector<double> ttft, tpot, e2e;  // seconds
 };
 
 class FleetSimulation final : public FinishListener {
@@ -33,14 +33,14 @@ class FleetSimulation final : public FinishListener {
  private:
   std::int64_t take_slot();
   void dispatch(const Event& e);
-  void start_session(double at);
+  void start_session(SimTime at);
   void admit_next_trace_request();
   void on_arrival(std::int64_t id);
   void stop_client();
   int route(SimRequest& r);
   void route_by_published_state(SimRequest& r);
   SimResult summarize() const;
-  void add_engine_metrics(SimResult& out, double span) const;
+  void add_engine_metrics(SimResult& out, SimTime start, double span) const;
   void add_secondary(SimResult& out, const SecondaryTierCounts& c) const;
   std::vector<ReplicaResult> replica_results(double span) const;
 
@@ -60,7 +60,7 @@ class FleetSimulation final : public FinishListener {
   std::vector<ReplicaState> states_;   // what the router knows, refreshed per request
   LoadIndex in_flight_;                // the router's own count per replica
   std::vector<SentPrefixIndex> sent_;  // prefix-approx: the router's record of what it sent where
-  double first_arrival_ = -1;
+  SimTime first_arrival_ = kNoTime;
   bool client_stopped_ = false;  // workload duration: the client has stopped sending
 };
 

@@ -30,14 +30,14 @@ LatencySummary summarize_latency(std::vector<double> v) {
 
 // 50 time bins, each the time-weighted mean of the step function the (time, used blocks) trace
 // describes, as a share of the pool.
-std::vector<std::pair<double, double>> binned_occupancy(const std::vector<std::pair<double, double>>& trace,
-                                                        double start, double span, double blocks) {
+std::vector<std::pair<double, double>> binned_occupancy(const OccupancyTrace& trace, SimTime start,
+                                                        double span, double blocks) {
   constexpr int kBins = 50;
   const double width = span / kBins;
   std::vector<double> acc(kBins, 0.0);
   for (std::size_t i = 0; i + 1 < trace.size(); ++i) {
-    const double a = trace[i].first - start;
-    const double b = trace[i + 1].first - start;
+    const double a = to_seconds(trace[i].first - start);
+    const double b = to_seconds(trace[i + 1].first - start);
     const double used = trace[i].second;
     for (int k = std::max(0, static_cast<int>(a / width)); k < kBins && k * width < b; ++k) {
       const double lo = std::max(a, k * width);
@@ -76,7 +76,9 @@ SimResult FleetSimulation::summarize() const {
   for (const auto& r : clock_.requests) unfinished += r.state != RequestState::kFinished ? 1 : 0;
   SimResult out;
   std::vector<double> ttft, tpot, e2e;
-  double last_finish = first_arrival_;
+  // No arrival at all: a run of nothing, from 0 to 0.
+  const SimTime start = first_arrival_ == kNoTime ? SimTime{} : first_arrival_;
+  SimTime last_finish = start;
   for (const auto& t : tallies_) {
     out.requests += t.requests + t.timed_out;
     out.finished += t.requests;
@@ -101,7 +103,7 @@ SimResult FleetSimulation::summarize() const {
                                   unfinished, out.requests + unfinished, describe_unfinished(clock_.requests),
                                   free, blocks));
   }
-  out.makespan_s = std::max(0.0, last_finish - first_arrival_);
+  out.makespan_s = to_seconds(last_finish - start);
   const double span = out.makespan_s > 0 ? out.makespan_s : 1.0;
   out.prompt_tokens_per_s = static_cast<double>(out.prompt_tokens) / span;
   out.output_tokens_per_s = static_cast<double>(out.output_tokens) / span;
@@ -110,13 +112,13 @@ SimResult FleetSimulation::summarize() const {
   out.e2e_s = summarize_latency(std::move(e2e));
   out.clipped_prompts = generator_.clipped_prompts();
   out.rejected_requests = rejected_;
-  add_engine_metrics(out, span);
+  add_engine_metrics(out, start, span);
   out.fleet = setup_.scenario.fleet;
   if (engines_.size() > 1) out.replicas = replica_results(span);
   return out;
 }
 
-void FleetSimulation::add_engine_metrics(SimResult& out, double span) const {
+void FleetSimulation::add_engine_metrics(SimResult& out, SimTime start, double span) const {
   const auto n = static_cast<double>(engines_.size());
   std::vector<std::pair<double, double>> occupancy;
   for (const auto& engine : engines_) {
@@ -138,7 +140,7 @@ void FleetSimulation::add_engine_metrics(SimResult& out, double span) const {
     out.cpu_tier_peak_blocks += m.cpu_peak_blocks;
     out.kv_occupancy_mean += m.occupancy_integral / span / blocks_of(m) / n;
     out.kv_occupancy_peak = std::max(out.kv_occupancy_peak, m.occupancy_peak / blocks_of(m));
-    const auto bins = binned_occupancy(m.occupancy_trace, first_arrival_, span, blocks_of(m));
+    const auto bins = binned_occupancy(m.occupancy_trace, start, span, blocks_of(m));
     if (occupancy.empty()) occupancy.assign(bins.size(), {0.0, 0.0});
     for (std::size_t k = 0; k < bins.size(); ++k) {
       occupancy[k].first = bins[k].first;

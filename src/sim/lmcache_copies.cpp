@@ -14,14 +14,15 @@ void ServingEngine::load_in_step(std::int64_t cpu_blocks) {
   const double bytes = static_cast<double>(cpu_blocks) * setup_.block_bytes_per_rank;
   const double seconds = setup_.link.h2d.seconds(1, bytes);
   costs_.lmcache_sync.load_s += seconds;
-  transfers_.h2d.submit(clock_.now, seconds, static_cast<double>(cpu_blocks) * setup_.cpu_block_bytes);
+  transfers_.h2d.submit(clock_.now, to_sim_duration(seconds, "a retrieve"),
+                        static_cast<double>(cpu_blocks) * setup_.cpu_block_bytes);
 }
 
 // The stores of the step that just ran: each request's full prompt chunks up to what the step
 // computed, past what the tier holds, one copy and one synchronize per chunk. Visible at once.
-double ServingEngine::store_in_step() {
+SimDuration ServingEngine::store_in_step() {
   const std::int64_t per_chunk = std::max<std::int64_t>(1, kLmcacheChunkTokens / setup_.server.block_size);
-  double seconds = 0;
+  SimDuration took{};
   for (const auto& s : scheduler_.step()) {
     auto& r = request(s.request);
     if (r.timed_out) continue;
@@ -37,12 +38,13 @@ double ServingEngine::store_in_step() {
     counters_.cpu_peak_blocks = std::max(counters_.cpu_peak_blocks, tier_->size());
     const auto blocks = static_cast<std::int64_t>(accepted.size());
     const auto chunks = (blocks + per_chunk - 1) / per_chunk;
-    const double t =
-        setup_.link.d2h.seconds(chunks, static_cast<double>(per_chunk) * setup_.block_bytes_per_rank);
+    const auto t = to_sim_duration(
+        setup_.link.d2h.seconds(chunks, static_cast<double>(per_chunk) * setup_.block_bytes_per_rank),
+        "a store");
     transfers_.d2h.submit(clock_.now, t, static_cast<double>(blocks) * setup_.cpu_block_bytes);
-    seconds += t;
+    took += t;
   }
-  return seconds;
+  return took;
 }
 
 // Before the step's output is read: its stores, if any, hold the step open that much longer.
@@ -51,12 +53,12 @@ bool ServingEngine::step_waits_for_stores() {
     costs_.lmcache_sync.stores_done = false;
     return false;
   }
-  const double seconds = store_in_step();
-  if (seconds <= 0) return false;
+  const SimDuration took = store_in_step();
+  if (took <= SimDuration{}) return false;
   costs_.lmcache_sync.stores_done = true;
-  counters_.busy_s += seconds;
-  counters_.tier_cost_s[static_cast<std::size_t>(TierCost::kLmcacheSync)] += seconds;
-  push_event(clock_.now + seconds, EventKind::kStepDone, 0);
+  counters_.busy += took;
+  counters_.tier_cost_s[static_cast<std::size_t>(TierCost::kLmcacheSync)] += to_seconds(took);
+  push_event(clock_.now + took, EventKind::kStepDone, 0);
   return true;
 }
 

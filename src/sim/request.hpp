@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/sim_time.hpp"
+
 namespace kvb {
 
 enum class RequestState : std::uint8_t { kPending, kWaiting, kLoading, kRunning, kFinished };
@@ -30,21 +32,21 @@ struct alignas(64) SimRequest {
   // share block i's hash exactly when their first (i+1) x block_size tokens are the same.
   std::vector<std::uint64_t> block_hashes;
   std::vector<std::int32_t> blocks;  // GPU block ids, in token order
-  double first_token_time = -1;
+  SimTime first_token_time = kNoTime;
   // The first engine step that may schedule it (async scheduling: not the one already scheduled
   // when it arrived; sim/engine_loop.hpp).
   std::int64_t first_step = 0;
 
   std::int64_t session = 0;
-  double arrival = 0;
-  double finish_time = -1;
+  SimTime arrival{};
+  SimTime finish_time = kNoTime;
   int turn = 0;
   int preemptions = 0;
   std::int64_t stored_blocks = 0;  // leading prompt blocks already offered to the CPU tier
   int pending_stores = 0;          // store jobs still reading this request's GPU blocks
   bool free_when_stored = false;   // finished while stores were in flight
   bool stored_any = false;         // a store job was ever submitted for it (finish-hold)
-  double stores_end = 0;           // when the last store job submitted for it ends
+  SimTime stores_end{};            // when the last store job submitted for it ends
   // Stored blocks the connector has not reported yet (vLLM <= 0.20 reports a request's stores
   // when it has finished: sim/tier_costs.hpp, store-visibility).
   std::vector<std::uint64_t> unreported_stores;

@@ -31,7 +31,7 @@ void ServingEngine::on_disk_write_done(std::int64_t job) {
 // Writes queued past the connector's bound are dropped (sim/file_tier.hpp); a preemption does not
 // wait for them (storage_offload.cpp wait_job cancels those still queued).
 void ServingEngine::write_files(SimRequest& r, const std::vector<std::uint64_t>& hashes) {
-  if (secondary_->write_backlog_s(clock_.now) > kFileWriteQueueSeconds) return;
+  if (secondary_->write_backlog(clock_.now) > kFileWriteQueue) return;
   const auto job = secondary_->start_write(clock_.now, hashes, r.id);
   if (job < 0) return;
   ++r.pending_stores;  // not in stores_end: a preemption cancels the connector's queued writes
@@ -44,7 +44,7 @@ void ServingEngine::write_files(SimRequest& r, const std::vector<std::uint64_t>&
 void ServingEngine::read_files(TransferJob job) {
   job.direct = true;
   job.disk = job.hashes;
-  const double done = secondary_->start_read(clock_.now, job.disk);
+  const SimTime done = secondary_->start_read(clock_.now, job.disk);
   push_event(done, EventKind::kDiskReadDone, transfers_.add(std::move(job)));
 }
 

@@ -15,8 +15,9 @@ namespace {
 // A job of `blocks` chunks: vLLM's file-system tier hands a job's chunks to its I/O threads at once
 // (16 read and 16 write threads by default: tiering/fs/manager.py), so their latencies overlap and
 // the job pays one; the bytes go at the disk's rate.
-double job_seconds(std::int64_t blocks, double block_bytes, double bytes_per_s, double latency_s) {
-  return latency_s + static_cast<double>(blocks) * block_bytes / bytes_per_s;
+SimDuration job_time(std::int64_t blocks, double block_bytes, double bytes_per_s, double latency_s) {
+  return to_sim_duration(latency_s + static_cast<double>(blocks) * block_bytes / bytes_per_s,
+                         "a secondary tier's transfer");
 }
 
 void refuse_unrunnable(const Scenario& s) {
@@ -69,15 +70,15 @@ std::optional<SecondaryTierFigures> secondary_tier_figures(const Scenario& s, do
 SecondaryTier::SecondaryTier(const SecondaryTierFigures& figures, double block_bytes)
     : figures_(figures), block_bytes_(block_bytes), store_(figures.blocks, figures.policy, 1) {}
 
-std::int64_t SecondaryTier::start_write(double now, const std::vector<std::uint64_t>& hashes,
+std::int64_t SecondaryTier::start_write(SimTime now, const std::vector<std::uint64_t>& hashes,
                                         std::int64_t request) {
   auto accepted = store_.reserve(store_.select_for_store(hashes));
   counts_.peak_blocks = std::max(counts_.peak_blocks, store_.size());
   if (accepted.empty()) return -1;
   const auto n = static_cast<std::int64_t>(accepted.size());
   const double bytes = static_cast<double>(n) * block_bytes_;
-  const double done =
-      write_.submit(now, job_seconds(n, block_bytes_, figures_.write_bytes_per_s, figures_.latency_s), bytes);
+  const SimTime done =
+      write_.submit(now, job_time(n, block_bytes_, figures_.write_bytes_per_s, figures_.latency_s), bytes);
   counts_.blocks_written += n;
   return jobs_.add(WriteJob{std::move(accepted), done, request});
 }
@@ -89,11 +90,11 @@ void SecondaryTier::finish_write(std::int64_t job) {
   jobs_.done(job);
 }
 
-double SecondaryTier::start_read(double now, const std::vector<std::uint64_t>& hashes) {
+SimTime SecondaryTier::start_read(SimTime now, const std::vector<std::uint64_t>& hashes) {
   store_.pin_for_load(hashes);  // a hit: touched, and not evicted while it is read
   const auto n = static_cast<std::int64_t>(hashes.size());
   counts_.blocks_read += n;
-  return read_.submit(now, job_seconds(n, block_bytes_, figures_.read_bytes_per_s, figures_.latency_s),
+  return read_.submit(now, job_time(n, block_bytes_, figures_.read_bytes_per_s, figures_.latency_s),
                       static_cast<double>(n) * block_bytes_);
 }
 

@@ -18,6 +18,7 @@
 #include "sim/link_queue.hpp"
 #include "sim/offload_tier.hpp"
 #include "sim/scenario.hpp"
+#include "sim/sim_time.hpp"
 
 namespace kvb {
 
@@ -62,15 +63,15 @@ class SecondaryTier {
   // Write-through of blocks whose CPU-tier store completed at `now`: those absent from the tier are
   // reserved (evicting by policy) and queued on the write link. Returns the job's id, or -1 when
   // nothing needs writing; done_at() is when it ends.
-  std::int64_t start_write(double now, const std::vector<std::uint64_t>& hashes, std::int64_t request = -1);
+  std::int64_t start_write(SimTime now, const std::vector<std::uint64_t>& hashes, std::int64_t request = -1);
   const std::vector<std::uint64_t>& written(std::int64_t job) const;
   std::int64_t writer(std::int64_t job) const { return jobs_[job].request; }  // side by side: its request
-  double write_backlog_s(double now) const { return write_.free_at() - now; }
-  double done_at(std::int64_t job) const { return jobs_[job].done; }
+  SimDuration write_backlog(SimTime now) const { return write_.free_at() - now; }
+  SimTime done_at(std::int64_t job) const { return jobs_[job].done; }
   void finish_write(std::int64_t job);  // ready for lookups; the job's slot is free
 
   // A promotion reads these blocks (pinned while it runs); returns when the read ends.
-  double start_read(double now, const std::vector<std::uint64_t>& hashes);
+  SimTime start_read(SimTime now, const std::vector<std::uint64_t>& hashes);
   void finish_read(const std::vector<std::uint64_t>& hashes);
 
   void add_hit_tokens(std::int64_t tokens) { counts_.hit_tokens += tokens; }
@@ -81,7 +82,7 @@ class SecondaryTier {
  private:
   struct WriteJob {
     std::vector<std::uint64_t> hashes;
-    double done = 0;
+    SimTime done{};
     std::int64_t request = -1;
   };
   SecondaryTierFigures figures_;

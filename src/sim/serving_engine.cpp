@@ -123,7 +123,7 @@ void ServingEngine::on_step_done() {
     if (tier_ && !costs_.on(TierCost::kLmcacheSync)) offer_stores(r);
     if (r.computed == r.known_tokens()) {
       ++r.generated;
-      if (r.first_token_time < 0) r.first_token_time = clock_.now;
+      if (r.first_token_time == kNoTime) r.first_token_time = clock_.now;
       if (r.generated == r.output_tokens) {
         finish(r);
         any_finished = true;
@@ -214,7 +214,7 @@ void ServingEngine::start_load(SimRequest& r, const std::vector<std::int32_t>& g
   }
   promote(job);  // the blocks only the secondary tier holds are read into the CPU tier first
   const bool from_disk = !job.disk.empty();
-  const double read_done = from_disk ? secondary_->start_read(clock_.now, job.disk) : 0;
+  const SimTime read_done = from_disk ? secondary_->start_read(clock_.now, job.disk) : SimTime{};
   const auto id = transfers_.add(std::move(job));
   if (from_disk) {
     push_event(read_done, EventKind::kDiskReadDone, id);
@@ -229,8 +229,8 @@ void ServingEngine::load_to_gpu(std::int64_t id) {
   const double seconds = shared_link_seconds(tier_link_.h2d.seconds(blocks, setup_.block_bytes_per_rank) /
                                              setup_.predictor.calibration().load_efficiency);
   costs_.connector_cpu.submit_s += copy_submission_seconds(blocks, tier_link_.h2d.per_copy_s);
-  const double done =
-      transfers_.h2d.submit(clock_.now, seconds, static_cast<double>(blocks) * setup_.cpu_block_bytes);
+  const SimTime done = transfers_.h2d.submit(clock_.now, to_sim_duration(seconds, "a load"),
+                                             static_cast<double>(blocks) * setup_.cpu_block_bytes);
   push_event(done, EventKind::kLoadDone, id);
 }
 
@@ -294,8 +294,9 @@ void ServingEngine::try_start_step() {
   ++loop_.steps_started;
   double seconds = setup_.predictor.step_seconds(work);
   seconds += tier_step_cost(work, seconds);
-  counters_.busy_s += seconds;
-  push_event(clock_.now + seconds, EventKind::kStepDone, 0);
+  const SimDuration step = to_sim_duration(seconds, "an engine step");
+  counters_.busy += step;
+  push_event(clock_.now + step, EventKind::kStepDone, 0);
 }
 
 void ServingEngine::offer_stores(SimRequest& r) {
@@ -310,7 +311,7 @@ void ServingEngine::offer_stores(SimRequest& r) {
                                               r.block_hashes.begin() + upto);
   r.stored_blocks = upto;
   // A file tier drops writes queued past its bound (sim/file_tier.hpp): those blocks are never stored.
-  if (setup_.file_tier && transfers_.d2h.free_at() - clock_.now > kFileWriteQueueSeconds) return;
+  if (setup_.file_tier && transfers_.d2h.free_at() - clock_.now > kFileWriteQueue) return;
   if (secondary_ && secondary_->side_by_side()) write_files(r, candidates);  // MultiConnector's second
   auto accepted = tier_->reserve(tier_->select_for_store(candidates));
   counters_.cpu_peak_blocks = std::max(counters_.cpu_peak_blocks, tier_->size());
@@ -318,8 +319,8 @@ void ServingEngine::offer_stores(SimRequest& r) {
   const auto n = static_cast<std::int64_t>(accepted.size());
   const double seconds = shared_link_seconds(tier_link_.d2h.seconds(n, setup_.block_bytes_per_rank));
   costs_.connector_cpu.submit_s += copy_submission_seconds(n, tier_link_.d2h.per_copy_s);
-  const double done =
-      transfers_.d2h.submit(clock_.now, seconds, static_cast<double>(n) * setup_.cpu_block_bytes);
+  const SimTime done = transfers_.d2h.submit(clock_.now, to_sim_duration(seconds, "a store"),
+                                             static_cast<double>(n) * setup_.cpu_block_bytes);
   const auto id = transfers_.add(TransferJob{r.id, std::move(accepted), 0, r.preemptions});
   ++r.pending_stores;
   r.stored_any = true;
@@ -358,13 +359,14 @@ void ServingEngine::audit() const {
   if (problem.empty() && tier_) problem = tier_->check();
   if (problem.empty() && secondary_) problem = secondary_->check();
   if (!problem.empty())
-    throw CheckFailed(fmt::format("simulator invariant violated at t={:.6f} s: {}", clock_.now, problem));
+    throw CheckFailed(
+        fmt::format("simulator invariant violated at t={:.6f} s: {}", to_seconds(clock_.now), problem));
 }
 
 EngineMetrics ServingEngine::metrics() const {
   EngineMetrics m;
   m.steps = counters_.steps;
-  m.busy_s = counters_.busy_s;
+  m.busy_s = to_seconds(counters_.busy);
   m.scheduled_tokens = counters_.scheduled_tokens;
   m.recomputed_tokens = counters_.recomputed_tokens;
   m.gpu_hit_tokens = counters_.gpu_hit_tokens;

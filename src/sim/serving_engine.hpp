@@ -29,7 +29,7 @@ namespace kvb {
 // follows the requests in flight, not the traffic (fleet_simulation.cpp).
 struct FleetClock {
   EventQueue events;
-  double now = 0;
+  SimTime now{};
   std::deque<SimRequest> requests;  // a deque: references stay valid as requests arrive
 };
 
@@ -47,14 +47,14 @@ class FinishListener {
 // What one engine did over a run: its counters, before the fleet sums them (fleet_simulation.cpp).
 struct EngineMetrics {
   std::int64_t steps = 0;
-  double busy_s = 0;
+  double busy_s = 0;  // seconds, as every figure the engine reports
   std::int64_t scheduled_tokens = 0, recomputed_tokens = 0, gpu_hit_tokens = 0, cpu_hit_tokens = 0;
   std::int64_t loads = 0, stores = 0;
   double h2d_bytes = 0, d2h_bytes = 0, h2d_busy_s = 0, d2h_busy_s = 0;
   std::int64_t gpu_evictions = 0, cpu_evictions = 0, cpu_peak_blocks = 0;
   std::int64_t gpu_blocks = 0;
   double occupancy_integral = 0, occupancy_peak = 0;  // used blocks x seconds; most used blocks
-  std::vector<std::pair<double, double>> occupancy_trace;
+  OccupancyTrace occupancy_trace;
   std::array<double, kTierCostCount> tier_cost_s{};
   std::optional<SecondaryTierCounts> secondary;  // with a secondary tier
 };
@@ -89,7 +89,7 @@ class ServingEngine final : private AdmissionActions {
 
  private:
   // serving_engine.cpp
-  void push_event(double at, EventKind kind, std::int64_t id) { clock_.events.push(at, kind, id, replica_); }
+  void push_event(SimTime at, EventKind kind, std::int64_t id) { clock_.events.push(at, kind, id, replica_); }
   SimRequest& request(std::int64_t id) { return clock_.requests[static_cast<std::size_t>(id)]; }
   void finish(SimRequest& r);
   void abort(SimRequest& r);
@@ -119,7 +119,7 @@ class ServingEngine final : private AdmissionActions {
 
   // lmcache_copies.cpp
   void load_in_step(std::int64_t cpu_blocks) override;
-  double store_in_step();
+  SimDuration store_in_step();
   bool step_waits_for_stores();
 
   const SimulationSetup& setup_;

@@ -5,9 +5,6 @@
 #include "core/units.hpp"
 #include "sim/sim_notes_json.hpp"
 
-#include <fmt/format.h>
-
-#include "core/errors.hpp"
 #include "fleet/fleet_spec.hpp"
 #include "kvbench_config.hpp"
 #include "server/server_json.hpp"
@@ -163,54 +160,6 @@ nlohmann::json simulate_json(const SimulateDocument& d) {
   doc["points"] = nlohmann::json::array();
   for (const auto& p : d.points) doc["points"].push_back(point_json(p));
   return doc;
-}
-
-SimView sim_view_from_json(const nlohmann::json& doc, const std::string& origin) {
-  return sim_view(simulate_document_from_json(doc, origin), origin);
-}
-
-SimView sim_view(const SimulateDocument& d, const std::string& origin) {
-  SimView v{.origin = origin,
-            .scenario = d.scenario_name,
-            .description = d.scenario_description,
-            .link_model = d.link_model,
-            .time_model = d.time_model,
-            .server = d.server,
-            .expected_error = d.expected_error,
-            .replicas = d.replicas,
-            .router = d.replicas > 1 ? to_string(d.router) : "",
-            .axes = {},
-            .points = {},
-            .gpu_blocks = d.gpu_blocks,
-            .notes = d.notes};
-  for (const auto& a : d.sweep) v.axes.push_back(a.key);
-  for (const auto& r : d.points) {
-    const auto& m = r.metrics;
-    SimPointView p{.params = r.params,
-                   .offloading = r.offloading,
-                   .tier_gib = r.offloading ? r.kv_offloading_gib : 0,
-                   .gpu_blocks = r.gpu_blocks,
-                   .max_model_len = r.max_model_len,
-                   .output_tokens_per_s = m.output_tokens_per_s,
-                   .baseline_output_tokens_per_s = r.vs_no_offload.baseline_output_tokens_per_s,
-                   .ttft_p50_s = m.ttft_s.p50,
-                   .ttft_p99_s = m.ttft_s.p99,
-                   .baseline_ttft_p99_s = r.vs_no_offload.baseline_ttft_p99_s,
-                   .gpu_hit_rate = m.gpu_hit_rate,
-                   .cpu_hit_rate = m.cpu_hit_rate,
-                   .preemptions = m.preemptions,
-                   .h2d_bytes = m.h2d_bytes,
-                   .d2h_bytes = m.d2h_bytes,
-                   .replica_gpu_hit_rate = {},
-                   .replica_cpu_hit_rate = {}};
-    for (const auto& rep : m.replicas) {
-      p.replica_gpu_hit_rate.push_back(rep.gpu_hit_rate);
-      p.replica_cpu_hit_rate.push_back(rep.cpu_hit_rate);
-    }
-    v.points.push_back(std::move(p));
-  }
-  if (v.points.empty()) throw UsageError(fmt::format("{}: a simulate result with no points", origin));
-  return v;
 }
 
 }  // namespace kvb

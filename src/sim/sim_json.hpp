@@ -56,37 +56,4 @@ nlohmann::json simulate_json(const SimulateDocument& d);
 // the field; nlohmann::json::exception for a document of the wrong shape.
 SimulateDocument simulate_document_from_json(const nlohmann::json& doc, const std::string& origin);
 
-// What a reader of the document needs (the report's charts and tables).
-struct SimPointView {
-  std::vector<std::pair<std::string, std::string>> params;  // sweep axis -> value
-  bool offloading = false;
-  double tier_gib = 0;
-  std::int64_t gpu_blocks = 0;     // the server's GPU KV pool (per replica)
-  std::int64_t max_model_len = 0;  // and its context length
-  double output_tokens_per_s = 0, baseline_output_tokens_per_s = 0;
-  double ttft_p50_s = 0, ttft_p99_s = 0, baseline_ttft_p99_s = 0;
-  double gpu_hit_rate = 0, cpu_hit_rate = 0;
-  std::int64_t preemptions = 0;
-  double h2d_bytes = 0, d2h_bytes = 0;
-  // A fleet: each replica's GPU and CPU-tier hit rates, in replica order (empty for one engine).
-  std::vector<double> replica_gpu_hit_rate, replica_cpu_hit_rate;
-};
-
-struct SimView {
-  std::string origin, scenario, description, link_model, time_model;
-  ResolvedServer server;       // as the document recorded it
-  std::string expected_error;  // against real vLLM servers; empty: not scored (or a file before it)
-  int replicas = 1;            // the fleet (files before it: one engine)
-  std::string router;          // empty for one engine
-  std::vector<std::string> axes;
-  std::vector<SimPointView> points;
-  std::variant<GpuBlocksOrigin, std::string> gpu_blocks;  // as SimulateDocument's
-  std::vector<SimNote> notes;                             // what the run approximates, as facts
-};
-
-// The report's view of a document: UsageError naming `origin` for one with no points.
-SimView sim_view(const SimulateDocument& d, const std::string& origin);
-// sim_view(simulate_document_from_json(doc, origin), origin).
-SimView sim_view_from_json(const nlohmann::json& doc, const std::string& origin);
-
 }  // namespace kvb

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/errors.hpp"
+#include "core/json_facts.hpp"
 #include "core/json_file.hpp"
 #include "core/units.hpp"
 
@@ -97,21 +98,6 @@ void get(const NoteFields& r, const json& j, TensorParallelNote& n) {
 template <typename Fact>
 void get(const NoteFields&, const json&, Fact&) {}
 
-// The alternative of SimNote whose kind is `kind`, its fields read; none for a kind kvbench does
-// not write.
-template <std::size_t... I>
-std::optional<SimNote> note_of_kind(const std::string& kind, const NoteFields& r, const json& j,
-                                    std::index_sequence<I...>) {
-  std::optional<SimNote> out;
-  const auto try_one = [&](auto fact) {
-    if (out || kind != kind_of(fact)) return;
-    get(r, j, fact);
-    out = fact;
-  };
-  (try_one(std::variant_alternative_t<I, SimNote>{}), ...);
-  return out;
-}
-
 const char* from_key(GpuBlocksFrom f) {
   switch (f) {
     case GpuBlocksFrom::kOverride:
@@ -127,38 +113,19 @@ const char* from_key(GpuBlocksFrom f) {
 }  // namespace
 
 std::vector<std::string> sim_note_kinds() {
-  std::vector<std::string> kinds;
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (kinds.emplace_back(kind_of(std::variant_alternative_t<I, SimNote>{})), ...);
-  }
-  (std::make_index_sequence<std::variant_size_v<SimNote>>{});
-  return kinds;
+  return fact_kinds<SimNote>([](const auto& n) { return kind_of(n); });
 }
 
 json sim_note_to_json(const SimNote& n) {
-  return std::visit(
-      [](const auto& fact) {
-        json j = {{"kind", kind_of(fact)}};
-        put(fact, j);
-        return j;
-      },
-      n);
+  return fact_to_json(
+      n, [](const auto& f) { return kind_of(f); }, [](const auto& f, json& j) { put(f, j); });
 }
 
 SimNote sim_note_from_json(const json& j, const std::string& origin) {
   if (j.is_string()) return ModelNote{j.get<std::string>()};  // a document from before notes were facts
-  const NoteFields r(origin + ": notes");
-  if (!j.is_object()) {
-    throw UsageError(
-        fmt::format("{}: a note is a {}; expected an object with a kind", r.where(), j.type_name()));
-  }
-  const auto it = j.find("kind");
-  const auto kind = it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-  if (auto note = note_of_kind(kind, r, j, std::make_index_sequence<std::variant_size_v<SimNote>>{})) {
-    return *note;
-  }
-  throw UsageError(fmt::format("{}: kind '{}' is not a note kvbench writes; expected one of {}", r.where(),
-                               kind, fmt::join(sim_note_kinds(), ", ")));
+  return fact_from_json<SimNote>(
+      j, NoteFields(origin + ": notes"), "a note", [](const auto& f) { return kind_of(f); },
+      [](const NoteFields& r, const json& f, auto& fact) { get(r, f, fact); });
 }
 
 json gpu_blocks_origin_to_json(const GpuBlocksOrigin& o) {
@@ -188,11 +155,7 @@ GpuBlocksOrigin gpu_blocks_origin_from_json(const json& j, const std::string& or
   return o;
 }
 
-json sim_notes_json(const std::vector<SimNote>& notes) {
-  json out = json::array();
-  for (const auto& n : notes) out.push_back(sim_note_to_json(n));
-  return out;
-}
+json sim_notes_json(const std::vector<SimNote>& notes) { return fact_list_json(notes, sim_note_to_json); }
 
 void write_gpu_blocks(const GpuBlocksRecord& gpu_blocks, json& doc) {
   if (const auto* words = std::get_if<std::string>(&gpu_blocks)) {
@@ -203,15 +166,8 @@ void write_gpu_blocks(const GpuBlocksRecord& gpu_blocks, json& doc) {
 }
 
 std::vector<SimNote> read_sim_notes(const json& doc, const std::string& origin) {
-  std::vector<SimNote> notes;
-  const auto it = doc.find("notes");
-  if (it == doc.end()) return notes;
-  if (!it->is_array()) {
-    throw UsageError(
-        fmt::format("{}: field 'notes' is a {}; expected a list of notes", origin, it->type_name()));
-  }
-  for (const auto& n : *it) notes.push_back(sim_note_from_json(n, origin));
-  return notes;
+  return read_fact_list<SimNote>(doc, "notes", origin,
+                                 [&](const json& n) { return sim_note_from_json(n, origin); });
 }
 
 GpuBlocksRecord read_gpu_blocks(const json& doc, const std::string& origin) {

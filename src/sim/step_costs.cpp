@@ -10,8 +10,8 @@ namespace kvb {
 double ServingEngine::tier_step_cost(const StepWork& w, double step) {
   if (!tier_ || tier_->capacity() == 0) return 0;
   // The share of this step during which the tier's copies hold the link.
-  const double busy_until = std::max(transfers_.h2d.free_at(), transfers_.d2h.free_at());
-  const double overlap = step > 0 ? std::clamp((busy_until - clock_.now) / step, 0.0, 1.0) : 0.0;
+  const SimTime busy_until = std::max(transfers_.h2d.free_at(), transfers_.d2h.free_at());
+  const double overlap = step > 0 ? std::clamp(to_seconds(busy_until - clock_.now) / step, 0.0, 1.0) : 0.0;
   std::array<double, kTierCostCount> add{};
   const auto at = [&](TierCost c) -> double& { return add[static_cast<std::size_t>(c)]; };
   const double fabric = setup_.fabric_shares_host_link ? setup_.predictor.all_reduce_bandwidth_seconds(w) : 0;
@@ -26,8 +26,8 @@ double ServingEngine::tier_step_cost(const StepWork& w, double step) {
   // The forward pass after a preemption starts once the preempted request's stores have read its
   // blocks (worker handle_preemptions).
   if (costs_.on(TierCost::kPreemptFlush))
-    at(TierCost::kPreemptFlush) = std::max(0.0, costs_.preempt_flush.until - clock_.now);
-  costs_.preempt_flush.until = 0;
+    at(TierCost::kPreemptFlush) = std::max(0.0, to_seconds(costs_.preempt_flush.until - clock_.now));
+  costs_.preempt_flush.until = SimTime{};
   costs_.lmcache_sync.load_s = 0;
   if (costs_.on(TierCost::kConnectorCpu)) {
     const auto work = connector_work(setup_.scenario.server.vllm_version);

@@ -5,6 +5,7 @@
 #include <deque>
 #include <vector>
 
+#include "sim/sim_time.hpp"
 #include "sim/tier_costs.hpp"
 
 namespace kvb {
@@ -17,7 +18,7 @@ struct ConnectorCpuState {
 
 // preempt-flush: the next step waits until then for a preempted request's stores.
 struct PreemptFlushState {
-  double until = 0;
+  SimTime until{};
 };
 
 // finish-hold: finished requests whose blocks the connector keeps, in the order they end.

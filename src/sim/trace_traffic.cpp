@@ -32,7 +32,8 @@ SimRequest simulated_request(const TraceRequest& t, std::int64_t id, std::int64_
   SimRequest r;
   r.id = id;
   r.session = -1;  // a trace request has no later turns to schedule: the trace holds them
-  r.arrival = t.arrival_s;
+  // A trace's clock starts at its first request; one out of order (CSV) arrives at once.
+  r.arrival = sim_time_at(std::max(0.0, t.arrival_s), "a trace arrival");
   r.prompt_tokens = t.prompt_tokens;
   // A recorded 0-token reply still costs the one step that produces the first token (vLLM's
   // max_tokens is at least 1).

@@ -65,20 +65,21 @@ WorkloadGenerator::WorkloadGenerator(const WorkloadSpec& spec, std::uint64_t see
   for (auto& c : document_cdf_) c /= total_weight;
 }
 
-std::optional<double> WorkloadGenerator::next_session_start() {
+std::optional<SimTime> WorkloadGenerator::next_session_start() {
   if (remaining_requests_ <= 0) return std::nullopt;
   const auto& a = spec_.arrival;
-  if (a.process == ArrivalProcess::kClosed) return 0.0;
-  if (a.process == ArrivalProcess::kFixed) {
-    const double t = static_cast<double>(sessions_started_) / a.rate;
-    return t;
-  }
-  clock_ += arrivals_.exponential(1.0 / a.rate);
+  if (a.process == ArrivalProcess::kClosed) return SimTime{};
+  if (a.process == ArrivalProcess::kFixed)
+    return sim_time_at(static_cast<double>(sessions_started_) / a.rate, "a session's start");
+  // Each gap rounded to the nanosecond once: the clock sums integers, so it does not drift.
+  clock_ += to_sim_duration(arrivals_.exponential(1.0 / a.rate), "a gap between sessions");
   if (a.process == ArrivalProcess::kBursty) {
     // Poisson at `rate` during bursts; time spent in the idle gaps is skipped over.
-    while (clock_ > burst_start_ + a.burst_seconds) {
-      const double overflow = clock_ - (burst_start_ + a.burst_seconds);
-      burst_start_ += a.burst_seconds + a.idle_seconds;
+    const auto burst = to_sim_duration(a.burst_seconds, "burst-seconds");
+    const auto idle = to_sim_duration(a.idle_seconds, "idle-seconds");
+    while (clock_ > burst_start_ + burst) {
+      const auto overflow = clock_ - (burst_start_ + burst);
+      burst_start_ += burst + idle;
       clock_ = burst_start_ + overflow;
     }
   }
@@ -97,7 +98,7 @@ Session WorkloadGenerator::repeat_of(std::int64_t id, const FirstTurn& earlier) 
   s.output_tokens.push_back(
       std::clamp<std::int64_t>(spec_.output.sample_count(content_, 1), 1,
                                std::max<std::int64_t>(1, max_model_len_ - context - earlier.user_tokens)));
-  s.think_seconds.push_back(0);
+  s.think.push_back(SimDuration{});
   s.turns = 1;
   --remaining_requests_;
   return s;
@@ -140,7 +141,8 @@ Session WorkloadGenerator::start_session() {
   for (int t = 0; t < drawn_turns && remaining_requests_ > 0; ++t) {
     auto user = spec_.prompt.sample_count(content_, 1);
     auto out = spec_.output.sample_count(content_, 1);
-    const double think = t == 0 ? 0.0 : spec_.think_time.sample(content_);
+    const auto think =
+        t == 0 ? SimDuration{} : to_sim_duration(spec_.think_time.sample(content_), "a think time");
     if (total + user + out > max_model_len_) {
       // The conversation no longer fits --max-model-len: the user starts a new one. A first turn
       // that does not fit is refused as vLLM refuses it, or (over-length: clip) trimmed to fit, as
@@ -165,7 +167,7 @@ Session WorkloadGenerator::start_session() {
     total += user + out;
     s.user_tokens.push_back(user);
     s.output_tokens.push_back(out);
-    s.think_seconds.push_back(think);
+    s.think.push_back(think);
     --remaining_requests_;
   }
   s.turns = static_cast<int>(s.user_tokens.size());
@@ -174,7 +176,7 @@ Session WorkloadGenerator::start_session() {
   return s;
 }
 
-SimRequest WorkloadGenerator::make_request(const Session& s, int turn, double arrival,
+SimRequest WorkloadGenerator::make_request(const Session& s, int turn, SimTime arrival,
                                            std::int64_t request_id) const {
   std::vector<Segment> segs = s.context;
   for (int j = 0; j < turn; ++j) {

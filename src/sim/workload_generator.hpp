@@ -8,6 +8,7 @@
 #include "core/rng.hpp"
 #include "sim/request.hpp"
 #include "sim/scenario.hpp"
+#include "sim/sim_time.hpp"
 
 namespace kvb {
 
@@ -23,7 +24,7 @@ struct Session {
   std::vector<Segment> context;             // shared head: system prefix, then document
   std::vector<std::int64_t> user_tokens;    // per turn
   std::vector<std::int64_t> output_tokens;  // per turn
-  std::vector<double> think_seconds;        // before each turn after the first
+  std::vector<SimDuration> think;           // before each turn after the first
 };
 
 // Block hashes of the full blocks of `segments` (`block_size` tokens each).
@@ -39,11 +40,11 @@ class WorkloadGenerator {
 
   // The start time of the next session (open-loop processes), or nothing once the request
   // budget is spent. Closed loop: 0 (the simulator starts `users` sessions, then one per end).
-  std::optional<double> next_session_start();
+  std::optional<SimTime> next_session_start();
   bool budget_left() const { return remaining_requests_ > 0; }
   // Draws a session's content; its turn count is capped by the remaining request budget.
   Session start_session();
-  SimRequest make_request(const Session& s, int turn, double arrival, std::int64_t request_id) const;
+  SimRequest make_request(const Session& s, int turn, SimTime arrival, std::int64_t request_id) const;
 
  private:
   WorkloadSpec spec_;
@@ -53,8 +54,8 @@ class WorkloadGenerator {
   std::int64_t clipped_prompts_ = 0;
   Rng arrivals_;
   Rng content_;
-  double clock_ = 0;
-  double burst_start_ = 0;
+  SimTime clock_{};
+  SimTime burst_start_{};
   std::int64_t remaining_requests_;
   std::int64_t sessions_started_ = 0;
   std::vector<std::int64_t> prefix_tokens_;    // per system prefix

@@ -108,7 +108,7 @@ void get(const EngineFields& r, const json& j, WordedEngineNote& n) { n.text = r
 template <typename Fact>
 void get(const EngineFields&, const json&, Fact&) {}
 
-// The walk of EngineNote's alternatives (size/fact_json) with this file's tags.
+// The walk of EngineNote's alternatives (core/json_facts) with this file's tags.
 const auto kEngineNoteKind = [](const auto& fact) { return kind_of(fact); };
 
 }  // namespace
@@ -122,16 +122,18 @@ json engine_note_to_json(const EngineNote& n) {
 EngineNote engine_note_from_json(const json& j, const std::string& origin) {
   if (j.is_string()) return WordedEngineNote{j.get<std::string>()};  // written before they were facts
   const EngineFields r(origin + ": engine_notes");
-  return fact_from_json<EngineNote>(j, r.where(), "an engine note", kEngineNoteKind,
-                                    [&](const json& f, auto& fact) { get(r, f, fact); });
+  return fact_from_json<EngineNote>(
+      j, r, "an engine note", kEngineNoteKind,
+      [](const EngineFields& fr, const json& f, auto& fact) { get(fr, f, fact); });
 }
 
 json engine_notes_json(const std::vector<EngineNote>& notes) {
-  return facts_json(notes, engine_note_to_json);
+  return fact_list_json(notes, engine_note_to_json);
 }
 
 std::vector<EngineNote> read_engine_notes(const json& record, const std::string& origin) {
-  return read_facts<EngineNote>(record, "engine_notes", origin, "engine notes", engine_note_from_json);
+  return read_fact_list<EngineNote>(record, "engine_notes", origin,
+                                    [&](const json& item) { return engine_note_from_json(item, origin); });
 }
 
 }  // namespace kvb

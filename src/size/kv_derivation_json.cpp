@@ -84,7 +84,7 @@ void get(const StepFields& r, const json& j, KvHeadsStep& s) {
 }
 void get(const StepFields& r, const json& j, WordedDerivationStep& s) { s.text = r.text(j, "text"); }
 
-// The walk of KvDerivationStep's alternatives (size/fact_json) with this file's tags.
+// The walk of KvDerivationStep's alternatives (core/json_facts) with this file's tags.
 const auto kStepKind = [](const auto& fact) { return kind_of(fact); };
 
 }  // namespace
@@ -98,17 +98,19 @@ json kv_derivation_step_to_json(const KvDerivationStep& s) {
 KvDerivationStep kv_derivation_step_from_json(const json& j, const std::string& origin) {
   if (j.is_string()) return WordedDerivationStep{j.get<std::string>()};  // written before steps were facts
   const StepFields r(origin + ": derivation");
-  return fact_from_json<KvDerivationStep>(j, r.where(), "a derivation step", kStepKind,
-                                          [&](const json& f, auto& fact) { get(r, f, fact); });
+  return fact_from_json<KvDerivationStep>(
+      j, r, "a derivation step", kStepKind,
+      [](const StepFields& fr, const json& f, auto& fact) { get(fr, f, fact); });
 }
 
 json kv_derivation_json(const std::vector<KvDerivationStep>& steps) {
-  return facts_json(steps, kv_derivation_step_to_json);
+  return fact_list_json(steps, kv_derivation_step_to_json);
 }
 
 std::vector<KvDerivationStep> read_kv_derivation(const json& record, const std::string& origin) {
-  return read_facts<KvDerivationStep>(record, "derivation", origin, "derivation steps",
-                                      kv_derivation_step_from_json);
+  return read_fact_list<KvDerivationStep>(record, "derivation", origin, [&](const json& item) {
+    return kv_derivation_step_from_json(item, origin);
+  });
 }
 
 }  // namespace kvb

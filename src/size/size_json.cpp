@@ -2,12 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
-
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "core/units.hpp"
 #include "fleet/fleet_spec.hpp"
+#include "size/tier_advice_json.hpp"
 
 #include "kvbench_config.hpp"
 
@@ -169,42 +168,21 @@ TierRecommendation recommendation_from_json(const nlohmann::json& k, const std::
   r.pays = k.at("pays").get<bool>();
   r.costs = k.value("costs", false);  // files written before it was recorded: no loss stated
   r.gain = json_number_or(k, "gain", -1e6, 1e6, 0, where);
-  r.why = k.at("why").get<std::string>();
+  r.verdict = read_tier_verdict(k, where);
+  r.steps = read_advice_steps(k, where);
   r.bound = parse_tier_bound(k.at("bound").get<std::string>(), where + ": bound");
   r.floor_gib = json_number_in(k, "floor_gib", 0, kMaxTierGib, where);
   r.cap_gib = json_number_in(k, "cap_gib", 0, kMaxTierGib, where);
   for (const auto& c : k.at("curve")) r.curve.push_back(curve_point_from_json(c, where));
-  r.reasoning = k.value("reasoning", std::vector<std::string>{});
   if (const auto it = k.find("startup_pinning_s"); it != k.end()) {
     r.pin_seconds_low = json_number_in(*it, "low", 0, 1e9, where);
     r.pin_seconds_high = json_number_in(*it, "high", 0, 1e9, where);
-    r.pin_source = it->value("source", std::string());
+    // Files before the figures were recorded wrote their words ("source"): none to word again.
+    if (const auto cost = it->find("cost"); cost != it->end() && !cost->is_null())
+      r.pinning = pinning_cost_from_json(*cost, where + ": startup_pinning_s");
   }
-  r.interrupted_during = k.value("interrupted_during", std::string());
   if (r.simulated()) read_simulation_keys(k, r, where);
   return r;
-}
-
-SizeRowView size_row_view(const SizeRecord& r) {
-  SizeRowView v{
-      .server = r.server,
-      .vllm_command = r.vllm_command,
-      .reload = r.reload,
-      .weights_fit = r.weights_fit,
-      .kv_bytes_per_token = r.kv_bytes_per_token,
-      .gpu_kv_tokens = r.gpu_kv_tokens,
-      .gpu_context_tokens = r.gpu_context_tokens,
-      .max_concurrency = r.max_concurrency,
-      .recommended_gib = r.offload ? static_cast<double>(std::llround(r.offload->recommended_gib())) : -1,
-      .recommendation = std::nullopt};
-  if (r.offload) v.recommendation = r.offload->recommendation;
-  return v;
-}
-
-std::vector<SizeRowView> size_rows_from_json(const nlohmann::json& doc, const std::string& origin) {
-  std::vector<SizeRowView> rows;
-  for (const auto& r : size_document_from_json(doc, origin).results) rows.push_back(size_row_view(r));
-  return rows;
 }
 
 }  // namespace kvb

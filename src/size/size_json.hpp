@@ -67,20 +67,4 @@ SizeDocument size_document_from_json(const nlohmann::json& doc, const std::strin
 // `where`). Public so that a round trip (write, read, write) can be tested byte for byte.
 TierRecommendation recommendation_from_json(const nlohmann::json& k, const std::string& where);
 
-// What a reader of the document needs (the report's sizing table), one per result.
-struct SizeRowView {
-  ResolvedServer server;  // the record's
-  std::string vllm_command;
-  std::optional<ReloadVsRecompute> reload;  // worded by output/size/size_text's reload_verdict_text
-  bool weights_fit = true;
-  std::int64_t kv_bytes_per_token = 0, gpu_kv_tokens = 0, gpu_context_tokens = 0;
-  double max_concurrency = 0;
-  double recommended_gib = -1;                       // -1: no recommendation (the weights do not fit)
-  std::optional<TierRecommendation> recommendation;  // absent in files written before it
-};
-
-SizeRowView size_row_view(const SizeRecord& r);
-// size_document_from_json, one view per result.
-std::vector<SizeRowView> size_rows_from_json(const nlohmann::json& doc, const std::string& origin);
-
 }  // namespace kvb

@@ -2,10 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+#include <utility>
+
 #include "core/errors.hpp"
+#include "core/json_facts.hpp"
 #include "core/json_file.hpp"
 #include "core/units.hpp"
-#include "size/fact_json.hpp"
 
 namespace kvb {
 namespace {
@@ -76,18 +79,14 @@ void put(const NothingFits& a, json& j) { j["tried"] = search_tried_json(a.tried
 void put(const WordedAlternative& a, json& j) { j["text"] = a.text; }
 
 // An alternative's fields read back, each error naming where (`origin: alternatives`).
-class AdviceFields : public FactFields {
+class AdviceFields : public JsonFields {
  public:
-  using FactFields::FactFields;
+  using JsonFields::JsonFields;
+  int whole(const json& j, const char* key, std::int64_t lo, std::int64_t hi) const {
+    return static_cast<int>(json_integer_in(j, key, lo, hi, where()));
+  }
   std::int64_t tokens(const json& j, const char* key) const {
     return json_integer_in(j, key, 0, kMaxTokens, where());
-  }
-  const json& object(const json& j, const char* key) const {
-    const auto it = j.find(key);
-    if (it == j.end() || !it->is_object()) {
-      throw UsageError(fmt::format("{}: field '{}' must be an object", where(), key));
-    }
-    return *it;
   }
 };
 
@@ -159,25 +158,23 @@ void get(const AdviceFields& r, const json& j, NothingFits& a) {
 }
 void get(const AdviceFields& r, const json& j, WordedAlternative& a) { a.text = r.text(j, "text"); }
 
-// The walk of SizingAlternative's alternatives (size/fact_json) with this file's tags.
-const auto kAlternativeKind = [](const auto& fact) { return kind_of(fact); };
-
 }  // namespace
 
 std::vector<std::string> sizing_alternative_kinds() {
-  return fact_kinds<SizingAlternative>(kAlternativeKind);
+  return fact_kinds<SizingAlternative>([](const auto& a) { return kind_of(a); });
 }
 
 json sizing_alternative_to_json(const SizingAlternative& a) {
-  return fact_to_json(a, kAlternativeKind, [](const auto& fact, json& j) { put(fact, j); });
+  return fact_to_json(
+      a, [](const auto& f) { return kind_of(f); }, [](const auto& f, json& j) { put(f, j); });
 }
 
 SizingAlternative sizing_alternative_from_json(const json& j, const std::string& origin) {
   if (j.is_string())
     return WordedAlternative{j.get<std::string>()};  // written before alternatives were facts
-  const AdviceFields r(origin + ": alternatives");
-  return fact_from_json<SizingAlternative>(j, r.where(), "an alternative", kAlternativeKind,
-                                           [&](const json& f, auto& fact) { get(r, f, fact); });
+  return fact_from_json<SizingAlternative>(
+      j, AdviceFields(origin + ": alternatives"), "an alternative", [](const auto& f) { return kind_of(f); },
+      [](const AdviceFields& r, const json& f, auto& fact) { get(r, f, fact); });
 }
 
 json search_tried_to_json(const SearchTried& t) { return search_tried_json(t); }
@@ -188,12 +185,12 @@ SearchTried search_tried_field(const json& j, const std::string& where) {
 }
 
 json sizing_alternatives_json(const std::vector<SizingAlternative>& alternatives) {
-  return facts_json(alternatives, sizing_alternative_to_json);
+  return fact_list_json(alternatives, sizing_alternative_to_json);
 }
 
 std::vector<SizingAlternative> read_sizing_alternatives(const json& record, const std::string& origin) {
-  return read_facts<SizingAlternative>(record, "alternatives", origin, "alternatives",
-                                       sizing_alternative_from_json);
+  return read_fact_list<SizingAlternative>(
+      record, "alternatives", origin, [&](const json& a) { return sizing_alternative_from_json(a, origin); });
 }
 
 }  // namespace kvb

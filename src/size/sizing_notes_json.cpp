@@ -86,7 +86,7 @@ void get(const NoteFields& r, const json& j, TierCoverageNote& n) {
   n.source = r.text(j, "source");
 }
 
-// The walk of SizingNote's alternatives (size/fact_json) with this file's tags.
+// The walk of SizingNote's alternatives (core/json_facts) with this file's tags.
 const auto kNoteKind = [](const auto& fact) { return kind_of(fact); };
 
 }  // namespace
@@ -100,16 +100,17 @@ json sizing_note_to_json(const SizingNote& n) {
 SizingNote sizing_note_from_json(const json& j, const std::string& origin) {
   if (j.is_string()) return CatalogNote{j.get<std::string>()};  // written before notes were facts
   const NoteFields r(origin + ": notes");
-  return fact_from_json<SizingNote>(j, r.where(), "a note", kNoteKind,
-                                    [&](const json& f, auto& fact) { get(r, f, fact); });
+  return fact_from_json<SizingNote>(
+      j, r, "a note", kNoteKind, [](const NoteFields& fr, const json& f, auto& fact) { get(fr, f, fact); });
 }
 
 json sizing_notes_json(const std::vector<SizingNote>& notes) {
-  return facts_json(notes, sizing_note_to_json);
+  return fact_list_json(notes, sizing_note_to_json);
 }
 
 std::vector<SizingNote> read_sizing_notes(const json& record, const std::string& origin) {
-  return read_facts<SizingNote>(record, "notes", origin, "notes", sizing_note_from_json);
+  return read_fact_list<SizingNote>(record, "notes", origin,
+                                    [&](const json& item) { return sizing_note_from_json(item, origin); });
 }
 
 }  // namespace kvb

@@ -1,8 +1,13 @@
 #include "size/sizing_warnings_json.hpp"
 
+#include <fmt/format.h>
+
 #include <array>
+#include <optional>
 #include <utility>
 
+#include "core/errors.hpp"
+#include "core/json_facts.hpp"
 #include "core/json_file.hpp"
 #include "core/units.hpp"
 #include "size/fact_json.hpp"
@@ -36,12 +41,10 @@ const char* kind_of(const DraftZeroesTierHits&) { return "draft-zeroes-tier-hits
 const char* kind_of(const WordedWarning&) { return "worded"; }
 
 // The enums' tags in the document (stable, unlike their printed words).
-constexpr std::array<std::pair<ReplicationCause, const char*>, 3> kCauses{
-    {{ReplicationCause::kNone, "none"},
-     {ReplicationCause::kMlaLatent, "mla-latent"},
-     {ReplicationCause::kFewKvHeads, "few-kv-heads"}}};
-constexpr std::array<std::pair<GpuVendor, const char*>, 2> kVendors{
-    {{GpuVendor::kNvidia, "nvidia"}, {GpuVendor::kAmd, "amd"}}};
+constexpr TagTable<ReplicationCause, 3> kCauses{{{ReplicationCause::kNone, "none"},
+                                                 {ReplicationCause::kMlaLatent, "mla-latent"},
+                                                 {ReplicationCause::kFewKvHeads, "few-kv-heads"}}};
+constexpr TagTable<GpuVendor, 2> kVendors{{{GpuVendor::kNvidia, "nvidia"}, {GpuVendor::kAmd, "amd"}}};
 
 // Each fact's fields, named as its struct's.
 void put(const ContextBeyondTrained& w, json& j) {
@@ -120,8 +123,7 @@ void put(const DraftZeroesTierHits& w, json& j) {
 }
 void put(const WordedWarning& w, json& j) { j["text"] = w.text; }
 
-// A warning's fields read back, each error naming where (`origin: warnings`).
-using WarningFields = FactFields;
+using WarningFields = FactFields;  // each error naming `origin: warnings`
 
 void get(const WarningFields& r, const json& j, ContextBeyondTrained& w) {
   w.max_model_len = json_integer_in(j, "max_model_len", 1, kMaxTokens, r.where());
@@ -203,30 +205,31 @@ void get(const WarningFields& r, const json& j, DraftZeroesTierHits& w) {
 }
 void get(const WarningFields& r, const json& j, WordedWarning& w) { w.text = r.text(j, "text"); }
 
-// The walk of SizingWarning's alternatives (size/fact_json) with this file's tags.
-const auto kWarningKind = [](const auto& fact) { return kind_of(fact); };
-
 }  // namespace
 
-std::vector<std::string> sizing_warning_kinds() { return fact_kinds<SizingWarning>(kWarningKind); }
+std::vector<std::string> sizing_warning_kinds() {
+  return fact_kinds<SizingWarning>([](const auto& w) { return kind_of(w); });
+}
 
 json sizing_warning_to_json(const SizingWarning& w) {
-  return fact_to_json(w, kWarningKind, [](const auto& fact, json& j) { put(fact, j); });
+  return fact_to_json(
+      w, [](const auto& f) { return kind_of(f); }, [](const auto& f, json& j) { put(f, j); });
 }
 
 SizingWarning sizing_warning_from_json(const json& j, const std::string& origin) {
   if (j.is_string()) return WordedWarning{j.get<std::string>()};  // written before warnings were facts
-  const WarningFields r(origin + ": warnings");
-  return fact_from_json<SizingWarning>(j, r.where(), "a warning", kWarningKind,
-                                       [&](const json& f, auto& fact) { get(r, f, fact); });
+  return fact_from_json<SizingWarning>(
+      j, WarningFields(origin + ": warnings"), "a warning", [](const auto& f) { return kind_of(f); },
+      [](const WarningFields& r, const json& f, auto& fact) { get(r, f, fact); });
 }
 
 json sizing_warnings_json(const std::vector<SizingWarning>& warnings) {
-  return facts_json(warnings, sizing_warning_to_json);
+  return fact_list_json(warnings, sizing_warning_to_json);
 }
 
 std::vector<SizingWarning> read_sizing_warnings(const json& record, const std::string& origin) {
-  return read_facts<SizingWarning>(record, "warnings", origin, "warnings", sizing_warning_from_json);
+  return read_fact_list<SizingWarning>(record, "warnings", origin,
+                                       [&](const json& w) { return sizing_warning_from_json(w, origin); });
 }
 
 }  // namespace kvb

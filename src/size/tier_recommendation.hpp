@@ -80,12 +80,12 @@ struct TierRecommendation {
   double gain = 0;     // at the recommended size, in the objective
   double gain_spread = 0;  // its spread over the draws (TierCurvePoint::gain_spread)
   int seeds = 1;           // workload draws per size (a trace is one traffic: 1)
-  // A simulated recommendation's verdict and reasoning as facts (tier_advice_facts.hpp), worded
-  // by output/size/tier_advice_text. `why`, `reasoning` and `interrupted_during` hold words only where
-  // no facts do: the rule's, and a document's as read back.
+  // The verdict (one line: why this size, or why none) and the steps that led there, as facts
+  // (tier_advice_facts.hpp): written to and read from the document as facts (size/tier_advice_json),
+  // worded by output/size/tier_advice_text. The rule has a verdict and no steps: its steps follow
+  // from OffloadPlan::rule (output/size/offload_rule_text).
   std::optional<TierVerdict> verdict;
   std::vector<AdviceStep> steps;
-  std::string why;  // one line: why this size (or why none)
   TierBound bound = TierBound::kRule;
   double floor_gib = 0;  // vLLM's floor: the aggregate GPU KV pool, which a smaller tier only mirrors
   double cap_gib = 0;    // the host-DRAM cap
@@ -97,15 +97,11 @@ struct TierRecommendation {
   // size --trace: the trace's miss-ratio curve in this server's GiB, (size, prefix hit rate),
   // counted from the trace, not simulated: drawn beside the simulated hit rates.
   std::vector<std::pair<double, double>> trace_curve;
-  std::vector<std::string> reasoning;
-  // A signal stopped the tier-size sweep during this simulation: the curve holds the sizes before
-  // it and no size is recommended (bound interrupted).
-  std::string interrupted_during;
   // Start-up: pinning the tier at every server start (size/pinning_cost.hpp).
   double pin_seconds_low = 0;
   double pin_seconds_high = 0;
-  std::string pin_source;              // words: a document's as read back
-  std::optional<PinningCost> pinning;  // the figures and their source (output/ words them)
+  std::optional<PinningCost> pinning;  // the figures and their source (output/ words them); none in
+                                       // a document written before they were recorded
   std::optional<FleetTier> fleet;      // size --replicas
   // size --workload/--trace --secondary-tier-size: whether a secondary tier pays behind this tier.
   std::optional<SecondaryTierAdvice> secondary;

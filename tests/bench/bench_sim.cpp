@@ -17,13 +17,13 @@ namespace {
 void BM_EventQueuePushPop(benchmark::State& state) {
   const auto n = state.range(0);
   Rng rng(1);
-  std::vector<double> times;
-  for (std::int64_t i = 0; i < n; ++i) times.push_back(rng.uniform() * 1000);
+  std::vector<SimTime> times;
+  for (std::int64_t i = 0; i < n; ++i) times.push_back(sim_time_at(rng.uniform() * 1000));
   for (auto _ : state) {
     EventQueue q;
     for (std::int64_t i = 0; i < n; ++i) q.push(times[static_cast<std::size_t>(i)], EventKind::kArrival, i);
-    double sum = 0;
-    while (!q.empty()) sum += q.pop().time;
+    SimDuration sum{};
+    while (!q.empty()) sum += q.pop().time.time_since_epoch();
     benchmark::DoNotOptimize(sum);
   }
   state.SetItemsProcessed(state.iterations() * n);

@@ -111,7 +111,9 @@ if code == 143:
     check(doc.get("interrupted") is True, "size JSON lacks interrupted: true")
     check(rec["bound"] == "interrupted" and rec["kv_offloading_size_gib"] == 0,
           f"size recommended {rec['kv_offloading_size_gib']} GiB ({rec['bound']}) from a partial curve")
-    check("GiB tier's simulation" in rec.get("interrupted_during", ""), f"size interrupted_during: {rec}")
+    verdict = rec.get("verdict") or {}
+    check(verdict.get("kind") == "interrupted" and verdict.get("signal") == "SIGTERM"
+          and verdict.get("sizes") == len(rec["curve"]), f"size verdict: {verdict}")
 
 # 5. A second signal exits at once: the old file stays whole, or the first signal's result was
 #    complete before the second landed. Never half a file. (Two signals pending together are

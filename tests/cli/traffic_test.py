@@ -67,7 +67,9 @@ check(all(rec["floor_gib"] < s <= rec["cap_gib"] for s in sizes[1:]), f"sizes {s
 for p in rec["curve"]:
     check(p["gpu_hit_rate"] + p["cpu_hit_rate"] <= unbounded + 1e-9,
           f"{p['kv_offloading_size_gib']} GiB serves {p['gpu_hit_rate'] + p['cpu_hit_rate']} > unbounded {unbounded}")
-check(any("miss-ratio curve" in line for line in rec["reasoning"]), "the reasoning does not cite the curve")
+curve_steps = [s for s in rec["steps"] if s["kind"] == "trace-curve"]
+check(len(curve_steps) == 1 and abs(curve_steps[0]["unbounded_hit_rate"] - unbounded) < 1e-9,
+      f"the steps do not cite the trace's curve: {rec['steps']}")
 check(rec["objective"] == "balanced" and rec["decided_by"] in ("ttft-p99", "throughput"), "objective")
 
 # 3. size --workload simulates the flags' machine (issue 23: --gpu-memory changed the sizing only).

@@ -37,9 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto records = kvb::dma_records_from_json(doc, "fuzz.json");
     (void)kvb::link_profile_from_dma_records(records, kvb::Method::kCe, "fuzz.json");
   });
-  quiet([&] { (void)kvb::sim_view_from_json(doc, "fuzz.json"); });
   quiet([&] { (void)kvb::simulate_json(kvb::simulate_document_from_json(doc, "fuzz.json")); });
-  quiet([&] { (void)kvb::size_rows_from_json(doc, "fuzz"); });
   quiet([&] { (void)kvb::size_document_json(kvb::size_document_from_json(doc, "fuzz")); });
   quiet([&] { (void)kvb::benchmark_set_from_json(doc, "fuzz.json"); });
   quiet([&] { (void)kvb::storage_json(kvb::storage_document_from_json(doc, "fuzz.json")); });

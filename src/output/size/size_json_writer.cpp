@@ -3,7 +3,6 @@
 #include "output/size/size_json_writer.hpp"
 
 #include <cmath>
-#include <variant>
 
 #include "core/json_file.hpp"
 #include "fleet/fleet_spec.hpp"
@@ -22,6 +21,7 @@
 #include "size/sizing_advice_json.hpp"
 #include "size/sizing_notes_json.hpp"
 #include "size/sizing_warnings_json.hpp"
+#include "size/tier_advice_json.hpp"
 
 namespace kvb {
 
@@ -101,15 +101,6 @@ void add_simulation_keys(nlohmann::json& j, const TierRecommendation& r) {
   j["gain_spread"] = r.gain_spread;
   if (r.fleet) j["fleet"] = fleet_tier_to_json(*r.fleet);
   if (r.secondary) j["secondary_tier_advice"] = secondary_advice_to_json(*r.secondary);
-  for (const auto& step : r.steps) {
-    if (const auto* knee = std::get_if<PoolKneeStep>(&step)) {
-      j["gpu_pool_knee"] = {{"pool_step", knee->pool_step},
-                            {"gpu_blocks", knee->gpu_blocks},
-                            {"no_tier_throughput_change_smaller",
-                             knee->smaller ? nlohmann::json(*knee->smaller) : nlohmann::json(nullptr)},
-                            {"no_tier_throughput_change_larger", knee->larger}};
-    }
-  }
   j["model"] =
       "computed: kvbench's discrete-event simulator over the stated time and link models, not measured";
 }
@@ -120,23 +111,21 @@ nlohmann::json recommendation_to_json(const TierRecommendation& r) {
   using nlohmann::json;
   json curve = json::array();
   for (const auto& c : r.curve) curve.push_back(curve_point_to_json(c));
-  json j = {
-      {"basis", to_string(r.basis)},
-      {"objective", r.objective ? json(to_string(*r.objective)) : json(nullptr)},
-      {"kv_offloading_size_gib", r.kv_offloading_size_gib},
-      {"pays", r.pays},
-      {"costs", r.costs},
-      {"gain", r.gain},
-      {"why", recommendation_why(r)},
-      {"bound", to_string(r.bound)},
-      {"floor_gib", r.floor_gib},
-      {"cap_gib", r.cap_gib},
-      {"curve", curve},
-      {"reasoning", recommendation_reasoning(r)},
-      {"startup_pinning_s",
-       {{"low", r.pin_seconds_low}, {"high", r.pin_seconds_high}, {"source", recommendation_pin_source(r)}}}};
-  if (const auto during = recommendation_interrupted_during(r); !during.empty())
-    j["interrupted_during"] = during;
+  json j = {{"basis", to_string(r.basis)},
+            {"objective", r.objective ? json(to_string(*r.objective)) : json(nullptr)},
+            {"kv_offloading_size_gib", r.kv_offloading_size_gib},
+            {"pays", r.pays},
+            {"costs", r.costs},
+            {"gain", r.gain},
+            {"bound", to_string(r.bound)},
+            {"floor_gib", r.floor_gib},
+            {"cap_gib", r.cap_gib},
+            {"curve", curve},
+            {"startup_pinning_s",
+             {{"low", r.pin_seconds_low},
+              {"high", r.pin_seconds_high},
+              {"cost", r.pinning ? pinning_cost_to_json(*r.pinning) : json(nullptr)}}}};
+  write_tier_advice(r.verdict, r.steps, j);  // facts; output/size/tier_advice_text words them
   if (r.simulated()) add_simulation_keys(j, r);
   return j;
 }
@@ -248,7 +237,7 @@ void add_pool_and_tier(nlohmann::json& j, const SizeRecord& s) {
 namespace {
 
 // The record's words for its facts, as the text words them: the reload's models and link, the
-// rule's steps and sessions, the expected error; a simulated recommendation keeps its own steps.
+// rule's steps and sessions, the expected error.
 void word_figures(SizeRecord& r) {
   if (r.reload && r.reload->recompute_terms)
     r.reload->recompute_model = time_model_text(*r.reload->recompute_terms);
@@ -259,8 +248,6 @@ void word_figures(SizeRecord& r) {
     r.offload->sessions_reason = sessions_reason_text(r.offload->sessions, r.offload->sessions_source);
     auto& rec = r.offload->recommendation;
     if (rec.expected) rec.expected_error = expected_error_text(*rec.expected);
-    if (!r.offload->recommendation.simulated())
-      r.offload->recommendation.reasoning = rule_step_lines(*r.offload);
   }
 }
 

@@ -109,6 +109,7 @@ std::string verdict_text(const InterruptedVerdict& v) {
       "interrupted ({}) during {} after {} tier size{}: no size recommended from a partial curve", v.signal,
       interrupted_during(v), v.sizes, v.sizes == 1 ? "" : "s");
 }
+std::string verdict_text(const WordedVerdict& v) { return v.text; }
 
 std::string step_text(const FleetCandidatesStep& s) {
   return fmt::format(
@@ -229,6 +230,7 @@ std::string step_text(const RecommendStep& s) {
       format_seconds(s.ttft_p99_s), s.output_tokens_per_s_none, s.output_tokens_per_s,
       percent(s.cpu_hit_rate), goodput, unscored);
 }
+std::string step_text(const WordedStep& s) { return s.text; }
 
 }  // namespace
 
@@ -278,7 +280,7 @@ std::string pinning_source_text(const PinningCost& c) {
 }
 
 std::string recommendation_pin_source(const TierRecommendation& r) {
-  return r.pinning ? pinning_source_text(*r.pinning) : r.pin_source;
+  return r.pinning ? pinning_source_text(*r.pinning) : std::string();
 }
 
 std::string tier_verdict_text(const TierVerdict& v) {
@@ -290,21 +292,13 @@ std::string advice_step_text(const AdviceStep& s) {
 }
 
 std::string recommendation_why(const TierRecommendation& r) {
-  return r.verdict ? tier_verdict_text(*r.verdict) : r.why;
+  return r.verdict ? tier_verdict_text(*r.verdict) : std::string();
 }
 
 std::vector<std::string> recommendation_reasoning(const TierRecommendation& r) {
-  if (r.steps.empty()) return r.reasoning;
   std::vector<std::string> lines;
   for (const auto& s : r.steps) lines.push_back(advice_step_text(s));
   return lines;
-}
-
-std::string recommendation_interrupted_during(const TierRecommendation& r) {
-  if (r.verdict) {
-    if (const auto* i = std::get_if<InterruptedVerdict>(&*r.verdict)) return interrupted_during(*i);
-  }
-  return r.interrupted_during;
 }
 
 }  // namespace kvb

@@ -1,6 +1,7 @@
 #pragma once
 // The one wording of a CPU tier recommendation's verdict and reasoning (size/tier_advice_facts.hpp
-// holds the facts): what the size text, its JSON and the report print.
+// holds the facts, size/tier_advice_json writes and reads them): what the size text and the report
+// print, for a live run and a read-back document alike.
 #include <string>
 #include <vector>
 
@@ -21,12 +22,11 @@ std::string sessions_reason_text(int sessions, const SessionsSource& source);
 std::string pinning_source_text(const PinningCost& cost);
 std::string advice_step_text(const AdviceStep& s);
 
-// The recommendation's words: its facts worded, or, where it has none (the rule's, or a document's
-// as read back), the words it holds.
+// The recommendation's words, its facts worded, for a live run and a read-back document alike: its
+// verdict ("" without one: a document from before recommendations), its steps (none for the rule,
+// whose steps output/size/offload_rule_text words from the plan).
 std::string recommendation_why(const TierRecommendation& r);
 std::vector<std::string> recommendation_reasoning(const TierRecommendation& r);
-std::string recommendation_pin_source(const TierRecommendation& r);
-// "the 8 GiB tier's simulation": what a signal cut short; empty when the sweep ran to its end.
-std::string recommendation_interrupted_during(const TierRecommendation& r);
+std::string recommendation_pin_source(const TierRecommendation& r);  // "": no figures recorded
 
 }  // namespace kvb

@@ -105,14 +105,13 @@ TEST(TierAdviceText, PinningSaysWhoseFigureStandsIn) {
   EXPECT_NE(pinning_source_text(c).find("not measured on mi300x nor on any catalog GPU"), std::string::npos);
 }
 
-TEST(TierAdviceText, FactsAreWordedAndWordsWithoutFactsAreKept) {
+TEST(TierAdviceText, FactsAreWordedAndAnOlderDocumentsWordsAreKept) {
   TierRecommendation r;
-  r.why = "read back from a document";
-  r.reasoning = {"a line as written"};
-  r.interrupted_during = "the 8 GiB tier's simulation";
+  EXPECT_EQ(recommendation_why(r), "");  // a document from before recommendations has no verdict
+  r.verdict = WordedVerdict{"read back from a document"};
+  r.steps = {WordedStep{"a line as written"}};
   EXPECT_EQ(recommendation_why(r), "read back from a document");
   EXPECT_EQ(recommendation_reasoning(r), std::vector<std::string>{"a line as written"});
-  EXPECT_EQ(recommendation_interrupted_during(r), "the 8 GiB tier's simulation");
 
   TierRecommendation simulated;
   simulated.verdict = InterruptedVerdict{.signal = "SIGINT", .gib = 8, .sizes = 1};
@@ -121,7 +120,6 @@ TEST(TierAdviceText, FactsAreWordedAndWordsWithoutFactsAreKept) {
       recommendation_why(simulated),
       "interrupted (SIGINT) during the 8 GiB tier's simulation after 1 tier size: no size recommended from "
       "a partial curve");
-  EXPECT_EQ(recommendation_interrupted_during(simulated), "the 8 GiB tier's simulation");
   EXPECT_EQ(recommendation_reasoning(simulated),
             std::vector<std::string>{"the gain is still rising at the 400 GiB host-DRAM cap: more host "
                                      "memory would pay (--host-memory)"});

@@ -214,6 +214,35 @@ TEST(ReportInputs, UnknownOrMalformedDocumentsNameTheFile) {
   }
 }
 
+// A well-formed simulate or size document with nothing to draw is refused naming the file; the
+// same document with its points (a golden one) is read whole, under the name it was given.
+TEST(ReportInputs, ResultsWithNothingToDrawAreRefusedNamingTheFile) {
+  std::ifstream file(std::string(KVBENCH_TEST_DATA) + "/../golden/simulate-doc-qa.json");
+  auto sim = nlohmann::json::parse(file);
+  ReportInputs in;
+  add_report_document(in, sim, "doc-qa.json");
+  ASSERT_EQ(in.simulations.size(), 1u);
+  EXPECT_EQ(in.simulations[0].origin, "doc-qa.json");
+  EXPECT_EQ(in.simulations[0].document.points.size(), sim.at("points").size());
+  sim["points"] = nlohmann::json::array();
+  try {
+    add_report_document(in, sim, "empty-sim.json");
+    FAIL() << "a simulate result with no points was read";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()), "empty-sim.json: a simulate result with no points");
+  }
+  const nlohmann::json size{
+      {"schema", "kvbench/size/v1"}, {"tool", "kvbench 0.1.0"}, {"results", nlohmann::json::array()}};
+  try {
+    add_report_document(in, size, "empty-size.json");
+    FAIL() << "a size result with no configurations was read";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()), "empty-size.json: a size result with no configurations");
+  }
+  EXPECT_EQ(in.simulations.size(), 1u);  // nothing added by a refused document
+  EXPECT_TRUE(in.sizings.empty());
+}
+
 TEST(DefaultAssessment, DetectsHardwareFromTheGpuName) {
   EXPECT_EQ(hardware_for_device_name("NVIDIA H100 80GB HBM3"), "h100");
   EXPECT_EQ(hardware_for_device_name("NVIDIA H200"), "h200");

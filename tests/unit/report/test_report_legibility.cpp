@@ -75,8 +75,8 @@ TEST(ReportLegibility, ALongTitleIsFittedToTheChart) {
   EXPECT_EQ(render_line_chart(c).find("textLength"), std::string::npos);
 }
 
-SizeRowView simulated_row() {
-  SizeRowView r;
+SizeRecord simulated_row() {
+  SizeRecord r;
   r.server.model = "llama-3.1-8b";
   r.server.hardware = "h100";
   r.server.tensor_parallel_size = 1;
@@ -101,7 +101,7 @@ SizeRowView simulated_row() {
     p.cpu_hit_rate = gib > 0 ? 0.35 : 0;
     v.curve.push_back(p);
   }
-  r.recommendation = v;
+  r.offload.emplace().recommendation = v;
   return r;
 }
 
@@ -120,14 +120,13 @@ TEST(ReportLegibility, EachAxisCarriesOneQuantityWithItsSign) {
 TEST(ReportLegibility, RowsThatDoNotFitSayDashAndCommandsAreListedOnce) {
   auto fits = simulated_row();
   auto same = fits;  // the workload's sizing and the table's row of one configuration
-  SizeRowView big;
+  SizeRecord big;    // no plan: its weights do not fit
   big.server.model = "llama-3.1-405b";
   big.server.hardware = "h100";
   big.server.tensor_parallel_size = 1;
   big.weights_fit = false;
   big.kv_bytes_per_token = 516'096;  // 126 layers x 2 x 8 heads x 128 x 2 B
   big.server.max_model_len = 131'072;
-  big.recommended_gib = -1;
   big.vllm_command = "vllm serve big";
   const auto html = sizing_section_html({fits, same, big});
   const auto row = html.substr(html.find("<td>llama-3.1-405b</td>"));

@@ -26,8 +26,8 @@ namespace {
 
 using test::count_of;
 
-SizeRowView recommended_row(const std::string& model, const std::string& basis) {
-  SizeRowView r;
+SizeRecord recommended_row(const std::string& model, const std::string& basis) {
+  SizeRecord r;
   r.server.model = model;
   r.server.hardware = "h100";
   r.vllm_command = "vllm serve x \\\n    --kv-offloading-size 45";
@@ -36,7 +36,7 @@ SizeRowView recommended_row(const std::string& model, const std::string& basis) 
   if (v.simulated()) v.objective = v.decided_by = TierObjective::kTtftP99;
   v.workload = "chat-multi-turn";
   v.bound = TierBound::kKnee;
-  v.why = "the knee";
+  v.verdict = WordedVerdict{"the knee"};
   v.kv_offloading_size_gib = 45;
   v.floor_gib = 8;
   v.cap_gib = 143;
@@ -48,13 +48,13 @@ SizeRowView recommended_row(const std::string& model, const std::string& basis) 
       v.curve.push_back(p);
     }
   }
-  r.recommendation = v;
+  r.offload.emplace().recommendation = v;
   return r;
 }
 
 TEST(RecommendationSection, FirstLinesStateTheSizeTheBasisTheCommandAndTheMarkedCurve) {
-  const std::vector<SizeRowView> rows{recommended_row("rule-model", "rule"),
-                                      recommended_row("<b>sim</b>", "simulation")};
+  const std::vector<SizeRecord> rows{recommended_row("rule-model", "rule"),
+                                     recommended_row("<b>sim</b>", "simulation")};
   ReportInputs in;
   in.sizings = rows;
   const auto html = report_html(in, ReportContext{"t", "now", "host", "test"});
@@ -78,7 +78,7 @@ TEST(RecommendationSection, FirstLinesStateTheSizeTheBasisTheCommandAndTheMarked
 // become 200 tick labels (only the simulated sizes are ticked).
 TEST(RecommendationSection, TraceCurveDrawnBesideTheSimulatedHits) {
   auto row = recommended_row("m", "simulation");
-  for (int i = 1; i <= 50; ++i) row.recommendation->trace_curve.emplace_back(i * 2.7, i / 100.0);
+  for (int i = 1; i <= 50; ++i) row.offload->recommendation.trace_curve.emplace_back(i * 2.7, i / 100.0);
   const auto html = recommendation_section_html({row});
   EXPECT_NE(html.find("trace miss-ratio curve (counted)"), std::string::npos);
   EXPECT_NE(html.find("GPU + CPU-tier hits (simulated)"), std::string::npos);
@@ -93,7 +93,7 @@ TEST(RecommendationSection, TraceCurveDrawnBesideTheSimulatedHits) {
 }
 
 TEST(RecommendationSection, NoRecommendationNoSection) {
-  SizeRowView r;
+  SizeRecord r;  // no plan: its weights do not fit
   r.server.model = "m";
   EXPECT_EQ(recommendation_section_html({r}), "");
 }

@@ -46,7 +46,9 @@ workload: {requests: 4, arrival: {process: fixed, rate: 4}, prompt: 64, output: 
   ASSERT_GE(live.size(), 5u) << simulate_text(run);  // the GPU blocks' line and four notes at least
   const auto written = nlohmann::json::parse(simulate_json(run).dump());
   for (const auto& n : written.at("notes")) EXPECT_TRUE(n.contains("kind")) << n.dump();  // facts
-  const auto html = simulation_section_html({sim_view_from_json(written, "sim.json")});
+  ReportInputs in;
+  add_report_document(in, written, "sim.json");
+  const auto html = simulation_section_html(in.simulations);
   for (const auto& line : live) EXPECT_NE(html.find(html_escape(line)), std::string::npos) << line;
   std::size_t notes_in_report = 0;
   for (auto at = html.find("<li>Note: "); at != std::string::npos; at = html.find("<li>Note: ", at + 1)) {

@@ -24,10 +24,10 @@ namespace {
 
 TEST(EventQueue, OrdersByTimeThenInsertion) {
   EventQueue q;
-  q.push(2.0, EventKind::kArrival, 1);
-  q.push(1.0, EventKind::kArrival, 2);
-  q.push(2.0, EventKind::kStepDone, 3);
-  q.push(1.0, EventKind::kLoadDone, 4);
+  q.push(sim_time_at(2.0), EventKind::kArrival, 1);
+  q.push(sim_time_at(1.0), EventKind::kArrival, 2);
+  q.push(sim_time_at(2.0), EventKind::kStepDone, 3);
+  q.push(sim_time_at(1.0), EventKind::kLoadDone, 4);
   std::vector<std::int64_t> order;
   while (!q.empty()) order.push_back(q.pop().id);
   EXPECT_EQ(order, (std::vector<std::int64_t>{2, 4, 1, 3}));
@@ -38,12 +38,12 @@ TEST(EventQueue, OrdersByTimeThenInsertion) {
 // interleave as in a run, and a plain sorted list of what is pending is the reference.
 TEST(EventQueue, TwoHeapsPopInOneOrderByTimeThenInsertion) {
   EventQueue q;
-  std::vector<std::pair<double, std::int64_t>> pending;  // (time, insertion number), kept sorted
+  std::vector<std::pair<SimTime, std::int64_t>> pending;  // (time, insertion number), kept sorted
   Rng rng(11);
   std::int64_t pushed = 0, popped = 0;
   for (int round = 0; round < 20'000; ++round) {
     if (pending.empty() || rng.uniform() < 0.55) {
-      const double t = static_cast<double>(rng.below(8));
+      const SimTime t{SimDuration{static_cast<std::int64_t>(rng.below(8))}};
       const auto kind = static_cast<EventKind>(rng.below(9));  // every kind, both heaps
       q.push(t, kind, pushed);
       pending.insert(std::upper_bound(pending.begin(), pending.end(), std::make_pair(t, pushed)),

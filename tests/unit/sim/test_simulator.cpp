@@ -326,10 +326,10 @@ namespace {
 TEST(SimJson, APointWithoutATierReadsBack) {
   const auto doc = simulate_json(run_sweep(scenario(kLoneRequest), {}, std::nullopt, {}));
   ASSERT_TRUE(doc.at("points").at(0).at("kv_offloading_size_gib").is_null());
-  const auto view = sim_view_from_json(doc, "test.json");
-  ASSERT_EQ(view.points.size(), 1u);
-  EXPECT_EQ(view.points[0].tier_gib, 0);
-  EXPECT_FALSE(view.points[0].offloading);
+  const auto read = simulate_document_from_json(doc, "test.json");
+  ASSERT_EQ(read.points.size(), 1u);
+  EXPECT_EQ(read.points[0].kv_offloading_gib, 0);
+  EXPECT_FALSE(read.points[0].offloading);
 }
 
 }  // namespace

@@ -63,7 +63,7 @@ TierRecommendation simulated_recommendation() {
   rec.gain = 0.375;
   rec.gain_spread = 0.03125;
   rec.seeds = 3;
-  rec.why = "the knee";
+  rec.verdict = KneeVerdict{.gib = 64, .share_of_best = 0.9375, .best_gain = 0.5, .best_gib = 96};
   rec.bound = TierBound::kKnee;
   rec.floor_gib = 54.5;
   rec.cap_gib = 143;
@@ -72,11 +72,14 @@ TierRecommendation simulated_recommendation() {
   rec.requests = 1234;
   rec.curve = {full_curve_point()};
   rec.trace_curve = {{1.5, 0.1}, {64, 0.375}};
-  rec.reasoning = {"first", "second"};
-  rec.interrupted_during = "tier size 96 GiB";
+  rec.steps = {StillRisingStep{.cap_gib = 143}, WordedStep{"a line as an older document wrote it"}};
   rec.pin_seconds_low = 16.5;
   rec.pin_seconds_high = 25.25;
-  rec.pin_source = "measured";
+  rec.pinning = PinningCost{.register_s_per_gib = 0.25,
+                            .host_alloc_s_per_gib = 0.5,
+                            .source = "h100/x.json",
+                            .hardware = "mi300x",
+                            .stood_in = "h100"};
   rec.fleet =
       FleetTier{.fleet = {8, RouterKind::kPrefixAware},
                 .replicas_per_node = 4,
@@ -182,14 +185,15 @@ TEST(SizeJson, TheRulesRecommendationRoundTripsThroughTheWholeDocument) {
   const auto s = compute_sizing(llama8b_32k());
   ASSERT_TRUE(s.offload);
   const auto doc = sizings_document({s});
-  const auto rows = size_rows_from_json(doc, "test");
-  ASSERT_EQ(rows.size(), 1u);
-  ASSERT_TRUE(rows[0].recommendation);
-  EXPECT_EQ(recommendation_to_json(*rows[0].recommendation).dump(),
-            doc.at("results").at(0).at("recommendation").dump());
+  const auto read = size_document_from_json(doc, "test");
+  ASSERT_EQ(read.results.size(), 1u);
+  ASSERT_TRUE(read.results[0].offload);
+  const auto& rec = read.results[0].offload->recommendation;
+  EXPECT_EQ(recommendation_to_json(rec).dump(), doc.at("results").at(0).at("recommendation").dump());
   // The one size: the document's top-level figure is the recommendation's.
-  EXPECT_EQ(rows[0].recommended_gib, rows[0].recommendation->kv_offloading_size_gib);
-  EXPECT_EQ(rows[0].recommendation->basis, RecommendationBasis::kRule);
+  EXPECT_EQ(doc.at("results").at(0).at("recommended_kv_offloading_size_gib").get<double>(),
+            rec.kv_offloading_size_gib);
+  EXPECT_EQ(rec.basis, RecommendationBasis::kRule);
 }
 
 TEST(SizeJson, ASimulatedRecommendationHandedToTheSizingMovesEveryFigureOfTheTier) {
@@ -233,7 +237,7 @@ TEST(SizeJson, TheReportReadsTheGpuKvTokensTheTablePrints) {
       make_sizing_inputs(resolve_model("gpt-oss-120b", warnings), resolve_hardware("h100"), serve));
   ASSERT_FALSE(s.layout.uniform);
   ASSERT_NE(s.gpu_kv_tokens, s.gpu_kv_tokens_capacity);  // the two figures differ for this model
-  const auto rows = size_rows_from_json(sizings_document({s}), "test");
+  const auto rows = size_document_from_json(sizings_document({s}), "test").results;
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].gpu_context_tokens, s.gpu_kv_tokens_capacity);
   EXPECT_EQ(rows[0].gpu_context_tokens, s.gpu_context_tokens());
