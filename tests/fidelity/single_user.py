@@ -30,7 +30,7 @@ import tier_cost  # noqa: E402
 BOUND = 0.25  # issue 53: gpt-oss-120b on one H100 at batch 1, TPOT within 25% of a public measurement
 # What every known-off pair shares, measured on these runs (printed once, before them): the step per layer
 # (printed with each pair) does not follow the GPU's HBM, where kvbench's roofline reads the weights at its rate.
-FLOOR = ("the measured step does not follow the HBM: per layer it stays at 80-280 us (the us/layer column), "
+FLOOR = ("the measured step does not follow the HBM: per layer it stays at 79-280 us (the us/layer column), "
          "where kvbench reads the active weights at the HBM's rate plus one fitted per-step overhead; "
          "TEASBench's servers also record every forward pass (MoE-CAP: a GPU sync per step), which stock "
          "vLLM does not (tests/data/ground-truth/README.md)")
