@@ -116,7 +116,46 @@ Calibration load_calibration(const std::string& path) {
 }
 
 const ScoredClass* scored_class_of(const ExpectedError& e) {
+  if (e.one_in_flight) return nullptr;
   for (const auto& c : e.scored) {
+    if (c.moe == e.moe && c.weights == e.weights && c.ranks == e.ranks) return &c;
+  }
+  return nullptr;
+}
+
+namespace {
+
+std::vector<OneInFlightClass> one_in_flight_from(const CatalogEntry& e) {
+  const auto y = YamlObject::parse(std::string(e.content), e.origin);
+  std::vector<OneInFlightClass> out;
+  for (const auto& name : y.str_list_or("one_in_flight_classes")) {
+    const auto c = y.object(name);
+    OneInFlightClass s;
+    s.moe = c.boolean_or("moe", false);
+    s.weights = c.str("weights");
+    s.ranks = static_cast<int>(c.integer_in("ranks", 1, 4096, 1));
+    s.tpot_error_min = c.real_in("tpot_error_min", -1, 10, 0);
+    s.tpot_error_max = c.real_in("tpot_error_max", -1, 10, 0);
+    s.runs = c.integer_in("runs", 1, 1000000, 1);
+    s.runs_described = c.str("runs_described");
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::map<std::string, std::vector<OneInFlightClass>>& one_in_flight_classes() {
+  static const std::map<std::string, std::vector<OneInFlightClass>> classes = [] {
+    std::map<std::string, std::vector<OneInFlightClass>> out;
+    for (const auto& e : catalog_entries("single-user")) out.emplace(e.name, one_in_flight_from(e));
+    return out;
+  }();
+  return classes;
+}
+
+const OneInFlightClass* one_in_flight_class_of(const ExpectedError& e) {
+  for (const auto& c : e.at_one) {
     if (c.moe == e.moe && c.weights == e.weights && c.ranks == e.ranks) return &c;
   }
   return nullptr;

@@ -3,6 +3,7 @@
 // cost per engine step. Defaults, a scenario's `calibration:` block, or a calibration file.
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,20 @@ struct ScoredClass {
   bool operator==(const ScoredClass&) const = default;
 };
 
+// One class of servers scored at one request in flight (--max-num-seqs 1) against public vLLM runs
+// (tests/fidelity/single_user.py writes scenarios/single-user/<hw>.yaml): the signed range of the
+// TPOT error, (simulated - measured) / measured. The classes above were scored under load.
+struct OneInFlightClass {
+  bool moe = false;
+  std::string weights;
+  int ranks = 1;
+  double tpot_error_min = 0, tpot_error_max = 0;
+  std::int64_t runs = 0;
+  std::string runs_described;
+};
+// Every GPU's classes scored at one request in flight.
+const std::map<std::string, std::vector<OneInFlightClass>>& one_in_flight_classes();
+
 // The simulator's expected error for one server: its class's scored figures, or none (and the
 // classes that were scored); output/common/expected_error_text words it ("TTFT mean within ...", "not
 // scored for dense fp8 on 1 rank: ...").
@@ -38,9 +53,17 @@ struct ExpectedError {
   std::string hardware;
   std::vector<ScoredClass> scored;  // empty: this calibration was never scored
   bool fleet = false;               // several replicas behind a router
+  // One request in flight (max-num-seqs 1): `scored`'s figures, from runs under load, are not stated;
+  // this GPU's class at one request in flight is, if scored, else the range over every GPU's.
+  bool one_in_flight = false;
+  std::vector<OneInFlightClass> at_one{};  // this GPU's classes scored at one request in flight
+  OneInFlightClass at_one_anywhere{};      // every GPU's runs at one request in flight (runs 0: none)
 };
-// The scored class this server belongs to, or null where its class was never scored.
+// The scored class this server belongs to, or null where its class was never scored (or never at
+// one request in flight, for a server that runs one).
 const ScoredClass* scored_class_of(const ExpectedError& e);
+// Its class among this GPU's classes scored at one request in flight, or null.
+const OneInFlightClass* one_in_flight_class_of(const ExpectedError& e);
 
 // Where a calibration's figures came from, printed with every result that uses them (worded by
 // output/common/time_model_text).

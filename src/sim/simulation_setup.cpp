@@ -186,12 +186,29 @@ SimulationSetup prepare_simulation(const Scenario& s, const SizingInputs& in, co
 }
 
 ExpectedError expected_error_for(const SimulationSetup& setup) {
-  return {.moe = setup.model.num_experts > 0,
-          .weights = setup.server.weight_dtype,
-          .ranks = setup.server.world_size(),
-          .hardware = setup.hw.name,
-          .scored = setup.predictor.calibration().scored,
-          .fleet = setup.scenario.fleet.replicas > 1};
+  ExpectedError e{
+      .moe = setup.model.num_experts > 0,
+      .weights = setup.server.weight_dtype,
+      .ranks = setup.server.world_size(),
+      .hardware = setup.hw.name,
+      .scored = setup.predictor.calibration().scored,
+      .fleet = setup.scenario.fleet.replicas > 1,
+      // The classes' figures are from runs under load, which batch-1 runs contradict (docs/accuracy.md).
+      .one_in_flight = setup.server.max_num_seqs == 1};
+  // The batch-1 runs were scored with the GPU's own figures: a calibration of one's own has none.
+  const auto from = setup.predictor.calibration().origin.from;
+  if (!e.one_in_flight || (from != CalibrationFrom::kDefaults && from != CalibrationFrom::kHardwareTable))
+    return e;
+  for (const auto& [hw, classes] : one_in_flight_classes()) {
+    if (hw == e.hardware) e.at_one = classes;
+    for (const auto& c : classes) {
+      auto& all = e.at_one_anywhere;
+      all.tpot_error_min = all.runs == 0 ? c.tpot_error_min : std::min(all.tpot_error_min, c.tpot_error_min);
+      all.tpot_error_max = all.runs == 0 ? c.tpot_error_max : std::max(all.tpot_error_max, c.tpot_error_max);
+      all.runs += c.runs;
+    }
+  }
+  return e;
 }
 
 }  // namespace kvb

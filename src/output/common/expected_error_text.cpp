@@ -18,6 +18,34 @@ std::string scored_text(const ScoredClass& c) {
       server_class_text(c.moe, c.weights, c.ranks), c.runs_described);
 }
 
+// A signed range of errors as how fast or slow kvbench is: "58-82% fast", "5% fast to 12% slow".
+std::string direction_text(double lo, double hi) {
+  if (hi <= 0) return fmt::format("{:.0f}-{:.0f}% fast", -100 * hi, -100 * lo);
+  if (lo >= 0) return fmt::format("{:.0f}-{:.0f}% slow", 100 * lo, 100 * hi);
+  return fmt::format("{:.0f}% fast to {:.0f}% slow", -100 * lo, 100 * hi);
+}
+
+// A server at one request in flight: what public runs there show for its class, or for every class.
+std::string one_in_flight_text(const ExpectedError& e) {
+  const auto server = server_class_text(e.moe, e.weights, e.ranks);
+  if (const auto* c = one_in_flight_class_of(e)) {
+    return fmt::format(
+        "at one request in flight (max-num-seqs 1) kvbench's TPOT is {} against public runs of {} "
+        "on an {} ({}: tests/fidelity/single_user.py); the figures scored with more requests in "
+        "flight do not apply",
+        direction_text(c->tpot_error_min, c->tpot_error_max), server, e.hardware, c->runs_described);
+  }
+  const auto& all = e.at_one_anywhere;
+  if (all.runs == 0) {
+    return e.scored.empty() ? "" : "not scored at one request in flight (max-num-seqs 1) for " + server;
+  }
+  return fmt::format(
+      "not scored at one request in flight (max-num-seqs 1) for {} on an {}: {} public runs of "
+      "other servers at one request in flight (TEASBench) show kvbench's TPOT {} "
+      "(tests/fidelity/single_user.py)",
+      server, e.hardware, all.runs, direction_text(all.tpot_error_min, all.tpot_error_max));
+}
+
 }  // namespace
 
 std::string server_class_text(bool moe, const std::string& weights, int ranks) {
@@ -26,6 +54,7 @@ std::string server_class_text(bool moe, const std::string& weights, int ranks) {
 }
 
 std::string expected_error_text(const ExpectedError& e) {
+  if (e.one_in_flight) return one_in_flight_text(e);
   if (e.scored.empty()) return "";
   if (const auto* same = scored_class_of(e)) {
     // The figures are one engine's; a fleet's routing is scored only on what the tier changes.
