@@ -10,8 +10,8 @@
 #include "core/json_file.hpp"
 #include "dma/dma_json.hpp"
 #include "output/observe/observe_words.hpp"
+#include "output/size/size_json.hpp"
 #include "sim/sim_json.hpp"
-#include "size/size_json.hpp"
 
 namespace kvb {
 

@@ -10,8 +10,8 @@
 #include "dma/dma_record.hpp"
 #include "doctor/doctor_json.hpp"
 #include "output/observe/observe_json.hpp"
+#include "output/size/size_json.hpp"
 #include "sim/sim_json.hpp"
-#include "size/size_json.hpp"
 #include "storage/storage_json.hpp"
 #include "trace/trace_json.hpp"
 

@@ -13,10 +13,10 @@
 #include "dma/dma_json.hpp"
 #include "dma/link_profile_fit.hpp"
 #include "doctor/doctor_json.hpp"
+#include "output/size/size_json.hpp"
 #include "output/size/size_json_writer.hpp"
 #include "perf/link_curve.hpp"
 #include "sim/sim_json.hpp"
-#include "size/size_json.hpp"
 #include "storage/storage_json.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "size/size_json.hpp"
+#include "output/size/size_json.hpp"
 #include "size/sizing.hpp"
 
 namespace kvb {

@@ -4,11 +4,11 @@
 
 #include "core/units.hpp"
 #include "output/size/parallelism_text.hpp"
+#include "output/size/size_json.hpp"
 #include "output/size/size_json_writer.hpp"
 #include "perf/step_time_model.hpp"
 #include "perf/weight_rules.hpp"
 #include "size/configuration_search.hpp"
-#include "size/size_json.hpp"
 #include "size/sizing_engine.hpp"
 #include "test_helpers.hpp"
 

@@ -6,9 +6,9 @@
 #include "core/errors.hpp"
 #include "core/units.hpp"
 #include "output/size/secondary_plan_text.hpp"
+#include "output/size/size_json.hpp"
 #include "output/size/size_json_writer.hpp"
 #include "size/secondary_tier_plan.hpp"
-#include "size/size_json.hpp"
 #include "size/sizing_engine.hpp"
 #include "size/sizing_inputs.hpp"
 

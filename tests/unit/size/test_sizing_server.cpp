@@ -6,9 +6,9 @@
 
 #include "catalog/model_catalog.hpp"
 #include "core/errors.hpp"
+#include "output/size/size_json.hpp"
 #include "output/size/size_json_writer.hpp"
 #include "server/server_json.hpp"
-#include "size/size_json.hpp"
 #include "size/sizing_engine.hpp"
 #include "size/sizing_inputs.hpp"
 #include "test_helpers.hpp"

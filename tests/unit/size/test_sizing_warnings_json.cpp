@@ -6,9 +6,9 @@
 #include <variant>
 
 #include "core/errors.hpp"
+#include "output/size/size_json.hpp"
 #include "output/size/size_json_writer.hpp"
 #include "output/size/sizing_warnings_text.hpp"
-#include "size/size_json.hpp"
 #include "size/sizing_engine.hpp"
 #include "size/sizing_warnings_json.hpp"
 #include "test_helpers.hpp"

@@ -9,10 +9,10 @@
 
 #include "advise/tier_advisor.hpp"
 #include "core/errors.hpp"
+#include "output/size/size_json.hpp"
 #include "output/size/size_json_writer.hpp"
 #include "output/size/tier_advice_text.hpp"
 #include "sim/scenario.hpp"
-#include "size/size_json.hpp"
 #include "size/tier_advice_json.hpp"
 #include "test_helpers.hpp"
 

@@ -1,4 +1,4 @@
-#include "size/size_json.hpp"
+#include "output/size/size_json.hpp"
 
 #include <fmt/format.h>
 

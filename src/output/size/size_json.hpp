@@ -1,7 +1,9 @@
 #pragma once
 // The kvbench/size/v1 result document, typed: the record of one sizing and the reader that
-// rebuilds it (report reads through it). The writer is output/size/size_json_writer, which words the
-// fields JSON users read with the text printer's words; a round-trip test keeps the two in step.
+// rebuilds it (report reads through it). Its writer sits beside it (size_json_writer), here in
+// output/ because the fields JSON users read as words are worded by the text printer's functions;
+// the facts (warnings, notes, verdicts, steps) are written and read by size/'s *_json files. A
+// round-trip test (tests/unit/output/test_size_json.cpp) keeps writer and reader in step.
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
