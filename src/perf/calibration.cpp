@@ -57,6 +57,16 @@ Calibration parse_calibration(const YamlObject& o, const std::string& file) {
 
 namespace {
 
+// The class's key and runs, as scenarios/fidelity/<hw>.yaml and scenarios/single-user/<hw>.yaml
+// spell them.
+void read_server_class(const YamlObject& c, ServerClass& s) {
+  s.moe = c.boolean_or("moe", false);
+  s.weights = c.str("weights");
+  s.ranks = static_cast<int>(c.integer_in("ranks", 1, 4096, 1));
+  s.runs = c.integer_in("runs", 1, 1000000, 1);
+  s.runs_described = c.str("runs_described");
+}
+
 // "TTFT mean within 5.2%, E2E mean within 2.9% ..." per class of servers scored, from
 // scenarios/fidelity/<hw>.yaml, which tests/fidelity/fidelity.py writes from its last run (and a
 // test re-checks).
@@ -66,15 +76,11 @@ std::vector<ScoredClass> fidelity_from(const CatalogEntry& e) {
   for (const auto& name : y.str_list_or("scored_classes")) {
     const auto c = y.object(name);
     ScoredClass s;
-    s.moe = c.boolean_or("moe", false);
-    s.weights = c.str("weights");
-    s.ranks = static_cast<int>(c.integer_in("ranks", 1, 4096, 1));
+    read_server_class(c, s);
     s.ttft_mean = c.real_in("ttft_mean_abs_error", 0, 10, 0);
     s.e2e_mean = c.real_in("e2e_mean_abs_error", 0, 10, 0);
     s.ttft_worst = c.real_in("ttft_worst_abs_error", 0, 10, 0);
     s.e2e_worst = c.real_in("e2e_worst_abs_error", 0, 10, 0);
-    s.runs = c.integer_in("runs", 1, 1000000, 1);
-    s.runs_described = c.str("runs_described");
     out.push_back(std::move(s));
   }
   return out;
@@ -131,13 +137,9 @@ std::vector<OneInFlightClass> one_in_flight_from(const CatalogEntry& e) {
   for (const auto& name : y.str_list_or("one_in_flight_classes")) {
     const auto c = y.object(name);
     OneInFlightClass s;
-    s.moe = c.boolean_or("moe", false);
-    s.weights = c.str("weights");
-    s.ranks = static_cast<int>(c.integer_in("ranks", 1, 4096, 1));
+    read_server_class(c, s);
     s.tpot_error_min = c.real_in("tpot_error_min", -1, 10, 0);
     s.tpot_error_max = c.real_in("tpot_error_max", -1, 10, 0);
-    s.runs = c.integer_in("runs", 1, 1000000, 1);
-    s.runs_described = c.str("runs_described");
     out.push_back(std::move(s));
   }
   return out;

@@ -18,27 +18,27 @@ class YamlObject;  // core/yaml_reader.hpp: only its readers include yaml-cpp
 // One class of servers scored against real vLLM (scenarios/fidelity/<hw>.yaml): a simulation of a
 // server of this class states this class's figures; a server of no scored class is "not scored
 // for" its class, never given another class's figure.
-struct ScoredClass {
+// A class of servers as the fidelity files key it, and which runs scored it.
+struct ServerClass {
   bool moe = false;     // mixture-of-experts models (false: dense)
   std::string weights;  // weight format: bf16, fp8, ...
   int ranks = 1;        // TP x PP
-  // Mean and worst absolute errors of the TTFT and E2E means, as fractions, over `runs` cases.
-  double ttft_mean = 0, e2e_mean = 0, ttft_worst = 0, e2e_worst = 0;
   std::int64_t runs = 0;
   std::string runs_described;  // which runs: models, load, vLLM release
+  bool operator==(const ServerClass&) const = default;
+};
+
+struct ScoredClass : ServerClass {
+  // Mean and worst absolute errors of the TTFT and E2E means, as fractions, over `runs` cases.
+  double ttft_mean = 0, e2e_mean = 0, ttft_worst = 0, e2e_worst = 0;
   bool operator==(const ScoredClass&) const = default;
 };
 
 // One class of servers scored at one request in flight (--max-num-seqs 1) against public vLLM runs
 // (tests/fidelity/single_user.py writes scenarios/single-user/<hw>.yaml): the signed range of the
 // TPOT error, (simulated - measured) / measured. The classes above were scored under load.
-struct OneInFlightClass {
-  bool moe = false;
-  std::string weights;
-  int ranks = 1;
+struct OneInFlightClass : ServerClass {
   double tpot_error_min = 0, tpot_error_max = 0;
-  std::int64_t runs = 0;
-  std::string runs_described;
 };
 // Every GPU's classes scored at one request in flight.
 const std::map<std::string, std::vector<OneInFlightClass>>& one_in_flight_classes();
