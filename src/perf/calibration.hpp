@@ -58,6 +58,8 @@ struct ExpectedError {
   bool one_in_flight = false;
   std::vector<OneInFlightClass> at_one{};  // this GPU's classes scored at one request in flight
   OneInFlightClass at_one_anywhere{};      // every GPU's runs at one request in flight (runs 0: none)
+  // Read back from a document written before the error was facts: its words, printed as written.
+  std::string recorded{};
 };
 // The scored class this server belongs to, or null where its class was never scored (or never at
 // one request in flight, for a server that runs one).

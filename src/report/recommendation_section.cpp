@@ -2,6 +2,7 @@
 // and the simulated curve with the knee, vLLM's floor and the host-DRAM cap marked.
 #include <fmt/format.h>
 
+#include "output/common/expected_error_text.hpp"
 #include "output/size/tier_advice_text.hpp"
 #include "report/html_escape.hpp"
 #include "report/report_sections.hpp"
@@ -23,7 +24,7 @@ ObjectiveAxis objective_axis(std::optional<TierObjective> objective) {
   return {"output tok/s vs no tier (%)", 1};
 }
 
-LineChart tier_chart(const SizeRecord& r, const TierRecommendation& v, std::string what) {
+LineChart tier_chart(const Sizing& r, const TierRecommendation& v, std::string what) {
   LineChart chart;
   chart.title = fmt::format("{} on {}: {} by tier size (simulated)", r.server.model, r.server.hardware, what);
   chart.x_label = "--kv-offloading-size (GiB, all ranks)";
@@ -36,7 +37,7 @@ LineChart tier_chart(const SizeRecord& r, const TierRecommendation& v, std::stri
 }
 
 // Two charts, one quantity each: the objective's change, and the share of prompt tokens the tier serves.
-std::string curve_charts(const SizeRecord& r, const TierRecommendation& v) {
+std::string curve_charts(const Sizing& r, const TierRecommendation& v) {
   const auto metric = v.decided_by;  // the reader falls back to the objective for older files
   const auto axis = objective_axis(metric);
   auto change = tier_chart(r, v, "effect");
@@ -77,11 +78,10 @@ std::string curve_charts(const SizeRecord& r, const TierRecommendation& v) {
 
 }  // namespace
 
-std::string recommendation_section_html(const std::vector<SizeRecord>& rows,
-                                        const std::string& hardware_basis) {
+std::string recommendation_section_html(const std::vector<Sizing>& rows, const std::string& hardware_basis) {
   // The simulated recommendation when there is one (it answers for the operator's traffic),
   // else the first rule-based one. A configuration whose weights do not fit has none.
-  const SizeRecord* pick = nullptr;
+  const Sizing* pick = nullptr;
   for (const auto& r : rows) {
     if (!r.offload) continue;
     if (!pick || (r.offload->recommendation.simulated() && !pick->offload->recommendation.simulated()))
@@ -102,9 +102,9 @@ std::string recommendation_section_html(const std::vector<SizeRecord>& rows,
                      v.objective ? ", objective " + html_escape(to_string(*v.objective)) : std::string(),
                      html_escape(to_string(v.bound)));
   if (v.simulated()) {
+    const auto expected = v.expected ? expected_error_text(*v.expected) : std::string();
     out += "<p class=\"small\">Expected error against real vLLM: " +
-           html_escape(v.expected_error.empty() ? std::string("not scored for this calibration")
-                                                : v.expected_error) +
+           html_escape(expected.empty() ? std::string("not scored for this calibration") : expected) +
            "</p>\n";
   }
   out += "<p>" + html_escape(recommendation_why(v)) + "</p>\n";

@@ -26,7 +26,7 @@ struct SimulateInput {
 struct ReportInputs {
   std::vector<DmaRecord> dma;
   std::vector<SimulateInput> simulations;
-  std::vector<SizeRecord> sizings;  // every configuration of every size result
+  std::vector<Sizing> sizings;      // every configuration of every size result
   std::vector<DoctorView> doctors;  // kvbench doctor results: the fleet section marks failing nodes
   std::vector<CalibrationResult> calibrations;  // kvbench calibrate --json results
   std::vector<TraceDocument> traces;            // kvbench trace --json results: the miss-ratio curve

@@ -88,7 +88,7 @@ std::string glance(const ReportInputs& in) {
   }
   if (!in.sizings.empty()) {
     const auto recommended = std::count_if(in.sizings.begin(), in.sizings.end(),
-                                           [](const SizeRecord& r) { return r.offload.has_value(); });
+                                           [](const Sizing& r) { return r.offload.has_value(); });
     lines.push_back(
         fmt::format("{} model/hardware configurations sized, {} with a recommended --kv-offloading-size "
                     "&#8212; computed",

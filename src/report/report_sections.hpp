@@ -17,10 +17,10 @@ struct ReportContext {
 
 std::string dma_section_html(const std::vector<DmaRecord>& records);
 std::string simulation_section_html(const std::vector<SimulateInput>& sims);
-std::string sizing_section_html(const std::vector<SizeRecord>& rows);
+std::string sizing_section_html(const std::vector<Sizing>& rows);
 // The first lines: the recommended tier size, its basis, the command and the curve (empty when
 // no sizing carries a recommendation).
-std::string recommendation_section_html(const std::vector<SizeRecord>& rows,
+std::string recommendation_section_html(const std::vector<Sizing>& rows,
                                         const std::string& hardware_basis = "");
 // calibrate results: each point's measured forward and efficiencies, the fit beside what runs use
 // without it.

@@ -6,6 +6,8 @@
 #include <map>
 
 #include "core/units.hpp"
+#include "output/common/expected_error_text.hpp"
+#include "output/simulate/sim_document.hpp"
 #include "output/simulate/sim_notes_text.hpp"
 #include "report/html_escape.hpp"
 #include "report/report_sections.hpp"
@@ -162,12 +164,12 @@ std::string simulation_section_html(const std::vector<SimulateInput>& sims) {
                        html_escape(s.server.model), html_escape(s.server.hardware),
                        s.server.tensor_parallel_size);
     if (!s.scenario_description.empty()) out += "<p>" + html_escape(s.scenario_description) + "</p>\n";
+    const auto expected = expected_error_text(s.expected_error);
     out += fmt::format(
         "<p class=\"small\">Link model: {}<br>Step-time model: {}<br>Expected error against real vLLM: "
         "{}<br>Source: {}</p>\n",
-        html_escape(s.link_model), html_escape(s.time_model),
-        html_escape(s.expected_error.empty() ? std::string("not scored for this calibration")
-                                             : s.expected_error),
+        html_escape(link_words(s)), html_escape(time_model_words(s)),
+        html_escape(expected.empty() ? std::string("not scored for this calibration") : expected),
         html_escape(origin));
     out += notes_html(s);
     const bool tier_swept =

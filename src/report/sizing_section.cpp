@@ -16,7 +16,7 @@ namespace {
 
 // Why a row's tier is that size: a simulation of a workload (the same model may also have the
 // rule's row), or the sizing rule.
-std::string basis_of(const SizeRecord& r) {
+std::string basis_of(const Sizing& r) {
   if (r.offload && r.offload->recommendation.simulated())
     return "simulated for " + r.offload->recommendation.workload;
   return "rule (sessions kept warm)";
@@ -24,14 +24,14 @@ std::string basis_of(const SizeRecord& r) {
 
 // The recommended --kv-offloading-size in whole GiB, as the CLI prints it; none where the weights
 // do not fit (no plan).
-std::optional<double> recommended_gib(const SizeRecord& r) {
+std::optional<double> recommended_gib(const Sizing& r) {
   if (!r.offload) return std::nullopt;
   return static_cast<double>(std::llround(r.offload->recommended_gib()));
 }
 
 }  // namespace
 
-std::string sizing_section_html(const std::vector<SizeRecord>& rows) {
+std::string sizing_section_html(const std::vector<Sizing>& rows) {
   std::string out = "<section id=\"size\"><h2>Sizing (<code>kvbench size</code>, computed)</h2>\n";
   if (rows.empty()) {
     return out +
@@ -54,8 +54,8 @@ std::string sizing_section_html(const std::vector<SizeRecord>& rows) {
         html_escape(r.weights_fit ? r.server.weight_dtype : r.server.weight_dtype + " (do not fit)"),
         html_escape(r.server.kv_cache_dtype),
         // A configuration whose weights do not fit has no KV pool: "-", as the CLI prints, not 0.
-        format_count(r.kv_bytes_per_token), format_count(r.server.max_model_len),
-        r.weights_fit ? format_count(r.gpu_context_tokens) : std::string("-"),
+        format_count(r.layout.kv_bytes_per_token()), format_count(r.server.max_model_len),
+        r.weights_fit ? format_count(r.gpu_context_tokens()) : std::string("-"),
         r.weights_fit ? fmt::format("{:.2f}", r.max_concurrency) : std::string("-"),
         recommended_gib(r) ? fmt::format("{:g} GiB", *recommended_gib(r)) : std::string("-"),
         html_escape(basis_of(r)), html_escape(r.reload ? reload_verdict_text(*r.reload) : ""));

@@ -3,6 +3,9 @@
 #include "core/json_file.hpp"
 #include "core/path_text.hpp"
 #include "core/units.hpp"
+#include "perf/expected_error_json.hpp"
+#include "perf/link_profile_json.hpp"
+#include "perf/time_model_terms_json.hpp"
 #include "sim/sim_notes_json.hpp"
 
 #include "fleet/fleet_spec.hpp"
@@ -10,6 +13,26 @@
 #include "server/server_json.hpp"
 
 namespace kvb {
+
+namespace {
+
+// The link, the step model and the expected error as facts; an older document's words under
+// their own keys, as it wrote them.
+void write_models(const SimulateDocument& d, nlohmann::json& doc) {
+  if (const auto* link = std::get_if<LinkProfile>(&d.link)) {
+    doc["link"] = link_profile_to_json(*link);
+  } else {
+    doc["link_model"] = std::get<std::string>(d.link);
+  }
+  if (const auto* terms = std::get_if<TimeModelTerms>(&d.time_model)) {
+    doc["time_model_terms"] = time_model_terms_to_json(*terms);
+  } else {
+    doc["time_model"] = std::get<std::string>(d.time_model);
+  }
+  doc["expected_error"] = expected_error_to_json(d.expected_error);
+}
+
+}  // namespace
 namespace {
 
 nlohmann::json latency_json(const LatencySummary& l) {
@@ -144,10 +167,7 @@ nlohmann::json simulate_json(const SimulateDocument& d) {
   write_server_json(d.server, doc);
   doc["cpu_block_bytes"] = d.cpu_block_bytes;
   write_gpu_blocks(d.gpu_blocks, doc);
-  doc["link_model"] = d.link_model;
-  doc["time_model"] = d.time_model;
-  doc["expected_error"] =
-      d.expected_error.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.expected_error);
+  write_models(d, doc);
   doc["notes"] = sim_notes_json(d.notes);
   doc["fleet"] = {{"replicas", d.replicas}, {"router", to_string(d.router)}};
   if (d.interrupted) {  // a signal stopped the run: the points are those finished before it

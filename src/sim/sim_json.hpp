@@ -39,9 +39,13 @@ struct SimulateDocument {
   ResolvedServer server;            // the first point's (server/server_json: its keys at the top level)
   double cpu_block_bytes = 0;
   std::variant<GpuBlocksOrigin, std::string> gpu_blocks;  // sim/sim_notes_json: a string from an older one
-  std::string link_model, time_model;
-  std::string expected_error;  // empty: not scored (written as null)
-  std::vector<SimNote> notes;  // facts: printers word them (output/simulate/sim_notes_text)
+  // The link, the step model and the expected error the run used, as facts (output/common words
+  // them); a document written before they were facts held their words, kept as written (link_model,
+  // time_model; the expected error's as ExpectedError::recorded).
+  std::variant<LinkProfile, std::string> link;
+  std::variant<TimeModelTerms, std::string> time_model;
+  ExpectedError expected_error;  // not scored: no class (`scored` empty), as the printer says
+  std::vector<SimNote> notes;    // facts: printers word them (output/simulate/sim_notes_text)
   int replicas = 1;
   RouterKind router = RouterKind::kRoundRobin;
   bool interrupted = false;

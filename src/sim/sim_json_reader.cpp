@@ -8,6 +8,9 @@
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "core/units.hpp"
+#include "perf/expected_error_json.hpp"
+#include "perf/link_profile_json.hpp"
+#include "perf/time_model_terms_json.hpp"
 #include "server/server_json.hpp"
 #include "sim/sim_json.hpp"
 #include "sim/sim_notes_json.hpp"
@@ -187,13 +190,27 @@ void read_scenario(const Reader& r, const json& s, SimulateDocument& d) {
   }
 }
 
+// The link, the step model and the expected error: facts, or an older document's words.
+void read_models(const Reader& r, const json& doc, SimulateDocument& d) {
+  if (const auto it = doc.find("link"); it != doc.end() && it->is_object()) {
+    d.link = link_profile_from_json(*it, r.where());
+  } else {
+    d.link = r.text(doc, "link_model");
+  }
+  if (const auto it = doc.find("time_model_terms"); it != doc.end() && it->is_object()) {
+    d.time_model = time_model_terms_from_json(*it, r.where() + ": time_model_terms");
+  } else {
+    d.time_model = r.text(doc, "time_model");
+  }
+  if (const auto it = doc.find("expected_error"); it != doc.end() && !it->is_null())
+    d.expected_error = expected_error_from_json(*it, r.where() + ": expected_error");
+}
+
 void read_server(const Reader& r, const json& doc, SimulateDocument& d) {
   d.server = read_server_json(doc, r.where());
   d.cpu_block_bytes = r.real(doc, "cpu_block_bytes", kMaxBytes);
   d.gpu_blocks = read_gpu_blocks(doc, r.where());
-  d.link_model = r.text(doc, "link_model");
-  d.time_model = r.text(doc, "time_model");
-  d.expected_error = r.text(doc, "expected_error");
+  read_models(r, doc, d);
   d.notes = read_sim_notes(doc, r.where());
   if (const auto it = doc.find("fleet"); it != doc.end()) {
     d.replicas = static_cast<int>(json_integer_in(*it, "replicas", 1, kMaxReplicas, r.where()));

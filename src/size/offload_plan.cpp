@@ -52,7 +52,7 @@ void set_pinning(TierRecommendation& r, const HardwareSpec& hw) {
 }
 
 // The rule's recommendation: `gib` for the sessions kept warm, raised to the floor or capped.
-TierRecommendation rule_recommendation(const OffloadPlan& p, int gib) {
+TierRecommendation rule_recommendation(const OffloadPlan& p, int gib, const SessionsSource& source) {
   TierRecommendation r;
   r.basis = RecommendationBasis::kRule;
   r.kv_offloading_size_gib = gib;
@@ -60,7 +60,7 @@ TierRecommendation rule_recommendation(const OffloadPlan& p, int gib) {
   r.cap_gib = p.cap_gib;
   r.bound =
       p.capped ? TierBound::kDramCap : (gib > std::ceil(p.wanted_gib) ? TierBound::kFloor : TierBound::kRule);
-  r.verdict = RuleVerdict{.sessions = p.sessions, .source = p.sessions_source, .not_simulated = std::nullopt};
+  r.verdict = RuleVerdict{.sessions = p.sessions, .source = source, .not_simulated = std::nullopt};
   return r;
 }
 
@@ -81,17 +81,16 @@ void apply_recommended_size(OffloadPlan& p, const SizingFit& s, const SizingInpu
 namespace {
 
 // The sessions of max-model-len the tier keeps warm: --concurrency, else twice the GPU pool's.
-void choose_sessions(OffloadPlan& p, const SizingFit& s, const SizingInputs& in) {
+SessionsSource choose_sessions(OffloadPlan& p, const SizingFit& s, const SizingInputs& in) {
   if (in.concurrency) {
     p.sessions = *in.concurrency;
-    p.sessions_source = SessionsSource{.given = true, .gpu_sessions = s.max_concurrency};
-  } else {
-    // The tier is write-through, so it holds copies of what is on the GPU too; it pays when
-    // it holds more than the GPU pool. Twice the GPU's full-length sessions (SGLang HiCache's
-    // default host pool is 2x the device pool; Dynamo wants the CPU tier larger than the GPU).
-    p.sessions = std::max(1, static_cast<int>(std::ceil(2.0 * s.max_concurrency)));
-    p.sessions_source = SessionsSource{.given = false, .gpu_sessions = s.max_concurrency};
+    return SessionsSource{.given = true, .gpu_sessions = s.max_concurrency};
   }
+  // The tier is write-through, so it holds copies of what is on the GPU too; it pays when
+  // it holds more than the GPU pool. Twice the GPU's full-length sessions (SGLang HiCache's
+  // default host pool is 2x the device pool; Dynamo wants the CPU tier larger than the GPU).
+  p.sessions = std::max(1, static_cast<int>(std::ceil(2.0 * s.max_concurrency)));
+  return SessionsSource{.given = false, .gpu_sessions = s.max_concurrency};
 }
 
 // This instance's share of the nodes it spans: 4/8 of one 8-GPU node, or 4 whole nodes for TP 4
@@ -101,9 +100,9 @@ double node_share(const SizingFit& s, const SizingInputs& in) {
 }
 
 // The rule's figures, worded by output/size/size_text (rule_reasoning_lines).
-void record_rule_figures(OffloadPlan& p, const SizingFit& s, const SizingInputs& in, double request_gib,
-                         int gib, bool below_floor) {
-  auto& r = p.rule;
+RuleFigures rule_figures(const SizingFit& s, const SizingInputs& in, double request_gib, int gib,
+                         bool below_floor) {
+  RuleFigures r;
   r.block_size = s.layout.block_size;
   r.world_size = s.server.world_size();
   r.replicated = s.layout.replicated;
@@ -114,6 +113,7 @@ void record_rule_figures(OffloadPlan& p, const SizingFit& s, const SizingInputs&
   r.gpus_per_node = in.hw.gpus_per_node;
   r.gib = gib;
   r.below_floor = below_floor;
+  return r;
 }
 
 }  // namespace
@@ -127,7 +127,7 @@ OffloadPlan plan_offload(const SizingFit& s, const SizingInputs& in) {
   p.tokens_per_gib = kGiB / static_cast<double>(p.cpu_block_bytes) * l.block_size;
   const std::int64_t request_blocks = std::max<std::int64_t>(1, s.blocks_per_request);
   const double request_gib = static_cast<double>(request_blocks) * l.block_size / p.tokens_per_gib;
-  choose_sessions(p, s, in);
+  const auto source = choose_sessions(p, s, in);
   p.wanted_gib = request_gib * p.sessions;
   const double host_gb = in.host_memory_gb.value_or(in.hw.host_dram_gb);
   p.cap_gib = host_gb * 1e9 * in.host_dram_fraction * node_share(s, in) / kGiB;
@@ -140,13 +140,14 @@ OffloadPlan plan_offload(const SizingFit& s, const SizingInputs& in) {
   p.floor_gib = static_cast<double>(gpu_blocks) * static_cast<double>(p.cpu_block_bytes) / kGiB;
   const bool below_floor = gib <= p.floor_gib;
   gib = static_cast<int>(raise_to_floor(gib, p.floor_gib, p.cap_gib));
-  record_rule_figures(p, s, in, request_gib, gib, below_floor);
+  p.rule = rule_figures(s, in, request_gib, gib, below_floor);
+  p.rule->sessions_source = source;
   if (in.kv_offloading_size_gib) {
     p.given_gib = *in.kv_offloading_size_gib;
     p.given_num_cpu_blocks = cpu_blocks_for(*p.given_gib, p.cpu_block_bytes);
     p.given_cpu_tokens = p.given_num_cpu_blocks * l.block_size;
   }
-  p.recommendation = rule_recommendation(p, gib);
+  p.recommendation = rule_recommendation(p, gib, source);
   apply_recommended_size(p, s, in);
   return p;
 }

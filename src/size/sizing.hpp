@@ -72,15 +72,17 @@ struct RuleFigures {
   bool below_floor = false;
   // Sized for the suggested shorter --max-model-len, the requested one not fitting: that length.
   std::optional<std::int64_t> requested_max_model_len;
+  // Why that many sessions (output/size/tier_advice_text's sessions_reason_text).
+  SessionsSource sessions_source;
 };
 
 struct OffloadPlan {
   std::int64_t cpu_block_bytes = 0;  // one offloaded block across all ranks
   double tokens_per_gib = 0;         // tokens the CPU tier holds per GiB given
   int sessions = 0;                  // sessions the recommendation keeps warm
-  SessionsSource sessions_source;    // why that many (output/size/tier_advice_text's sessions_reason_text)
-  std::string sessions_reason;       // its words in a document: filled by the writer and the reader
-  RuleFigures rule;
+  // The rule's figures (plan_offload always records them); none: read from a size document
+  // written before they were recorded, which held only their words.
+  std::optional<RuleFigures> rule;
   double wanted_gib = 0;  // before the host-DRAM cap
   double cap_gib = 0;     // host DRAM x fraction x this instance's share
   double floor_gib = 0;   // the aggregate GPU KV pool: a tier this small only mirrors it
@@ -99,9 +101,6 @@ struct OffloadPlan {
   std::optional<double> given_gib;  // --kv-offloading-size as given
   std::int64_t given_num_cpu_blocks = 0;
   std::int64_t given_cpu_tokens = 0;
-  // The document's words for `rule` (kvbench/size/v1 "reasoning"): empty from the engine, filled
-  // by the writer's size_record (output/) and by the reader.
-  std::vector<std::string> reasoning;
 };
 
 struct ReloadVsRecompute {
@@ -110,16 +109,14 @@ struct ReloadVsRecompute {
   double recompute_s = 0;
   double link_gbps = 0;
   double per_copy_us = 0;
-  std::optional<LinkProfile> link;  // its curve and origin (not in a document read back)
-  bool link_given = false;          // --link-profile's, not the hardware table's
-  std::string link_source;          // its origin's words: filled by the writer and the reader
+  // Its curve and origin; none: read from a document written before it was recorded.
+  std::optional<LinkProfile> link;
+  bool link_given = false;  // --link-profile's, not the hardware table's
   double peak_tflops = 0;
   double efficiency = 0;
   std::int64_t chunk_tokens = 0;  // prefill chunk (max-num-batched-tokens)
-  std::optional<TimeModelTerms>
-      recompute_terms;  // the step model and its factors (not in a document read back)
-  std::string
-      recompute_model;  // their words, as the simulator prints them: filled by the writer and the reader
+  // The step model and its factors; none: read from a document written before they were recorded.
+  std::optional<TimeModelTerms> recompute_terms;
   std::optional<std::int64_t> break_even_tokens;  // reload wins from here on
 };
 

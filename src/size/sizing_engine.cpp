@@ -301,7 +301,7 @@ void plan_tier(SizingPlan& s, const SizingInputs& in) {
     const auto shorter = size_fit(shorter_in);
     if (shorter.fits) {
       s.offload = plan_offload(shorter, shorter_in);
-      s.offload->rule.requested_max_model_len = s.server.max_model_len;
+      s.offload->rule->requested_max_model_len = s.server.max_model_len;
     }
   }
   if (s.fits) {

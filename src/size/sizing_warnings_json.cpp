@@ -11,6 +11,7 @@
 #include "core/json_file.hpp"
 #include "core/units.hpp"
 #include "size/fact_json.hpp"
+#include "size/kv_layout_json.hpp"
 
 namespace kvb {
 namespace {
@@ -41,9 +42,6 @@ const char* kind_of(const DraftZeroesTierHits&) { return "draft-zeroes-tier-hits
 const char* kind_of(const WordedWarning&) { return "worded"; }
 
 // The enums' tags in the document (stable, unlike their printed words).
-constexpr TagTable<ReplicationCause, 3> kCauses{{{ReplicationCause::kNone, "none"},
-                                                 {ReplicationCause::kMlaLatent, "mla-latent"},
-                                                 {ReplicationCause::kFewKvHeads, "few-kv-heads"}}};
 constexpr TagTable<GpuVendor, 2> kVendors{{{GpuVendor::kNvidia, "nvidia"}, {GpuVendor::kAmd, "amd"}}};
 
 // Each fact's fields, named as its struct's.
@@ -54,7 +52,7 @@ void put(const ContextBeyondTrained& w, json& j) {
   j["extension"] = w.extension;
 }
 void put(const ReplicatedKv& w, json& j) {
-  j["cause"] = tag_of(kCauses, w.replication.cause);
+  j["cause"] = tag_of(kReplicationCauseTags, w.replication.cause);
   j["tp"] = w.replication.tp;
   j["kv_heads"] = w.replication.kv_heads;
   j["copies"] = w.copies;
@@ -132,7 +130,7 @@ void get(const WarningFields& r, const json& j, ContextBeyondTrained& w) {
   w.extension = r.text(j, "extension");
 }
 void get(const WarningFields& r, const json& j, ReplicatedKv& w) {
-  w.replication.cause = r.tagged(j, "cause", kCauses);
+  w.replication.cause = r.tagged(j, "cause", kReplicationCauseTags);
   w.replication.tp = r.whole(j, "tp", 1, kMaxRanks);
   w.replication.kv_heads = r.whole(j, "kv_heads", 0, kMaxRanks);
   w.copies = r.whole(j, "copies", 1, kMaxRanks);

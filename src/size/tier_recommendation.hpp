@@ -90,9 +90,10 @@ struct TierRecommendation {
   double floor_gib = 0;  // vLLM's floor: the aggregate GPU KV pool, which a smaller tier only mirrors
   double cap_gib = 0;    // the host-DRAM cap
   std::string workload;  // the simulated scenario
-  std::optional<ExpectedError> expected;  // the simulator against real vLLM servers, for this calibration
-  std::string expected_error;             // its words: filled by the writer and the reader
-  long long requests = 0;                 // requests per simulated point (one workload draw for all points)
+  // The simulator against real vLLM servers, for this calibration (an older document's words as
+  // ExpectedError::recorded).
+  std::optional<ExpectedError> expected;
+  long long requests = 0;  // requests per simulated point (one workload draw for all points)
   std::vector<TierCurvePoint> curve;
   // size --trace: the trace's miss-ratio curve in this server's GiB, (size, prefix hit rate),
   // counted from the trace, not simulated: drawn beside the simulated hit rates.

@@ -54,6 +54,7 @@ std::string server_class_text(bool moe, const std::string& weights, int ranks) {
 }
 
 std::string expected_error_text(const ExpectedError& e) {
+  if (!e.recorded.empty()) return e.recorded;  // an older document's words
   if (e.one_in_flight) return one_in_flight_text(e);
   if (e.scored.empty()) return "";
   if (const auto* same = scored_class_of(e)) {

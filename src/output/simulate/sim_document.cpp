@@ -2,7 +2,6 @@
 
 #include "core/path_text.hpp"
 #include "kvbench_config.hpp"
-#include "output/common/expected_error_text.hpp"
 #include "output/common/link_origin_text.hpp"
 #include "output/common/time_model_text.hpp"
 
@@ -38,9 +37,9 @@ SimulateDocument simulate_document(const SweepRun& run) {
                      .server = run.server,
                      .cpu_block_bytes = run.cpu_block_bytes,
                      .gpu_blocks = run.gpu_blocks,
-                     .link_model = link_source_text(run.link),
-                     .time_model = time_model_text(run.time_model),
-                     .expected_error = expected_error_text(run.expected_error),
+                     .link = run.link,
+                     .time_model = run.time_model,
+                     .expected_error = run.expected_error,
                      .notes = run.notes,
                      .replicas = run.scenario.fleet.replicas,
                      .router = run.scenario.fleet.router,
@@ -54,5 +53,15 @@ SimulateDocument simulate_document(const SweepRun& run) {
 }
 
 nlohmann::json simulate_json(const SweepRun& run) { return simulate_json(simulate_document(run)); }
+
+std::string link_words(const SimulateDocument& d) {
+  if (const auto* link = std::get_if<LinkProfile>(&d.link)) return link_source_text(*link);
+  return std::get<std::string>(d.link);
+}
+
+std::string time_model_words(const SimulateDocument& d) {
+  if (const auto* terms = std::get_if<TimeModelTerms>(&d.time_model)) return time_model_text(*terms);
+  return std::get<std::string>(d.time_model);
+}
 
 }  // namespace kvb

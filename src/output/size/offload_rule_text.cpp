@@ -10,7 +10,7 @@
 namespace kvb {
 
 std::string cpu_block_text(const OffloadPlan& p) {
-  const auto& r = p.rule;
+  const auto& r = *p.rule;
   return fmt::format("one {}-token CPU block = {} across {} rank{}{}; {} tokens per GiB", r.block_size,
                      format_bytes_binary(static_cast<double>(p.cpu_block_bytes)), r.world_size,
                      r.world_size == 1 ? "" : "s", r.replicated ? " (replicated copies included)" : "",
@@ -21,7 +21,7 @@ namespace {
 
 // "cap: 60% of 2048 GB host DRAM x this instance's 4/8 GPUs = 686 GiB".
 std::string cap_line(const OffloadPlan& p) {
-  const auto& r = p.rule;
+  const auto& r = *p.rule;
   const double share = static_cast<double>(r.world_size) / r.gpus_per_node;
   return fmt::format("cap: {:.0f}% of {:.0f} GB host DRAM{} = {:.0f} GiB", r.host_dram_fraction * 100,
                      r.host_gb,
@@ -34,7 +34,7 @@ std::string cap_line(const OffloadPlan& p) {
 
 // The size the sessions ask for, or what the cap leaves; then the floor, where it raised it.
 void size_lines(std::vector<std::string>& out, const OffloadPlan& p) {
-  const auto& r = p.rule;
+  const auto& r = *p.rule;
   if (p.capped) {
     const auto fit_sessions = static_cast<int>(std::floor(r.gib / r.session_gib));
     out.push_back(
@@ -58,12 +58,13 @@ void size_lines(std::vector<std::string>& out, const OffloadPlan& p) {
 }  // namespace
 
 std::vector<std::string> rule_step_lines(const OffloadPlan& p) {
-  const auto& r = p.rule;
+  if (!p.rule) return {};  // a document written before the rule's figures were recorded
+  const auto& r = *p.rule;
   std::vector<std::string> out{cpu_block_text(p)};
   out.push_back(
       fmt::format("one {}-token session = {:.2f} GiB in the CPU tier; sessions to keep warm: {} ({})",
                   format_count(r.session_tokens), r.session_gib, p.sessions,
-                  sessions_reason_text(p.sessions, p.sessions_source)));
+                  sessions_reason_text(p.sessions, r.sessions_source)));
   out.push_back(cap_line(p));
   size_lines(out, p);
   return out;
@@ -71,11 +72,11 @@ std::vector<std::string> rule_step_lines(const OffloadPlan& p) {
 
 std::vector<std::string> rule_reasoning_lines(const OffloadPlan& p) {
   auto out = rule_step_lines(p);
-  if (p.rule.requested_max_model_len) {
+  if (p.rule && p.rule->requested_max_model_len) {
     out.insert(
         out.begin(),
         fmt::format("sized for the suggested --max-model-len {} (the requested {} does not fit)",
-                    format_count(p.rule.session_tokens), format_count(*p.rule.requested_max_model_len)));
+                    format_count(p.rule->session_tokens), format_count(*p.rule->requested_max_model_len)));
   }
   return out;
 }

@@ -6,6 +6,7 @@
 #include "core/json_file.hpp"
 #include "core/units.hpp"
 #include "fleet/fleet_spec.hpp"
+#include "perf/expected_error_json.hpp"
 #include "size/tier_advice_json.hpp"
 
 #include "kvbench_config.hpp"
@@ -141,8 +142,10 @@ void read_simulation_keys(const nlohmann::json& k, TierRecommendation& r, const 
   r.decided_by = r.objective;  // files before decided_by: one metric, the objective's
   if (const auto it = k.find("decided_by"); it != k.end() && it->is_string())
     r.decided_by = parse_tier_objective(it->get<std::string>(), where + ": decided_by");
-  if (const auto it = k.find("expected_error"); it != k.end() && it->is_string())
-    r.expected_error = it->get<std::string>();
+  // An object: the facts; a string: an older document's words (ExpectedError::recorded).
+  if (const auto it = k.find("expected_error");
+      it != k.end() && !it->is_null() && !(it->is_string() && it->get<std::string>().empty()))
+    r.expected = expected_error_from_json(*it, where + ": expected_error");
   if (k.contains("trace_curve")) {
     for (const auto& c : k.at("trace_curve"))
       r.trace_curve.emplace_back(json_number_in(c, "size_gib", 0, kMaxTierGib, where),

@@ -1,15 +1,19 @@
-// Reads the kvbench/size/v1 document back into SizeDocument (size/size_json.hpp). Figures no
-// configuration can have (a TP of 1410065408, 1e300 tokens, a negative tier) are a broken file,
-// refused naming it: the report draws what it reads.
+// Reads the kvbench/size/v1 document back into SizeDocument (output/size/size_json.hpp): each result a
+// Sizing. Figures no configuration can have (a TP of 1410065408, 1e300 tokens, a negative tier) are a broken
+// file, refused naming it: the report draws what it reads.
 #include <fmt/format.h>
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "core/units.hpp"
 #include "output/size/size_json.hpp"
+#include "perf/link_profile_json.hpp"
+#include "perf/time_model_terms_json.hpp"
 #include "server/server_json.hpp"
 #include "size/engine_notes_json.hpp"
 #include "size/kv_derivation_json.hpp"
+#include "size/kv_layout_json.hpp"
+#include "size/offload_plan_json.hpp"
 #include "size/sizing_advice_json.hpp"
 #include "size/sizing_notes_json.hpp"
 #include "size/sizing_warnings_json.hpp"
@@ -50,24 +54,7 @@ MemoryBudget budget(const Reader& r, const json& b) {
 
 OffloadPlan offload(const Reader& r, const json& row) {
   OffloadPlan o;
-  if (const auto it = row.find("offload"); it != row.end()) {
-    const auto& j = *it;
-    o.cpu_block_bytes = r.count(j, "cpu_block_bytes", kMaxTokens);
-    o.tokens_per_gib = r.real(j, "tokens_per_gib", kMaxTokens);
-    o.sessions = static_cast<int>(r.count(j, "sessions", 1 << 30));
-    o.sessions_reason = r.text(j, "sessions_reason");
-    o.wanted_gib = r.real(j, "wanted_gib", kMaxGib);
-    o.cap_gib = r.real(j, "cap_gib", kMaxGib);
-    o.capped = r.flag(j, "capped");
-    o.cpu_tokens = r.count(j, "cpu_tokens");
-    o.pinned_gib_per_rank = r.real(j, "pinned_gib_per_rank", kMaxGib);
-    o.reasoning = r.lines(j, "reasoning");
-    if (j.contains("given_gib")) {
-      o.given_gib = r.real(j, "given_gib", kMaxTierGib);
-      o.given_num_cpu_blocks = r.count(j, "given_num_cpu_blocks");
-      o.given_cpu_tokens = r.count(j, "given_cpu_tokens");
-    }
-  }
+  if (const auto it = row.find("offload"); it != row.end()) read_offload(*it, r.where(), o);
   if (const auto it = row.find("recommendation"); it != row.end()) {
     o.recommendation = recommendation_from_json(*it, r.where());
   } else {  // files written before it: the figure alone
@@ -88,18 +75,23 @@ ReloadVsRecompute reload(const Reader& r, const json& j) {
   x.recompute_s = r.real(j, "recompute_s", kMaxSeconds);
   x.link_gbps = r.real(j, "link_gbps", 1e9);
   x.per_copy_us = r.real(j, "per_copy_us", kMaxSeconds);
-  x.link_source = r.text(j, "link_source");
+  // Documents written before the link and the step model were recorded held their words
+  // ("link_source", "recompute_model"): they read without them.
+  if (const auto it = j.find("link"); it != j.end() && !it->is_null())
+    x.link = link_profile_from_json(*it, r.where() + ": reload_vs_recompute");
+  x.link_given = r.flag(j, "link_given", false);
   x.peak_tflops = r.real(j, "peak_tflops", 1e9);
   x.efficiency = r.real(j, "efficiency", 1);
   if (const auto it = j.find("break_even_tokens"); it != j.end() && !it->is_null())
     x.break_even_tokens = r.count(j, "break_even_tokens");
   (void)r.text(j, "verdict");  // required, and worded again from the figures by the writer
-  x.recompute_model = r.text(j, "recompute_model");
+  if (const auto it = j.find("recompute_terms"); it != j.end() && !it->is_null())
+    x.recompute_terms = time_model_terms_from_json(*it, r.where() + ": reload_vs_recompute");
   x.chunk_tokens = r.count(j, "chunk_tokens");
   return x;
 }
 
-void read_engine(const Reader& r, const json& j, SizeRecord& s) {
+void read_engine(const Reader& r, const json& j, Sizing& s) {
   s.engine = parse_engine(j.value("engine", std::string("vllm")), r.where() + ": engine");
   s.engine_command = r.text(j, "engine_command");
   s.engine_notes = read_engine_notes(j, r.where());
@@ -115,20 +107,37 @@ void read_engine(const Reader& r, const json& j, SizeRecord& s) {
   }
 }
 
-void read_layout_and_pool(const Reader& r, const json& j, SizeRecord& s) {
-  s.kv_bytes_per_token = json_integer_in(j, "kv_bytes_per_token", 1, std::int64_t{1} << 32, r.where());
-  s.kv_bytes_per_token_all_layers = r.count(j, "kv_bytes_per_token_all_layers", std::int64_t{1} << 40);
-  s.kv_replicated = r.flag(j, "kv_replicated");
-  s.kv_cache_groups = static_cast<int>(json_integer_or(j, "kv_cache_groups", 0, 1 << 20, 1, r.where()));
-  s.page_bytes = r.count(j, "page_bytes", std::int64_t{1} << 40);
+// A document written before the layout was recorded: one that reproduces its figures.
+KvLayout older_layout(const Reader& r, const json& j, const Sizing& s) {
+  const auto kv_bytes = json_integer_in(j, "kv_bytes_per_token", 1, std::int64_t{1} << 32, r.where());
+  const auto log_tokens = json_integer_in(j, "gpu_kv_tokens", 0, kMaxTokens, r.where());
+  auto l = layout_from_figures(
+      {.bytes_per_token = kv_bytes,
+       .bytes_per_token_all_layers = r.count(j, "kv_bytes_per_token_all_layers", std::int64_t{1} << 40),
+       .page_bytes = r.count(j, "page_bytes", std::int64_t{1} << 40),
+       .groups = static_cast<int>(json_integer_or(j, "kv_cache_groups", 0, 1 << 20, 1, r.where())),
+       .replicated = r.flag(j, "kv_replicated"),
+       // The table's figure was the log figure for a uniform model (files before it: always).
+       .uniform =
+           json_integer_or(j, "gpu_context_tokens", 0, kMaxTokens, log_tokens, r.where()) == log_tokens});
+  l.block_size = s.server.block_size;
+  return l;
+}
+
+void read_layout_and_pool(const Reader& r, const json& j, Sizing& s) {
+  if (const auto it = j.find("kv_layout"); it != j.end()) {
+    s.layout = kv_layout_from_json(*it, r.where());
+  } else {
+    s.layout = older_layout(r, j, s);
+  }
+  s.layout.derivation = read_kv_derivation(j, r.where());
   if (const auto it = j.find("budget"); it != j.end()) s.budget = budget(r, *it);
   s.kv_gib_available = json_number_or(j, "kv_gib_available", -kMaxGib, kMaxGib, 0, r.where());
   s.weights_fit = j.at("weights_fit").get<bool>();
   s.num_gpu_blocks = r.count(j, "num_gpu_blocks");
   s.gpu_kv_tokens = json_integer_in(j, "gpu_kv_tokens", 0, kMaxTokens, r.where());
   s.gpu_kv_tokens_capacity = r.count(j, "gpu_kv_tokens_capacity");
-  // The figure the size table prints (Sizing::gpu_context_tokens); files written before it: the log figure.
-  s.gpu_context_tokens = json_integer_or(j, "gpu_context_tokens", 0, kMaxTokens, s.gpu_kv_tokens, r.where());
+  s.blocks_per_request = r.count(j, "blocks_per_request");  // absent before 2026-11-30: 0
   s.max_concurrency = json_number_in(j, "max_concurrency", 0, kMaxTokens, r.where());
   s.fits = r.flag(j, "fits");
   s.kv_gib_needed_per_request = r.real(j, "kv_gib_needed_per_request", kMaxGib);
@@ -136,7 +145,7 @@ void read_layout_and_pool(const Reader& r, const json& j, SizeRecord& s) {
 }
 
 // size --secondary-tier-size's plan (absent before it existed, or without the flag).
-void read_secondary(const Reader& r, const json& t, SizeRecord& s) {
+void read_secondary(const Reader& r, const json& t, Sizing& s) {
   SecondaryTierPlan p;
   const auto kind = secondary_kind_from_name(r.text(t, "kind"));
   if (!kind)
@@ -156,8 +165,8 @@ void read_secondary(const Reader& r, const json& t, SizeRecord& s) {
   s.secondary_command = r.text(t, "command");  // its "notes" are the plan's words, worded again by the writer
 }
 
-SizeRecord record(const json& j, const std::string& origin) {
-  SizeRecord s;
+Sizing record(const json& j, const std::string& origin) {
+  Sizing s;
   s.server = read_server_json(j, origin);  // the server's keys, from its one table
   const Reader r(
       fmt::format("{}: result {} on {}", origin, s.server.model, s.server.hardware));  // for its errors
@@ -175,7 +184,6 @@ SizeRecord record(const json& j, const std::string& origin) {
   s.vllm_command_legacy = r.text(j, "vllm_command_legacy");
   s.rocm_docker_command = r.text(j, "rocm_docker_command");
   s.vllm_version_note = r.text(j, "vllm_version_note");
-  s.derivation = read_kv_derivation(j, r.where());
   s.warnings = read_sizing_warnings(j, r.where());
   s.alternatives = read_sizing_alternatives(j, r.where());
   s.notes = read_sizing_notes(j, r.where());

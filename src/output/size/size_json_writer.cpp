@@ -1,23 +1,26 @@
-// The kvbench/size/v1 writer: a SizeRecord's facts as JSON, with the wording fields JSON users read
+// The kvbench/size/v1 writer: a Sizing's facts as JSON, with the wording fields JSON users read
 // (the reload verdict) produced by the same printer as the text (output/size/size_text.hpp).
 #include "output/size/size_json_writer.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/json_file.hpp"
 #include "fleet/fleet_spec.hpp"
 #include "kvbench_config.hpp"
-#include "output/common/expected_error_text.hpp"
-#include "output/common/link_origin_text.hpp"
-#include "output/common/time_model_text.hpp"
 #include "output/size/secondary_advice_text.hpp"
 #include "output/size/secondary_plan_text.hpp"
 #include "output/size/size_text.hpp"
 #include "output/size/sizing_advice_text.hpp"
 #include "output/size/tier_advice_text.hpp"
+#include "perf/expected_error_json.hpp"
+#include "perf/link_profile_json.hpp"
+#include "perf/time_model_terms_json.hpp"
 #include "server/server_json.hpp"
 #include "size/engine_notes_json.hpp"
 #include "size/kv_derivation_json.hpp"
+#include "size/kv_layout_json.hpp"
+#include "size/offload_plan_json.hpp"
 #include "size/sizing_advice_json.hpp"
 #include "size/sizing_notes_json.hpp"
 #include "size/sizing_warnings_json.hpp"
@@ -88,7 +91,7 @@ nlohmann::json fleet_tier_to_json(const FleetTier& f) {
 void add_simulation_keys(nlohmann::json& j, const TierRecommendation& r) {
   using nlohmann::json;
   j["decided_by"] = r.decided_by ? json(to_string(*r.decided_by)) : json(nullptr);
-  j["expected_error"] = r.expected_error.empty() ? json(nullptr) : json(r.expected_error);
+  j["expected_error"] = r.expected ? expected_error_to_json(*r.expected) : json(nullptr);
   if (!r.trace_curve.empty()) {
     json trace = json::array();
     for (const auto& [gib, hit] : r.trace_curve)
@@ -132,45 +135,27 @@ nlohmann::json recommendation_to_json(const TierRecommendation& r) {
 
 namespace {
 
-// The CPU tier as planned: its blocks, the sessions it keeps warm, the cap, a given size.
-nlohmann::json offload_to_json(const OffloadPlan& o) {
-  nlohmann::json j = {{"cpu_block_bytes", o.cpu_block_bytes},
-                      {"tokens_per_gib", o.tokens_per_gib},
-                      {"sessions", o.sessions},
-                      {"sessions_reason", o.sessions_reason},
-                      {"wanted_gib", o.wanted_gib},
-                      {"cap_gib", o.cap_gib},
-                      {"capped", o.capped},
-                      {"cpu_tokens", o.cpu_tokens},
-                      {"pinned_gib_per_rank", o.pinned_gib_per_rank},
-                      {"reasoning", o.reasoning}};
-  if (o.given_gib) {
-    j["given_gib"] = *o.given_gib;
-    j["given_num_cpu_blocks"] = o.given_num_cpu_blocks;
-    j["given_cpu_tokens"] = o.given_cpu_tokens;
-  }
-  return j;
-}
-
 nlohmann::json reload_to_json(const ReloadVsRecompute& r) {
   using nlohmann::json;
-  return {{"tokens", r.tokens},
-          {"reload_s", r.reload_s},
-          {"recompute_s", r.recompute_s},
-          {"link_gbps", r.link_gbps},
-          {"per_copy_us", r.per_copy_us},
-          {"link_source", r.link_source},
-          {"peak_tflops", r.peak_tflops},
-          {"efficiency", r.efficiency},
-          {"break_even_tokens", r.break_even_tokens ? json(*r.break_even_tokens) : json(nullptr)},
-          {"verdict", reload_verdict_text(r)},
-          {"model", kReloadModelNote},
-          {"recompute_model", r.recompute_model},
-          {"chunk_tokens", r.chunk_tokens}};
+  return {
+      {"tokens", r.tokens},
+      {"reload_s", r.reload_s},
+      {"recompute_s", r.recompute_s},
+      {"link_gbps", r.link_gbps},
+      {"per_copy_us", r.per_copy_us},
+      {"link", r.link ? link_profile_to_json(*r.link) : json(nullptr)},
+      {"link_given", r.link_given},
+      {"peak_tflops", r.peak_tflops},
+      {"efficiency", r.efficiency},
+      {"break_even_tokens", r.break_even_tokens ? json(*r.break_even_tokens) : json(nullptr)},
+      {"verdict", reload_verdict_text(r)},
+      {"model", kReloadModelNote},
+      {"recompute_terms", r.recompute_terms ? time_model_terms_to_json(*r.recompute_terms) : json(nullptr)},
+      {"chunk_tokens", r.chunk_tokens}};
 }
 
 // The engine the command is for, and what --engine sglang / dynamo sized for it.
-void add_engine(nlohmann::json& j, const SizeRecord& s) {
+void add_engine(nlohmann::json& j, const Sizing& s) {
   j["engine"] = to_string(s.engine);
   if (!s.engine_command.empty()) {
     j["engine_command"] = s.engine_command;
@@ -189,12 +174,14 @@ void add_engine(nlohmann::json& j, const SizeRecord& s) {
   }
 }
 
-void add_layout_and_budget(nlohmann::json& j, const SizeRecord& s) {
-  j["kv_bytes_per_token"] = s.kv_bytes_per_token;
-  j["kv_bytes_per_token_all_layers"] = s.kv_bytes_per_token_all_layers;
-  j["kv_replicated"] = s.kv_replicated;
-  j["kv_cache_groups"] = s.kv_cache_groups;
-  j["page_bytes"] = s.page_bytes;
+void add_layout_and_budget(nlohmann::json& j, const Sizing& s) {
+  // The layout whole (the reader rebuilds it), and the figures users read from it.
+  j["kv_layout"] = kv_layout_to_json(s.layout);
+  j["kv_bytes_per_token"] = s.layout.kv_bytes_per_token();
+  j["kv_bytes_per_token_all_layers"] = s.layout.kv_bytes_per_token_all_layers();
+  j["kv_replicated"] = s.layout.replicated;
+  j["kv_cache_groups"] = s.layout.num_groups;
+  j["page_bytes"] = s.layout.page_bytes;
   j["budget"] = {{"total_gib", s.budget.total_gib},
                  {"gpu_memory_utilization", s.budget.utilization},
                  {"weights_gib", s.budget.weights_gib},
@@ -208,14 +195,15 @@ void add_layout_and_budget(nlohmann::json& j, const SizeRecord& s) {
                  {"model", s.budget.model_note}};
 }
 
-void add_pool_and_tier(nlohmann::json& j, const SizeRecord& s) {
+void add_pool_and_tier(nlohmann::json& j, const Sizing& s) {
   using nlohmann::json;
   j["kv_gib_available"] = s.kv_gib_available;
   j["weights_fit"] = s.weights_fit;
   j["num_gpu_blocks"] = s.num_gpu_blocks;
   j["gpu_kv_tokens"] = s.gpu_kv_tokens;
   j["gpu_kv_tokens_capacity"] = s.gpu_kv_tokens_capacity;
-  j["gpu_context_tokens"] = s.gpu_context_tokens;
+  j["gpu_context_tokens"] = s.gpu_context_tokens();
+  j["blocks_per_request"] = s.blocks_per_request;
   j["max_concurrency"] = s.max_concurrency;
   j["fits"] = s.fits;
   j["kv_gib_needed_per_request"] = s.kv_gib_needed_per_request;
@@ -236,25 +224,10 @@ void add_pool_and_tier(nlohmann::json& j, const SizeRecord& s) {
 
 namespace {
 
-// The record's words for its facts, as the text words them: the reload's models and link, the
-// rule's steps and sessions, the expected error.
-void word_figures(SizeRecord& r) {
-  if (r.reload && r.reload->recompute_terms)
-    r.reload->recompute_model = time_model_text(*r.reload->recompute_terms);
-  if (r.reload && r.reload->link)
-    r.reload->link_source = reload_link_text(*r.reload->link, r.reload->link_given);
-  if (r.offload) {
-    r.offload->reasoning = rule_reasoning_lines(*r.offload);
-    r.offload->sessions_reason = sessions_reason_text(r.offload->sessions, r.offload->sessions_source);
-    auto& rec = r.offload->recommendation;
-    if (rec.expected) rec.expected_error = expected_error_text(*rec.expected);
-  }
-}
-
 // The secondary tier plan's words (output/size/secondary_plan_text), from the plan the record
 // holds: a read-back document is worded as a live run; a simulated tiering plan adds the Simple
 // disk backend's alternative.
-std::vector<std::string> secondary_notes(const SizeRecord& s) {
+std::vector<std::string> secondary_notes(const Sizing& s) {
   auto lines = secondary_plan_lines(*s.secondary);
   if (!s.secondary_command.empty() && s.secondary->kind == SecondaryTierKind::kTieringFs)
     for (auto& line : simple_alternative_lines(*s.secondary)) lines.push_back(std::move(line));
@@ -263,51 +236,7 @@ std::vector<std::string> secondary_notes(const SizeRecord& s) {
 
 }  // namespace
 
-SizeRecord size_record(const Sizing& s) {
-  SizeRecord r{.server = s.server,
-               .kv_cache_groups = s.layout.num_groups,
-               .kv_bytes_per_token = s.layout.kv_bytes_per_token(),
-               .kv_bytes_per_token_all_layers = s.layout.kv_bytes_per_token_all_layers(),
-               .page_bytes = s.layout.page_bytes,
-               .kv_replicated = s.layout.replicated,
-               .weights_fit = s.weights_fit,
-               .fits = s.fits,
-               .budget = s.budget,
-               .kv_gib_available = s.kv_gib_available,
-               .max_concurrency = s.max_concurrency,
-               .kv_gib_needed_per_request = s.kv_gib_needed_per_request,
-               .num_gpu_blocks = s.num_gpu_blocks,
-               .gpu_kv_tokens = s.gpu_kv_tokens,
-               .gpu_kv_tokens_capacity = s.gpu_kv_tokens_capacity,
-               .gpu_context_tokens = s.gpu_context_tokens(),
-               .estimated_max_model_len = s.estimated_max_model_len,
-               .offload = s.offload,
-               .reload = s.reload,
-               .engine = s.engine,
-               .engine_command = s.engine_command,
-               .engine_notes = s.engine_notes,
-               .kvbm_cpu_cache_gb = s.kvbm_cpu_cache_gb,
-               .hicache_size_gb_per_rank = s.hicache_size_gb_per_rank,
-               .hicache_ratio = s.hicache_ratio,
-               .kvbm_host_blocks = s.kvbm_host_blocks,
-               .kvbm_init_timeout_s = s.kvbm_init_timeout_s,
-               .vllm_command = s.vllm_command,
-               .vllm_command_legacy = s.vllm_command_legacy,
-               .rocm_docker_command = s.rocm_docker_command,
-               .vllm_version_note = s.vllm_version_note,
-               .derivation = s.layout.derivation,
-               .warnings = s.warnings,
-               .alternatives = s.alternatives,
-               .notes = s.notes,
-               .secondary = s.secondary,
-               .secondary_command = s.secondary_command};
-  word_figures(r);
-  return r;
-}
-
-nlohmann::json sizing_to_json(const Sizing& s) { return size_record_json(size_record(s)); }
-
-nlohmann::json size_record_json(const SizeRecord& s) {
+nlohmann::json sizing_to_json(const Sizing& s) {
   nlohmann::json j;
   write_server_json(s.server, j);  // the server's keys, from its one table
   add_layout_and_budget(j, s);
@@ -317,7 +246,7 @@ nlohmann::json size_record_json(const SizeRecord& s) {
   j["vllm_command_legacy"] = s.vllm_command_legacy;
   if (!s.rocm_docker_command.empty()) j["rocm_docker_command"] = s.rocm_docker_command;
   j["vllm_version_note"] = s.vllm_version_note;
-  j["derivation"] = kv_derivation_json(s.derivation);            // facts; kv_layout_text words them
+  j["derivation"] = kv_derivation_json(s.layout.derivation);     // facts; kv_layout_text words them
   j["warnings"] = sizing_warnings_json(s.warnings);              // facts; sizing_warning_text words them
   j["alternatives"] = sizing_alternatives_json(s.alternatives);  // facts; sizing_advice_text words them
   j["notes"] = sizing_notes_json(s.notes);                       // facts; sizing_advice_text words them
@@ -337,24 +266,30 @@ nlohmann::json size_record_json(const SizeRecord& s) {
   return j;
 }
 
-nlohmann::json size_document_json(const SizeDocument& d) {
+namespace {
+
+nlohmann::json document_json(const std::string& tool, const std::vector<Sizing>& results, bool interrupted) {
   nlohmann::json doc;
   doc["schema"] = kSizeSchema;
-  doc["tool"] = d.tool;
+  doc["tool"] = tool;
   doc["results"] = nlohmann::json::array();
-  for (const auto& r : d.results) doc["results"].push_back(size_record_json(r));
+  for (const auto& r : results) doc["results"].push_back(sizing_to_json(r));
   // A signal stopped a tier-size sweep: the document says so at its top too.
-  if (d.interrupted) doc["interrupted"] = true;
+  if (interrupted) doc["interrupted"] = true;
   return doc;
 }
 
+}  // namespace
+
+nlohmann::json size_document_json(const SizeDocument& d) {
+  return document_json(d.tool, d.results, d.interrupted);
+}
+
 nlohmann::json sizings_document(const std::vector<Sizing>& all) {
-  SizeDocument d{.tool = std::string("kvbench ") + KVBENCH_VERSION, .interrupted = false, .results = {}};
-  for (const auto& s : all) {
-    d.results.push_back(size_record(s));
-    if (s.offload && s.offload->recommendation.bound == TierBound::kInterrupted) d.interrupted = true;
-  }
-  return size_document_json(d);
+  const bool interrupted = std::any_of(all.begin(), all.end(), [](const Sizing& s) {
+    return s.offload && s.offload->recommendation.bound == TierBound::kInterrupted;
+  });
+  return document_json(std::string("kvbench ") + KVBENCH_VERSION, all, interrupted);
 }
 
 }  // namespace kvb

@@ -1,6 +1,6 @@
 #pragma once
-// Writes the kvbench/size/v1 document (docs/conventions.md) from the typed record
-// (size/size_json.hpp, whose reader rebuilds it byte for byte).
+// Writes the kvbench/size/v1 document (docs/conventions.md) from the sizings (output/size/size_json.hpp's
+// reader rebuilds them, and the document byte for byte).
 #include <nlohmann/json.hpp>
 #include <vector>
 
@@ -9,10 +9,8 @@
 
 namespace kvb {
 
-// A sizing's facts as the document records them, worded where the document words (the warnings).
-SizeRecord size_record(const Sizing& s);
-nlohmann::json size_record_json(const SizeRecord& r);
-nlohmann::json sizing_to_json(const Sizing& s);  // size_record_json(size_record(s))
+// A sizing's facts as the document records them (one element of "results").
+nlohmann::json sizing_to_json(const Sizing& s);
 
 // One document: {"schema": ..., "tool": ..., "results": [ ... ]}.
 nlohmann::json sizings_document(const std::vector<Sizing>& all);

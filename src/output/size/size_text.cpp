@@ -105,7 +105,7 @@ std::string simulated_tier_lines(const TierRecommendation& r) {
       balanced ? fmt::format(" (TTFT p99 -{:.0f}% or output tok/s +{:.0f}%, neither worse by {:.0f}%)",
                              kBalancedTtftGain * 100, kPaysGain * 100, kBalancedMaxLoss * 100)
                : "");
-  const auto expected = r.expected ? expected_error_text(*r.expected) : r.expected_error;
+  const auto expected = r.expected ? expected_error_text(*r.expected) : std::string();
   out += fmt::format("  expected error against real vLLM: {}\n",
                      expected.empty() ? "not scored for this calibration" : expected);
   // The change in the deciding metric's own sign (TTFT p99 falls: negative), as the recommendation says it.
@@ -213,7 +213,7 @@ void tier_section(std::string& out, const Sizing& s) {
                 ? "CPU tier (vLLM native offloading, --kv-offloading-size is GiB across one engine's ranks)"
                 : "CPU tier (vLLM native offloading, --kv-offloading-size is GiB across all ranks)");
     if (o.recommendation.simulated()) {
-      out += "  " + cpu_block_text(o) + "\n";
+      if (o.rule) out += "  " + cpu_block_text(o) + "\n";
       out += simulated_tier_lines(o.recommendation);
     } else {
       for (const auto& r : rule_reasoning_lines(o)) out += "  " + r + "\n";
@@ -271,11 +271,11 @@ void reload_section(std::string& out, const Sizing& s) {
     section(out, "Reload from CPU vs recompute the prefill (computed, not measured)");
     out += fmt::format("  reload: {} B/token/rank over {:.0f} GB/s plus {:.1f} us per block copy ({})\n",
                        format_count(s.layout.kv_bytes_per_token()), r.link_gbps, r.per_copy_us,
-                       r.link ? reload_link_text(*r.link, r.link_given) : r.link_source);
+                       r.link ? reload_link_text(*r.link, r.link_given) : std::string("not recorded"));
     out += fmt::format(
         "  recompute: the prefill alone in {}-token chunks, each one engine step of the simulator's {}\n",
         format_count(r.chunk_tokens),
-        r.recompute_terms ? time_model_text(*r.recompute_terms) : r.recompute_model);
+        r.recompute_terms ? time_model_text(*r.recompute_terms) : std::string("model (not recorded)"));
     out += "  " + reload_verdict_text(r) + "\n";
     if (r.break_even_tokens && *r.break_even_tokens <= s.layout.block_size) {
       out += "  break-even: none needed; reloading is faster at every length\n";

@@ -68,7 +68,14 @@ TierRecommendation simulated_recommendation() {
   rec.floor_gib = 54.5;
   rec.cap_gib = 143;
   rec.workload = "chat-multi-turn";
-  rec.expected_error = "TTFT mean within 4.0%";
+  rec.expected.emplace();
+  rec.expected->weights = "bf16";
+  rec.expected->hardware = "h100";
+  ScoredClass scored;
+  scored.weights = "bf16";
+  scored.runs = 12;
+  scored.ttft_mean = 0.0390625;
+  rec.expected->scored.push_back(scored);
   rec.requests = 1234;
   rec.curve = {full_curve_point()};
   rec.trace_curve = {{1.5, 0.1}, {64, 0.375}};
@@ -239,9 +246,9 @@ TEST(SizeJson, TheReportReadsTheGpuKvTokensTheTablePrints) {
   ASSERT_NE(s.gpu_kv_tokens, s.gpu_kv_tokens_capacity);  // the two figures differ for this model
   const auto rows = size_document_from_json(sizings_document({s}), "test").results;
   ASSERT_EQ(rows.size(), 1u);
-  EXPECT_EQ(rows[0].gpu_context_tokens, s.gpu_kv_tokens_capacity);
-  EXPECT_EQ(rows[0].gpu_context_tokens, s.gpu_context_tokens());
-  EXPECT_NE(sizing_summary_table({s}).find(format_count(rows[0].gpu_context_tokens)), std::string::npos);
+  EXPECT_EQ(rows[0].gpu_context_tokens(), s.gpu_kv_tokens_capacity);
+  EXPECT_EQ(rows[0].gpu_context_tokens(), s.gpu_context_tokens());
+  EXPECT_NE(sizing_summary_table({s}).find(format_count(rows[0].gpu_context_tokens())), std::string::npos);
 }
 
 // The documents size wrote for the golden cases (three GPUs at two lengths, and a tier

@@ -75,13 +75,13 @@ TEST(ReportLegibility, ALongTitleIsFittedToTheChart) {
   EXPECT_EQ(render_line_chart(c).find("textLength"), std::string::npos);
 }
 
-SizeRecord simulated_row() {
-  SizeRecord r;
+Sizing simulated_row() {
+  Sizing r;
   r.server.model = "llama-3.1-8b";
   r.server.hardware = "h100";
   r.server.tensor_parallel_size = 1;
   r.weights_fit = true;
-  r.kv_bytes_per_token = 131'072;
+  r.layout.types.push_back({.kind = KvGroupKind::kFull, .layers = 32, .bytes_per_token_layer = 4096});
   r.server.max_model_len = 32'768;
   r.gpu_kv_tokens = 446'096;
   r.max_concurrency = 13.6;
@@ -120,12 +120,13 @@ TEST(ReportLegibility, EachAxisCarriesOneQuantityWithItsSign) {
 TEST(ReportLegibility, RowsThatDoNotFitSayDashAndCommandsAreListedOnce) {
   auto fits = simulated_row();
   auto same = fits;  // the workload's sizing and the table's row of one configuration
-  SizeRecord big;    // no plan: its weights do not fit
+  Sizing big;        // no plan: its weights do not fit
   big.server.model = "llama-3.1-405b";
   big.server.hardware = "h100";
   big.server.tensor_parallel_size = 1;
   big.weights_fit = false;
-  big.kv_bytes_per_token = 516'096;  // 126 layers x 2 x 8 heads x 128 x 2 B
+  // 126 layers x 2 x 8 heads x 128 x 2 B
+  big.layout.types.push_back({.kind = KvGroupKind::kFull, .layers = 126, .bytes_per_token_layer = 4096});
   big.server.max_model_len = 131'072;
   big.vllm_command = "vllm serve big";
   const auto html = sizing_section_html({fits, same, big});

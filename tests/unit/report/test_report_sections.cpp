@@ -26,8 +26,8 @@ namespace {
 
 using test::count_of;
 
-SizeRecord recommended_row(const std::string& model, const std::string& basis) {
-  SizeRecord r;
+Sizing recommended_row(const std::string& model, const std::string& basis) {
+  Sizing r;
   r.server.model = model;
   r.server.hardware = "h100";
   r.vllm_command = "vllm serve x \\\n    --kv-offloading-size 45";
@@ -53,8 +53,8 @@ SizeRecord recommended_row(const std::string& model, const std::string& basis) {
 }
 
 TEST(RecommendationSection, FirstLinesStateTheSizeTheBasisTheCommandAndTheMarkedCurve) {
-  const std::vector<SizeRecord> rows{recommended_row("rule-model", "rule"),
-                                     recommended_row("<b>sim</b>", "simulation")};
+  const std::vector<Sizing> rows{recommended_row("rule-model", "rule"),
+                                 recommended_row("<b>sim</b>", "simulation")};
   ReportInputs in;
   in.sizings = rows;
   const auto html = report_html(in, ReportContext{"t", "now", "host", "test"});
@@ -93,7 +93,7 @@ TEST(RecommendationSection, TraceCurveDrawnBesideTheSimulatedHits) {
 }
 
 TEST(RecommendationSection, NoRecommendationNoSection) {
-  SizeRecord r;  // no plan: its weights do not fit
+  Sizing r;  // no plan: its weights do not fit
   r.server.model = "m";
   EXPECT_EQ(recommendation_section_html({r}), "");
 }

@@ -110,6 +110,25 @@ workload:
   EXPECT_EQ(simulate_json(read).dump(), simulate_json(doc).dump());
 }
 
+// A document written before the link, the step model and the expected error were facts holds
+// their words: they read back as written and are written back under their own keys.
+TEST(SimulateJson, AnOlderDocumentsModelWordsAreKeptAsWritten) {
+  SimulateDocument d;
+  d.server.model = "qwen3-8b";
+  d.server.hardware = "l40s";
+  auto old = simulate_json(d);
+  old.erase("link");
+  old.erase("time_model_terms");
+  old["link_model"] = "l40s h2d 25 GB/s (datasheet)";
+  old["time_model"] = "roofline per TP rank";
+  old["expected_error"] = "TTFT mean within 4.0%";
+  const auto read = simulate_document_from_json(old, "old.json");
+  EXPECT_EQ(std::get<std::string>(read.link), "l40s h2d 25 GB/s (datasheet)");
+  EXPECT_EQ(std::get<std::string>(read.time_model), "roofline per TP rank");
+  EXPECT_EQ(read.expected_error.recorded, "TTFT mean within 4.0%");
+  EXPECT_EQ(simulate_json(read).dump(), old.dump());
+}
+
 TEST(SimulateJson, EveryOptionalFieldRoundTripsAndABadFigureIsRefusedByName) {
   SimulateDocument d;
   d.tool = "kvbench 1.2.3";
@@ -134,7 +153,9 @@ TEST(SimulateJson, EveryOptionalFieldRoundTripsAndABadFigureIsRefusedByName) {
   p.vs_no_offload.baseline_ttft_p99_s = 0.8;
   d.points.push_back(p);
   const auto written = simulate_json(d);
-  EXPECT_TRUE(written.at("expected_error").is_null());  // not scored
+  EXPECT_TRUE(written.at("expected_error").at("scored").empty());  // not scored: no class
+  EXPECT_TRUE(written.at("link").is_object());                     // the link's facts, not words
+  EXPECT_FALSE(written.contains("link_model"));
   const auto read = simulate_document_from_json(written, "t.json");
   EXPECT_EQ(simulate_json(read).dump(), written.dump());
   EXPECT_EQ(read.seed, d.seed);

@@ -270,10 +270,10 @@ TEST(SizeNotesJson, ALiveSizingsNotesEngineNotesAndStepsAreWordedAsItsDocumentRe
     const auto& read = back.results[i];
     EXPECT_EQ(sizing_note_lines(read.notes), sizing_note_lines(live.notes));
     EXPECT_EQ(engine_note_lines(read.engine_notes), engine_note_lines(live.engine_notes));
-    EXPECT_EQ(kv_derivation_lines(read.derivation), kv_derivation_lines(live.layout));
+    EXPECT_EQ(kv_derivation_lines(read.layout.derivation), kv_derivation_lines(live.layout));
     for (const auto& n : read.notes) kinds.insert(sizing_note_kinds().at(n.index()));
     for (const auto& n : read.engine_notes) kinds.insert(engine_note_kinds().at(n.index()));
-    for (const auto& s : read.derivation) kinds.insert(kv_derivation_step_kinds().at(s.index()));
+    for (const auto& s : read.layout.derivation) kinds.insert(kv_derivation_step_kinds().at(s.index()));
   }
   // The sizings above do reach these kinds, so the comparison is not of empty lists.
   for (const auto* kind :
@@ -295,15 +295,15 @@ TEST(SizeNotesJson, ADocumentWrittenBeforeTheseWereFactsStillReadsItsWords) {
   const auto& read = back.results.at(0);
   ASSERT_FALSE(read.notes.empty());
   ASSERT_FALSE(read.engine_notes.empty());
-  ASSERT_FALSE(read.derivation.empty());
+  ASSERT_FALSE(read.layout.derivation.empty());
   for (const auto& n : read.notes) EXPECT_TRUE(std::holds_alternative<CatalogNote>(n));
   for (const auto& n : read.engine_notes) EXPECT_TRUE(std::holds_alternative<WordedEngineNote>(n));
-  for (const auto& d : read.derivation) EXPECT_TRUE(std::holds_alternative<WordedDerivationStep>(d));
+  for (const auto& d : read.layout.derivation) EXPECT_TRUE(std::holds_alternative<WordedDerivationStep>(d));
   EXPECT_EQ(sizing_note_lines(read.notes), sizing_note_lines(s.notes));  // worded as given
   EXPECT_EQ(engine_note_lines(read.engine_notes), engine_note_lines(s.engine_notes));
-  EXPECT_EQ(kv_derivation_lines(read.derivation), kv_derivation_lines(s.layout));
+  EXPECT_EQ(kv_derivation_lines(read.layout.derivation), kv_derivation_lines(s.layout));
   // and written back as the worded facts they are
-  const auto again = size_record_json(read);
+  const auto again = sizing_to_json(read);
   EXPECT_EQ(again.at("notes").at(0).at("kind"), "catalog");
   EXPECT_EQ(again.at("engine_notes").at(0).at("kind"), "worded");
   EXPECT_EQ(again.at("derivation").at(0).at("kind"), "worded");

@@ -206,7 +206,7 @@ TEST(SizingWarningsJson, ADocumentWrittenBeforeWarningsWereFactsStillReadsItsWor
   for (const auto& w : read) EXPECT_TRUE(std::holds_alternative<WordedWarning>(w));
   EXPECT_EQ(words(read), words(s.warnings));  // worded as given
   // and written back as the worded facts they are
-  EXPECT_EQ(size_record_json(back.results.at(0)).at("warnings").at(0).at("kind"), "worded");
+  EXPECT_EQ(sizing_to_json(back.results.at(0)).at("warnings").at(0).at("kind"), "worded");
 }
 
 }  // namespace

@@ -246,7 +246,7 @@ TEST(TierAdviceJson, ALiveRecommendationIsWordedAsItsDocumentReadBack) {
   ASSERT_TRUE(read.verdict.has_value());
   EXPECT_TRUE(std::holds_alternative<RuleVerdict>(*read.verdict));
   EXPECT_EQ(recommendation_why(read), recommendation_why(rule.offload->recommendation));
-  EXPECT_TRUE(read.steps.empty());  // the rule's steps are the plan's (offload.reasoning)
+  EXPECT_TRUE(read.steps.empty());  // the rule's steps are the plan's (offload.rule)
 }
 
 }  // namespace
