@@ -76,8 +76,6 @@ struct SecondaryTierAdvice {
   double disk_read_s = 0, reload_s = 0, recompute_s = 0;
   // size --trace on one engine: what the trace's curve gives the stated size (none: a workload, a fleet).
   std::optional<SecondaryCurveShares> trace_curve;
-  // Its words, as read back from a document (empty where the facts are worded).
-  std::vector<std::string> lines;
 
   bool pays() const { return verdict == SecondaryVerdict::kPays; }
 };

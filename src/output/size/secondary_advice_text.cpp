@@ -122,7 +122,6 @@ std::vector<std::string> verdict_lines(const SecondaryTierAdvice& a) {
 }  // namespace
 
 std::vector<std::string> secondary_advice_lines(const SecondaryTierAdvice& a) {
-  if (!a.lines.empty()) return a.lines;
   auto out = verdict_lines(a);
   if (a.trace_curve) out.push_back(curve_line(a, *a.trace_curve));
   return out;

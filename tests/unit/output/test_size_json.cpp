@@ -6,6 +6,7 @@
 #include "catalog/model_catalog.hpp"
 #include "core/errors.hpp"
 #include "core/units.hpp"
+#include "output/size/secondary_advice_text.hpp"
 #include "output/size/size_json.hpp"
 #include "output/size/size_json_writer.hpp"
 #include "output/size/size_text.hpp"
@@ -137,8 +138,7 @@ TierRecommendation simulated_recommendation() {
                                       .disk_read_s = 3.5,
                                       .reload_s = 0.24,
                                       .recompute_s = 17.45,
-                                      .trace_curve = SecondaryCurveShares{0.0625, 0.21875, 0.125},
-                                      .lines = {}};
+                                      .trace_curve = SecondaryCurveShares{0.0625, 0.21875, 0.125}};
   return rec;
 }
 
@@ -161,12 +161,14 @@ TEST(SizeJson, ASimulatedRecommendationRoundTripsByteForByte) {
   EXPECT_EQ(read.secondary->basis, SecondaryCapacityBasis::kPeakHeld);
   EXPECT_DOUBLE_EQ(read.secondary->ladder.at(0).peak_gib, 163.125);
   EXPECT_DOUBLE_EQ(*read.secondary->model_error, 0.113);
-  EXPECT_FALSE(read.secondary->lines.empty());
   ASSERT_TRUE(read.secondary->trace_curve);  // size --trace: the two-level curve's count beside it
   EXPECT_DOUBLE_EQ(read.secondary->trace_curve->secondary, 0.125);
-  EXPECT_NE(
-      read.secondary->lines.back().find("would serve 12.5% of prompt tokens beyond the CPU tier's 21.9%"),
-      std::string::npos);
+  // Its words are worded again from the facts read, as from the live ones.
+  const auto words = secondary_advice_lines(*read.secondary);
+  EXPECT_EQ(words, secondary_advice_lines(*rec.secondary));
+  ASSERT_FALSE(words.empty());
+  EXPECT_NE(words.back().find("would serve 12.5% of prompt tokens beyond the CPU tier's 21.9%"),
+            std::string::npos);
 }
 
 TEST(SizeJson, ASimulatedSecondaryTierPlanRoundTripsThroughTheWholeDocument) {
