@@ -39,7 +39,7 @@ RuleFigures rule_from_json(const JsonFields& r, const json& j) {
   f.gpus_per_node = static_cast<int>(r.integer(j, "gpus_per_node", 1, kMaxCount));
   f.gib = static_cast<int>(r.integer(j, "gib", 0, static_cast<std::int64_t>(kMaxTierGib)));
   f.below_floor = r.flag(j, "below_floor");
-  if (r.maybe(j, "requested_max_model_len", 1, static_cast<double>(kMaxTokens)))
+  if (const auto it = j.find("requested_max_model_len"); it != j.end() && !it->is_null())
     f.requested_max_model_len = r.integer(j, "requested_max_model_len", 1, kMaxTokens);
   f.sessions_source = {.given = r.flag(j, "sessions_given"),
                        .gpu_sessions = r.required(j, "gpu_sessions", static_cast<double>(kMaxCount))};
